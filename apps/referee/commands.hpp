@@ -1,0 +1,15 @@
+// Each rule system adds its subcommands under `referee <system> <question>`.
+// Every function lives in its own file so the systems grow independently.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace referee::cli {
+
+void add_warmaster_move_commands(CLI::App& warmaster);     // check, render, leave-table
+void add_warmaster_reach_commands(CLI::App& warmaster);    // reach, los, distance, route
+void add_warmaster_command_commands(CLI::App& warmaster);  // odds, play, replay
+void add_ancients_commands(CLI::App& ancients);
+void add_blightmeer_commands(CLI::App& blightmeer);
+
+}  // namespace referee::cli

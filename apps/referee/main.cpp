@@ -1,0 +1,49 @@
+// referee: JSON in, JSON out, for every ruling of every rule system.
+//   referee <system> <question> [options]
+// Exit codes: 0 answered (a move may still be illegal: that is an answer),
+// 2 bad input or usage, 1 an internal error.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "referee/core/errors.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"referee: a rules engine for tabletop miniature wargames"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "referee 0.1.0");
+
+  auto* warmaster = app.add_subcommand("warmaster", "Warmaster: movement, initiative, orders (cm, 40x20 mm stands)");
+  warmaster->require_subcommand(1);
+  referee::cli::add_warmaster_move_commands(*warmaster);
+  referee::cli::add_warmaster_reach_commands(*warmaster);
+  referee::cli::add_warmaster_command_commands(*warmaster);
+
+  auto* ancients = app.add_subcommand("ancients", "Commands & Colors: Ancients: hex movement, leaders, command cards");
+  ancients->require_subcommand(1);
+  referee::cli::add_ancients_commands(*ancients);
+
+  auto* blightmeer = app.add_subcommand("blightmeer", "Blightmeer: 3D skirmish movement in inches");
+  blightmeer->require_subcommand(1);
+  referee::cli::add_blightmeer_commands(*blightmeer);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const referee::InputError& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 2;
+  } catch (const referee::ScriptError& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "referee: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

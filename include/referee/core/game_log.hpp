@@ -1,0 +1,46 @@
+// The replayable action log, shared by every rule system. It is JSON Lines:
+// a header line, then one line per action with the rolls it used. One line
+// per entry means a corrupt log is refused with the line that is wrong.
+//
+//   {"format":"referee-log/1","system":"warmaster","seed":42,"scenario":"..."}
+//   {"seq":1,"action":{...},"rolls":[{"die":"d6","value":4,"for":"order test"}],"result":{...}}
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/dice.hpp"
+
+namespace referee {
+
+inline constexpr const char* kLogFormat = "referee-log/1";
+
+struct LogEntry {
+  int seq = 0;
+  nlohmann::json action;   // what was asked, as the system's own action JSON
+  std::vector<Roll> rolls; // every die rolled while applying it, in order
+  nlohmann::json result;   // the outcome, for people reading the log and for checking a replay
+  bool operator==(const LogEntry&) const = default;
+};
+
+struct GameLog {
+  std::string system;      // "warmaster", "ancients", "blightmeer"
+  std::uint64_t seed = 0;
+  std::string scenario;    // the scenario file or name the game started from
+  nlohmann::json settings = nlohmann::json::object();
+  std::vector<LogEntry> entries;
+
+  LogEntry& append(nlohmann::json action, std::vector<Roll> rolls, nlohmann::json result);
+  std::string to_jsonl() const;
+  // Throws InputError("line N", problem) for the first bad line.
+  static GameLog parse_jsonl(std::string_view text, const std::string& source_name);
+  // Every roll in the log, in order: feed to ScriptedDice to replay a game
+  // played with physical dice.
+  std::vector<int> all_roll_values() const;
+};
+
+}  // namespace referee

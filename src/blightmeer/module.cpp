@@ -1,0 +1,2 @@
+// Placeholder so the library has a translation unit until the module lands.
+namespace referee::blightmeer {}

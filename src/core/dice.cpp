@@ -1,0 +1,90 @@
+#include "referee/core/dice.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/errors.hpp"
+
+namespace referee {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+}  // namespace
+
+Rng::Rng(std::uint64_t seed) {
+  for (auto& w : s_) w = splitmix64(seed);
+}
+
+std::uint64_t Rng::next() {
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+std::uint64_t Rng::below(std::uint64_t bound) {
+  // Reject the lowest (2^64 mod bound) values: what remains is a whole number
+  // of copies of [0, bound), so the modulo is unbiased on every platform.
+  const std::uint64_t threshold = (0 - bound) % bound;
+  for (;;) {
+    std::uint64_t r = next();
+    if (r >= threshold) return r % bound;
+  }
+}
+
+void to_json(nlohmann::json& j, const Roll& r) {
+  j = nlohmann::json{{"die", "d" + std::to_string(r.sides)}, {"value", r.value}};
+  if (!r.purpose.empty()) j["for"] = r.purpose;
+}
+
+void from_json(const nlohmann::json& j, Roll& r) {
+  std::string die = j.at("die").get<std::string>();
+  if (die.size() < 2 || die[0] != 'd') throw InputError("die", "expected a die such as \"d6\", got \"" + die + "\"");
+  r.sides = std::stoi(die.substr(1));
+  r.value = j.at("value").get<int>();
+  r.purpose = j.value("for", std::string{});
+}
+
+int Dice::roll(int sides, const std::string& purpose) {
+  if (sides < 2) throw std::invalid_argument("a die needs at least 2 sides");
+  int v = draw(sides, purpose);
+  history_.push_back({sides, v, purpose});
+  return v;
+}
+
+int Dice::roll_sum(int n, int sides, const std::string& purpose) {
+  int total = 0;
+  for (int i = 0; i < n; ++i) total += roll(sides, purpose);
+  return total;
+}
+
+std::vector<Roll> Dice::since(std::size_t mark) const {
+  if (mark >= history_.size()) return {};
+  return {history_.begin() + static_cast<std::ptrdiff_t>(mark), history_.end()};
+}
+
+int SeededDice::draw(int sides, const std::string&) {
+  return static_cast<int>(rng_.below(static_cast<std::uint64_t>(sides))) + 1;
+}
+
+int ScriptedDice::draw(int sides, const std::string& purpose) {
+  std::string what = purpose.empty() ? "a d" + std::to_string(sides) : "a d" + std::to_string(sides) + " for " + purpose;
+  if (values_.empty()) throw ScriptError("the dice script ran out when the engine asked for " + what);
+  int v = values_.front();
+  if (v < 1 || v > sides)
+    throw ScriptError("the dice script gave " + std::to_string(v) + " when the engine asked for " + what);
+  values_.pop_front();
+  return v;
+}
+
+}  // namespace referee

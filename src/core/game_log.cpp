@@ -1,0 +1,98 @@
+#include "referee/core/game_log.hpp"
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+#include "referee/core/json_io.hpp"
+
+namespace referee {
+
+LogEntry& GameLog::append(nlohmann::json action, std::vector<Roll> rolls, nlohmann::json result) {
+  entries.push_back({static_cast<int>(entries.size()) + 1, std::move(action), std::move(rolls), std::move(result)});
+  return entries.back();
+}
+
+std::string GameLog::to_jsonl() const {
+  nlohmann::json header{{"format", kLogFormat}, {"system", system}, {"seed", seed}, {"scenario", scenario}};
+  if (!settings.empty()) header["settings"] = settings;
+  std::string out = header.dump() + "\n";
+  for (const LogEntry& e : entries) {
+    nlohmann::json line{{"seq", e.seq}, {"action", e.action}, {"rolls", e.rolls}};
+    if (!e.result.is_null()) line["result"] = e.result;
+    out += line.dump() + "\n";
+  }
+  return out;
+}
+
+GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_name) {
+  GameLog log;
+  std::size_t line_no = 0, start = 0;
+  bool have_header = false;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+      if (end == text.size()) break;
+      continue;
+    }
+    std::string where = fmt::format("{} line {}", source_name, line_no);
+    nlohmann::json j;
+    try {
+      j = parse_json_text(line, where);
+    } catch (const InputError& e) {
+      throw InputError(where, e.problem());
+    }
+    JsonReader r(j, where);
+    try {
+      if (!have_header) {
+        r.require_object();
+        if (r.string("format") != kLogFormat)
+          r.fail("format", fmt::format("expected \"{}\"", kLogFormat));
+        log.system = r.string("system");
+        double seed = r.number("seed", 0, 18446744073709551615.0);
+        log.seed = j.at("seed").is_number_unsigned() ? j.at("seed").get<std::uint64_t>()
+                                                     : static_cast<std::uint64_t>(seed);
+        log.scenario = r.string_or("scenario", "");
+        if (auto s = r.find("settings")) log.settings = s->json();
+        have_header = true;
+        continue;
+      }
+      r.require_object();
+      LogEntry e;
+      e.seq = r.integer("seq", 1);
+      if (e.seq != static_cast<int>(log.entries.size()) + 1)
+        r.fail("seq", fmt::format("expected {}, got {}", log.entries.size() + 1, e.seq));
+      e.action = r.at("action").require_object().json();
+      for (const JsonReader& roll : r.items("rolls")) {
+        Roll x;
+        std::string die = roll.string("die");
+        if (die.size() < 2 || die[0] != 'd' || die.find_first_not_of("0123456789", 1) != std::string::npos ||
+            die.size() > 4)
+          roll.fail("die", "expected a die such as \"d6\", got \"" + die + "\"");
+        x.sides = std::stoi(die.substr(1));
+        if (x.sides < 2) roll.fail("die", "a die needs at least 2 sides");
+        x.value = roll.integer("value", 1, x.sides);
+        x.purpose = roll.string_or("for", "");
+        e.rolls.push_back(x);
+      }
+      if (auto res = r.find("result")) e.result = res->json();
+      log.entries.push_back(std::move(e));
+    } catch (const nlohmann::json::exception& ex) {
+      throw InputError(where, ex.what());
+    }
+  }
+  if (!have_header) throw InputError(source_name, "the log is empty: expected a header line");
+  return log;
+}
+
+std::vector<int> GameLog::all_roll_values() const {
+  std::vector<int> v;
+  for (const LogEntry& e : entries)
+    for (const Roll& r : e.rolls) v.push_back(r.value);
+  return v;
+}
+
+}  // namespace referee

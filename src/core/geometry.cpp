@@ -1,0 +1,459 @@
+#include "referee/core/geometry.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace referee {
+
+double normalize_degrees(double d) {
+  double r = std::fmod(d, 360.0);
+  if (r < 0) r += 360.0;
+  if (r >= 360.0) r -= 360.0;
+  return r;
+}
+
+double angle_difference_degrees(double a, double b) {
+  double d = normalize_degrees(b - a);
+  return d > 180.0 ? d - 360.0 : d;
+}
+
+Aabb Aabb::of_points(std::span<const Vec2> pts) {
+  if (pts.empty()) return {};
+  Aabb box{pts[0], pts[0]};
+  for (Vec2 p : pts) {
+    box.min.x = std::min(box.min.x, p.x);
+    box.min.y = std::min(box.min.y, p.y);
+    box.max.x = std::max(box.max.x, p.x);
+    box.max.y = std::max(box.max.y, p.y);
+  }
+  return box;
+}
+
+Aabb Segment::bounds() const {
+  std::array<Vec2, 2> pts{a, b};
+  return Aabb::of_points(pts);
+}
+
+std::array<Vec2, 4> OrientedRect::corners() const {
+  Vec2 r = rot.right() * half.x;
+  Vec2 f = rot.forward() * half.y;
+  return {center + f - r, center + f + r, center - f + r, center - f - r};
+}
+
+Aabb OrientedRect::bounds() const {
+  // Half-extents of a rotated box: |c|*hx + |s|*hy along each world axis.
+  double ex = std::abs(rot.c) * half.x + std::abs(rot.s) * half.y;
+  double ey = std::abs(rot.s) * half.x + std::abs(rot.c) * half.y;
+  return {{center.x - ex, center.y - ey}, {center.x + ex, center.y + ey}};
+}
+
+Segment OrientedRect::front_edge() const {
+  auto c = corners();
+  return {c[0], c[1]};
+}
+
+bool OrientedRect::contains(Vec2 p, double tolerance) const {
+  Vec2 l = rot.apply_inverse(p - center);
+  return std::abs(l.x) <= half.x + tolerance && std::abs(l.y) <= half.y + tolerance;
+}
+
+double Polygon::signed_area() const {
+  double a = 0;
+  for (std::size_t i = 0, n = points.size(); i < n; ++i) a += cross(points[i], points[(i + 1) % n]);
+  return a / 2;
+}
+
+// Separating axis theorem for two boxes: the only candidate axes are the two
+// edge normals of each box. Each box's projection radius on an axis n is
+// hx*|n.right| + hy*|n.forward|, so no corners need be built.
+double penetration(const OrientedRect& a, const OrientedRect& b) {
+  const Vec2 axes[4] = {a.rot.right(), a.rot.forward(), b.rot.right(), b.rot.forward()};
+  Vec2 d = b.center - a.center;
+  double least = std::numeric_limits<double>::infinity();
+  for (Vec2 n : axes) {
+    double ra = a.half.x * std::abs(dot(n, a.rot.right())) + a.half.y * std::abs(dot(n, a.rot.forward()));
+    double rb = b.half.x * std::abs(dot(n, b.rot.right())) + b.half.y * std::abs(dot(n, b.rot.forward()));
+    least = std::min(least, ra + rb - std::abs(dot(d, n)));
+  }
+  return least;
+}
+
+bool overlaps(const OrientedRect& a, const OrientedRect& b, double tolerance) {
+  return penetration(a, b) > tolerance;
+}
+
+Vec2 closest_point(Vec2 p, const Segment& s) {
+  Vec2 ab = s.b - s.a;
+  double l2 = length_squared(ab);
+  if (l2 <= 0) return s.a;
+  double t = std::clamp(dot(p - s.a, ab) / l2, 0.0, 1.0);
+  return s.a + ab * t;
+}
+
+double distance(Vec2 p, const Segment& s) { return distance(p, closest_point(p, s)); }
+
+bool segments_intersect(const Segment& s, const Segment& t) {
+  auto orient = [](Vec2 a, Vec2 b, Vec2 c) { return cross(b - a, c - a); };
+  auto on_segment = [](Vec2 a, Vec2 b, Vec2 p) {
+    return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
+           p.y <= std::max(a.y, b.y);
+  };
+  double d1 = orient(t.a, t.b, s.a), d2 = orient(t.a, t.b, s.b);
+  double d3 = orient(s.a, s.b, t.a), d4 = orient(s.a, s.b, t.b);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  if (d1 == 0 && on_segment(t.a, t.b, s.a)) return true;
+  if (d2 == 0 && on_segment(t.a, t.b, s.b)) return true;
+  if (d3 == 0 && on_segment(s.a, s.b, t.a)) return true;
+  if (d4 == 0 && on_segment(s.a, s.b, t.b)) return true;
+  return false;
+}
+
+std::optional<double> segment_intersection(const Segment& s, const Segment& t) {
+  Vec2 r = s.b - s.a, q = t.b - t.a;
+  double denom = cross(r, q);
+  Vec2 w = t.a - s.a;
+  if (denom == 0) {
+    if (cross(w, r) != 0) return std::nullopt;  // parallel, apart
+    double rr = dot(r, r);
+    if (rr == 0) return segments_intersect(s, t) ? std::optional<double>(0.0) : std::nullopt;
+    double t0 = dot(w, r) / rr, t1 = dot(t.b - s.a, r) / rr;
+    double lo = std::max(0.0, std::min(t0, t1)), hi = std::min(1.0, std::max(t0, t1));
+    if (lo > hi) return std::nullopt;
+    return lo;
+  }
+  double u = cross(w, q) / denom;
+  double v = cross(w, r) / denom;
+  if (u < 0 || u > 1 || v < 0 || v > 1) return std::nullopt;
+  return u;
+}
+
+ClosestPoints closest_points(const Segment& s, const Segment& t) {
+  if (segments_intersect(s, t)) {
+    auto u = segment_intersection(s, t);
+    Vec2 p = s.a + (s.b - s.a) * u.value_or(0.0);
+    return {p, p, 0};
+  }
+  ClosestPoints best{s.a, closest_point(s.a, t), 0};
+  best.distance = distance(best.on_a, best.on_b);
+  auto consider = [&](Vec2 on_a, Vec2 on_b) {
+    double d = distance(on_a, on_b);
+    if (d < best.distance) best = {on_a, on_b, d};
+  };
+  consider(s.b, closest_point(s.b, t));
+  consider(closest_point(t.a, s), t.a);
+  consider(closest_point(t.b, s), t.b);
+  return best;
+}
+
+double distance(Vec2 p, const OrientedRect& r) {
+  Vec2 l = r.rot.apply_inverse(p - r.center);
+  double dx = std::max(std::abs(l.x) - r.half.x, 0.0);
+  double dy = std::max(std::abs(l.y) - r.half.y, 0.0);
+  return std::hypot(dx, dy);
+}
+
+namespace {
+std::array<Segment, 4> edges(const OrientedRect& r) {
+  auto c = r.corners();
+  return {Segment{c[0], c[1]}, Segment{c[1], c[2]}, Segment{c[2], c[3]}, Segment{c[3], c[0]}};
+}
+}  // namespace
+
+// Two convex boxes that do not overlap are nearest at a pair of boundary
+// points, and one of those is a corner of one box; so the minimum over the
+// corner-to-box distances is exact, and the closest point is recovered in the
+// other box's local frame by clamping.
+ClosestPoints closest_points(const OrientedRect& a, const OrientedRect& b) {
+  if (penetration(a, b) > 0) return {a.center, a.center, 0};
+  auto clamp_into = [](const OrientedRect& r, Vec2 p) {
+    Vec2 l = r.rot.apply_inverse(p - r.center);
+    l.x = std::clamp(l.x, -r.half.x, r.half.x);
+    l.y = std::clamp(l.y, -r.half.y, r.half.y);
+    return r.center + r.rot.apply(l);
+  };
+  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  for (Vec2 c : a.corners()) {
+    Vec2 q = clamp_into(b, c);
+    double d = distance(c, q);
+    if (d < best.distance) best = {c, q, d};
+  }
+  for (Vec2 c : b.corners()) {
+    Vec2 q = clamp_into(a, c);
+    double d = distance(c, q);
+    if (d < best.distance) best = {q, c, d};
+  }
+  return best;
+}
+
+double distance(const OrientedRect& a, const OrientedRect& b) {
+  if (penetration(a, b) > 0) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (Vec2 c : a.corners()) best = std::min(best, distance(c, b));
+  for (Vec2 c : b.corners()) best = std::min(best, distance(c, a));
+  return best;
+}
+
+bool contains(const Polygon& poly, Vec2 p) {
+  const auto& pts = poly.points;
+  std::size_t n = pts.size();
+  if (n < 3) return false;
+  bool inside = false;
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    Vec2 a = pts[j], b = pts[i];
+    if (distance(p, Segment{a, b}) <= 1e-12) return true;
+    if ((b.y > p.y) != (a.y > p.y)) {
+      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+      if (p.x < x) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+double distance(Vec2 p, const Polygon& poly) {
+  if (contains(poly, p)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  const auto& pts = poly.points;
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i)
+    best = std::min(best, distance(p, Segment{pts[i], pts[(i + 1) % n]}));
+  return best;
+}
+
+double distance(const Segment& s, const Polygon& poly) {
+  if (intersects(s, poly)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  const auto& pts = poly.points;
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i)
+    best = std::min(best, closest_points(s, Segment{pts[i], pts[(i + 1) % n]}).distance);
+  return best;
+}
+
+double distance(const Segment& s, const OrientedRect& r) {
+  if (intersects(s, r)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Segment& e : edges(r)) best = std::min(best, closest_points(s, e).distance);
+  return best;
+}
+
+double distance(const OrientedRect& r, const Polygon& poly) {
+  if (poly.points.empty()) return std::numeric_limits<double>::infinity();
+  if (contains(poly, r.center) || r.contains(poly.points[0])) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Segment& e : edges(r)) best = std::min(best, distance(e, poly));
+  return best;
+}
+
+bool intersects(const Segment& s, const Polygon& poly) {
+  if (contains(poly, s.a) || contains(poly, s.b)) return true;
+  const auto& pts = poly.points;
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i)
+    if (segments_intersect(s, Segment{pts[i], pts[(i + 1) % n]})) return true;
+  return false;
+}
+
+bool intersects(const Segment& s, const OrientedRect& r) { return raycast(s, r).has_value(); }
+
+// Slab test in the rectangle's local frame.
+std::optional<double> raycast(const Segment& s, const OrientedRect& r) {
+  Vec2 a = r.rot.apply_inverse(s.a - r.center);
+  Vec2 d = r.rot.apply_inverse(s.b - s.a);
+  double t0 = 0, t1 = 1;
+  const double lo[2] = {-r.half.x, -r.half.y}, hi[2] = {r.half.x, r.half.y};
+  const double o[2] = {a.x, a.y}, v[2] = {d.x, d.y};
+  for (int k = 0; k < 2; ++k) {
+    if (v[k] == 0) {
+      if (o[k] < lo[k] || o[k] > hi[k]) return std::nullopt;
+      continue;
+    }
+    double ta = (lo[k] - o[k]) / v[k], tb = (hi[k] - o[k]) / v[k];
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+    if (t0 > t1) return std::nullopt;
+  }
+  return t0;
+}
+
+std::optional<double> raycast(const Segment& s, const Polygon& poly) {
+  if (contains(poly, s.a)) return 0.0;
+  std::optional<double> best;
+  const auto& pts = poly.points;
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i) {
+    auto t = segment_intersection(s, Segment{pts[i], pts[(i + 1) % n]});
+    if (t && (!best || *t < *best)) best = t;
+  }
+  return best;
+}
+
+// Interiors overlap unless some separating line exists. For a general
+// (possibly concave) polygon: they overlap when an edge of one properly
+// crosses the other's interior, or one contains a point inside the other.
+// The tolerance is applied by shrinking the rectangle, which is what
+// "touching is not overlapping" means for a stand against terrain.
+bool overlaps(const OrientedRect& r, const Polygon& poly, double tolerance) {
+  OrientedRect shrunk = r;
+  shrunk.half.x = std::max(0.0, r.half.x - tolerance);
+  shrunk.half.y = std::max(0.0, r.half.y - tolerance);
+  if (poly.points.size() < 3) return false;
+  if (!shrunk.bounds().overlaps(poly.bounds())) return false;
+  if (contains(poly, shrunk.center)) return true;
+  for (Vec2 p : poly.points)
+    if (shrunk.contains(p)) return true;
+  for (const Segment& e : edges(shrunk)) {
+    const auto& pts = poly.points;
+    for (std::size_t i = 0, n = pts.size(); i < n; ++i)
+      if (segments_intersect(e, Segment{pts[i], pts[(i + 1) % n]})) return true;
+  }
+  return false;
+}
+
+bool is_simple(const Polygon& poly) {
+  const auto& p = poly.points;
+  std::size_t n = p.size();
+  if (n < 3) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (p[i] == p[(i + 1) % n]) return false;
+  if (std::abs(poly.signed_area()) <= 1e-12) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    Segment e{p[i], p[(i + 1) % n]};
+    for (std::size_t j = i + 1; j < n; ++j) {
+      bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
+      Segment f{p[j], p[(j + 1) % n]};
+      if (adjacent) {
+        // Adjacent edges share one vertex; they must not fold back onto each other.
+        Vec2 shared = (j == i + 1) ? e.b : e.a;
+        Vec2 other_e = (j == i + 1) ? e.a : e.b;
+        Vec2 other_f = (j == i + 1) ? f.b : f.a;
+        if (cross(other_e - shared, other_f - shared) == 0 && dot(other_e - shared, other_f - shared) > 0)
+          return false;
+        continue;
+      }
+      if (segments_intersect(e, f)) return false;
+    }
+  }
+  return true;
+}
+
+Polygon convex_hull(std::vector<Vec2> pts) {
+  std::sort(pts.begin(), pts.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  if (pts.size() < 3) return {pts};
+  std::vector<Vec2> hull(2 * pts.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {  // lower hull
+    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], pts[i] - hull[k - 2]) <= 0) --k;
+    hull[k++] = pts[i];
+  }
+  for (std::size_t i = pts.size() - 1, t = k + 1; i-- > 0;) {  // upper hull
+    while (k >= t && cross(hull[k - 1] - hull[k - 2], pts[i] - hull[k - 2]) <= 0) --k;
+    hull[k++] = pts[i];
+  }
+  hull.resize(k - 1);
+  return {hull};
+}
+
+Polygon inflate_convex(std::span<const Vec2> convex_ccw, double d, int arc_steps) {
+  std::size_t n = convex_ccw.size();
+  Polygon out;
+  if (n == 0) return out;
+  if (n == 1) {
+    for (int i = 0; i < 4 * arc_steps; ++i) {
+      double a = 2 * kPi * i / (4 * arc_steps);
+      out.points.push_back(convex_ccw[0] + Vec2{std::cos(a), std::sin(a)} * d);
+    }
+    return out;
+  }
+  // Each vertex gets an arc from the outward normal of the incoming edge to
+  // that of the outgoing edge. The arc is circumscribed (radius d/cos(half
+  // step)) so that the inflated polygon contains the true rounded offset:
+  // clearance tests built on it are conservative.
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec2 prev = convex_ccw[(i + n - 1) % n], cur = convex_ccw[i], next = convex_ccw[(i + 1) % n];
+    Vec2 n_in = normalized(Vec2{(cur - prev).y, -(cur - prev).x});
+    Vec2 n_out = normalized(Vec2{(next - cur).y, -(next - cur).x});
+    double a0 = std::atan2(n_in.y, n_in.x), a1 = std::atan2(n_out.y, n_out.x);
+    while (a1 < a0) a1 += 2 * kPi;
+    double sweep = a1 - a0;
+    int steps = std::max(1, static_cast<int>(std::ceil(sweep / (kPi / 2) * arc_steps)));
+    double r = d / std::cos(sweep / steps / 2);
+    out.points.push_back(cur + n_in * d);
+    for (int k = 0; k < steps; ++k) {
+      double a = a0 + sweep * (k + 0.5) / steps;
+      out.points.push_back(cur + Vec2{std::cos(a), std::sin(a)} * r);
+    }
+    out.points.push_back(cur + n_out * d);
+  }
+  return out;
+}
+
+Polygon to_polygon(const OrientedRect& r) {
+  auto c = r.corners();
+  Polygon p{{c.begin(), c.end()}};
+  if (p.signed_area() < 0) std::reverse(p.points.begin(), p.points.end());
+  return p;
+}
+
+// --- GridIndex ---------------------------------------------------------------
+
+GridIndex::GridIndex(Aabb world, double cell_size) : world_(world), cell_(cell_size) {
+  nx_ = std::max(1, static_cast<int>(std::ceil((world.max.x - world.min.x) / cell_size)));
+  ny_ = std::max(1, static_cast<int>(std::ceil((world.max.y - world.min.y) / cell_size)));
+  cells_.assign(static_cast<std::size_t>(nx_) * ny_, {});
+}
+
+int GridIndex::cell_x(double x) const {
+  return std::clamp(static_cast<int>(std::floor((x - world_.min.x) / cell_)), 0, nx_ - 1);
+}
+int GridIndex::cell_y(double y) const {
+  return std::clamp(static_cast<int>(std::floor((y - world_.min.y) / cell_)), 0, ny_ - 1);
+}
+
+void GridIndex::insert(int id, const Aabb& box) {
+  int index = static_cast<int>(boxes_.size());
+  boxes_.push_back({id, box});
+  stamp_.push_back(0);
+  if (cells_.empty() || !world_.overlaps(box) || box.min.x < world_.min.x || box.min.y < world_.min.y ||
+      box.max.x > world_.max.x || box.max.y > world_.max.y) {
+    // Anything reaching off the world is checked on every query: rare, and it
+    // keeps boxes off the table (units leaving it) correct.
+    outside_.push_back(index);
+    if (cells_.empty() || !world_.overlaps(box)) return;
+  }
+  for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
+    for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x)
+      cells_[static_cast<std::size_t>(y) * nx_ + x].push_back(index);
+}
+
+void GridIndex::clear() {
+  for (auto& c : cells_) c.clear();
+  boxes_.clear();
+  outside_.clear();
+  stamp_.clear();
+}
+
+void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
+  if (++epoch_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0u);
+    epoch_ = 1;
+  }
+  std::size_t first = out.size();
+  auto visit = [&](int index) {
+    if (stamp_[index] == epoch_) return;
+    stamp_[index] = epoch_;
+    if (boxes_[index].box.overlaps(box)) out.push_back(boxes_[index].id);
+  };
+  for (int index : outside_) visit(index);
+  if (!cells_.empty() && world_.overlaps(box)) {
+    for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
+      for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x)
+        for (int index : cells_[static_cast<std::size_t>(y) * nx_ + x]) visit(index);
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+}
+
+std::vector<int> GridIndex::query(const Aabb& box) const {
+  std::vector<int> out;
+  query(box, out);
+  return out;
+}
+
+}  // namespace referee

@@ -1,0 +1,110 @@
+#include "referee/core/geometry.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace referee;
+
+namespace {
+OrientedRect stand(double x, double y, double facing, double w = 4, double d = 2) {
+  return OrientedRect::from_pose({{x, y}, facing}, w, d);
+}
+}  // namespace
+
+TEST(Rot, CompassFacing) {
+  Rot r = Rot::from_degrees(90);  // facing +x
+  EXPECT_NEAR(r.forward().x, 1, 1e-12);
+  EXPECT_NEAR(r.forward().y, 0, 1e-12);
+  EXPECT_NEAR(r.right().y, -1, 1e-12);
+  Vec2 w = r.apply({1, 2});
+  Vec2 back = r.apply_inverse(w);
+  EXPECT_NEAR(back.x, 1, 1e-12);
+  EXPECT_NEAR(back.y, 2, 1e-12);
+}
+
+TEST(OrientedRect, CornersOfAFrontFacingInfantryStand) {
+  auto c = stand(10, 10, 0).corners();
+  EXPECT_EQ(c[0], (Vec2{8, 11}));   // front-left
+  EXPECT_EQ(c[1], (Vec2{12, 11}));  // front-right
+  EXPECT_EQ(c[2], (Vec2{12, 9}));
+  EXPECT_EQ(c[3], (Vec2{8, 9}));
+}
+
+TEST(OrientedRect, TurningAboutFaceMovesCornersByTheDiagonal) {
+  // The README's figure: a 40 x 20 mm stand turning 180 degrees on the spot
+  // moves each corner to the opposite one, sqrt(4^2 + 2^2) = 4.47 cm.
+  auto a = stand(0, 0, 0).corners();
+  auto b = stand(0, 0, 180).corners();
+  EXPECT_NEAR(distance(a[0], b[0]), 4.4721, 1e-4);
+}
+
+TEST(Overlap, TouchingIsNotOverlapping) {
+  EXPECT_FALSE(overlaps(stand(0, 0, 0), stand(4, 0, 0)));      // side by side
+  EXPECT_FALSE(overlaps(stand(0, 0, 0), stand(4, 2, 0)));      // corner to corner
+  EXPECT_TRUE(overlaps(stand(0, 0, 0), stand(3.9, 0, 0)));
+  EXPECT_TRUE(overlaps(stand(0, 0, 0), stand(0, 0, 45)));
+}
+
+TEST(Overlap, RotatedStandsNeedAllFourAxes) {
+  // A diamond whose corner points into the gap above a stand: separated only
+  // on the diamond's own axes.
+  OrientedRect a = stand(0, 0, 0);
+  OrientedRect b = stand(0, 1 + std::sqrt(2.0) + 0.05, 45, 2, 2);
+  EXPECT_FALSE(overlaps(a, b));
+  EXPECT_GT(distance(a, b), 0);
+}
+
+TEST(Distance, BetweenStands) {
+  EXPECT_NEAR(distance(stand(0, 0, 0), stand(0, 25, 0)), 23.0, 1e-9);
+  EXPECT_NEAR(distance(stand(0, 0, 0), stand(10, 0, 0)), 6.0, 1e-9);
+  auto cp = closest_points(stand(0, 0, 0), stand(0, 25, 0));
+  EXPECT_NEAR(cp.on_a.y, 1.0, 1e-9);
+  EXPECT_NEAR(cp.on_b.y, 24.0, 1e-9);
+}
+
+TEST(Raycast, EntersRectangle) {
+  auto t = raycast(Segment{{-10, 0}, {10, 0}}, stand(0, 0, 0));
+  ASSERT_TRUE(t);
+  EXPECT_NEAR(*t, 0.4, 1e-12);  // enters at x = -2
+  EXPECT_FALSE(raycast(Segment{{-10, 5}, {10, 5}}, stand(0, 0, 0)));
+}
+
+TEST(Polygon, ContainsAndSimple) {
+  Polygon sq{{{0, 0}, {10, 0}, {10, 10}, {0, 10}}};
+  EXPECT_TRUE(contains(sq, {5, 5}));
+  EXPECT_TRUE(contains(sq, {10, 5}));
+  EXPECT_FALSE(contains(sq, {11, 5}));
+  EXPECT_TRUE(is_simple(sq));
+  Polygon bow{{{0, 0}, {10, 10}, {10, 0}, {0, 10}}};
+  EXPECT_FALSE(is_simple(bow));
+  EXPECT_FALSE(is_simple(Polygon{{{0, 0}, {1, 1}}}));
+  EXPECT_NEAR(distance(Vec2{13, 14}, sq), 5.0, 1e-12);
+}
+
+TEST(Polygon, StandAgainstTerrainTouchingIsNotOverlapping) {
+  Polygon wood{{{0, 0}, {10, 0}, {10, 10}, {0, 10}}};
+  EXPECT_FALSE(overlaps(stand(12, 5, 0), wood));  // edge on x = 10
+  EXPECT_TRUE(overlaps(stand(11.9, 5, 0), wood));
+  EXPECT_TRUE(overlaps(stand(5, 5, 30), wood));   // wholly inside
+}
+
+TEST(Inflate, ContainsTheTrueOffset) {
+  std::vector<Vec2> sq{{0, 0}, {2, 0}, {2, 2}, {0, 2}};
+  Polygon p = inflate_convex(sq, 1.0);
+  for (int i = 0; i < 360; ++i) {
+    double a = deg_to_rad(i);
+    Vec2 probe = Vec2{2, 2} + Vec2{std::cos(a), std::sin(a)} * 0.999;
+    if (probe.x > 2 && probe.y > 2) {
+      EXPECT_TRUE(contains(p, probe)) << i;
+    }
+  }
+}
+
+TEST(GridIndex, QueriesReturnOnlyNearbyIdsOnce) {
+  GridIndex g({{0, 0}, {180, 120}}, 10);
+  g.insert(7, {{5, 5}, {25, 8}});   // spans three cells
+  g.insert(3, {{100, 100}, {101, 101}});
+  g.insert(9, {{-5, -5}, {-1, -1}});  // off the table
+  EXPECT_EQ(g.query({{0, 0}, {30, 30}}), (std::vector<int>{7}));
+  EXPECT_EQ(g.query({{-10, -10}, {0, 0}}), (std::vector<int>{9}));
+  EXPECT_EQ(g.query({{0, 0}, {180, 120}}), (std::vector<int>{3, 7}));
+}

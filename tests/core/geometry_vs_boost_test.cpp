@@ -1,0 +1,102 @@
+// Property tests: our hot kernels against Boost.Geometry on random inputs.
+#include <boost/geometry.hpp>
+#include <boost/geometry/geometries/point_xy.hpp>
+#include <boost/geometry/geometries/polygon.hpp>
+#include <boost/geometry/geometries/segment.hpp>
+#include <gtest/gtest.h>
+
+#include "referee/core/dice.hpp"
+#include "referee/core/geometry.hpp"
+
+namespace bg = boost::geometry;
+using BPoint = bg::model::d2::point_xy<double>;
+using BPoly = bg::model::polygon<BPoint, false>;  // counter-clockwise
+using BSeg = bg::model::segment<BPoint>;
+using namespace referee;
+
+namespace {
+double uniform(Rng& rng, double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(rng.below(1u << 30)) / static_cast<double>(1u << 30);
+}
+BPoly to_boost(const Polygon& p) {
+  BPoly out;
+  for (Vec2 v : p.points) bg::append(out.outer(), BPoint(v.x, v.y));
+  bg::correct(out);
+  return out;
+}
+OrientedRect random_stand(Rng& rng, double spread) {
+  return OrientedRect::from_pose({{uniform(rng, 0, spread), uniform(rng, 0, spread)}, uniform(rng, 0, 360)},
+                                 uniform(rng, 1, 5), uniform(rng, 1, 5));
+}
+}  // namespace
+
+TEST(KernelsVsBoost, OverlapAndDistanceOfStands) {
+  Rng rng(20261121);
+  int overlapping = 0;
+  for (int i = 0; i < 20000; ++i) {
+    OrientedRect a = random_stand(rng, 10), b = random_stand(rng, 10);
+    BPoly pa = to_boost(to_polygon(a)), pb = to_boost(to_polygon(b));
+    double boost_area = 0;
+    std::vector<BPoly> inter;
+    bg::intersection(pa, pb, inter);
+    for (auto& p : inter) boost_area += bg::area(p);
+    double pen = penetration(a, b);
+    // Skip the knife-edge band where touching and overlapping meet.
+    if (std::abs(pen) < 1e-6) continue;
+    bool ours = overlaps(a, b, 1e-9);
+    EXPECT_EQ(ours, boost_area > 1e-9) << "case " << i;
+    overlapping += ours;
+    EXPECT_NEAR(distance(a, b), bg::distance(pa, pb), 1e-9) << "case " << i;
+  }
+  EXPECT_GT(overlapping, 1000);  // the sample exercises both outcomes
+}
+
+TEST(KernelsVsBoost, SegmentAgainstPolygonAndPointDistances) {
+  Rng rng(7);
+  for (int i = 0; i < 5000; ++i) {
+    // A random star-shaped simple polygon around a centre.
+    Vec2 c{uniform(rng, 20, 30), uniform(rng, 20, 30)};
+    int n = 3 + static_cast<int>(rng.below(8));
+    Polygon poly;
+    for (int k = 0; k < n; ++k) {
+      double a = 2 * kPi * (k + uniform(rng, 0.1, 0.9)) / n;
+      double r = uniform(rng, 2, 10);
+      poly.points.push_back(c + Vec2{std::cos(a), std::sin(a)} * r);
+    }
+    ASSERT_TRUE(is_simple(poly));
+    BPoly bp = to_boost(poly);
+    ASSERT_TRUE(bg::is_valid(bp));
+    Segment s{{uniform(rng, 0, 50), uniform(rng, 0, 50)}, {uniform(rng, 0, 50), uniform(rng, 0, 50)}};
+    BSeg bs(BPoint(s.a.x, s.a.y), BPoint(s.b.x, s.b.y));
+    EXPECT_EQ(intersects(s, poly), bg::intersects(bs, bp)) << "case " << i;
+    EXPECT_NEAR(distance(s, poly), bg::distance(bs, bp), 1e-9) << "case " << i;
+    Vec2 p{uniform(rng, 0, 50), uniform(rng, 0, 50)};
+    EXPECT_NEAR(distance(p, poly), bg::distance(BPoint(p.x, p.y), bp), 1e-9) << "case " << i;
+    OrientedRect r = random_stand(rng, 50);
+    BPoly br = to_boost(to_polygon(r));
+    std::vector<BPoly> inter;
+    bg::intersection(br, bp, inter);
+    double area = 0;
+    for (auto& q : inter) area += bg::area(q);
+    if (area > 1e-6 || area == 0) {
+      EXPECT_EQ(overlaps(r, poly, 1e-9), area > 1e-6) << "case " << i;
+    }
+    EXPECT_NEAR(distance(r, poly), bg::distance(br, bp), 1e-9) << "case " << i;
+  }
+}
+
+TEST(KernelsVsBoost, SelfIntersectionMatchesValidity) {
+  Rng rng(99);
+  int simple = 0, not_simple = 0;
+  for (int i = 0; i < 5000; ++i) {
+    Polygon poly;
+    int n = 3 + static_cast<int>(rng.below(5));
+    for (int k = 0; k < n; ++k) poly.points.push_back({uniform(rng, 0, 10), uniform(rng, 0, 10)});
+    BPoly bp = to_boost(poly);
+    bool ours = is_simple(poly);
+    EXPECT_EQ(ours, bg::is_simple(bp) && bg::is_valid(bp)) << "case " << i;
+    ours ? ++simple : ++not_simple;
+  }
+  EXPECT_GT(simple, 500);
+  EXPECT_GT(not_simple, 500);
+}
