@@ -1,0 +1,38 @@
+// Troop data from the rule texts: paces, terrain access, dense terrain,
+// and what blocks sight. Pure functions of the types, so every module asks
+// the same table.
+#pragma once
+
+#include "referee/warmaster/model.hpp"
+
+namespace referee::warmaster {
+
+inline constexpr double kCharacterPace = 60.0;        // warmaster.movement.pace
+inline constexpr double kFlyingCharacterPace = 100.0;
+
+// Full pace for a troop type (movement text, "Movement distances"). A
+// Machine's pace comes from its unit data, so pass the unit.
+double full_pace(const Unit& u);
+double full_pace(TroopType t, double machine_pace = 0);
+
+// May this troop type enter (or pass over, for ground troops) the terrain?
+// README's terrain access table. Flyers pass over everything but may not end
+// inside terrain they could not enter as ground troops would (the README:
+// "cannot end a move inside terrain their type could not enter"); see
+// flyer_may_end_in().
+bool may_enter(TroopType t, TerrainKind k);
+// Characters treat terrain as infantry (movement text, Character movement).
+inline bool character_may_enter(TerrainKind k) { return may_enter(TroopType::Infantry, k); }
+// Where a flying unit may finish: not in a wood (README Flyers), and not in
+// terrain nobody may enter.
+bool flyer_may_end_in(TerrainKind k);
+
+// Woods, villages, broken and marshy ground: -1 Command (command text, penalty 4).
+bool is_dense(TerrainKind k);
+// README reading 6: terrain blocks sight "except low features". Our list of
+// low features: low obstacles, rivers, fords, bridges, marsh, broken ground
+// and grown fields. A feature's `blocks_sight` in the scenario overrides this.
+bool blocks_sight(TerrainKind k);
+bool blocks_sight(const TerrainFeature& f);
+
+}  // namespace referee::warmaster
