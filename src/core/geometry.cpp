@@ -64,21 +64,39 @@ double Polygon::signed_area() const {
 }
 
 // Separating axis theorem for two boxes: the only candidate axes are the two
-// edge normals of each box. Each box's projection radius on an axis n is
-// hx*|n.right| + hy*|n.forward|, so no corners need be built.
-double penetration(const OrientedRect& a, const OrientedRect& b) {
-  const Vec2 axes[4] = {a.rot.right(), a.rot.forward(), b.rot.right(), b.rot.forward()};
+// edge normals of each box. Writing b's axes in a's frame gives a 2x2
+// rotation R; a box's projection radius on one of its own axes is just its
+// half-extent, and on the other box's axes it is a row or column of |R|
+// weighted by half-extents. So the whole test is a dozen multiplies.
+namespace {
+struct SatFrame {
+  double r00, r01, r10, r11;  // |R| entries: a.right.b.right, a.right.b.fwd, a.fwd.b.right, a.fwd.b.fwd
+  double ta_x, ta_y;          // centre offset on a's axes
+  double tb_x, tb_y;          // centre offset on b's axes
+};
+inline SatFrame sat_frame(const OrientedRect& a, const OrientedRect& b) {
+  Vec2 ar = a.rot.right(), af = a.rot.forward(), br = b.rot.right(), bf = b.rot.forward();
   Vec2 d = b.center - a.center;
-  double least = std::numeric_limits<double>::infinity();
-  for (Vec2 n : axes) {
-    double ra = a.half.x * std::abs(dot(n, a.rot.right())) + a.half.y * std::abs(dot(n, a.rot.forward()));
-    double rb = b.half.x * std::abs(dot(n, b.rot.right())) + b.half.y * std::abs(dot(n, b.rot.forward()));
-    least = std::min(least, ra + rb - std::abs(dot(d, n)));
-  }
-  return least;
+  return {std::abs(dot(ar, br)), std::abs(dot(ar, bf)), std::abs(dot(af, br)), std::abs(dot(af, bf)),
+          std::abs(dot(d, ar)),  std::abs(dot(d, af)),  std::abs(dot(d, br)),  std::abs(dot(d, bf))};
+}
+}  // namespace
+
+double penetration(const OrientedRect& a, const OrientedRect& b) {
+  SatFrame f = sat_frame(a, b);
+  double p0 = a.half.x + b.half.x * f.r00 + b.half.y * f.r01 - f.ta_x;
+  double p1 = a.half.y + b.half.x * f.r10 + b.half.y * f.r11 - f.ta_y;
+  double p2 = b.half.x + a.half.x * f.r00 + a.half.y * f.r10 - f.tb_x;
+  double p3 = b.half.y + a.half.x * f.r01 + a.half.y * f.r11 - f.tb_y;
+  return std::min(std::min(p0, p1), std::min(p2, p3));
 }
 
 bool overlaps(const OrientedRect& a, const OrientedRect& b, double tolerance) {
+  // Cheap reject first: stands far apart (the common case in a scene query)
+  // are further apart on some world axis than hx + hy (>= the half-diagonal) of both.
+  Vec2 d = b.center - a.center;
+  double reach = a.half.x + a.half.y + b.half.x + b.half.y;
+  if (std::abs(d.x) > reach || std::abs(d.y) > reach) return false;
   return penetration(a, b) > tolerance;
 }
 
