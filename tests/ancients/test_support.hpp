@@ -16,6 +16,8 @@ namespace referee::ancients::testing {
 
 inline nlohmann::json battle_json(nlohmann::json units, nlohmann::json leaders = nlohmann::json::array(),
                                   nlohmann::json terrain = nlohmann::json::array()) {
+  if (units.is_null()) units = nlohmann::json::array();
+  if (leaders.is_null()) leaders = nlohmann::json::array();
   return {{"units", std::move(units)},
           {"leaders", std::move(leaders)},
           {"terrain", std::move(terrain)},

@@ -19,6 +19,7 @@ struct UnitState {
   int hexes_moved = 0;
   bool may_battle = true;
   bool close_combat_compulsory = false;
+  bool operator==(const UnitState&) const = default;
 };
 
 struct LeaderState {
@@ -26,6 +27,7 @@ struct LeaderState {
   int attached = -1;          // unit index, or -1 when alone
   bool ordered = false;       // ordered on its own (lone, or to detach)
   bool moved = false;         // has moved on its own this turn
+  bool operator==(const LeaderState&) const = default;
 };
 
 struct Position {
