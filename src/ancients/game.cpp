@@ -142,7 +142,11 @@ nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
     }
     case Action::Type::order: {
       nlohmann::json ids = nlohmann::json::array();
-      for (const OrderItem& it : a.items) {
+      // Units first, then leaders: the order the action's JSON lists them in,
+      // so a replayed log gives the same result.
+      std::vector<OrderItem> items = a.items;
+      std::stable_partition(items.begin(), items.end(), [](const OrderItem& it) { return !it.leader; });
+      for (const OrderItem& it : items) {
         s.orders.push_back(it);
         if (it.leader) {
           pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
