@@ -64,12 +64,66 @@ struct Piece {
   int index = -1;
 };
 
+// The position a question is asked in: the battle's start, or the state after
+// playing an actions file (then "ordered", "already moved" and the card's
+// movement options all count).
+struct Situation {
+  GameState state;
+  MoveOptions move;
+  bool in_game = false;
+};
+
+Situation situation(const Loaded& l, const std::string& actions, const std::string& card) {
+  Situation s{GameState::initial(l.battle), {}, false};
+  if (!actions.empty()) {
+    s.state = play_actions(l.battle, l.json, load_json_file(actions), 0, actions).state;
+    s.move = s.state.plan.move;
+    s.in_game = true;
+  }
+  if (!card.empty()) s.move = move_options(l.battle, card);
+  return s;
+}
+
+Action move_action(const Piece& piece, ColRow to) {
+  Action a;
+  a.type = Action::Type::move;
+  a.piece = {piece.leader, piece.index};
+  a.to = to;
+  return a;
+}
+
 Piece find_piece(const Battle& b, const std::string& id) {
   int u = b.find_unit(id);
   if (u >= 0) return {false, u};
   int l = b.find_leader(id);
   if (l >= 0) return {true, l};
   throw InputError("--unit", "no unit or leader \"" + id + "\" in the battle");
+}
+
+// In a game, keep only the destinations the game allows now (the piece must be
+// ordered, not yet moved, and a leader may have to detach); when none is left,
+// say why.
+Verdict game_filter(const Battle& b, const Situation& sit, const Piece& piece, std::vector<Destination>& dests) {
+  std::vector<Destination> kept;
+  Verdict first;
+  if (dests.empty()) {
+    // Nothing offered: ask the game about a step to a neighbouring hex, which
+    // names the reason (already moved, not ordered, stopped by a leader...).
+    const Position& p = sit.state.position;
+    int from = piece.leader ? p.leaders[static_cast<std::size_t>(piece.index)].hex : p.units[static_cast<std::size_t>(piece.index)].hex;
+    for (int dir = 0; dir < 6; ++dir) {
+      int n = b.board.neighbour(from, dir);
+      if (n >= 0) return validate(b, sit.state, move_action(piece, b.board.col_row(n)));
+    }
+    return first;
+  }
+  for (const Destination& d : dests) {
+    Verdict v = validate(b, sit.state, move_action(piece, b.board.col_row(d.hex)));
+    if (v.legal()) kept.push_back(d);
+    else if (first.legal()) first = v;
+  }
+  dests = kept;
+  return kept.empty() ? first : Verdict{};
 }
 
 void add_orders(CLI::App& parent) {
@@ -103,7 +157,7 @@ void add_orders(CLI::App& parent) {
 
 void add_destinations(CLI::App& parent) {
   struct Opts {
-    std::string battle, unit, card, svg;
+    std::string battle, unit, card, svg, actions;
     OutputOptions out;
   };
   auto o = std::make_shared<Opts>();
@@ -111,28 +165,32 @@ void add_destinations(CLI::App& parent) {
   cmd->add_option("--battle", o->battle, "Battle file (JSON)")->required();
   cmd->add_option("--unit", o->unit, "Unit (or leader) id")->required();
   cmd->add_option("--card", o->card, "The card it is ordered under (light foot pass through friends under some)");
+  cmd->add_option("--actions", o->actions, "Ask after playing these actions (the piece must then be ordered)");
   cmd->add_option("--svg", o->svg, "Also draw the board with the destinations highlighted");
   add_output_options(cmd, o->out);
   cmd->callback([o] {
     Loaded l = load(o->battle);
     const Battle& b = l.battle;
-    Position p = Position::initial(b);
     Piece piece = find_piece(b, o->unit);
-    MoveOptions mo = move_options(b, o->card);
+    Situation sit = situation(l, o->actions, o->card);
+    const Position& p = sit.state.position;
+    MoveOptions mo = sit.move;
     PathScratch s;
     std::vector<Destination> dests;
     nlohmann::json list = nlohmann::json::array();
-    nlohmann::json j;
+    nlohmann::json j = nlohmann::json::object();
     std::string text;
+    Verdict why;
     int from = 0;
     if (!piece.leader) {
       unit_destinations(b, p, piece.index, mo, s, dests);
       from = p.units[static_cast<std::size_t>(piece.index)].hex;
+      if (sit.in_game) why = game_filter(b, sit, piece, dests);
       const UnitClass& c = b.unit_class(piece.index);
       const TerrainType* limited = nullptr;
       int allowance = unit_allowance(b, p, piece.index, &limited);
-      j = {{"unit", o->unit}, {"class", c.id}, {"from", hex_json(b.board, from)}, {"allowance", allowance},
-           {"rule", "ancients.movement.allowance"}};
+      j.update({{"unit", o->unit}, {"class", c.id}, {"from", hex_json(b.board, from)}, {"allowance", allowance},
+                {"rule", "ancients.movement.allowance"}});
       if (limited) j["allowance_limited_by"] = limited->id;
       int leader = p.leader_of(piece.index);
       if (leader >= 0) j["attached_leader"] = b.leaders[static_cast<std::size_t>(leader)].id;
@@ -147,7 +205,9 @@ void add_destinations(CLI::App& parent) {
     } else {
       leader_destinations(b, p, piece.index, s, dests);
       from = p.leaders[static_cast<std::size_t>(piece.index)].hex;
-      j = {{"leader", o->unit}, {"from", hex_json(b.board, from)}, {"allowance", kLeaderAllowance}, {"rule", "ancients.leader.allowance"}};
+      if (sit.in_game) why = game_filter(b, sit, piece, dests);
+      j.update({{"leader", o->unit}, {"from", hex_json(b.board, from)}, {"allowance", kLeaderAllowance},
+                {"rule", "ancients.leader.allowance"}});
       text = fmt::format("leader {} at {} moves up to {} hexes alone\n", o->unit, format_hex(b.board.col_row(from)), kLeaderAllowance);
       for (const Destination& d : dests) {
         list.push_back(destination_json(b, p, -1, d));
@@ -158,6 +218,10 @@ void add_destinations(CLI::App& parent) {
     }
     j["destinations"] = list;
     j["count"] = list.size();
+    if (!why.legal()) {
+      j["violations"] = why.violations;
+      text += "cannot move now: " + explain(why) + "\n";
+    }
     std::string svg;
     if (!o->svg.empty()) {
       RenderOptions ro;
@@ -174,7 +238,7 @@ void add_destinations(CLI::App& parent) {
 
 void add_route(CLI::App& parent) {
   struct Opts {
-    std::string battle, unit, to, card;
+    std::string battle, unit, to, card, actions;
     OutputOptions out;
   };
   auto o = std::make_shared<Opts>();
@@ -183,15 +247,19 @@ void add_route(CLI::App& parent) {
   cmd->add_option("--unit", o->unit, "Unit (or leader) id")->required();
   cmd->add_option("--to", o->to, "Destination hex as COL,ROW")->required();
   cmd->add_option("--card", o->card, "The card it is ordered under");
+  cmd->add_option("--actions", o->actions, "Ask after playing these actions (orders and earlier moves count)");
   add_output_options(cmd, o->out);
   cmd->callback([o] {
     Loaded l = load(o->battle);
     const Battle& b = l.battle;
-    Position p = Position::initial(b);
     Piece piece = find_piece(b, o->unit);
     ColRow to = parse_col_row(o->to, "--to");
-    MoveOptions mo = move_options(b, o->card);
-    Verdict v = piece.leader ? check_leader_move(b, p, piece.index, to) : check_unit_move(b, p, piece.index, to, mo);
+    Situation sit = situation(l, o->actions, o->card);
+    const Position& p = sit.state.position;
+    MoveOptions mo = sit.move;
+    Verdict v = sit.in_game ? validate(b, sit.state, move_action(piece, to))
+                : piece.leader ? check_leader_move(b, p, piece.index, to)
+                               : check_unit_move(b, p, piece.index, to, mo);
     nlohmann::json j = v;
     j[piece.leader ? "leader" : "unit"] = o->unit;
     int from = piece.leader ? p.leaders[static_cast<std::size_t>(piece.index)].hex : p.units[static_cast<std::size_t>(piece.index)].hex;

@@ -189,12 +189,12 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
 
 TEST(AncientsGame, RandomSimulationKeepsInvariantsAndReplays) {
   int moves = 0;
-  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     moves += simulate("scenarios/ancients/centre_clash.json", seed);
     moves += simulate("scenarios/ancients/river_crossing.json", seed);
     if (::testing::Test::HasFatalFailure()) return;
   }
-  EXPECT_GT(moves, 1000);  // the games really move pieces
+  EXPECT_GT(moves, 800);  // the games really move pieces
   std::cout << "random simulation: " << moves << " moves\n";
 }
 

@@ -62,8 +62,8 @@ TEST(AncientsBattle, AuxiliaBattlesAfterOneHexNotAfterTwo) {
   // ancients.movement.battle: "move one hex and battle, or move two hexes and not battle".
   Battle b = make_battle({unit("ax", "auxilia", 0, 6, 6)});
   auto ds = destinations(b, "ax");
-  const Destination* one = find_dest(ds, hex(b, 6, 5));
-  const Destination* two = find_dest(ds, hex(b, 6, 4));
+  auto one = find_dest(ds, hex(b, 6, 5));
+  auto two = find_dest(ds, hex(b, 6, 4));
   ASSERT_TRUE(one && two);
   EXPECT_EQ(one->hexes, 1);
   EXPECT_TRUE(one->may_battle);
@@ -87,14 +87,14 @@ TEST(AncientsBattle, WarriorChargesTwoHexesOnlyToEndNextToAnEnemyAndMustCloseCom
                          {{{"id", "el"}, {"side", 1}, {"at", {9, 6}}}});
   auto ds = destinations(b, "wi");
   // 2-hex hexes touching 6,3 (odd row: 6,4 and 7,4 below it) are legal, with compulsory close combat.
-  const Destination* charge = find_dest(ds, hex(b, 6, 4));
+  auto charge = find_dest(ds, hex(b, 6, 4));
   ASSERT_TRUE(charge);
   EXPECT_EQ(charge->hexes, 2);
   EXPECT_TRUE(charge->may_battle);
   EXPECT_TRUE(charge->close_combat_compulsory);
   ASSERT_TRUE(find_dest(ds, hex(b, 7, 4)));
   // Ending next to an enemy leader also allows the charge: 8,6 touches 9,6.
-  const Destination* near_leader = find_dest(ds, hex(b, 8, 6));
+  auto near_leader = find_dest(ds, hex(b, 8, 6));
   ASSERT_TRUE(near_leader);
   EXPECT_EQ(near_leader->hexes, 2);
   EXPECT_TRUE(near_leader->close_combat_compulsory);
@@ -105,7 +105,7 @@ TEST(AncientsBattle, WarriorChargesTwoHexesOnlyToEndNextToAnEnemyAndMustCloseCom
   EXPECT_EQ(v.violations[0].reason,
             "warrior wi may move 2 hexes only to end adjacent to an enemy unit or leader, and 4,6 is not");
   // One hex is always allowed, and close combat is not compulsory then.
-  const Destination* step = find_dest(ds, hex(b, 5, 6));
+  auto step = find_dest(ds, hex(b, 5, 6));
   ASSERT_TRUE(step);
   EXPECT_FALSE(step->close_combat_compulsory);
   EXPECT_EQ(ds.size(), 6u + 3u);  // six 1-hex steps; 6,4, 7,4 and 8,6 by charge
@@ -142,7 +142,7 @@ TEST(AncientsBlocked, OrderLightTroopsLetsLightFootPassThroughFriendsWhenMovingT
                           unit("lc", "light_cavalry", 0, 10, 6), unit("f4", "medium_infantry", 0, 10, 5)});
   MoveOptions light{true};
   auto ds = destinations(b, "li", light);
-  const Destination* beyond = find_dest(ds, hex(b, 6, 4));
+  auto beyond = find_dest(ds, hex(b, 6, 4));
   ASSERT_TRUE(beyond);
   EXPECT_EQ(beyond->hexes, 2);
   EXPECT_FALSE(find_dest(ds, hex(b, 6, 5)));  // may pass, may not stop on a friend
@@ -160,12 +160,12 @@ TEST(AncientsBlocked, UnitStopsOnALoneFriendlyLeaderWhoAttaches) {
                          {{{"id", "L"}, {"side", 0}, {"at", {6, 5}}}, {{"id", "M"}, {"side", 0}, {"attached_to", "hc"}},
                           {{"id", "N"}, {"side", 0}, {"at", {2, 5}}}});
   auto ds = destinations(b, "lc");
-  const Destination* onto = find_dest(ds, hex(b, 6, 5));
+  auto onto = find_dest(ds, hex(b, 6, 5));
   ASSERT_TRUE(onto);
   EXPECT_TRUE(onto->stops);
   EXPECT_EQ(onto->attaches_leader, b.find_leader("L"));
   // It stops there: 7,4 lies 2 hexes away through the leader's hex, 3 around it.
-  const Destination* past = find_dest(ds, hex(b, 7, 4));
+  auto past = find_dest(ds, hex(b, 7, 4));
   ASSERT_TRUE(past);
   EXPECT_EQ(past->hexes, 3);
   // A unit carrying a leader may not end on another leader (one leader per hex).
@@ -191,17 +191,17 @@ TEST(AncientsTerrain, ForestStopsEveryUnitAndBarsBattleExceptLightAuxiliaWarrior
                           unit("hi", "heavy_infantry", 0, 10, 6)},
                          {}, forest);
   auto lc = destinations(b, "lc");
-  const Destination* in = find_dest(lc, hex(b, 6, 5));
+  auto in = find_dest(lc, hex(b, 6, 5));
   ASSERT_TRUE(in);
   EXPECT_TRUE(in->stops);
   EXPECT_FALSE(in->may_battle);
   EXPECT_EQ(in->no_battle, NoBattle::terrain);
   // Beyond the forest the cavalry must go around: 7,4 in 3 hexes, not 2.
   EXPECT_EQ(find_dest(lc, hex(b, 7, 4))->hexes, 3);
-  const Destination* li = find_dest(destinations(b, "li"), hex(b, 2, 5));
+  auto li = find_dest(destinations(b, "li"), hex(b, 2, 5));
   ASSERT_TRUE(li);
   EXPECT_TRUE(li->may_battle);  // light infantry may battle on entering a forest
-  const Destination* hi = find_dest(destinations(b, "hi"), hex(b, 10, 5));
+  auto hi = find_dest(destinations(b, "hi"), hex(b, 10, 5));
   ASSERT_TRUE(hi);
   EXPECT_FALSE(hi->may_battle);
 }
@@ -211,7 +211,7 @@ TEST(AncientsTerrain, BrokenGroundBarsWarMachinesAndStopsMountedWhoMayNotBattle)
   Battle b = make_battle({unit("hc", "heavy_cavalry", 0, 6, 6), unit("wm", "heavy_war_machine", 0, 2, 6),
                           unit("ax", "auxilia", 0, 10, 6)},
                          {}, broken);
-  const Destination* hc = find_dest(destinations(b, "hc"), hex(b, 6, 5));
+  auto hc = find_dest(destinations(b, "hc"), hex(b, 6, 5));
   ASSERT_TRUE(hc);
   EXPECT_TRUE(hc->stops);
   EXPECT_FALSE(hc->may_battle);
@@ -232,7 +232,7 @@ TEST(AncientsTerrain, MarshStopsAndLetsAUnitLeaveOnlyOneHex) {
   Verdict v = check_unit_move(b, Position::initial(b), 0, {6, 4}, {});
   ASSERT_EQ(rules_of(v), std::vector<std::string>{"ancients.movement.terrain"});
   EXPECT_EQ(v.violations[0].figures[1].value, 1);
-  const Destination* in = find_dest(destinations(b, "li"), hex(b, 2, 5));
+  auto in = find_dest(destinations(b, "li"), hex(b, 2, 5));
   ASSERT_TRUE(in);
   EXPECT_TRUE(in->stops);
 }
@@ -258,11 +258,11 @@ TEST(AncientsTerrain, AScenarioCanAddATerrainType) {
                                  {{{"type", "vineyard"}, {"hexes", {{6, 5}, {2, 5}}}}});
   j["terrain_types"] = {{{"id", "vineyard"}, {"stop", {"mounted"}}, {"no_battle", {"mounted"}}}};
   Battle b = parse_battle(j, "test");
-  const Destination* hc = find_dest(destinations(b, "hc"), hex(b, 6, 5));
+  auto hc = find_dest(destinations(b, "hc"), hex(b, 6, 5));
   ASSERT_TRUE(hc);
   EXPECT_TRUE(hc->stops);
   EXPECT_FALSE(hc->may_battle);
-  const Destination* hi = find_dest(destinations(b, "hi"), hex(b, 2, 5));
+  auto hi = find_dest(destinations(b, "hi"), hex(b, 2, 5));
   EXPECT_TRUE(hi->may_battle);
   EXPECT_FALSE(hi->stops);
 }

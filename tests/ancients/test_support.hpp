@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,9 +50,10 @@ inline std::vector<Destination> destinations(const Battle& b, const std::string&
   return destinations(b, Position::initial(b), id, o);
 }
 
-inline const Destination* find_dest(const std::vector<Destination>& ds, int hex) {
+// A copy, so it is safe on a temporary list.
+inline std::optional<Destination> find_dest(const std::vector<Destination>& ds, int hex) {
   auto it = std::find_if(ds.begin(), ds.end(), [&](const Destination& d) { return d.hex == hex; });
-  return it == ds.end() ? nullptr : &*it;
+  return it == ds.end() ? std::nullopt : std::optional<Destination>(*it);
 }
 
 inline std::vector<std::string> rules_of(const Verdict& v) {

@@ -49,6 +49,15 @@ check "off board rule" has "$tmp/r3.json" 'ancients.movement.off_board'
 expect_exit 0 "river route" "$referee" ancients route --battle "$river" --unit r_hi1 --to 1,3 -o "$tmp/r4.json"
 check "river is terrain" has "$tmp/r4.json" 'ancients.movement.terrain'
 
+# Questions asked mid-turn, after some actions.
+printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1","a_hc1"],"leaders":["caesar"]},{"type":"move","unit":"a_hc1","to":[7,5]}]}' >"$tmp/mid.json"
+expect_exit 0 "mid-turn destinations" "$referee" ancients destinations --battle "$battle" --unit a_mi1 --actions "$tmp/mid.json" -o "$tmp/mid1.json"
+check "unordered unit cannot move" has "$tmp/mid1.json" 'ancients.order.not_ordered'
+expect_exit 0 "mid-turn leader" "$referee" ancients destinations --battle "$battle" --unit caesar --actions "$tmp/mid.json" -o "$tmp/mid2.json"
+check "caesar may join the cavalry" has "$tmp/mid2.json" '"attaches_to": "a_hc1"'
+expect_exit 0 "mid-turn route" "$referee" ancients route --battle "$battle" --unit a_hc1 --to 7,4 --actions "$tmp/mid.json" -o "$tmp/mid3.json"
+check "moved unit moves once" has "$tmp/mid3.json" 'ancients.order.once'
+
 # play and replay.
 expect_exit 0 "play" "$referee" ancients play --battle "$battle" --actions "$root/tests/ancients/data/golden_actions.json" --seed 7 -o "$tmp/game.log"
 check "log has a header" has "$tmp/game.log" '"system":"ancients"'
