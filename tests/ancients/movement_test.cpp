@@ -269,3 +269,22 @@ TEST(AncientsTerrain, AScenarioCanAddATerrainType) {
 
 }  // namespace
 }  // namespace referee::ancients
+
+namespace referee::ancients {
+namespace {
+
+using namespace testing;
+
+TEST(AncientsBlocked, ReducedUnitsNeverCombine) {
+  // Two reduced heavy infantry units (2 blocks each) side by side: neither may enter the other's hex.
+  nlohmann::json a = unit("a", "heavy_infantry", 0, 6, 6), b2 = unit("b", "heavy_infantry", 0, 7, 6);
+  a["blocks"] = 2;
+  b2["blocks"] = 2;
+  Battle b = make_battle({a, b2});
+  Verdict v = check_unit_move(b, Position::initial(b), 0, {7, 6}, {});
+  ASSERT_EQ(rules_of(v), std::vector<std::string>{"ancients.movement.blocked"});
+  EXPECT_EQ(destinations(b, "a").size(), 5u);
+}
+
+}  // namespace
+}  // namespace referee::ancients
