@@ -1,0 +1,145 @@
+// The immutable description of an Ancients battle: unit classes, terrain
+// types, command cards, the board and the starting positions. Everything a
+// rule depends on is data here, so a scenario can add terrain and cards.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/ancients/hex.hpp"
+
+namespace referee::ancients {
+
+enum class Category { foot, mounted };
+enum class Weight { light, medium, heavy };
+// What moving does to a unit's right to battle this turn (ancients.movement.battle).
+enum class BattleAfterMove {
+  always,           // may battle after any legal move
+  only_after_one,   // auxilia: battle after 1 hex, not after 2
+  never_if_moved,   // war machines: no battle once moved
+};
+
+struct UnitClass {
+  std::string id;        // "heavy_infantry"
+  std::string name;      // "heavy infantry"
+  Category category = Category::foot;
+  Weight weight = Weight::medium;  // the class it is ordered and hit as
+  bool war_machine = false;
+  int max_move = 1;      // hexes
+  BattleAfterMove battle = BattleAfterMove::always;
+  bool warrior_charge = false;  // 2 hexes only when ending adjacent to an enemy; then close combat is compulsory
+  int blocks = 4;        // full strength
+  std::string badge;     // short label for pictures: "HI"
+};
+
+// The built-in classes, in a fixed order (the order is the class index).
+const std::vector<UnitClass>& unit_classes();
+int find_unit_class(const std::string& id);  // -1 when unknown
+std::string weight_name(Weight w);
+std::string category_name(Category c);
+
+// A set of unit classes, written in files as selectors: "all", "foot",
+// "mounted", "war_machine", "light", "medium", "heavy", "light_foot",
+// "heavy_mounted", ..., or a class id. Stored as a bit per class.
+using ClassMask = std::uint32_t;
+// Throws std::invalid_argument with the unknown selector.
+ClassMask class_mask(const std::string& selector);
+inline bool in_mask(ClassMask m, int class_index) { return (m >> class_index) & 1u; }
+
+// Terrain effects are data (README table). Battle-dice limits are kept as text:
+// they belong to battle, which this module does not resolve.
+struct TerrainType {
+  std::string id;
+  std::string name;
+  ClassMask stop_on_entering = 0;  // must stop when entering
+  ClassMask cannot_enter = 0;
+  ClassMask no_battle_on_entering = 0;
+  ClassMask leave_limited = 0;     // classes limited when leaving
+  int leave_limit = 0;             // hexes allowed when leaving (0 = no limit)
+  bool blocks_leaders = false;     // lone leaders cannot enter (impassable terrain)
+  std::string battle_note;         // "at most 2 close-combat dice"
+  std::string fill = "#dddddd";
+};
+
+const std::vector<TerrainType>& standard_terrain();
+
+enum class CardKind { section, troop, leadership, spartacus };
+
+// A command card, as data. `count_is_command` cards order as many as the
+// player's command (the cards held, counting the one being played).
+struct CardDef {
+  std::string id;     // "order-three-center"
+  std::string name;   // "Order Three Units Center"
+  CardKind kind = CardKind::section;
+  std::array<int, kSections> quota{0, 0, 0};  // section cards: orders per seat section
+  ClassMask troops = 0;            // troop cards: which units it may order
+  int count = 0;                   // fixed number of orders (troop, spartacus)
+  bool count_is_command = false;
+  int linked = 0;                  // leadership: units in linked hexes besides the leader's own unit
+  bool lone_leaders = false;       // lone leaders may be ordered (one order each)
+  bool detach = false;             // the helmet: attached leaders may be ordered to detach
+  bool light_pass_through = false; // light foot may move through friendly units when moving 2 hexes
+  bool fallback_one_unit = false;  // none of its kind: order one unit of the player's choice
+  std::string not_applied;         // effects outside movement that are listed, not applied
+};
+
+const std::vector<CardDef>& standard_cards();
+
+struct UnitSpec {
+  std::string id;
+  int cls = 0;       // index into unit_classes()
+  int side = 0;
+  int hex = 0;       // board index
+  int blocks = 0;
+  std::string label;
+};
+
+struct LeaderSpec {
+  std::string id;
+  std::string name;
+  int side = 0;
+  int hex = 0;
+};
+
+struct PlayerSpec {
+  std::string name;
+  std::vector<std::string> hand;  // card ids
+  std::vector<std::string> deck;  // drawn from the front after each turn
+};
+
+// The scenario. Immutable: a game state refers to it and never changes it.
+struct Battle {
+  std::string name;
+  BoardGeometry board;
+  std::vector<TerrainType> terrain_types;
+  std::vector<std::int16_t> terrain;  // per board index: -1 clear, else index into terrain_types
+  std::vector<CardDef> cards;
+  std::vector<UnitSpec> units;
+  std::vector<LeaderSpec> leaders;
+  std::array<PlayerSpec, 2> players;
+  int first_side = 0;
+
+  const TerrainType* terrain_at(int hex) const {
+    int t = terrain[static_cast<std::size_t>(hex)];
+    return t < 0 ? nullptr : &terrain_types[static_cast<std::size_t>(t)];
+  }
+  int find_unit(const std::string& id) const;    // -1 when unknown
+  int find_leader(const std::string& id) const;  // -1 when unknown
+  int find_card(const std::string& id) const;    // -1 when unknown
+  const UnitClass& unit_class(int unit) const { return unit_classes()[static_cast<std::size_t>(units[static_cast<std::size_t>(unit)].cls)]; }
+};
+
+// Parses a battle file. Every error is an InputError naming the field.
+Battle parse_battle(const nlohmann::json& j, const std::string& source_name);
+Battle load_battle(const std::string& path);
+// Parses "col,row" or [col,row] into a board index; off-board is an InputError.
+int parse_hex(const nlohmann::json& j, const BoardGeometry& board, const std::string& field);
+int parse_hex_text(const std::string& text, const BoardGeometry& board, const std::string& field);
+
+nlohmann::json hex_json(const BoardGeometry& board, int hex);  // [col, row]
+
+}  // namespace referee::ancients

@@ -1,0 +1,373 @@
+#include "referee/ancients/game.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "referee/ancients/movement.hpp"
+#include "referee/core/json_io.hpp"
+
+namespace referee::ancients {
+
+namespace {
+
+const std::string& unit_id(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].id; }
+const std::string& leader_id(const Battle& b, int l) { return b.leaders[static_cast<std::size_t>(l)].id; }
+bool has_order(const GameState& s, OrderItem it) { return std::find(s.orders.begin(), s.orders.end(), it) != s.orders.end(); }
+
+nlohmann::json path_json(const Battle& b, const std::vector<int>& path) {
+  nlohmann::json j = nlohmann::json::array();
+  for (int h : path) j.push_back(hex_json(b.board, h));
+  return j;
+}
+
+Verdict validate_unit_move(const Battle& b, const GameState& s, int u, ColRow to) {
+  Verdict v;
+  const UnitSpec& spec = b.units[static_cast<std::size_t>(u)];
+  if (spec.side != s.side) {
+    v.add("ancients.order.side", fmt::format("unit {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    return v;
+  }
+  if (!has_order(s, {false, u})) {
+    v.add("ancients.order.not_ordered", fmt::format("unit {} was not ordered this turn; only ordered units move", spec.id));
+    return v;
+  }
+  return check_unit_move(b, s.position, u, to, s.plan.move);
+}
+
+Verdict validate_leader_move(const Battle& b, const GameState& s, int l, ColRow to) {
+  Verdict v;
+  const LeaderSpec& spec = b.leaders[static_cast<std::size_t>(l)];
+  const LeaderState& st = s.position.leaders[static_cast<std::size_t>(l)];
+  if (spec.side != s.side) {
+    v.add("ancients.order.side", fmt::format("leader {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    return v;
+  }
+  if (!has_order(s, {true, l})) {
+    v.add("ancients.order.not_ordered",
+          st.attached >= 0
+              ? fmt::format("leader {} was not ordered on his own: an attached leader moves with his unit {}", spec.id,
+                            unit_id(b, st.attached))
+              : fmt::format("leader {} was not ordered this turn", spec.id));
+    return v;
+  }
+  if (st.moved) {
+    v.add("ancients.order.once", fmt::format("leader {} has already moved this turn", spec.id));
+    return v;
+  }
+  if (st.attached >= 0) {
+    const CardDef& c = b.cards[static_cast<std::size_t>(s.card)];
+    if (!c.detach) {
+      v.add("ancients.leader.detach_card",
+            fmt::format("leader {} may not detach from unit {} under {}: only section cards, Order Mounted Troops and I am "
+                        "Spartacus allow it, never Leadership",
+                        spec.id, unit_id(b, st.attached), c.name));
+      return v;
+    }
+    if (s.position.units[static_cast<std::size_t>(st.attached)].moved) {
+      v.add("ancients.leader.detach_after_move",
+            fmt::format("unit {} has already moved, so its attached leader {} can no longer detach", unit_id(b, st.attached),
+                        spec.id));
+      return v;
+    }
+  }
+  return check_leader_move(b, s.position, l, to);
+}
+
+}  // namespace
+
+GameState GameState::initial(const Battle& b) {
+  GameState s;
+  s.position = Position::initial(b);
+  s.side = b.first_side;
+  for (int p = 0; p < 2; ++p) {
+    s.hands[static_cast<std::size_t>(p)] = b.players[static_cast<std::size_t>(p)].hand;
+    s.decks[static_cast<std::size_t>(p)] = b.players[static_cast<std::size_t>(p)].deck;
+  }
+  return s;
+}
+
+Verdict validate(const Battle& b, const GameState& s, const Action& a) {
+  Verdict v;
+  switch (a.type) {
+    case Action::Type::play_card: {
+      if (s.phase != Phase::play_card) {
+        v.add("ancients.order.sequence", "a card has already been played this turn; end the movement first");
+        return v;
+      }
+      const auto& hand = s.hands[static_cast<std::size_t>(s.side)];
+      const std::string& id = b.cards[static_cast<std::size_t>(a.card)].id;
+      if (std::find(hand.begin(), hand.end(), id) == hand.end())
+        v.add("ancients.card.not_in_hand", fmt::format("side {} does not hold {}", s.side, id),
+              {{"cards held", static_cast<double>(hand.size()), ""}});
+      return v;
+    }
+    case Action::Type::order: {
+      if (s.phase != Phase::movement) {
+        v.add("ancients.order.sequence", "play a command card before ordering");
+        return v;
+      }
+      if (s.moving) {
+        v.add("ancients.order.sequence", "orders are announced before any piece moves");
+        return v;
+      }
+      std::vector<OrderItem> all = s.orders;
+      all.insert(all.end(), a.items.begin(), a.items.end());
+      return check_orders(b, s.position, s.plan, all);
+    }
+    case Action::Type::move:
+      if (s.phase != Phase::movement) {
+        v.add("ancients.order.sequence", "play a command card and order pieces before moving");
+        return v;
+      }
+      return a.piece.leader ? validate_leader_move(b, s, a.piece.index, a.to) : validate_unit_move(b, s, a.piece.index, a.to);
+    case Action::Type::end_movement:
+      if (s.phase != Phase::movement) v.add("ancients.order.sequence", "no card has been played this turn");
+      return v;
+  }
+  return v;
+}
+
+nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
+  Position& pos = s.position;
+  switch (a.type) {
+    case Action::Type::play_card: {
+      auto& hand = s.hands[static_cast<std::size_t>(s.side)];
+      const int command = static_cast<int>(hand.size());
+      hand.erase(std::find(hand.begin(), hand.end(), b.cards[static_cast<std::size_t>(a.card)].id));
+      s.card = a.card;
+      s.plan = plan_orders(b, pos, s.side, a.card, command);
+      s.phase = Phase::movement;
+      return plan_json(b, pos, s.plan);
+    }
+    case Action::Type::order: {
+      nlohmann::json ids = nlohmann::json::array();
+      // Units first, then leaders: the order the action's JSON lists them in,
+      // so a replayed log gives the same result.
+      std::vector<OrderItem> items = a.items;
+      std::stable_partition(items.begin(), items.end(), [](const OrderItem& it) { return !it.leader; });
+      for (const OrderItem& it : items) {
+        s.orders.push_back(it);
+        if (it.leader) {
+          pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
+          ids.push_back(leader_id(b, it.index));
+        } else {
+          pos.units[static_cast<std::size_t>(it.index)].ordered = true;
+          ids.push_back(unit_id(b, it.index));
+        }
+      }
+      return {{"ordered", ids}, {"orders_used", s.orders.size()}, {"orders_given", s.plan.total}};
+    }
+    case Action::Type::move: {
+      s.moving = true;
+      PathScratch scratch;
+      const int to = b.board.index(a.to);
+      if (!a.piece.leader) {
+        const int u = a.piece.index;
+        const int from = pos.units[static_cast<std::size_t>(u)].hex;
+        std::vector<int> path = unit_route(b, pos, u, to, s.plan.move, scratch);
+        std::vector<Destination> dests;
+        unit_destinations(b, pos, u, s.plan.move, scratch, dests);
+        Destination d = *std::find_if(dests.begin(), dests.end(), [&](const Destination& x) { return x.hex == to; });
+        const int carried = pos.leader_of(u);
+        pos.place_unit(u, to);
+        if (carried >= 0) pos.place_leader(carried, to);
+        UnitState& us = pos.units[static_cast<std::size_t>(u)];
+        us.moved = true;
+        us.hexes_moved = d.hexes;
+        us.may_battle = d.may_battle;
+        us.close_combat_compulsory = d.close_combat_compulsory;
+        nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
+                         {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
+                         {"close_combat_compulsory", d.close_combat_compulsory}};
+        if (carried >= 0) r["leader_moved_with"] = leader_id(b, carried);
+        if (d.attaches_leader >= 0) {
+          pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
+          r["leader_attached"] = leader_id(b, d.attaches_leader);
+        }
+        return r;
+      }
+      const int l = a.piece.index;
+      LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
+      const int from = ls.hex;
+      std::vector<int> path = leader_route(b, pos, l, to, scratch);
+      nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
+                       {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
+      if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
+      ls.attached = -1;
+      pos.place_leader(l, to);
+      ls.moved = true;
+      const int joined = pos.unit_on(to);
+      if (joined >= 0) {
+        ls.attached = joined;
+        UnitState& us = pos.units[static_cast<std::size_t>(joined)];
+        r["attached_to"] = unit_id(b, joined);
+        r["unit_moves_no_further"] = !us.moved;
+        us.frozen = true;
+      }
+      return r;
+    }
+    case Action::Type::end_movement: {
+      nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
+      auto& deck = s.decks[static_cast<std::size_t>(s.side)];
+      if (!deck.empty()) {
+        s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
+        r["drew"] = deck.front();
+        deck.erase(deck.begin());
+      }
+      s.side = 1 - s.side;
+      ++s.turn;
+      s.phase = Phase::play_card;
+      s.card = -1;
+      s.plan = OrderPlan{};
+      s.orders.clear();
+      s.moving = false;
+      s.position.start_turn(b);
+      r["next_side"] = s.side;
+      return r;
+    }
+  }
+  return {};
+}
+
+Action parse_action(const Battle& b, const nlohmann::json& j, const std::string& field) {
+  JsonReader r(j, field);
+  r.require_object();
+  Action a;
+  std::string type = r.one_of("type", {"play_card", "order", "move", "end_movement"});
+  auto find_unit = [&](const JsonReader& f) {
+    std::string id = f.as_string();
+    int u = b.find_unit(id);
+    if (u < 0) f.fail("unknown unit \"" + id + "\"");
+    return u;
+  };
+  auto find_leader = [&](const JsonReader& f) {
+    std::string id = f.as_string();
+    int l = b.find_leader(id);
+    if (l < 0) f.fail("unknown leader \"" + id + "\"");
+    return l;
+  };
+  if (type == "play_card") {
+    r.allow_only({"type", "card"});
+    a.type = Action::Type::play_card;
+    std::string id = r.string("card");
+    a.card = b.find_card(id);
+    if (a.card < 0) r.fail("card", "unknown command card \"" + id + "\"");
+  } else if (type == "order") {
+    r.allow_only({"type", "units", "leaders"});
+    a.type = Action::Type::order;
+    if (auto us = r.find("units")) {
+      us->json().is_array() ? void() : us->fail("expected an array of unit ids");
+      for (const JsonReader& u : us->items()) a.items.push_back({false, find_unit(u)});
+    }
+    if (auto ls = r.find("leaders")) {
+      ls->json().is_array() ? void() : ls->fail("expected an array of leader ids");
+      for (const JsonReader& l : ls->items()) a.items.push_back({true, find_leader(l)});
+    }
+    if (a.items.empty()) r.fail("an order needs \"units\" or \"leaders\"");
+  } else if (type == "move") {
+    r.allow_only({"type", "unit", "leader", "to"});
+    a.type = Action::Type::move;
+    if (r.has("unit") == r.has("leader")) r.fail("a move names exactly one of \"unit\" or \"leader\"");
+    a.piece = r.has("unit") ? OrderItem{false, find_unit(r.at("unit"))} : OrderItem{true, find_leader(r.at("leader"))};
+    JsonReader to = r.at("to");
+    if (!to.json().is_array() || to.size() != 2) to.fail("expected a hex as [column, row]");
+    a.to = {to.at(std::size_t{0}).as_integer(-1000, 1000), to.at(std::size_t{1}).as_integer(-1000, 1000)};
+  } else {
+    r.allow_only({"type"});
+    a.type = Action::Type::end_movement;
+  }
+  return a;
+}
+
+nlohmann::json action_json(const Battle& b, const Action& a) {
+  switch (a.type) {
+    case Action::Type::play_card: return {{"type", "play_card"}, {"card", b.cards[static_cast<std::size_t>(a.card)].id}};
+    case Action::Type::order: {
+      nlohmann::json units = nlohmann::json::array(), leaders = nlohmann::json::array();
+      for (const OrderItem& it : a.items) (it.leader ? leaders : units).push_back(it.leader ? leader_id(b, it.index) : unit_id(b, it.index));
+      nlohmann::json j{{"type", "order"}};
+      if (!units.empty()) j["units"] = units;
+      if (!leaders.empty()) j["leaders"] = leaders;
+      return j;
+    }
+    case Action::Type::move: {
+      nlohmann::json j{{"type", "move"}, {"to", {a.to.col, a.to.row}}};
+      j[a.piece.leader ? "leader" : "unit"] = a.piece.leader ? leader_id(b, a.piece.index) : unit_id(b, a.piece.index);
+      return j;
+    }
+    case Action::Type::end_movement: return {{"type", "end_movement"}};
+  }
+  return {};
+}
+
+nlohmann::json state_json(const Battle& b, const GameState& s) {
+  nlohmann::json units = nlohmann::json::array(), leaders = nlohmann::json::array();
+  for (std::size_t i = 0; i < b.units.size(); ++i) {
+    const UnitState& u = s.position.units[i];
+    units.push_back({{"id", b.units[i].id}, {"class", b.unit_class(static_cast<int>(i)).id}, {"side", b.units[i].side},
+                     {"at", hex_json(b.board, u.hex)}, {"blocks", u.blocks}, {"ordered", u.ordered}, {"moved", u.moved},
+                     {"hexes_moved", u.hexes_moved}, {"may_battle", u.may_battle},
+                     {"close_combat_compulsory", u.close_combat_compulsory}, {"moves_no_further", u.frozen}});
+  }
+  for (std::size_t i = 0; i < b.leaders.size(); ++i) {
+    const LeaderState& l = s.position.leaders[i];
+    nlohmann::json j{{"id", b.leaders[i].id}, {"side", b.leaders[i].side}, {"at", hex_json(b.board, l.hex)},
+                     {"ordered", l.ordered}, {"moved", l.moved}};
+    if (l.attached >= 0) j["attached_to"] = unit_id(b, l.attached);
+    leaders.push_back(j);
+  }
+  return {{"turn", s.turn}, {"side", s.side}, {"phase", s.phase == Phase::play_card ? "play_card" : "movement"},
+          {"card", s.card >= 0 ? nlohmann::json(b.cards[static_cast<std::size_t>(s.card)].id) : nlohmann::json(nullptr)},
+          {"hands", s.hands}, {"units", units}, {"leaders", leaders}};
+}
+
+Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
+                         std::uint64_t seed, const std::string& scenario) {
+  JsonReader root(actions, "actions");
+  const Json* list = &actions;
+  std::string base = "actions";
+  if (actions.is_object()) {
+    root.allow_only({"actions"});
+    list = &actions.at("actions");
+    base = "actions";
+  }
+  JsonReader lr(*list, base);
+  lr.require_array();
+  Playthrough out{GameLog{}, GameState::initial(b)};
+  out.log.system = "ancients";
+  out.log.seed = seed;
+  out.log.scenario = scenario;
+  out.log.settings = {{"battle", battle_json}};
+  // Movement rolls no dice; the seed is kept so later phases (battle) can.
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    std::string field = fmt::format("{}[{}]", base, i);
+    Action a = parse_action(b, (*list)[i], field);
+    Verdict v = validate(b, out.state, a);
+    if (!v.legal()) throw InputError(field, explain(v));
+    nlohmann::json result = apply(b, out.state, a);
+    out.log.append(action_json(b, a), {}, result);
+  }
+  return out;
+}
+
+Playthrough replay_log(const GameLog& log, Battle& battle) {
+  if (log.system != "ancients") throw InputError("line 1", "the log is for " + log.system + ", not ancients");
+  if (!log.settings.is_object() || !log.settings.contains("battle"))
+    throw InputError("line 1", "settings.battle is missing: the log does not carry its battle");
+  battle = parse_battle(log.settings.at("battle"), "log battle");
+  const Battle& b = battle;
+  Playthrough out{GameLog{}, GameState::initial(b)};
+  out.log = log;
+  for (const LogEntry& e : log.entries) {
+    std::string field = fmt::format("line {}", e.seq + 1);
+    Action a = parse_action(b, e.action, field + ".action");
+    Verdict v = validate(b, out.state, a);
+    if (!v.legal()) throw InputError(field, "illegal on replay: " + explain(v));
+    nlohmann::json result = apply(b, out.state, a);
+    if (result != e.result) throw InputError(field, "the result differs from the logged one");
+  }
+  return out;
+}
+
+}  // namespace referee::ancients

@@ -1,0 +1,5 @@
+#pragma once
+namespace referee::ancients {
+extern const char* const kStandardTerrainJson;
+extern const char* const kStandardCardsJson;
+}  // namespace referee::ancients

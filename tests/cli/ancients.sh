@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# End-to-end checks of `referee ancients ...`: answers, exit codes, and that
+# bad input (exit 2) writes no output file.
+set -u
+referee=$1
+root=$2
+battle=$root/scenarios/ancients/centre_clash.json
+river=$root/scenarios/ancients/river_crossing.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {  # check <description> <command...>: the command must succeed
+  local what=$1; shift
+  if ! "$@"; then echo "FAIL: $what"; fail=1; fi
+}
+expect_exit() {  # expect_exit <code> <description> <command...>
+  local code=$1 what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$code" ]; then echo "FAIL: $what (exit $got, wanted $code)"; cat "$tmp/err"; fail=1; fi
+}
+has() { grep -q -- "$2" "$1"; }
+
+# orders: Order Three Units Center gives 3 orders in the centre.
+expect_exit 0 "orders" "$referee" ancients orders --battle "$battle" --side 0 --card order-three-center -o "$tmp/orders.json"
+check "orders count" has "$tmp/orders.json" '"orders": 3'
+check "orders lists the heavy cavalry" has "$tmp/orders.json" '"a_hc1"'
+check "orders lists caesar detaching" has "$tmp/orders.json" '"detaches": true'
+expect_exit 0 "orders --explain" "$referee" ancients orders --battle "$battle" --side 0 --card order-light-troops --explain -o "$tmp/orders.txt"
+check "light troops order the command" has "$tmp/orders.txt" 'command: 5'
+
+# destinations with an SVG.
+expect_exit 0 "destinations" "$referee" ancients destinations --battle "$battle" --unit a_hc1 --svg "$tmp/hc.svg" -o "$tmp/dest.json"
+check "eleven destinations" has "$tmp/dest.json" '"count": 11'
+check "battle flag present" has "$tmp/dest.json" '"may_battle": true'
+check "svg written" has "$tmp/hc.svg" '<svg'
+check "svg highlights destinations" has "$tmp/hc.svg" 'id="destinations"'
+expect_exit 0 "leader destinations" "$referee" ancients destinations --battle "$battle" --unit labienus -o "$tmp/ldest.json"
+check "leader allowance" has "$tmp/ldest.json" '"allowance": 3'
+
+# route: legal, and illegal with violations.
+expect_exit 0 "legal route" "$referee" ancients route --battle "$battle" --unit a_hc1 --to 7,5 -o "$tmp/r1.json"
+check "route legal" has "$tmp/r1.json" '"legal": true'
+expect_exit 0 "illegal route" "$referee" ancients route --battle "$battle" --unit a_hi1 --to 6,4 -o "$tmp/r2.json"
+check "route illegal" has "$tmp/r2.json" '"legal": false'
+check "route rule" has "$tmp/r2.json" 'ancients.movement.allowance'
+expect_exit 0 "off-board route" "$referee" ancients route --battle "$battle" --unit a_ch1 --to 13,8 -o "$tmp/r3.json"
+check "off board rule" has "$tmp/r3.json" 'ancients.movement.off_board'
+expect_exit 0 "river route" "$referee" ancients route --battle "$river" --unit r_hi1 --to 1,3 -o "$tmp/r4.json"
+check "river is terrain" has "$tmp/r4.json" 'ancients.movement.terrain'
+
+# Questions asked mid-turn, after some actions.
+printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1","a_hc1"],"leaders":["caesar"]},{"type":"move","unit":"a_hc1","to":[7,5]}]}' >"$tmp/mid.json"
+expect_exit 0 "mid-turn destinations" "$referee" ancients destinations --battle "$battle" --unit a_mi1 --actions "$tmp/mid.json" -o "$tmp/mid1.json"
+check "unordered unit cannot move" has "$tmp/mid1.json" 'ancients.order.not_ordered'
+expect_exit 0 "mid-turn leader" "$referee" ancients destinations --battle "$battle" --unit caesar --actions "$tmp/mid.json" -o "$tmp/mid2.json"
+check "caesar may join the cavalry" has "$tmp/mid2.json" '"attaches_to": "a_hc1"'
+expect_exit 0 "mid-turn route" "$referee" ancients route --battle "$battle" --unit a_hc1 --to 7,4 --actions "$tmp/mid.json" -o "$tmp/mid3.json"
+check "moved unit moves once" has "$tmp/mid3.json" 'ancients.order.once'
+
+# play and replay.
+expect_exit 0 "play" "$referee" ancients play --battle "$battle" --actions "$root/tests/ancients/data/golden_actions.json" --seed 7 -o "$tmp/game.log"
+check "log has a header" has "$tmp/game.log" '"system":"ancients"'
+expect_exit 0 "replay" "$referee" ancients replay --log "$tmp/game.log" -o "$tmp/replay.json"
+check "replay consistent" has "$tmp/replay.json" '"consistent": true'
+
+# render.
+expect_exit 0 "render" "$referee" ancients render --battle "$river" --sections -o "$tmp/river.svg"
+check "render svg" has "$tmp/river.svg" 'id="units"'
+
+# Bad input: exit 2, a message naming the item, and no output file.
+bad() {  # bad <name> <json-edit (python)> <expected message fragment>
+  local name=$1 edit=$2 msg=$3
+  python3 -c "import json,sys; b=json.load(open('$battle')); $edit; json.dump(b, open('$tmp/$name.json','w'))"
+  "$referee" ancients orders --battle "$tmp/$name.json" --side 0 --card order-three-center -o "$tmp/$name.out" 2>"$tmp/$name.err"
+  local got=$?
+  if [ "$got" != 2 ]; then echo "FAIL: $name exit $got"; fail=1; fi
+  if [ -e "$tmp/$name.out" ]; then echo "FAIL: $name wrote output"; fail=1; fi
+  if ! grep -q -- "$msg" "$tmp/$name.err"; then echo "FAIL: $name message"; cat "$tmp/$name.err"; fail=1; fi
+}
+bad offboard "b['units'][0]['at']=[12,1]" 'units\[0\].at: hex 12,1 is off the board'
+bad twounits "b['units'][1]['at']=b['units'][0]['at']" 'two units on one hex'
+bad badclass "b['units'][0]['class']='hoplite'" 'unknown unit class "hoplite"'
+bad badcard "b['players'][0]['hand'][0]='order-nine-units'" 'unknown command card'
+bad orphan "b['leaders'][0]['attached_to']='ghost'" 'leader attached to nothing'
+bad missing "del b['units'][0]['side']" 'units\[0\].side: missing field'
+bad unknownfield "b['units'][0]['speed']=3" 'units\[0\].speed: unknown field'
+bad wrongtype "b['units'][0]['blocks']='four'" 'units\[0\].blocks'
+
+expect_exit 2 "unknown card on the command line" "$referee" ancients orders --battle "$battle" --side 0 --card order-nine -o "$tmp/x.json"
+[ -e "$tmp/x.json" ] && { echo "FAIL: wrote x.json"; fail=1; }
+expect_exit 2 "unknown unit" "$referee" ancients destinations --battle "$battle" --unit nobody --svg "$tmp/y.svg" -o "$tmp/y.json"
+[ -e "$tmp/y.svg" ] && { echo "FAIL: wrote y.svg"; fail=1; }
+printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1"]},{"type":"move","unit":"a_hi1","to":[6,3]}]}' >"$tmp/illegal.json"
+expect_exit 2 "illegal action" "$referee" ancients play --battle "$battle" --actions "$tmp/illegal.json" -o "$tmp/illegal.log"
+[ -e "$tmp/illegal.log" ] && { echo "FAIL: wrote illegal.log"; fail=1; }
+check "illegal action named" has "$tmp/err" 'actions\[2\]'
+head -c 200 "$tmp/game.log" >"$tmp/corrupt.log"
+expect_exit 2 "corrupt log" "$referee" ancients replay --log "$tmp/corrupt.log" -o "$tmp/c.json"
+[ -e "$tmp/c.json" ] && { echo "FAIL: wrote c.json"; fail=1; }
+
+[ "$fail" = 0 ] && echo "ancients cli: all checks passed"
+exit $fail
