@@ -20,7 +20,16 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
   const Settings& s = t.settings;
   double d = distance(a.xy(), b.xy());
   double za = a.z, zb = b.z;
-  if (d < 1e-9) return;
+  if (d < 1e-9) {
+    // The same spot (a destination on a ladder's end): a free step.
+    if (std::abs(za - zb) < kEps && (kinds & kWalkEdge)) {
+      NavEdge e;
+      e.to = to;
+      e.kind = EdgeKind::walk;
+      out.push_back(e);
+    }
+    return;
+  }
   bool same = std::abs(za - zb) < kEps;
   if (same) {
     if (!(kinds & (kWalkEdge | kJumpAcrossEdge))) return;

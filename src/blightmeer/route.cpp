@@ -76,7 +76,10 @@ struct UnitView {
     if (sinks && (e.bits & kDeep)) return false;
     switch (e.kind) {
       case EdgeKind::walk:
-        if ((near[static_cast<std::size_t>(from)] || near[static_cast<std::size_t>(e.to)]) && walk_blocked(a, b))
+        // The question's own start and destination nodes are not marked: always test them.
+        if ((near[static_cast<std::size_t>(from)] || near[static_cast<std::size_t>(e.to)] ||
+             from >= static_cast<int>(g.nodes.size()) || e.to >= static_cast<int>(g.nodes.size())) &&
+            walk_blocked(a, b))
           return false;
         return true;
       case EdgeKind::ladder: needs_check = u->animal; break;
@@ -257,7 +260,11 @@ RouteOption make_option(const UnitView& v, const RouteSearch& r, Vec3 start, Vec
   hops = smooth(v, start, hops);
   o.request.unit = v.u->id;
   o.request.run = run;
+  Vec3 at = start;
   for (const Hop& h : hops) {
+    bool same = distance(h.to.xy(), at.xy()) < 1e-9 && std::abs(h.to.z - at.z) < kEps;
+    at = h.to;
+    if (same && h.kind == EdgeKind::walk) continue;
     Step s;
     s.to = h.to.xy();
     s.to_z = h.to.z;
