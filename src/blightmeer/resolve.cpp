@@ -46,7 +46,8 @@ bool spot_free(const Terrain& t, const State& s, int self, Vec3 p, double r) {
 // apart; the direction is ambiguous only when the spot is that centre, and
 // then a d8 picks one of eight compass directions. If that place is a wall,
 // another unit or off the table, we turn 45 degrees clockwise and try again.
-Vec3 place_after_fall(const Terrain& t, const State& s, int self, Vec3 spot, Dice& dice, std::vector<Ruling>& events) {
+Vec3 place_after_fall(const Terrain& t, const State& s, int self, Vec3 spot, Dice& dice, std::vector<Ruling>& events,
+                      const std::string& rule) {
   const Unit& u = s.units[static_cast<std::size_t>(self)];
   int o = overlapping_unit(s, self, spot, u.radius());
   if (o < 0) return spot;
@@ -56,29 +57,34 @@ Vec3 place_after_fall(const Terrain& t, const State& s, int self, Vec3 spot, Dic
   if (length(away) < 0.01) {
     int d = dice.roll(8, "fall direction");
     deg = (d - 1) * 45.0;
-    events.push_back({"blightmeer.fall.placement",
-                      fmt::format("{} falls onto {}: the direction is ambiguous, d8 = {} gives {:.0f} degrees", u.id,
+    events.push_back({rule,
+                      fmt::format("{} lands on {}: the direction is ambiguous, d8 = {} gives {:.0f} degrees", u.id,
                                   other.id, d, deg),
                       {{"d8", static_cast<double>(d), ""}}});
   } else {
     deg = rad_to_deg(std::atan2(away.x, away.y));
   }
   double dist = u.radius() + other.radius() + t.settings.fall_clear_gap;
-  for (int k = 0; k < 8; ++k) {
-    Rot r = Rot::from_degrees(deg + 45.0 * k);
-    Vec2 p = other.pos.xy() + r.forward() * dist;
-    Vec3 cand{p.x, p.y, t.level_at(p)};
-    if (std::abs(cand.z - spot.z) < kPlaceTolerance && spot_free(t, s, self, cand, u.radius())) {
-      events.push_back({"blightmeer.fall.placement",
-                        fmt::format("{} would land on {}: placed next to it, not Engaged, at {}", u.id, other.id,
-                                    fmt_pos(cand)),
-                        {{"gap", t.settings.fall_clear_gap, "in"}}});
-      return cand;
+  // Nearest first: eight directions at the touching-plus-gap distance, then
+  // further out in half-inch rings, so a crowd or a wall never leaves the
+  // unit on top of another.
+  for (int ring = 0; ring < 8; ++ring) {
+    for (int k = 0; k < 8; ++k) {
+      Rot r = Rot::from_degrees(deg + 45.0 * k);
+      Vec2 p = other.pos.xy() + r.forward() * (dist + 0.5 * ring);
+      Vec3 cand{p.x, p.y, t.level_at(p)};
+      if (std::abs(cand.z - spot.z) < kPlaceTolerance && spot_free(t, s, self, cand, u.radius())) {
+        events.push_back({rule,
+                          fmt::format("{} would be placed on {}: put next to it instead, not Engaged, at {}", u.id,
+                                      other.id, fmt_pos(cand)),
+                          {{"gap", t.settings.fall_clear_gap + 0.5 * ring, "in"}}});
+        return cand;
+      }
     }
   }
-  events.push_back({"blightmeer.fall.placement",
-                    fmt::format("{} would land on {} and no clear place was found next to it; it stays at {}", u.id,
-                                other.id, fmt_pos(spot)),
+  events.push_back({rule,
+                    fmt::format("{} would be placed on {} and no clear place was found next to it; it stays at {}",
+                                u.id, other.id, fmt_pos(spot)),
                     {}});
   return spot;
 }
@@ -167,7 +173,9 @@ Resolution resolve_move(const Terrain& t, State& s, const MoveRequest& req, Dice
       if (!passed) {
         Unit& u = s.units[static_cast<std::size_t>(self)];
         if (c.on_failure == OnFailure::stop_at_foot) {
-          pos = c.failure_spot;
+          // A climb may start where the unit passed through an ally; it is
+          // then put next to that ally, as a fall would be.
+          pos = place_after_fall(t, s, self, c.failure_spot, dice, res.events, "blightmeer.climb.placement");
           res.events.push_back({c.rule, fmt::format("{} stays at the foot, {}, and its move ends (no fall)", u.id,
                                                     fmt_pos(pos)), {}});
         } else {

@@ -38,6 +38,6 @@ Resolution resolve_move(const Terrain& terrain, State& state, const MoveRequest&
 // (not Engaged with) a unit already there, in a direction from that unit's
 // centre, rolled on a d8 when the spot is that centre. Returns the spot used.
 Vec3 place_after_fall(const Terrain& terrain, const State& state, int self, Vec3 spot, Dice& dice,
-                      std::vector<Ruling>& events);
+                      std::vector<Ruling>& events, const std::string& rule = "blightmeer.fall.placement");
 
 }  // namespace referee::blightmeer
