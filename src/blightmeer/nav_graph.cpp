@@ -32,8 +32,10 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
   }
   bool same = std::abs(za - zb) < kEps;
   if (same) {
-    if (!(kinds & (kWalkEdge | kJumpAcrossEdge))) return;
-    if (!(kinds & kJumpAcrossEdge) && d > max_walk + kEps) return;
+    // Only scan when a walk or a jump across is geometrically possible.
+    bool can_walk = (kinds & kWalkEdge) && d <= max_walk + kEps;
+    bool can_jump = (kinds & kJumpAcrossEdge) && za > kEps && d <= reach + kEps;
+    if (!can_walk && !can_jump) return;
     auto sc = t.scan(a.xy(), b.xy(), za);
     if (sc.impassable || sc.leaves_table) return;
     if ((kinds & kWalkEdge) && d <= max_walk + kEps && sc.min_level > za - kEps && sc.max_level < za + kEps) {
@@ -56,8 +58,10 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
     }
     return;
   }
-  double reach_needed = std::max({s.climb_leeway, s.jump_down_range, reach});
-  if (d > reach_needed + kEps) return;
+  bool can_climb = (kinds & kClimbEdge) && d <= s.climb_leeway + kEps;
+  bool can_drop = (kinds & kJumpDownEdge) && zb < za && d <= s.jump_down_range + kEps;
+  bool can_jump = (kinds & kJumpAcrossEdge) && za > kEps && zb > kEps && zb - za <= 1 + kEps && d <= reach + kEps;
+  if (!can_climb && !can_drop && !can_jump) return;
   auto sc = t.scan(a.xy(), b.xy(), zb);
   if (sc.impassable || sc.leaves_table) return;
   auto landing_bits = static_cast<std::uint8_t>(t.regions_at(b.xy(), zb));

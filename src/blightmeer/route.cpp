@@ -169,25 +169,31 @@ struct RouteSearch {
   int goal_state = -1;
 };
 
+// A* in fact: every edge costs at least the horizontal distance it covers
+// (walks and jumps exactly that, climbs and ladders more), so the straight
+// line to the destination is a consistent lower bound and the search still
+// returns the cheapest route while looking at far fewer states.
 RouteSearch search_route(const UnitView& v, const Extras& x, Vec3 start, Vec3 goal, bool allow_checks) {
   const int N = static_cast<int>(v.g.nodes.size());
   RouteSearch r;
   r.cost.assign(static_cast<std::size_t>(2 * (N + 2)), kInf);
   r.pred.assign(r.cost.size(), Pred{});
-  using QE = std::pair<double, int>;
+  using QE = std::pair<double, int>;  // (cost so far + straight line to the goal, state)
   std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
+  auto h = [&](const Vec3& p) { return distance(p.xy(), goal.xy()); };
   r.cost[static_cast<std::size_t>(2 * N)] = 0;
-  q.push({0, 2 * N});
+  q.push({h(start), 2 * N});
   while (!q.empty()) {
-    auto [c, st] = q.top();
+    auto [f, st] = q.top();
     q.pop();
-    if (c > r.cost[static_cast<std::size_t>(st)]) continue;
     int n = st / 2, flag = st % 2;
+    Vec3 a = node_pos(v, n, start, goal);
+    const double c = r.cost[static_cast<std::size_t>(st)];
+    if (f > c + h(a) + 1e-9) continue;  // a stale entry
     if (n == N + 1) {
       r.goal_state = st;
       break;
     }
-    Vec3 a = node_pos(v, n, start, goal);
     for_edges(v, x, n, [&](const NavEdge& e) {
       bool check;
       Vec3 b = node_pos(v, e.to, start, goal);
@@ -198,7 +204,7 @@ RouteSearch search_route(const UnitView& v, const Extras& x, Vec3 start, Vec3 go
       if (nc < r.cost[static_cast<std::size_t>(ns)] - 1e-9) {
         r.cost[static_cast<std::size_t>(ns)] = nc;
         r.pred[static_cast<std::size_t>(ns)] = {st, e.kind, e.ladder};
-        q.push({nc, ns});
+        q.push({nc + h(b), ns});
       }
     });
   }

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "referee/blightmeer/model.hpp"
 #include "referee/blightmeer/route.hpp"
@@ -116,8 +117,14 @@ Terrain::Scan Terrain::scan(Vec2 a, Vec2 b, double level) const {
       }
     }
   }
-  std::vector<double> ts(ts_buf, ts_buf + n);
-  ts.insert(ts.end(), ts_more.begin(), ts_more.end());
+  // Crossings stay on the stack unless a line cuts more than 64 sides.
+  std::span<double> ts(ts_buf, static_cast<std::size_t>(n));
+  std::vector<double> all;
+  if (!ts_more.empty()) {
+    all.assign(ts_buf, ts_buf + n);
+    all.insert(all.end(), ts_more.begin(), ts_more.end());
+    ts = all;
+  }
   std::sort(ts.begin(), ts.end());
   double start = level_at(a);
   out.min_level = out.max_level = start;
