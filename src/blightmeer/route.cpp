@@ -184,7 +184,8 @@ RouteSearch search_route(const UnitView& v, const Extras& x, Vec3 start, Vec3 go
   r.cost[static_cast<std::size_t>(2 * N)] = 0;
   q.push({h(start), 2 * N});
   while (!q.empty()) {
-    auto [f, st] = q.top();
+    const double f = q.top().first;
+    const int st = q.top().second;
     q.pop();
     int n = st / 2, flag = st % 2;
     Vec3 a = node_pos(v, n, start, goal);
@@ -343,7 +344,8 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
   cost[static_cast<std::size_t>(idx(N, 0, 0))] = 0;
   q.push({0, idx(N, 0, 0)});
   while (!q.empty()) {
-    auto [c, st] = q.top();
+    const double c = q.top().first;
+    const int st = q.top().second;
     q.pop();
     if (c > cost[static_cast<std::size_t>(st)]) continue;
     int k = st % 4, flag = (st / 4) % 2, n = st / 8;
