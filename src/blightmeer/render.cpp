@@ -26,16 +26,22 @@ Vec2 centroid(const Polygon& p) {
 std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reach) {
   SvgWriter w(t.table(), 20.0, 1.0);
   w.rect(t.table(), {"#e8e4c9", "#555", 0.05, 1.0, {}});
+  // Regions on the ground first; regions lying on a surface after the surfaces, so they show on its roof.
+  auto draw_regions = [&](bool raised) {
+    for (const Region& r : t.regions) {
+      if ((r.level > kEps && r.kind != RegionKind::impassable) != raised) continue;
+      SvgStyle st{"#9c8a5a", "#6b5a30", 0.05, 0.6, {}};
+      if (r.kind == RegionKind::impassable) st = {"#3d3d3d", "#000", 0.05, 0.85, {}};
+      if (r.kind == RegionKind::shallow_water) st = {"#8ec5e8", "#4a8fbf", 0.05, 0.8, {}};
+      if (r.kind == RegionKind::deep_water) st = {"#2f6fb0", "#1d4a78", 0.05, 0.85, {}};
+      if (raised) st.extra = "stroke-dasharray=\"3,2\"";
+      w.polygon(r.area, st);
+      std::string label = r.id + " (" + to_string(r.kind) + (raised ? fmt::format(" at {:.1f}\")", r.level) : ")");
+      w.text(centroid(r.area), label, 0.5, r.kind == RegionKind::deep_water ? "white" : "black");
+    }
+  };
   w.begin_group("regions");
-  for (const Region& r : t.regions) {
-    SvgStyle st{"#9c8a5a", "#6b5a30", 0.05, 0.6, {}};
-    if (r.kind == RegionKind::impassable) st = {"#3d3d3d", "#000", 0.05, 0.85, {}};
-    if (r.kind == RegionKind::shallow_water) st = {"#8ec5e8", "#4a8fbf", 0.05, 0.8, {}};
-    if (r.kind == RegionKind::deep_water) st = {"#2f6fb0", "#1d4a78", 0.05, 0.85, {}};
-    w.polygon(r.area, st);
-    Vec2 c = centroid(r.area);
-    w.text(c, r.id + " (" + to_string(r.kind) + ")", 0.6, r.kind == RegionKind::deep_water ? "white" : "black");
-  }
+  draw_regions(false);
   for (const LowTerrain& l : t.low_terrain) {
     w.polygon(l.area, {"#b9c98f", "#6f7f45", 0.05, 0.8, "stroke-dasharray=\"4,3\""});
     w.text(centroid(l.area), fmt::format("{} {:.1f}\"", l.id, l.height), 0.5);
@@ -53,6 +59,9 @@ std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reac
     w.text(centroid(sf->footprint) + Vec2{0, 0.4}, sf->id, 0.6);
     w.text(centroid(sf->footprint) - Vec2{0, 0.4}, fmt::format("{:.1f}\"", sf->height), 0.7, "#202060");
   }
+  w.begin_group("raised-regions");
+  draw_regions(true);
+  w.end_group();
   w.end_group();
   if (reach) {
     w.begin_group("reach");
