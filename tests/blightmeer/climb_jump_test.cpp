@@ -243,3 +243,32 @@ TEST(BlightmeerChecks, EveryCheckOfAMoveMultiplies) {
 
 }  // namespace
 }  // namespace referee::blightmeer
+
+namespace referee::blightmeer {
+namespace {
+using namespace testing;
+
+TEST(BlightmeerPlacement, StepsMustEndWhereAUnitCanStand) {
+  Battle b = battle({unit("a", 13.5, 12, 3), unit("b", 15, 12, 0)});
+  // Jumping down onto b, then walking on: the landing spot is taken.
+  MoveReport r = check(b, move("a", {jump_down(15, 12.2), walk(15, 13.5)}));
+  EXPECT_TRUE(r.verdict.has("blightmeer.units.occupied"));
+  // A jump landing stated at a height that is not a level.
+  Step s = jump_across(16.5, 12);
+  s.to_z = 2;
+  EXPECT_TRUE(check(b, move("a", {s})).verdict.has("blightmeer.jump_across.landing"));
+  Step d = jump_down(15, 13.5);
+  d.to_z = 1;
+  EXPECT_TRUE(check(b, move("a", {d})).verdict.has("blightmeer.jump_down.landing"));
+  // A climb to the same level is not a climb.
+  EXPECT_TRUE(check(b, move("a", {climb(13.5, 12.5, 3)})).verdict.has("blightmeer.climb.no_height"));
+}
+
+TEST(BlightmeerPlacement, NotOffTheTable) {
+  Battle b = battle({unit("a", 1, 33, 0)});
+  MoveReport r = check(b, move("a", {walk(-1, 33)}));
+  EXPECT_TRUE(r.verdict.has("blightmeer.table.edge"));
+}
+
+}  // namespace
+}  // namespace referee::blightmeer
