@@ -1,8 +1,189 @@
+// referee blightmeer <question>: check, route, reach, resolve, replay, render.
+// Every answer is worked out in full before anything is written, so bad input
+// (an InputError: exit 2) leaves no file behind.
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "referee/blightmeer/io.hpp"
+#include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
+#include "referee/core/game_log.hpp"
+#include "referee/core/json_io.hpp"
 
 namespace referee::cli {
 
-void add_blightmeer_commands(CLI::App& blightmeer) { (void)blightmeer; }
+namespace bm = referee::blightmeer;
+
+namespace {
+
+// "x,y" or "x,y,z"
+bm::Vec3 parse_point(const std::string& text) {
+  std::vector<double> v;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    try {
+      std::size_t used = 0;
+      double d = std::stod(part, &used);
+      if (used != part.size() || !std::isfinite(d)) throw std::invalid_argument(part);
+      v.push_back(d);
+    } catch (const std::exception&) {
+      throw InputError("--to", fmt::format("\"{}\" is not a number (expected x,y or x,y,z)", part));
+    }
+  }
+  if (v.size() != 2 && v.size() != 3) throw InputError("--to", fmt::format("expected x,y or x,y,z, got \"{}\"", text));
+  return {v[0], v[1], v.size() == 3 ? v[2] : std::numeric_limits<double>::quiet_NaN()};
+}
+
+struct ResolveOptions {
+  std::string battle, move, log, out;
+  std::uint64_t seed = 0;
+  bool explain = false;
+};
+
+nlohmann::json log_result(const bm::Resolution& r) {
+  return {{"applied", r.applied}, {"legal", r.report.verdict.legal()}, {"unit", bm::unit_json(r.after)},
+          {"events", bm::resolution_json(r)["events"]}};
+}
+
+}  // namespace
+
+void add_blightmeer_commands(CLI::App& app) {
+  {
+    auto* cmd = app.add_subcommand("check", "Is a move legal? Inches spent, violations, every check and its chance");
+    auto battle = std::make_shared<std::string>();
+    auto move = std::make_shared<std::string>();
+    auto out = std::make_shared<OutputOptions>();
+    cmd->add_option("--battle", *battle, "Battlefield JSON file")->required();
+    cmd->add_option("--move", *move, "Move request JSON file")->required();
+    add_output_options(cmd, *out);
+    cmd->callback([=] {
+      bm::Battle b = bm::load_battle(*battle);
+      bm::MoveRequest m = bm::parse_move(bm::read_json(*move));
+      bm::MoveReport r = bm::check_move(*b.terrain, b.state, m);
+      emit(*out, bm::report_json(r), bm::explain_report(r));
+    });
+  }
+  {
+    auto* cmd = app.add_subcommand("route", "Cheapest route to a point: risk-free, and with checks");
+    auto battle = std::make_shared<std::string>();
+    auto unit = std::make_shared<std::string>();
+    auto to = std::make_shared<std::string>();
+    auto run = std::make_shared<bool>(false);
+    auto out = std::make_shared<OutputOptions>();
+    cmd->add_option("--battle", *battle, "Battlefield JSON file")->required();
+    cmd->add_option("--unit", *unit, "Unit id")->required();
+    cmd->add_option("--to", *to, "Destination x,y[,z] in inches")->required();
+    cmd->add_flag("--run", *run, "Run (1.5 x Move)");
+    add_output_options(cmd, *out);
+    cmd->callback([=] {
+      bm::Battle b = bm::load_battle(*battle);
+      bm::Vec3 p = parse_point(*to);
+      bm::RouteAnswer a = bm::best_route(*b.terrain, b.state, *unit, p, *run);
+      emit(*out, bm::route_json(a), bm::explain_route(a));
+    });
+  }
+  {
+    auto* cmd = app.add_subcommand("reach", "Where a unit can get this turn, split by the checks needed");
+    auto battle = std::make_shared<std::string>();
+    auto unit = std::make_shared<std::string>();
+    auto svg = std::make_shared<std::string>();
+    auto run = std::make_shared<bool>(false);
+    auto out = std::make_shared<OutputOptions>();
+    cmd->add_option("--battle", *battle, "Battlefield JSON file")->required();
+    cmd->add_option("--unit", *unit, "Unit id")->required();
+    cmd->add_option("--svg", *svg, "Also draw the reach from above as SVG");
+    cmd->add_flag("--run", *run, "Run (1.5 x Move)");
+    add_output_options(cmd, *out);
+    cmd->callback([=] {
+      bm::Battle b = bm::load_battle(*battle);
+      bm::ReachAnswer a = bm::unit_reach(*b.terrain, b.state, *unit, *run);
+      nlohmann::json j = bm::reach_json(a);
+      std::string text = bm::explain_reach(a);
+      std::string picture = svg->empty() ? std::string() : bm::render_svg(*b.terrain, b.state, &a);
+      if (!svg->empty()) emit_file(*svg, picture);
+      emit(*out, j, text);
+    });
+  }
+  {
+    auto* cmd = app.add_subcommand("resolve", "Roll a move's checks with seeded dice and apply it");
+    auto o = std::make_shared<ResolveOptions>();
+    cmd->add_option("--battle", o->battle, "Battlefield JSON file")->required();
+    cmd->add_option("--move", o->move, "Move request JSON file: one move, or {\"moves\": [...]}")->required();
+    cmd->add_option("--seed", o->seed, "Dice seed")->required();
+    cmd->add_option("-o,--log", o->log, "Write the game log (JSON Lines) here");
+    cmd->add_option("--out", o->out, "Write the answer here instead of standard output");
+    cmd->add_flag("--explain", o->explain, "Readable text instead of JSON");
+    cmd->callback([=] {
+      bm::Battle b = bm::load_battle(o->battle);
+      std::vector<bm::MoveRequest> moves = bm::parse_moves(bm::read_json(o->move));
+      SeededDice dice(o->seed);
+      GameLog log;
+      log.system = "blightmeer";
+      log.seed = o->seed;
+      log.scenario = o->battle;
+      nlohmann::json results = nlohmann::json::array();
+      std::string text;
+      for (const bm::MoveRequest& m : moves) {
+        bm::Resolution r = bm::resolve_move(*b.terrain, b.state, m, dice);
+        log.append(bm::move_to_json(m), r.rolls, log_result(r));
+        results.push_back(bm::resolution_json(r));
+        text += bm::explain_resolution(r);
+      }
+      nlohmann::json answer{{"seed", o->seed}, {"results", results}, {"state", bm::state_json(b.state)}};
+      if (!o->log.empty()) emit_file(o->log, log.to_jsonl());
+      emit({o->out, o->explain}, answer, text);
+    });
+  }
+  {
+    auto* cmd = app.add_subcommand("replay", "Replay a game log and confirm it gives the same state");
+    auto logp = std::make_shared<std::string>();
+    auto battle = std::make_shared<std::string>();
+    auto out = std::make_shared<OutputOptions>();
+    cmd->add_option("--log", *logp, "Game log written by resolve")->required();
+    cmd->add_option("--battle", *battle, "Battlefield file (default: the one named in the log)");
+    add_output_options(cmd, *out);
+    cmd->callback([=] {
+      GameLog log = GameLog::parse_jsonl(read_text_file(*logp), *logp);
+      if (log.system != "blightmeer")
+        throw InputError(*logp + " line 1", fmt::format("system is \"{}\", not \"blightmeer\"", log.system));
+      bm::Battle b = bm::load_battle(battle->empty() ? log.scenario : *battle);
+      SeededDice dice(log.seed);
+      std::string text;
+      for (const LogEntry& e : log.entries) {
+        std::string where = fmt::format("{} line {}", *logp, e.seq + 1);
+        bm::MoveRequest m;
+        try {
+          m = bm::parse_move(e.action, "action");
+        } catch (const InputError& err) {
+          throw InputError(where, err.what());
+        }
+        bm::Resolution r = bm::resolve_move(*b.terrain, b.state, m, dice);
+        if (r.rolls != e.rolls || log_result(r) != e.result)
+          throw InputError(where, "replaying this action gives a different result from the one logged");
+        text += bm::explain_resolution(r);
+      }
+      nlohmann::json answer{{"replayed", log.entries.size()}, {"matches", true}, {"state", bm::state_json(b.state)}};
+      emit(*out, answer, text + fmt::format("Replayed {} actions: the same rolls and results.\n", log.entries.size()));
+    });
+  }
+  {
+    auto* cmd = app.add_subcommand("render", "Draw the battlefield from above as SVG, heights marked");
+    auto battle = std::make_shared<std::string>();
+    auto out = std::make_shared<std::string>("-");
+    cmd->add_option("--battle", *battle, "Battlefield JSON file")->required();
+    cmd->add_option("-o,--out", *out, "SVG file to write (default: standard output)");
+    cmd->callback([=] {
+      bm::Battle b = bm::load_battle(*battle);
+      emit_file(*out, bm::render_svg(*b.terrain, b.state));
+    });
+  }
+}
 
 }  // namespace referee::cli

@@ -1,0 +1,93 @@
+// Routes and reach (issue 5), Wesnoth style: a navigation graph compiled once
+// from the terrain, and a flat-array Dijkstra per question that returns costs
+// and predecessors with no global state.
+//
+// Nodes: one per 1-inch grid cell centre (x+0.5, y+0.5) at the level there,
+// plus both ends of every ladder. Edges: walks to the 16 neighbours within
+// sqrt(5) on the same level; climbs to a neighbour on another level within the
+// climb leeway; ladders; jumps down within 3 inches from a node at an edge;
+// jumps across a gap between edge nodes. A unit's own start and its
+// destination join the graph per question. Unit-dependent rules (blocking
+// units, animals on ladders, jump reach, armour in deep water) are applied
+// while searching, so one graph serves every unit.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/blightmeer/model.hpp"
+#include "referee/blightmeer/move.hpp"
+
+namespace referee::blightmeer {
+
+enum class EdgeKind : std::uint8_t { walk, climb, ladder, jump_down, jump_across };
+
+struct NavEdge {
+  int to = 0;
+  float cost = 0;      // inches spent
+  float measure = 0;   // jump down: drop; jump across: gap (horizontal)
+  float rise = 0;      // jump across: landing height above the take-off
+  EdgeKind kind = EdgeKind::walk;
+  std::uint8_t bits = 0;  // TerrainBits crossed
+  int ladder = -1;
+};
+
+struct NavNode {
+  Vec3 p;
+  bool edge = false;  // a neighbour is lower: a unit may jump from here
+};
+
+struct NavGraph {
+  int nx = 0;
+  int ny = 0;
+  double max_reach = 6;
+  std::vector<NavNode> nodes;   // grid cells first (index j*nx+i; invalid cells have NaN z), then ladder ends
+  std::vector<int> first;       // CSR: edges of node n are [first[n], first[n+1])
+  std::vector<NavEdge> edges;
+  bool valid(int n) const { return !std::isnan(nodes[static_cast<std::size_t>(n)].p.z); }
+};
+
+NavGraph build_nav_graph(const Terrain& terrain, double max_reach = 6.0);
+
+// Every edge a unit could take from a to b, found the same way as the
+// compiled graph's (used for the start and destination of a question).
+void edges_between(const Terrain& terrain, Vec3 a, Vec3 b, int to, double max_walk, std::vector<NavEdge>& out);
+
+struct RouteOption {
+  bool found = false;
+  MoveRequest request;   // the route as a move request
+  MoveReport report;     // check_move's verdict on it
+  double search_cost = 0;  // cost in the graph, penalty included
+};
+
+struct RouteAnswer {
+  std::string unit;
+  Vec3 to;
+  bool run = false;
+  RouteOption safe;    // cheapest route that needs no check
+  RouteOption risky;   // cheapest route overall, reported when it needs checks and is cheaper
+};
+
+// Throws InputError when the destination is off the table, not a level, or in impassable terrain.
+RouteAnswer best_route(const Terrain& terrain, const State& state, const std::string& unit, Vec3 to, bool run);
+
+struct ReachCell {
+  Vec3 p;
+  int checks = 0;     // fewest checks needed to end here (3 means 3 or more)
+  double cost = 0;    // inches spent by that route, penalty included
+};
+
+struct ReachAnswer {
+  std::string unit;
+  bool run = false;
+  double allowance = 0;   // before any difficult-terrain penalty
+  std::vector<ReachCell> cells;
+  int counts[4] = {0, 0, 0, 0};
+};
+
+ReachAnswer unit_reach(const Terrain& terrain, const State& state, const std::string& unit, bool run);
+
+}  // namespace referee::blightmeer

@@ -1,2 +1,0 @@
-// Placeholder so the library has a translation unit until the module lands.
-namespace referee::blightmeer {}

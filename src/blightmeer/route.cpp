@@ -1,0 +1,382 @@
+#include "referee/blightmeer/route.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+
+namespace referee::blightmeer {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// What one unit may do on the shared graph. Blocking units and occupied
+// landing spots are marked on the grid once per question.
+struct UnitView {
+  const Terrain& t;
+  const State& s;
+  const NavGraph& g;
+  int self = -1;
+  const Unit* u = nullptr;
+  bool sinks = false;
+  std::vector<const Unit*> blockers;   // enemies, and allies that cannot be passed
+  std::vector<std::uint8_t> near;      // node may have a walk edge that touches a blocker
+  std::vector<std::uint8_t> occupied;  // a unit stands on this node
+
+  UnitView(const Terrain& tt, const State& ss, const std::string& id) : t(tt), s(ss), g(*tt.nav) {
+    self = s.find(id);
+    if (self < 0) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", id));
+    u = &s.units[static_cast<std::size_t>(self)];
+    sinks = armour_sinks(t.settings, u->armour);
+    near.assign(g.nodes.size() + 2, 0);
+    occupied.assign(g.nodes.size() + 2, 0);
+    for (std::size_t i = 0; i < s.units.size(); ++i) {
+      const Unit& o = s.units[i];
+      if (static_cast<int>(i) == self || o.incapacitated) continue;
+      bool blocks = o.side != u->side || !o.engaged_with.empty() || o.disabled();
+      if (blocks) blockers.push_back(&o);
+      mark(o, blocks);
+    }
+  }
+
+  void mark(const Unit& o, bool blocks) {
+    const double touch = u->radius() + o.radius();
+    const double reach = touch + 2.4;
+    const int grid = g.nx * g.ny;
+    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+      if (static_cast<int>(n) < grid) {
+        // grid cells: only look at the square around the unit
+        int i = static_cast<int>(n) % g.nx, j = static_cast<int>(n) / g.nx;
+        if (std::abs(i + 0.5 - o.pos.x) > reach + 1 || std::abs(j + 0.5 - o.pos.y) > reach + 1) continue;
+      }
+      const Vec3 p = g.nodes[n].p;
+      if (std::isnan(p.z) || std::abs(p.z - o.pos.z) >= 0.5) continue;
+      double d = distance(p.xy(), o.pos.xy());
+      if (d < touch - kEps) occupied[n] = 1;
+      if (blocks && d < reach) near[n] = 1;
+    }
+  }
+
+  bool walk_blocked(Vec3 a, Vec3 b) const {
+    Segment seg{a.xy(), b.xy()};
+    for (const Unit* o : blockers)
+      if (std::abs(o->pos.z - a.z) < 0.5 && distance(o->pos.xy(), seg) < u->radius() + o->radius() - kEps) return true;
+    return false;
+  }
+
+  // Can the unit take this edge, and does it need a check?
+  bool usable(int from, const NavEdge& e, Vec3 a, Vec3 b, bool& needs_check) const {
+    needs_check = false;
+    if (sinks && (e.bits & kDeep)) return false;
+    switch (e.kind) {
+      case EdgeKind::walk:
+        // The question's own start and destination nodes are not marked: always test them.
+        if ((near[static_cast<std::size_t>(from)] || near[static_cast<std::size_t>(e.to)] ||
+             from >= static_cast<int>(g.nodes.size()) || e.to >= static_cast<int>(g.nodes.size())) &&
+            walk_blocked(a, b))
+          return false;
+        return true;
+      case EdgeKind::ladder: needs_check = u->animal; break;
+      case EdgeKind::jump_across:
+        if (e.measure > u->jump_across_reach + kEps || e.rise > 1 + kEps) return false;
+        needs_check = !(e.measure <= t.settings.free_jump_gap + kEps);
+        break;
+      default: needs_check = true;
+    }
+    return !occupied[static_cast<std::size_t>(e.to)];
+  }
+};
+
+// The question's own nodes: the unit's start (index N) and, for a route, the
+// destination (N + 1). Their edges are found with the same rules as the graph's.
+struct Extras {
+  std::vector<NavEdge> from_start;
+  std::vector<std::vector<NavEdge>> to_goal;  // per node: its edges to the destination
+  std::vector<int> goal_from;                 // nodes that have one
+};
+
+void nodes_around(const NavGraph& g, Vec2 c, double r, const std::function<void(int)>& f) {
+  const int grid = g.nx * g.ny;
+  int i0 = std::max(0, static_cast<int>(std::floor(c.x - r))), i1 = std::min(g.nx - 1, static_cast<int>(std::floor(c.x + r)));
+  int j0 = std::max(0, static_cast<int>(std::floor(c.y - r))), j1 = std::min(g.ny - 1, static_cast<int>(std::floor(c.y + r)));
+  for (int j = j0; j <= j1; ++j)
+    for (int i = i0; i <= i1; ++i)
+      if (g.valid(j * g.nx + i)) f(j * g.nx + i);
+  for (int n = grid; n < static_cast<int>(g.nodes.size()); ++n)
+    if (distance(g.nodes[static_cast<std::size_t>(n)].p.xy(), c) <= r) f(n);
+}
+
+Extras make_extras(const UnitView& v, Vec3 start, const Vec3* goal) {
+  Extras x;
+  const NavGraph& g = v.g;
+  const int N = static_cast<int>(g.nodes.size());
+  const double r = std::max({2.3, v.t.settings.jump_down_range, g.max_reach});
+  nodes_around(g, start.xy(), r, [&](int n) {
+    edges_between(v.t, start, g.nodes[static_cast<std::size_t>(n)].p, n, 2.3, x.from_start);
+  });
+  if (goal) {
+    x.to_goal.resize(static_cast<std::size_t>(N + 1));
+    nodes_around(g, goal->xy(), r, [&](int n) {
+      auto& list = x.to_goal[static_cast<std::size_t>(n)];
+      edges_between(v.t, g.nodes[static_cast<std::size_t>(n)].p, *goal, N + 1, 2.3, list);
+      if (!list.empty()) x.goal_from.push_back(n);
+    });
+    edges_between(v.t, start, *goal, N + 1, 1e9, x.to_goal[static_cast<std::size_t>(N)]);
+  }
+  return x;
+}
+
+Vec3 node_pos(const UnitView& v, int n, Vec3 start, Vec3 goal) {
+  const int N = static_cast<int>(v.g.nodes.size());
+  if (n == N) return start;
+  if (n == N + 1) return goal;
+  return v.g.nodes[static_cast<std::size_t>(n)].p;
+}
+
+// Calls f(edge) for every edge out of node n.
+template <class F>
+void for_edges(const UnitView& v, const Extras& x, int n, F&& f) {
+  const int N = static_cast<int>(v.g.nodes.size());
+  if (n < N) {
+    for (int k = v.g.first[static_cast<std::size_t>(n)]; k < v.g.first[static_cast<std::size_t>(n) + 1]; ++k)
+      f(v.g.edges[static_cast<std::size_t>(k)]);
+  } else if (n == N) {
+    for (const NavEdge& e : x.from_start) f(e);
+  }
+  if (!x.to_goal.empty() && n <= N)
+    for (const NavEdge& e : x.to_goal[static_cast<std::size_t>(n)]) f(e);
+}
+
+struct Pred {
+  int state = -1;
+  EdgeKind kind = EdgeKind::walk;
+  int ladder = -1;
+};
+
+// Dijkstra over (node, crossed-difficult) states with flat arrays. Crossing
+// difficult ground or water the first time adds the 2-inch penalty once
+// (blightmeer.terrain.difficult), so comparing costs with the penalty in them
+// is the same as comparing against the reduced allowance.
+struct RouteSearch {
+  std::vector<double> cost;
+  std::vector<Pred> pred;
+  int goal_state = -1;
+};
+
+// A* in fact: every edge costs at least the horizontal distance it covers
+// (walks and jumps exactly that, climbs and ladders more), so the straight
+// line to the destination is a consistent lower bound and the search still
+// returns the cheapest route while looking at far fewer states.
+RouteSearch search_route(const UnitView& v, const Extras& x, Vec3 start, Vec3 goal, bool allow_checks) {
+  const int N = static_cast<int>(v.g.nodes.size());
+  RouteSearch r;
+  r.cost.assign(static_cast<std::size_t>(2 * (N + 2)), kInf);
+  r.pred.assign(r.cost.size(), Pred{});
+  using QE = std::pair<double, int>;  // (cost so far + straight line to the goal, state)
+  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
+  auto h = [&](const Vec3& p) { return distance(p.xy(), goal.xy()); };
+  r.cost[static_cast<std::size_t>(2 * N)] = 0;
+  q.push({h(start), 2 * N});
+  while (!q.empty()) {
+    const double f = q.top().first;
+    const int st = q.top().second;
+    q.pop();
+    int n = st / 2, flag = st % 2;
+    Vec3 a = node_pos(v, n, start, goal);
+    const double c = r.cost[static_cast<std::size_t>(st)];
+    if (f > c + h(a) + 1e-9) continue;  // a stale entry
+    if (n == N + 1) {
+      r.goal_state = st;
+      break;
+    }
+    for_edges(v, x, n, [&](const NavEdge& e) {
+      bool check;
+      Vec3 b = node_pos(v, e.to, start, goal);
+      if (!v.usable(n, e, a, b, check) || (check && !allow_checks)) return;
+      int nflag = flag | (slows(e.bits) ? 1 : 0);
+      double nc = c + e.cost + (nflag && !flag ? 2.0 : 0.0);
+      int ns = 2 * e.to + nflag;
+      if (nc < r.cost[static_cast<std::size_t>(ns)] - 1e-9) {
+        r.cost[static_cast<std::size_t>(ns)] = nc;
+        r.pred[static_cast<std::size_t>(ns)] = {st, e.kind, e.ladder};
+        q.push({nc + h(b), ns});
+      }
+    });
+  }
+  return r;
+}
+
+struct Hop {
+  EdgeKind kind;
+  int ladder;
+  Vec3 to;
+};
+
+// Grid walks zig-zag; a straight walk between two points of a run is shorter
+// and is used when it is still a legal walk that touches no new slow ground
+// and no blocking unit (string pulling, greedy from each anchor).
+std::vector<Hop> smooth(const UnitView& v, Vec3 start, const std::vector<Hop>& hops) {
+  std::vector<Hop> out;
+  Vec3 anchor = start;
+  std::size_t i = 0;
+  while (i < hops.size()) {
+    if (hops[i].kind != EdgeKind::walk) {
+      out.push_back(hops[i]);
+      anchor = hops[i].to;
+      ++i;
+      continue;
+    }
+    unsigned bits = 0;
+    Vec3 prev = anchor;
+    std::size_t best = i;
+    unsigned run_bits = v.t.scan(prev.xy(), hops[i].to.xy(), prev.z).bits;
+    for (std::size_t k = i + 1; k < hops.size() && hops[k].kind == EdgeKind::walk; ++k) {
+      run_bits |= v.t.scan(hops[k - 1].to.xy(), hops[k].to.xy(), anchor.z).bits;
+      auto sc = v.t.scan(anchor.xy(), hops[k].to.xy(), anchor.z);
+      bool ok = !sc.impassable && !sc.leaves_table && sc.min_level > anchor.z - kEps && sc.max_level < anchor.z + kEps &&
+                (sc.bits & ~run_bits & (kDifficult | kShallow | kDeep)) == 0 && !v.walk_blocked(anchor, hops[k].to);
+      if (!ok) break;
+      best = k;
+      bits = sc.bits;
+    }
+    (void)bits;
+    out.push_back(hops[best]);
+    anchor = hops[best].to;
+    i = best + 1;
+  }
+  return out;
+}
+
+RouteOption make_option(const UnitView& v, const RouteSearch& r, Vec3 start, Vec3 goal, bool run) {
+  RouteOption o;
+  if (r.goal_state < 0) return o;
+  o.found = true;
+  o.search_cost = r.cost[static_cast<std::size_t>(r.goal_state)];
+  std::vector<Hop> hops;
+  for (int st = r.goal_state; r.pred[static_cast<std::size_t>(st)].state >= 0; st = r.pred[static_cast<std::size_t>(st)].state) {
+    const Pred& p = r.pred[static_cast<std::size_t>(st)];
+    hops.push_back({p.kind, p.ladder, node_pos(v, st / 2, start, goal)});
+  }
+  std::reverse(hops.begin(), hops.end());
+  hops = smooth(v, start, hops);
+  o.request.unit = v.u->id;
+  o.request.run = run;
+  Vec3 at = start;
+  for (const Hop& h : hops) {
+    bool same = distance(h.to.xy(), at.xy()) < 1e-9 && std::abs(h.to.z - at.z) < kEps;
+    at = h.to;
+    if (same && h.kind == EdgeKind::walk) continue;
+    Step s;
+    s.to = h.to.xy();
+    s.to_z = h.to.z;
+    switch (h.kind) {
+      case EdgeKind::walk: s.type = StepType::walk; s.to_z.reset(); break;
+      case EdgeKind::climb: s.type = StepType::climb; break;
+      case EdgeKind::ladder:
+        s.type = StepType::ladder;
+        s.ladder = v.t.ladders[static_cast<std::size_t>(h.ladder)].id;
+        s.has_to = false;
+        s.to_z.reset();
+        break;
+      case EdgeKind::jump_down: s.type = StepType::jump_down; break;
+      case EdgeKind::jump_across: s.type = StepType::jump_across; break;
+    }
+    o.request.path.push_back(s);
+  }
+  o.report = check_move(v.t, v.s, o.request);
+  return o;
+}
+
+Vec3 checked_destination(const Terrain& t, Vec3 to) {
+  if (!std::isfinite(to.x) || !std::isfinite(to.y) || std::isinf(to.z)) throw InputError("to", "not a finite position");
+  if (!t.on_table(to.xy())) throw InputError("to", fmt::format("({:.1f}, {:.1f}) is off the table", to.x, to.y));
+  if (t.in_impassable(to.xy())) throw InputError("to", "the destination is in impassable terrain");
+  double lvl = t.level_at(to.xy());
+  if (std::isnan(to.z)) to.z = lvl;
+  if (std::abs(to.z - lvl) > kPlaceTolerance)
+    throw InputError("to", fmt::format("height {:.1f} in is not a level at ({:.1f}, {:.1f}); the level there is {:.1f} in",
+                                       to.z, to.x, to.y, lvl));
+  to.z = lvl;
+  return to;
+}
+
+}  // namespace
+
+RouteAnswer best_route(const Terrain& t, const State& s, const std::string& unit, Vec3 to, bool run) {
+  UnitView v(t, s, unit);
+  Vec3 goal = checked_destination(t, to);
+  Vec3 start = v.u->pos;
+  Extras x = make_extras(v, start, &goal);
+  RouteAnswer a;
+  a.unit = unit;
+  a.to = goal;
+  a.run = run;
+  a.safe = make_option(v, search_route(v, x, start, goal, false), start, goal, run);
+  RouteSearch any = search_route(v, x, start, goal, true);
+  if (any.goal_state >= 0 && (!a.safe.found || any.cost[static_cast<std::size_t>(any.goal_state)] < a.safe.search_cost - 1e-6))
+    a.risky = make_option(v, any, start, goal, run);
+  return a;
+}
+
+// Reach: Dijkstra over (node, crossed-difficult, checks so far) with checks
+// capped at 3, pruned at the allowance. A node's class is the fewest checks
+// among the states that fit the allowance.
+ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit, bool run) {
+  UnitView v(t, s, unit);
+  Vec3 start = v.u->pos;
+  Extras x = make_extras(v, start, nullptr);
+  const int N = static_cast<int>(v.g.nodes.size());
+  ReachAnswer a;
+  a.unit = unit;
+  a.run = run;
+  a.allowance = base_allowance(*v.u, run).total;
+  const double budget = a.allowance + 1e-6;
+  auto idx = [](int n, int flag, int k) { return (n * 2 + flag) * 4 + k; };
+  std::vector<double> cost(static_cast<std::size_t>((N + 1) * 8), kInf);
+  using QE = std::pair<double, int>;
+  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
+  cost[static_cast<std::size_t>(idx(N, 0, 0))] = 0;
+  q.push({0, idx(N, 0, 0)});
+  while (!q.empty()) {
+    const double c = q.top().first;
+    const int st = q.top().second;
+    q.pop();
+    if (c > cost[static_cast<std::size_t>(st)]) continue;
+    int k = st % 4, flag = (st / 4) % 2, n = st / 8;
+    Vec3 pa = node_pos(v, n, start, start);
+    for_edges(v, x, n, [&](const NavEdge& e) {
+      bool check;
+      Vec3 pb = node_pos(v, e.to, start, start);
+      if (!v.usable(n, e, pa, pb, check)) return;
+      int nflag = flag | (slows(e.bits) ? 1 : 0);
+      double nc = c + e.cost + (nflag && !flag ? 2.0 : 0.0);
+      if (nc > budget) return;
+      int nk = std::min(3, k + (check ? 1 : 0));
+      int ns = idx(e.to, nflag, nk);
+      if (nc < cost[static_cast<std::size_t>(ns)] - 1e-9) {
+        cost[static_cast<std::size_t>(ns)] = nc;
+        q.push({nc, ns});
+      }
+    });
+  }
+  for (int n = 0; n < N; ++n) {
+    if (!v.g.valid(n) || v.occupied[static_cast<std::size_t>(n)]) continue;
+    for (int k = 0; k < 4; ++k) {
+      double c = std::min(cost[static_cast<std::size_t>(idx(n, 0, k))], cost[static_cast<std::size_t>(idx(n, 1, k))]);
+      if (c <= budget) {
+        a.cells.push_back({v.g.nodes[static_cast<std::size_t>(n)].p, k, c});
+        ++a.counts[k];
+        break;
+      }
+    }
+  }
+  return a;
+}
+
+}  // namespace referee::blightmeer

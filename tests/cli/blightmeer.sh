@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# End-to-end checks of `referee blightmeer ...`: answers, exit codes, and no
+# output file written on bad input. Usage: blightmeer.sh <referee> <repo-root>
+set -u
+referee=$1
+root=$2
+town=$root/scenarios/blightmeer/town.json
+ruin=$root/scenarios/blightmeer/ruin.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_exit() {  # expect_exit CODE description -- command...
+  local want=$1 what=$2
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
+}
+contains() {  # contains FILE TEXT description
+  grep -qF -- "$2" "$1" || fail "$3: '$2' not found in $(head -c 400 "$1")"
+}
+
+# A legal climb onto the inn: 13/20 for the captain's Agility 8.
+cat >"$tmp/climb.json" <<'JSON'
+{"unit": "captain", "mode": "move", "path": [
+  {"type": "walk", "to": [3.5, 7.5]},
+  {"type": "climb", "to": [4.5, 7.5, 3]},
+  {"type": "walk", "to": [5.5, 7.5]}]}
+JSON
+expect_exit 0 "check" -- "$referee" blightmeer check --battle "$town" --move "$tmp/climb.json"
+contains "$tmp/out" '"legal": true' "check legal"
+contains "$tmp/out" '"fraction": "13/20"' "check chance"
+contains "$tmp/out" '"spent": 5.5' "check spent"
+expect_exit 0 "check --explain" -- "$referee" blightmeer check --battle "$town" --move "$tmp/climb.json" --explain
+contains "$tmp/out" "Legal move by captain" "explain"
+
+# An illegal move is still an answer: exit 0, legal false, with the rule id.
+cat >"$tmp/run.json" <<'JSON'
+{"unit": "bandit", "mode": "run", "path": [{"type": "walk", "to": [19, 22]}]}
+JSON
+expect_exit 0 "illegal check" -- "$referee" blightmeer check --battle "$town" --move "$tmp/run.json"
+contains "$tmp/out" '"legal": false' "illegal"
+contains "$tmp/out" 'blightmeer.run.treasure' "treasure rule"
+
+# Route and reach.
+expect_exit 0 "route" -- "$referee" blightmeer route --battle "$town" --unit captain --to 8,8
+contains "$tmp/out" '"risk_free"' "route risk-free"
+contains "$tmp/out" '"type": "ladder"' "route uses the ladder"
+contains "$tmp/out" '"with_checks"' "route with checks"
+expect_exit 0 "reach" -- "$referee" blightmeer reach --battle "$town" --unit elf --svg "$tmp/reach.svg"
+contains "$tmp/out" '"no_check"' "reach counts"
+contains "$tmp/reach.svg" '<svg' "reach svg"
+expect_exit 0 "render" -- "$referee" blightmeer render --battle "$ruin" -o "$tmp/ruin.svg"
+contains "$tmp/ruin.svg" 'gallery' "render svg"
+
+# Resolve with a log, then replay it.
+cat >"$tmp/moves.json" <<'JSON'
+{"moves": [
+  {"unit": "captain", "mode": "move", "path": [
+    {"type": "walk", "to": [3.5, 7.5]}, {"type": "climb", "to": [4.5, 7.5, 3]}]},
+  {"unit": "elf", "mode": "move", "path": [{"type": "jump_down", "to": [11, 10.8]}]}]}
+JSON
+expect_exit 0 "resolve" -- "$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --seed 5 -o "$tmp/game.log"
+contains "$tmp/out" '"results"' "resolve answer"
+[ "$(wc -l <"$tmp/game.log")" -eq 3 ] || fail "log should have a header and 2 entries"
+cp "$tmp/out" "$tmp/resolved.json"
+expect_exit 0 "replay" -- "$referee" blightmeer replay --log "$tmp/game.log"
+contains "$tmp/out" '"matches": true' "replay matches"
+# Same seed, same game.
+"$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --seed 5 >"$tmp/again.json" 2>/dev/null
+cmp -s "$tmp/resolved.json" "$tmp/again.json" || fail "same seed gave a different answer"
+# A tampered log is refused naming the line.
+sed '3s/"value":[0-9]*/"value":21/' "$tmp/game.log" >"$tmp/bad.log"
+expect_exit 2 "tampered log" -- "$referee" blightmeer replay --log "$tmp/bad.log"
+
+# Bad input: exit 2, a message naming the item, and nothing written.
+python3 - "$town" "$tmp" <<'PY'
+import json, sys
+town, tmp = sys.argv[1], sys.argv[2]
+b = json.load(open(town))
+bad = json.loads(json.dumps(b)); bad["surfaces"][0]["footprint"] = [[0,0],[4,4],[4,0],[0,4]]
+json.dump(bad, open(tmp + "/bowtie.json", "w"))
+bad = json.loads(json.dumps(b)); bad["ladders"][0]["top"] = [11.5, 6, 2]
+json.dump(bad, open(tmp + "/ladder.json", "w"))
+bad = json.loads(json.dumps(b)); bad["units"][0]["position"] = [6, 6, 0]
+json.dump(bad, open(tmp + "/wall.json", "w"))
+bad = json.loads(json.dumps(b)); bad["units"][0]["position"] = [2, 2, 2]
+json.dump(bad, open(tmp + "/air.json", "w"))
+bad = json.loads(json.dumps(b)); bad["units"][0]["move"] = "six"
+json.dump(bad, open(tmp + "/type.json", "w"))
+bad = json.loads(json.dumps(b)); bad["units"][0]["speed"] = 6
+json.dump(bad, open(tmp + "/unknown.json", "w"))
+PY
+for case in "bowtie:surfaces[0].footprint" "ladder:ladders[0].top" "wall:inside a wall" "air:mid-air" \
+            "type:units[0].move" "unknown:units[0].speed"; do
+  file=${case%%:*}
+  text=${case#*:}
+  expect_exit 2 "bad $file" -- "$referee" blightmeer resolve --battle "$tmp/$file.json" --move "$tmp/moves.json" --seed 1 -o "$tmp/$file.log"
+  contains "$tmp/err" "$text" "bad $file message"
+  [ ! -e "$tmp/$file.log" ] || fail "bad $file: a log was written"
+  expect_exit 2 "bad $file render" -- "$referee" blightmeer render --battle "$tmp/$file.json" -o "$tmp/$file.svg"
+  [ ! -e "$tmp/$file.svg" ] || fail "bad $file: an SVG was written"
+done
+printf '{"units": [{"id": "a", "position": [1e999, 1, 0]}]}' >"$tmp/huge.json"
+expect_exit 2 "huge number" -- "$referee" blightmeer render --battle "$tmp/huge.json" -o "$tmp/huge.svg"
+[ ! -e "$tmp/huge.svg" ] || fail "huge: an SVG was written"
+cat >"$tmp/gap.json" <<'JSON'
+{"unit": "captain", "path": [{"type": "walk", "to": [3.5, 8]}, {"type": "walk", "from": [9, 9, 0], "to": [3.5, 9]}]}
+JSON
+expect_exit 2 "step that does not connect" -- "$referee" blightmeer check --battle "$town" --move "$tmp/gap.json" -o "$tmp/gap.out"
+contains "$tmp/err" "path[1].from" "gap message"
+[ ! -e "$tmp/gap.out" ] || fail "gap: an answer was written"
+expect_exit 2 "unknown unit" -- "$referee" blightmeer reach --battle "$town" --unit nobody --svg "$tmp/nobody.svg"
+[ ! -e "$tmp/nobody.svg" ] || fail "unknown unit: an SVG was written"
+expect_exit 2 "bad --to" -- "$referee" blightmeer route --battle "$town" --unit captain --to 8,x
+expect_exit 2 "--to inside a wall" -- "$referee" blightmeer route --battle "$town" --unit captain --to 8,8,1
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "blightmeer CLI: all checks passed"
