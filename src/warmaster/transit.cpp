@@ -158,7 +158,7 @@ bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch
   Segment seg{a, b};
   Aabb box = seg.bounds();
   for (const TransitGateData& g : gates)
-    if (g.line.bounds().overlaps(box) && crosses_properly(seg, g.line)) return false;
+    if (g.line.bounds().overlaps(box) && passes_gate(seg, g.line, tol)) return false;
   scratch.clear();
   grid.query(box.inflated(r), scratch);
   for (int k : scratch) {
@@ -301,7 +301,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   Aabb box = seg.bounds();
   for (std::size_t g = 0; g < m.gates.size(); ++g) {
     const TransitGateData& gate = m.gates[g];
-    if (!gate.line.bounds().overlaps(box) || !crosses_properly(seg, gate.line)) continue;
+    if (!gate.line.bounds().overlaps(box) || !passes_gate(seg, gate.line, m.tol)) continue;
     crossings.push_back({segment_intersection(seg, gate.line).value_or(0), g});
   }
   std::sort(crossings.begin(), crossings.end(), [](const Crossing& x, const Crossing& y) { return x.t < y.t; });

@@ -119,6 +119,12 @@ bool crosses_properly(const Segment& s, const Segment& t) {
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
+bool passes_gate(const Segment& path, const Segment& gate, double tol) {
+  if (!segments_intersect(path, gate)) return false;
+  if (distance(path.a, gate) <= tol) return false;
+  return true;
+}
+
 Polygon ccw(Polygon p) {
   if (p.signed_area() < 0) std::reverse(p.points.begin(), p.points.end());
   return p;

@@ -35,6 +35,11 @@ bool crosses_interior(const Segment& s, const Polygon& poly, double tol = 1e-7);
 // sides of the other)? Touching at an end is not crossing.
 bool crosses_properly(const Segment& s, const Segment& t);
 
+// Does a centre path pass a gate (a closed gap)? Any contact with the gate
+// counts, so a route cannot cross it in two legs that meet on it, except
+// contact at the path's start: a stand already on the gate line may leave it.
+bool passes_gate(const Segment& path, const Segment& gate, double tol);
+
 // A polygon in counter-clockwise order (reversed copy when clockwise).
 Polygon ccw(Polygon p);
 
