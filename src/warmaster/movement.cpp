@@ -266,7 +266,8 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
         continue;
       }
       std::optional<Halt> halt;
-      if (!rect_in_feature(start, f, tol)) halt = halt_before(r.poses, u.width, u.depth, blocked, tol);
+      // It halts where it first touches the edge, exactly (not within the contact tolerance).
+      if (!rect_in_feature(start, f, tol)) halt = halt_before(r.poses, u.width, u.depth, blocked, 1e-6);
       if (halt) {
         double leg_length = distance(r.poses[halt->leg].position, r.poses[halt->leg + 1].position);
         double before = 0;
