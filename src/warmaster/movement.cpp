@@ -168,7 +168,7 @@ struct PathAttempt {
 };
 
 PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
-                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route) {
+                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route, bool plan) {
   PathAttempt out;
   std::vector<bool> moved(u.stands.size(), false);
   for (int i : order) {
@@ -188,7 +188,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
       found.insert(found.end(), legs.begin(), legs.end());
     }
-    if (!found.empty() && route.poses.size() == 2) {
+    if (plan && !found.empty() && route.poses.size() == 2) {
       if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route)) {
         route.poses = *planned;
         route.planned = true;
@@ -196,6 +196,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       }
     }
     out.violations.insert(out.violations.end(), found.begin(), found.end());
+    if (!plan && !out.violations.empty()) break;  // this order fails: try the next
   }
   out.routes = std::move(routes);
   return out;
@@ -378,19 +379,9 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     return sum;
   };
 
-  // Characters are transparent: no stand blocks them. Only terrain does, as
-  // for infantry (unless flying).
-  Unit token;
-  token.id = c->id;
-  token.side = c->side;
-  token.type = TroopType::Infantry;
-  token.width = w;
-  token.depth = d;
-  token.stands = {Stand{c->pose}};
-  TransitOptions opts;
-  opts.character = true;
-  opts.flying = c->flying;
-  TransitScene scene(bf, token, settings, opts);
+  // Characters treat terrain as infantry; units of their own side never
+  // block them (TransitScene's Character model).
+  TransitScene scene(bf, *c, settings);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -548,16 +539,22 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
   double max_route = 2 * std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   std::vector<std::vector<int>> orders =
       req.order.empty() ? candidate_orders(moving) : std::vector<std::vector<int>>{req.order};
+  // First look for an order in which every straight line is clear (cheap);
+  // only when none is, plan routes round what blocks, in the first order.
   PathAttempt chosen;
-  bool have = false;
+  bool clear = false;
   for (const auto& order : orders) {
-    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route);
-    if (!have || attempt.violations.empty()) {
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
+    if (attempt.violations.empty()) {
       chosen = std::move(attempt);
       a.order = order;
-      have = true;
+      clear = true;
+      break;
     }
-    if (chosen.violations.empty()) break;
+  }
+  if (!clear) {
+    chosen = trace_paths(scene, u, orders.front(), routes, skip, max_route, true);
+    a.order = orders.front();
   }
   for (auto& r : chosen.violations) a.verdict.add(std::move(r));
   check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);
