@@ -137,7 +137,10 @@ bool off_table(const OrientedRect& r, const Battlefield& bf) {
   return false;
 }
 
-std::string stand_label(int i) { return fmt::format("stand {}", i); }
+// Reasons count stands from 1, as players do (and as TransitScene labels
+// other units' stands); files and answers use the 0-based index.
+std::string stand_label(std::size_t i) { return fmt::format("stand {}", i + 1); }
+std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i)); }
 
 // The poses each stand passes through: start, waypoints, final. Stands the
 // request does not mention stay where they are.
@@ -168,7 +171,7 @@ struct PathAttempt {
 };
 
 PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
-                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route) {
+                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route, bool plan) {
   PathAttempt out;
   std::vector<bool> moved(u.stands.size(), false);
   for (int i : order) {
@@ -188,7 +191,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
       found.insert(found.end(), legs.begin(), legs.end());
     }
-    if (!found.empty() && route.poses.size() == 2) {
+    if (plan && !found.empty() && route.poses.size() == 2) {
       if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route)) {
         route.poses = *planned;
         route.planned = true;
@@ -196,6 +199,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       }
     }
     out.violations.insert(out.violations.end(), found.begin(), found.end());
+    if (!plan && !out.violations.empty()) break;  // this order fails: try the next
   }
   out.routes = std::move(routes);
   return out;
@@ -231,7 +235,7 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
     if (r.used > pace.allowance + kMeasureSlack) {
       std::string why = kind == MoveKind::Dice ? "dice" : fmt::format("{}, {}", to_string(formation), pace.label);
       verdict.add(kRuleDistance,
-                  fmt::format("stand {}, {} corner moved {} > {} ({}, {}){}", r.stand, kCornerNames[worst], cm(r.used),
+                  fmt::format("{}, {} corner moved {} > {} ({}, {}){}", stand_label(r.stand), kCornerNames[worst], cm(r.used),
                               cm(pace.allowance), to_string(u.type), why,
                               r.planned ? " along the route the engine planned round what blocks the straight line" : ""),
                   {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
@@ -261,7 +265,7 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
       refused[static_cast<std::size_t>(r.stand)] = true;
       const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;
       if (u.type == TroopType::Flyer) {
-        verdict.add(rule, fmt::format("stand {} would end its flight in {}: flyers may not end a move there", r.stand,
+        verdict.add(rule, fmt::format("{} would end its flight in {}: flyers may not end a move there", stand_label(r.stand),
                                       feature_label(f)));
         continue;
       }
@@ -273,9 +277,9 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
         double before = 0;
         for (std::size_t k = 0; k < halt->leg; ++k) before += distance(r.poses[k].position, r.poses[k + 1].position);
         verdict.add(rule,
-                    fmt::format("stand {} cannot enter {} ({}): it would halt at the edge, at ({:.2f}, {:.2f}) "
+                    fmt::format("{} cannot enter {} ({}): it would halt at the edge, at ({:.2f}, {:.2f}) "
                                 "facing {:.1f}, after {} of its {} leg",
-                                r.stand, feature_label(f), to_string(u.type), halt->pose.position.x,
+                                stand_label(r.stand), feature_label(f), to_string(u.type), halt->pose.position.x,
                                 halt->pose.position.y, halt->pose.facing_deg, cm(halt->travelled - before),
                                 cm(leg_length)),
                     {{"halt_x", halt->pose.position.x, "cm"},
@@ -283,7 +287,7 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
                      {"halt_after", halt->travelled - before, "cm"},
                      {"leg", leg_length, "cm"}});
       } else {
-        verdict.add(rule, fmt::format("stand {} cannot be in {} ({})", r.stand, feature_label(f), to_string(u.type)));
+        verdict.add(rule, fmt::format("{} cannot be in {} ({})", stand_label(r.stand), feature_label(f), to_string(u.type)));
       }
     }
   }
@@ -306,7 +310,7 @@ void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<Stan
       if (!moves(routes[i]) && !moves(routes[j])) continue;
       if (overlaps(finals[i], finals[j], tol))
         verdict.add(kRuleOverlap,
-                    fmt::format("stands {} and {} of the unit would overlap by {}", i, j,
+                    fmt::format("stands {} and {} of the unit would overlap by {}", i + 1, j + 1,
                                 cm(penetration(finals[i], finals[j]))),
                     {{"overlap", penetration(finals[i], finals[j]), "cm"}});
     }
@@ -319,7 +323,7 @@ void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<Stan
       for (std::size_t i = 0; i < finals.size(); ++i) {
         if (!moves(routes[i]) || !overlaps(finals[i], o, tol)) continue;
         verdict.add(kRuleOverlap,
-                    fmt::format("stand {} would overlap stand {} of {} unit '{}' by {}", i, s,
+                    fmt::format("{} would overlap stand {} of {} unit '{}' by {}", stand_label(i), s + 1,
                                 other.side == u.side ? "friendly" : "enemy", other.id, cm(penetration(finals[i], o))),
                     {{"overlap", penetration(finals[i], o), "cm"}});
       }
@@ -347,9 +351,9 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
     }
     if (nearest > settings.contact_tolerance)
       verdict.add(kRuleFormation,
-                  fmt::format("stand {} touches no other stand of its unit at the end of the move (nearest: stand {}, "
+                  fmt::format("{} touches no other stand of its unit at the end of the move (nearest: {}, "
                               "{} away; touching means within {})",
-                              i, which, cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
+                              stand_label(i), stand_label(which), cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
                   {{"gap", nearest, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
   }
 }
@@ -378,19 +382,9 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     return sum;
   };
 
-  // Characters are transparent: no stand blocks them. Only terrain does, as
-  // for infantry (unless flying).
-  Unit token;
-  token.id = c->id;
-  token.side = c->side;
-  token.type = TroopType::Infantry;
-  token.width = w;
-  token.depth = d;
-  token.stands = {Stand{c->pose}};
-  TransitOptions opts;
-  opts.character = true;
-  opts.flying = c->flying;
-  TransitScene scene(bf, token, settings, opts);
+  // Characters treat terrain as infantry; units of their own side never
+  // block them (TransitScene's Character model).
+  TransitScene scene(bf, *c, settings);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -548,16 +542,22 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
   double max_route = 2 * std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   std::vector<std::vector<int>> orders =
       req.order.empty() ? candidate_orders(moving) : std::vector<std::vector<int>>{req.order};
+  // First look for an order in which every straight line is clear (cheap);
+  // only when none is, plan routes round what blocks, in the first order.
   PathAttempt chosen;
-  bool have = false;
+  bool clear = false;
   for (const auto& order : orders) {
-    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route);
-    if (!have || attempt.violations.empty()) {
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
+    if (attempt.violations.empty()) {
       chosen = std::move(attempt);
       a.order = order;
-      have = true;
+      clear = true;
+      break;
     }
-    if (chosen.violations.empty()) break;
+  }
+  if (!clear) {
+    chosen = trace_paths(scene, u, orders.front(), routes, skip, max_route, true);
+    a.order = orders.front();
   }
   for (auto& r : chosen.violations) a.verdict.add(std::move(r));
   check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);

@@ -146,7 +146,7 @@ TEST(MovementFormation, EveryStandMustTouchAnotherAtTheEnd) {
   MoveRequest req = request(bf, R"({"unit": "inf", "stands": [{"stand": 2, "to": {"x": 55, "y": 20}}]})");
   MoveAnswer a = check_move(bf, req);
   EXPECT_TRUE(has_rule(a, "warmaster.movement.formation")) << reasons(a);
-  EXPECT_NE(reasons(a).find("stand 2 touches no other stand of its unit"), std::string::npos) << reasons(a);
+  EXPECT_NE(reasons(a).find("stand 3 touches no other stand of its unit"), std::string::npos) << reasons(a);
   // Touching at a single corner is enough.
   req = request(bf, R"({"unit": "inf", "stands": [{"stand": 2, "to": {"x": 54, "y": 22}}]})");
   a = check_move(bf, req);
@@ -176,7 +176,7 @@ TEST(MovementDistance, IrregularUnitMovingTwelveExceedsTen) {
   MoveAnswer a = check_move(bf, req);
   EXPECT_FALSE(a.verdict.legal());
   EXPECT_EQ(a.allowance, 10);
-  EXPECT_NE(reasons(a).find("stand 0, front-left corner moved 12.0 cm > 10.0 cm (infantry, irregular, half pace "
+  EXPECT_NE(reasons(a).find("stand 1, front-left corner moved 12.0 cm > 10.0 cm (infantry, irregular, half pace "
                             "(irregular formation))"),
             std::string::npos)
       << reasons(a);
@@ -229,7 +229,7 @@ TEST(MovementTerrain, CavalryOrderedIntoAWoodHaltsAtItsEdge) {
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "cav", "stands": [{"stand": 0, "to": {"x": 50, "y": 40}}]})"));
   ASSERT_TRUE(has_rule(a, "warmaster.movement.terrain")) << reasons(a);
   const Ruling& r = a.verdict.violations[0];
-  EXPECT_NE(r.reason.find("stand 0 cannot enter wood 'w' (cavalry): it would halt at the edge, at (50.00, 28.00)"),
+  EXPECT_NE(r.reason.find("stand 1 cannot enter wood 'w' (cavalry): it would halt at the edge, at (50.00, 28.00)"),
             std::string::npos)
       << r.reason;
   EXPECT_NEAR(r.figures[1].value, 28.0, 1e-3);  // halt_y
@@ -281,7 +281,7 @@ TEST(MovementOverlap, FinalPosesMayTouchButNotOverlapOtherUnits) {
   EXPECT_FALSE(has_rule(a, "warmaster.movement.overlap")) << reasons(a);
   a = check_move(bf, request(bf, R"({"unit": "inf", "kind": "charge", "stands": [{"stand": 0, "to": {"x": 50, "y": 38.5}}]})"));
   EXPECT_TRUE(has_rule(a, "warmaster.movement.overlap")) << reasons(a);
-  EXPECT_NE(reasons(a).find("would overlap stand 0 of enemy unit 'foe' by 0.5 cm"), std::string::npos) << reasons(a);
+  EXPECT_NE(reasons(a).find("stand 1 would overlap stand 1 of enemy unit 'foe' by 0.5 cm"), std::string::npos) << reasons(a);
 }
 
 TEST(MovementOverlap, CharactersNeverCount) {
