@@ -406,7 +406,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
       r.figures = {{"halt_at", along, "cm"}, {"leg", leg, "cm"}};
     } else {
       r.rule = "warmaster.movement.path";
-      std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own stand" : (o.enemy ? "enemy stand" : "stand");
+      std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own" : (o.enemy ? "enemy" : "friendly");
       r.reason = fmt::format(
           "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
           "{}, half its {} shortest edge)",
