@@ -34,7 +34,7 @@ out="$("$ref" warmaster los --battle "$sc/gap-rule.json" --from swords --to boyz
 grep -q '"visible": true' <<<"$out" || fail "swords see boyz-1: $out"
 
 out="$("$ref" warmaster distance --battle "$sc/gap-rule.json" --from swords --to boyz-1)" || fail "distance exit $?"
-grep -q '"distance": 13.0' <<<"$out" || fail "swords front edge y=21 to boyz-1 rear... near edge y=34: 13.0: $out"
+grep -q '"distance": 13.0' <<<"$out" || fail "swords front edge y=21 to boyz-1 near edge y=34: 13.0: $out"
 
 out="$("$ref" warmaster distance --battle "$sc/gap-rule.json" --from general --to swords --explain)" || fail "char distance"
 grep -q 'general to swords is 28.2 cm' <<<"$out" || fail "character distance: $out"
