@@ -124,7 +124,8 @@ void TransitObstacle::finish() {
 }
 
 void TransitScene::Impl::rebuild() {
-  grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), 15.0);
+  // About 15 cm cells on a usual table; coarser on huge ones so the index stays small.
+  grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), std::max(15.0, std::max(table_w, table_h) / 64));
   for (std::size_t i = 0; i < obstacles.size(); ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
   gates.clear();
   gates_done.assign(obstacles.size(), 0);
