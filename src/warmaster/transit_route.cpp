@@ -51,10 +51,10 @@ struct LocalScene {
     Aabb wide = box.inflated(r);
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
-      if (!o.box.overlaps(wide)) continue;
-      double dmin = distance(seg, o.poly);
+      if (!o.box.overlaps(wide) || distance(o.centre, seg) >= o.radius + r) continue;
+      double dmin = fast_distance(seg, o.poly);
       if (dmin >= r - tol) continue;
-      double d0 = distance(a, o.poly);
+      double d0 = fast_distance(a, o.poly);
       if (d0 < r - tol && dmin >= d0 - tol) continue;  // started too close, moving away
       return false;
     }
@@ -65,7 +65,7 @@ struct LocalScene {
     if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
-      if (o.box.inflated(r).contains(p) && distance(p, o.poly) < r - tol) return false;
+      if (o.box.inflated(r).contains(p) && fast_distance(p, o.poly) < r - tol) return false;
     }
     for (int g : gates)
       if (distance(p, m->gates[g].line) <= 2 * tol) return false;  // a waypoint on a closed gap
@@ -73,8 +73,14 @@ struct LocalScene {
   }
 };
 
+struct Candidate {
+  Vec2 at;
+  Vec2 pivot;          // the obstacle corner it wraps, for corner points
+  bool has_pivot = false;
+};
+
 // Points on the circumscribed polygon of each convex corner's arc.
-void corner_nodes(const Polygon& poly, double r, std::vector<Vec2>& out) {
+void corner_nodes(const Polygon& poly, double r, std::vector<Candidate>& out) {
   const auto& p = poly.points;  // counter-clockwise
   std::size_t n = p.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -89,7 +95,7 @@ void corner_nodes(const Polygon& poly, double r, std::vector<Vec2>& out) {
     double radius = r / std::cos(sweep / steps / 2);
     for (int k = 0; k < steps; ++k) {
       double a = a0 + sweep * (k + 0.5) / steps;
-      out.push_back(cur + Vec2{std::cos(a), std::sin(a)} * radius);
+      out.push_back({cur + Vec2{std::cos(a), std::sin(a)} * radius, cur, true});
     }
   }
 }
@@ -112,6 +118,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   m.grid.query(region, near);
   for (int k : near)
     if (m.obstacles[k].blocks) local.obstacles.push_back(k);
+  m.ensure_gates(region);
   for (std::size_t g = 0; g < m.gates.size(); ++g)
     if (m.gates[g].line.bounds().overlaps(region)) local.gates.push_back(static_cast<int>(g));
 
@@ -139,25 +146,40 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   if (!local.point_clear(b)) return std::nullopt;
 
   // Nodes: 0 start, 1 goal, then candidates.
-  std::vector<Vec2> cand;
+  std::vector<Candidate> cand;
   for (int k : local.obstacles) corner_nodes(m.obstacles[k].poly, m.r + 4 * m.tol, cand);
   for (std::size_t i = 0; i < local.obstacles.size(); ++i)
     for (std::size_t j = i + 1; j < local.obstacles.size(); ++j) {
       const TransitObstacle& oi = m.obstacles[local.obstacles[i]];
       const TransitObstacle& oj = m.obstacles[local.obstacles[j]];
-      if (!oi.box.inflated(6 * m.r).overlaps(oj.box)) continue;
-      ClosestPoints cp = closest_points(oi.poly, oj.poly);
-      if (cp.distance >= 2 * m.r - 2 * m.tol && cp.distance <= 6 * m.r) cand.push_back((cp.on_a + cp.on_b) / 2);
+      if (!oi.box.inflated(6 * m.r).overlaps(oj.box) ||
+          length_squared(oi.centre - oj.centre) > (oi.radius + oj.radius + 6 * m.r) * (oi.radius + oj.radius + 6 * m.r))
+        continue;
+      ClosestPoints cp = (oi.rect && oj.rect) ? referee::closest_points(*oi.rect, *oj.rect) : closest_points(oi.poly, oj.poly);
+      if (cp.distance >= 2 * m.r - 2 * m.tol && cp.distance <= 6 * m.r) cand.push_back({(cp.on_a + cp.on_b) / 2, {}, false});
     }
   for (int g : local.gates) {
     const auto& gate = m.gates[g];
     if (gate.b < 0 || m.obstacles[gate.b].blocks) continue;
     Vec2 dir = normalized(gate.line.b - gate.line.a);
-    cand.push_back(gate.line.b + dir * (4 * m.tol));
+    cand.push_back({gate.line.b + dir * (4 * m.tol), {}, false});
   }
   std::vector<Vec2> nodes{a, b};
-  for (Vec2 p : cand)
-    if (distance(p, a) + distance(p, b) <= max_length && local.point_clear(p)) nodes.push_back(p);
+  std::vector<Vec2> radial{{0, 0}, {0, 0}};  // unit vector from the pivot, or zero
+  for (const Candidate& c : cand)
+    if (distance(c.at, a) + distance(c.at, b) <= max_length && local.point_clear(c.at)) {
+      nodes.push_back(c.at);
+      radial.push_back(c.has_pivot ? normalized(c.at - c.pivot) : Vec2{0, 0});
+    }
+  // A shortest path leaves and meets a corner point nearly along the arc's
+  // tangent (within half an arc step, 15 degrees, when the corner is far);
+  // an edge that runs steeply towards or away from the corner it wraps is
+  // never on one. The bound is loose (about 49 degrees off the tangent).
+  constexpr double kTaut = 0.75;
+  auto taut = [&](int u, int v) {
+    Vec2 d = normalized(nodes[v] - nodes[u]);
+    return std::abs(dot(d, radial[u])) <= kTaut && std::abs(dot(d, radial[v])) <= kTaut;
+  };
 
   // A* with flat arrays.
   std::size_t n = nodes.size();
@@ -180,7 +202,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       if (tentative >= g[v]) continue;
       double h = distance(nodes[v], b);
       if (tentative + h > max_length + m.tol || tentative + h >= g[1]) continue;
-      if (!local.segment_clear(nodes[u], nodes[v])) continue;
+      if (!taut(u, static_cast<int>(v)) || !local.segment_clear(nodes[u], nodes[v])) continue;
       g[v] = tentative;
       prev[v] = u;
       open.push({tentative + h, static_cast<int>(v)});

@@ -22,6 +22,13 @@ namespace referee::warmaster {
 // equation in t.
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly);
 
+// Fast distances for the hot loops (no hypot; one square root per call).
+// Same answers as core distance(Segment, Polygon) and distance(Vec2, Polygon):
+// 0 inside the filled polygon.
+double fast_distance(const Segment& s, const Polygon& poly);
+double fast_distance(Vec2 p, const Polygon& poly);
+bool fast_inside(const Polygon& poly, Vec2 p);  // crossing number; boundary points may go either way
+
 // Closest points between two filled polygons (distance 0 and a common point
 // when they overlap or touch).
 ClosestPoints closest_points(const Polygon& a, const Polygon& b);
