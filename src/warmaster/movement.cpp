@@ -599,6 +599,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   TransitOptions opts;
   opts.flying = u.type == TroopType::Flyer;
   opts.evading = req.kind == MoveKind::Evade;
+  if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
   // Straight lines need only what is near them (gates span at most the
   // frontage); a planned route may wander up to max_route from its start.
   TransitScene scene(near, u, settings, opts);
