@@ -196,6 +196,12 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
         route.poses = *planned;
         route.planned = true;
         found.clear();
+      } else {
+        found.push_back({"warmaster.movement.path",
+                         fmt::format("{}: no route round what blocks the straight line within {} (the allowance "
+                                     "plus the stand's longest edge)",
+                                     stand_label(i), cm(max_route)),
+                         {{"searched", max_route, "cm"}}});
       }
     }
     out.violations.insert(out.violations.end(), found.begin(), found.end());
@@ -296,8 +302,8 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
 
 // Final poses overlap no stand of another unit (characters never count) and
 // no other stand of the unit. Touching is not overlapping.
-void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<StandRoute>& routes,
-                    const Settings& settings, Verdict& verdict) {
+void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                    const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
   double tol = settings.contact_tolerance;
   std::vector<OrientedRect> finals;
   Aabb area = u.footprint_at(routes.front().poses.back()).bounds();
@@ -315,7 +321,10 @@ void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<Stan
                     {{"overlap", penetration(finals[i], finals[j]), "cm"}});
     }
   }
-  for (const auto& other : bf.units) {
+  std::vector<int> near;
+  index.units_near(area, near);
+  for (int k : near) {
+    const Unit& other = bf.units[static_cast<std::size_t>(k)];
     if (&other == &u || other.id == u.id) continue;
     for (std::size_t s = 0; s < other.stands.size(); ++s) {
       OrientedRect o = other.footprint(s);
@@ -356,6 +365,35 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
                               stand_label(i), stand_label(which), cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
                   {{"gap", nearest, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
   }
+}
+
+// The part of the battlefield within `box`: the mover, the units and the
+// terrain whose bounds meet it. A TransitScene built on it costs what is
+// near the move, not what is on the table.
+Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Unit& mover, const Aabb& box) {
+  Battlefield local;
+  local.width = bf.width;
+  local.height = bf.height;
+  local.armies = bf.armies;
+  std::vector<int> near;
+  index.terrain_near(box, near);
+  for (int k : near) local.terrain.push_back(bf.terrain[static_cast<std::size_t>(k)]);
+  near.clear();
+  index.units_near(box, near);
+  bool has_mover = false;
+  for (int k : near) {
+    const Unit& u = bf.units[static_cast<std::size_t>(k)];
+    has_mover = has_mover || u.id == mover.id;
+    local.units.push_back(u);
+  }
+  if (!has_mover) local.units.push_back(mover);
+  return local;
+}
+
+Aabb unit_bounds(const Unit& u) {
+  Aabb box = u.footprint(0).bounds();
+  for (std::size_t s = 1; s < u.stands.size(); ++s) box = box.merged(u.footprint(s).bounds());
+  return box;
 }
 
 MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
@@ -493,11 +531,28 @@ std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, do
   return std::nullopt;
 }
 
+MoveIndex::MoveIndex(const Battlefield& bf)
+    : units_(bf.table().inflated(20), 10.0), terrain_(bf.table().inflated(20), 10.0) {
+  for (std::size_t i = 0; i < bf.units.size(); ++i)
+    if (!bf.units[i].stands.empty()) units_.insert(static_cast<int>(i), unit_bounds(bf.units[i]));
+  for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain_.insert(static_cast<int>(i), bf.terrain[i].bounds);
+}
+
+void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const { units_.query(box, out); }
+void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_.query(box, out); }
+
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
+  return check_move(bf, MoveIndex(bf), req, settings);
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
+                      const Settings& settings) {
   if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
+  if (u.stands.empty()) throw InputError("unit", fmt::format("unit \"{}\" has no stands on the table", u.id));
   std::vector<bool> listed(u.stands.size(), false);
   for (const auto& plan : req.stands) {
     if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u.stands.size())
@@ -525,7 +580,13 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
 
   // Terrain at the destination first: a stand refused there halts at the
   // edge, and there is no path to look for.
-  std::vector<bool> skip = check_terrain(bf, u, routes, settings, a.verdict);
+  // Everything the stands' footprints cover on their way, start to final.
+  Aabb area = u.footprint(0).bounds();
+  for (const auto& r : routes)
+    for (const auto& p : r.poses) area = area.merged(u.footprint_at(p).bounds());
+  const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
+  Battlefield near = neighbourhood(bf, index, u, area.inflated(reach));
+  std::vector<bool> skip = check_terrain(near, u, routes, settings, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
     if (off_table(u.footprint_at(routes[i].poses.back()), bf)) {
       a.leaves_table = true;
@@ -538,8 +599,13 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
   TransitOptions opts;
   opts.flying = u.type == TroopType::Flyer;
   opts.evading = req.kind == MoveKind::Evade;
-  TransitScene scene(bf, u, settings, opts);
-  double max_route = 2 * std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  // Straight lines need only what is near them (gates span at most the
+  // frontage); a planned route may wander up to max_route from its start.
+  TransitScene scene(near, u, settings, opts);
+  // Routes are searched up to the allowance plus the stand's longest edge:
+  // enough to show by how much a slightly long detour fails, without
+  // searching the whole table for hopeless ones.
+  double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   std::vector<std::vector<int>> orders =
       req.order.empty() ? candidate_orders(moving) : std::vector<std::vector<int>>{req.order};
   // First look for an order in which every straight line is clear (cheap);
@@ -556,12 +622,14 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
     }
   }
   if (!clear) {
-    chosen = trace_paths(scene, u, orders.front(), routes, skip, max_route, true);
+    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route + reach));
+    TransitScene planner(wide, u, settings, opts);
+    chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();
   }
   for (auto& r : chosen.violations) a.verdict.add(std::move(r));
   check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);
-  check_overlaps(bf, u, a.routes, settings, a.verdict);
+  check_overlaps(bf, index, u, a.routes, settings, a.verdict);
   check_end_formation(u, a.routes, settings, a.verdict);
   return a;
 }
