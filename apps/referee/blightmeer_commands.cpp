@@ -65,7 +65,7 @@ void add_blightmeer_commands(CLI::App& app) {
     add_output_options(cmd, *out);
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(*battle);
-      bm::MoveRequest m = bm::parse_move(bm::read_json(*move));
+      bm::MoveRequest m = bm::parse_move(load_json_file(*move));
       bm::MoveReport r = bm::check_move(*b.terrain, b.state, m);
       emit(*out, bm::report_json(r), bm::explain_report(r));
     });
@@ -122,7 +122,7 @@ void add_blightmeer_commands(CLI::App& app) {
     cmd->add_flag("--explain", o->explain, "Readable text instead of JSON");
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(o->battle);
-      std::vector<bm::MoveRequest> moves = bm::parse_moves(bm::read_json(o->move));
+      std::vector<bm::MoveRequest> moves = bm::parse_moves(load_json_file(o->move));
       SeededDice dice(o->seed);
       GameLog log;
       log.system = "blightmeer";

@@ -229,23 +229,11 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
   return b;
 }
 
-nlohmann::json parse_json(std::string_view text, const std::string& source) {
-  // core's parse_json_text turns syntax errors into InputError, but a number
-  // too large for a double (1e999) surfaces as json out_of_range: catch it here too.
-  try {
-    return parse_json_text(text, source);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(source, std::string("not valid JSON: ") + e.what());
-  }
-}
-
-nlohmann::json read_json(const std::string& path) { return parse_json(read_text_file(path), path); }
-
 Battle parse_battle_text(std::string_view text, const std::string& source) {
-  return parse_battle(parse_json(text, source), source);
+  return parse_battle(parse_json_text(text, source), source);
 }
 
-Battle load_battle(const std::string& path) { return parse_battle(read_json(path), path); }
+Battle load_battle(const std::string& path) { return parse_battle(load_json_file(path), path); }
 
 MoveRequest parse_move(const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path);

@@ -4,6 +4,7 @@
 
 #include "referee/blightmeer/io.hpp"
 #include "referee/core/files.hpp"
+#include "referee/core/json_io.hpp"
 
 namespace referee::blightmeer {
 namespace {
@@ -25,7 +26,7 @@ TEST(BlightmeerDocs, ExamplesLoadAndAreJudged) {
   Battle b = parse_battle_text(blocks[0], "docs example");
   EXPECT_EQ(b.state.units.size(), 5u);
   EXPECT_EQ(b.terrain->surfaces.size(), 2u);
-  MoveRequest m = parse_move(parse_json(blocks[1], "docs move"));
+  MoveRequest m = parse_move(parse_json_text(blocks[1], "docs move"));
   MoveReport r = check_move(*b.terrain, b.state, m);
   // 1.58 + 2 + 2.69 in of the Wood Elf's 7; one jump down, Agility 6: 15/20.
   EXPECT_TRUE(r.verdict.legal()) << explain(r.verdict);

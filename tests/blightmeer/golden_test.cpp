@@ -9,6 +9,7 @@
 
 #include "referee/blightmeer/io.hpp"
 #include "referee/core/files.hpp"
+#include "referee/core/json_io.hpp"
 
 namespace referee::blightmeer {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 std::string playthrough() {
   const std::string dir = std::string(REFEREE_SOURCE_DIR);
   Battle b = load_battle(dir + "/scenarios/blightmeer/town.json");
-  std::vector<MoveRequest> moves = parse_moves(read_json(dir + "/tests/blightmeer/golden/town_moves.json"));
+  std::vector<MoveRequest> moves = parse_moves(load_json_file(dir + "/tests/blightmeer/golden/town_moves.json"));
   SeededDice dice(2026);
   std::string out = "# Blightmeer golden playthrough: scenarios/blightmeer/town.json, seed 2026\n";
   int n = 0;

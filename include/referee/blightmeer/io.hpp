@@ -16,11 +16,6 @@
 
 namespace referee::blightmeer {
 
-// JSON text and files; every failure (including numbers too large for a
-// double) is an InputError naming the source.
-nlohmann::json parse_json(std::string_view text, const std::string& source);
-nlohmann::json read_json(const std::string& path);
-
 // Parses and validates a battlefield, then compiles its navigation graph.
 Battle parse_battle(const nlohmann::json& j, const std::string& source);
 Battle parse_battle_text(std::string_view text, const std::string& source);
