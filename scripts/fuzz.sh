@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang and runs each for N seconds (default 60),
-# seeded from the bundled scenarios.
+# Builds the libFuzzer targets with clang and runs each for N seconds (default
+# 60), two at a time on the two cores, seeded from the bundled scenarios.
+# Fails if any target finds a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -8,13 +9,26 @@ scripts/install-deps.sh --fuzz
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 shopt -s nullglob
-for fuzzer in build/fuzz/fuzz/*_fuzz; do
+logs=build/fuzz/logs
+mkdir -p "$logs"
+run_one() {
+  local fuzzer=$1 name module corpus
   name=$(basename "$fuzzer")
   module=${name%%_*}
   corpus=build/fuzz/corpus/$name
   mkdir -p "$corpus"
   cp -n scenarios/"$module"/*.json "$corpus"/ 2>/dev/null || true
-  echo "== $name for ${seconds}s"
-  "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 "$corpus" \
-    2>&1 | tail -n 12
+  if "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \
+       -artifact_prefix=build/fuzz/logs/"$name"- "$corpus" >"$logs/$name.log" 2>&1; then
+    echo "== $name: ${seconds}s, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs, no crash"
+  else
+    echo "== $name FAILED"; tail -n 40 "$logs/$name.log"; return 1
+  fi
+}
+pids=(); status=0
+for fuzzer in build/fuzz/fuzz/*_fuzz; do
+  run_one "$fuzzer" & pids+=($!)
+  if ((${#pids[@]} == 2)); then wait "${pids[0]}" || status=1; pids=("${pids[1]}"); fi
 done
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+exit $status
