@@ -2,13 +2,45 @@
 // itself as the transit model. Owned by the route-planning work; the move
 // checker (movement.hpp) calls it for every leg.
 //
-// Model. While moving, a stand may turn to fit any gap at least as wide as
-// its shortest edge, so in transit it is a disc of diameter = shortest edge
-// whose centre follows the route. Obstacles: other units' stands (characters
-// never), own stands that have already moved or are engaged, terrain the
-// troop type may not enter, and the table edge. A gap with an enemy stand on
-// either side must be strictly wider than the stand's frontage: such gaps
-// are closed with "gates" before routing.
+// Model (docs/warmaster-geometry.md has the figures).
+// - While moving, a stand may turn to fit any gap at least as wide as its
+//   shortest edge, so in transit it is a disc of diameter = shortest edge
+//   (radius r = 1.0 cm for a 40 x 20 mm stand) whose centre follows the legs.
+//   The disc lies inside the footprint, so a stand that overlaps nothing at a
+//   pose has a clear disc there: touching at the start and end is fine.
+// - Obstacles: other units' stands (characters never), own stands that have
+//   already moved or are engaged (set_own_blockers), terrain the troop type
+//   may not enter (troops.hpp may_enter). The disc may touch an obstacle,
+//   never overlap it (tolerance kTransitTolerance). A gap of exactly the
+//   shortest edge passes; 1.9 cm does not, for a 2.0 cm edge.
+// - Gates. For every enemy stand E and every other obstacle O within the
+//   mover's frontage F (another stand of any side, own blockers, ANY terrain
+//   feature, enterable or not, and the table edge), the gap E-O is not wider
+//   than F, so the segment joining their closest points is a gate: the disc's
+//   centre may not cross it. Passing "between" E and O means crossing that
+//   segment, because E, the gate and O form one connected barrier. A stand
+//   that goes through an enterable feature instead does not pass the gap.
+//   Gaps of exactly F are closed ("more than 40 mm").
+// - The table edge is a gap partner and bounds routes, but check_leg does not
+//   itself report a stand leaving the table: that is warmaster.movement.off_table
+//   (movement.hpp), decided by the move checker.
+// - Characters (options.character, or the Character constructor): a disc of
+//   the base's diameter (or the stand's shortest edge); units of their own side
+//   never block them, enemy stands do; terrain as infantry.
+// - Flyers (options.flying): terrain neither blocks them nor closes gaps; other
+//   units' stands still block and enemy gaps still apply, unless
+//   options.fly_over_stands is set. Where a flyer may end is the move
+//   checker's question (troops.hpp flyer_may_end_in).
+// - Evaders (options.evading): engaged units always block; friendly,
+//   unengaged units listed in burst_through do not block, but a leg may not
+//   end overlapping one (warmaster.movement.burst_through: the evader must
+//   pass completely through).
+// Rule ids: warmaster.movement.path (runs into a stand), warmaster.movement.gap
+// (a gap too narrow, with its width and the width required),
+// warmaster.movement.terrain (would enter terrain it may not: where it halts).
+//
+// A TransitScene caches lazily built data and is not safe to share between
+// threads; build one per thread.
 #pragma once
 
 #include <array>
@@ -24,8 +56,14 @@
 
 namespace referee::warmaster {
 
+// Contact tolerance of the transit model (cm): a disc this close to an
+// obstacle touches it. 0.005 mm, below the hundredth of a millimetre readings
+// are taken to.
+inline constexpr double kTransitTolerance = 0.0005;
+
 struct TransitOptions {
-  bool flying = false;        // flyers and flying characters pass over terrain and stands? (no: stands still block)
+  bool flying = false;        // flyers and flying characters pass over terrain; stands still block
+  bool fly_over_stands = false;  // flyers also pass over stands (house rule; off by default)
   bool character = false;     // characters pass through everything on their own side and treat terrain as infantry
   bool evading = false;       // evaders may not pass through engaged units
   std::vector<std::string> burst_through;  // friendly unengaged units an evader may burst through
@@ -38,6 +76,9 @@ struct TransitOptions {
 class TransitScene {
  public:
   TransitScene(const Battlefield& bf, const Unit& mover, const Settings& settings, TransitOptions options = {});
+  // A character's own move: options.character is set for you; a flying
+  // character also gets options.flying.
+  TransitScene(const Battlefield& bf, const Character& mover, const Settings& settings, TransitOptions options = {});
   ~TransitScene();
   TransitScene(TransitScene&&) noexcept;
   TransitScene& operator=(TransitScene&&) noexcept;
@@ -54,10 +95,29 @@ class TransitScene {
   // The shortest route from `from` to `to` obeying the gap rule, as poses
   // including both ends, measured as reading 4 measures it (corners, leg by
   // leg). nullopt when no route exists within `max_length`.
+  // The search bounds the centre path by `max_length`; the measured corner
+  // distance (route_distance) can be a little longer, and the caller
+  // compares it with the allowance. Intermediate poses keep the start
+  // facing except on the one leg where turning costs least (reading 4).
   std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length) const;
 
+  // Radius of the disc a stand is in transit (half its shortest edge).
+  double clearance() const;
+  // Is a disc centred at `p` clear of every obstacle (and inside the table)?
+  bool is_clear(Vec2 p) const;
+
+  // The gates (closed enemy gaps) the scene found, for pictures and answers.
+  struct Gate {
+    Segment line;
+    std::string a, b;   // e.g. "orcs-1 stand 2", "wood-1", "the table edge"
+    double width = 0;   // cm
+  };
+  std::vector<Gate> gates() const;
+
+  struct Impl;  // src/warmaster/transit_scene.hpp; reach.cpp builds on it
+  const Impl& impl() const { return *impl_; }
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

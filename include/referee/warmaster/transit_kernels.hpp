@@ -1,0 +1,41 @@
+// Geometry kernels behind the transit model (transit.hpp) and sight
+// (sight.hpp). Polygons are simple, in either winding; a polygon is filled.
+// Tested against Boost.Geometry on random inputs (tests/warmaster/*_vs_boost_test.cpp).
+#pragma once
+
+#include <optional>
+
+#include "referee/core/geometry.hpp"
+
+namespace referee::warmaster {
+
+// A disc of radius `r` whose centre moves along `path` (t from 0 to 1): the
+// first t at which it comes within `r` of the filled polygon, i.e. the first
+// contact of the swept disc. 0 when it starts within `r`. nullopt when the
+// whole sweep stays further than `r` away.
+//
+// Method: the disc meets the polygon exactly when its centre enters the
+// polygon inflated by r, which is the union of the polygon and one capsule
+// (a segment thickened by r) per edge. Entering the polygon itself means
+// crossing an edge, so it is enough to find the first entry into each
+// capsule: two offset lines and two end circles, each a linear or quadratic
+// equation in t.
+std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly);
+
+// Closest points between two filled polygons (distance 0 and a common point
+// when they overlap or touch).
+ClosestPoints closest_points(const Polygon& a, const Polygon& b);
+
+// Does the segment pass through the polygon's interior (more than `tol`
+// inside)? Grazing a vertex or running along an edge is not passing through:
+// this is "touching is not overlapping" for lines of sight.
+bool crosses_interior(const Segment& s, const Polygon& poly, double tol = 1e-7);
+
+// Do the two segments cross properly (each has its ends strictly on both
+// sides of the other)? Touching at an end is not crossing.
+bool crosses_properly(const Segment& s, const Segment& t);
+
+// A polygon in counter-clockwise order (reversed copy when clockwise).
+Polygon ccw(Polygon p);
+
+}  // namespace referee::warmaster

@@ -1,0 +1,426 @@
+// The transit model (README reading 5; header comment of transit.hpp):
+// building the scene's obstacles and gates, and checking one leg.
+#include "referee/warmaster/transit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "referee/warmaster/transit_kernels.hpp"
+#include "referee/warmaster/troops.hpp"
+#include "transit_scene.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+bool listed(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string at(Vec2 p) { return fmt::format("({:.1f}, {:.1f})", p.x, p.y); }
+
+Vec2 closest_on_boundary(Vec2 p, const Polygon& poly) {
+  Vec2 best = p;
+  double bd = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0, n = poly.points.size(); i < n; ++i) {
+    Vec2 q = closest_point(p, Segment{poly.points[i], poly.points[(i + 1) % n]});
+    double d = distance(p, q);
+    if (d < bd) { bd = d; best = q; }
+  }
+  return best;
+}
+
+// Distance from a polygon to one table edge (0 left, 1 right, 2 bottom, 3 top),
+// with the polygon's nearest vertex.
+std::pair<double, Vec2> edge_distance(const Polygon& poly, int edge, double w, double h) {
+  double best = std::numeric_limits<double>::infinity();
+  Vec2 at{};
+  for (Vec2 v : poly.points) {
+    double d = edge == 0 ? v.x : edge == 1 ? w - v.x : edge == 2 ? v.y : h - v.y;
+    if (d < best) { best = d; at = v; }
+  }
+  return {best, at};
+}
+
+Vec2 edge_foot(Vec2 v, int edge, double w, double h) {
+  switch (edge) {
+    case 0: return {0, v.y};
+    case 1: return {w, v.y};
+    case 2: return {v.x, 0};
+    default: return {v.x, h};
+  }
+}
+
+// Clearance of the centre path from a table edge: linear along a segment,
+// so the smaller end decides.
+double edge_clearance(Vec2 p, int edge, double w, double h) {
+  return edge == 0 ? p.x : edge == 1 ? w - p.x : edge == 2 ? p.y : h - p.y;
+}
+
+}  // namespace
+
+// --- Building the scene ------------------------------------------------------
+
+void TransitScene::Impl::add_fixed(const Battlefield& bf) {
+  table_w = bf.width;
+  table_h = bf.height;
+  for (const Unit& u : bf.units) {
+    if (u.id == mover_id || listed(options.ignore_units, u.id)) continue;
+    bool enemy = u.side != side;
+    if (character && !enemy) continue;  // characters pass through their own side
+    if (options.flying && options.fly_over_stands) continue;
+    bool burst = options.evading && !enemy && !u.engaged && listed(options.burst_through, u.id);
+    for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      std::string label = u.id + " stand " + std::to_string(s + 1);
+      if (burst) {
+        burst_rects.push_back(u.footprint(s));
+        burst_labels.push_back(label);
+        continue;
+      }
+      TransitObstacle o;
+      o.kind = TransitObstacle::Kind::Stand;
+      o.poly = to_polygon(u.footprint(s));
+      o.box = o.poly.bounds();
+      o.label = std::move(label);
+      o.unit_id = u.id;
+      o.enemy = enemy;
+      obstacles.push_back(std::move(o));
+    }
+    if (burst) burst_units.push_back(u.id);
+  }
+  if (!options.flying) {
+    for (std::size_t f = 0; f < bf.terrain.size(); ++f) {
+      const TerrainFeature& tf = bf.terrain[f];
+      for (const Polygon& piece : tf.pieces) {
+        if (piece.points.size() < 3) continue;
+        TransitObstacle o;
+        o.kind = TransitObstacle::Kind::Terrain;
+        o.poly = ccw(piece);
+        o.box = o.poly.bounds();
+        o.label = tf.id;
+        o.blocks = !may_enter(type, tf.kind);
+        o.feature = static_cast<int>(f);
+        o.terrain = tf.kind;
+        obstacles.push_back(std::move(o));
+      }
+    }
+  }
+  fixed_count = obstacles.size();
+}
+
+// Gates: every enemy stand against every obstacle within the frontage, and
+// against the table edge (transit.hpp, "Gates").
+void TransitScene::Impl::rebuild() {
+  grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), 10.0);
+  for (std::size_t i = 0; i < obstacles.size(); ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
+  gates.clear();
+  std::vector<int> near;
+  for (std::size_t i = 0; i < obstacles.size(); ++i) {
+    const TransitObstacle& e = obstacles[i];
+    if (e.kind != TransitObstacle::Kind::Stand || !e.enemy) continue;
+    near.clear();
+    grid.query(e.box.inflated(frontage + tol), near);
+    for (int j : near) {
+      if (j == static_cast<int>(i)) continue;
+      const TransitObstacle& o = obstacles[j];
+      if (o.kind == TransitObstacle::Kind::Stand && o.enemy && j < static_cast<int>(i)) continue;  // pair seen
+      ClosestPoints cp = closest_points(e.poly, o.poly);
+      if (cp.distance <= tol || cp.distance > frontage + tol) continue;
+      gates.push_back({Segment{cp.on_a, cp.on_b}, static_cast<int>(i), j, cp.distance});
+    }
+    for (int edge = 0; edge < 4; ++edge) {
+      auto [d, v] = edge_distance(e.poly, edge, table_w, table_h);
+      if (d <= tol || d > frontage + tol) continue;
+      gates.push_back({Segment{v, edge_foot(v, edge, table_w, table_h)}, static_cast<int>(i), -1, d});
+    }
+  }
+}
+
+namespace {
+bool sweep_hits(const TransitScene::Impl& m, const TransitObstacle& o, const Segment& seg, double* dmin_out) {
+  double dmin = distance(seg, o.poly);
+  if (dmin_out) *dmin_out = dmin;
+  if (dmin >= m.r - m.tol) return false;
+  // A stand that starts too close (an illegal start) may still move away:
+  // only going deeper counts.
+  double d0 = distance(seg.a, o.poly);
+  if (d0 < m.r - m.tol && dmin >= d0 - m.tol) return false;
+  return true;
+}
+}  // namespace
+
+bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const {
+  for (Vec2 p : {a, b})
+    if (p.x < r - tol || p.y < r - tol || p.x > table_w - r + tol || p.y > table_h - r + tol) return false;
+  Segment seg{a, b};
+  Aabb box = seg.bounds();
+  for (const TransitGateData& g : gates)
+    if (g.line.bounds().overlaps(box) && crosses_properly(seg, g.line)) return false;
+  scratch.clear();
+  grid.query(box.inflated(r), scratch);
+  for (int k : scratch) {
+    const TransitObstacle& o = obstacles[k];
+    if (o.blocks && sweep_hits(*this, o, seg, nullptr)) return false;
+  }
+  return true;
+}
+
+bool TransitScene::Impl::point_clear(Vec2 p, std::vector<int>& scratch) const {
+  if (p.x < r - tol || p.y < r - tol || p.x > table_w - r + tol || p.y > table_h - r + tol) return false;
+  scratch.clear();
+  grid.query(Aabb{p, p}.inflated(r), scratch);
+  for (int k : scratch)
+    if (obstacles[k].blocks && distance(p, obstacles[k].poly) < r - tol) return false;
+  return true;
+}
+
+TransitScene::TransitScene(const Battlefield& bf, const Unit& mover, const Settings& settings, TransitOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.settings = settings;
+  m.mover_id = mover.id;
+  m.side = mover.side;
+  m.character = options.character;
+  m.type = options.character ? TroopType::Infantry : mover.type;
+  if (mover.type == TroopType::Flyer) options.flying = true;
+  m.options = std::move(options);
+  m.width = mover.width;
+  m.depth = mover.depth;
+  m.r = mover.shortest_edge() / 2;
+  m.frontage = mover.frontage();
+  m.add_fixed(bf);
+  m.rebuild();
+}
+
+TransitScene::TransitScene(const Battlefield& bf, const Character& mover, const Settings& settings,
+                           TransitOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.settings = settings;
+  m.mover_id = mover.id;
+  m.side = mover.side;
+  m.character = true;
+  m.type = TroopType::Infantry;
+  options.character = true;
+  if (mover.flying) options.flying = true;
+  m.options = std::move(options);
+  if (mover.stand_size) {
+    m.width = mover.stand_size->x;
+    m.depth = mover.stand_size->y;
+  } else {
+    m.width = m.depth = mover.base_diameter;
+  }
+  m.r = std::min(m.width, m.depth) / 2;
+  m.frontage = m.width;
+  m.add_fixed(bf);
+  m.rebuild();
+}
+
+TransitScene::~TransitScene() = default;
+TransitScene::TransitScene(TransitScene&&) noexcept = default;
+TransitScene& TransitScene::operator=(TransitScene&&) noexcept = default;
+
+void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
+  Impl& m = *impl_;
+  m.obstacles.resize(m.fixed_count);
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    TransitObstacle o;
+    o.kind = TransitObstacle::Kind::OwnStand;
+    o.poly = to_polygon(rects[i]);
+    o.box = o.poly.bounds();
+    o.label = m.mover_id + " stand (already moved or engaged) at " + at(rects[i].center);
+    o.unit_id = m.mover_id;
+    m.obstacles.push_back(std::move(o));
+  }
+  m.rebuild();
+}
+
+double TransitScene::clearance() const { return impl_->r; }
+
+bool TransitScene::is_clear(Vec2 p) const {
+  std::vector<int> scratch;
+  return impl_->point_clear(p, scratch);
+}
+
+std::vector<TransitScene::Gate> TransitScene::gates() const {
+  std::vector<Gate> out;
+  for (const auto& g : impl_->gates)
+    out.push_back({g.line, impl_->obstacles[g.a].label, impl_->gap_partner_label(g.b), g.width});
+  return out;
+}
+
+// --- Checking a leg -----------------------------------------------------------
+// 1. Crossing a gate: warmaster.movement.gap (enemy gap not wider than the frontage).
+// 2. The disc sweeping into an obstacle. When another obstacle (or the table
+//    edge) the sweep also touches lies closer than the shortest edge to it,
+//    and the centre line runs between them rather than into either, the leg
+//    tried a gap too narrow: warmaster.movement.gap. Otherwise it runs into
+//    the obstacle: warmaster.movement.terrain for terrain it may not enter,
+//    warmaster.movement.path for a stand.
+std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, const std::string& stand_label) const {
+  const Impl& m = *impl_;
+  std::vector<Ruling> out;
+  Vec2 a = from.position, b = to.position;
+  Segment seg{a, b};
+  double leg = distance(a, b);
+  const double shortest = 2 * m.r;
+  std::vector<std::pair<int, int>> reported;  // gap pairs, b = -1 for the table edge
+  auto was_reported = [&](int k) {
+    for (auto [x, y] : reported)
+      if (x == k || y == k) return true;
+    return false;
+  };
+  auto gap_ruling = [&](int k, int j, double width, Vec2 where) {
+    bool enemy = m.obstacles[k].enemy || (j >= 0 && m.obstacles[j].enemy);
+    std::string who = m.obstacles[k].label + " and " + m.gap_partner_label(j);
+    Ruling r;
+    r.rule = "warmaster.movement.gap";
+    if (enemy) {
+      r.reason = fmt::format("{}: gap between {} is {}, not wider than the {} frontage (a gap beside an enemy stand "
+                             "must be wider than the stand's frontage), at {}",
+                             stand_label, who, format_measure(width, "cm"), format_measure(m.frontage, "cm"), at(where));
+      r.figures = {{"gap", width, "cm"}, {"required_more_than", m.frontage, "cm"}};
+    } else {
+      r.reason = fmt::format("{}: gap between {} is {}, narrower than the {} shortest edge, at {}", stand_label, who,
+                             format_measure(width, "cm"), format_measure(shortest, "cm"), at(where));
+      r.figures = {{"gap", width, "cm"}, {"required_at_least", shortest, "cm"}};
+    }
+    out.push_back(std::move(r));
+    reported.push_back({k, j});
+  };
+
+  // 1. Gates.
+  struct Crossing {
+    double t;
+    std::size_t g;
+  };
+  std::vector<Crossing> crossings;
+  Aabb box = seg.bounds();
+  for (std::size_t g = 0; g < m.gates.size(); ++g) {
+    const TransitGateData& gate = m.gates[g];
+    if (!gate.line.bounds().overlaps(box) || !crosses_properly(seg, gate.line)) continue;
+    crossings.push_back({segment_intersection(seg, gate.line).value_or(0), g});
+  }
+  std::sort(crossings.begin(), crossings.end(), [](const Crossing& x, const Crossing& y) { return x.t < y.t; });
+  for (const Crossing& c : crossings) {
+    const TransitGateData& gate = m.gates[c.g];
+    gap_ruling(gate.a, gate.b, gate.width, a + (b - a) * c.t);
+  }
+
+  // 2. Obstacles the disc sweeps into.
+  struct Hit {
+    int k;
+    double t;
+    double dmin;
+  };
+  std::vector<Hit> hits;
+  std::vector<int> cand;
+  m.grid.query(box.inflated(m.r), cand);
+  for (int k : cand) {
+    const TransitObstacle& o = m.obstacles[k];
+    if (!o.blocks) continue;
+    double dmin = 0;
+    if (!sweep_hits(m, o, seg, &dmin)) continue;
+    double t = first_contact(seg, m.r, o.poly).value_or(0.0);
+    hits.push_back({k, t, dmin});
+  }
+  std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.t < y.t || (x.t == y.t && x.k < y.k); });
+  std::vector<int> done;
+  auto same_feature = [&](int k, int j) {
+    return m.obstacles[k].feature >= 0 && m.obstacles[k].feature == m.obstacles[j].feature;
+  };
+  for (const Hit& h : hits) {
+    if (was_reported(h.k) || std::find(done.begin(), done.end(), h.k) != done.end()) continue;
+    const TransitObstacle& o = m.obstacles[h.k];
+    Vec2 centre = a + (b - a) * h.t;
+    bool through = h.dmin <= 0;  // the centre line itself enters the obstacle
+    if (!through) {
+      // A narrow gap: a partner the sweep also touches, closer than the shortest edge.
+      int partner = -2;
+      double width = 0;
+      Vec2 where{};
+      for (const Hit& o2 : hits) {
+        if (o2.k == h.k || o2.dmin <= 0 || same_feature(h.k, o2.k)) continue;
+        ClosestPoints cp = closest_points(o.poly, m.obstacles[o2.k].poly);
+        if (cp.distance > m.tol && cp.distance < shortest - m.tol && (partner == -2 || cp.distance < width)) {
+          partner = o2.k;
+          width = cp.distance;
+          where = (cp.on_a + cp.on_b) / 2;
+        }
+      }
+      for (int edge = 0; edge < 4 && partner == -2; ++edge) {
+        double clear = std::min(edge_clearance(a, edge, m.table_w, m.table_h), edge_clearance(b, edge, m.table_w, m.table_h));
+        if (clear >= m.r - m.tol) continue;
+        auto [d, v] = edge_distance(o.poly, edge, m.table_w, m.table_h);
+        if (d > m.tol && d < shortest - m.tol) {
+          partner = -1;
+          width = d;
+          where = (v + edge_foot(v, edge, m.table_w, m.table_h)) / 2;
+        }
+      }
+      if (partner != -2) {
+        gap_ruling(h.k, partner, width, where);
+        if (partner >= 0) done.push_back(partner);
+        continue;
+      }
+    }
+    done.push_back(h.k);
+    Vec2 contact = closest_on_boundary(centre, o.poly);
+    double along = h.t * leg;
+    Ruling r;
+    if (o.kind == TransitObstacle::Kind::Terrain) {
+      r.rule = "warmaster.movement.terrain";
+      std::string who = m.character ? std::string("a character (as infantry)") : std::string(to_string(m.type));
+      r.reason = fmt::format("{}: {} may not enter {} ({}); it would halt at its edge at {}, {} along the {} leg",
+                             stand_label, who, o.label, to_string(o.terrain), at(centre), format_measure(along, "cm"),
+                             format_measure(leg, "cm"));
+      r.figures = {{"halt_at", along, "cm"}, {"leg", leg, "cm"}};
+    } else {
+      r.rule = "warmaster.movement.path";
+      std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own stand" : (o.enemy ? "enemy stand" : "stand");
+      r.reason = fmt::format(
+          "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
+          "{}, half its {} shortest edge)",
+          stand_label, what, o.label, at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
+          format_measure(std::max(0.0, h.dmin), "cm"), format_measure(m.r, "cm"), format_measure(shortest, "cm"));
+      r.figures = {{"blocked_at", along, "cm"}, {"clearance", std::max(0.0, h.dmin), "cm"}, {"needed", m.r, "cm"}};
+    }
+    out.push_back(std::move(r));
+  }
+
+  // 3. Bursting through: an evader may not stop inside the unit it bursts through.
+  if (!m.burst_rects.empty()) {
+    OrientedRect end = OrientedRect::from_pose(to, m.width, m.depth);
+    for (std::size_t i = 0; i < m.burst_rects.size(); ++i) {
+      if (!overlaps(end, m.burst_rects[i], m.tol)) continue;
+      out.push_back({"warmaster.movement.burst_through",
+                     fmt::format("{}: ends on {}, which it bursts through; an evader must pass completely through "
+                                 "(ends at {})",
+                                 stand_label, m.burst_labels[i], at(to.position)),
+                     {}});
+    }
+  }
+  return out;
+}
+
+// --- Measuring (README reading 4) ---------------------------------------------
+
+std::array<double, 4> corner_distances(const std::vector<Pose>& poses, double width, double depth) {
+  std::array<double, 4> total{0, 0, 0, 0};
+  for (std::size_t i = 1; i < poses.size(); ++i) {
+    auto c0 = OrientedRect::from_pose(poses[i - 1], width, depth).corners();
+    auto c1 = OrientedRect::from_pose(poses[i], width, depth).corners();
+    for (int k = 0; k < 4; ++k) total[k] += distance(c0[k], c1[k]);
+  }
+  return total;
+}
+
+double route_distance(const std::vector<Pose>& poses, double width, double depth) {
+  auto c = corner_distances(poses, width, depth);
+  return *std::max_element(c.begin(), c.end());
+}
+
+}  // namespace referee::warmaster

@@ -1,0 +1,127 @@
+#include "referee/warmaster/transit_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace referee::warmaster {
+
+namespace {
+
+// First t in [0,1] with |a + t d - c| <= r, assuming |a - c| > r.
+std::optional<double> circle_entry(Vec2 a, Vec2 d, Vec2 c, double r) {
+  Vec2 f = a - c;
+  double A = dot(d, d), B = 2 * dot(f, d), C = dot(f, f) - r * r;
+  if (A <= 0) return std::nullopt;
+  double disc = B * B - 4 * A * C;
+  if (disc < 0) return std::nullopt;
+  double t = (-B - std::sqrt(disc)) / (2 * A);
+  if (t < 0 || t > 1) return std::nullopt;
+  return t;
+}
+
+// First t at which the moving point enters the capsule of edge (p, q).
+std::optional<double> capsule_entry(Vec2 a, Vec2 d, Vec2 p, Vec2 q, double r) {
+  std::optional<double> best;
+  auto take = [&](std::optional<double> t) {
+    if (t && (!best || *t < *best)) best = t;
+  };
+  take(circle_entry(a, d, p, r));
+  take(circle_entry(a, d, q, r));
+  Vec2 e = q - p;
+  double len = length(e);
+  if (len > 0) {
+    Vec2 u = e / len;
+    double s0 = cross(u, a - p), sv = cross(u, d);
+    if (sv != 0) {
+      for (double side : {r, -r}) {
+        double t = (side - s0) / sv;
+        if (t < 0 || t > 1) continue;
+        // Only an entry: moving from outside |s| > r towards inside.
+        if (std::abs(s0) <= r) continue;
+        double along = dot(a + d * t - p, u);
+        if (along >= 0 && along <= len) take(t);
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly) {
+  const auto& pts = poly.points;
+  if (pts.size() < 3) return std::nullopt;
+  if (distance(path.a, poly) <= r) return 0.0;
+  Vec2 d = path.b - path.a;
+  std::optional<double> best;
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i) {
+    auto t = capsule_entry(path.a, d, pts[i], pts[(i + 1) % n], r);
+    if (t && (!best || *t < *best)) best = t;
+  }
+  return best;
+}
+
+ClosestPoints closest_points(const Polygon& a, const Polygon& b) {
+  if (a.points.empty() || b.points.empty()) return {{}, {}, std::numeric_limits<double>::infinity()};
+  if (contains(b, a.points[0])) return {a.points[0], a.points[0], 0};
+  if (contains(a, b.points[0])) return {b.points[0], b.points[0], 0};
+  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  const auto& p = a.points;
+  const auto& q = b.points;
+  for (std::size_t i = 0, n = p.size(); i < n; ++i) {
+    Segment e{p[i], p[(i + 1) % n]};
+    for (std::size_t j = 0, m = q.size(); j < m; ++j) {
+      ClosestPoints c = referee::closest_points(e, Segment{q[j], q[(j + 1) % m]});
+      if (c.distance < best.distance) best = c;
+    }
+  }
+  return best;
+}
+
+// Split the segment at every crossing with the polygon's boundary; the piece
+// between two consecutive crossings is wholly inside or wholly outside, so
+// its midpoint decides. A midpoint counts as inside only when it is deeper
+// than `tol`, so grazing lines pass.
+bool crosses_interior(const Segment& s, const Polygon& poly, double tol) {
+  const auto& pts = poly.points;
+  std::size_t n = pts.size();
+  if (n < 3) return false;
+  Vec2 d = s.b - s.a;
+  std::vector<double> ts{0.0, 1.0};
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec2 p = pts[i], q = pts[(i + 1) % n];
+    Vec2 e = q - p;
+    double den = cross(d, e);
+    if (den == 0) continue;  // parallel: collinear runs are on the boundary
+    Vec2 w = p - s.a;
+    double t = cross(w, e) / den, u = cross(w, d) / den;
+    if (t > 0 && t < 1 && u >= -1e-12 && u <= 1 + 1e-12) ts.push_back(t);
+  }
+  std::sort(ts.begin(), ts.end());
+  for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
+    if (ts[k + 1] - ts[k] <= 0) continue;
+    Vec2 m = s.a + d * ((ts[k] + ts[k + 1]) / 2);
+    if (contains(poly, m)) {
+      // Inside: how deep, measured to the boundary.
+      double depth = std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < n; ++i) depth = std::min(depth, distance(m, Segment{pts[i], pts[(i + 1) % n]}));
+      if (depth > tol) return true;
+    }
+  }
+  return false;
+}
+
+bool crosses_properly(const Segment& s, const Segment& t) {
+  double d1 = cross(t.b - t.a, s.a - t.a), d2 = cross(t.b - t.a, s.b - t.a);
+  double d3 = cross(s.b - s.a, t.a - s.a), d4 = cross(s.b - s.a, t.b - s.a);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+Polygon ccw(Polygon p) {
+  if (p.signed_area() < 0) std::reverse(p.points.begin(), p.points.end());
+  return p;
+}
+
+}  // namespace referee::warmaster
