@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/core/dice.hpp"
 #include "referee/core/geometry.hpp"
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/model.hpp"
@@ -67,5 +68,56 @@ Formation classify_formation(const Unit& u, const Settings& settings = {});
 // A copy of the battlefield with the move applied (stands at their final
 // poses). Call only with a legal answer.
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req);
+
+// --- Details of the checks, exposed for tests and other phases ----------------
+
+// Moves are measured to a hundredth of a millimetre (README reading 1): a
+// stand may exceed its allowance by no more than this.
+inline constexpr double kMeasureSlack = 0.001;
+
+// The pace of a move (warmaster.movement.pace): the allowance in cm and a
+// label such as "full pace" or "half pace (irregular formation)".
+struct Pace {
+  double allowance = 0;
+  std::string label;
+};
+Pace move_pace(const Unit& u, MoveKind kind, Formation formation, std::optional<double> dice_distance = std::nullopt);
+
+// The pose a stand has a fraction t (0..1) of the way along a leg: the
+// centre moves in a straight line, the facing turns the short way round.
+Pose interpolate(const Pose& from, const Pose& to, double t);
+
+// Where a stand moving along `poses` first touches `blocked` terrain pieces:
+// the last clear pose (it halts at the edge, movement text "Terrain") and how
+// far its centre travelled to get there. nullopt when it never touches.
+struct Halt {
+  Pose pose;
+  double travelled = 0;  // cm, centre path up to the halt
+  std::size_t leg = 0;   // index of the leg it halts on
+};
+std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, double depth,
+                                const std::vector<const Polygon*>& blocked, double tolerance);
+
+// --- Units leaving the table (warmaster.movement.off_table) -------------------
+enum class OffTableOutcome {
+  Destroyed,          // 0 or less, or left while retreating from combat
+  GoneRollNextTurn,   // 1-2: roll again at the start of its side's next turn
+  ReturnsCannotMove,  // 3-4: back at the point it left, no further move this turn
+  ReturnsMayMove,     // 5-6: back at the point it left; may move if at the start of a turn
+};
+const char* to_string(OffTableOutcome o);
+
+struct OffTableResult {
+  OffTableOutcome outcome = OffTableOutcome::Destroyed;
+  int roll = 0;       // the D6 (0 when no roll: retreat from combat)
+  int modified = 0;   // roll - stands lost
+  Ruling ruling;      // rule warmaster.movement.off_table, with the figures
+  std::vector<Roll> rolls;
+};
+// Rolls a D6 through `dice`, -1 per stand already lost, and applies the
+// chart. A unit leaving while retreating from combat is destroyed, no roll.
+OffTableResult resolve_off_table(const std::string& who, int stands_lost, Dice& dice,
+                                 bool retreating_from_combat = false);
+OffTableResult resolve_off_table(const Unit& u, Dice& dice, bool retreating_from_combat = false);
 
 }  // namespace referee::warmaster

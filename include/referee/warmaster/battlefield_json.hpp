@@ -1,0 +1,53 @@
+// The Warmaster battlefield file (docs/warmaster-format.md) and the move
+// request file: parsing with a clear InputError naming the item, and writing
+// back. Parsing validates everything a move check relies on (closed, simple
+// terrain rings; stands that do not overlap; unique ids; sane coordinates),
+// so the engine never sees a malformed position.
+#pragma once
+
+#include <string>
+
+#include "referee/core/json_io.hpp"
+#include "referee/warmaster/model.hpp"
+#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/settings.hpp"
+
+namespace referee::warmaster {
+
+// Coordinates beyond this (cm) are refused as absurd.
+inline constexpr double kCoordinateLimit = 10000.0;
+
+// Default footprint of a stand of this type: {width (frontage), depth}.
+Vec2 default_stand_size(TroopType t);
+
+// Parses a battlefield. When `settings` is given, the file's optional
+// "settings" object is read into it (fields absent keep their value).
+Battlefield parse_battlefield(const Json& j, Settings* settings = nullptr);
+
+struct BattlefieldFile {
+  Battlefield battlefield;
+  Settings settings;
+};
+BattlefieldFile load_battlefield_file(const std::string& path);
+
+Json to_json(const Battlefield& bf, const Settings* settings = nullptr);
+
+// Builds the footprint pieces of a linear feature: one quad per segment of
+// the centre line, leaving the gateways open. Interior joints are closed by
+// extending each quad by half the width.
+std::vector<Polygon> linear_pieces(const std::vector<Vec2>& line, double width,
+                                   const std::vector<TerrainFeature::Gateway>& gateways);
+
+// A move request (docs/warmaster-format.md), checked against the battlefield:
+// the mover exists, stand indices are in range and listed once, the order
+// lists each moving stand once.
+MoveRequest parse_move_request(const Json& j, const Battlefield& bf);
+MoveRequest load_move_request_file(const std::string& path, const Battlefield& bf);
+Json to_json(const MoveRequest& req);
+
+// The answer of `referee warmaster check`: legal, violations, formation,
+// pace, allowance, order, routes, leaves_table.
+Json to_json(const MoveAnswer& answer);
+std::string explain(const MoveAnswer& answer, const MoveRequest& req);
+
+}  // namespace referee::warmaster

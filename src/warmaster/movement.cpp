@@ -1,0 +1,619 @@
+// Checking a Warmaster move: pace, formation, distance, clear path, terrain,
+// overlap and leaving the table (movement text; README readings 3-5). The
+// checks only read the battlefield; apply_move() makes the change.
+#include "referee/warmaster/movement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+constexpr const char* kRulePace = "warmaster.movement.pace";
+constexpr const char* kRuleFormation = "warmaster.movement.formation";
+constexpr const char* kRuleDistance = "warmaster.movement.distance";
+constexpr const char* kRuleTerrain = "warmaster.movement.terrain";
+constexpr const char* kRuleOverlap = "warmaster.movement.overlap";
+constexpr const char* kRuleOffTable = "warmaster.movement.off_table";
+constexpr const char* kRuleConfused = "warmaster.movement.confused";
+
+constexpr std::array<const char*, 4> kCornerNames{"front-left", "front-right", "rear-right", "rear-left"};
+
+std::string cm(double v) { return format_measure(v, "cm"); }
+
+// Facings count as equal when turning one into the other moves a corner by
+// no more than the contact tolerance.
+double facing_tolerance_deg(double tolerance, double width, double depth) {
+  return rad_to_deg(std::atan2(tolerance, std::max(width, depth)));
+}
+
+// Position of `p` in the frame of a stand: x to its right, y to its front.
+Vec2 local(const Pose& frame, Vec2 p) {
+  return Rot::from_degrees(frame.facing_deg).apply_inverse(p - frame.position);
+}
+
+// --- Formation (warmaster.movement.formation; README reading 3) ------------
+
+// A line: every stand faces the same way and they stand side by side,
+// butted edge to edge along their frontage, in one straight row.
+bool is_line(const Unit& u, double tol) {
+  const double ang = facing_tolerance_deg(tol, u.width, u.depth);
+  const Pose& ref = u.stands[0].pose;
+  std::vector<Vec2> rel;
+  for (const auto& s : u.stands) {
+    if (std::abs(angle_difference_degrees(ref.facing_deg, s.pose.facing_deg)) > ang) return false;
+    rel.push_back(local(ref, s.pose.position));
+  }
+  std::sort(rel.begin(), rel.end(), [](Vec2 a, Vec2 b) { return a.x < b.x; });
+  for (std::size_t i = 0; i + 1 < rel.size(); ++i) {
+    if (std::abs(rel[i + 1].x - rel[i].x - u.width) > tol) return false;
+    if (std::abs(rel[i + 1].y - rel[i].y) > tol) return false;
+  }
+  return true;
+}
+
+// Does `b` follow `a` in a column? Either edge to edge, straight behind it
+// with the same facing, or corner to corner: b's front-left corner on a's
+// rear-left corner (or right on right), b turned less than a right angle and
+// behind a, so the column curves (movement text, Figure 1).
+bool follows(const Unit& u, std::size_t a, std::size_t b, double tol) {
+  const Pose& pa = u.stands[a].pose;
+  const Pose& pb = u.stands[b].pose;
+  double turn = std::abs(angle_difference_degrees(pa.facing_deg, pb.facing_deg));
+  Vec2 rel = local(pa, pb.position);
+  if (turn <= facing_tolerance_deg(tol, u.width, u.depth) && std::abs(rel.x) <= tol &&
+      std::abs(rel.y + u.depth) <= tol)
+    return true;
+  if (turn >= 90.0 || rel.y >= 0) return false;
+  OrientedRect ra = u.footprint(a), rb = u.footprint(b);
+  if (overlaps(ra, rb, tol)) return false;
+  auto ca = ra.corners();
+  auto cb = rb.corners();
+  // corners: 0 front-left, 1 front-right, 2 rear-right, 3 rear-left
+  return distance(cb[0], ca[3]) <= tol || distance(cb[1], ca[2]) <= tol;
+}
+
+// A column: the stands can be ordered so that each follows the one before.
+// Units have a handful of stands, so a depth-first search over orders is cheap.
+bool chain_from(const std::vector<std::vector<bool>>& link, std::vector<bool>& used, std::size_t head,
+                std::size_t placed) {
+  if (placed == used.size()) return true;
+  for (std::size_t next = 0; next < used.size(); ++next) {
+    if (used[next] || !link[head][next]) continue;
+    used[next] = true;
+    if (chain_from(link, used, next, placed + 1)) return true;
+    used[next] = false;
+  }
+  return false;
+}
+
+bool is_column(const Unit& u, double tol) {
+  std::size_t n = u.stands.size();
+  if (n > 16) return false;
+  std::vector<std::vector<bool>> link(n, std::vector<bool>(n, false));
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) link[a][b] = a != b && follows(u, a, b, tol);
+  for (std::size_t head = 0; head < n; ++head) {
+    std::vector<bool> used(n, false);
+    used[head] = true;
+    if (chain_from(link, used, head, 1)) return true;
+  }
+  return false;
+}
+
+// --- Terrain helpers ----------------------------------------------------------
+
+bool rect_in_feature(const OrientedRect& r, const TerrainFeature& f, double tol) {
+  if (!r.bounds().overlaps(f.bounds)) return false;
+  for (const auto& p : f.pieces)
+    if (overlaps(r, p, tol)) return true;
+  return false;
+}
+
+bool disc_in_feature(Vec2 c, double radius, const TerrainFeature& f, double tol) {
+  Aabb box{{c.x - radius, c.y - radius}, {c.x + radius, c.y + radius}};
+  if (!box.overlaps(f.bounds)) return false;
+  for (const auto& p : f.pieces)
+    if (contains(p, c) || distance(c, p) < radius - tol) return true;
+  return false;
+}
+
+bool nobody_enters(TerrainKind k) { return !may_enter(TroopType::Infantry, k); }
+
+std::string feature_label(const TerrainFeature& f) { return fmt::format("{} '{}'", to_string(f.kind), f.id); }
+
+bool off_table(const OrientedRect& r, const Battlefield& bf) {
+  constexpr double eps = 1e-6;
+  for (Vec2 c : r.corners())
+    if (c.x < -eps || c.y < -eps || c.x > bf.width + eps || c.y > bf.height + eps) return true;
+  return false;
+}
+
+std::string stand_label(int i) { return fmt::format("stand {}", i); }
+
+// The poses each stand passes through: start, waypoints, final. Stands the
+// request does not mention stay where they are.
+std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
+  std::vector<StandRoute> routes(u.stands.size());
+  for (std::size_t i = 0; i < u.stands.size(); ++i) {
+    routes[i].stand = static_cast<int>(i);
+    routes[i].poses = {u.stands[i].pose};
+  }
+  for (const auto& plan : req.stands) {
+    auto& r = routes[static_cast<std::size_t>(plan.stand)];
+    r.poses.insert(r.poses.end(), plan.waypoints.begin(), plan.waypoints.end());
+    r.poses.push_back(plan.final_pose);
+  }
+  return routes;
+}
+
+bool moves(const StandRoute& r) { return r.poses.size() > 1; }
+
+// --- Clear path (warmaster.movement.path / .gap, README reading 5) ---------
+// Stands move one at a time in `order`. Each leg goes to TransitScene, which
+// applies the gap rule; own stands block once they have moved (or when the
+// unit is engaged). A stand sent without waypoints whose straight line is
+// blocked gets the shortest route that obeys the gap rule, if one exists.
+struct PathAttempt {
+  std::vector<Ruling> violations;
+  std::vector<StandRoute> routes;
+};
+
+PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
+                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route) {
+  PathAttempt out;
+  std::vector<bool> moved(u.stands.size(), false);
+  for (int i : order) {
+    auto& route = routes[static_cast<std::size_t>(i)];
+    std::vector<OrientedRect> blockers;
+    for (std::size_t j = 0; j < u.stands.size(); ++j) {
+      if (static_cast<int>(j) == i) continue;
+      if (moved[j]) blockers.push_back(u.footprint_at(routes[j].poses.back()));
+      else if (u.engaged) blockers.push_back(u.footprint(j));
+    }
+    scene.set_own_blockers(std::move(blockers));
+    moved[static_cast<std::size_t>(i)] = true;
+    if (skip[static_cast<std::size_t>(i)]) continue;
+    std::vector<Ruling> found;
+    for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
+      if (route.poses[k] == route.poses[k + 1]) continue;
+      auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
+      found.insert(found.end(), legs.begin(), legs.end());
+    }
+    if (!found.empty() && route.poses.size() == 2) {
+      if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route)) {
+        route.poses = *planned;
+        route.planned = true;
+        found.clear();
+      }
+    }
+    out.violations.insert(out.violations.end(), found.begin(), found.end());
+  }
+  out.routes = std::move(routes);
+  return out;
+}
+
+// Orders to try when the request gives none: the listed order first, then
+// every other order of up to five moving stands, until one has a clear path.
+std::vector<std::vector<int>> candidate_orders(const std::vector<int>& moving) {
+  std::vector<std::vector<int>> out{moving};
+  if (moving.size() < 2) return out;
+  if (moving.size() > 5) {
+    out.emplace_back(moving.rbegin(), moving.rend());
+    return out;
+  }
+  std::vector<int> p = moving;
+  std::sort(p.begin(), p.end());
+  do {
+    if (p != moving) out.push_back(p);
+  } while (std::next_permutation(p.begin(), p.end()));
+  return out;
+}
+
+// --- Checks on the final poses ------------------------------------------------
+
+void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const Pace& pace, Formation formation,
+                     MoveKind kind, Verdict& verdict, std::vector<StandRoute>& out_routes) {
+  out_routes = routes;
+  for (auto& r : out_routes) {
+    if (!moves(r)) continue;
+    auto corners = corner_distances(r.poses, u.width, u.depth);
+    std::size_t worst = static_cast<std::size_t>(std::max_element(corners.begin(), corners.end()) - corners.begin());
+    r.used = corners[worst];
+    if (r.used > pace.allowance + kMeasureSlack) {
+      std::string why = kind == MoveKind::Dice ? "dice" : fmt::format("{}, {}", to_string(formation), pace.label);
+      verdict.add(kRuleDistance,
+                  fmt::format("stand {}, {} corner moved {} > {} ({}, {}){}", r.stand, kCornerNames[worst], cm(r.used),
+                              cm(pace.allowance), to_string(u.type), why,
+                              r.planned ? " along the route the engine planned round what blocks the straight line" : ""),
+                  {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
+    }
+  }
+}
+
+// Terrain at the end of the move. Ground troops ordered into terrain they
+// cannot enter halt at its edge; flyers may end only where flyer_may_end_in
+// allows. Terrain nobody may enter is an overlap. Returns, per stand, whether
+// its destination is refused (its path is then not traced).
+std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std::vector<StandRoute>& routes,
+                                const Settings& settings, Verdict& verdict) {
+  std::vector<bool> refused(routes.size(), false);
+  double tol = settings.contact_tolerance;
+  std::vector<const Polygon*> blocked;
+  for (const auto& f : bf.terrain)
+    if (!may_enter(u.type, f.kind))
+      for (const auto& p : f.pieces) blocked.push_back(&p);
+  for (const auto& r : routes) {
+    if (!moves(r)) continue;
+    OrientedRect start = u.footprint_at(r.poses.front());
+    OrientedRect end = u.footprint_at(r.poses.back());
+    for (const auto& f : bf.terrain) {
+      bool allowed = u.type == TroopType::Flyer ? flyer_may_end_in(f.kind) : may_enter(u.type, f.kind);
+      if (allowed || !rect_in_feature(end, f, tol)) continue;
+      refused[static_cast<std::size_t>(r.stand)] = true;
+      const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;
+      if (u.type == TroopType::Flyer) {
+        verdict.add(rule, fmt::format("stand {} would end its flight in {}: flyers may not end a move there", r.stand,
+                                      feature_label(f)));
+        continue;
+      }
+      std::optional<Halt> halt;
+      if (!rect_in_feature(start, f, tol)) halt = halt_before(r.poses, u.width, u.depth, blocked, tol);
+      if (halt) {
+        double leg_length = distance(r.poses[halt->leg].position, r.poses[halt->leg + 1].position);
+        double before = 0;
+        for (std::size_t k = 0; k < halt->leg; ++k) before += distance(r.poses[k].position, r.poses[k + 1].position);
+        verdict.add(rule,
+                    fmt::format("stand {} cannot enter {} ({}): it would halt at the edge, at ({:.2f}, {:.2f}) "
+                                "facing {:.1f}, after {} of its {} leg",
+                                r.stand, feature_label(f), to_string(u.type), halt->pose.position.x,
+                                halt->pose.position.y, halt->pose.facing_deg, cm(halt->travelled - before),
+                                cm(leg_length)),
+                    {{"halt_x", halt->pose.position.x, "cm"},
+                     {"halt_y", halt->pose.position.y, "cm"},
+                     {"halt_after", halt->travelled - before, "cm"},
+                     {"leg", leg_length, "cm"}});
+      } else {
+        verdict.add(rule, fmt::format("stand {} cannot be in {} ({})", r.stand, feature_label(f), to_string(u.type)));
+      }
+    }
+  }
+  return refused;
+}
+
+// Final poses overlap no stand of another unit (characters never count) and
+// no other stand of the unit. Touching is not overlapping.
+void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<StandRoute>& routes,
+                    const Settings& settings, Verdict& verdict) {
+  double tol = settings.contact_tolerance;
+  std::vector<OrientedRect> finals;
+  Aabb area = u.footprint_at(routes.front().poses.back()).bounds();
+  for (const auto& r : routes) {
+    finals.push_back(u.footprint_at(r.poses.back()));
+    area = area.merged(finals.back().bounds());
+  }
+  for (std::size_t i = 0; i < finals.size(); ++i) {
+    for (std::size_t j = i + 1; j < finals.size(); ++j) {
+      if (!moves(routes[i]) && !moves(routes[j])) continue;
+      if (overlaps(finals[i], finals[j], tol))
+        verdict.add(kRuleOverlap,
+                    fmt::format("stands {} and {} of the unit would overlap by {}", i, j,
+                                cm(penetration(finals[i], finals[j]))),
+                    {{"overlap", penetration(finals[i], finals[j]), "cm"}});
+    }
+  }
+  for (const auto& other : bf.units) {
+    if (&other == &u || other.id == u.id) continue;
+    for (std::size_t s = 0; s < other.stands.size(); ++s) {
+      OrientedRect o = other.footprint(s);
+      if (!o.bounds().overlaps(area)) continue;
+      for (std::size_t i = 0; i < finals.size(); ++i) {
+        if (!moves(routes[i]) || !overlaps(finals[i], o, tol)) continue;
+        verdict.add(kRuleOverlap,
+                    fmt::format("stand {} would overlap stand {} of {} unit '{}' by {}", i, s,
+                                other.side == u.side ? "friendly" : "enemy", other.id, cm(penetration(finals[i], o))),
+                    {{"overlap", penetration(finals[i], o), "cm"}});
+      }
+    }
+  }
+}
+
+// Every stand must touch another stand of its unit at the end (movement
+// text, Formation & Movement), along an edge or at a point.
+void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, const Settings& settings,
+                         Verdict& verdict) {
+  if (routes.size() < 2) return;
+  std::vector<OrientedRect> finals;
+  for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back()));
+  for (std::size_t i = 0; i < finals.size(); ++i) {
+    double nearest = 1e300;
+    std::size_t which = 0;
+    for (std::size_t j = 0; j < finals.size(); ++j) {
+      if (i == j) continue;
+      double d = distance(finals[i], finals[j]);
+      if (d < nearest) {
+        nearest = d;
+        which = j;
+      }
+    }
+    if (nearest > settings.contact_tolerance)
+      verdict.add(kRuleFormation,
+                  fmt::format("stand {} touches no other stand of its unit at the end of the move (nearest: stand {}, "
+                              "{} away; touching means within {})",
+                              i, which, cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
+                  {{"gap", nearest, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
+  }
+}
+
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
+  const Character* c = bf.find_character(req.mover);
+  if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
+  if (req.stands.size() != 1 || req.stands[0].stand != 0)
+    throw InputError("stands", "a character moves as one stand, stand 0");
+  MoveAnswer a;
+  a.formation = Formation::Line;
+  a.allowance = c->flying ? kFlyingCharacterPace : kCharacterPace;
+  a.pace = c->flying ? "character, flying" : "character";
+  a.order = {0};
+  StandRoute route;
+  route.poses = {c->pose};
+  route.poses.insert(route.poses.end(), req.stands[0].waypoints.begin(), req.stands[0].waypoints.end());
+  route.poses.push_back(req.stands[0].final_pose);
+  // A round base turns without moving any point further than its centre.
+  double w = c->stand_size ? c->stand_size->x : c->base_diameter;
+  double d = c->stand_size ? c->stand_size->y : c->base_diameter;
+  auto measure = [&](const std::vector<Pose>& poses) {
+    if (c->stand_size) return route_distance(poses, w, d);
+    double sum = 0;
+    for (std::size_t k = 0; k + 1 < poses.size(); ++k) sum += distance(poses[k].position, poses[k + 1].position);
+    return sum;
+  };
+
+  // Characters are transparent: no stand blocks them. Only terrain does, as
+  // for infantry (unless flying).
+  Unit token;
+  token.id = c->id;
+  token.side = c->side;
+  token.type = TroopType::Infantry;
+  token.width = w;
+  token.depth = d;
+  token.stands = {Stand{c->pose}};
+  TransitOptions opts;
+  opts.character = true;
+  opts.flying = c->flying;
+  TransitScene scene(bf, token, settings, opts);
+  Pose end = route.poses.back();
+  bool end_refused = false;
+  for (const auto& f : bf.terrain) {
+    if (character_may_enter(f.kind)) continue;
+    bool inside = c->stand_size ? rect_in_feature(OrientedRect::from_pose(end, w, d), f, settings.contact_tolerance)
+                                : disc_in_feature(end.position, w / 2, f, settings.contact_tolerance);
+    if (!inside) continue;
+    end_refused = true;
+    a.verdict.add(nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain,
+                  fmt::format("character '{}' cannot end in {}: characters treat terrain as infantry", c->id,
+                              feature_label(f)));
+  }
+  if (!end_refused) {
+    std::vector<Ruling> found;
+    for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
+      if (route.poses[k] == route.poses[k + 1]) continue;
+      auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], "character " + c->id);
+      found.insert(found.end(), legs.begin(), legs.end());
+    }
+    if (!found.empty() && route.poses.size() == 2) {
+      if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), 2 * a.allowance)) {
+        route.poses = *planned;
+        route.planned = true;
+        found.clear();
+      }
+    }
+    for (auto& r : found) a.verdict.add(std::move(r));
+  }
+  route.used = measure(route.poses);
+  if (route.used > a.allowance + kMeasureSlack)
+    a.verdict.add(kRuleDistance,
+                  fmt::format("character '{}' moved {} > {} ({}){}", c->id, cm(route.used), cm(a.allowance), a.pace,
+                              route.planned ? " along the route the engine planned" : ""),
+                  {{"moved", route.used, "cm"}, {"allowed", a.allowance, "cm"}});
+  if (off_table(OrientedRect::from_pose(end, w, d), bf)) a.leaves_table = true;
+  a.routes = {route};
+  return a;
+}
+
+}  // namespace
+
+Formation classify_formation(const Unit& u, const Settings& settings) {
+  if (u.stands.size() <= 1) return Formation::Line;  // README reading 3: one stand is regular
+  if (is_line(u, settings.contact_tolerance)) return Formation::Line;
+  if (is_column(u, settings.contact_tolerance)) return Formation::Column;
+  return Formation::Irregular;
+}
+
+Pace move_pace(const Unit& u, MoveKind kind, Formation formation, std::optional<double> dice_distance) {
+  double full = full_pace(u);
+  switch (kind) {
+    case MoveKind::Dice: return {dice_distance.value_or(0), "distance rolled"};
+    case MoveKind::Charge: return {full, "full pace (charge)"};
+    case MoveKind::Evade: return {full, "full pace (evade)"};
+    case MoveKind::HalfPace: return {full / 2, "half pace (failed order)"};
+    case MoveKind::Character: return {full, "full pace"};
+    case MoveKind::Ordered: break;
+  }
+  if (u.fortified) return {full / 2, "half pace (fortified at the start)"};
+  if (formation == Formation::Irregular) return {full / 2, "half pace (irregular formation)"};
+  return {full, "full pace"};
+}
+
+Pose interpolate(const Pose& from, const Pose& to, double t) {
+  return {from.position + (to.position - from.position) * t,
+          normalize_degrees(from.facing_deg + angle_difference_degrees(from.facing_deg, to.facing_deg) * t)};
+}
+
+// Walks the legs in small steps (0.25 cm of centre travel or 2 degrees of
+// turn), then bisects between the last clear step and the first touching
+// one to a hundredth of a millimetre.
+std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, double depth,
+                                const std::vector<const Polygon*>& blocked, double tolerance) {
+  auto touches = [&](const Pose& p) {
+    OrientedRect r = OrientedRect::from_pose(p, width, depth);
+    Aabb b = r.bounds();
+    for (const Polygon* poly : blocked)
+      if (b.overlaps(poly->bounds()) && overlaps(r, *poly, tolerance)) return true;
+    return false;
+  };
+  double travelled = 0;
+  for (std::size_t leg = 0; leg + 1 < poses.size(); ++leg) {
+    const Pose& a = poses[leg];
+    const Pose& b = poses[leg + 1];
+    double len = distance(a.position, b.position);
+    double turn = std::abs(angle_difference_degrees(a.facing_deg, b.facing_deg));
+    int steps = std::max(1, static_cast<int>(std::ceil(std::max(len / 0.25, turn / 2.0))));
+    steps = std::min(steps, 100000);
+    double clear_t = 0;
+    if (touches(a)) return Halt{a, travelled, leg};
+    for (int k = 1; k <= steps; ++k) {
+      double t = static_cast<double>(k) / steps;
+      if (!touches(interpolate(a, b, t))) {
+        clear_t = t;
+        continue;
+      }
+      double lo = clear_t, hi = t;
+      while ((hi - lo) * std::max(len, 1.0) > 1e-4) {
+        double mid = (lo + hi) / 2;
+        (touches(interpolate(a, b, mid)) ? hi : lo) = mid;
+      }
+      return Halt{interpolate(a, b, lo), travelled + len * lo, leg};
+    }
+    travelled += len;
+  }
+  return std::nullopt;
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
+  const Unit* found = bf.find_unit(req.mover);
+  if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
+  const Unit& u = *found;
+  std::vector<bool> listed(u.stands.size(), false);
+  for (const auto& plan : req.stands) {
+    if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u.stands.size())
+      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u.id, plan.stand));
+    if (listed[static_cast<std::size_t>(plan.stand)])
+      throw InputError("stands", fmt::format("stand {} is listed twice", plan.stand));
+    listed[static_cast<std::size_t>(plan.stand)] = true;
+  }
+  if (req.kind == MoveKind::Dice && !req.dice_distance)
+    throw InputError("dice_distance", "a dice move needs the distance rolled");
+
+  MoveAnswer a;
+  a.formation = classify_formation(u, settings);
+  Pace pace = move_pace(u, req.kind, a.formation, req.dice_distance);
+  a.allowance = pace.allowance;
+  a.pace = pace.label;
+  if (u.confused && req.kind != MoveKind::Dice)
+    a.verdict.add(kRuleConfused, fmt::format("unit '{}' is confused and cannot move in the Command phase", u.id));
+  if (u.type == TroopType::Machine && u.machine_pace <= 0)
+    a.verdict.add(kRulePace, fmt::format("machine '{}' has no pace in its data", u.id));
+
+  std::vector<StandRoute> routes = initial_routes(u, req);
+  std::vector<int> moving;
+  for (const auto& plan : req.stands) moving.push_back(plan.stand);
+
+  // Terrain at the destination first: a stand refused there halts at the
+  // edge, and there is no path to look for.
+  std::vector<bool> skip = check_terrain(bf, u, routes, settings, a.verdict);
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    if (off_table(u.footprint_at(routes[i].poses.back()), bf)) {
+      a.leaves_table = true;
+      // The table edge is an obstacle in transit; a stand obliged to leave
+      // is not traced past it.
+      skip[i] = true;
+    }
+  }
+
+  TransitOptions opts;
+  opts.flying = u.type == TroopType::Flyer;
+  opts.evading = req.kind == MoveKind::Evade;
+  TransitScene scene(bf, u, settings, opts);
+  double max_route = 2 * std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  std::vector<std::vector<int>> orders =
+      req.order.empty() ? candidate_orders(moving) : std::vector<std::vector<int>>{req.order};
+  PathAttempt chosen;
+  bool have = false;
+  for (const auto& order : orders) {
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route);
+    if (!have || attempt.violations.empty()) {
+      chosen = std::move(attempt);
+      a.order = order;
+      have = true;
+    }
+    if (chosen.violations.empty()) break;
+  }
+  for (auto& r : chosen.violations) a.verdict.add(std::move(r));
+  check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);
+  check_overlaps(bf, u, a.routes, settings, a.verdict);
+  check_end_formation(u, a.routes, settings, a.verdict);
+  return a;
+}
+
+Battlefield apply_move(const Battlefield& bf, const MoveRequest& req) {
+  Battlefield out = bf;
+  if (req.kind == MoveKind::Character) {
+    if (Character* c = out.find_character(req.mover); c && !req.stands.empty()) c->pose = req.stands.front().final_pose;
+    return out;
+  }
+  Unit* u = out.find_unit(req.mover);
+  if (!u) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
+  for (const auto& plan : req.stands) {
+    if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u->stands.size())
+      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u->id, plan.stand));
+    u->stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+  }
+  return out;
+}
+
+// The off-table chart (movement text, "Units which move off the table").
+OffTableResult resolve_off_table(const std::string& who, int stands_lost, Dice& dice, bool retreating_from_combat) {
+  OffTableResult r;
+  r.ruling.rule = kRuleOffTable;
+  if (retreating_from_combat) {
+    r.outcome = OffTableOutcome::Destroyed;
+    r.ruling.reason = fmt::format("'{}' left the table retreating from combat: destroyed, no roll", who);
+    return r;
+  }
+  std::size_t mark = dice.history().size();
+  r.roll = dice.d6("off-table: " + who);
+  r.rolls = dice.since(mark);
+  r.modified = r.roll - stands_lost;
+  if (r.modified <= 0) r.outcome = OffTableOutcome::Destroyed;
+  else if (r.modified <= 2) r.outcome = OffTableOutcome::GoneRollNextTurn;
+  else if (r.modified <= 4) r.outcome = OffTableOutcome::ReturnsCannotMove;
+  else r.outcome = OffTableOutcome::ReturnsMayMove;
+  static constexpr const char* kMeaning[] = {
+      "it leaves the battlefield and does not return: destroyed",
+      "it leaves the battlefield; roll again at the start of its side's next turn, before initiative moves",
+      "it reappears at the table edge at the same point it left, and cannot move further this turn",
+      "it reappears at the same point on the table edge; at the start of a turn it may move as normal",
+  };
+  r.ruling.reason = fmt::format("'{}' left the table: rolled {}, -{} for stands lost = {}: {}", who, r.roll,
+                                stands_lost, r.modified, kMeaning[static_cast<int>(r.outcome)]);
+  r.ruling.figures = {{"roll", static_cast<double>(r.roll), ""},
+                      {"stands_lost", static_cast<double>(stands_lost), ""},
+                      {"result", static_cast<double>(r.modified), ""}};
+  return r;
+}
+
+OffTableResult resolve_off_table(const Unit& u, Dice& dice, bool retreating_from_combat) {
+  return resolve_off_table(u.id, u.stands_lost, dice, retreating_from_combat);
+}
+
+}  // namespace referee::warmaster

@@ -1,0 +1,31 @@
+#include "referee/warmaster/settings.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/json_io.hpp"
+
+namespace referee::warmaster {
+
+void to_json(nlohmann::json& j, const Settings& s) {
+  j = nlohmann::json{{"contact_tolerance", s.contact_tolerance},
+                     {"failed_first_order_moves_half_pace", s.failed_first_order_moves_half_pace},
+                     {"first_turn_command_bonus", s.first_turn_command_bonus},
+                     {"see_out_of_own_feature", s.see_out_of_own_feature}};
+}
+
+Settings settings_from_json(const nlohmann::json& j, const char* path) {
+  JsonReader r(j, path ? path : "settings");
+  r.require_object();
+  r.allow_only({"contact_tolerance", "failed_first_order_moves_half_pace", "first_turn_command_bonus",
+                "see_out_of_own_feature"});
+  Settings s;
+  // Up to 5 mm: anything larger would call stands a hand's breadth apart "touching".
+  s.contact_tolerance = r.number_or("contact_tolerance", s.contact_tolerance, 0.0, 0.5);
+  s.failed_first_order_moves_half_pace =
+      r.boolean_or("failed_first_order_moves_half_pace", s.failed_first_order_moves_half_pace);
+  s.first_turn_command_bonus = r.boolean_or("first_turn_command_bonus", s.first_turn_command_bonus);
+  s.see_out_of_own_feature = r.boolean_or("see_out_of_own_feature", s.see_out_of_own_feature);
+  return s;
+}
+
+}  // namespace referee::warmaster

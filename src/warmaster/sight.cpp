@@ -1,0 +1,368 @@
+// Line of sight and distances (movement text, Moving by initiative; README
+// reading 6). See sight.hpp for the method.
+#include "referee/warmaster/sight.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "referee/core/ruling.hpp"
+#include "referee/warmaster/transit_kernels.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+constexpr double kSightTolerance = 1e-7;  // how deep a line must go into a blocker to be blocked
+
+std::string at(Vec2 p) { return fmt::format("({:.1f}, {:.1f})", p.x, p.y); }
+
+// A character's base as a polygon: a 24-gon circumscribing the round base
+// (so it is never smaller than the base), or its rectangular stand.
+Polygon character_shape(const Character& c) {
+  if (c.stand_size) return to_polygon(OrientedRect::from_pose(c.pose, c.stand_size->x, c.stand_size->y));
+  Polygon p;
+  const int n = 24;
+  double r = c.base_diameter / 2 / std::cos(kPi / n);
+  for (int i = n; i > 0; --i) {  // clockwise, like stand corners
+    double a = 2 * kPi * i / n;
+    p.points.push_back(c.pose.position + Vec2{std::cos(a), std::sin(a)} * r);
+  }
+  return p;
+}
+
+std::vector<Segment> polygon_edges_cw(const Polygon& poly) {
+  // Outward normal of (a, b) is perp(b - a): polygons here run clockwise.
+  Polygon p = poly;
+  if (p.signed_area() > 0) std::reverse(p.points.begin(), p.points.end());
+  std::vector<Segment> out;
+  for (std::size_t i = 0, n = p.points.size(); i < n; ++i) out.push_back({p.points[i], p.points[(i + 1) % n]});
+  return out;
+}
+
+// Interiors overlap: an edge of one properly crosses an edge of the other, or
+// one's centroid lies inside the other. Touching along an edge is not overlap.
+bool polygons_overlap(const Polygon& a, const Polygon& b) {
+  auto centroid = [](const Polygon& p) {
+    Vec2 c{0, 0};
+    for (Vec2 q : p.points) c += q;
+    return c / static_cast<double>(p.points.size());
+  };
+  if (contains(b, centroid(a)) || contains(a, centroid(b))) return true;
+  for (std::size_t i = 0, n = a.points.size(); i < n; ++i)
+    for (std::size_t j = 0, m = b.points.size(); j < m; ++j)
+      if (crosses_properly({a.points[i], a.points[(i + 1) % n]}, {b.points[j], b.points[(j + 1) % m]})) return true;
+  return false;
+}
+
+struct Blocker {
+  Polygon poly;
+  Aabb box;
+  std::string label;  // "unit orcs-2" or "terrain wood-1"
+  int feature = -1;
+};
+
+struct Viewpoint {
+  Segment edge;       // outward normal perp(b - a)
+  std::string label;  // "elves-1 stand 2"
+  Polygon body;       // the stand the edge belongs to, for "own feature"
+};
+
+struct Target {
+  Polygon poly;
+  std::string label;
+};
+
+// Sight between one set of edges and one set of target shapes.
+SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, const std::vector<Target>& targets,
+                  const std::vector<std::string>& exclude_units, const Settings& settings) {
+  SightAnswer ans;
+  if (views.empty() || targets.empty()) {
+    ans.reason = "no stand to see from or to";
+    ans.blocked_by = "nothing to see";
+    return ans;
+  }
+  Aabb area = views[0].edge.bounds();
+  for (const auto& v : views) area = area.merged(v.body.bounds());
+  for (const auto& t : targets) area = area.merged(t.poly.bounds());
+
+  std::vector<Blocker> blockers;
+  for (const Unit& u : bf.units) {
+    if (std::find(exclude_units.begin(), exclude_units.end(), u.id) != exclude_units.end()) continue;
+    for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      Polygon p = to_polygon(u.footprint(s));
+      Aabb b = p.bounds();
+      if (b.overlaps(area)) blockers.push_back({std::move(p), b, "unit " + u.id, -1});
+    }
+  }
+  for (std::size_t f = 0; f < bf.terrain.size(); ++f) {
+    const TerrainFeature& tf = bf.terrain[f];
+    if (!blocks_sight(tf) || !tf.bounds.overlaps(area)) continue;
+    for (const Polygon& piece : tf.pieces)
+      if (piece.points.size() >= 3 && piece.bounds().overlaps(area))
+        blockers.push_back({piece, piece.bounds(), "terrain " + tf.id, static_cast<int>(f)});
+  }
+
+  // Features each viewpoint's stand and each target is inside (overlaps),
+  // which do not block its own lines when see_out_of_own_feature is set.
+  auto features_overlapping = [&](const Polygon& body) {
+    std::vector<int> out;
+    if (!settings.see_out_of_own_feature) return out;
+    for (const Blocker& b : blockers)
+      if (b.feature >= 0 && b.box.overlaps(body.bounds()) && polygons_overlap(body, b.poly)) out.push_back(b.feature);
+    return out;
+  };
+  std::vector<std::vector<int>> view_in, target_in;
+  for (const auto& v : views) view_in.push_back(features_overlapping(v.body));
+  for (const auto& t : targets) target_in.push_back(features_overlapping(t.poly));
+  auto excused = [&](const Blocker& b, const Viewpoint& v, const Target& t) {
+    if (b.feature < 0) return false;
+    const auto& a = view_in[static_cast<std::size_t>(&v - views.data())];
+    const auto& c = target_in[static_cast<std::size_t>(&t - targets.data())];
+    return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
+  };
+
+  // The first blocker a segment crosses (its index), or -1.
+  auto first_blocker = [&](const Segment& s, const Viewpoint& v, const Target& t) {
+    Aabb sb = s.bounds();
+    int best = -1;
+    double best_t = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < blockers.size(); ++i) {
+      const Blocker& b = blockers[i];
+      if (!b.box.overlaps(sb)) continue;
+      if (!crosses_interior(s, b.poly, kSightTolerance)) continue;
+      if (excused(b, v, t)) continue;
+      double tt = raycast(s, b.poly).value_or(0);
+      if (tt < best_t) {
+        best_t = tt;
+        best = static_cast<int>(i);
+      }
+    }
+    return best;
+  };
+  // Clear: crosses no blocker's interior. A line that only touches blockers
+  // may still run along the seam between two touching stands, or through the
+  // point where two stands meet: that is no gap to see through. So when it
+  // touches two or more, it is blocked if nudging it either way sideways
+  // runs into one of them.
+  auto clear = [&](const Segment& s, const Viewpoint& v, const Target& t) {
+    Aabb sb = s.bounds().inflated(1e-6);
+    std::vector<const Blocker*> touching;
+    for (const Blocker& b : blockers) {
+      if (!b.box.overlaps(sb) || excused(b, v, t)) continue;
+      if (crosses_interior(s, b.poly, kSightTolerance)) return false;
+      if (distance(s, b.poly) <= 1e-7) touching.push_back(&b);
+    }
+    if (touching.size() < 2) return true;
+    Vec2 n = normalized(perp(s.b - s.a)) * 1e-5;
+    auto hits = [&](Vec2 shift) {
+      Segment moved{s.a + shift, s.b + shift};
+      for (const Blocker* b : touching)
+        if (crosses_interior(moved, b->poly, 1e-7)) return true;
+      return false;
+    };
+    return !(hits(n) && hits(-n));
+  };
+  auto forward = [](const Viewpoint& v, Vec2 p, Vec2 q) {
+    Vec2 n = perp(v.edge.b - v.edge.a);
+    return dot(q - p, n) > 1e-9 * length(n);
+  };
+  auto found = [&](const Viewpoint& v, const Target& t, Segment s) {
+    ans.visible = true;
+    ans.line = s;
+    ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", v.label, at(s.a), t.label,
+                             at(s.b), format_measure(s.length(), "cm"));
+    return ans;
+  };
+
+  // Pairs nearest first: the likeliest to be clear and the most telling.
+  struct Pair {
+    double d;
+    std::size_t v, t;
+  };
+  std::vector<Pair> pairs;
+  for (std::size_t v = 0; v < views.size(); ++v)
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      pairs.push_back({distance(views[v].edge, targets[t].poly), v, t});
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
+
+  // Phase 1: sample lines.
+  for (const Pair& pr : pairs) {
+    const Viewpoint& v = views[pr.v];
+    const Target& t = targets[pr.t];
+    std::vector<Vec2> aims = t.poly.points;
+    Vec2 c{0, 0};
+    for (Vec2 p : t.poly.points) c += p;
+    aims.push_back(c / static_cast<double>(t.poly.points.size()));
+    for (double f : {0.5, 0.0, 1.0, 0.25, 0.75}) {
+      Vec2 p = v.edge.a + (v.edge.b - v.edge.a) * f;
+      for (Vec2 q : aims)
+        if (forward(v, p, q) && clear({p, q}, v, t)) return found(v, t, {p, q});
+    }
+  }
+
+  // Phase 2: every line through two critical points.
+  for (const Pair& pr : pairs) {
+    const Viewpoint& v = views[pr.v];
+    const Target& t = targets[pr.t];
+    Aabb local = v.edge.bounds().merged(t.poly.bounds());
+    std::vector<Vec2> pts{v.edge.a, v.edge.b};
+    pts.insert(pts.end(), t.poly.points.begin(), t.poly.points.end());
+    for (const Blocker& b : blockers)
+      if (b.box.overlaps(local))
+        for (Vec2 p : b.poly.points)
+          if (local.contains(p)) pts.push_back(p);
+    Vec2 e = v.edge.b - v.edge.a;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      for (std::size_t j = i + 1; j < pts.size(); ++j) {
+        Vec2 d = pts[j] - pts[i];
+        if (length_squared(d) < 1e-18) continue;
+        double den = cross(e, d);
+        if (std::abs(den) < 1e-12) continue;
+        // Where the line meets the viewer edge.
+        double s = cross(pts[i] - v.edge.a, d) / den;
+        if (s < -1e-12 || s > 1 + 1e-12) continue;
+        Vec2 p = v.edge.a + e * std::clamp(s, 0.0, 1.0);
+        if (dot(d, perp(e)) < 0) d = -d;
+        // Where the ray from p along d first meets the target.
+        Segment ray{p, p + d * (1000.0 / length(d))};
+        auto hit = raycast(ray, t.poly);
+        if (!hit) continue;
+        Vec2 q = ray.a + (ray.b - ray.a) * *hit;
+        if (!forward(v, p, q)) continue;
+        if (clear({p, q}, v, t)) return found(v, t, {p, q});
+      }
+    }
+  }
+
+  // Not visible: name what blocks the most direct line (nearest pair, closest points).
+  const Viewpoint& v = views[pairs[0].v];
+  const Target& t = targets[pairs[0].t];
+  Vec2 p = (v.edge.a + v.edge.b) / 2, q{0, 0};
+  for (Vec2 c : t.poly.points) q += c;
+  q = q / static_cast<double>(t.poly.points.size());
+  Segment direct{p, q};
+  int b = forward(v, p, q) ? first_blocker(direct, v, t) : -1;
+  if (b >= 0) {
+    ans.blocked_by = blockers[b].label;
+    ans.reason = fmt::format("no clear line: every line from an edge that may see is blocked; the most direct, from "
+                             "{} to {}, crosses {}",
+                             v.label, t.label, blockers[b].label);
+  } else {
+    ans.blocked_by = "out of view";
+    ans.reason = fmt::format("no clear line: {} is not in front of any edge that may see, or every line is blocked",
+                             t.label);
+  }
+  return ans;
+}
+
+std::vector<Viewpoint> unit_views(const Unit& u, const Settings& settings, bool front_only) {
+  std::vector<Viewpoint> out;
+  bool all_round = u.sees_all_round && !front_only;
+  for (std::size_t s = 0; s < u.stands.size(); ++s) {
+    OrientedRect r = u.footprint(s);
+    auto c = r.corners();
+    Polygon body{{c.begin(), c.end()}};
+    std::string label = u.id + " stand " + std::to_string(s + 1);
+    for (int k = 0; k < (all_round ? 4 : 1); ++k) {
+      Segment e{c[k], c[(k + 1) % 4]};
+      if (all_round) {
+        // Free edge: no other stand of the unit against its middle.
+        Vec2 mid = (e.a + e.b) / 2;
+        bool covered = false;
+        for (std::size_t o = 0; o < u.stands.size() && !covered; ++o)
+          if (o != s && distance(mid, u.footprint(o)) <= settings.contact_tolerance) covered = true;
+        if (covered) continue;
+      }
+      out.push_back({e, label, body});
+    }
+  }
+  return out;
+}
+
+std::vector<Target> unit_targets(const Unit& u) {
+  std::vector<Target> out;
+  for (std::size_t s = 0; s < u.stands.size(); ++s)
+    out.push_back({to_polygon(u.footprint(s)), u.id + " stand " + std::to_string(s + 1)});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Segment> sight_edges(const Unit& viewer, const Settings& settings, bool front_only) {
+  std::vector<Segment> out;
+  for (const auto& v : unit_views(viewer, settings, front_only)) out.push_back(v.edge);
+  return out;
+}
+
+ClosestPoints unit_distance(const Unit& a, const Unit& b) {
+  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  for (std::size_t i = 0; i < a.stands.size(); ++i)
+    for (std::size_t j = 0; j < b.stands.size(); ++j) {
+      ClosestPoints c = closest_points(a.footprint(i), b.footprint(j));
+      if (c.distance < best.distance) best = c;
+    }
+  return best;
+}
+
+ClosestPoints character_distance(const Character& c, const Unit& u) {
+  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  if (c.stand_size) {
+    OrientedRect cr = OrientedRect::from_pose(c.pose, c.stand_size->x, c.stand_size->y);
+    for (std::size_t j = 0; j < u.stands.size(); ++j) {
+      ClosestPoints cp = closest_points(cr, u.footprint(j));
+      if (cp.distance < best.distance) best = cp;
+    }
+    return best;
+  }
+  double radius = c.base_diameter / 2;
+  for (std::size_t j = 0; j < u.stands.size(); ++j) {
+    OrientedRect r = u.footprint(j);
+    Vec2 l = r.rot.apply_inverse(c.pose.position - r.center);
+    l.x = std::clamp(l.x, -r.half.x, r.half.x);
+    l.y = std::clamp(l.y, -r.half.y, r.half.y);
+    Vec2 q = r.center + r.rot.apply(l);
+    double d = distance(c.pose.position, q);
+    ClosestPoints cp;
+    if (d <= radius) {
+      cp = {q, q, 0};
+    } else {
+      cp = {c.pose.position + (q - c.pose.position) * (radius / d), q, d - radius};
+    }
+    if (cp.distance < best.distance) best = cp;
+  }
+  return best;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
+                          bool front_only) {
+  SightAnswer a = solve(bf, unit_views(viewer, settings, front_only), unit_targets(target), {viewer.id, target.id},
+                        settings);
+  a.distance = unit_distance(viewer, target).distance;
+  a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings) {
+  Polygon shape = character_shape(viewer);
+  std::vector<Viewpoint> views;
+  for (const Segment& e : polygon_edges_cw(shape)) views.push_back({e, viewer.id, shape});
+  SightAnswer a = solve(bf, views, unit_targets(target), {target.id}, settings);
+  a.distance = character_distance(viewer, target).distance;
+  a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Character& target, const Settings& settings,
+                          bool front_only) {
+  std::vector<Target> targets{{character_shape(target), target.id}};
+  SightAnswer a = solve(bf, unit_views(viewer, settings, front_only), targets, {viewer.id}, settings);
+  a.distance = character_distance(target, viewer).distance;
+  a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+}  // namespace referee::warmaster
