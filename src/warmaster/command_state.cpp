@@ -406,9 +406,9 @@ Verdict CommandState::validate_move(const Action& a) const {
     check_unit_move(work, req, v);
     if (!v.legal()) continue;
     const std::string target = k < a.charge_targets.size() ? a.charge_targets[k] : std::string();
+    work = apply_move(work, req);
     check_charge_contact(work, req, target, settings(), v);
     if (req.kind == MoveKind::Charge) chargers.push_back(ui);
-    work = apply_move(work, req);
     if (p.source == "home back") check_home_back_direction(*bf_, work, ui, p.homing_on, v);
   }
   if (v.legal() && p.units.size() > 1) {

@@ -42,7 +42,7 @@ OrderTarget order_target(const OrderFactors& f) {
   t.effective_command = effective_command(f);
   if (int p = distance_penalty(f.distance); p != 0)
     t.penalties.push_back({"warmaster.command.distance", "distance", p,
-                           fmt::format("unit {} away: {} per full 20 cm beyond 20 cm", format_measure(f.distance, "cm"), p)});
+                           fmt::format("unit {} away: over {} cm, up to {} cm", format_measure(f.distance, "cm"), -20 * p, 20 - 20 * p)});
   if (f.previous_orders > 0)
     t.penalties.push_back({"warmaster.command.further_order", "further order", -f.previous_orders,
                            fmt::format("order {} to this unit this phase: -1 for each earlier order",
