@@ -204,11 +204,30 @@ void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAn
   result["off_table"].push_back(j);
 }
 
-ActionOutcome CommandState::apply(const Action& a, Dice& dice) {
+namespace {
+// Facings are kept in [0, 360) everywhere (as the file parser gives them), so
+// an action applied directly and the same action read back from a log give
+// the same state.
+Action canonical(const Action& in) {
+  Action a = in;
+  for (MoveRequest& r : a.moves)
+    for (StandPlan& p : r.stands) {
+      p.final_pose.facing_deg = normalize_degrees(p.final_pose.facing_deg);
+      for (Pose& w : p.waypoints) w.facing_deg = normalize_degrees(w.facing_deg);
+    }
+  return a;
+}
+}  // namespace
+
+ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
+  const Action a = canonical(in);
   ActionOutcome out;
   std::optional<MoveRequest> initiative_move;
-  out.verdict = a.type == ActionType::Initiative ? (battle_over() ? validate(a) : validate_initiative(a, &initiative_move))
-                                                 : validate(a);
+  MovePlan move_plan;
+  if (battle_over()) out.verdict = validate(a);
+  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
+  else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
+  else out.verdict = validate(a);
   if (!out.verdict.legal()) {
     out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};
     return out;
@@ -363,25 +382,23 @@ ActionOutcome CommandState::apply(const Action& a, Dice& dice) {
         res["held"] = true;
         break;
       }
-      for (std::size_t k = 0; k < a.moves.size(); ++k) {
-        MoveRequest req = a.moves[k];
-        Verdict scratch;
-        normalise_move_kind(p, req, scratch);
+      // The battlefield after every move was worked out while validating.
+      bf_ = move_plan.after;
+      for (std::size_t k = 0; k < move_plan.requests.size(); ++k) {
+        const MoveRequest& req = move_plan.requests[k];
         const int ui = unit_index(req.mover);
-        const MoveAnswer ans = check_move(*bf_, req, settings());
-        Battlefield& bf = mutable_battlefield();
-        bf = apply_move(bf, req);
         UnitStatus& s = units_[static_cast<std::size_t>(ui)];
         s.moved = true;
         if (req.kind == MoveKind::Charge) {
           s.charged = true;
+          Battlefield& bf = mutable_battlefield();
           Unit& mu = bf.units[static_cast<std::size_t>(ui)];
           mu.engaged = true;
           for (const std::string& id : enemies_in_contact(bf, mu, settings().contact_tolerance))
             bf.find_unit(id)->engaged = true;
         }
         res["moves"].push_back(to_json(req));
-        place_after_move(ui, req, ans, dice, res);
+        place_after_move(ui, req, move_plan.answers[k], dice, res);
       }
       break;
     }

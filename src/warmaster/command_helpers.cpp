@@ -9,7 +9,8 @@
 namespace referee::warmaster {
 
 bool units_may_touch(const Unit& a, const Unit& b, double gap) {
-  const double reach = 0.5 * std::hypot(a.width, a.depth) + 0.5 * std::hypot(b.width, b.depth) + gap;
+  const double reach = 0.5 * std::sqrt(a.width * a.width + a.depth * a.depth) +
+                       0.5 * std::sqrt(b.width * b.width + b.depth * b.depth) + gap;
   for (const Stand& s : a.stands)
     for (const Stand& t : b.stands)
       if (length_squared(s.pose.position - t.pose.position) <= reach * reach) return true;

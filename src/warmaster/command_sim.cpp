@@ -11,14 +11,15 @@ namespace {
 
 double uniform01(Rng& rng) { return static_cast<double>(rng.next() >> 11) * (1.0 / 9007199254740992.0); }
 
+// apply() validates first and changes nothing when the action is illegal.
 bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* observer, int& applied) {
-  if (!s.validate(a).legal()) return false;
   if (observer) {
     const CommandState before = s;
     const ActionOutcome o = s.apply(a, dice);
+    if (!o.verdict.legal()) return false;
     (*observer)(before, a, o, s);
-  } else {
-    s.apply(a, dice);
+  } else if (!s.apply(a, dice).verdict.legal()) {
+    return false;
   }
   ++applied;
   return true;
@@ -125,17 +126,17 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
   for (std::size_t i = 0; i < s.battlefield().units.size(); ++i)
     if (s.battlefield().units[i].side == side) order_units.push_back(i);
   for (std::size_t ci = 0; ci < s.battlefield().characters.size() && s.step() != CommandStep::Characters; ++ci) {
-    const Character& c = s.battlefield().characters[ci];
-    if (c.side != side) continue;
+    // Copies: applying a move replaces the battlefield, so no references into it.
+    const std::string cid = s.battlefield().characters[ci].id;
+    if (s.battlefield().characters[ci].side != side) continue;
     for (std::size_t k = order_units.size(); k > 1; --k) std::swap(order_units[k - 1], order_units[rng.below(k)]);
     const std::size_t tries = 1 + rng.below(order_units.size());
     for (std::size_t k = 0; k < tries; ++k) {
       if (s.characters()[ci].failed || s.general_failed()) break;
-      const Unit& u = s.battlefield().units[order_units[k]];
       Action a;
       a.type = ActionType::Order;
-      a.character = c.id;
-      a.units = {u.id};
+      a.character = cid;
+      a.units = {s.battlefield().units[order_units[k]].id};
       // Now and then, the unit's brigade (its touching neighbours).
       if (rng.below(4) == 0) {
         for (const auto& ids = s.touching_now(); const int n : ids[order_units[k]])

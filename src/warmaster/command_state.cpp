@@ -104,7 +104,7 @@ void CommandState::begin_phase() {
     // side's next turn, before initiative.
     s.returns_next_turn = u.side == side_ && s.off_table && !s.destroyed;
     s.near_enemy_at_start = u.side == side_ && !s.off_table && !s.destroyed && !u.stands.empty() &&
-                            within_20cm(closest_enemy_distance(*bf_, u, 20.0));
+                            enemy_within(*bf_, u, 20.0);
   }
   for (CharacterStatus& c : chars_) c = CharacterStatus{};
   step_ = CommandStep::Initiative;
@@ -369,7 +369,7 @@ MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveReques
   return ans;
 }
 
-Verdict CommandState::validate_move(const Action& a) const {
+Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
   Verdict v;
   require_no_pending_returns(v);
   if (!pending_) {
@@ -403,8 +403,12 @@ Verdict CommandState::validate_move(const Action& a) const {
     }
     movers.push_back(ui);
     if (!normalise_move_kind(p, req, v)) continue;
-    check_unit_move(work, req, v);
+    MoveAnswer answer = check_unit_move(work, req, v);
     if (!v.legal()) continue;
+    if (plan) {
+      plan->requests.push_back(req);
+      plan->answers.push_back(std::move(answer));
+    }
     const std::string target = k < a.charge_targets.size() ? a.charge_targets[k] : std::string();
     work = apply_move(work, req);
     check_charge_contact(work, req, target, settings(), v);
@@ -422,6 +426,7 @@ Verdict CommandState::validate_move(const Action& a) const {
             fmt::format("the brigade's units that did not charge ({}) must end touching as one body",
                         join_ids(*bf_, body)));
   }
+  if (plan && v.legal()) plan->after = std::make_shared<const Battlefield>(std::move(work));
   return v;
 }
 

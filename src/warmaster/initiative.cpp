@@ -211,7 +211,7 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) return std::nullopt;
   const double pace = full_pace(evader);
-  for (double t = pace; t >= kEvadeMinimum - 1e-9; t -= 0.5) {
+  auto attempt = [&](double t) -> std::optional<MoveRequest> {
     MoveRequest req;
     req.mover = evader.id;
     req.kind = MoveKind::Evade;
@@ -227,10 +227,29 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
       req.stands.push_back(p);
     }
     Verdict v;
-    MoveRequest tried = req;
-    if (check_evade(bf, evader, enemy, tried, burst_through, settings, v)) return tried;
+    if (check_evade(bf, evader, enemy, req, burst_through, settings, v)) return req;
+    return std::nullopt;
+  };
+  // Full pace first; otherwise halve the interval between the longest slide
+  // known legal and the shortest known illegal, to 0.5 cm, starting from the
+  // 1 cm minimum. Each probe is a full movement check, so this keeps an evade
+  // to about seven checks instead of forty. (A slide blocked part-way and
+  // clear again further on is found only if full pace is clear.)
+  if (auto full = attempt(pace)) return full;
+  std::optional<MoveRequest> best = attempt(kEvadeMinimum);
+  if (!best) return std::nullopt;
+  double lo = kEvadeMinimum, hi = pace;
+  while (hi - lo > 0.5 + 1e-9) {
+    const double mid = lo + std::floor((hi - lo) / 2 / 0.5) * 0.5;
+    const double t = mid > lo ? mid : lo + 0.5;
+    if (auto r = attempt(t)) {
+      best = std::move(r);
+      lo = t;
+    } else {
+      hi = t;
+    }
   }
-  return std::nullopt;
+  return best;
 }
 
 MoveRequest plan_straight_charge(const Unit& charger, const Unit& enemy) {

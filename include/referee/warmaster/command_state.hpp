@@ -162,7 +162,13 @@ class CommandState {
   Verdict validate_home_back(const Action& a) const;
   Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr) const;
   Verdict validate_order(const Action& a) const;
-  Verdict validate_move(const Action& a) const;
+  // The checked moves of a Move action, so applying does not check twice.
+  struct MovePlan {
+    std::vector<MoveRequest> requests;   // kinds fitted to the pending order
+    std::vector<MoveAnswer> answers;
+    std::shared_ptr<const Battlefield> after;
+  };
+  Verdict validate_move(const Action& a, MovePlan* plan = nullptr) const;
   Verdict validate_character_move(const Action& a) const;
   Verdict validate_step_change(const Action& a) const;
   void require_no_pending_returns(Verdict& v) const;

@@ -64,8 +64,9 @@ std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader
                                        Verdict& v);
 
 // The engine's own evade: the whole unit slides straight along the evade
-// line, keeping its formation and facings; the longest legal slide from full
-// pace down to 1 cm in 0.5 cm steps. nullopt when the unit cannot evade.
+// line, keeping its formation and facings: full pace when that is legal,
+// otherwise the longest legal slide found by halving between 1 cm and full
+// pace, to 0.5 cm. nullopt when the unit cannot evade.
 std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
                                       const std::vector<std::string>& burst_through, const Settings& settings);
 

@@ -61,6 +61,9 @@ OrderTarget order_target(const OrderFactors& f);
 // Shortest distance from the unit to the closest enemy unit (cm); a large
 // number when there is none. Stops early once one is found within `stop_at`.
 double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_at = 0);
+// Is an enemy unit 20 cm or less away (reading 1)? The fast form used for
+// the order test.
+bool enemy_within(const Battlefield& bf, const Unit& u, double cm = 20.0);
 // Is any stand even partly inside a dense terrain feature?
 bool in_dense_terrain(const Battlefield& bf, const Unit& u);
 // The factors for one character ordering one unit or a brigade.
