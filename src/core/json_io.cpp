@@ -46,6 +46,11 @@ Json parse_json_text(std::string_view text, const std::string& source_name) {
     auto pos = what.find("syntax error");
     throw InputError(source_name, fmt::format("not valid JSON at line {}, column {}: {}", line, col,
                                               pos == std::string::npos ? what : what.substr(pos)));
+  } catch (const Json::exception& e) {
+    // e.g. "number overflow parsing '1e400'" (out_of_range, not parse_error).
+    std::string what = e.what();
+    auto pos = what.find("] ");
+    throw InputError(source_name, "not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
   }
 }
 

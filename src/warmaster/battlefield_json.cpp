@@ -185,9 +185,12 @@ void check_no_overlaps(const Battlefield& bf, const Settings& settings) {
       const Ref& a = refs[i];
       const Ref& b = refs[static_cast<std::size_t>(j)];
       if (!overlaps(a.rect, b.rect, settings.contact_tolerance)) continue;
-      throw InputError(fmt::format("units[{}].stands[{}]", b.unit, b.stand),
+      // Name the stand as the file does: armies[side].units[k].stands[s].
+      std::size_t k = 0;
+      for (std::size_t u = 0; u < b.unit; ++u) k += bf.units[u].side == bf.units[b.unit].side;
+      throw InputError(fmt::format("armies[{}].units[{}].stands[{}]", bf.units[b.unit].side, k, b.stand),
                        fmt::format("stand {} of unit '{}' overlaps stand {} of unit '{}' by {} (touching is fine)",
-                                   b.stand, bf.units[b.unit].id, a.stand, bf.units[a.unit].id,
+                                   b.stand + 1, bf.units[b.unit].id, a.stand + 1, bf.units[a.unit].id,
                                    format_measure(penetration(a.rect, b.rect), "cm")));
     }
   }

@@ -146,13 +146,13 @@ std::string explain(const MoveAnswer& a, const MoveRequest& req) {
   s += fmt::format("  formation at the start: {}; {}; each stand may move {}\n", to_string(a.formation), a.pace,
                    format_measure(a.allowance, "cm"));
   if (!a.order.empty()) {
-    s += "  stands moved in the order:";
-    for (int i : a.order) s += fmt::format(" {}", i);
+    s += "  stands moved in the order (counted from 1):";
+    for (int i : a.order) s += fmt::format(" {}", i + 1);
     s += "\n";
   }
   for (const auto& r : a.routes) {
     if (r.poses.size() < 2) continue;
-    s += fmt::format("  stand {}: {}{} over {} leg{}\n", r.stand, format_measure(r.used, "cm"),
+    s += fmt::format("  stand {}: {}{} over {} leg{}\n", r.stand + 1, format_measure(r.used, "cm"),
                      r.planned ? " along a route the engine planned" : "", r.poses.size() - 1,
                      r.poses.size() == 2 ? "" : "s");
     for (const auto& p : r.poses) s += "      " + pose_text(p) + "\n";

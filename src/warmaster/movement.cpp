@@ -137,7 +137,10 @@ bool off_table(const OrientedRect& r, const Battlefield& bf) {
   return false;
 }
 
-std::string stand_label(int i) { return fmt::format("stand {}", i); }
+// Reasons count stands from 1, as players do (and as TransitScene labels
+// other units' stands); files and answers use the 0-based index.
+std::string stand_label(std::size_t i) { return fmt::format("stand {}", i + 1); }
+std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i)); }
 
 // The poses each stand passes through: start, waypoints, final. Stands the
 // request does not mention stay where they are.
@@ -168,7 +171,7 @@ struct PathAttempt {
 };
 
 PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
-                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route) {
+                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route, bool plan) {
   PathAttempt out;
   std::vector<bool> moved(u.stands.size(), false);
   for (int i : order) {
@@ -188,14 +191,21 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
       found.insert(found.end(), legs.begin(), legs.end());
     }
-    if (!found.empty() && route.poses.size() == 2) {
+    if (plan && !found.empty() && route.poses.size() == 2) {
       if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route)) {
         route.poses = *planned;
         route.planned = true;
         found.clear();
+      } else {
+        found.push_back({"warmaster.movement.path",
+                         fmt::format("{}: no route round what blocks the straight line within {} (the allowance "
+                                     "plus the stand's longest edge)",
+                                     stand_label(i), cm(max_route)),
+                         {{"searched", max_route, "cm"}}});
       }
     }
     out.violations.insert(out.violations.end(), found.begin(), found.end());
+    if (!plan && !out.violations.empty()) break;  // this order fails: try the next
   }
   out.routes = std::move(routes);
   return out;
@@ -231,7 +241,7 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
     if (r.used > pace.allowance + kMeasureSlack) {
       std::string why = kind == MoveKind::Dice ? "dice" : fmt::format("{}, {}", to_string(formation), pace.label);
       verdict.add(kRuleDistance,
-                  fmt::format("stand {}, {} corner moved {} > {} ({}, {}){}", r.stand, kCornerNames[worst], cm(r.used),
+                  fmt::format("{}, {} corner moved {} > {} ({}, {}){}", stand_label(r.stand), kCornerNames[worst], cm(r.used),
                               cm(pace.allowance), to_string(u.type), why,
                               r.planned ? " along the route the engine planned round what blocks the straight line" : ""),
                   {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
@@ -261,20 +271,21 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
       refused[static_cast<std::size_t>(r.stand)] = true;
       const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;
       if (u.type == TroopType::Flyer) {
-        verdict.add(rule, fmt::format("stand {} would end its flight in {}: flyers may not end a move there", r.stand,
+        verdict.add(rule, fmt::format("{} would end its flight in {}: flyers may not end a move there", stand_label(r.stand),
                                       feature_label(f)));
         continue;
       }
       std::optional<Halt> halt;
-      if (!rect_in_feature(start, f, tol)) halt = halt_before(r.poses, u.width, u.depth, blocked, tol);
+      // It halts where it first touches the edge, exactly (not within the contact tolerance).
+      if (!rect_in_feature(start, f, tol)) halt = halt_before(r.poses, u.width, u.depth, blocked, 1e-6);
       if (halt) {
         double leg_length = distance(r.poses[halt->leg].position, r.poses[halt->leg + 1].position);
         double before = 0;
         for (std::size_t k = 0; k < halt->leg; ++k) before += distance(r.poses[k].position, r.poses[k + 1].position);
         verdict.add(rule,
-                    fmt::format("stand {} cannot enter {} ({}): it would halt at the edge, at ({:.2f}, {:.2f}) "
+                    fmt::format("{} cannot enter {} ({}): it would halt at the edge, at ({:.2f}, {:.2f}) "
                                 "facing {:.1f}, after {} of its {} leg",
-                                r.stand, feature_label(f), to_string(u.type), halt->pose.position.x,
+                                stand_label(r.stand), feature_label(f), to_string(u.type), halt->pose.position.x,
                                 halt->pose.position.y, halt->pose.facing_deg, cm(halt->travelled - before),
                                 cm(leg_length)),
                     {{"halt_x", halt->pose.position.x, "cm"},
@@ -282,7 +293,7 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
                      {"halt_after", halt->travelled - before, "cm"},
                      {"leg", leg_length, "cm"}});
       } else {
-        verdict.add(rule, fmt::format("stand {} cannot be in {} ({})", r.stand, feature_label(f), to_string(u.type)));
+        verdict.add(rule, fmt::format("{} cannot be in {} ({})", stand_label(r.stand), feature_label(f), to_string(u.type)));
       }
     }
   }
@@ -291,8 +302,8 @@ std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std:
 
 // Final poses overlap no stand of another unit (characters never count) and
 // no other stand of the unit. Touching is not overlapping.
-void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<StandRoute>& routes,
-                    const Settings& settings, Verdict& verdict) {
+void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                    const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
   double tol = settings.contact_tolerance;
   std::vector<OrientedRect> finals;
   Aabb area = u.footprint_at(routes.front().poses.back()).bounds();
@@ -305,12 +316,15 @@ void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<Stan
       if (!moves(routes[i]) && !moves(routes[j])) continue;
       if (overlaps(finals[i], finals[j], tol))
         verdict.add(kRuleOverlap,
-                    fmt::format("stands {} and {} of the unit would overlap by {}", i, j,
+                    fmt::format("stands {} and {} of the unit would overlap by {}", i + 1, j + 1,
                                 cm(penetration(finals[i], finals[j]))),
                     {{"overlap", penetration(finals[i], finals[j]), "cm"}});
     }
   }
-  for (const auto& other : bf.units) {
+  std::vector<int> near;
+  index.units_near(area, near);
+  for (int k : near) {
+    const Unit& other = bf.units[static_cast<std::size_t>(k)];
     if (&other == &u || other.id == u.id) continue;
     for (std::size_t s = 0; s < other.stands.size(); ++s) {
       OrientedRect o = other.footprint(s);
@@ -318,7 +332,7 @@ void check_overlaps(const Battlefield& bf, const Unit& u, const std::vector<Stan
       for (std::size_t i = 0; i < finals.size(); ++i) {
         if (!moves(routes[i]) || !overlaps(finals[i], o, tol)) continue;
         verdict.add(kRuleOverlap,
-                    fmt::format("stand {} would overlap stand {} of {} unit '{}' by {}", i, s,
+                    fmt::format("{} would overlap stand {} of {} unit '{}' by {}", stand_label(i), s + 1,
                                 other.side == u.side ? "friendly" : "enemy", other.id, cm(penetration(finals[i], o))),
                     {{"overlap", penetration(finals[i], o), "cm"}});
       }
@@ -346,11 +360,40 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
     }
     if (nearest > settings.contact_tolerance)
       verdict.add(kRuleFormation,
-                  fmt::format("stand {} touches no other stand of its unit at the end of the move (nearest: stand {}, "
+                  fmt::format("{} touches no other stand of its unit at the end of the move (nearest: {}, "
                               "{} away; touching means within {})",
-                              i, which, cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
+                              stand_label(i), stand_label(which), cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
                   {{"gap", nearest, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
   }
+}
+
+// The part of the battlefield within `box`: the mover, the units and the
+// terrain whose bounds meet it. A TransitScene built on it costs what is
+// near the move, not what is on the table.
+Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Unit& mover, const Aabb& box) {
+  Battlefield local;
+  local.width = bf.width;
+  local.height = bf.height;
+  local.armies = bf.armies;
+  std::vector<int> near;
+  index.terrain_near(box, near);
+  for (int k : near) local.terrain.push_back(bf.terrain[static_cast<std::size_t>(k)]);
+  near.clear();
+  index.units_near(box, near);
+  bool has_mover = false;
+  for (int k : near) {
+    const Unit& u = bf.units[static_cast<std::size_t>(k)];
+    has_mover = has_mover || u.id == mover.id;
+    local.units.push_back(u);
+  }
+  if (!has_mover) local.units.push_back(mover);
+  return local;
+}
+
+Aabb unit_bounds(const Unit& u) {
+  Aabb box = u.footprint(0).bounds();
+  for (std::size_t s = 1; s < u.stands.size(); ++s) box = box.merged(u.footprint(s).bounds());
+  return box;
 }
 
 MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
@@ -377,19 +420,9 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     return sum;
   };
 
-  // Characters are transparent: no stand blocks them. Only terrain does, as
-  // for infantry (unless flying).
-  Unit token;
-  token.id = c->id;
-  token.side = c->side;
-  token.type = TroopType::Infantry;
-  token.width = w;
-  token.depth = d;
-  token.stands = {Stand{c->pose}};
-  TransitOptions opts;
-  opts.character = true;
-  opts.flying = c->flying;
-  TransitScene scene(bf, token, settings, opts);
+  // Characters treat terrain as infantry; units of their own side never
+  // block them (TransitScene's Character model).
+  TransitScene scene(bf, *c, settings);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -498,7 +531,23 @@ std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, do
   return std::nullopt;
 }
 
+MoveIndex::MoveIndex(const Battlefield& bf)
+    : units_(bf.table().inflated(20), 10.0), terrain_(bf.table().inflated(20), 10.0) {
+  for (std::size_t i = 0; i < bf.units.size(); ++i)
+    if (!bf.units[i].stands.empty()) units_.insert(static_cast<int>(i), unit_bounds(bf.units[i]));
+  for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain_.insert(static_cast<int>(i), bf.terrain[i].bounds);
+}
+
+void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const { units_.query(box, out); }
+void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_.query(box, out); }
+
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
+  return check_move(bf, MoveIndex(bf), req, settings);
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
+                      const Settings& settings) {
   if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
@@ -530,7 +579,13 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
 
   // Terrain at the destination first: a stand refused there halts at the
   // edge, and there is no path to look for.
-  std::vector<bool> skip = check_terrain(bf, u, routes, settings, a.verdict);
+  // Everything the stands' footprints cover on their way, start to final.
+  Aabb area = u.footprint(0).bounds();
+  for (const auto& r : routes)
+    for (const auto& p : r.poses) area = area.merged(u.footprint_at(p).bounds());
+  const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
+  Battlefield near = neighbourhood(bf, index, u, area.inflated(reach));
+  std::vector<bool> skip = check_terrain(near, u, routes, settings, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
     if (off_table(u.footprint_at(routes[i].poses.back()), bf)) {
       a.leaves_table = true;
@@ -543,24 +598,37 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
   TransitOptions opts;
   opts.flying = u.type == TroopType::Flyer;
   opts.evading = req.kind == MoveKind::Evade;
-  TransitScene scene(bf, u, settings, opts);
-  double max_route = 2 * std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  // Straight lines need only what is near them (gates span at most the
+  // frontage); a planned route may wander up to max_route from its start.
+  TransitScene scene(near, u, settings, opts);
+  // Routes are searched up to the allowance plus the stand's longest edge:
+  // enough to show by how much a slightly long detour fails, without
+  // searching the whole table for hopeless ones.
+  double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   std::vector<std::vector<int>> orders =
       req.order.empty() ? candidate_orders(moving) : std::vector<std::vector<int>>{req.order};
+  // First look for an order in which every straight line is clear (cheap);
+  // only when none is, plan routes round what blocks, in the first order.
   PathAttempt chosen;
-  bool have = false;
+  bool clear = false;
   for (const auto& order : orders) {
-    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route);
-    if (!have || attempt.violations.empty()) {
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
+    if (attempt.violations.empty()) {
       chosen = std::move(attempt);
       a.order = order;
-      have = true;
+      clear = true;
+      break;
     }
-    if (chosen.violations.empty()) break;
+  }
+  if (!clear) {
+    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route + reach));
+    TransitScene planner(wide, u, settings, opts);
+    chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
+    a.order = orders.front();
   }
   for (auto& r : chosen.violations) a.verdict.add(std::move(r));
   check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);
-  check_overlaps(bf, u, a.routes, settings, a.verdict);
+  check_overlaps(bf, index, u, a.routes, settings, a.verdict);
   check_end_formation(u, a.routes, settings, a.verdict);
   return a;
 }

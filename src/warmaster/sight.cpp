@@ -171,6 +171,8 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
     return dot(q - p, n) > 1e-9 * length(n);
   };
   auto found = [&](const Viewpoint& v, const Target& t, Segment s) {
+    // Report the line up to where it first meets the target.
+    if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
     ans.visible = true;
     ans.line = s;
     ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", v.label, at(s.a), t.label,

@@ -67,6 +67,10 @@ double edge_clearance(Vec2 p, int edge, double w, double h) {
 void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   table_w = bf.width;
   table_h = bf.height;
+  std::size_t total = 0;
+  for (const Unit& u : bf.units) total += u.stands.size();
+  for (const TerrainFeature& tf : bf.terrain) total += tf.pieces.size();
+  obstacles.reserve(total + 8);
   for (const Unit& u : bf.units) {
     if (u.id == mover_id || listed(options.ignore_units, u.id)) continue;
     bool enemy = u.side != side;
@@ -74,17 +78,17 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
     if (options.flying && options.fly_over_stands) continue;
     bool burst = options.evading && !enemy && !u.engaged && listed(options.burst_through, u.id);
     for (std::size_t s = 0; s < u.stands.size(); ++s) {
-      std::string label = u.id + " stand " + std::to_string(s + 1);
       if (burst) {
         burst_rects.push_back(u.footprint(s));
-        burst_labels.push_back(label);
+        burst_labels.push_back(u.id + " stand " + std::to_string(s + 1));
         continue;
       }
       TransitObstacle o;
       o.kind = TransitObstacle::Kind::Stand;
-      o.poly = to_polygon(u.footprint(s));
-      o.box = o.poly.bounds();
-      o.label = std::move(label);
+      o.rect = u.footprint(s);
+      o.poly = to_polygon(*o.rect);
+      o.finish();
+      o.stand = static_cast<int>(s);
       o.unit_id = u.id;
       o.enemy = enemy;
       obstacles.push_back(std::move(o));
@@ -99,8 +103,8 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         TransitObstacle o;
         o.kind = TransitObstacle::Kind::Terrain;
         o.poly = ccw(piece);
-        o.box = o.poly.bounds();
-        o.label = tf.id;
+        o.finish();
+        o.name = tf.id;
         o.blocks = !may_enter(type, tf.kind);
         o.feature = static_cast<int>(f);
         o.terrain = tf.kind;
@@ -111,42 +115,60 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   fixed_count = obstacles.size();
 }
 
-// Gates: every enemy stand against every obstacle within the frontage, and
-// against the table edge (transit.hpp, "Gates").
+void TransitObstacle::finish() {
+  box = poly.bounds();
+  centre = (box.min + box.max) / 2;
+  radius = 0;
+  for (Vec2 p : poly.points) radius = std::max(radius, length_squared(p - centre));
+  radius = std::sqrt(radius);
+}
+
 void TransitScene::Impl::rebuild() {
-  grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), 10.0);
+  grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), 15.0);
   for (std::size_t i = 0; i < obstacles.size(); ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
   gates.clear();
-  std::vector<int> near;
-  for (std::size_t i = 0; i < obstacles.size(); ++i) {
+  gates_done.assign(obstacles.size(), 0);
+}
+
+// Gates: each enemy stand E against every obstacle within the frontage F, and
+// against the table edge (transit.hpp, "Gates"). A gate lies within F of its
+// enemy stand, so the gates meeting `region` come from enemy stands within F
+// of it. A pair of enemy stands gives one gate, made by whichever is done first.
+void TransitScene::Impl::ensure_gates(const Aabb& region) const {
+  std::vector<int> enemies, near;
+  grid.query(region.inflated(frontage + tol), enemies);
+  for (int i : enemies) {
     const TransitObstacle& e = obstacles[i];
-    if (e.kind != TransitObstacle::Kind::Stand || !e.enemy) continue;
+    if (gates_done[i] || e.kind != TransitObstacle::Kind::Stand || !e.enemy) continue;
+    gates_done[i] = 1;
     near.clear();
     grid.query(e.box.inflated(frontage + tol), near);
     for (int j : near) {
-      if (j == static_cast<int>(i)) continue;
+      if (j == i) continue;
       const TransitObstacle& o = obstacles[j];
-      if (o.kind == TransitObstacle::Kind::Stand && o.enemy && j < static_cast<int>(i)) continue;  // pair seen
-      ClosestPoints cp = closest_points(e.poly, o.poly);
+      if (gates_done[j] && o.kind == TransitObstacle::Kind::Stand && o.enemy) continue;  // pair already made
+      if (distance(e.centre, o.centre) > e.radius + o.radius + frontage + tol) continue;
+      ClosestPoints cp = (e.rect && o.rect) ? referee::closest_points(*e.rect, *o.rect) : closest_points(e.poly, o.poly);
       if (cp.distance <= tol || cp.distance > frontage + tol) continue;
-      gates.push_back({Segment{cp.on_a, cp.on_b}, static_cast<int>(i), j, cp.distance});
+      gates.push_back({Segment{cp.on_a, cp.on_b}, i, j, cp.distance});
     }
     for (int edge = 0; edge < 4; ++edge) {
       auto [d, v] = edge_distance(e.poly, edge, table_w, table_h);
       if (d <= tol || d > frontage + tol) continue;
-      gates.push_back({Segment{v, edge_foot(v, edge, table_w, table_h)}, static_cast<int>(i), -1, d});
+      gates.push_back({Segment{v, edge_foot(v, edge, table_w, table_h)}, i, -1, d});
     }
   }
 }
 
 namespace {
 bool sweep_hits(const TransitScene::Impl& m, const TransitObstacle& o, const Segment& seg, double* dmin_out) {
-  double dmin = distance(seg, o.poly);
+  if (distance(o.centre, seg) >= o.radius + m.r) return false;
+  double dmin = fast_distance(seg, o.poly);
   if (dmin_out) *dmin_out = dmin;
   if (dmin >= m.r - m.tol) return false;
   // A stand that starts too close (an illegal start) may still move away:
   // only going deeper counts.
-  double d0 = distance(seg.a, o.poly);
+  double d0 = fast_distance(seg.a, o.poly);
   if (d0 < m.r - m.tol && dmin >= d0 - m.tol) return false;
   return true;
 }
@@ -157,8 +179,9 @@ bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch
     if (p.x < r - tol || p.y < r - tol || p.x > table_w - r + tol || p.y > table_h - r + tol) return false;
   Segment seg{a, b};
   Aabb box = seg.bounds();
+  ensure_gates(box);
   for (const TransitGateData& g : gates)
-    if (g.line.bounds().overlaps(box) && crosses_properly(seg, g.line)) return false;
+    if (g.line.bounds().overlaps(box) && passes_gate(seg, g.line, tol)) return false;
   scratch.clear();
   grid.query(box.inflated(r), scratch);
   for (int k : scratch) {
@@ -173,7 +196,7 @@ bool TransitScene::Impl::point_clear(Vec2 p, std::vector<int>& scratch) const {
   scratch.clear();
   grid.query(Aabb{p, p}.inflated(r), scratch);
   for (int k : scratch)
-    if (obstacles[k].blocks && distance(p, obstacles[k].poly) < r - tol) return false;
+    if (obstacles[k].blocks && fast_distance(p, obstacles[k].poly) < r - tol) return false;
   return true;
 }
 
@@ -229,9 +252,10 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   for (std::size_t i = 0; i < rects.size(); ++i) {
     TransitObstacle o;
     o.kind = TransitObstacle::Kind::OwnStand;
+    o.rect = rects[i];
     o.poly = to_polygon(rects[i]);
-    o.box = o.poly.bounds();
-    o.label = m.mover_id + " stand (already moved or engaged) at " + at(rects[i].center);
+    o.finish();
+    o.name = m.mover_id + " stand (already moved or engaged) at " + at(rects[i].center);
     o.unit_id = m.mover_id;
     m.obstacles.push_back(std::move(o));
   }
@@ -247,8 +271,9 @@ bool TransitScene::is_clear(Vec2 p) const {
 
 std::vector<TransitScene::Gate> TransitScene::gates() const {
   std::vector<Gate> out;
+  impl_->ensure_gates(Aabb{{0, 0}, {impl_->table_w, impl_->table_h}}.inflated(10));
   for (const auto& g : impl_->gates)
-    out.push_back({g.line, impl_->obstacles[g.a].label, impl_->gap_partner_label(g.b), g.width});
+    out.push_back({g.line, impl_->obstacles[g.a].label(), impl_->gap_partner_label(g.b), g.width});
   return out;
 }
 
@@ -275,7 +300,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   };
   auto gap_ruling = [&](int k, int j, double width, Vec2 where) {
     bool enemy = m.obstacles[k].enemy || (j >= 0 && m.obstacles[j].enemy);
-    std::string who = m.obstacles[k].label + " and " + m.gap_partner_label(j);
+    std::string who = m.obstacles[k].label() + " and " + m.gap_partner_label(j);
     Ruling r;
     r.rule = "warmaster.movement.gap";
     if (enemy) {
@@ -299,9 +324,10 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   };
   std::vector<Crossing> crossings;
   Aabb box = seg.bounds();
+  m.ensure_gates(box);
   for (std::size_t g = 0; g < m.gates.size(); ++g) {
     const TransitGateData& gate = m.gates[g];
-    if (!gate.line.bounds().overlaps(box) || !crosses_properly(seg, gate.line)) continue;
+    if (!gate.line.bounds().overlaps(box) || !passes_gate(seg, gate.line, m.tol)) continue;
     crossings.push_back({segment_intersection(seg, gate.line).value_or(0), g});
   }
   std::sort(crossings.begin(), crossings.end(), [](const Crossing& x, const Crossing& y) { return x.t < y.t; });
@@ -375,16 +401,16 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
       r.rule = "warmaster.movement.terrain";
       std::string who = m.character ? std::string("a character (as infantry)") : std::string(to_string(m.type));
       r.reason = fmt::format("{}: {} may not enter {} ({}); it would halt at its edge at {}, {} along the {} leg",
-                             stand_label, who, o.label, to_string(o.terrain), at(centre), format_measure(along, "cm"),
+                             stand_label, who, o.label(), to_string(o.terrain), at(centre), format_measure(along, "cm"),
                              format_measure(leg, "cm"));
       r.figures = {{"halt_at", along, "cm"}, {"leg", leg, "cm"}};
     } else {
       r.rule = "warmaster.movement.path";
-      std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own stand" : (o.enemy ? "enemy stand" : "stand");
+      std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own" : (o.enemy ? "enemy" : "friendly");
       r.reason = fmt::format(
           "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
           "{}, half its {} shortest edge)",
-          stand_label, what, o.label, at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
+          stand_label, what, o.label(), at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
           format_measure(std::max(0.0, h.dmin), "cm"), format_measure(m.r, "cm"), format_measure(shortest, "cm"));
       r.figures = {{"blocked_at", along, "cm"}, {"clearance", std::max(0.0, h.dmin), "cm"}, {"needed", m.r, "cm"}};
     }

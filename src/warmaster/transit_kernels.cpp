@@ -48,7 +48,56 @@ std::optional<double> capsule_entry(Vec2 a, Vec2 d, Vec2 p, Vec2 q, double r) {
   return best;
 }
 
+inline double dist_sq(Vec2 p, Vec2 a, Vec2 b) {
+  Vec2 ab = b - a, ap = p - a;
+  double l2 = dot(ab, ab);
+  double t = l2 > 0 ? std::clamp(dot(ap, ab) / l2, 0.0, 1.0) : 0.0;
+  Vec2 d = ap - ab * t;
+  return dot(d, d);
+}
+
+inline bool cross_or_touch(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  double d1 = cross(d - c, a - c), d2 = cross(d - c, b - c);
+  double d3 = cross(b - a, c - a), d4 = cross(b - a, d - a);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
 }  // namespace
+
+bool fast_inside(const Polygon& poly, Vec2 p) {
+  const auto& pts = poly.points;
+  bool inside = false;
+  for (std::size_t i = 0, j = pts.size() - 1, n = pts.size(); i < n; j = i++) {
+    Vec2 a = pts[j], b = pts[i];
+    if ((b.y > p.y) != (a.y > p.y)) {
+      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+      if (p.x < x) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+double fast_distance(Vec2 p, const Polygon& poly) {
+  const auto& pts = poly.points;
+  if (pts.size() < 3) return std::numeric_limits<double>::infinity();
+  if (fast_inside(poly, p)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i) best = std::min(best, dist_sq(p, pts[i], pts[(i + 1) % n]));
+  return std::sqrt(best);
+}
+
+double fast_distance(const Segment& s, const Polygon& poly) {
+  const auto& pts = poly.points;
+  if (pts.size() < 3) return std::numeric_limits<double>::infinity();
+  if (fast_inside(poly, s.a) || fast_inside(poly, s.b)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i) {
+    Vec2 c = pts[i], d = pts[(i + 1) % n];
+    if (cross_or_touch(s.a, s.b, c, d)) return 0;
+    best = std::min({best, dist_sq(s.a, c, d), dist_sq(s.b, c, d), dist_sq(c, s.a, s.b), dist_sq(d, s.a, s.b)});
+  }
+  return std::sqrt(best);
+}
 
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly) {
   const auto& pts = poly.points;
@@ -117,6 +166,12 @@ bool crosses_properly(const Segment& s, const Segment& t) {
   double d1 = cross(t.b - t.a, s.a - t.a), d2 = cross(t.b - t.a, s.b - t.a);
   double d3 = cross(s.b - s.a, t.a - s.a), d4 = cross(s.b - s.a, t.b - s.a);
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+bool passes_gate(const Segment& path, const Segment& gate, double tol) {
+  if (!segments_intersect(path, gate)) return false;
+  if (distance(path.a, gate) <= tol) return false;
+  return true;
 }
 
 Polygon ccw(Polygon p) {

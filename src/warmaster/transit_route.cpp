@@ -1,4 +1,23 @@
 // Route planning under the gap rule (README readings 4 and 5).
+//
+// A visibility graph over the obstacles inflated by the transit disc's
+// radius r, searched with A* (flat arrays of costs and predecessors, as in
+// Wesnoth's pathfinder):
+// - Nodes: the start and goal centres; at every convex corner of a blocking
+//   obstacle, points on the circumscribed polygon of the corner's arc of
+//   radius r (so straight lines between them keep at least r clear); the
+//   middle of every passable gap narrower than 2r + 4r between two blocking
+//   obstacles (where corner points would not fit); and the free ends of gates
+//   that end on enterable terrain. Nodes whose disc is not clear are dropped.
+// - Edges: straight centre segments that the transit model accepts (no
+//   obstacle within r, no gate crossed, the table edge kept), tested lazily
+//   when A* first looks at them.
+// - Only what lies within max_length/2 of the midpoint of start and goal can
+//   be on a route no longer than max_length, so the search reads the spatial
+//   index for that disc and nothing else.
+// Shortest paths among inflated convex obstacles bend only on their
+// boundaries, so the circumscribed corners give a route within a few tenths
+// of a percent of the true shortest one, and never one that clips an obstacle.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,13 +29,190 @@
 
 namespace referee::warmaster {
 
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct LocalScene {
+  const TransitScene::Impl* m = nullptr;
+  std::vector<int> obstacles;  // blocking obstacles near the search
+  std::vector<int> gates;      // gates near the search
+
+  bool segment_clear(Vec2 a, Vec2 b) const {
+    const double r = m->r, tol = m->tol;
+    for (Vec2 p : {a, b})
+      if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
+    Segment seg{a, b};
+    Aabb box = seg.bounds();
+    for (int g : gates) {
+      const auto& gate = m->gates[g];
+      if (gate.line.bounds().overlaps(box) && passes_gate(seg, gate.line, tol)) return false;
+    }
+    Aabb wide = box.inflated(r);
+    for (int k : obstacles) {
+      const TransitObstacle& o = m->obstacles[k];
+      if (!o.box.overlaps(wide) || distance(o.centre, seg) >= o.radius + r) continue;
+      double dmin = fast_distance(seg, o.poly);
+      if (dmin >= r - tol) continue;
+      double d0 = fast_distance(a, o.poly);
+      if (d0 < r - tol && dmin >= d0 - tol) continue;  // started too close, moving away
+      return false;
+    }
+    return true;
+  }
+  bool point_clear(Vec2 p) const {
+    const double r = m->r, tol = m->tol;
+    if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
+    for (int k : obstacles) {
+      const TransitObstacle& o = m->obstacles[k];
+      if (o.box.inflated(r).contains(p) && fast_distance(p, o.poly) < r - tol) return false;
+    }
+    for (int g : gates)
+      if (distance(p, m->gates[g].line) <= 2 * tol) return false;  // a waypoint on a closed gap
+    return true;
+  }
+};
+
+struct Candidate {
+  Vec2 at;
+  Vec2 pivot;          // the obstacle corner it wraps, for corner points
+  bool has_pivot = false;
+};
+
+// Points on the circumscribed polygon of each convex corner's arc.
+void corner_nodes(const Polygon& poly, double r, std::vector<Candidate>& out) {
+  const auto& p = poly.points;  // counter-clockwise
+  std::size_t n = p.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec2 prev = p[(i + n - 1) % n], cur = p[i], next = p[(i + 1) % n];
+    if (cross(cur - prev, next - cur) <= 0) continue;  // reflex or flat: paths never bend there
+    Vec2 e_in = cur - prev, e_out = next - cur;
+    Vec2 n_in = normalized(Vec2{e_in.y, -e_in.x}), n_out = normalized(Vec2{e_out.y, -e_out.x});
+    double a0 = std::atan2(n_in.y, n_in.x), a1 = std::atan2(n_out.y, n_out.x);
+    while (a1 < a0) a1 += 2 * kPi;
+    double sweep = a1 - a0;
+    int steps = std::max(1, static_cast<int>(std::ceil(sweep / (kPi / 6))));
+    double radius = r / std::cos(sweep / steps / 2);
+    for (int k = 0; k < steps; ++k) {
+      double a = a0 + sweep * (k + 0.5) / steps;
+      out.push_back({cur + Vec2{std::cos(a), std::sin(a)} * radius, cur, true});
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, const Pose& to,
                                                               double max_length) const {
-  std::vector<int> scratch;
-  if (distance(from.position, to.position) <= max_length &&
-      impl_->segment_clear(from.position, to.position, scratch))
-    return std::vector<Pose>{from, to};
-  return std::nullopt;
+  const Impl& m = *impl_;
+  Vec2 a = from.position, b = to.position;
+  double straight = distance(a, b);
+  if (!(max_length >= straight)) return std::nullopt;
+
+  LocalScene local;
+  local.m = &m;
+  Vec2 mid = (a + b) / 2;
+  double reach = max_length / 2;
+  Aabb region = Aabb{mid, mid}.inflated(reach + m.r);
+  std::vector<int> near;
+  m.grid.query(region, near);
+  for (int k : near)
+    if (m.obstacles[k].blocks) local.obstacles.push_back(k);
+  m.ensure_gates(region);
+  for (std::size_t g = 0; g < m.gates.size(); ++g)
+    if (m.gates[g].line.bounds().overlaps(region)) local.gates.push_back(static_cast<int>(g));
+
+  auto finish = [&](const std::vector<Vec2>& centres) {
+    // Facings: every pose keeps the start facing until one leg turns to the
+    // final facing; choose the leg where the turn costs least (reading 4).
+    std::vector<Pose> best;
+    double best_d = kInf;
+    for (std::size_t turn = 1; turn < centres.size(); ++turn) {
+      std::vector<Pose> poses;
+      for (std::size_t i = 0; i < centres.size(); ++i)
+        poses.push_back({centres[i], i < turn ? from.facing_deg : to.facing_deg});
+      poses.front() = from;
+      poses.back() = to;
+      double d = route_distance(poses, m.width, m.depth);
+      if (d < best_d) {
+        best_d = d;
+        best = std::move(poses);
+      }
+    }
+    return best;
+  };
+
+  if (local.segment_clear(a, b)) return finish({a, b});
+  if (!local.point_clear(b)) return std::nullopt;
+
+  // Nodes: 0 start, 1 goal, then candidates.
+  std::vector<Candidate> cand;
+  for (int k : local.obstacles) corner_nodes(m.obstacles[k].poly, m.r + 4 * m.tol, cand);
+  for (std::size_t i = 0; i < local.obstacles.size(); ++i)
+    for (std::size_t j = i + 1; j < local.obstacles.size(); ++j) {
+      const TransitObstacle& oi = m.obstacles[local.obstacles[i]];
+      const TransitObstacle& oj = m.obstacles[local.obstacles[j]];
+      if (!oi.box.inflated(6 * m.r).overlaps(oj.box) ||
+          length_squared(oi.centre - oj.centre) > (oi.radius + oj.radius + 6 * m.r) * (oi.radius + oj.radius + 6 * m.r))
+        continue;
+      ClosestPoints cp = (oi.rect && oj.rect) ? referee::closest_points(*oi.rect, *oj.rect) : closest_points(oi.poly, oj.poly);
+      if (cp.distance >= 2 * m.r - 2 * m.tol && cp.distance <= 6 * m.r) cand.push_back({(cp.on_a + cp.on_b) / 2, {}, false});
+    }
+  for (int g : local.gates) {
+    const auto& gate = m.gates[g];
+    if (gate.b < 0 || m.obstacles[gate.b].blocks) continue;
+    Vec2 dir = normalized(gate.line.b - gate.line.a);
+    cand.push_back({gate.line.b + dir * (4 * m.tol), {}, false});
+  }
+  std::vector<Vec2> nodes{a, b};
+  std::vector<Vec2> radial{{0, 0}, {0, 0}};  // unit vector from the pivot, or zero
+  for (const Candidate& c : cand)
+    if (distance(c.at, a) + distance(c.at, b) <= max_length && local.point_clear(c.at)) {
+      nodes.push_back(c.at);
+      radial.push_back(c.has_pivot ? normalized(c.at - c.pivot) : Vec2{0, 0});
+    }
+  // A shortest path leaves and meets a corner point nearly along the arc's
+  // tangent (within half an arc step, 15 degrees, when the corner is far);
+  // an edge that runs steeply towards or away from the corner it wraps is
+  // never on one. The bound is loose (about 49 degrees off the tangent).
+  constexpr double kTaut = 0.75;
+  auto taut = [&](int u, int v) {
+    Vec2 d = normalized(nodes[v] - nodes[u]);
+    return std::abs(dot(d, radial[u])) <= kTaut && std::abs(dot(d, radial[v])) <= kTaut;
+  };
+
+  // A* with flat arrays.
+  std::size_t n = nodes.size();
+  std::vector<double> g(n, kInf);
+  std::vector<int> prev(n, -1);
+  std::vector<char> closed(n, 0);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  g[0] = 0;
+  open.push({straight, 0});
+  while (!open.empty()) {
+    auto [f, u] = open.top();
+    open.pop();
+    if (closed[u]) continue;
+    closed[u] = 1;
+    if (u == 1) break;
+    for (std::size_t v = 1; v < n; ++v) {
+      if (closed[v]) continue;
+      double tentative = g[u] + distance(nodes[u], nodes[v]);
+      if (tentative >= g[v]) continue;
+      double h = distance(nodes[v], b);
+      if (tentative + h > max_length + m.tol || tentative + h >= g[1]) continue;
+      if (!taut(u, static_cast<int>(v)) || !local.segment_clear(nodes[u], nodes[v])) continue;
+      g[v] = tentative;
+      prev[v] = u;
+      open.push({tentative + h, static_cast<int>(v)});
+    }
+  }
+  if (prev[1] < 0) return std::nullopt;
+  std::vector<Vec2> centres;
+  for (int v = 1; v >= 0; v = prev[v]) centres.push_back(nodes[v]);
+  std::reverse(centres.begin(), centres.end());
+  return finish(centres);
 }
 
 }  // namespace referee::warmaster

@@ -3,6 +3,7 @@
 // planner (transit_route.cpp) and reach (reach.cpp). Not a public header.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,19 @@ struct TransitObstacle {
   Kind kind = Kind::Stand;
   Polygon poly;          // counter-clockwise
   Aabb box;
-  std::string label;     // "orcs-1 stand 2", "wood-1"
+  std::string name;      // terrain: the feature id; own stands: a description
   std::string unit_id;   // stands
+  int stand = -1;        // stands: index in the unit
+  // "orcs-1 stand 2" (numbered from 1 in readable text), "wood-1".
+  std::string label() const { return stand >= 0 ? unit_id + " stand " + std::to_string(stand + 1) : name; }
   bool enemy = false;    // a stand of the other side
   bool blocks = true;    // false: enterable terrain, a gap partner only
   int feature = -1;      // index into Battlefield::terrain
   TerrainKind terrain = TerrainKind::Wood;
+  Vec2 centre;           // bounding circle, for quick rejects
+  double radius = 0;
+  std::optional<OrientedRect> rect;  // stands: the footprint, for the fast kernels
+  void finish();         // fills box and the bounding circle from poly
 };
 
 struct TransitGateData {
@@ -47,14 +55,18 @@ struct TransitScene::Impl {
   std::vector<TransitObstacle> obstacles;  // fixed ones, then own blockers
   std::size_t fixed_count = 0;
   GridIndex grid;                          // obstacle index -> box
-  std::vector<TransitGateData> gates;
+  // Gates are found lazily, per enemy stand, for the region a query touches
+  // (ensure_gates), so a scene's cost follows what is near the move.
+  mutable std::vector<TransitGateData> gates;
+  mutable std::vector<char> gates_done;    // per obstacle: its gates are in `gates`
+  void ensure_gates(const Aabb& region) const;
   std::vector<std::string> burst_units;    // burst_through units that really let the evader through
   std::vector<OrientedRect> burst_rects;
   std::vector<std::string> burst_labels;
 
   void add_fixed(const Battlefield& bf);
-  void rebuild();  // index and gates, after obstacles change
-  std::string gap_partner_label(int b) const { return b < 0 ? "the table edge" : obstacles[b].label; }
+  void rebuild();  // index, and forget gates, after obstacles change
+  std::string gap_partner_label(int b) const { return b < 0 ? "the table edge" : obstacles[b].label(); }
   // Obstacles (blocking or not) whose box meets `box`.
   void query(const Aabb& box, std::vector<int>& out) const { grid.query(box, out); }
   bool segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const;  // disc sweep + gates + table

@@ -113,8 +113,9 @@ TEST(BattlefieldJson, RefusesOverlappingStandsButNotTouchingOnes) {
   EXPECT_EQ(error_of(j), "");
   j["armies"][0]["units"][1]["stands"][0]["y"] = 32.5;  // 30.5..34.5: 0.5 cm into e1
   std::string e = error_of(j);
-  EXPECT_NE(e.find("units[1].stands[0]"), std::string::npos) << e;
-  EXPECT_NE(e.find("overlaps stand 0 of unit 'e1' by 0.5 cm"), std::string::npos) << e;
+  EXPECT_NE(e.find("armies[0].units[1].stands[0]: stand 1 of unit 'e2' overlaps stand 1 of unit 'e1' by 0.5 cm"),
+            std::string::npos)
+      << e;
 }
 
 TEST(BattlefieldJson, NamesTheFieldOfEachBadInput) {

@@ -62,6 +62,23 @@ struct MoveAnswer {
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings = {});
 
+// A spatial index of a battlefield's units and terrain, built once and reused
+// for every move checked on that battlefield, so that a check looks only at
+// what is near the move. Keep it with the Battlefield it was built from.
+class MoveIndex {
+ public:
+  explicit MoveIndex(const Battlefield& bf);
+  // Indices into bf.units / bf.terrain whose bounds meet `box`, ascending.
+  void units_near(const Aabb& box, std::vector<int>& out) const;
+  void terrain_near(const Aabb& box, std::vector<int>& out) const;
+
+ private:
+  GridIndex units_;
+  GridIndex terrain_;
+};
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
+                      const Settings& settings = {});
+
 // The formation of a unit's stands as they stand now (warmaster.movement.formation).
 Formation classify_formation(const Unit& u, const Settings& settings = {});
 

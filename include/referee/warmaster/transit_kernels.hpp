@@ -22,6 +22,13 @@ namespace referee::warmaster {
 // equation in t.
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly);
 
+// Fast distances for the hot loops (no hypot; one square root per call).
+// Same answers as core distance(Segment, Polygon) and distance(Vec2, Polygon):
+// 0 inside the filled polygon.
+double fast_distance(const Segment& s, const Polygon& poly);
+double fast_distance(Vec2 p, const Polygon& poly);
+bool fast_inside(const Polygon& poly, Vec2 p);  // crossing number; boundary points may go either way
+
 // Closest points between two filled polygons (distance 0 and a common point
 // when they overlap or touch).
 ClosestPoints closest_points(const Polygon& a, const Polygon& b);
@@ -34,6 +41,11 @@ bool crosses_interior(const Segment& s, const Polygon& poly, double tol = 1e-7);
 // Do the two segments cross properly (each has its ends strictly on both
 // sides of the other)? Touching at an end is not crossing.
 bool crosses_properly(const Segment& s, const Segment& t);
+
+// Does a centre path pass a gate (a closed gap)? Any contact with the gate
+// counts, so a route cannot cross it in two legs that meet on it, except
+// contact at the path's start: a stand already on the gate line may leave it.
+bool passes_gate(const Segment& path, const Segment& gate, double tol);
 
 // A polygon in counter-clockwise order (reversed copy when clockwise).
 Polygon ccw(Polygon p);

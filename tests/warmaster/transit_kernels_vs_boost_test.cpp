@@ -1,0 +1,144 @@
+// Property tests: the transit and sight kernels (transit_kernels.hpp) against
+// Boost.Geometry on random convex and concave (star-shaped) polygons.
+#include <boost/geometry.hpp>
+#include <boost/geometry/geometries/linestring.hpp>
+#include <boost/geometry/geometries/point_xy.hpp>
+#include <boost/geometry/geometries/polygon.hpp>
+#include <boost/geometry/geometries/segment.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "referee/core/dice.hpp"
+#include "referee/warmaster/transit_kernels.hpp"
+
+namespace bg = boost::geometry;
+using BPoint = bg::model::d2::point_xy<double>;
+using BPoly = bg::model::polygon<BPoint, false>;  // counter-clockwise
+using BSeg = bg::model::segment<BPoint>;
+using BLine = bg::model::linestring<BPoint>;
+using namespace referee;
+using namespace referee::warmaster;
+
+namespace {
+double uniform(Rng& rng, double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(rng.below(1u << 30)) / static_cast<double>(1u << 30);
+}
+BPoly to_boost(const Polygon& p) {
+  BPoly out;
+  for (Vec2 v : p.points) bg::append(out.outer(), BPoint(v.x, v.y));
+  bg::correct(out);
+  return out;
+}
+// Star-shaped about (5, 5): simple, and concave about half the time.
+Polygon random_polygon(Rng& rng) {
+  int n = 3 + static_cast<int>(rng.below(7));
+  bool convex = rng.below(2) == 0;
+  std::vector<double> angles;
+  for (int i = 0; i < n; ++i) angles.push_back(uniform(rng, 0, 2 * kPi));
+  std::sort(angles.begin(), angles.end());
+  Polygon p;
+  for (double a : angles) {
+    double r = convex ? 3.0 : uniform(rng, 1.0, 4.0);
+    p.points.push_back(Vec2{5, 5} + Vec2{std::cos(a), std::sin(a)} * r);
+  }
+  if (convex) p = convex_hull(p.points);
+  return ccw(p);
+}
+Segment random_segment(Rng& rng) {
+  return {{uniform(rng, -2, 12), uniform(rng, -2, 12)}, {uniform(rng, -2, 12), uniform(rng, -2, 12)}};
+}
+BSeg to_boost(const Segment& s) { return BSeg(BPoint(s.a.x, s.a.y), BPoint(s.b.x, s.b.y)); }
+}  // namespace
+
+TEST(TransitKernelsVsBoost, SegmentAndPointToPolygonDistance) {
+  Rng rng(31);
+  int inside = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Polygon p = random_polygon(rng);
+    if (p.points.size() < 3) continue;
+    BPoly bp = to_boost(p);
+    Segment s = random_segment(rng);
+    double ours = fast_distance(s, p), theirs = bg::distance(to_boost(s), bp);
+    ASSERT_NEAR(ours, theirs, 1e-9) << i;
+    Vec2 q = s.a;
+    double po = fast_distance(q, p), pt = bg::distance(BPoint(q.x, q.y), bp);
+    ASSERT_NEAR(po, pt, 1e-9) << i;
+    inside += po == 0;
+  }
+  EXPECT_GT(inside, 500);
+}
+
+// The swept disc: first_contact finds a contact exactly when Boost's
+// distance from the whole path to the polygon is within r, and at the
+// contact the disc's centre is r away, never nearer before it.
+TEST(TransitKernelsVsBoost, FirstContactOfASweptDisc) {
+  Rng rng(32);
+  int hits = 0, misses = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Polygon p = random_polygon(rng);
+    if (p.points.size() < 3) continue;
+    BPoly bp = to_boost(p);
+    Segment s = random_segment(rng);
+    double r = uniform(rng, 0.2, 2.0);
+    double whole = bg::distance(to_boost(s), bp);
+    auto t = first_contact(s, r, p);
+    if (std::abs(whole - r) < 1e-7) continue;  // grazing: either answer is right
+    ASSERT_EQ(t.has_value(), whole < r) << i << " distance " << whole << " r " << r;
+    if (!t) {
+      ++misses;
+      continue;
+    }
+    ++hits;
+    Vec2 c = s.a + (s.b - s.a) * *t;
+    double at = bg::distance(BPoint(c.x, c.y), bp);
+    if (*t > 0) {
+      EXPECT_NEAR(at, r, 1e-7) << i;
+      // Before the contact the path stays at least r away.
+      Segment before{s.a, s.a + (s.b - s.a) * (*t * (1 - 1e-9))};
+      EXPECT_GE(bg::distance(to_boost(before), bp), r - 1e-6) << i;
+    } else {
+      EXPECT_LE(at, r + 1e-9) << i;
+    }
+  }
+  EXPECT_GT(hits, 1000);
+  EXPECT_GT(misses, 1000);
+}
+
+// Sight: a segment crosses the interior exactly when Boost's DE-9IM says the
+// line's interior meets the polygon's interior.
+TEST(TransitKernelsVsBoost, SegmentCrossesPolygonInterior) {
+  Rng rng(33);
+  int crossing = 0, clear = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Polygon p = random_polygon(rng);
+    if (p.points.size() < 3) continue;
+    BPoly bp = to_boost(p);
+    Segment s = random_segment(rng);
+    BLine line;
+    bg::append(line, BPoint(s.a.x, s.a.y));
+    bg::append(line, BPoint(s.b.x, s.b.y));
+    bool theirs = bg::relate(line, bp, bg::de9im::mask("T********"));
+    bool ours = crosses_interior(s, p, 0);
+    ASSERT_EQ(ours, theirs) << i;
+    (ours ? crossing : clear)++;
+  }
+  EXPECT_GT(crossing, 1000);
+  EXPECT_GT(clear, 1000);
+}
+
+TEST(TransitKernelsVsBoost, PolygonToPolygonClosestPoints) {
+  Rng rng(34);
+  for (int i = 0; i < 5000; ++i) {
+    Polygon a = random_polygon(rng), b = random_polygon(rng);
+    if (a.points.size() < 3 || b.points.size() < 3) continue;
+    Vec2 shift{uniform(rng, -9, 9), uniform(rng, -9, 9)};
+    for (Vec2& v : b.points) v += shift;
+    ClosestPoints cp = closest_points(a, b);
+    double theirs = bg::distance(to_boost(a), to_boost(b));
+    ASSERT_NEAR(cp.distance, theirs, 1e-9) << i;
+    ASSERT_NEAR(distance(cp.on_a, cp.on_b), cp.distance, 1e-9) << i;
+    ASSERT_NEAR(bg::distance(BPoint(cp.on_a.x, cp.on_a.y), to_boost(a)), 0, 1e-9);
+    ASSERT_NEAR(bg::distance(BPoint(cp.on_b.x, cp.on_b.y), to_boost(b)), 0, 1e-9);
+  }
+}
