@@ -70,16 +70,25 @@ namespace {
 // (std::sqrt, not std::hypot: hypot is many times slower and this is hot.)
 double half_diagonal(const Unit& u) { return 0.5 * std::sqrt(u.width * u.width + u.depth * u.depth); }
 
-// Could any stand of `u` be within `gap` of any stand of `e`? Compares
-// squared centre distances with (gap + both half-diagonals)^2: a cheap lower
-// bound on the true distance, no square roots.
-bool may_be_within(const Unit& u, const Unit& e, double gap) {
-  const double reach = gap + half_diagonal(u) + half_diagonal(e);
-  const double r2 = reach * reach;
-  for (const Stand& a : u.stands)
-    for (const Stand& b : e.stands)
-      if (length_squared(a.pose.position - b.pose.position) <= r2) return true;
-  return false;
+// A box around every stand of a unit: its stand centres, widened by the
+// half-diagonal. Cheap (no trigonometry, one square root) and never smaller
+// than the stands.
+Aabb reach_box(const Unit& u) {
+  Aabb b{{1e300, 1e300}, {-1e300, -1e300}};
+  for (const Stand& s : u.stands) {
+    const Vec2 p = s.pose.position;
+    b.min.x = std::min(b.min.x, p.x);
+    b.min.y = std::min(b.min.y, p.y);
+    b.max.x = std::max(b.max.x, p.x);
+    b.max.y = std::max(b.max.y, p.y);
+  }
+  return b.inflated(half_diagonal(u));
+}
+
+// Could any stand of `u` (in `ubox`) be within `gap` of a stand of `e`? When
+// the boxes are further apart than `gap` along x or y, the stands are too.
+bool may_be_within(const Aabb& ubox, const Unit& e, double gap) {
+  return ubox.inflated(gap).overlaps(reach_box(e));
 }
 }  // namespace
 
@@ -87,9 +96,11 @@ bool may_be_within(const Unit& u, const Unit& e, double gap) {
 // might beat the best distance found so far.
 double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_at) {
   double best = std::numeric_limits<double>::infinity();
+  if (u.stands.empty()) return best;
+  const Aabb ubox = reach_box(u);
   for (const Unit& e : bf.units) {
     if (e.side == u.side || e.stands.empty()) continue;
-    if (std::isfinite(best) && !may_be_within(u, e, best)) continue;
+    if (std::isfinite(best) && !may_be_within(ubox, e, best)) continue;
     const double d = unit_distance(u, e).distance;
     if (d < best) best = d;
     if (best <= stop_at) return best;
@@ -98,23 +109,32 @@ double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_
 }
 
 bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
+  if (u.stands.empty()) return false;
   // A hair over `cm` so that a distance equal to it at 1/100 mm still counts.
   const double gap = cm + 0.0005;
+  const Aabb ubox = reach_box(u);
   for (const Unit& e : bf.units) {
-    if (e.side == u.side || e.stands.empty() || !may_be_within(u, e, gap)) continue;
+    if (e.side == u.side || e.stands.empty() || !may_be_within(ubox, e, gap)) continue;
     if (to_hundredths_of_mm(unit_distance(u, e).distance) <= to_hundredths_of_mm(cm)) return true;
   }
   return false;
 }
 
+// Dense terrain: boxes first (stand centres widened by the half-diagonal),
+// the exact overlap only for a feature whose box the stand's box meets.
 bool in_dense_terrain(const Battlefield& bf, const Unit& u) {
-  for (std::size_t i = 0; i < u.stands.size(); ++i) {
-    const OrientedRect r = u.footprint(i);
-    const Aabb box = r.bounds();
-    for (const TerrainFeature& f : bf.terrain) {
-      if (!is_dense(f.kind) || !box.overlaps(f.bounds)) continue;
+  if (u.stands.empty()) return false;
+  const Aabb ubox = reach_box(u);
+  const double hd = half_diagonal(u);
+  for (const TerrainFeature& f : bf.terrain) {
+    if (!ubox.overlaps(f.bounds) || !is_dense(f.kind)) continue;
+    for (std::size_t i = 0; i < u.stands.size(); ++i) {
+      const Vec2 c = u.stands[i].pose.position;
+      const Aabb sbox{{c.x - hd, c.y - hd}, {c.x + hd, c.y + hd}};
+      if (!sbox.overlaps(f.bounds)) continue;
+      const OrientedRect r = u.footprint(i);
       for (const Polygon& p : f.pieces)
-        if (box.overlaps(p.bounds()) && overlaps(r, p)) return true;
+        if (sbox.overlaps(p.bounds()) && overlaps(r, p)) return true;
     }
   }
   return false;

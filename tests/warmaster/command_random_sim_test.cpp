@@ -14,7 +14,7 @@ namespace {
 using namespace testing;
 
 Battlefield field_with_characters(int units, std::uint64_t seed) {
-  Battlefield bf = bench::make_field(units, 12, seed);
+  Battlefield bf = bench::make_field(units, units / 3, seed);
   bf.characters.push_back(character("south-general", 0, CharacterRole::General, 9, 90, 30));
   bf.characters.push_back(character("south-hero", 0, CharacterRole::Hero, 8, 40, 20));
   bf.characters.push_back(character("north-general", 1, CharacterRole::General, 9, 90, 90));
@@ -89,8 +89,10 @@ struct Recorder {
 TEST(CommandRandomSim, ThousandsOfRandomActionsKeepTheInvariantsAndReplay) {
   Rng rng(2026);
   int total = 0;
-  for (std::uint64_t game_seed = 1; game_seed <= 6; ++game_seed) {
-    auto game = make_game(field_with_characters(40, 1000 + game_seed));
+  // Small tables keep the test to a few seconds (also under ASan): the cost
+  // is the movement engine's check of every move.
+  for (std::uint64_t game_seed = 1; game_seed <= 8; ++game_seed) {
+    auto game = make_game(field_with_characters(16, 1000 + game_seed));
     CommandState s(game);
     const std::uint64_t dice_seed = 77 + game_seed;
     SeededDice dice(dice_seed);
@@ -98,14 +100,14 @@ TEST(CommandRandomSim, ThousandsOfRandomActionsKeepTheInvariantsAndReplay) {
     rec.log.system = "warmaster";
     rec.log.seed = dice_seed;
     const sim::Observer obs = rec.observer();
-    for (int phase = 0; phase < 30 && !s.battle_over(); ++phase) sim::random_command_phase(s, dice, rng, &obs);
+    for (int phase = 0; phase < 40 && !s.battle_over(); ++phase) sim::random_command_phase(s, dice, rng, &obs);
     total += rec.actions;
     // Replaying the log with the same seed gives the same state, field for field.
     const CommandState replayed = replay_log(game, GameLog::parse_jsonl(rec.log.to_jsonl(), "sim.log"), "sim.log");
     EXPECT_EQ(state_to_json(replayed), state_to_json(s));
     if (HasFailure()) break;
   }
-  EXPECT_GT(total, 1000);
+  EXPECT_GT(total, 800);
 }
 
 TEST(CommandRandomSim, UniformPicksFromLegalActions) {
@@ -113,12 +115,12 @@ TEST(CommandRandomSim, UniformPicksFromLegalActions) {
   auto game = make_game(f.battlefield, f.settings);
   Rng rng(99);
   int total = 0;
-  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CommandState s(game);
     SeededDice dice(seed);
     Recorder rec;
     const sim::Observer obs = rec.observer();
-    for (int k = 0; k < 150 && sim::random_legal_action(s, dice, rng, &obs); ++k) {
+    for (int k = 0; k < 100 && sim::random_legal_action(s, dice, rng, &obs); ++k) {
       // Every listed action validates, and validating changes nothing.
       const Json snapshot = state_to_json(s);
       for (const Action& a : s.legal_actions()) EXPECT_TRUE(s.validate(a).legal()) << to_json(a).dump();
@@ -127,7 +129,7 @@ TEST(CommandRandomSim, UniformPicksFromLegalActions) {
     total += rec.actions;
     if (HasFailure()) break;
   }
-  EXPECT_GT(total, 500);
+  EXPECT_GT(total, 400);
 }
 
 TEST(CommandRandomSim, CloningIsCheapAndIndependent) {
