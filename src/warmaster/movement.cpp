@@ -552,6 +552,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
+  if (u.stands.empty()) throw InputError("unit", fmt::format("unit \"{}\" has no stands on the table", u.id));
   std::vector<bool> listed(u.stands.size(), false);
   for (const auto& plan : req.stands) {
     if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u.stands.size())
@@ -598,6 +599,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   TransitOptions opts;
   opts.flying = u.type == TroopType::Flyer;
   opts.evading = req.kind == MoveKind::Evade;
+  if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
   // Straight lines need only what is near them (gates span at most the
   // frontage); a planned route may wander up to max_route from its start.
   TransitScene scene(near, u, settings, opts);

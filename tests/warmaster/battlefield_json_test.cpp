@@ -1,6 +1,7 @@
 #include "referee/warmaster/battlefield_json.hpp"
 
 #include <cmath>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
@@ -158,4 +159,32 @@ TEST(BattlefieldJson, BundledDefaultBattleLoads) {
   int generals = 0;
   for (const auto& c : f.battlefield.characters) generals += c.role == CharacterRole::General;
   EXPECT_EQ(generals, 2);
+}
+
+// Every bundled battle parses, and every bundled move request (X-move.json
+// next to X.json) parses and gets an answer.
+TEST(BattlefieldJson, EveryBundledScenarioLoads) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(REFEREE_SOURCE_DIR) / "scenarios" / "warmaster";
+  int battles = 0, moves = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json") continue;
+    const std::string suffix = "-move.json";
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      fs::path battle = dir / (name.substr(0, name.size() - suffix.size()) + ".json");
+      ASSERT_TRUE(fs::exists(battle)) << name;
+      auto f = load_battlefield_file(battle.string());
+      MoveRequest req;
+      ASSERT_NO_THROW(req = load_move_request_file(entry.path().string(), f.battlefield)) << name;
+      MoveAnswer a = check_move(f.battlefield, req, f.settings);
+      EXPECT_FALSE(a.routes.empty()) << name;
+      ++moves;
+    } else {
+      EXPECT_NO_THROW(load_battlefield_file(entry.path().string())) << name;
+      ++battles;
+    }
+  }
+  EXPECT_GE(battles, 4);
+  EXPECT_GE(moves, 4);
 }

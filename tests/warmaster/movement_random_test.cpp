@@ -1,0 +1,59 @@
+// Random simulation: rigid moves of random units on the generated field.
+// Validation must never throw on a well-formed request, and a move it calls
+// legal, once applied, must give a battlefield the parser accepts (no
+// overlapping stands, everything finite), with every stand within its allowance.
+#include <gtest/gtest.h>
+
+#include "../../bench/warmaster_field.hpp"
+#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/movement.hpp"
+
+using namespace referee;
+using namespace referee::warmaster;
+
+TEST(MovementRandom, LegalMovesApplyToValidBattlefields) {
+  Battlefield bf = bench::make_field(40);
+  MoveIndex index(bf);
+  Rng rng(7);
+  int legal = 0, illegal = 0, planned = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Unit& u = bf.units[rng.below(bf.units.size())];
+    // Turn the whole unit about its centre and move it: a rigid move keeps its formation.
+    Vec2 centre{0, 0};
+    for (const auto& s : u.stands) centre += s.pose.position;
+    centre = centre / static_cast<double>(u.stands.size());
+    double turn = bench::uniform(rng, -60, 60);
+    double dir = bench::uniform(rng, 0, 360), dist = bench::uniform(rng, 0, 25);
+    Rot r = Rot::from_degrees(turn);
+    Vec2 shift = Rot::from_degrees(dir).forward() * dist;
+    MoveRequest req;
+    req.mover = u.id;
+    for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      Vec2 local = u.stands[s].pose.position - centre;
+      // Rot::apply turns clockwise by the facing; stands turn with the unit.
+      Pose to{centre + r.apply(local) + shift, normalize_degrees(u.stands[s].pose.facing_deg + turn)};
+      req.stands.push_back({static_cast<int>(s), {}, to});
+    }
+    MoveAnswer a;
+    ASSERT_NO_THROW(a = check_move(bf, index, req)) << "trial " << trial;
+    ASSERT_EQ(a.routes.size(), u.stands.size());
+    if (!a.verdict.legal()) {
+      ++illegal;
+      for (const auto& v : a.verdict.violations) EXPECT_FALSE(v.reason.empty());
+      continue;
+    }
+    ++legal;
+    for (const auto& route : a.routes) {
+      EXPECT_LE(route.used, a.allowance + kMeasureSlack) << "trial " << trial;
+      planned += route.planned;
+    }
+    Battlefield after = apply_move(bf, req);
+    EXPECT_NO_THROW(parse_battlefield(to_json(after))) << "trial " << trial << " unit " << u.id;
+    // The same answer with the index the one-argument form builds itself.
+    EXPECT_EQ(check_move(bf, req).verdict.legal(), true);
+  }
+  // The sample exercises both outcomes.
+  EXPECT_GT(legal, 20);
+  EXPECT_GT(illegal, 20);
+  RecordProperty("planned", planned);
+}
