@@ -140,6 +140,7 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     req = a.moves[0];
     req->mover = u.id;
     req->kind = MoveKind::Charge;
+    req->charge_target = e.id;  // the charge may pass between the target's stands
     check_unit_move(*bf_, *req, v);
     if (!v.legal()) return v;
     check_charge_contact(apply_move(*bf_, *req), *req, e.id, settings(), v);

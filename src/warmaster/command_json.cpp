@@ -81,14 +81,7 @@ Action parse_action(const Json& j, const Battlefield& bf, const std::string& pat
         for (const JsonReader& m : ms->items()) {
           JsonReader mr = m;
           mr.require_object();
-          Json mj = m.json();
-          std::string target;
-          if (mj.contains("target")) {
-            target = m.string("target");
-            mj.erase("target");
-          }
-          a.moves.push_back(parse_move_at(mj, bf, fmt::format("{}.moves[{}]", path, k++)));
-          a.charge_targets.push_back(target);
+          a.moves.push_back(parse_move_at(m.json(), bf, fmt::format("{}.moves[{}]", path, k++)));
         }
       }
       break;
@@ -132,9 +125,7 @@ Json to_json(const Action& a) {
     case ActionType::Move: {
       Json ms = Json::array();
       for (std::size_t k = 0; k < a.moves.size(); ++k) {
-        Json m = to_json(a.moves[k]);
-        if (k < a.charge_targets.size() && !a.charge_targets[k].empty()) m["target"] = a.charge_targets[k];
-        ms.push_back(m);
+        ms.push_back(to_json(a.moves[k]));
       }
       j["moves"] = ms;
       break;

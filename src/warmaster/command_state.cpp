@@ -409,9 +409,8 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
       plan->requests.push_back(req);
       plan->answers.push_back(std::move(answer));
     }
-    const std::string target = k < a.charge_targets.size() ? a.charge_targets[k] : std::string();
     work = apply_move(work, req);
-    check_charge_contact(work, req, target, settings(), v);
+    check_charge_contact(work, req, req.charge_target, settings(), v);
     if (req.kind == MoveKind::Charge) chargers.push_back(ui);
     if (p.source == "home back") check_home_back_direction(*bf_, work, ui, p.homing_on, v);
   }

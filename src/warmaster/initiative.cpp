@@ -258,6 +258,7 @@ MoveRequest plan_straight_charge(const Unit& charger, const Unit& enemy) {
   MoveRequest req;
   req.mover = charger.id;
   req.kind = MoveKind::Charge;
+  req.charge_target = enemy.id;
   req.order.push_back(g.stand);
   for (std::size_t i = 0; i < charger.stands.size(); ++i)
     if (static_cast<int>(i) != g.stand) req.order.push_back(static_cast<int>(i));

@@ -37,7 +37,7 @@ grep -q '"needed": 8' <<<"$out" || fail "brigade odds (one stand lost): $out"
 # --- play, replay, state ------------------------------------------------------------
 # Run from the repository root so the log names the battle as the golden file does.
 (cd "$root" && "$ref" warmaster play --battle scenarios/warmaster/default.json --seed 11 \
-  --actions scenarios/warmaster/default-command-actions.json -o "$tmp/game.log" >"$tmp/play.json")
+  --actions scenarios/warmaster/command-actions/default.json -o "$tmp/game.log" >"$tmp/play.json")
 rc=$?
 [[ $rc -eq 0 ]] || fail "play default exit $rc"
 diff -q "$tmp/game.log" "$root/tests/warmaster/golden/default-command.log" >/dev/null \
@@ -49,7 +49,7 @@ a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))["state"]
 sys.exit(0 if a == b else 1)
 PY
 
-"$ref" warmaster play --battle "$sc/command-crossroads.json" --seed 11 --actions "$sc/command-crossroads-actions.json" \
+"$ref" warmaster play --battle "$sc/command-crossroads.json" --seed 11 --actions "$sc/command-actions/command-crossroads.json" \
   -o "$tmp/cross.log" >"$tmp/cross.json"
 rc=$?
 [[ $rc -eq 3 ]] || fail "refused actions should exit 3, got $rc"

@@ -26,9 +26,9 @@ struct Golden {
 };
 
 const Golden kGoldens[] = {
-    {"default-command", "scenarios/warmaster/default.json", "scenarios/warmaster/default-command-actions.json", 11},
+    {"default-command", "scenarios/warmaster/default.json", "scenarios/warmaster/command-actions/default.json", 11},
     {"crossroads-command", "scenarios/warmaster/command-crossroads.json",
-     "scenarios/warmaster/command-crossroads-actions.json", 11},
+     "scenarios/warmaster/command-actions/command-crossroads.json", 11},
 };
 
 std::shared_ptr<const CommandGame> load_game(const std::string& battle) {

@@ -45,7 +45,6 @@ struct Action {
   std::vector<MoveRequest> moves;          // move: one per unit that moves; initiative: the
                                            // unit's move (an evade may leave it to the engine);
                                            // character_move: the character's
-  std::vector<std::string> charge_targets; // move: for each move, the enemy charged ("" = any)
   std::string join;                        // character_move: unit joined at the end, if any
 };
 
