@@ -384,7 +384,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
         break;
       }
       // The battlefield after every move was worked out while validating.
-      bf_ = move_plan.after;
+      if (move_plan.after) bf_ = move_plan.after;
       for (std::size_t k = 0; k < move_plan.requests.size(); ++k) {
         const MoveRequest& req = move_plan.requests[k];
         const int ui = unit_index(req.mover);

@@ -383,7 +383,9 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
   }
   if (a.moves.empty()) return v;  // holding: the units stay where they are
   std::vector<int> movers;
-  Battlefield work = *bf_;
+  // The battlefield as the moves so far leave it; no copy until one is applied.
+  std::optional<Battlefield> moved;
+  const Battlefield* cur = bf_.get();
   std::vector<int> chargers;
   for (std::size_t k = 0; k < a.moves.size(); ++k) {
     MoveRequest req = a.moves[k];
@@ -403,16 +405,17 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
     }
     movers.push_back(ui);
     if (!normalise_move_kind(p, req, v)) continue;
-    MoveAnswer answer = check_unit_move(work, req, v);
+    MoveAnswer answer = check_unit_move(*cur, req, v);
     if (!v.legal()) continue;
     if (plan) {
       plan->requests.push_back(req);
       plan->answers.push_back(std::move(answer));
     }
-    work = apply_move(work, req);
-    check_charge_contact(work, req, req.charge_target, settings(), v);
+    moved = apply_move(*cur, req);
+    cur = &*moved;
+    check_charge_contact(*cur, req, req.charge_target, settings(), v);
     if (req.kind == MoveKind::Charge) chargers.push_back(ui);
-    if (p.source == "home back") check_home_back_direction(*bf_, work, ui, p.homing_on, v);
+    if (p.source == "home back") check_home_back_direction(*bf_, *cur, ui, p.homing_on, v);
   }
   if (v.legal() && p.units.size() > 1) {
     // A brigade moves as a body: the units that did not charge must still
@@ -420,12 +423,12 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
     std::vector<int> body;
     for (int ui : p.units)
       if (!contains_index(chargers, ui)) body.push_back(ui);
-    if (body.size() > 1 && !connected(body, touching_between(work, body, settings().contact_tolerance)))
+    if (body.size() > 1 && !connected(body, touching_between(*cur, body, settings().contact_tolerance)))
       v.add("warmaster.command.brigade_touching",
             fmt::format("the brigade's units that did not charge ({}) must end touching as one body",
                         join_ids(*bf_, body)));
   }
-  if (plan && v.legal()) plan->after = std::make_shared<const Battlefield>(std::move(work));
+  if (plan && v.legal() && moved) plan->after = std::make_shared<const Battlefield>(std::move(*moved));
   return v;
 }
 
