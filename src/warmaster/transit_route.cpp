@@ -224,7 +224,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   while (!open.empty()) {
     auto [f, u] = open.top();
     open.pop();
-    if (closed[u] || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
+    if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
     if (!verified[u]) {
       if (!usable(static_cast<std::size_t>(u))) {
         closed[u] = 1;  // its disc does not fit: never a waypoint
