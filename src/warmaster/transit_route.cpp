@@ -215,6 +215,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   std::vector<double> h(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
   auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v]); };
+  // Relaxed edges are taut already; a repair tests taut first, then clearance.
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   std::vector<Item> parents;
@@ -262,6 +263,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       if (g[u] + h[v] > max_length + m.tol) continue;
       double tentative = g[u] + dist(nodes[u], nodes[v]);
       if (tentative >= g[v] || tentative + h[v] > max_length + m.tol) continue;
+      if (!taut(u, static_cast<int>(v))) continue;  // cheap, and spares the queue
       g[v] = tentative;
       prev[v] = u;
       verified[v] = 0;
