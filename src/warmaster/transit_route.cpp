@@ -190,9 +190,12 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   // an edge that runs steeply towards or away from the corner it wraps is
   // never on one. The bound is loose (about 49 degrees off the tangent).
   constexpr double kTaut = 0.75;
+  // |dot(d / |d|, radial)| <= kTaut, squared so that no root is needed.
   auto taut = [&](int u, int v) {
-    Vec2 d = unit(nodes[v] - nodes[u]);
-    return std::abs(dot(d, radial[u])) <= kTaut && std::abs(dot(d, radial[v])) <= kTaut;
+    Vec2 d = nodes[v] - nodes[u];
+    double lim = kTaut * kTaut * length_squared(d);
+    double a = dot(d, radial[u]), c = dot(d, radial[v]);
+    return a * a <= lim && c * c <= lim;
   };
 
   // Lazy A* with flat arrays (costs, predecessors, closed flags). An edge's
@@ -261,9 +264,9 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
     for (std::size_t v = 1; v < n; ++v) {
       if (closed[v] || node_ok[v] == 2) continue;
       if (g[u] + h[v] > max_length + m.tol) continue;
+      if (!taut(u, static_cast<int>(v))) continue;  // cheap, and spares the queue
       double tentative = g[u] + dist(nodes[u], nodes[v]);
       if (tentative >= g[v] || tentative + h[v] > max_length + m.tol) continue;
-      if (!taut(u, static_cast<int>(v))) continue;  // cheap, and spares the queue
       g[v] = tentative;
       prev[v] = u;
       verified[v] = 0;
