@@ -33,7 +33,7 @@ std::string pose_text(const Pose& p) {
 MoveRequest parse_move_request(const Json& j, const Battlefield& bf) {
   JsonReader root(j, "");
   root.require_object();
-  root.allow_only({"unit", "character", "kind", "stands", "order", "dice_distance", "description"});
+  root.allow_only({"unit", "character", "kind", "stands", "order", "dice_distance", "target", "description"});
   root.string_or("description", "");
   MoveRequest req;
   bool is_unit = root.has("unit"), is_character = root.has("character");
@@ -91,6 +91,14 @@ MoveRequest parse_move_request(const Json& j, const Battlefield& bf) {
   } else if (root.has("dice_distance")) {
     root.fail("dice_distance", "only a \"dice\" move has a dice distance");
   }
+  if (root.has("target")) {
+    if (req.kind != MoveKind::Charge) root.fail("target", "only a \"charge\" names the unit it charges");
+    req.charge_target = root.string("target");
+    const Unit* t = bf.find_unit(req.charge_target);
+    const Unit* self = bf.find_unit(req.mover);
+    if (!t || (self && t->side == self->side))
+      root.fail("target", fmt::format("\"{}\" is not an enemy unit", req.charge_target));
+  }
   return req;
 }
 
@@ -115,6 +123,7 @@ Json to_json(const MoveRequest& req) {
   j["stands"] = stands;
   if (!req.order.empty()) j["order"] = req.order;
   if (req.dice_distance) j["dice_distance"] = *req.dice_distance;
+  if (!req.charge_target.empty()) j["target"] = req.charge_target;
   return j;
 }
 

@@ -599,6 +599,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   TransitOptions opts;
   opts.flying = u.type == TroopType::Flyer;
   opts.evading = req.kind == MoveKind::Evade;
+  if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
   // Straight lines need only what is near them (gates span at most the
   // frontage); a planned route may wander up to max_route from its start.
   TransitScene scene(near, u, settings, opts);
@@ -622,7 +623,9 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     }
   }
   if (!clear) {
-    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route + reach));
+    // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
+    // strays more than L / 2 from the segment AB, which `area` contains.
+    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route / 2 + reach));
     TransitScene planner(wide, u, settings, opts);
     chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();

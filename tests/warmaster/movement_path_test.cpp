@@ -118,3 +118,23 @@ TEST(MovementPath, CavalryRoundAWoodRatherThanThroughIt) {
   EXPECT_TRUE(a.verdict.legal()) << reasons(a);
   EXPECT_TRUE(a.routes[0].planned);
 }
+
+TEST(MovementPath, ChargersMayPassAGapBesideTheUnitTheyCharge) {
+  // An enemy stand 2 cm from a wood: a gap as wide as a cavalry stand's
+  // shortest edge, but not wider than its 2 cm frontage, so closed to it.
+  // Charging that stand, the cavalry may go through to hit its rear
+  // (movement text, the gap rule: "this does not prevent them moving between
+  // such stands to charge them").
+  const char* wood = R"([{"id": "w", "kind": "wood", "polygon": [[49.5,20],[60,20],[60,40],[49.5,40],[49.5,20]]}])";
+  const char* enemy = R"([{"id": "foe", "type": "infantry", "stands": [{"x": 45.5, "y": 30, "facing": 180}]}])";
+  Battlefield bf = field(wood, R"([{"id": "cav", "type": "cavalry", "stands": [{"x": 48.5, "y": 14}]}])", enemy);
+  std::string move = R"({"unit": "cav", "kind": "charge", %TARGET% "stands": [{"stand": 0,
+      "waypoints": [{"x": 48.5, "y": 35}], "to": {"x": 45.5, "y": 33, "facing": 180}}]})";
+  std::string with = move, without = move;
+  with.replace(with.find("%TARGET%"), 8, R"("target": "foe",)");
+  without.replace(without.find("%TARGET%"), 8, "");
+  MoveAnswer a = check_move(bf, request(bf, with));
+  EXPECT_TRUE(a.verdict.legal()) << reasons(a);
+  a = check_move(bf, request(bf, without));
+  EXPECT_TRUE(a.verdict.has("warmaster.movement.gap")) << reasons(a);
+}

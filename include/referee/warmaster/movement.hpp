@@ -38,6 +38,10 @@ struct MoveRequest {
   std::vector<StandPlan> stands; // one per stand that moves (a character: one, stand 0)
   std::vector<int> order;        // order the stands move in; empty = the engine chooses
   std::optional<double> dice_distance;  // for MoveKind::Dice: the distance rolled
+  // MoveKind::Charge: the enemy unit charged. Its stands do not block the
+  // chargers' paths (they may move between its stands to reach it), but the
+  // final poses may still only touch it.
+  std::string charge_target;
 };
 
 struct StandRoute {
