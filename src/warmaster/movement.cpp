@@ -623,7 +623,9 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     }
   }
   if (!clear) {
-    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route + reach));
+    // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
+    // strays more than L / 2 from the segment AB, which `area` contains.
+    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route / 2 + reach));
     TransitScene planner(wide, u, settings, opts);
     chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();

@@ -190,9 +190,12 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   // an edge that runs steeply towards or away from the corner it wraps is
   // never on one. The bound is loose (about 49 degrees off the tangent).
   constexpr double kTaut = 0.75;
+  // |dot(d / |d|, radial)| <= kTaut, squared so that no root is needed.
   auto taut = [&](int u, int v) {
-    Vec2 d = unit(nodes[v] - nodes[u]);
-    return std::abs(dot(d, radial[u])) <= kTaut && std::abs(dot(d, radial[v])) <= kTaut;
+    Vec2 d = nodes[v] - nodes[u];
+    double lim = kTaut * kTaut * length_squared(d);
+    double a = dot(d, radial[u]), c = dot(d, radial[v]);
+    return a * a <= lim && c * c <= lim;
   };
 
   // Lazy A* with flat arrays (costs, predecessors, closed flags). An edge's
@@ -215,6 +218,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   std::vector<double> h(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
   auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v]); };
+  // Relaxed edges are taut already; a repair tests taut first, then clearance.
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   std::vector<Item> parents;
@@ -224,7 +228,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   while (!open.empty()) {
     auto [f, u] = open.top();
     open.pop();
-    if (closed[u] || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
+    if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
     if (!verified[u]) {
       if (!usable(static_cast<std::size_t>(u))) {
         closed[u] = 1;  // its disc does not fit: never a waypoint
@@ -260,6 +264,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
     for (std::size_t v = 1; v < n; ++v) {
       if (closed[v] || node_ok[v] == 2) continue;
       if (g[u] + h[v] > max_length + m.tol) continue;
+      if (!taut(u, static_cast<int>(v))) continue;  // cheap, and spares the queue
       double tentative = g[u] + dist(nodes[u], nodes[v]);
       if (tentative >= g[v] || tentative + h[v] > max_length + m.tol) continue;
       g[v] = tentative;
