@@ -204,7 +204,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   };
   Aabb grid_box{g.origin, g.point(g.nx - 1, g.ny - 1)};
   std::vector<int> near;
-  m.grid.query(grid_box.inflated(m.r), near);
+  m.query(grid_box.inflated(m.r), near);
   for (int k : near) {
     const TransitObstacle& o = m.obstacles[k];
     if (!o.blocks) continue;

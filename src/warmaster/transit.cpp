@@ -123,12 +123,34 @@ void TransitObstacle::finish() {
   radius = std::sqrt(radius);
 }
 
-void TransitScene::Impl::rebuild() {
+void TransitScene::Impl::build_index() {
   // About 15 cm cells on a usual table; coarser on huge ones so the index stays small.
   grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), std::max(15.0, std::max(table_w, table_h) / 64));
-  for (std::size_t i = 0; i < obstacles.size(); ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
+  for (std::size_t i = 0; i < fixed_count; ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
   gates.clear();
-  gates_done.assign(obstacles.size(), 0);
+  gates_done.assign(fixed_count, 0);
+}
+
+// Gates between enemy stands and own stands already moved: remade whenever
+// the own blockers change; the fixed gates stay cached.
+void TransitScene::Impl::own_gates() {
+  const int fixed = static_cast<int>(fixed_count);
+  gates.erase(std::remove_if(gates.begin(), gates.end(), [&](const TransitGateData& g) { return g.b >= fixed; }),
+              gates.end());
+  std::vector<int> near;
+  for (std::size_t k = fixed_count; k < obstacles.size(); ++k) {
+    const TransitObstacle& o = obstacles[k];
+    near.clear();
+    grid.query(o.box.inflated(frontage + tol), near);
+    for (int i : near) {
+      const TransitObstacle& e = obstacles[i];
+      if (e.kind != TransitObstacle::Kind::Stand || !e.enemy) continue;
+      if (distance(e.centre, o.centre) > e.radius + o.radius + frontage + tol) continue;
+      ClosestPoints cp = referee::closest_points(*e.rect, *o.rect);
+      if (cp.distance <= tol || cp.distance > frontage + tol) continue;
+      gates.push_back({Segment{cp.on_a, cp.on_b}, i, static_cast<int>(k), cp.distance});
+    }
+  }
 }
 
 // Gates: each enemy stand E against every obstacle within the frontage F, and
@@ -184,7 +206,7 @@ bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch
   for (const TransitGateData& g : gates)
     if (g.line.bounds().overlaps(box) && passes_gate(seg, g.line, tol)) return false;
   scratch.clear();
-  grid.query(box.inflated(r), scratch);
+  query(box.inflated(r), scratch);
   for (int k : scratch) {
     const TransitObstacle& o = obstacles[k];
     if (o.blocks && sweep_hits(*this, o, seg, nullptr)) return false;
@@ -195,7 +217,7 @@ bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch
 bool TransitScene::Impl::point_clear(Vec2 p, std::vector<int>& scratch) const {
   if (p.x < r - tol || p.y < r - tol || p.x > table_w - r + tol || p.y > table_h - r + tol) return false;
   scratch.clear();
-  grid.query(Aabb{p, p}.inflated(r), scratch);
+  query(Aabb{p, p}.inflated(r), scratch);
   for (int k : scratch)
     if (obstacles[k].blocks && fast_distance(p, obstacles[k].poly) < r - tol) return false;
   return true;
@@ -216,7 +238,7 @@ TransitScene::TransitScene(const Battlefield& bf, const Unit& mover, const Setti
   m.r = mover.shortest_edge() / 2;
   m.frontage = mover.frontage();
   m.add_fixed(bf);
-  m.rebuild();
+  m.build_index();
 }
 
 TransitScene::TransitScene(const Battlefield& bf, const Character& mover, const Settings& settings,
@@ -240,7 +262,7 @@ TransitScene::TransitScene(const Battlefield& bf, const Character& mover, const 
   m.r = std::min(m.width, m.depth) / 2;
   m.frontage = m.width;
   m.add_fixed(bf);
-  m.rebuild();
+  m.build_index();
 }
 
 TransitScene::~TransitScene() = default;
@@ -260,7 +282,7 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
     o.unit_id = m.mover_id;
     m.obstacles.push_back(std::move(o));
   }
-  m.rebuild();
+  m.own_gates();
 }
 
 double TransitScene::clearance() const { return impl_->r; }
@@ -345,7 +367,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   };
   std::vector<Hit> hits;
   std::vector<int> cand;
-  m.grid.query(box.inflated(m.r), cand);
+  m.query(box.inflated(m.r), cand);
   for (int k : cand) {
     const TransitObstacle& o = m.obstacles[k];
     if (!o.blocks) continue;

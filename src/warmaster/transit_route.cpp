@@ -11,7 +11,7 @@
 //   that end on enterable terrain. Nodes whose disc is not clear are dropped.
 // - Edges: straight centre segments that the transit model accepts (no
 //   obstacle within r, no gate crossed, the table edge kept), tested lazily
-//   when A* first looks at them.
+//   only when A* pops the node they lead to (lazy A*).
 // - Only what lies within max_length/2 of the midpoint of start and goal can
 //   be on a route no longer than max_length, so the search reads the spatial
 //   index for that disc and nothing else.
@@ -33,6 +33,20 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Hot-loop distance: sqrt of the squared length (std::hypot is far slower
+// and its overflow care is not needed at table scale).
+inline double dist(Vec2 a, Vec2 b) { return std::sqrt(length_squared(b - a)); }
+inline double dist(Vec2 p, const Segment& s) {
+  Vec2 ab = s.b - s.a, ap = p - s.a;
+  double l2 = length_squared(ab);
+  double t = l2 > 0 ? std::clamp(dot(ap, ab) / l2, 0.0, 1.0) : 0.0;
+  return std::sqrt(length_squared(ap - ab * t));
+}
+inline Vec2 unit(Vec2 v) {
+  double l2 = length_squared(v);
+  return l2 > 0 ? v / std::sqrt(l2) : Vec2{0, 0};
+}
+
 struct LocalScene {
   const TransitScene::Impl* m = nullptr;
   std::vector<int> obstacles;  // blocking obstacles near the search
@@ -51,7 +65,7 @@ struct LocalScene {
     Aabb wide = box.inflated(r);
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
-      if (!o.box.overlaps(wide) || distance(o.centre, seg) >= o.radius + r) continue;
+      if (!o.box.overlaps(wide) || dist(o.centre, seg) >= o.radius + r) continue;
       double dmin = fast_distance(seg, o.poly);
       if (dmin >= r - tol) continue;
       double d0 = fast_distance(a, o.poly);
@@ -68,7 +82,7 @@ struct LocalScene {
       if (o.box.inflated(r).contains(p) && fast_distance(p, o.poly) < r - tol) return false;
     }
     for (int g : gates)
-      if (distance(p, m->gates[g].line) <= 2 * tol) return false;  // a waypoint on a closed gap
+      if (dist(p, m->gates[g].line) <= 2 * tol) return false;  // a waypoint on a closed gap
     return true;
   }
 };
@@ -115,7 +129,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   double reach = max_length / 2;
   Aabb region = Aabb{mid, mid}.inflated(reach + m.r);
   std::vector<int> near;
-  m.grid.query(region, near);
+  m.query(region, near);
   for (int k : near)
     if (m.obstacles[k].blocks) local.obstacles.push_back(k);
   m.ensure_gates(region);
@@ -167,48 +181,99 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   std::vector<Vec2> nodes{a, b};
   std::vector<Vec2> radial{{0, 0}, {0, 0}};  // unit vector from the pivot, or zero
   for (const Candidate& c : cand)
-    if (distance(c.at, a) + distance(c.at, b) <= max_length && local.point_clear(c.at)) {
+    if (dist(c.at, a) + dist(c.at, b) <= max_length) {  // clearance checked lazily, when first reached
       nodes.push_back(c.at);
-      radial.push_back(c.has_pivot ? normalized(c.at - c.pivot) : Vec2{0, 0});
+      radial.push_back(c.has_pivot ? unit(c.at - c.pivot) : Vec2{0, 0});
     }
   // A shortest path leaves and meets a corner point nearly along the arc's
   // tangent (within half an arc step, 15 degrees, when the corner is far);
   // an edge that runs steeply towards or away from the corner it wraps is
   // never on one. The bound is loose (about 49 degrees off the tangent).
   constexpr double kTaut = 0.75;
+  // |dot(d / |d|, radial)| <= kTaut, squared so that no root is needed.
   auto taut = [&](int u, int v) {
-    Vec2 d = normalized(nodes[v] - nodes[u]);
-    return std::abs(dot(d, radial[u])) <= kTaut && std::abs(dot(d, radial[v])) <= kTaut;
+    Vec2 d = nodes[v] - nodes[u];
+    double lim = kTaut * kTaut * length_squared(d);
+    double a = dot(d, radial[u]), c = dot(d, radial[v]);
+    return a * a <= lim && c * c <= lim;
   };
 
-  // A* with flat arrays.
+  // Lazy A* with flat arrays (costs, predecessors, closed flags). An edge's
+  // clearance is tested only when the node it leads to is popped, not when
+  // it is relaxed: most relaxed edges are never needed. If the popped node's
+  // edge is blocked, its best clear edge from the closed set is found and the
+  // node goes back on the queue with that (higher) cost. Costs only rise on
+  // repair and the heuristic is consistent, so the route is still the
+  // shortest in the graph.
   std::size_t n = nodes.size();
   std::vector<double> g(n, kInf);
   std::vector<int> prev(n, -1);
-  std::vector<char> closed(n, 0);
+  std::vector<char> closed(n, 0), verified(n, 0);
+  std::vector<char> node_ok(n, 0);  // 0 unknown, 1 clear, 2 blocked
+  node_ok[0] = node_ok[1] = 1;
+  auto usable = [&](std::size_t v) {
+    if (node_ok[v] == 0) node_ok[v] = local.point_clear(nodes[v]) ? 1 : 2;
+    return node_ok[v] == 1;
+  };
+  std::vector<double> h(n);
+  for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
+  auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v]); };
+  // Relaxed edges are taut already; a repair tests taut first, then clearance.
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  std::vector<Item> parents;
   g[0] = 0;
+  verified[0] = 1;
   open.push({straight, 0});
   while (!open.empty()) {
     auto [f, u] = open.top();
     open.pop();
-    if (closed[u]) continue;
+    if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
+    if (!verified[u]) {
+      if (!usable(static_cast<std::size_t>(u))) {
+        closed[u] = 1;  // its disc does not fit: never a waypoint
+        continue;
+      }
+      if (!edge_ok(prev[u], u)) {
+        // Repair: the best clear edge from a closed node.
+        parents.clear();
+        for (std::size_t w = 0; w < n; ++w)
+          if (closed[w] && node_ok[w] == 1 && static_cast<int>(w) != prev[u])
+            parents.push_back({g[w] + dist(nodes[w], nodes[u]), static_cast<int>(w)});
+        std::sort(parents.begin(), parents.end());
+        g[u] = kInf;
+        prev[u] = -1;
+        for (const auto& [cost, w] : parents) {
+          if (cost + h[u] > max_length + m.tol) break;
+          if (edge_ok(w, u)) {
+            g[u] = cost;
+            prev[u] = w;
+            break;
+          }
+        }
+        if (prev[u] >= 0) {
+          verified[u] = 1;
+          open.push({g[u] + h[u], u});
+        }
+        continue;
+      }
+      verified[u] = 1;
+    }
     closed[u] = 1;
     if (u == 1) break;
     for (std::size_t v = 1; v < n; ++v) {
-      if (closed[v]) continue;
-      double tentative = g[u] + distance(nodes[u], nodes[v]);
-      if (tentative >= g[v]) continue;
-      double h = distance(nodes[v], b);
-      if (tentative + h > max_length + m.tol || tentative + h >= g[1]) continue;
-      if (!taut(u, static_cast<int>(v)) || !local.segment_clear(nodes[u], nodes[v])) continue;
+      if (closed[v] || node_ok[v] == 2) continue;
+      if (g[u] + h[v] > max_length + m.tol) continue;
+      if (!taut(u, static_cast<int>(v))) continue;  // cheap, and spares the queue
+      double tentative = g[u] + dist(nodes[u], nodes[v]);
+      if (tentative >= g[v] || tentative + h[v] > max_length + m.tol) continue;
       g[v] = tentative;
       prev[v] = u;
-      open.push({tentative + h, static_cast<int>(v)});
+      verified[v] = 0;
+      open.push({tentative + h[v], static_cast<int>(v)});
     }
   }
-  if (prev[1] < 0) return std::nullopt;
+  if (!closed[1] || prev[1] < 0) return std::nullopt;
   std::vector<Vec2> centres;
   for (int v = 1; v >= 0; v = prev[v]) centres.push_back(nodes[v]);
   std::reverse(centres.begin(), centres.end());

@@ -54,7 +54,7 @@ struct TransitScene::Impl {
 
   std::vector<TransitObstacle> obstacles;  // fixed ones, then own blockers
   std::size_t fixed_count = 0;
-  GridIndex grid;                          // obstacle index -> box
+  GridIndex grid;                          // fixed obstacle index -> box (own blockers are few: scanned)
   // Gates are found lazily, per enemy stand, for the region a query touches
   // (ensure_gates), so a scene's cost follows what is near the move.
   mutable std::vector<TransitGateData> gates;
@@ -65,10 +65,15 @@ struct TransitScene::Impl {
   std::vector<std::string> burst_labels;
 
   void add_fixed(const Battlefield& bf);
-  void rebuild();  // index, and forget gates, after obstacles change
+  void build_index();  // once, over the fixed obstacles
+  void own_gates();    // gates between enemy stands and the own blockers
+  // Obstacles (fixed from the index, then own blockers by a scan) whose box meets `box`.
+  void query(const Aabb& box, std::vector<int>& out) const {
+    grid.query(box, out);
+    for (std::size_t k = fixed_count; k < obstacles.size(); ++k)
+      if (obstacles[k].box.overlaps(box)) out.push_back(static_cast<int>(k));
+  }
   std::string gap_partner_label(int b) const { return b < 0 ? "the table edge" : obstacles[b].label(); }
-  // Obstacles (blocking or not) whose box meets `box`.
-  void query(const Aabb& box, std::vector<int>& out) const { grid.query(box, out); }
   bool segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const;  // disc sweep + gates + table
   bool point_clear(Vec2 p, std::vector<int>& scratch) const;
 };

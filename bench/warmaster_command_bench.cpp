@@ -1,0 +1,70 @@
+// Command phase speed (issue 3): the number needed for one order on the
+// 40-unit battlefield, and whole random legal command phases for a 20-unit
+// army with every move validated.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+
+#include "referee/core/dice.hpp"
+#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/command_sim.hpp"
+#include "warmaster_field.hpp"
+
+namespace {
+
+using namespace referee;
+using namespace referee::warmaster;
+
+Battlefield field_with_generals() {
+  Battlefield bf = bench::make_field(40);
+  Character g;
+  g.id = "south-general";
+  g.role = CharacterRole::General;
+  g.command = 9;
+  g.pose = Pose{{90, 30}, 0};
+  bf.characters.push_back(g);
+  g.id = "south-hero";
+  g.role = CharacterRole::Hero;
+  g.command = 8;
+  g.pose = Pose{{40, 20}, 0};
+  bf.characters.push_back(g);
+  g.id = "north-general";
+  g.side = 1;
+  g.role = CharacterRole::General;
+  g.pose = Pose{{90, 90}, 180};
+  bf.characters.push_back(g);
+  return bf;
+}
+
+void BM_WarmasterOrderTarget(benchmark::State& state) {
+  const Battlefield bf = field_with_generals();
+  const Character& c = bf.characters[0];
+  std::size_t k = 0;
+  for (auto _ : state) {
+    // Each iteration orders the next unit of side 0 in turn.
+    const Unit* u = &bf.units[(2 * k) % bf.units.size()];
+    ++k;
+    const Unit* units[] = {u};
+    const OrderFactors f = order_factors(bf, c, units, 1, false);
+    benchmark::DoNotOptimize(order_needed(f));
+  }
+}
+BENCHMARK(BM_WarmasterOrderTarget);
+
+void BM_WarmasterRandomCommandPhase(benchmark::State& state) {
+  auto game = std::make_shared<CommandGame>();
+  game->start = field_with_generals();
+  const CommandState start(game);
+  Rng rng(7);
+  std::int64_t actions = 0;
+  for (auto _ : state) {
+    CommandState s = start;  // a cheap clone: the battlefield is shared until a stand moves
+    SeededDice dice(rng.next());
+    actions += sim::random_command_phase(s, dice, rng, nullptr);
+  }
+  state.counters["actions_per_phase"] = benchmark::Counter(static_cast<double>(actions) / state.iterations());
+}
+BENCHMARK(BM_WarmasterRandomCommandPhase)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

@@ -1,0 +1,27 @@
+// Random legal command phases (OpenSpiel's random simulation): a quick random
+// policy that proposes actions, validates each, and applies the legal ones.
+// Used by the random-simulation test and BM_WarmasterRandomCommandPhase.
+#pragma once
+
+#include <functional>
+
+#include "referee/core/dice.hpp"
+#include "referee/warmaster/command_state.hpp"
+
+namespace referee::warmaster::sim {
+
+// Called after every applied action, with the state before and after.
+using Observer = std::function<void(const CommandState& before, const Action& a, const ActionOutcome& o,
+                                    const CommandState& after)>;
+
+// Plays the rest of the current side's Command phase at random: off-table
+// rolls, some initiative charges and evades, orders (single units and
+// brigades, further orders) each followed by a random straight move that is
+// validated (or holding when it is not legal), character moves, end_phase.
+// Returns the number of actions applied. `observer` may be null.
+int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
+
+// One uniformly random pick from legal_actions(); false when there is none.
+bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
+
+}  // namespace referee::warmaster::sim

@@ -1,0 +1,198 @@
+// The Warmaster Command phase as a game (OpenSpiel style): an immutable game
+// description (CommandGame), a cheap-to-clone state (CommandState) that holds
+// the battlefield positions and the per-turn flags, validation that never
+// changes the state, and application that rolls through the given Dice.
+//
+// Sequence of one side's Command phase (command text; movement text):
+//   initiative step  off-table returns (rolled first), home back, initiative moves
+//   orders step      order -> (test rolled) -> move; order -> move; ...
+//   characters step  each character moves once, then end_phase passes the turn
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/dice.hpp"
+#include "referee/core/ruling.hpp"
+#include "referee/warmaster/model.hpp"
+#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/settings.hpp"
+
+namespace referee::warmaster {
+
+enum class CommandStep { Initiative, Orders, Characters };
+const char* to_string(CommandStep s);
+
+enum class ActionType { OffTableReturn, HomeBack, Initiative, Order, Move, EndOrders, CharacterMove, EndPhase };
+const char* to_string(ActionType t);
+std::optional<ActionType> action_type_from_string(const std::string& s);
+
+// One thing a player does. Only the fields of its type are used.
+struct Action {
+  ActionType type = ActionType::EndPhase;
+  std::string unit;                        // off_table_return, home_back, initiative
+  std::string character;                   // order, character_move; home_back: the character homed on
+  std::vector<std::string> units;          // order: one unit, or a brigade of up to four
+  bool charge = false;                     // initiative: charge (true) or evade (false)
+  std::string target;                      // initiative: the enemy charged or evaded
+  std::vector<std::string> ignore;         // initiative: enemies the player chooses to ignore
+  std::vector<std::string> burst_through;  // evade: friendly units burst through
+  std::vector<MoveRequest> moves;          // move: one per unit that moves; initiative: the
+                                           // unit's move (an evade may leave it to the engine);
+                                           // character_move: the character's
+  std::string join;                        // character_move: unit joined at the end, if any
+};
+
+// Flags of one unit, parallel to Battlefield::units. Engaged, confused and
+// stands lost live on the Unit itself (the movement engine reads them).
+struct UnitStatus {
+  int orders = 0;                  // orders received this phase, passed or failed
+  std::string ordered_by;          // the character who ordered it this phase
+  bool used_initiative = false;
+  bool charged = false;
+  bool moved = false;
+  bool finished = false;           // no more orders this phase (another unit has moved since)
+  bool homed_back = false;
+  bool near_enemy_at_start = false;  // within 20 cm of an enemy when the phase began
+  bool off_table = false;          // has left the table (its stands are kept in `parked`)
+  bool returns_next_turn = false;  // rolled 1-2: rolls again at the start of its side's next turn
+  bool destroyed = false;          // left for good
+  bool frozen = false;             // reappeared on a 3-4: cannot move further this turn
+  std::vector<Stand> parked;       // where it left the table
+  bool operator==(const UnitStatus&) const = default;
+};
+
+struct CharacterStatus {
+  int orders_issued = 0;
+  bool failed = false;
+  bool finished = false;           // another character has begun issuing orders
+  bool moved = false;
+  bool first_order_given = false;  // for the first-turn bonus
+  bool operator==(const CharacterStatus&) const = default;
+};
+
+// The move a pending order (or a home back) allows.
+struct PendingMove {
+  std::vector<int> units;          // indices into Battlefield::units
+  std::optional<MoveKind> kind;    // nullopt: no move (a failed further order)
+  double dice_distance = 0;        // home back: the distance rolled
+  std::string source;              // "order" or "home back"
+  std::string homing_on;           // home back: the character
+  bool operator==(const PendingMove&) const = default;
+};
+
+// The immutable description: the starting battlefield and the settings.
+struct CommandGame {
+  Battlefield start;
+  Settings settings;
+  std::string scenario;            // file or name, for the log
+};
+
+// What applying an action did.
+struct ActionOutcome {
+  Verdict verdict;                 // refused when not legal; the state is unchanged
+  std::vector<Roll> rolls;         // every die rolled, in order
+  nlohmann::json result;           // for the log: test, needed, passed, moves...
+};
+
+class CommandState {
+ public:
+  explicit CommandState(std::shared_ptr<const CommandGame> game);
+
+  const CommandGame& game() const { return *game_; }
+  const Settings& settings() const { return game_->settings; }
+  const Battlefield& battlefield() const { return *bf_; }
+  int turn() const { return turn_; }
+  int side() const { return side_; }
+  CommandStep step() const { return step_; }
+  bool battle_over() const { return !battle_over_reason_.empty(); }
+  const std::string& battle_over_reason() const { return battle_over_reason_; }
+  const std::vector<UnitStatus>& units() const { return units_; }
+  const std::vector<CharacterStatus>& characters() const { return chars_; }
+  const std::optional<PendingMove>& pending() const { return pending_; }
+  bool orders_begun() const { return orders_begun_; }
+  bool general_failed() const { return general_failed_; }
+  const std::string& active_character() const { return active_character_; }
+
+  // Is the action legal now? Never changes the state.
+  Verdict validate(const Action& a) const;
+  // Validates, then applies: rolls the dice it needs through `dice`.
+  // An illegal action leaves the state unchanged and rolls nothing.
+  ActionOutcome apply(const Action& a, Dice& dice);
+
+  // What an order would need now, without giving it (the "what would this
+  // order need?" question). Refusals come back in the verdict.
+  struct OrderQuestion {
+    Verdict verdict;
+    OrderTarget target;
+    OrderFactors factors;
+  };
+  OrderQuestion ask_order(const std::string& character, const std::vector<std::string>& units) const;
+
+  // A sample of legal actions (OpenSpiel's legal_actions). Moves are
+  // continuous, so for a pending move this lists a few candidate moves that
+  // validate (straight ahead at full and half the allowance) plus holding.
+  std::vector<Action> legal_actions() const;
+
+  // Evading by initiative: the engine's evade move for `unit` away from
+  // `enemy` (nearest stand straight along the evade line, the other stands
+  // keeping their places relative to it), the longest that is legal.
+  std::optional<MoveRequest> compute_evade(const std::string& unit, const std::string& enemy,
+                                           const std::vector<std::string>& burst_through = {}) const;
+
+  // Units that touched each other when ordered movement began, as a list of
+  // neighbours per unit (brigades are formed from these).
+  std::vector<std::vector<int>> touching_now() const;
+
+ private:
+  friend struct CommandStateAccess;
+  int unit_index(const std::string& id) const;
+  int character_index(const std::string& id) const;
+  const Unit& unit_at(int i) const { return bf_->units[static_cast<std::size_t>(i)]; }
+  Battlefield& mutable_battlefield();
+  void begin_phase();
+
+  Verdict validate_off_table(const Action& a) const;
+  Verdict validate_home_back(const Action& a) const;
+  Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr) const;
+  Verdict validate_order(const Action& a) const;
+  // The checked moves of a Move action, so applying does not check twice.
+  struct MovePlan {
+    std::vector<MoveRequest> requests;   // kinds fitted to the pending order
+    std::vector<MoveAnswer> answers;
+    std::shared_ptr<const Battlefield> after;
+  };
+  Verdict validate_move(const Action& a, MovePlan* plan = nullptr) const;
+  Verdict validate_character_move(const Action& a) const;
+  Verdict validate_step_change(const Action& a) const;
+  void require_no_pending_returns(Verdict& v) const;
+
+  // Checks one unit's move on `bf` (the movement engine plus the command
+  // phase's own conditions), adding violations to `v`.
+  MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const;
+  void place_after_move(int unit, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
+                        nlohmann::json& result);
+
+  std::shared_ptr<const CommandGame> game_;
+  std::shared_ptr<const Battlefield> bf_;
+  int turn_ = 1;
+  int side_ = 0;
+  CommandStep step_ = CommandStep::Initiative;
+  std::vector<UnitStatus> units_;
+  std::vector<CharacterStatus> chars_;
+  bool orders_begun_ = false;
+  bool general_failed_ = false;
+  std::string active_character_;
+  std::vector<int> family_;        // the original unit or brigade now being ordered
+  std::vector<int> last_group_;    // the units of the last order
+  std::vector<std::vector<int>> brigade_touching_;  // neighbours when ordered movement began
+  std::optional<PendingMove> pending_;
+  std::string battle_over_reason_;
+};
+
+}  // namespace referee::warmaster

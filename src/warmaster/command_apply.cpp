@@ -1,0 +1,451 @@
+// Applying command-phase actions, and the initiative checks that need the
+// game state (the rules themselves are in initiative.cpp).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "command_internal.hpp"
+#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/initiative.hpp"
+#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+bool any_stand_off_table(const Battlefield& bf, const Unit& u) {
+  const Aabb t = bf.table();
+  for (std::size_t i = 0; i < u.stands.size(); ++i)
+    for (const Vec2& c : u.footprint(i).corners())
+      if (c.x < t.min.x - 1e-9 || c.y < t.min.y - 1e-9 || c.x > t.max.x + 1e-9 || c.y > t.max.y + 1e-9) return true;
+  return false;
+}
+
+// Reading (docs/rulings.md, warmaster.movement.off_table): a unit that
+// reappears "at the same point it left" is pushed straight back across the
+// edge it crossed, just far enough to be wholly on the table, keeping its
+// formation and facing.
+std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std::vector<Stand>& parked) {
+  Unit probe = u;
+  probe.stands = parked;
+  Aabb box{{1e18, 1e18}, {-1e18, -1e18}};
+  for (std::size_t i = 0; i < probe.stands.size(); ++i) box = box.merged(probe.footprint(i).bounds());
+  Vec2 shift{0, 0};
+  if (box.min.x < 0) shift.x = -box.min.x;
+  else if (box.max.x > bf.width) shift.x = bf.width - box.max.x;
+  if (box.min.y < 0) shift.y = -box.min.y;
+  else if (box.max.y > bf.height) shift.y = bf.height - box.max.y;
+  std::vector<Stand> out = parked;
+  for (Stand& s : out) s.pose.position += shift;
+  return out;
+}
+}  // namespace
+
+Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveRequest>* move_out) const {
+  Verdict v;
+  require_no_pending_returns(v);
+  if (step_ != CommandStep::Initiative || orders_begun_)
+    v.add("warmaster.initiative.before_orders",
+          "initiative moves come before the first order: once an order has been given no unit may use initiative");
+  if (a.units.size() > 1)
+    v.add("warmaster.initiative.brigade", "brigades cannot use initiative as a body: each unit moves on its own");
+  const int ui = unit_index(a.unit);
+  const int ti = unit_index(a.target);
+  if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
+  if (ti < 0) v.add("warmaster.command.unknown", fmt::format("no enemy unit \"{}\"", a.target));
+  if (ui < 0 || ti < 0) return v;
+  const Unit& u = unit_at(ui);
+  const Unit& e = unit_at(ti);
+  const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+  if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
+  if (e.side == u.side) v.add("warmaster.initiative.target", fmt::format("{} is not an enemy of {}", e.id, u.id));
+  if (s.off_table || s.destroyed || units_[static_cast<std::size_t>(ti)].off_table ||
+      units_[static_cast<std::size_t>(ti)].destroyed)
+    v.add("warmaster.command.off_table", "both units must be on the table");
+  if (s.frozen)
+    v.add("warmaster.command.returned", fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
+  if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
+  if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
+  if (s.used_initiative) v.add("warmaster.initiative.once", fmt::format("unit {} has already used initiative", u.id));
+  if (!s.near_enemy_at_start)
+    v.add("warmaster.initiative.range",
+          fmt::format("unit {} was not within 20 cm of an enemy at the start of the Command phase", u.id));
+  if (a.charge && u.type == TroopType::Artillery)
+    v.add("warmaster.initiative.artillery", fmt::format("artillery ({}) may evade by initiative but never charge", u.id));
+  if (!a.charge && u.type == TroopType::Flyer)
+    v.add("warmaster.initiative.flyer", fmt::format("flyers ({}) may charge by initiative but never evade", u.id));
+  if (!v.legal()) return v;
+
+  // Enemies the player chooses to ignore: fortified infantry and artillery,
+  // and enemies cut off by a barrier neither side can go round.
+  for (const std::string& id : a.ignore) {
+    const Unit* x = bf_->find_unit(id);
+    if (!x || x->side == u.side) {
+      v.add("warmaster.initiative.ignore", fmt::format("\"{}\" is not an enemy unit", id));
+      continue;
+    }
+    if (id == e.id) {
+      v.add("warmaster.initiative.ignore", fmt::format("{} cannot be both ignored and the target", id));
+      continue;
+    }
+    const bool fortified = x->fortified && (x->type == TroopType::Infantry || x->type == TroopType::Artillery);
+    if (fortified) continue;
+    if (cut_off_by_barrier(*bf_, u, *x, settings())) continue;
+    v.add("warmaster.initiative.ignore",
+          fmt::format("{} may not be ignored: only fortified infantry or artillery, or enemies cut off by a barrier "
+                      "neither unit can go round within a full pace move",
+                      id));
+  }
+  if (!v.legal()) return v;
+
+  const std::vector<InitiativeCandidate> cands = initiative_candidates(*bf_, u, settings(), a.charge);
+  const InitiativeCandidate* target = nullptr;
+  const InitiativeCandidate* closest = nullptr;
+  for (const InitiativeCandidate& c : cands) {
+    if (std::find(a.ignore.begin(), a.ignore.end(), c.enemy) != a.ignore.end()) continue;
+    if (c.enemy == e.id) target = &c;
+    if (c.visible && !closest) closest = &c;
+  }
+  if (!target) {
+    const double d = unit_distance(u, e).distance;
+    v.add("warmaster.initiative.range",
+          fmt::format("{} is {} from {}: initiative reaches only the closest enemy within 20 cm", e.id,
+                      format_measure(d, "cm"), u.id),
+          {{"distance", d, "cm"}, {"limit", kInitiativeRange, "cm"}});
+    return v;
+  }
+  if (!target->visible) {
+    v.add("warmaster.initiative.sight",
+          fmt::format("unit {} cannot see {} from {} (blocked by {})", u.id, e.id,
+                      a.charge || !u.sees_all_round ? "a front edge" : "any free edge",
+                      target->blocked_by.empty() ? "nothing clear" : target->blocked_by));
+    return v;
+  }
+  if (closest && to_hundredths_of_mm(closest->distance) < to_hundredths_of_mm(target->distance)) {
+    v.add("warmaster.initiative.closest",
+          fmt::format("{} is {} away but {} is closer ({}): initiative acts on the closest visible enemy", e.id,
+                      format_measure(target->distance, "cm"), closest->enemy, format_measure(closest->distance, "cm")),
+          {{"target", target->distance, "cm"}, {"closest", closest->distance, "cm"}});
+    return v;
+  }
+
+  std::optional<MoveRequest> req;
+  if (a.charge) {
+    if (a.moves.size() != 1) {
+      v.add("warmaster.initiative.charge", "a charge by initiative needs the charge move of the unit's stands");
+      return v;
+    }
+    req = a.moves[0];
+    req->mover = u.id;
+    req->kind = MoveKind::Charge;
+    req->charge_target = e.id;  // the charge may pass between the target's stands
+    check_unit_move(*bf_, *req, v);
+    if (!v.legal()) return v;
+    check_charge_contact(apply_move(*bf_, *req), *req, e.id, settings(), v);
+  } else if (a.moves.empty()) {
+    req = plan_evade(*bf_, u, e, a.burst_through, settings());
+    if (!req)
+      v.add("warmaster.initiative.evade",
+            fmt::format("unit {} cannot evade {}: no straight move of 1 cm to full pace ends at least 5 cm from every "
+                        "enemy and engaged unit on a clear path",
+                        u.id, e.id));
+  } else if (a.moves.size() != 1) {
+    v.add("warmaster.initiative.evade", "an evade is one move of the unit's stands");
+  } else {
+    req = a.moves[0];
+    check_evade(*bf_, u, e, *req, a.burst_through, settings(), v);
+  }
+  if (v.legal() && move_out) *move_out = req;
+  return v;
+}
+
+std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, const std::string& enemy,
+                                                       const std::vector<std::string>& burst_through) const {
+  const Unit* u = bf_->find_unit(unit);
+  const Unit* e = bf_->find_unit(enemy);
+  if (!u || !e) return std::nullopt;
+  return plan_evade(*bf_, *u, *e, burst_through, settings());
+}
+
+// After a unit's stands are placed: a unit partly off the table leaves it and
+// rolls on the off-table chart (the movement engine's resolve_off_table).
+void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
+                                    nlohmann::json& result) {
+  (void)req;
+  const Unit& u = unit_at(ui);
+  if (!answer.leaves_table && !any_stand_off_table(*bf_, u)) return;
+  UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+  const OffTableResult r = resolve_off_table(u, dice);
+  nlohmann::json j{{"unit", u.id}, {"roll", r.roll}, {"modified", r.modified}, {"outcome", to_string(r.outcome)},
+                   {"ruling", r.ruling}};
+  std::vector<Stand> left = u.stands;
+  Battlefield& bf = mutable_battlefield();
+  Unit& mu = bf.units[static_cast<std::size_t>(ui)];
+  switch (r.outcome) {
+    case OffTableOutcome::Destroyed:
+      s.destroyed = true;
+      s.parked = left;
+      mu.stands.clear();
+      break;
+    case OffTableOutcome::GoneRollNextTurn:
+      s.off_table = true;
+      s.parked = left;
+      mu.stands.clear();
+      break;
+    case OffTableOutcome::ReturnsCannotMove:
+      mu.stands = back_on_table(bf, mu, left);
+      s.frozen = true;
+      break;
+    case OffTableOutcome::ReturnsMayMove:
+      mu.stands = back_on_table(bf, mu, left);
+      break;
+  }
+  result["off_table"].push_back(j);
+}
+
+namespace {
+// Facings are kept in [0, 360) everywhere (as the file parser gives them), so
+// an action applied directly and the same action read back from a log give
+// the same state.
+Action canonical(const Action& in) {
+  Action a = in;
+  for (MoveRequest& r : a.moves)
+    for (StandPlan& p : r.stands) {
+      p.final_pose.facing_deg = normalize_degrees(p.final_pose.facing_deg);
+      for (Pose& w : p.waypoints) w.facing_deg = normalize_degrees(w.facing_deg);
+    }
+  return a;
+}
+}  // namespace
+
+ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
+  const Action a = canonical(in);
+  ActionOutcome out;
+  std::optional<MoveRequest> initiative_move;
+  MovePlan move_plan;
+  if (battle_over()) out.verdict = validate(a);
+  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
+  else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
+  else out.verdict = validate(a);
+  if (!out.verdict.legal()) {
+    out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};
+    return out;
+  }
+  const std::size_t mark = dice.history().size();
+  nlohmann::json& res = out.result;
+  res = nlohmann::json::object();
+  // Any action other than the move it allows ends a pending move: the units
+  // that did not move stay where they are.
+  if (a.type != ActionType::Move) pending_.reset();
+
+  switch (a.type) {
+    case ActionType::OffTableReturn: {
+      const int ui = unit_index(a.unit);
+      UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+      const OffTableResult r = resolve_off_table(unit_at(ui), dice);
+      res["roll"] = r.roll;
+      res["modified"] = r.modified;
+      res["outcome"] = to_string(r.outcome);
+      res["ruling"] = r.ruling;
+      // A 1-2 waits off the table again: the flag is set anew when its
+      // side's next Command phase begins.
+      s.returns_next_turn = false;
+      if (r.outcome == OffTableOutcome::Destroyed) {
+        s.destroyed = true;
+        s.off_table = false;
+      } else if (r.outcome != OffTableOutcome::GoneRollNextTurn) {
+        Battlefield& bf = mutable_battlefield();
+        Unit& mu = bf.units[static_cast<std::size_t>(ui)];
+        mu.stands = back_on_table(bf, mu, s.parked);
+        s.parked.clear();
+        s.off_table = false;
+        s.frozen = r.outcome == OffTableOutcome::ReturnsCannotMove;
+      }
+      break;
+    }
+    case ActionType::HomeBack: {
+      const int ui = unit_index(a.unit);
+      const int d6 = dice.d6("home back");
+      units_[static_cast<std::size_t>(ui)].homed_back = true;
+      pending_ = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", a.character};
+      res["roll"] = d6;
+      res["distance"] = 10.0 * d6;
+      break;
+    }
+    case ActionType::Initiative: {
+      const int ui = unit_index(a.unit);
+      const MoveRequest& req = *initiative_move;
+      Battlefield& bf = mutable_battlefield();
+      bf = apply_move(bf, req);
+      UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+      s.used_initiative = s.moved = true;
+      res["move"] = to_json(req);
+      if (a.charge) {
+        s.charged = true;
+        Unit& mu = bf.units[static_cast<std::size_t>(ui)];
+        mu.engaged = true;
+        for (const std::string& id : enemies_in_contact(bf, mu, settings().contact_tolerance))
+          bf.find_unit(id)->engaged = true;
+      } else {
+        for (const std::string& id : a.burst_through) {
+          bf.find_unit(id)->confused = true;
+          res["confused"].push_back(id);
+        }
+      }
+      MoveAnswer none;
+      place_after_move(ui, req, none, dice, res);
+      break;
+    }
+    case ActionType::Order: {
+      if (!orders_begun_) {
+        brigade_touching_ = touching_now();
+        orders_begun_ = true;
+        step_ = CommandStep::Orders;
+      }
+      const int ci = character_index(a.character);
+      if (!active_character_.empty() && active_character_ != a.character) {
+        const int prev = character_index(active_character_);
+        if (prev >= 0) chars_[static_cast<std::size_t>(prev)].finished = true;
+        for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
+        family_.clear();
+        last_group_.clear();
+      }
+      active_character_ = a.character;
+      std::vector<int> group;
+      for (const std::string& id : a.units) group.push_back(unit_index(id));
+      bool continuing = !family_.empty() && std::all_of(group.begin(), group.end(), [&](int ui) {
+        return std::find(family_.begin(), family_.end(), ui) != family_.end();
+      });
+      if (!continuing) {
+        for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
+        family_ = group;
+      } else {
+        const bool disjoint = std::none_of(group.begin(), group.end(), [&](int ui) {
+          return std::find(last_group_.begin(), last_group_.end(), ui) != last_group_.end();
+        });
+        // A brigade divided after moving: finish one part, then the next.
+        if (disjoint)
+          for (int ui : last_group_) units_[static_cast<std::size_t>(ui)].finished = true;
+      }
+      last_group_ = group;
+      const OrderQuestion q = ask_order(a.character, a.units);
+      const int a1 = dice.d6("order test");
+      const int a2 = dice.d6("order test");
+      const bool passed = a1 + a2 <= q.target.needed;
+      CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
+      cs.orders_issued += 1;
+      cs.first_order_given = true;
+      for (int ui : group) {
+        units_[static_cast<std::size_t>(ui)].orders += 1;
+        units_[static_cast<std::size_t>(ui)].ordered_by = a.character;
+      }
+      std::optional<MoveKind> kind;
+      std::string allows;
+      if (passed) {
+        kind = MoveKind::Ordered;
+        allows = "full pace";
+      } else {
+        cs.failed = true;
+        if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) general_failed_ = true;
+        if (q.factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
+          kind = MoveKind::HalfPace;
+          allows = "half pace, no charge";
+        } else {
+          allows = "no move";
+        }
+      }
+      pending_ = PendingMove{group, kind, 0, "order", {}};
+      res["dice"] = {a1, a2};
+      res["total"] = a1 + a2;
+      res["needed"] = q.target.needed;
+      res["command"] = q.target.effective_command;
+      nlohmann::json pen = nlohmann::json::array();
+      for (const CommandPenalty& p : q.target.penalties)
+        pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
+      res["penalties"] = pen;
+      res["passed"] = passed;
+      res["allows"] = allows;
+      if (!passed) res["ruling"] = Ruling{"warmaster.command.failed_order",
+                                         fmt::format("rolled {} against {} or less: {} fails; {}", a1 + a2,
+                                                     q.target.needed, a.character,
+                                                     general_failed_ ? "the General has failed, so no more orders"
+                                                                     : "that character issues no more orders"),
+                                         {{"rolled", static_cast<double>(a1 + a2), ""},
+                                          {"needed", static_cast<double>(q.target.needed), ""}}};
+      break;
+    }
+    case ActionType::Move: {
+      const PendingMove p = *pending_;
+      pending_.reset();
+      if (a.moves.empty()) {
+        res["held"] = true;
+        break;
+      }
+      // The battlefield after every move was worked out while validating.
+      if (move_plan.after) bf_ = move_plan.after;
+      for (std::size_t k = 0; k < move_plan.requests.size(); ++k) {
+        const MoveRequest& req = move_plan.requests[k];
+        const int ui = unit_index(req.mover);
+        UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+        s.moved = true;
+        if (req.kind == MoveKind::Charge) {
+          s.charged = true;
+          Battlefield& bf = mutable_battlefield();
+          Unit& mu = bf.units[static_cast<std::size_t>(ui)];
+          mu.engaged = true;
+          for (const std::string& id : enemies_in_contact(bf, mu, settings().contact_tolerance))
+            bf.find_unit(id)->engaged = true;
+        }
+        res["moves"].push_back(to_json(req));
+        place_after_move(ui, req, move_plan.answers[k], dice, res);
+      }
+      break;
+    }
+    case ActionType::EndOrders: {
+      step_ = CommandStep::Characters;
+      if (const int ci = character_index(active_character_); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
+      break;
+    }
+    case ActionType::CharacterMove: {
+      const int ci = character_index(a.character);
+      MoveRequest req = a.moves[0];
+      req.mover = a.character;
+      req.kind = MoveKind::Character;
+      const MoveAnswer ans = check_move(*bf_, req, settings());
+      Battlefield& bf = mutable_battlefield();
+      bf = apply_move(bf, req);
+      Character& c = bf.characters[static_cast<std::size_t>(ci)];
+      c.joined_unit = a.join;
+      chars_[static_cast<std::size_t>(ci)].moved = true;
+      res["move"] = to_json(req);
+      if (ans.leaves_table) {
+        const OffTableResult r = resolve_off_table(c.id, 0, dice);
+        res["off_table"] = {{"roll", r.roll}, {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}};
+        const bool gone = r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn;
+        if (gone && c.role == CharacterRole::General)
+          battle_over_reason_ = fmt::format("the General {} left the table and did not return at once", c.id);
+      }
+      break;
+    }
+    case ActionType::EndPhase: {
+      // Confused units recover at the end of their own Command phase.
+      bool any_confused = false;
+      for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
+      if (any_confused) {
+        Battlefield& bf = mutable_battlefield();
+        for (Unit& u : bf.units)
+          if (u.side == side_) u.confused = false;
+      }
+      side_ = 1 - side_;
+      if (side_ == 0) ++turn_;
+      begin_phase();
+      break;
+    }
+  }
+  out.rolls = dice.since(mark);
+  return out;
+}
+
+}  // namespace referee::warmaster

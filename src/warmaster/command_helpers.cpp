@@ -1,0 +1,123 @@
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "command_internal.hpp"
+#include "referee/warmaster/sight.hpp"
+
+namespace referee::warmaster {
+
+bool units_may_touch(const Unit& a, const Unit& b, double gap) {
+  const double reach = 0.5 * std::sqrt(a.width * a.width + a.depth * a.depth) +
+                       0.5 * std::sqrt(b.width * b.width + b.depth * b.depth) + gap;
+  for (const Stand& s : a.stands)
+    for (const Stand& t : b.stands)
+      if (length_squared(s.pose.position - t.pose.position) <= reach * reach) return true;
+  return false;
+}
+
+bool units_touch(const Unit& a, const Unit& b, double tolerance) {
+  if (a.stands.empty() || b.stands.empty() || !units_may_touch(a, b, tolerance)) return false;
+  return unit_distance(a, b).distance <= tolerance;
+}
+
+bool connected(const std::vector<int>& group, const std::vector<std::vector<int>>& adj) {
+  if (group.empty()) return false;
+  std::vector<int> seen{group.front()};
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    const auto& next = adj[static_cast<std::size_t>(seen[k])];
+    for (int n : next)
+      if (std::find(group.begin(), group.end(), n) != group.end() &&
+          std::find(seen.begin(), seen.end(), n) == seen.end())
+        seen.push_back(n);
+  }
+  return seen.size() == group.size();
+}
+
+std::vector<std::vector<int>> touching_between(const Battlefield& bf, const std::vector<int>& group, double tolerance) {
+  std::vector<std::vector<int>> adj(bf.units.size());
+  for (std::size_t i = 0; i < group.size(); ++i)
+    for (std::size_t j = i + 1; j < group.size(); ++j) {
+      const int a = group[i], b = group[j];
+      if (units_touch(bf.units[static_cast<std::size_t>(a)], bf.units[static_cast<std::size_t>(b)], tolerance)) {
+        adj[static_cast<std::size_t>(a)].push_back(b);
+        adj[static_cast<std::size_t>(b)].push_back(a);
+      }
+    }
+  return adj;
+}
+
+std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u, double tolerance) {
+  std::vector<std::string> out;
+  for (const Unit& e : bf.units)
+    if (e.side != u.side && units_touch(u, e, tolerance)) out.push_back(e.id);
+  return out;
+}
+
+bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {
+  const MoveKind allowed = *p.kind;
+  switch (allowed) {
+    case MoveKind::Ordered:
+      if (req.kind == MoveKind::Ordered || req.kind == MoveKind::Charge) return true;
+      break;
+    case MoveKind::HalfPace:
+      if (req.kind == MoveKind::Charge) {
+        v.add("warmaster.command.failed_charge",
+              fmt::format("unit {} failed its order: it may move at half pace but cannot charge", req.mover));
+        return false;
+      }
+      if (req.kind == MoveKind::Ordered || req.kind == MoveKind::HalfPace) {
+        req.kind = MoveKind::HalfPace;
+        return true;
+      }
+      break;
+    case MoveKind::Dice:
+      if (req.kind == MoveKind::Dice || req.kind == MoveKind::Ordered) {
+        req.kind = MoveKind::Dice;
+        req.dice_distance = p.dice_distance;
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  v.add("warmaster.command.move_kind",
+        fmt::format("unit {}: a {} move is not what the {} allows ({})", req.mover, to_string(req.kind), p.source,
+                    to_string(allowed)));
+  return false;
+}
+
+void check_charge_contact(const Battlefield& after, const MoveRequest& req, const std::string& target,
+                          const Settings& settings, Verdict& v) {
+  const Unit* u = after.find_unit(req.mover);
+  if (!u) return;
+  const std::vector<std::string> touching = enemies_in_contact(after, *u, settings.contact_tolerance);
+  if (req.kind == MoveKind::Charge) {
+    if (touching.empty())
+      v.add("warmaster.command.charge_contact", fmt::format("unit {} charges but ends in contact with no enemy", u->id));
+    else if (!target.empty() && std::find(touching.begin(), touching.end(), target) == touching.end())
+      v.add("warmaster.command.charge_contact",
+            fmt::format("unit {} charges {} but ends in contact with {} only", u->id, target, touching.front()));
+  } else if (!touching.empty()) {
+    v.add("warmaster.command.charge_contact",
+          fmt::format("unit {} ends in contact with enemy {}: a move into contact is a charge", u->id, touching.front()));
+  }
+}
+
+void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
+                               const std::string& character, Verdict& v) {
+  const Character* c = before.find_character(character);
+  if (!c) return;
+  const Unit& u0 = before.units[static_cast<std::size_t>(unit)];
+  const Unit& u1 = after.units[static_cast<std::size_t>(unit)];
+  const double d0 = character_distance(*c, u0).distance;
+  const double d1 = character_distance(*c, u1).distance;
+  if (d1 > d0 + 1e-6)
+    v.add("warmaster.command.home_back",
+          fmt::format("unit {} homes back toward {} but ends further away ({} > {})", u0.id, c->id,
+                      format_measure(d1, "cm"), format_measure(d0, "cm")),
+          {{"before", d0, "cm"}, {"after", d1, "cm"}});
+}
+
+}  // namespace referee::warmaster

@@ -1,0 +1,39 @@
+// Helpers shared by the command-phase source files (not a public header).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "referee/core/ruling.hpp"
+#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/model.hpp"
+#include "referee/warmaster/movement.hpp"
+
+namespace referee::warmaster {
+
+// Cheap test that two units could be within `gap` of each other: some pair of
+// stand centres is closer than both half-diagonals plus the gap.
+bool units_may_touch(const Unit& a, const Unit& b, double gap);
+// Is the set `group` one body in the neighbour lists `adj` (indices into
+// Battlefield::units)?
+bool connected(const std::vector<int>& group, const std::vector<std::vector<int>>& adj);
+// Neighbour lists for the units in `group` only, measured on `bf`.
+std::vector<std::vector<int>> touching_between(const Battlefield& bf, const std::vector<int>& group, double tolerance);
+// Do two units touch (within the tolerance)?
+bool units_touch(const Unit& a, const Unit& b, double tolerance);
+// Enemy units (other side) touching `u` on `bf`.
+std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u, double tolerance);
+
+// Fits the requested move kind to what the pending order allows (a failed
+// first order moves at half pace and cannot charge; a home back moves the
+// distance rolled). False, with a violation, when it cannot.
+bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v);
+// A charge must end in contact with the enemy (with `target` when given); a
+// move that is not a charge must not end in contact with an enemy.
+void check_charge_contact(const Battlefield& after, const MoveRequest& req, const std::string& target,
+                          const Settings& settings, Verdict& v);
+// Home back moves toward the character: the unit must not end further from it.
+void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
+                               const std::string& character, Verdict& v);
+
+}  // namespace referee::warmaster

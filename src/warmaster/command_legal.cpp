@@ -1,0 +1,169 @@
+// A sample of the legal actions (OpenSpiel's legal_actions). Orders, steps
+// and off-table rolls are listed exhaustively; moves are continuous, so each
+// pending move is offered as holding plus straight slides at full and half
+// the allowance, kept only when they validate.
+#include <algorithm>
+#include <cmath>
+
+#include "command_internal.hpp"
+#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/initiative.hpp"
+#include "referee/warmaster/sight.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+MoveRequest slide(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice) {
+  MoveRequest req;
+  req.mover = u.id;
+  req.kind = kind;
+  req.dice_distance = dice;
+  for (std::size_t i = 0; i < u.stands.size(); ++i) {
+    StandPlan p;
+    p.stand = static_cast<int>(i);
+    p.final_pose = u.stands[i].pose;
+    p.final_pose.position += shift;
+    req.stands.push_back(p);
+  }
+  return req;
+}
+}  // namespace
+
+std::vector<Action> CommandState::legal_actions() const {
+  std::vector<Action> out;
+  if (battle_over()) return out;
+  auto push_if_legal = [&](Action a) {
+    if (validate(a).legal()) out.push_back(std::move(a));
+  };
+
+  for (std::size_t i = 0; i < units_.size(); ++i)
+    if (units_[i].returns_next_turn && bf_->units[i].side == side_) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.unit = bf_->units[i].id;
+      out.push_back(a);
+    }
+  if (!out.empty()) return out;
+
+  if (pending_ && pending_->kind) {
+    Action hold;
+    hold.type = ActionType::Move;
+    out.push_back(hold);
+    const PendingMove& p = *pending_;
+    const Unit& lead = unit_at(p.units.front());
+    Vec2 dir = Rot::from_degrees(lead.stands.empty() ? 0 : lead.stands[0].pose.facing_deg).forward();
+    if (p.source == "home back") {
+      if (const Character* c = bf_->find_character(p.homing_on)) {
+        const ClosestPoints cp = character_distance(*c, lead);
+        dir = normalized(cp.on_b - cp.on_a);
+        // character_distance's points run from the character to the unit.
+        dir = -dir;
+      }
+    }
+    double allowance = 1e9;
+    for (int ui : p.units) {
+      const Unit& u = unit_at(ui);
+      const Pace pace = move_pace(u, *p.kind, classify_formation(u, settings()),
+                                  p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt);
+      allowance = std::min(allowance, pace.allowance);
+    }
+    for (double f : {1.0, 0.5}) {
+      const double d = allowance * f - 0.01;
+      if (d <= 0.05) continue;
+      Action a;
+      a.type = ActionType::Move;
+      for (int ui : p.units) {
+        const Unit& u = unit_at(ui);
+        a.moves.push_back(slide(u, dir * d, *p.kind,
+                                p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt));
+      }
+      push_if_legal(a);
+    }
+  }
+
+  if (step_ == CommandStep::Initiative && !orders_begun_) {
+    for (std::size_t i = 0; i < bf_->units.size(); ++i) {
+      const Unit& u = bf_->units[i];
+      const UnitStatus& s = units_[i];
+      if (u.side != side_ || u.stands.empty()) continue;
+      if (u.type == TroopType::Flyer && !s.homed_back)
+        for (const Character& c : bf_->characters)
+          if (c.side == side_) {
+            Action a;
+            a.type = ActionType::HomeBack;
+            a.unit = u.id;
+            a.character = c.id;
+            push_if_legal(a);
+          }
+      if (!s.near_enemy_at_start || s.used_initiative || u.engaged || u.confused) continue;
+      for (bool charge : {true, false}) {
+        const std::vector<InitiativeCandidate> cands = initiative_candidates(*bf_, u, settings(), charge);
+        for (const InitiativeCandidate& c : cands) {
+          if (!c.visible) continue;
+          Action a;
+          a.type = ActionType::Initiative;
+          a.unit = u.id;
+          a.charge = charge;
+          a.target = c.enemy;
+          if (charge) a.moves.push_back(plan_straight_charge(u, *bf_->find_unit(c.enemy)));
+          push_if_legal(a);
+          break;  // only the closest visible enemy
+        }
+      }
+    }
+  }
+
+  if (step_ != CommandStep::Characters) {
+    const std::vector<std::vector<int>> adj = orders_begun_ ? brigade_touching_ : touching_now();
+    for (const Character& c : bf_->characters) {
+      if (c.side != side_) continue;
+      for (std::size_t i = 0; i < bf_->units.size(); ++i) {
+        if (bf_->units[i].side != side_ || bf_->units[i].stands.empty()) continue;
+        Action a;
+        a.type = ActionType::Order;
+        a.character = c.id;
+        a.units = {bf_->units[i].id};
+        push_if_legal(a);
+        // The brigade of this unit and its touching neighbours (up to four),
+        // listed once, from its lowest-numbered unit.
+        std::vector<int> brigade{static_cast<int>(i)};
+        for (std::size_t k = 0; k < brigade.size() && brigade.size() < 4; ++k)
+          for (int n : adj[static_cast<std::size_t>(brigade[k])])
+            if (brigade.size() < 4 && std::find(brigade.begin(), brigade.end(), n) == brigade.end())
+              brigade.push_back(n);
+        if (brigade.size() > 1 && *std::min_element(brigade.begin(), brigade.end()) == static_cast<int>(i)) {
+          Action b = a;
+          b.units.clear();
+          for (int n : brigade) b.units.push_back(bf_->units[static_cast<std::size_t>(n)].id);
+          push_if_legal(b);
+        }
+      }
+    }
+    Action end;
+    end.type = ActionType::EndOrders;
+    push_if_legal(end);
+  } else {
+    for (std::size_t i = 0; i < bf_->characters.size(); ++i) {
+      const Character& c = bf_->characters[i];
+      if (c.side != side_ || chars_[i].moved) continue;
+      Action a;
+      a.type = ActionType::CharacterMove;
+      a.character = c.id;
+      MoveRequest req;
+      req.mover = c.id;
+      req.kind = MoveKind::Character;
+      StandPlan p;
+      p.final_pose = c.pose;
+      p.final_pose.position += Rot::from_degrees(c.pose.facing_deg).forward() * 10.0;
+      req.stands.push_back(p);
+      a.moves.push_back(req);
+      push_if_legal(a);
+    }
+  }
+  Action end_phase;
+  end_phase.type = ActionType::EndPhase;
+  push_if_legal(end_phase);
+  return out;
+}
+
+}  // namespace referee::warmaster

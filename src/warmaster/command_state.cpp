@@ -1,0 +1,475 @@
+#include "referee/warmaster/command_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "command_internal.hpp"
+#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+constexpr std::array<std::pair<ActionType, const char*>, 8> kActionNames{{
+    {ActionType::OffTableReturn, "off_table_return"},
+    {ActionType::HomeBack, "home_back"},
+    {ActionType::Initiative, "initiative"},
+    {ActionType::Order, "order"},
+    {ActionType::Move, "move"},
+    {ActionType::EndOrders, "end_orders"},
+    {ActionType::CharacterMove, "character_move"},
+    {ActionType::EndPhase, "end_phase"},
+}};
+
+bool contains_index(const std::vector<int>& v, int i) { return std::find(v.begin(), v.end(), i) != v.end(); }
+
+std::string join_ids(const Battlefield& bf, const std::vector<int>& units) {
+  std::string s;
+  for (int i : units) {
+    if (!s.empty()) s += ", ";
+    s += bf.units[static_cast<std::size_t>(i)].id;
+  }
+  return s;
+}
+}  // namespace
+
+const char* to_string(CommandStep s) {
+  switch (s) {
+    case CommandStep::Initiative: return "initiative";
+    case CommandStep::Orders: return "orders";
+    case CommandStep::Characters: return "characters";
+  }
+  return "?";
+}
+
+const char* to_string(ActionType t) {
+  for (const auto& [k, n] : kActionNames)
+    if (k == t) return n;
+  return "?";
+}
+
+std::optional<ActionType> action_type_from_string(const std::string& s) {
+  for (const auto& [k, n] : kActionNames)
+    if (s == n) return k;
+  return std::nullopt;
+}
+
+// --- Construction and turn bookkeeping ---------------------------------------
+
+CommandState::CommandState(std::shared_ptr<const CommandGame> game)
+    : game_(std::move(game)), bf_(std::make_shared<const Battlefield>(game_->start)) {
+  units_.resize(bf_->units.size());
+  chars_.resize(bf_->characters.size());
+  for (std::size_t i = 0; i < bf_->units.size(); ++i)
+    if (bf_->units[i].stands.empty()) units_[i].destroyed = true;
+  begin_phase();
+}
+
+int CommandState::unit_index(const std::string& id) const {
+  for (std::size_t i = 0; i < bf_->units.size(); ++i)
+    if (bf_->units[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+int CommandState::character_index(const std::string& id) const {
+  for (std::size_t i = 0; i < bf_->characters.size(); ++i)
+    if (bf_->characters[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+// Copy on write: states share one battlefield until one of them moves a stand,
+// so cloning a state copies only the flags.
+Battlefield& CommandState::mutable_battlefield() {
+  auto copy = std::make_shared<Battlefield>(*bf_);
+  Battlefield& ref = *copy;
+  bf_ = std::move(copy);
+  return ref;
+}
+
+// The start of a side's Command phase: per-turn flags are cleared, and the
+// units within 20 cm of an enemy now are the ones that may use initiative
+// (movement text, "Moving by initiative": "at the start of the Command phase").
+void CommandState::begin_phase() {
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    UnitStatus& s = units_[i];
+    s.orders = 0;
+    s.ordered_by.clear();
+    s.used_initiative = s.charged = s.moved = s.finished = s.homed_back = s.frozen = false;
+    const Unit& u = bf_->units[i];
+    // A unit that left the table on a 1-2 rolls again at the start of its
+    // side's next turn, before initiative.
+    s.returns_next_turn = u.side == side_ && s.off_table && !s.destroyed;
+    s.near_enemy_at_start = u.side == side_ && !s.off_table && !s.destroyed && !u.stands.empty() &&
+                            enemy_within(*bf_, u, 20.0);
+  }
+  for (CharacterStatus& c : chars_) c = CharacterStatus{};
+  step_ = CommandStep::Initiative;
+  orders_begun_ = general_failed_ = false;
+  active_character_.clear();
+  family_.clear();
+  last_group_.clear();
+  brigade_touching_.clear();
+  pending_.reset();
+}
+
+// Two units touch when some stand of one is within the contact tolerance of a
+// stand of the other (README reading 3, applied between units). This is how
+// brigades are recognised.
+std::vector<std::vector<int>> CommandState::touching_now() const {
+  const Battlefield& bf = *bf_;
+  std::vector<std::vector<int>> adj(bf.units.size());
+  const double tol = settings().contact_tolerance;
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const Unit& a = bf.units[i];
+    if (a.stands.empty() || units_[i].off_table) continue;
+    for (std::size_t j = i + 1; j < bf.units.size(); ++j) {
+      const Unit& b = bf.units[j];
+      if (b.side != a.side || b.stands.empty() || units_[j].off_table) continue;
+      if (!units_may_touch(a, b, tol)) continue;
+      if (unit_distance(a, b).distance <= tol) {
+        adj[i].push_back(static_cast<int>(j));
+        adj[j].push_back(static_cast<int>(i));
+      }
+    }
+  }
+  return adj;
+}
+
+// --- Validation ----------------------------------------------------------------
+
+Verdict CommandState::validate(const Action& a) const {
+  Verdict v;
+  if (battle_over()) {
+    v.add("warmaster.command.battle_over", "the battle is over: " + battle_over_reason_);
+    return v;
+  }
+  switch (a.type) {
+    case ActionType::OffTableReturn: return validate_off_table(a);
+    case ActionType::HomeBack: return validate_home_back(a);
+    case ActionType::Initiative: return validate_initiative(a);
+    case ActionType::Order: return validate_order(a);
+    case ActionType::Move: return validate_move(a);
+    case ActionType::CharacterMove: return validate_character_move(a);
+    case ActionType::EndOrders:
+    case ActionType::EndPhase: return validate_step_change(a);
+  }
+  return v;
+}
+
+void CommandState::require_no_pending_returns(Verdict& v) const {
+  for (std::size_t i = 0; i < units_.size(); ++i)
+    if (units_[i].returns_next_turn && bf_->units[i].side == side_)
+      v.add("warmaster.command.off_table_return",
+            fmt::format("unit {} left the table and must roll to return before anything else moves this turn",
+                        bf_->units[i].id));
+}
+
+Verdict CommandState::validate_off_table(const Action& a) const {
+  Verdict v;
+  const int ui = unit_index(a.unit);
+  if (ui < 0) {
+    v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
+    return v;
+  }
+  if (unit_at(ui).side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", a.unit));
+  if (!units_[static_cast<std::size_t>(ui)].returns_next_turn)
+    v.add("warmaster.command.off_table_return",
+          fmt::format("unit {} is not waiting off the table to roll for its return", a.unit));
+  return v;
+}
+
+Verdict CommandState::validate_step_change(const Action& a) const {
+  Verdict v;
+  require_no_pending_returns(v);
+  if (a.type == ActionType::EndOrders && step_ == CommandStep::Characters)
+    v.add("warmaster.command.phase", "ordered movement has already ended");
+  return v;
+}
+
+Verdict CommandState::validate_home_back(const Action& a) const {
+  Verdict v;
+  require_no_pending_returns(v);
+  const int ui = unit_index(a.unit);
+  const int ci = character_index(a.character);
+  if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
+  if (ci < 0) v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+  if (ui < 0 || ci < 0) return v;
+  const Unit& u = unit_at(ui);
+  const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+  const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
+  if (step_ != CommandStep::Initiative || orders_begun_)
+    v.add("warmaster.command.home_back", "flyers home back before any order is issued");
+  if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
+  if (c.side != u.side) v.add("warmaster.command.home_back", fmt::format("{} is not a friendly character", c.id));
+  if (u.type != TroopType::Flyer) v.add("warmaster.command.home_back", fmt::format("unit {} is not a flying unit", u.id));
+  if (s.homed_back) v.add("warmaster.command.home_back", fmt::format("unit {} has already homed back", u.id));
+  if (s.off_table || s.destroyed) v.add("warmaster.command.off_table", fmt::format("unit {} is not on the table", u.id));
+  if (s.used_initiative) v.add("warmaster.initiative.no_orders", fmt::format("unit {} used initiative", u.id));
+  if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
+  if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
+  if (!v.legal() || u.stands.empty()) return v;
+  for (const Character& f : bf_->characters) {
+    if (f.side != u.side) continue;
+    const double d = character_distance(f, u).distance;
+    if (to_hundredths_of_mm(d) <= 20000)
+      v.add("warmaster.command.home_back",
+            fmt::format("unit {} is {} from {}: only a flyer more than 20 cm from every friendly character may home back",
+                        u.id, format_measure(d, "cm"), f.id),
+            {{"distance", d, "cm"}, {"limit", 20, "cm"}});
+  }
+  return v;
+}
+
+Verdict CommandState::validate_order(const Action& a) const {
+  Verdict v;
+  require_no_pending_returns(v);
+  if (step_ == CommandStep::Characters) v.add("warmaster.command.phase", "ordered movement has ended");
+  const int ci = character_index(a.character);
+  if (ci < 0) {
+    v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+    return v;
+  }
+  const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
+  const CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
+  if (c.side != side_) v.add("warmaster.command.side", fmt::format("{} is not on the side moving", c.id));
+  if (general_failed_)
+    v.add("warmaster.command.general_failed", "the General has failed an order: no more orders this phase");
+  if (cs.failed)
+    v.add("warmaster.command.character_failed", fmt::format("{} has failed an order and can issue no more", c.id));
+  if (cs.finished)
+    v.add("warmaster.command.character_sequence",
+          fmt::format("{} has finished: another character has begun issuing orders since", c.id));
+
+  if (a.units.empty() || a.units.size() > 4) {
+    v.add("warmaster.command.brigade_size",
+          fmt::format("an order goes to one unit or a brigade of up to four, not {}", a.units.size()),
+          {{"units", static_cast<double>(a.units.size()), ""}});
+    return v;
+  }
+  std::vector<int> group;
+  for (const std::string& id : a.units) {
+    const int ui = unit_index(id);
+    if (ui < 0) {
+      v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", id));
+      continue;
+    }
+    if (contains_index(group, ui)) {
+      v.add("warmaster.command.brigade_size", fmt::format("unit {} is listed twice", id));
+      continue;
+    }
+    group.push_back(ui);
+  }
+  if (!v.legal()) return v;
+
+  for (int ui : group) {
+    const Unit& u = unit_at(ui);
+    const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+    if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
+    if (s.off_table || s.destroyed)
+      v.add("warmaster.command.off_table", fmt::format("unit {} is not on the table", u.id));
+    if (s.frozen)
+      v.add("warmaster.command.returned", fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
+    if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
+    if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
+    if (s.used_initiative)
+      v.add("warmaster.initiative.no_orders", fmt::format("unit {} used initiative this turn and cannot be ordered", u.id));
+    if (s.charged)
+      v.add("warmaster.command.charge_ends_orders", fmt::format("unit {} has charged: no further orders this turn", u.id));
+    if (!s.ordered_by.empty() && s.ordered_by != c.id)
+      v.add("warmaster.command.other_character",
+            fmt::format("unit {} was ordered by {} this turn; another character cannot order it", u.id, s.ordered_by));
+    if (s.orders >= 3)
+      v.add("warmaster.command.three_orders",
+            fmt::format("unit {} has had {} orders: at most three in succession", u.id, s.orders),
+            {{"orders", static_cast<double>(s.orders), ""}, {"limit", 3, ""}});
+    else if (s.finished)
+      v.add("warmaster.command.no_return",
+            fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it", u.id));
+    if (u.type == TroopType::Flyer) {
+      double best = std::numeric_limits<double>::infinity();
+      for (const Character& f : bf_->characters)
+        if (f.side == u.side) best = std::min(best, character_distance(f, u).distance);
+      if (!(to_hundredths_of_mm(best) <= 20000))
+        v.add("warmaster.command.flyer_range",
+              fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within 20 cm",
+                          u.id, std::isfinite(best) ? format_measure(best, "cm") : std::string("far")),
+              {{"distance", std::isfinite(best) ? best : 0, "cm"}, {"limit", 20, "cm"}});
+    }
+  }
+  if (!v.legal()) return v;
+
+  // Order sequencing within one character's orders (command text, "Giving
+  // further orders" and "Brigades"): an order either continues the original
+  // unit or brigade now being ordered (the whole, a part, or single units of
+  // it) or starts with units that have had no order yet.
+  const bool same_character = active_character_ == c.id;
+  bool any_in_family = false, all_in_family = true;
+  for (int ui : group) {
+    if (same_character && contains_index(family_, ui)) any_in_family = true;
+    else all_in_family = false;
+  }
+  if (any_in_family && !all_in_family)
+    v.add("warmaster.command.brigade_finish",
+          fmt::format("units {} belong to the brigade being ordered ({}); finish it before ordering other units",
+                      join_ids(*bf_, group), join_ids(*bf_, family_)));
+  if (!any_in_family)
+    for (int ui : group)
+      if (units_[static_cast<std::size_t>(ui)].orders > 0 && units_[static_cast<std::size_t>(ui)].ordered_by == c.id)
+        v.add("warmaster.command.no_return",
+              fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it",
+                          unit_at(ui).id));
+
+  if (group.size() > 1) {
+    // A brigade must have been touching when ordered movement began, and
+    // (after moving) must still touch now.
+    const std::vector<std::vector<int>> at_start = orders_begun_ ? brigade_touching_ : touching_now();
+    if (!connected(group, at_start))
+      v.add("warmaster.command.brigade_formed",
+            fmt::format("units {} were not touching as one body when ordered movement began: a brigade cannot be "
+                        "formed and moved in the same phase",
+                        join_ids(*bf_, group)));
+    else if (orders_begun_ && !connected(group, touching_now()))
+      v.add("warmaster.command.brigade_touching", fmt::format("units {} no longer touch as one body", join_ids(*bf_, group)));
+  }
+  return v;
+}
+
+CommandState::OrderQuestion CommandState::ask_order(const std::string& character,
+                                                    const std::vector<std::string>& units) const {
+  OrderQuestion q;
+  Action a;
+  a.type = ActionType::Order;
+  a.character = character;
+  a.units = units;
+  q.verdict = validate(a);
+  const int ci = character_index(character);
+  std::vector<const Unit*> group;
+  int previous = 0;
+  for (const std::string& id : units) {
+    const int ui = unit_index(id);
+    if (ui < 0) continue;
+    group.push_back(&unit_at(ui));
+    previous = std::max(previous, units_[static_cast<std::size_t>(ui)].orders);
+  }
+  if (ci < 0 || group.empty()) return q;
+  const bool bonus = settings().first_turn_command_bonus && turn_ == 1 &&
+                     !chars_[static_cast<std::size_t>(ci)].first_order_given;
+  q.factors = order_factors(*bf_, bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
+  q.target = order_target(q.factors);
+  return q;
+}
+
+MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const {
+  MoveAnswer ans = check_move(bf, req, settings());
+  for (const Ruling& r : ans.verdict.violations) v.add(r);
+  return ans;
+}
+
+Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
+  Verdict v;
+  require_no_pending_returns(v);
+  if (!pending_) {
+    v.add("warmaster.command.no_order", "no order or home back is waiting for a move");
+    return v;
+  }
+  const PendingMove& p = *pending_;
+  if (!p.kind) {
+    v.add("warmaster.command.failed_order", "a failed further order allows no move");
+    return v;
+  }
+  if (a.moves.empty()) return v;  // holding: the units stay where they are
+  std::vector<int> movers;
+  // The battlefield as the moves so far leave it; no copy until one is applied.
+  std::optional<Battlefield> moved;
+  const Battlefield* cur = bf_.get();
+  std::vector<int> chargers;
+  for (std::size_t k = 0; k < a.moves.size(); ++k) {
+    MoveRequest req = a.moves[k];
+    const int ui = unit_index(req.mover);
+    if (ui < 0) {
+      v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", req.mover));
+      continue;
+    }
+    if (!contains_index(p.units, ui)) {
+      v.add("warmaster.command.not_ordered", fmt::format("unit {} has no order to move on ({} waiting: {})", req.mover,
+                                                         p.source, join_ids(*bf_, p.units)));
+      continue;
+    }
+    if (contains_index(movers, ui)) {
+      v.add("warmaster.command.not_ordered", fmt::format("unit {} moves once per order", req.mover));
+      continue;
+    }
+    movers.push_back(ui);
+    if (!normalise_move_kind(p, req, v)) continue;
+    MoveAnswer answer = check_unit_move(*cur, req, v);
+    if (!v.legal()) continue;
+    if (plan) {
+      plan->requests.push_back(req);
+      plan->answers.push_back(std::move(answer));
+    }
+    moved = apply_move(*cur, req);
+    cur = &*moved;
+    check_charge_contact(*cur, req, req.charge_target, settings(), v);
+    if (req.kind == MoveKind::Charge) chargers.push_back(ui);
+    if (p.source == "home back") check_home_back_direction(*bf_, *cur, ui, p.homing_on, v);
+  }
+  if (v.legal() && p.units.size() > 1) {
+    // A brigade moves as a body: the units that did not charge must still
+    // touch as one body (command text, "Brigades").
+    std::vector<int> body;
+    for (int ui : p.units)
+      if (!contains_index(chargers, ui)) body.push_back(ui);
+    if (body.size() > 1 && !connected(body, touching_between(*cur, body, settings().contact_tolerance)))
+      v.add("warmaster.command.brigade_touching",
+            fmt::format("the brigade's units that did not charge ({}) must end touching as one body",
+                        join_ids(*bf_, body)));
+  }
+  if (plan && v.legal() && moved) plan->after = std::make_shared<const Battlefield>(std::move(*moved));
+  return v;
+}
+
+Verdict CommandState::validate_character_move(const Action& a) const {
+  Verdict v;
+  require_no_pending_returns(v);
+  if (step_ != CommandStep::Characters)
+    v.add("warmaster.command.character_move", "characters move at the end of the Command phase, after end_orders");
+  const int ci = character_index(a.character);
+  if (ci < 0) {
+    v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+    return v;
+  }
+  const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
+  if (c.side != side_) v.add("warmaster.command.side", fmt::format("{} is not on the side moving", c.id));
+  if (chars_[static_cast<std::size_t>(ci)].moved)
+    v.add("warmaster.command.character_move", fmt::format("{} has already moved this phase", c.id));
+  if (a.moves.size() != 1) {
+    v.add("warmaster.command.character_move", "a character move needs exactly one move");
+    return v;
+  }
+  MoveRequest req = a.moves[0];
+  req.mover = c.id;
+  req.kind = MoveKind::Character;
+  check_unit_move(*bf_, req, v);
+  if (!a.join.empty()) {
+    const int ui = unit_index(a.join);
+    if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.join));
+    else if (unit_at(ui).side != c.side)
+      v.add("warmaster.command.join", fmt::format("{} can join only a friendly unit", c.id));
+    else if (v.legal()) {
+      Character moved = c;
+      moved.pose = req.stands.empty() ? c.pose : req.stands[0].final_pose;
+      const double d = character_distance(moved, unit_at(ui)).distance;
+      if (d > settings().contact_tolerance)
+        v.add("warmaster.command.join",
+              fmt::format("{} must end touching unit {} to join it ({} away)", c.id, a.join, format_measure(d, "cm")),
+              {{"distance", d, "cm"}});
+    }
+  }
+  return v;
+}
+
+}  // namespace referee::warmaster

@@ -1,0 +1,275 @@
+#include "referee/warmaster/initiative.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "command_internal.hpp"
+#include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const Unit& u, const Settings& settings,
+                                                       bool charge) {
+  std::vector<InitiativeCandidate> out;
+  if (u.stands.empty()) return out;
+  for (const Unit& e : bf.units) {
+    if (e.side == u.side || e.stands.empty()) continue;
+    if (!units_may_touch(u, e, kInitiativeRange)) continue;
+    const double d = unit_distance(u, e).distance;
+    if (!within_20cm(d)) continue;
+    InitiativeCandidate c;
+    c.enemy = e.id;
+    c.distance = d;
+    // Charges need a line from a front edge even for units that see all
+    // round; evades may use any free edge of such a unit.
+    const SightAnswer s = line_of_sight(bf, u, e, settings, charge || !u.sees_all_round);
+    c.visible = s.visible;
+    c.blocked_by = s.blocked_by;
+    c.fortified = e.fortified && (e.type == TroopType::Infantry || e.type == TroopType::Artillery);
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const InitiativeCandidate& a, const InitiativeCandidate& b) { return a.distance < b.distance; });
+  return out;
+}
+
+namespace {
+// A stand of `from` slid along the closest-points vector until it touches
+// `to`: the pose its nearest stand would need to be in contact.
+struct ContactGoal {
+  int stand = 0;
+  Pose start;
+  Pose goal;
+};
+ContactGoal contact_goal(const Unit& from, const Unit& to) {
+  ContactGoal g;
+  double best = 1e18;
+  for (std::size_t i = 0; i < from.stands.size(); ++i)
+    for (std::size_t j = 0; j < to.stands.size(); ++j) {
+      const ClosestPoints cp = closest_points(from.footprint(i), to.footprint(j));
+      if (cp.distance < best) {
+        best = cp.distance;
+        g.stand = static_cast<int>(i);
+        g.start = from.stands[i].pose;
+        g.goal = g.start;
+        g.goal.position += cp.on_b - cp.on_a;
+      }
+    }
+  return g;
+}
+
+bool crosses_mutual_barrier(const Battlefield& bf, const Segment& line, const Unit& u, const Unit& e) {
+  for (const TerrainFeature& f : bf.terrain) {
+    if (may_enter(u.type, f.kind) || may_enter(e.type, f.kind)) continue;
+    if (!line.bounds().overlaps(f.bounds)) continue;
+    for (const Polygon& p : f.pieces)
+      if (intersects(line, p)) return true;
+  }
+  return false;
+}
+
+bool can_reach_within_pace(const Battlefield& bf, const Unit& from, const Unit& to, const Settings& settings) {
+  const ContactGoal g = contact_goal(from, to);
+  TransitOptions opt;
+  opt.flying = from.type == TroopType::Flyer;
+  opt.ignore_units = {to.id};
+  TransitScene scene(bf, from, settings, opt);
+  return scene.shortest_route(g.start, g.goal, full_pace(from)).has_value();
+}
+}  // namespace
+
+bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, const Settings& settings) {
+  if (u.stands.empty() || e.stands.empty()) return false;
+  const ClosestPoints cp = unit_distance(u, e);
+  if (!crosses_mutual_barrier(bf, Segment{cp.on_a, cp.on_b}, u, e)) return false;
+  return !can_reach_within_pace(bf, u, e, settings) && !can_reach_within_pace(bf, e, u, settings);
+}
+
+EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
+  EvadeLine line;
+  double best = 1e18;
+  for (std::size_t i = 0; i < evader.stands.size(); ++i)
+    for (std::size_t j = 0; j < enemy.stands.size(); ++j) {
+      const ClosestPoints cp = closest_points(evader.footprint(i), enemy.footprint(j));
+      if (cp.distance < best - 1e-9) {
+        best = cp.distance;
+        line.stand = static_cast<int>(i);
+        line.from = cp.on_a;
+        line.direction = normalized(cp.on_a - cp.on_b);
+        line.distance = cp.distance;
+      }
+    }
+  return line;
+}
+
+std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
+                                       const std::vector<std::string>& burst_through, const Settings& settings,
+                                       Verdict& v) {
+  const EvadeLine line = evade_line(evader, enemy);
+  if (line.distance <= settings.contact_tolerance) {
+    v.add("warmaster.initiative.evade", fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
+    return std::nullopt;
+  }
+  req.kind = MoveKind::Evade;
+  req.mover = evader.id;
+  // The nearest stand moves first, in a straight line directly away.
+  const StandPlan* lead = nullptr;
+  for (const StandPlan& p : req.stands)
+    if (p.stand == line.stand) lead = &p;
+  if (!lead) {
+    v.add("warmaster.initiative.evade_direction",
+          fmt::format("stand {} is nearest the enemy and must move first, straight away from {}", line.stand, enemy.id));
+    return std::nullopt;
+  }
+  const Vec2 start = evader.stands[static_cast<std::size_t>(line.stand)].pose.position;
+  double along_prev = 0;
+  bool straight = true;
+  std::vector<Pose> path = lead->waypoints;
+  path.push_back(lead->final_pose);
+  for (const Pose& p : path) {
+    const Vec2 d = p.position - start;
+    const double along = dot(d, line.direction);
+    const double off = std::fabs(cross(line.direction, d));
+    if (off > settings.contact_tolerance || along < along_prev - 1e-9) straight = false;
+    along_prev = along;
+  }
+  if (!straight)
+    v.add("warmaster.initiative.evade_direction",
+          fmt::format("stand {} must move in a straight line directly away from {} (direction {:.1f} degrees)",
+                      line.stand, enemy.id, normalize_degrees(rad_to_deg(std::atan2(line.direction.x, line.direction.y)))));
+  if (along_prev < kEvadeMinimum - 1e-6)
+    v.add("warmaster.initiative.evade_distance",
+          fmt::format("an evade moves at least 1 cm (stand {} moves {})", line.stand, format_measure(along_prev, "cm")),
+          {{"moved", along_prev, "cm"}, {"minimum", kEvadeMinimum, "cm"}});
+  if (req.order.empty()) {
+    req.order.push_back(line.stand);
+    for (const StandPlan& p : req.stands)
+      if (p.stand != line.stand) req.order.push_back(p.stand);
+  } else if (req.order.front() != line.stand) {
+    v.add("warmaster.initiative.evade_order",
+          fmt::format("stand {} is nearest the enemy and must move first", line.stand));
+  }
+
+  // Burst through: the evader may pass through friendly unengaged units,
+  // which are taken off the table for the path check and must be cleared.
+  Battlefield scene = bf;
+  std::vector<Unit> burst_units;
+  for (const std::string& id : burst_through) {
+    const Unit* b = bf.find_unit(id);
+    if (!b) {
+      v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", id));
+      continue;
+    }
+    if (b->side != evader.side || b->engaged || b->id == evader.id) {
+      v.add("warmaster.initiative.burst_through",
+            fmt::format("unit {} can burst through friendly unengaged units only, not {}", evader.id, id));
+      continue;
+    }
+    burst_units.push_back(*b);
+    scene.units.erase(std::remove_if(scene.units.begin(), scene.units.end(), [&](const Unit& x) { return x.id == id; }),
+                      scene.units.end());
+  }
+  if (!v.legal()) return std::nullopt;
+  const MoveAnswer ans = check_move(scene, req, settings);
+  for (const Ruling& r : ans.verdict.violations) v.add(r);
+  if (!v.legal()) return std::nullopt;
+  Battlefield after = apply_move(bf, req);
+  const Unit* moved = after.find_unit(evader.id);
+  for (const Unit& b : burst_units)
+    for (std::size_t i = 0; i < moved->stands.size(); ++i)
+      for (std::size_t j = 0; j < b.stands.size(); ++j)
+        if (overlaps(moved->footprint(i), b.footprint(j), settings.contact_tolerance)) {
+          v.add("warmaster.initiative.burst_through",
+                fmt::format("unit {} must pass completely through {}: stand {} ends on it", evader.id, b.id, i));
+          i = moved->stands.size() - 1;
+          break;
+        }
+  // At least 5 cm from every enemy unit and every unit engaged in combat.
+  for (const Unit& o : after.units) {
+    if (o.id == evader.id || o.stands.empty()) continue;
+    if (o.side == evader.side && !o.engaged) continue;
+    if (!units_may_touch(*moved, o, kEvadeClearance)) continue;
+    const double d = unit_distance(*moved, o).distance;
+    if (to_hundredths_of_mm(d) < 5000)
+      v.add("warmaster.initiative.evade_clearance",
+            fmt::format("unit {} would end {} from {} unit {}: an evade ends at least 5 cm from every enemy and every "
+                        "engaged unit",
+                        evader.id, format_measure(d, "cm"), o.side == evader.side ? "engaged" : "enemy", o.id),
+            {{"distance", d, "cm"}, {"minimum", kEvadeClearance, "cm"}});
+  }
+  if (!v.legal()) return std::nullopt;
+  return after;
+}
+
+std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
+                                      const std::vector<std::string>& burst_through, const Settings& settings) {
+  const EvadeLine line = evade_line(evader, enemy);
+  if (line.distance <= settings.contact_tolerance) return std::nullopt;
+  const double pace = full_pace(evader);
+  auto attempt = [&](double t) -> std::optional<MoveRequest> {
+    MoveRequest req;
+    req.mover = evader.id;
+    req.kind = MoveKind::Evade;
+    const Vec2 shift = line.direction * t;
+    req.order.push_back(line.stand);
+    for (std::size_t i = 0; i < evader.stands.size(); ++i)
+      if (static_cast<int>(i) != line.stand) req.order.push_back(static_cast<int>(i));
+    for (int i : req.order) {
+      StandPlan p;
+      p.stand = i;
+      p.final_pose = evader.stands[static_cast<std::size_t>(i)].pose;
+      p.final_pose.position += shift;
+      req.stands.push_back(p);
+    }
+    Verdict v;
+    if (check_evade(bf, evader, enemy, req, burst_through, settings, v)) return req;
+    return std::nullopt;
+  };
+  // Full pace first; otherwise halve the interval between the longest slide
+  // known legal and the shortest known illegal, to 0.5 cm, starting from the
+  // 1 cm minimum. Each probe is a full movement check, so this keeps an evade
+  // to about seven checks instead of forty. (A slide blocked part-way and
+  // clear again further on is found only if full pace is clear.)
+  if (auto full = attempt(pace)) return full;
+  std::optional<MoveRequest> best = attempt(kEvadeMinimum);
+  if (!best) return std::nullopt;
+  double lo = kEvadeMinimum, hi = pace;
+  while (hi - lo > 0.5 + 1e-9) {
+    const double mid = lo + std::floor((hi - lo) / 2 / 0.5) * 0.5;
+    const double t = mid > lo ? mid : lo + 0.5;
+    if (auto r = attempt(t)) {
+      best = std::move(r);
+      lo = t;
+    } else {
+      hi = t;
+    }
+  }
+  return best;
+}
+
+MoveRequest plan_straight_charge(const Unit& charger, const Unit& enemy) {
+  const ContactGoal g = contact_goal(charger, enemy);
+  const Vec2 shift = g.goal.position - g.start.position;
+  MoveRequest req;
+  req.mover = charger.id;
+  req.kind = MoveKind::Charge;
+  req.charge_target = enemy.id;
+  req.order.push_back(g.stand);
+  for (std::size_t i = 0; i < charger.stands.size(); ++i)
+    if (static_cast<int>(i) != g.stand) req.order.push_back(static_cast<int>(i));
+  for (int i : req.order) {
+    StandPlan p;
+    p.stand = i;
+    p.final_pose = charger.stands[static_cast<std::size_t>(i)].pose;
+    p.final_pose.position += shift;
+    req.stands.push_back(p);
+  }
+  return req;
+}
+
+}  // namespace referee::warmaster

@@ -1,0 +1,246 @@
+// Brigades, home back and the table edge (command text, "Brigades"; play
+// sheet, "Home Back"; movement text, "Units which move off the table").
+#include <gtest/gtest.h>
+
+#include "command_fixtures.hpp"
+
+namespace referee::warmaster {
+namespace {
+
+using namespace testing;
+
+// P, Q, R touch side by side (x 24..60 at y = 20); S stands alone at x 74..86.
+// The General g (Command 9) is at (80, 14).
+Battlefield brigade_field() {
+  Battlefield bf = empty_field();
+  bf.units.push_back(line_unit("P", 0, 30, 20));
+  bf.units.push_back(line_unit("Q", 0, 42, 20));
+  bf.units.push_back(line_unit("R", 0, 54, 20));
+  bf.units.push_back(line_unit("S", 0, 80, 20));
+  bf.units.push_back(line_unit("E", 1, 60, 110, 180));
+  bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 80, 14));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 116));
+  return bf;
+}
+
+TEST(Brigade, OneTestMeasuredToTheMostDistantUnit) {
+  CommandState s(make_game(brigade_field()));
+  // R alone: 19.4 cm from g, no penalty. P is 43 cm away: -2 for the brigade.
+  EXPECT_EQ(s.ask_order("g", {"R"}).target.needed, 9);
+  const auto q = s.ask_order("g", {"P", "Q", "R"});
+  EXPECT_TRUE(q.verdict.legal()) << explain(q.verdict);
+  EXPECT_EQ(q.target.needed, 7);
+  EXPECT_GT(q.factors.distance, 40.0);
+  EXPECT_LE(q.factors.distance, 60.0);
+}
+
+TEST(Brigade, EachPenaltyOnceAndCasualtiesFromTheUnitThatLostMost) {
+  Battlefield bf = brigade_field();
+  bf.units[0].stands_lost = 1;  // P
+  bf.units[1].stands_lost = 2;  // Q
+  bf.terrain.push_back(area("wood", TerrainKind::Wood, {{20, 15}, {60, 15}, {60, 25}, {20, 25}}));
+  CommandState s(make_game(bf));
+  const auto q = s.ask_order("g", {"P", "Q", "R"});
+  // 9 - 2 (distance) - 1 (dense, once for three units) - 2 (Q lost most) = 4.
+  EXPECT_EQ(q.target.needed, 4);
+  EXPECT_EQ(q.factors.stands_lost, 2);
+}
+
+TEST(Brigade, MovesAsABodyAndMustEndTouching) {
+  CommandState s(make_game(brigade_field()));
+  ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
+  // P and Q move on, R stays: R no longer touches.
+  expect_refused(s, move({slide(unit(s, "P"), {0, 10}), slide(unit(s, "Q"), {0, 10})}),
+                 "warmaster.command.brigade_touching");
+  const ActionOutcome o =
+      play(s, move({slide(unit(s, "P"), {0, 10}), slide(unit(s, "Q"), {0, 10}), slide(unit(s, "R"), {0, 10})}));
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  for (const char* id : {"P", "Q", "R"}) {
+    EXPECT_EQ(status(s, id).orders, 1);
+    EXPECT_DOUBLE_EQ(unit(s, id).stands[0].pose.position.y, 30.0);
+  }
+}
+
+TEST(Brigade, AtMostFourUnits) {
+  Battlefield bf = brigade_field();
+  bf.units.push_back(line_unit("T", 0, 66, 20));  // touches R
+  bf.units.push_back(line_unit("V", 0, 18, 20));  // touches P
+  CommandState s(make_game(bf));
+  expect_refused(s, order("g", {"V", "P", "Q", "R", "T"}), "warmaster.command.brigade_size");
+  EXPECT_TRUE(s.validate(order("g", {"P", "Q", "R", "T"})).legal());
+}
+
+TEST(Brigade, UnitsNotTouchingAreNoBrigade) {
+  CommandState s(make_game(brigade_field()));
+  expect_refused(s, order("g", {"R", "S"}), "warmaster.command.brigade_formed");
+  expect_refused(s, order("g", {"P", "R"}), "warmaster.command.brigade_formed");
+}
+
+TEST(Brigade, ABrigadeFormedDuringThePhaseCannotMoveAsOne) {
+  CommandState s(make_game(brigade_field()));
+  ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());
+  // S slides 14 cm west to touch R.
+  ASSERT_TRUE(play(s, move({slide(unit(s, "S"), {-14, 0})})).verdict.legal());
+  expect_refused(s, order("g", {"R", "S"}), "warmaster.command.brigade_formed");
+}
+
+TEST(Brigade, FurtherOrdersToAPartThenTheOtherPart) {
+  CommandState s(make_game(brigade_field()));
+  ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
+  ASSERT_TRUE(play(s, move({slide(unit(s, "P"), {0, 5}), slide(unit(s, "Q"), {0, 5}), slide(unit(s, "R"), {0, 5})}))
+                  .verdict.legal());
+  // Part A = {P}: a further order carries the -1.
+  const auto q = s.ask_order("g", {"P"});
+  EXPECT_TRUE(q.verdict.legal()) << explain(q.verdict);
+  ASSERT_FALSE(q.target.penalties.empty());
+  EXPECT_EQ(q.target.penalties.back().rule, "warmaster.command.further_order");
+  ASSERT_TRUE(play(s, order("g", {"P"}), {1, 1}).verdict.legal());
+  // Part B = {Q, R}.
+  ASSERT_TRUE(play(s, order("g", {"Q", "R"}), {1, 1}).verdict.legal());
+  // A is finished once B has moved.
+  expect_refused(s, order("g", {"P"}), "warmaster.command.no_return");
+}
+
+TEST(Brigade, FinishTheBrigadeBeforeMixingInOtherUnits) {
+  CommandState s(make_game(brigade_field()));
+  ASSERT_TRUE(play(s, order("g", {"Q", "R"}), {1, 1}).verdict.legal());
+  expect_refused(s, order("g", {"R", "S"}), "warmaster.command.brigade_finish");
+  // Ordering another unit ends the brigade's orders.
+  ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());
+  expect_refused(s, order("g", {"Q"}), "warmaster.command.no_return");
+}
+
+TEST(Brigade, AFailedFirstBrigadeOrderMovesTheWholeBrigadeAtHalfPace) {
+  CommandState s(make_game(brigade_field()));
+  const ActionOutcome o = play(s, order("g", {"P", "Q", "R"}), {6, 6});
+  EXPECT_EQ(o.result["allows"], "half pace, no charge");
+  EXPECT_EQ(status(s, "P").orders, 1);
+  EXPECT_EQ(status(s, "R").orders, 1);
+  const ActionOutcome m =
+      play(s, move({slide(unit(s, "P"), {0, 10}), slide(unit(s, "Q"), {0, 10}), slide(unit(s, "R"), {0, 10})}));
+  EXPECT_TRUE(m.verdict.legal()) << explain(m.verdict);
+}
+
+// --- Home back -------------------------------------------------------------------
+
+Battlefield flyer_field() {
+  Battlefield bf = brigade_field();
+  bf.units.push_back(line_unit("F", 0, 150, 40, 0, TroopType::Flyer));
+  return bf;
+}
+
+Vec2 toward_g(const Unit& f, double d) { return normalized(Vec2{80, 14} - f.stands[1].pose.position) * d; }
+
+TEST(HomeBack, FlyerFarFromCharactersHomesBackTenTimesD6) {
+  CommandState s(make_game(flyer_field()));
+  Action hb;
+  hb.type = ActionType::HomeBack;
+  hb.unit = "F";
+  hb.character = "g";
+  const ActionOutcome o = play(s, hb, {3});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_EQ(o.result["distance"], 30.0);
+  ASSERT_TRUE(s.pending());
+  // Moving away from the character is not homing back.
+  expect_refused(s, move({slide(unit(s, "F"), -toward_g(unit(s, "F"), 20), MoveKind::Dice)}),
+                 "warmaster.command.home_back");
+  const ActionOutcome m = play(s, move({slide(unit(s, "F"), toward_g(unit(s, "F"), 29.9), MoveKind::Dice)}));
+  ASSERT_TRUE(m.verdict.legal()) << explain(m.verdict);
+  EXPECT_TRUE(status(s, "F").homed_back);
+  // Still more than 20 cm away, it cannot be ordered (but it may be, once close).
+  expect_refused(s, order("g", {"F"}), "warmaster.command.flyer_range");
+  expect_refused(s, hb, "warmaster.command.home_back");  // once
+}
+
+TEST(HomeBack, OnlyBeforeOrdersAndOnlyWhenFar) {
+  Battlefield bf = flyer_field();
+  bf.units.push_back(line_unit("F2", 0, 80, 30, 0, TroopType::Flyer));
+  CommandState s(make_game(bf));
+  Action hb;
+  hb.type = ActionType::HomeBack;
+  hb.unit = "F2";
+  hb.character = "g";
+  expect_refused(s, hb, "warmaster.command.home_back");  // 14 cm from g
+  ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());
+  hb.unit = "F";
+  expect_refused(s, hb, "warmaster.command.home_back");  // orders have begun
+}
+
+// --- Off the table ------------------------------------------------------------------
+
+Battlefield edge_field() {
+  Battlefield bf = brigade_field();
+  bf.units.push_back(line_unit("T", 0, 120, 3, 180));  // facing south, stands y 2..4
+  bf.characters[0].pose.position = {120, 12};
+  return bf;
+}
+
+TEST(OffTable, ARollOfOneOrTwoRollsAgainNextTurn) {
+  CommandState s(make_game(edge_field()));
+  ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
+  const ActionOutcome m = play(s, move({slide(unit(s, "T"), {0, -5})}), {2});
+  ASSERT_TRUE(m.verdict.legal()) << explain(m.verdict);
+  ASSERT_TRUE(m.result.contains("off_table"));
+  EXPECT_EQ(m.result["off_table"][0]["outcome"], to_string(OffTableOutcome::GoneRollNextTurn));
+  EXPECT_TRUE(status(s, "T").off_table);
+  EXPECT_TRUE(unit(s, "T").stands.empty());
+  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  EXPECT_TRUE(status(s, "T").returns_next_turn);
+  // It rolls before anything else moves.
+  expect_refused(s, order("g", {"S"}), "warmaster.command.off_table_return");
+  Action ret;
+  ret.type = ActionType::OffTableReturn;
+  ret.unit = "T";
+  const ActionOutcome r = play(s, ret, {6});
+  ASSERT_TRUE(r.verdict.legal()) << explain(r.verdict);
+  EXPECT_FALSE(status(s, "T").off_table);
+  ASSERT_EQ(unit(s, "T").stands.size(), 3u);
+  // Back at the point it left, pushed just onto the table: y from 0 to 2.
+  EXPECT_NEAR(unit(s, "T").stands[0].pose.position.y, 1.0, 1e-9);
+  EXPECT_NEAR(unit(s, "T").stands[0].pose.position.x, 124.0, 1e-9);
+  EXPECT_TRUE(s.validate(order("g", {"T"})).legal());  // 5-6 at the start of a turn: moves as normal
+}
+
+TEST(OffTable, ThreeOrFourReturnsButCannotMove) {
+  CommandState s(make_game(edge_field()));
+  ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
+  ASSERT_TRUE(play(s, move({slide(unit(s, "T"), {0, -5})}), {4}).verdict.legal());
+  EXPECT_TRUE(status(s, "T").frozen);
+  EXPECT_EQ(unit(s, "T").stands.size(), 3u);
+  expect_refused(s, order("g", {"T"}), "warmaster.command.returned");
+}
+
+TEST(OffTable, CasualtiesCountAgainstTheRoll) {
+  Battlefield bf = edge_field();
+  bf.units.back().stands_lost = 1;
+  CommandState s(make_game(bf));
+  ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
+  const ActionOutcome m = play(s, move({slide(unit(s, "T"), {0, -5})}), {1});
+  EXPECT_EQ(m.result["off_table"][0]["modified"], 0);
+  EXPECT_TRUE(status(s, "T").destroyed);
+}
+
+TEST(OffTable, TheGeneralLeavingEndsTheBattle) {
+  Battlefield bf = brigade_field();
+  bf.characters[0].pose.position = {80, 3};
+  CommandState s(make_game(bf));
+  ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+  Action cm;
+  cm.type = ActionType::CharacterMove;
+  cm.character = "g";
+  MoveRequest r;
+  r.mover = "g";
+  r.kind = MoveKind::Character;
+  StandPlan p;
+  p.final_pose = Pose{{80, -2}, 180};
+  r.stands.push_back(p);
+  cm.moves.push_back(r);
+  const ActionOutcome o = play(s, cm, {2});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(s.battle_over());
+  expect_refused(s, simple(ActionType::EndPhase), "warmaster.command.battle_over");
+}
+
+}  // namespace
+}  // namespace referee::warmaster
