@@ -128,6 +128,28 @@ Verdict validate(const Battle& b, const GameState& s, const Action& a) {
   return v;
 }
 
+// Ends the movement: the player draws a card and the other side's turn
+// begins (README, Command cards).
+static nlohmann::json end_turn(const Battle& b, GameState& s) {
+  nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
+  auto& deck = s.decks[static_cast<std::size_t>(s.side)];
+  if (!deck.empty()) {
+    s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
+    r["drew"] = deck.front();
+    deck.erase(deck.begin());
+  }
+  s.side = 1 - s.side;
+  ++s.turn;
+  s.phase = Phase::play_card;
+  s.card = -1;
+  s.plan = OrderPlan{};
+  s.orders.clear();
+  s.moving = false;
+  s.position.start_turn(b);
+  r["next_side"] = s.side;
+  return r;
+}
+
 nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
   Position& pos = s.position;
   switch (a.type) {
@@ -138,7 +160,16 @@ nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
       s.card = a.card;
       s.plan = plan_orders(b, pos, s.side, a.card, command);
       s.phase = Phase::movement;
-      return plan_json(b, pos, s.plan);
+      nlohmann::json r = plan_json(b, pos, s.plan);
+      // README, Command cards: "If the card played can order no unit, the
+      // turn skips straight to drawing" (ancients.card.orders_nothing).
+      if (s.plan.units.empty() && s.plan.leaders.empty()) {
+        nlohmann::json skipped = end_turn(b, s);
+        skipped["rule"] = "ancients.card.orders_nothing";
+        skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
+        r["turn_skipped"] = std::move(skipped);
+      }
+      return r;
     }
     case Action::Type::order: {
       nlohmann::json ids = nlohmann::json::array();
@@ -207,25 +238,8 @@ nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
       }
       return r;
     }
-    case Action::Type::end_movement: {
-      nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
-      auto& deck = s.decks[static_cast<std::size_t>(s.side)];
-      if (!deck.empty()) {
-        s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
-        r["drew"] = deck.front();
-        deck.erase(deck.begin());
-      }
-      s.side = 1 - s.side;
-      ++s.turn;
-      s.phase = Phase::play_card;
-      s.card = -1;
-      s.plan = OrderPlan{};
-      s.orders.clear();
-      s.moving = false;
-      s.position.start_turn(b);
-      r["next_side"] = s.side;
-      return r;
-    }
+    case Action::Type::end_movement:
+      return end_turn(b, s);
   }
   return {};
 }

@@ -175,6 +175,7 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
       }
       step(a);
     }
+    if (s.phase == Phase::play_card) continue;  // the card ordered nothing: the turn was skipped
     Action end;
     end.type = Action::Type::end_movement;
     step(end);

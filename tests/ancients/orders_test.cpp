@@ -168,5 +168,22 @@ TEST_F(Turn, OrderedUnitsMayMoveFromOneSectionIntoAnother) {
   EXPECT_EQ(b.board.section_mask(hex(b, 3, 6)), 1);
 }
 
+TEST_F(Turn, ACardThatOrdersNothingSkipsStraightToDrawing) {
+  ASSERT_TRUE(act({{"type", "play_card"}, {"card", "order-three-center"}}).legal());
+  ASSERT_TRUE(act({{"type", "end_movement"}}).legal());
+  ASSERT_EQ(s.side, 1);
+  // Side 1's only unit is in the centre, so "Order Two Units Left" can order
+  // nothing: the README says the turn skips straight to drawing.
+  Action play = parse_action(b, {{"type", "play_card"}, {"card", "order-two-left"}}, "action");
+  ASSERT_TRUE(validate(b, s, play).legal());
+  nlohmann::json result = apply(b, s, play);
+  ASSERT_TRUE(result.contains("turn_skipped"));
+  EXPECT_EQ(result["turn_skipped"]["rule"], "ancients.card.orders_nothing");
+  EXPECT_EQ(s.side, 0);
+  EXPECT_EQ(s.turn, 3);
+  EXPECT_EQ(s.phase, Phase::play_card);
+  EXPECT_EQ(rules_of(act({{"type", "end_movement"}})), std::vector<std::string>{"ancients.order.sequence"});
+}
+
 }  // namespace
 }  // namespace referee::ancients
