@@ -3,19 +3,13 @@
 
 #include "fixture.hpp"
 #include "referee/core/errors.hpp"
+#include "support/input_error.hpp"
 
 namespace referee::blightmeer {
 namespace {
 using namespace testing;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using referee::test_support::error_of;
 
 TEST(BlightmeerInput, SelfIntersectingSurface) {
   json t = base_terrain();

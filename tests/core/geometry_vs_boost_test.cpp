@@ -1,29 +1,14 @@
 // Property tests: our hot kernels against Boost.Geometry on random inputs.
-#include <boost/geometry.hpp>
-#include <boost/geometry/geometries/point_xy.hpp>
-#include <boost/geometry/geometries/polygon.hpp>
-#include <boost/geometry/geometries/segment.hpp>
 #include <gtest/gtest.h>
 
 #include "referee/core/dice.hpp"
 #include "referee/core/geometry.hpp"
+#include "support/boost_geometry.hpp"
 
-namespace bg = boost::geometry;
-using BPoint = bg::model::d2::point_xy<double>;
-using BPoly = bg::model::polygon<BPoint, false>;  // counter-clockwise
-using BSeg = bg::model::segment<BPoint>;
 using namespace referee;
+using namespace referee::test_support;
 
 namespace {
-double uniform(Rng& rng, double lo, double hi) {
-  return lo + (hi - lo) * static_cast<double>(rng.below(1u << 30)) / static_cast<double>(1u << 30);
-}
-BPoly to_boost(const Polygon& p) {
-  BPoly out;
-  for (Vec2 v : p.points) bg::append(out.outer(), BPoint(v.x, v.y));
-  bg::correct(out);
-  return out;
-}
 OrientedRect random_stand(Rng& rng, double spread) {
   return OrientedRect::from_pose({{uniform(rng, 0, spread), uniform(rng, 0, spread)}, uniform(rng, 0, 360)},
                                  uniform(rng, 1, 5), uniform(rng, 1, 5));

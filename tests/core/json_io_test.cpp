@@ -3,19 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "referee/core/game_log.hpp"
+#include "support/input_error.hpp"
 
 using namespace referee;
+using referee::test_support::error_of;
 
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-}  // namespace
 
 TEST(JsonReader, NamesTheFieldAndTheProblem) {
   Json j = Json::parse(R"({"units":[{"x":1},{"x":"far"}], "facng": 3})");

@@ -1,35 +1,18 @@
 // Property tests: the transit and sight kernels (transit_kernels.hpp) against
 // Boost.Geometry on random convex and concave (star-shaped) polygons.
-#include <boost/geometry.hpp>
-#include <boost/geometry/geometries/linestring.hpp>
-#include <boost/geometry/geometries/point_xy.hpp>
-#include <boost/geometry/geometries/polygon.hpp>
-#include <boost/geometry/geometries/segment.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "referee/core/dice.hpp"
 #include "referee/warmaster/transit_kernels.hpp"
+#include "support/boost_geometry.hpp"
 
-namespace bg = boost::geometry;
-using BPoint = bg::model::d2::point_xy<double>;
-using BPoly = bg::model::polygon<BPoint, false>;  // counter-clockwise
-using BSeg = bg::model::segment<BPoint>;
-using BLine = bg::model::linestring<BPoint>;
 using namespace referee;
 using namespace referee::warmaster;
+using namespace referee::test_support;
 
 namespace {
-double uniform(Rng& rng, double lo, double hi) {
-  return lo + (hi - lo) * static_cast<double>(rng.below(1u << 30)) / static_cast<double>(1u << 30);
-}
-BPoly to_boost(const Polygon& p) {
-  BPoly out;
-  for (Vec2 v : p.points) bg::append(out.outer(), BPoint(v.x, v.y));
-  bg::correct(out);
-  return out;
-}
 // Star-shaped about (5, 5): simple, and concave about half the time.
 Polygon random_polygon(Rng& rng) {
   int n = 3 + static_cast<int>(rng.below(7));
