@@ -99,6 +99,23 @@ double fast_distance(const Segment& s, const Polygon& poly) {
   return std::sqrt(best);
 }
 
+bool fast_within(const Segment& s, const Polygon& poly, double thr) {
+  const auto& pts = poly.points;
+  const std::size_t n = pts.size();
+  if (n < 3 || !(thr > 0)) return false;
+  const double thr2 = thr * thr;
+  // Edges first: in the planner most tested segments are blocked, and a
+  // crossing or a near edge settles it without the inside tests.
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    Vec2 c = pts[j], d = pts[i];
+    if (cross_or_touch(s.a, s.b, c, d)) return true;
+    if (dist_sq(s.a, c, d) < thr2 || dist_sq(s.b, c, d) < thr2 || dist_sq(c, s.a, s.b) < thr2) return true;
+  }
+  // Every vertex was tested as an edge's start, so only a segment wholly
+  // inside (far from every edge) is left.
+  return fast_inside(poly, s.a) || fast_inside(poly, s.b);
+}
+
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly) {
   const auto& pts = poly.points;
   if (pts.size() < 3) return std::nullopt;

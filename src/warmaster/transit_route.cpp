@@ -52,7 +52,9 @@ struct LocalScene {
   std::vector<int> obstacles;  // blocking obstacles near the search
   std::vector<int> gates;      // gates near the search
 
-  bool segment_clear(Vec2 a, Vec2 b) const {
+  // `from_clear`: a is a node whose disc is known clear (point_clear), so
+  // the "started too close, moving away" exception cannot apply.
+  bool segment_clear(Vec2 a, Vec2 b, bool from_clear) const {
     const double r = m->r, tol = m->tol;
     for (Vec2 p : {a, b})
       if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
@@ -66,10 +68,11 @@ struct LocalScene {
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
       if (!o.box.overlaps(wide) || dist(o.centre, seg) >= o.radius + r) continue;
-      double dmin = fast_distance(seg, o.poly);
-      if (dmin >= r - tol) continue;
-      double d0 = fast_distance(a, o.poly);
-      if (d0 < r - tol && dmin >= d0 - tol) continue;  // started too close, moving away
+      if (!fast_within(seg, o.poly, r - tol)) continue;
+      if (!from_clear) {
+        double d0 = fast_distance(a, o.poly);
+        if (d0 < r - tol && fast_distance(seg, o.poly) >= d0 - tol) continue;  // started too close, moving away
+      }
       return false;
     }
     return true;
@@ -156,7 +159,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
     return best;
   };
 
-  if (local.segment_clear(a, b)) return finish({a, b});
+  if (local.segment_clear(a, b, false)) return finish({a, b});
   if (!local.point_clear(b)) return std::nullopt;
 
   // Nodes: 0 start, 1 goal, then candidates.
@@ -217,11 +220,13 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   };
   std::vector<double> h(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
-  auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v]); };
+  // Every node but the start is tested clear before it is expanded.
+  auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v], w != 0); };
   // Relaxed edges are taut already; a repair tests taut first, then clearance.
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   std::vector<Item> parents;
+  std::vector<int> expanded;  // closed nodes whose disc is clear, in the order expanded
   g[0] = 0;
   verified[0] = 1;
   open.push({straight, 0});
@@ -237,15 +242,16 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       if (!edge_ok(prev[u], u)) {
         // Repair: the best clear edge from a closed node.
         parents.clear();
-        for (std::size_t w = 0; w < n; ++w)
-          if (closed[w] && node_ok[w] == 1 && static_cast<int>(w) != prev[u])
-            parents.push_back({g[w] + dist(nodes[w], nodes[u]), static_cast<int>(w)});
+        for (int w : expanded)
+          if (w != prev[u] && taut(w, u)) {
+            double cost = g[w] + dist(nodes[w], nodes[u]);
+            if (cost + h[u] <= max_length + m.tol) parents.push_back({cost, w});
+          }
         std::sort(parents.begin(), parents.end());
         g[u] = kInf;
         prev[u] = -1;
         for (const auto& [cost, w] : parents) {
-          if (cost + h[u] > max_length + m.tol) break;
-          if (edge_ok(w, u)) {
+          if (local.segment_clear(nodes[w], nodes[u], w != 0)) {
             g[u] = cost;
             prev[u] = w;
             break;
@@ -260,6 +266,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       verified[u] = 1;
     }
     closed[u] = 1;
+    expanded.push_back(u);
     if (u == 1) break;
     for (std::size_t v = 1; v < n; ++v) {
       if (closed[v] || node_ok[v] == 2) continue;
