@@ -54,12 +54,14 @@ struct LocalScene {
 
   // `from_clear`: a is a node whose disc is known clear (point_clear), so
   // the "started too close, moving away" exception cannot apply.
+  // Both ends are then also known to keep the table edge (point_clear).
   bool segment_clear(Vec2 a, Vec2 b, bool from_clear) const {
     const double r = m->r, tol = m->tol;
-    for (Vec2 p : {a, b})
-      if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
+    if (!from_clear)
+      for (Vec2 p : {a, b})
+        if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
     Segment seg{a, b};
-    Aabb box = seg.bounds();
+    Aabb box{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
     for (int g : gates) {
       const auto& gate = m->gates[g];
       if (gate.line.bounds().overlaps(box) && passes_gate(seg, gate.line, tol)) return false;
@@ -220,8 +222,16 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   };
   std::vector<double> h(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
-  // Every node but the start is tested clear before it is expanded.
-  auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v], w != 0); };
+  // Every node but the start is tested clear before it is expanded, and a
+  // node is tested before any edge to it. An edge's answer is kept: a node
+  // repaired more than once would otherwise test the same parents again.
+  std::vector<char> edge_memo(n * n, 0);  // 0 untested, 1 clear, 2 blocked
+  auto clear_edge = [&](int w, int v) {
+    char& e = edge_memo[static_cast<std::size_t>(w) * n + static_cast<std::size_t>(v)];
+    if (e == 0) e = local.segment_clear(nodes[w], nodes[v], w != 0) ? 1 : 2;
+    return e == 1;
+  };
+  auto edge_ok = [&](int w, int v) { return taut(w, v) && clear_edge(w, v); };
   // Relaxed edges are taut already; a repair tests taut first, then clearance.
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
@@ -251,7 +261,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
         g[u] = kInf;
         prev[u] = -1;
         for (const auto& [cost, w] : parents) {
-          if (local.segment_clear(nodes[w], nodes[u], w != 0)) {
+          if (clear_edge(w, u)) {
             g[u] = cost;
             prev[u] = w;
             break;
