@@ -186,7 +186,7 @@ void TransitScene::Impl::ensure_gates(const Aabb& region) const {
 namespace {
 bool sweep_hits(const TransitScene::Impl& m, const TransitObstacle& o, const Segment& seg, double* dmin_out) {
   if (distance(o.centre, seg) >= o.radius + m.r) return false;
-  if (!fast_within(seg, o.poly, m.r - m.tol)) return false;  // the planner's test too
+  if (!o.within(seg, m.r - m.tol)) return false;  // the planner's test too
   double dmin = fast_distance(seg, o.poly);
   if (dmin_out) *dmin_out = dmin;
   // A stand that starts too close (an illegal start) may still move away:

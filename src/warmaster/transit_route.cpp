@@ -70,7 +70,7 @@ struct LocalScene {
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
       if (!o.box.overlaps(wide) || dist(o.centre, seg) >= o.radius + r) continue;
-      if (!fast_within(seg, o.poly, r - tol)) continue;
+      if (!o.within(seg, r - tol)) continue;
       if (!from_clear) {
         double d0 = fast_distance(a, o.poly);
         if (d0 < r - tol && fast_distance(seg, o.poly) >= d0 - tol) continue;  // started too close, moving away
