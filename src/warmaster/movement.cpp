@@ -185,6 +185,15 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     scene.set_own_blockers(std::move(blockers));
     moved[static_cast<std::size_t>(i)] = true;
     if (skip[static_cast<std::size_t>(i)]) continue;
+    // Reasons are written only for legs that are blocked and not replanned.
+    bool blocked = false;
+    for (std::size_t k = 0; k + 1 < route.poses.size() && !blocked; ++k)
+      blocked = route.poses[k] != route.poses[k + 1] && !scene.leg_clear(route.poses[k], route.poses[k + 1]);
+    if (!blocked) continue;
+    if (!plan) {
+      out.violations.push_back({});  // this order fails: its reasons are never shown
+      break;
+    }
     std::vector<Ruling> found;
     for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
       if (route.poses[k] == route.poses[k + 1]) continue;
