@@ -19,6 +19,7 @@
 // boundaries, so the circumscribed corners give a route within a few tenths
 // of a percent of the true shortest one, and never one that clips an obstacle.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -144,20 +145,35 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   auto finish = [&](const std::vector<Vec2>& centres) {
     // Facings: every pose keeps the start facing until one leg turns to the
     // final facing; choose the leg where the turn costs least (reading 4).
-    std::vector<Pose> best;
+    // Each centre's corners under either facing are computed once; the sums
+    // are route_distance's, term for term.
+    const std::size_t k = centres.size();
+    const Vec2 half{m.width / 2, m.depth / 2};
+    const Rot rot_from = Rot::from_degrees(from.facing_deg), rot_to = Rot::from_degrees(to.facing_deg);
+    std::vector<std::array<Vec2, 4>> c_from(k), c_to(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      c_from[i] = OrientedRect{centres[i], half, rot_from}.corners();
+      c_to[i] = OrientedRect{centres[i], half, rot_to}.corners();
+    }
+    std::size_t best_turn = 1;
     double best_d = kInf;
-    for (std::size_t turn = 1; turn < centres.size(); ++turn) {
-      std::vector<Pose> poses;
-      for (std::size_t i = 0; i < centres.size(); ++i)
-        poses.push_back({centres[i], i < turn ? from.facing_deg : to.facing_deg});
-      poses.front() = from;
-      poses.back() = to;
-      double d = route_distance(poses, m.width, m.depth);
+    for (std::size_t turn = 1; turn < k; ++turn) {
+      std::array<double, 4> total{0, 0, 0, 0};
+      for (std::size_t i = 1; i < k; ++i) {
+        const auto& c0 = i - 1 < turn ? c_from[i - 1] : c_to[i - 1];
+        const auto& c1 = i < turn ? c_from[i] : c_to[i];
+        for (int q = 0; q < 4; ++q) total[q] += distance(c0[q], c1[q]);
+      }
+      double d = *std::max_element(total.begin(), total.end());
       if (d < best_d) {
         best_d = d;
-        best = std::move(poses);
+        best_turn = turn;
       }
     }
+    std::vector<Pose> best;
+    for (std::size_t i = 0; i < k; ++i) best.push_back({centres[i], i < best_turn ? from.facing_deg : to.facing_deg});
+    best.front() = from;
+    best.back() = to;
     return best;
   };
 
