@@ -185,27 +185,35 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     scene.set_own_blockers(std::move(blockers));
     moved[static_cast<std::size_t>(i)] = true;
     if (skip[static_cast<std::size_t>(i)]) continue;
-    std::vector<Ruling> found;
+    // Reasons are written only for legs that are blocked and not replanned.
+    bool blocked = false;
+    for (std::size_t k = 0; k + 1 < route.poses.size() && !blocked; ++k)
+      blocked = route.poses[k] != route.poses[k + 1] && !scene.leg_clear(route.poses[k], route.poses[k + 1]);
+    if (!blocked) continue;
+    if (!plan) {
+      out.violations.push_back({});  // this order fails: its reasons are never shown
+      break;
+    }
+    // A straight line blocked: plan round what blocks it first; the leg's
+    // reasons are written only when no route is found.
+    std::optional<std::vector<Pose>> planned;
+    if (route.poses.size() == 2) planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route);
+    if (planned) {
+      route.poses = std::move(*planned);
+      route.planned = true;
+      continue;
+    }
     for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
       if (route.poses[k] == route.poses[k + 1]) continue;
       auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
-      found.insert(found.end(), legs.begin(), legs.end());
+      out.violations.insert(out.violations.end(), legs.begin(), legs.end());
     }
-    if (plan && !found.empty() && route.poses.size() == 2) {
-      if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route)) {
-        route.poses = *planned;
-        route.planned = true;
-        found.clear();
-      } else {
-        found.push_back({"warmaster.movement.path",
-                         fmt::format("{}: no route round what blocks the straight line within {} (the allowance "
-                                     "plus the stand's longest edge)",
-                                     stand_label(i), cm(max_route)),
-                         {{"searched", max_route, "cm"}}});
-      }
-    }
-    out.violations.insert(out.violations.end(), found.begin(), found.end());
-    if (!plan && !out.violations.empty()) break;  // this order fails: try the next
+    if (route.poses.size() == 2)
+      out.violations.push_back({"warmaster.movement.path",
+                                fmt::format("{}: no route round what blocks the straight line within {} (the "
+                                            "allowance plus the stand's longest edge)",
+                                            stand_label(i), cm(max_route)),
+                                {{"searched", max_route, "cm"}}});
   }
   out.routes = std::move(routes);
   return out;

@@ -186,9 +186,9 @@ void TransitScene::Impl::ensure_gates(const Aabb& region) const {
 namespace {
 bool sweep_hits(const TransitScene::Impl& m, const TransitObstacle& o, const Segment& seg, double* dmin_out) {
   if (distance(o.centre, seg) >= o.radius + m.r) return false;
+  if (!o.within(seg, m.r - m.tol)) return false;  // the planner's test too
   double dmin = fast_distance(seg, o.poly);
   if (dmin_out) *dmin_out = dmin;
-  if (dmin >= m.r - m.tol) return false;
   // A stand that starts too close (an illegal start) may still move away:
   // only going deeper counts.
   double d0 = fast_distance(seg.a, o.poly);
@@ -453,6 +453,31 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     }
   }
   return out;
+}
+
+// The same decisions as check_leg: it reports something exactly when a gate
+// is crossed, the disc sweeps into an obstacle (the first such hit always
+// gives a ruling) or an evader ends on a unit it bursts through.
+bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
+  const Impl& m = *impl_;
+  Segment seg{from.position, to.position};
+  Aabb box = seg.bounds();
+  m.ensure_gates(box);
+  for (const TransitGateData& gate : m.gates)
+    if (gate.line.bounds().overlaps(box) && passes_gate(seg, gate.line, m.tol)) return false;
+  std::vector<int> cand;
+  m.query(box.inflated(m.r), cand);
+  for (int k : cand) {
+    const TransitObstacle& o = m.obstacles[k];
+    double dmin = 0;
+    if (o.blocks && sweep_hits(m, o, seg, &dmin)) return false;
+  }
+  if (!m.burst_rects.empty()) {
+    OrientedRect end = OrientedRect::from_pose(to, m.width, m.depth);
+    for (const OrientedRect& b : m.burst_rects)
+      if (overlaps(end, b, m.tol)) return false;
+  }
+  return true;
 }
 
 // --- Measuring (README reading 4) ---------------------------------------------

@@ -99,6 +99,61 @@ double fast_distance(const Segment& s, const Polygon& poly) {
   return std::sqrt(best);
 }
 
+bool fast_within(const Segment& s, const Polygon& poly, double thr) {
+  const auto& pts = poly.points;
+  const std::size_t n = pts.size();
+  if (n < 3 || !(thr > 0)) return false;
+  const double thr2 = thr * thr;
+  // Edges first: in the planner most tested segments are blocked, and a
+  // crossing or a near edge settles it without the inside tests.
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    Vec2 c = pts[j], d = pts[i];
+    if (cross_or_touch(s.a, s.b, c, d)) return true;
+    if (dist_sq(s.a, c, d) < thr2 || dist_sq(s.b, c, d) < thr2 || dist_sq(c, s.a, s.b) < thr2) return true;
+  }
+  // Every vertex was tested as an edge's start, so only a segment wholly
+  // inside (far from every edge) is left.
+  return fast_inside(poly, s.a) || fast_inside(poly, s.b);
+}
+
+// In the rectangle's frame the box is [-hx, hx] x [-hy, hy]. A segment and
+// a convex polygon that do not meet are closest at a vertex of one of them,
+// so: a quick reject on the bounds, the segment's ends against the box, the
+// segment through the box (slab clipping), then the box's corners against
+// the segment.
+bool fast_within(const Segment& s, const OrientedRect& rect, double thr) {
+  if (!(thr > 0)) return false;
+  const double hx = rect.half.x, hy = rect.half.y, thr2 = thr * thr;
+  Vec2 p = rect.rot.apply_inverse(s.a - rect.center), q = rect.rot.apply_inverse(s.b - rect.center);
+  if (std::min(p.x, q.x) >= hx + thr || std::max(p.x, q.x) <= -hx - thr || std::min(p.y, q.y) >= hy + thr ||
+      std::max(p.y, q.y) <= -hy - thr)
+    return false;
+  auto box_d2 = [&](Vec2 v) {
+    double dx = std::max(std::abs(v.x) - hx, 0.0), dy = std::max(std::abs(v.y) - hy, 0.0);
+    return dx * dx + dy * dy;
+  };
+  if (box_d2(p) < thr2 || box_d2(q) < thr2) return true;
+  Vec2 d = q - p;
+  double t0 = 0, t1 = 1;
+  bool meets = true;
+  for (int axis = 0; axis < 2 && meets; ++axis) {
+    double o = axis == 0 ? p.x : p.y, v = axis == 0 ? d.x : d.y, h = axis == 0 ? hx : hy;
+    if (v == 0) {
+      meets = std::abs(o) <= h;
+      continue;
+    }
+    double ta = (-h - o) / v, tb = (h - o) / v;
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+    meets = t0 <= t1;
+  }
+  if (meets) return true;
+  for (Vec2 c : {Vec2{hx, hy}, Vec2{-hx, hy}, Vec2{-hx, -hy}, Vec2{hx, -hy}})
+    if (dist_sq(c, p, q) < thr2) return true;
+  return false;
+}
+
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly) {
   const auto& pts = poly.points;
   if (pts.size() < 3) return std::nullopt;

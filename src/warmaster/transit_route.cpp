@@ -19,6 +19,7 @@
 // boundaries, so the circumscribed corners give a route within a few tenths
 // of a percent of the true shortest one, and never one that clips an obstacle.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -52,12 +53,16 @@ struct LocalScene {
   std::vector<int> obstacles;  // blocking obstacles near the search
   std::vector<int> gates;      // gates near the search
 
-  bool segment_clear(Vec2 a, Vec2 b) const {
+  // `from_clear`: a is a node whose disc is known clear (point_clear), so
+  // the "started too close, moving away" exception cannot apply.
+  // Both ends are then also known to keep the table edge (point_clear).
+  bool segment_clear(Vec2 a, Vec2 b, bool from_clear) const {
     const double r = m->r, tol = m->tol;
-    for (Vec2 p : {a, b})
-      if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
+    if (!from_clear)
+      for (Vec2 p : {a, b})
+        if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
     Segment seg{a, b};
-    Aabb box = seg.bounds();
+    Aabb box{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
     for (int g : gates) {
       const auto& gate = m->gates[g];
       if (gate.line.bounds().overlaps(box) && passes_gate(seg, gate.line, tol)) return false;
@@ -66,10 +71,11 @@ struct LocalScene {
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
       if (!o.box.overlaps(wide) || dist(o.centre, seg) >= o.radius + r) continue;
-      double dmin = fast_distance(seg, o.poly);
-      if (dmin >= r - tol) continue;
-      double d0 = fast_distance(a, o.poly);
-      if (d0 < r - tol && dmin >= d0 - tol) continue;  // started too close, moving away
+      if (!o.within(seg, r - tol)) continue;
+      if (!from_clear) {
+        double d0 = fast_distance(a, o.poly);
+        if (d0 < r - tol && fast_distance(seg, o.poly) >= d0 - tol) continue;  // started too close, moving away
+      }
       return false;
     }
     return true;
@@ -139,24 +145,39 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   auto finish = [&](const std::vector<Vec2>& centres) {
     // Facings: every pose keeps the start facing until one leg turns to the
     // final facing; choose the leg where the turn costs least (reading 4).
-    std::vector<Pose> best;
+    // Each centre's corners under either facing are computed once; the sums
+    // are route_distance's, term for term.
+    const std::size_t k = centres.size();
+    const Vec2 half{m.width / 2, m.depth / 2};
+    const Rot rot_from = Rot::from_degrees(from.facing_deg), rot_to = Rot::from_degrees(to.facing_deg);
+    std::vector<std::array<Vec2, 4>> c_from(k), c_to(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      c_from[i] = OrientedRect{centres[i], half, rot_from}.corners();
+      c_to[i] = OrientedRect{centres[i], half, rot_to}.corners();
+    }
+    std::size_t best_turn = 1;
     double best_d = kInf;
-    for (std::size_t turn = 1; turn < centres.size(); ++turn) {
-      std::vector<Pose> poses;
-      for (std::size_t i = 0; i < centres.size(); ++i)
-        poses.push_back({centres[i], i < turn ? from.facing_deg : to.facing_deg});
-      poses.front() = from;
-      poses.back() = to;
-      double d = route_distance(poses, m.width, m.depth);
+    for (std::size_t turn = 1; turn < k; ++turn) {
+      std::array<double, 4> total{0, 0, 0, 0};
+      for (std::size_t i = 1; i < k; ++i) {
+        const auto& c0 = i - 1 < turn ? c_from[i - 1] : c_to[i - 1];
+        const auto& c1 = i < turn ? c_from[i] : c_to[i];
+        for (int q = 0; q < 4; ++q) total[q] += distance(c0[q], c1[q]);
+      }
+      double d = *std::max_element(total.begin(), total.end());
       if (d < best_d) {
         best_d = d;
-        best = std::move(poses);
+        best_turn = turn;
       }
     }
+    std::vector<Pose> best;
+    for (std::size_t i = 0; i < k; ++i) best.push_back({centres[i], i < best_turn ? from.facing_deg : to.facing_deg});
+    best.front() = from;
+    best.back() = to;
     return best;
   };
 
-  if (local.segment_clear(a, b)) return finish({a, b});
+  if (local.segment_clear(a, b, false)) return finish({a, b});
   if (!local.point_clear(b)) return std::nullopt;
 
   // Nodes: 0 start, 1 goal, then candidates.
@@ -217,11 +238,21 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   };
   std::vector<double> h(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
-  auto edge_ok = [&](int w, int v) { return taut(w, v) && local.segment_clear(nodes[w], nodes[v]); };
+  // Every node but the start is tested clear before it is expanded, and a
+  // node is tested before any edge to it. An edge's answer is kept: a node
+  // repaired more than once would otherwise test the same parents again.
+  std::vector<char> edge_memo(n * n, 0);  // 0 untested, 1 clear, 2 blocked
+  auto clear_edge = [&](int w, int v) {
+    char& e = edge_memo[static_cast<std::size_t>(w) * n + static_cast<std::size_t>(v)];
+    if (e == 0) e = local.segment_clear(nodes[w], nodes[v], w != 0) ? 1 : 2;
+    return e == 1;
+  };
+  auto edge_ok = [&](int w, int v) { return taut(w, v) && clear_edge(w, v); };
   // Relaxed edges are taut already; a repair tests taut first, then clearance.
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   std::vector<Item> parents;
+  std::vector<int> expanded;  // closed nodes whose disc is clear, in the order expanded
   g[0] = 0;
   verified[0] = 1;
   open.push({straight, 0});
@@ -237,15 +268,16 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       if (!edge_ok(prev[u], u)) {
         // Repair: the best clear edge from a closed node.
         parents.clear();
-        for (std::size_t w = 0; w < n; ++w)
-          if (closed[w] && node_ok[w] == 1 && static_cast<int>(w) != prev[u])
-            parents.push_back({g[w] + dist(nodes[w], nodes[u]), static_cast<int>(w)});
+        for (int w : expanded)
+          if (w != prev[u] && taut(w, u)) {
+            double cost = g[w] + dist(nodes[w], nodes[u]);
+            if (cost + h[u] <= max_length + m.tol) parents.push_back({cost, w});
+          }
         std::sort(parents.begin(), parents.end());
         g[u] = kInf;
         prev[u] = -1;
         for (const auto& [cost, w] : parents) {
-          if (cost + h[u] > max_length + m.tol) break;
-          if (edge_ok(w, u)) {
+          if (clear_edge(w, u)) {
             g[u] = cost;
             prev[u] = w;
             break;
@@ -260,6 +292,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       verified[u] = 1;
     }
     closed[u] = 1;
+    expanded.push_back(u);
     if (u == 1) break;
     for (std::size_t v = 1; v < n; ++v) {
       if (closed[v] || node_ok[v] == 2) continue;

@@ -9,6 +9,7 @@
 
 #include "referee/core/geometry.hpp"
 #include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/transit_kernels.hpp"
 
 namespace referee::warmaster {
 
@@ -30,6 +31,9 @@ struct TransitObstacle {
   double radius = 0;
   std::optional<OrientedRect> rect;  // stands: the footprint, for the fast kernels
   void finish();         // fills box and the bounding circle from poly
+  // Does the segment come closer than `thr`? check_leg and the planner
+  // both decide clearance with this, so they agree.
+  bool within(const Segment& s, double thr) const { return rect ? fast_within(s, *rect, thr) : fast_within(s, poly, thr); }
 };
 
 struct TransitGateData {

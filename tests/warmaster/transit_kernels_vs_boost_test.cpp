@@ -52,6 +52,35 @@ TEST(TransitKernelsVsBoost, SegmentAndPointToPolygonDistance) {
   EXPECT_GT(inside, 500);
 }
 
+// The clearance test (fast_within) on polygons and on rectangles in their own
+// frame: "closer than thr" exactly when Boost's distance is less than thr.
+TEST(TransitKernelsVsBoost, SegmentWithinDistanceOfPolygonAndRectangle) {
+  Rng rng(47);
+  int near = 0, far = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Segment s = random_segment(rng);
+    double thr = uniform(rng, 0.1, 3.0);
+    Polygon p = random_polygon(rng);
+    if (p.points.size() >= 3) {
+      double d = bg::distance(to_boost(s), to_boost(p));
+      if (std::abs(d - thr) > 1e-9) {
+        ASSERT_EQ(fast_within(s, p, thr), d < thr) << i;
+      }
+    }
+    OrientedRect r{{uniform(rng, 2, 8), uniform(rng, 2, 8)}, {uniform(rng, 0.5, 3), uniform(rng, 0.5, 3)},
+                   Rot::from_degrees(uniform(rng, 0, 360))};
+    Polygon rp;
+    for (Vec2 c : r.corners()) rp.points.push_back(c);
+    double d = bg::distance(to_boost(s), to_boost(rp));
+    if (std::abs(d - thr) > 1e-9) {
+      ASSERT_EQ(fast_within(s, r, thr), d < thr) << i;
+    }
+    (d < thr ? near : far)++;
+  }
+  EXPECT_GT(near, 2000);
+  EXPECT_GT(far, 2000);
+}
+
 // The swept disc: first_contact finds a contact exactly when Boost's
 // distance from the whole path to the polygon is within r, and at the
 // contact the disc's centre is r away, never nearer before it.

@@ -91,6 +91,9 @@ class TransitScene {
   // each with figures. Empty when the leg is clear. `stand_label` is used in
   // reasons, e.g. "stand 2".
   std::vector<Ruling> check_leg(const Pose& from, const Pose& to, const std::string& stand_label) const;
+  // check_leg(from, to, ...).empty(), without writing any reason: for
+  // callers that only need to know whether the leg is clear.
+  bool leg_clear(const Pose& from, const Pose& to) const;
 
   // The shortest route from `from` to `to` obeying the gap rule, as poses
   // including both ends, measured as reading 4 measures it (corners, leg by

@@ -27,6 +27,11 @@ std::optional<double> first_contact(const Segment& path, double r, const Polygon
 // 0 inside the filled polygon.
 double fast_distance(const Segment& s, const Polygon& poly);
 double fast_distance(Vec2 p, const Polygon& poly);
+// fast_distance(s, poly) < thr, stopping at the first edge that decides it.
+// The planner and check_leg both decide clearance with it, so they agree.
+bool fast_within(const Segment& s, const Polygon& poly, double thr);
+// The same for a rectangle (a stand's footprint), in its own frame.
+bool fast_within(const Segment& s, const OrientedRect& rect, double thr);
 bool fast_inside(const Polygon& poly, Vec2 p);  // crossing number; boundary points may go either way
 
 // Closest points between two filled polygons (distance 0 and a common point
