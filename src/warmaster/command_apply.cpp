@@ -35,6 +35,25 @@ bool clear_of_other_units(const Battlefield& bf, const Unit& u, const std::vecto
   return true;
 }
 
+// Reading (docs/rulings.md, warmaster.command.character_lost): a character
+// that comes back appears "at the same point it left": where its straight
+// line from start to end crossed the edge, pulled in by half its base so the
+// base is wholly on the table.
+Vec2 edge_where_left(const Battlefield& bf, const Character& c, Vec2 start) {
+  const double r = c.stand_size ? std::max(c.stand_size->x, c.stand_size->y) / 2 : c.base_diameter / 2;
+  const double lo_x = r, hi_x = bf.width - r, lo_y = r, hi_y = bf.height - r;
+  const Vec2 end = c.pose.position;
+  const Vec2 d = end - start;
+  double t = 1.0;
+  if (end.x > hi_x && d.x > 0) t = std::min(t, (hi_x - start.x) / d.x);
+  if (end.x < lo_x && d.x < 0) t = std::min(t, (lo_x - start.x) / d.x);
+  if (end.y > hi_y && d.y > 0) t = std::min(t, (hi_y - start.y) / d.y);
+  if (end.y < lo_y && d.y < 0) t = std::min(t, (lo_y - start.y) / d.y);
+  t = std::clamp(t, 0.0, 1.0);
+  const Vec2 p = start + d * t;
+  return {std::clamp(p.x, lo_x, std::max(lo_x, hi_x)), std::clamp(p.y, lo_y, std::max(lo_y, hi_y))};
+}
+
 // Reading (docs/rulings.md, warmaster.movement.off_table): a unit that
 // reappears "at the same point it left" is pushed straight back across the
 // edge it crossed, just far enough to be wholly on the table, keeping its
@@ -452,6 +471,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       MoveRequest req = a.moves[0];
       req.mover = a.character;
       req.kind = MoveKind::Character;
+      const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
       const MoveAnswer ans = check_move(*bf_, req, settings());
       Battlefield& bf = mutable_battlefield();
       bf = apply_move(bf, req);
@@ -459,12 +479,25 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       c.joined_unit = a.join;
       chars_[static_cast<std::size_t>(ci)].moved = true;
       res["move"] = to_json(req);
+      // Movement text, "Units which move off the table": a character that
+      // joined a unit shares the unit's fate (its unit rolls); one on its own
+      // rolls the same D6 chart. Reading (docs/rulings.md,
+      // warmaster.command.character_lost): 2 or less and it is lost for the
+      // rest of the game (the 1-2 re-roll is not modelled for characters);
+      // 3-6 and it is put back at once at the point of the edge where it left.
       if (ans.leaves_table) {
         const OffTableResult r = resolve_off_table(c.id, 0, dice);
         res["off_table"] = {{"roll", r.roll}, {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}};
         const bool gone = r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn;
-        if (gone && c.role == CharacterRole::General)
-          battle_over_reason_ = fmt::format("the General {} left the table and did not return at once", c.id);
+        if (gone) {
+          chars_[static_cast<std::size_t>(ci)].lost = true;
+          res["off_table"]["lost"] = true;
+          if (c.role == CharacterRole::General)
+            battle_over_reason_ = fmt::format("the General {} left the table and did not return at once", c.id);
+        } else {
+          c.pose.position = edge_where_left(bf, c, start_position);
+          res["off_table"]["returned_at"] = {c.pose.position.x, c.pose.position.y};
+        }
       }
       break;
     }

@@ -205,6 +205,7 @@ Json state_to_json(const CommandState& s) {
                      {"moved", st.moved},
                      {"joined_unit", c.joined_unit},
                      {"pose", pose_json(c.pose)}});
+    if (st.lost) chars.back()["lost"] = true;  // only when lost, so older golden files stay as they were
   }
   j["characters"] = chars;
   return j;

@@ -106,7 +106,11 @@ void CommandState::begin_phase() {
     s.near_enemy_at_start = u.side == side_ && !s.off_table && !s.destroyed && !u.stands.empty() &&
                             enemy_within(*bf_, u, 20.0);
   }
-  for (CharacterStatus& c : chars_) c = CharacterStatus{};
+  for (CharacterStatus& c : chars_) {
+    const bool lost = c.lost;  // a lost character stays lost
+    c = CharacterStatus{};
+    c.lost = lost;
+  }
   step_ = CommandStep::Initiative;
   orders_begun_ = general_failed_ = false;
   active_character_.clear();
@@ -240,6 +244,9 @@ Verdict CommandState::validate_order(const Action& a) const {
     v.add("warmaster.command.general_failed", "the General has failed an order: no more orders this phase");
   if (cs.failed)
     v.add("warmaster.command.character_failed", fmt::format("{} has failed an order and can issue no more", c.id));
+  if (cs.lost)
+    v.add("warmaster.command.character_lost",
+          fmt::format("{} left the table and did not come back: it issues no more orders", c.id));
   if (cs.finished)
     v.add("warmaster.command.character_sequence",
           fmt::format("{} has finished: another character has begun issuing orders since", c.id));
@@ -446,6 +453,8 @@ Verdict CommandState::validate_character_move(const Action& a) const {
   if (c.side != side_) v.add("warmaster.command.side", fmt::format("{} is not on the side moving", c.id));
   if (chars_[static_cast<std::size_t>(ci)].moved)
     v.add("warmaster.command.character_move", fmt::format("{} has already moved this phase", c.id));
+  if (chars_[static_cast<std::size_t>(ci)].lost)
+    v.add("warmaster.command.character_lost", fmt::format("{} left the table and did not come back", c.id));
   if (a.moves.size() != 1) {
     v.add("warmaster.command.character_move", "a character move needs exactly one move");
     return v;

@@ -61,6 +61,31 @@ TEST(Brigade, MovesAsABodyAndMustEndTouching) {
   }
 }
 
+// Command text, "Brigades": "Any units in a brigade that wish to charge do not
+// have to remain in touch with the rest of the brigade as a whole... Units
+// which do not charge still have to end their move touching." T (side 1)
+// stands 18 cm in front of R (T x 48..60, y 39..41; R's front edge y = 21).
+TEST(Brigade, AUnitChargingOutOfTheBrigadeLeavesItTheOthersStillTouch) {
+  Battlefield bf = brigade_field();
+  bf.units.push_back(line_unit("T", 1, 54, 40, 180));
+  CommandState s(make_game(bf));
+  ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
+  MoveRequest charge = slide(unit(s, "R"), {0, 18}, MoveKind::Charge);
+  charge.charge_target = "T";
+  // P moves on, Q stays: the two that did not charge no longer touch.
+  expect_refused(s, move({slide(unit(s, "P"), {0, 10}), charge}),
+                 "warmaster.command.brigade_touching");
+  // P and Q advance 10 cm side by side, still touching; R leaves them to charge.
+  const ActionOutcome o = play(s, move({slide(unit(s, "P"), {0, 10}), slide(unit(s, "Q"), {0, 10}), charge}));
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(status(s, "R").charged);
+  EXPECT_TRUE(unit(s, "R").engaged);
+  EXPECT_TRUE(unit(s, "T").engaged);
+  EXPECT_FALSE(status(s, "P").charged);
+  EXPECT_DOUBLE_EQ(unit(s, "P").stands[0].pose.position.y, 30.0);
+  EXPECT_DOUBLE_EQ(unit(s, "R").stands[0].pose.position.y, 38.0);
+}
+
 TEST(Brigade, AtMostFourUnits) {
   Battlefield bf = brigade_field();
   bf.units.push_back(line_unit("T", 0, 66, 20));  // touches R
@@ -219,6 +244,73 @@ TEST(OffTable, CasualtiesCountAgainstTheRoll) {
   const ActionOutcome m = play(s, move({slide(unit(s, "T"), {0, -5})}), {1});
   EXPECT_EQ(m.result["off_table"][0]["modified"], 0);
   EXPECT_TRUE(status(s, "T").destroyed);
+}
+
+// Movement text, "Units which move off the table": "Characters who are on
+// their own must roll in the unlikely event that they leave the table", on the
+// same D6 chart. Reading (warmaster.command.character_lost): 1-2 and the
+// character is lost for good and issues no more orders; 3-6 and it is back at
+// once where it crossed the edge, its 2.5 cm base wholly on the table.
+Action hero_walks_off(const std::string& id) {
+  Action cm;
+  cm.type = ActionType::CharacterMove;
+  cm.character = id;
+  MoveRequest r;
+  r.mover = id;
+  r.kind = MoveKind::Character;
+  StandPlan p;
+  p.final_pose = Pose{{30, -2}, 180};  // from (30, 8): 10 cm south, ending 2 cm beyond the edge
+  r.stands.push_back(p);
+  cm.moves.push_back(r);
+  return cm;
+}
+
+Battlefield hero_field(CharacterRole role) {
+  Battlefield bf = brigade_field();
+  bf.characters.push_back(character("h", 0, role, 8, 30, 8));
+  return bf;
+}
+
+TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsLostAndIssuesNoMoreOrders) {
+  for (CharacterRole role : {CharacterRole::Hero, CharacterRole::Wizard})
+    for (int roll : {1, 2}) {
+      CommandState s(make_game(hero_field(role)));
+      ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+      const ActionOutcome o = play(s, hero_walks_off("h"), {roll});
+      ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+      EXPECT_EQ(o.result["off_table"]["roll"], roll);
+      EXPECT_EQ(o.result["off_table"]["outcome"], to_string(OffTableOutcome::GoneRollNextTurn));
+      EXPECT_EQ(o.result["off_table"]["lost"], true);
+      EXPECT_FALSE(s.battle_over());  // only the General's loss ends the battle
+      EXPECT_TRUE(state_to_json(s)["characters"][2]["lost"].get<bool>());
+      // Its side's next Command phase: it gives no orders and does not move.
+      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      expect_refused(s, order("h", {"P"}), "warmaster.command.character_lost");
+      for (const Action& a : s.legal_actions()) EXPECT_NE(a.character, "h");
+      ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());  // the General still commands
+      ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+      expect_refused(s, hero_walks_off("h"), "warmaster.command.character_lost");
+    }
+}
+
+TEST(OffTable, ACharacterOnItsOwnRollingThreeToSixComesBackWhereItLeft) {
+  for (CharacterRole role : {CharacterRole::Hero, CharacterRole::Wizard})
+    for (int roll : {3, 4, 5, 6}) {
+      CommandState s(make_game(hero_field(role)));
+      ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+      const ActionOutcome o = play(s, hero_walks_off("h"), {roll});
+      ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+      EXPECT_EQ(o.result["off_table"]["roll"], roll);
+      EXPECT_FALSE(o.result["off_table"].contains("lost"));
+      const Character& h = *s.battlefield().find_character("h");
+      EXPECT_DOUBLE_EQ(h.pose.position.x, 30.0);
+      EXPECT_DOUBLE_EQ(h.pose.position.y, 1.25);  // the base's edge on the table edge
+      EXPECT_FALSE(state_to_json(s)["characters"][2].contains("lost"));
+      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      EXPECT_TRUE(s.validate(order("h", {"P"})).legal());
+    }
 }
 
 TEST(OffTable, TheGeneralLeavingEndsTheBattle) {

@@ -4,6 +4,7 @@
 
 #include "command_fixtures.hpp"
 #include "referee/warmaster/initiative.hpp"
+#include "referee/warmaster/sight.hpp"
 
 namespace referee::warmaster {
 namespace {
@@ -153,6 +154,77 @@ TEST(Initiative, EnemyNotSeenCannotBeChargedByInitiative) {
   CommandState s(make_game(bf));
   expect_refused(s, initiative("U", true, "E1", {slide(unit(s, "U"), {0, 13}, MoveKind::Charge)}),
                  "warmaster.initiative.sight");
+}
+
+// Command text, "Initiative" (warmaster.initiative.ignore): "A unit can also
+// ignore the presence of enemy units if they are divided by a mutually
+// impassable barrier so long as neither the unit itself nor the enemy unit(s)
+// can move round the barrier within a full pace move. For example, cavalry
+// cannot cross rivers, so two cavalry units divided by a river can ignore each
+// other." Cavalry stands here are 2 cm wide and 4 cm deep; full pace is 30 cm.
+//
+// C (side 0) at y = 50 facing north: front edge y = 52, x 57..63. X (side 1)
+// faces it across a deep river (y 56..60): X's edge at y = 67, 15 cm away.
+// D (side 1) at (80, 63) facing south: x 78..82, y 61..65, 17.5 cm from C's
+// corner (63, 52), beyond the river's east end when the river is short of it.
+Battlefield barrier_field(double river_west, double river_east) {
+  Battlefield bf = empty_field();
+  bf.units.push_back(line_unit("C", 0, 60, 50, 0, TroopType::Cavalry));
+  bf.units.push_back(line_unit("X", 1, 60, 69, 180, TroopType::Cavalry));
+  bf.units.push_back(line_unit("D", 1, 80, 63, 180, TroopType::Cavalry));
+  bf.terrain.push_back(
+      area("river", TerrainKind::DeepRiver, {{river_west, 56}, {river_east, 56}, {river_east, 60}, {river_west, 60}}));
+  bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
+  return bf;
+}
+
+TEST(InitiativeBarrier, CavalryAcrossALongRiverMayIgnoreEachOther) {
+  // The river runs from the west table edge to x = 76: going round its east
+  // end is about 19 + 8 + 19 = 46 cm for either unit, more than 30.
+  const Battlefield bf = barrier_field(0, 76);
+  const Unit& c = bf.units[0];
+  const Unit& x = bf.units[1];
+  EXPECT_NEAR(unit_distance(c, x).distance, 15.0, 1e-9);
+  EXPECT_TRUE(cut_off_by_barrier(bf, c, x, Settings{}));
+  EXPECT_TRUE(cut_off_by_barrier(bf, x, c, Settings{}));
+  CommandState s(make_game(bf));
+  // Without ignoring X, initiative acts on X, the closest: D is refused.
+  expect_refused(s, initiative("C", false, "D"), "warmaster.initiative.closest");
+  // X ignored: initiative goes to the next closest enemy, D (17.5 cm).
+  Action a = initiative("C", false, "D");
+  a.ignore = {"X"};
+  const ActionOutcome o = play(s, a);
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(status(s, "C").used_initiative);
+  EXPECT_GT(unit_distance(unit(s, "C"), unit(s, "D")).distance, 17.5);
+}
+
+TEST(InitiativeBarrier, AShortRiverTheyCanGoRoundMayNotBeIgnored) {
+  // The river covers only x 54..66: C's stand goes round its west end in about
+  // 6.4 + 8 + 5.8 = 20 cm, inside its 30 cm full pace.
+  const Battlefield bf = barrier_field(54, 66);
+  EXPECT_FALSE(cut_off_by_barrier(bf, bf.units[0], bf.units[1], Settings{}));
+  CommandState s(make_game(bf));
+  Action a = initiative("C", false, "D");
+  a.ignore = {"X"};
+  expect_refused(s, a, "warmaster.initiative.ignore");
+}
+
+TEST(InitiativeBarrier, InfantryAcrossAWoodAreNotCutOff) {
+  // Infantry may enter woods, so a wood is no barrier between them, however long.
+  Battlefield bf = empty_field();
+  bf.units.push_back(line_unit("I", 0, 60, 50));
+  bf.units.push_back(line_unit("J", 1, 60, 66, 180));
+  bf.units.push_back(line_unit("K", 1, 80, 62, 180));
+  bf.terrain.push_back(area("wood", TerrainKind::Wood, {{0, 55}, {76, 55}, {76, 60}, {0, 60}}));
+  bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
+  EXPECT_FALSE(cut_off_by_barrier(bf, bf.units[0], bf.units[1], Settings{}));
+  CommandState s(make_game(bf));
+  Action a = initiative("I", false, "K");
+  a.ignore = {"J"};
+  expect_refused(s, a, "warmaster.initiative.ignore");
 }
 
 TEST(Initiative, ArtilleryNeverChargesFlyersNeverEvade) {

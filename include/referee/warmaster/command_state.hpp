@@ -73,6 +73,9 @@ struct CharacterStatus {
   bool finished = false;           // another character has begun issuing orders
   bool moved = false;
   bool first_order_given = false;  // for the first-turn bonus
+  // Left the table on its own and rolled 2 or less (warmaster.command.character_lost):
+  // it issues no more orders and does not move again (docs/rulings.md).
+  bool lost = false;
   bool operator==(const CharacterStatus&) const = default;
 };
 
