@@ -38,17 +38,9 @@ void search_unit(const Battle& b, const Position& p, int unit, const SearchRules
   const int cls = u.cls;
   const int start = p.units[static_cast<std::size_t>(unit)].hex;
   const bool has_leader = p.leader_of(unit) >= 0;
-  std::size_t head = 0, tail = 0;
-  auto visit = [&](int hex, int dist, int pred, std::uint8_t flags) {
-    auto h = static_cast<std::size_t>(hex);
-    s.stamp[h] = s.generation;
-    s.dist[h] = static_cast<std::int8_t>(dist);
-    s.pred[h] = static_cast<std::int16_t>(pred);
-    s.flags[h] = flags;
-    s.queue[tail++] = static_cast<std::int16_t>(hex);
-  };
-  visit(start, 0, -1, kExpand);
-  while (head < tail) {
+  std::size_t head = 0;
+  s.reach(start, 0, -1, kExpand);
+  while (head < static_cast<std::size_t>(s.visited)) {
     const int c = s.queue[head++];
     const int d = s.dist[static_cast<std::size_t>(c)];
     if (!(s.flags[static_cast<std::size_t>(c)] & kExpand) || d >= rules.allowance) continue;
@@ -80,10 +72,9 @@ void search_unit(const Battle& b, const Position& p, int unit, const SearchRules
           }
         }
       }
-      visit(n, d + 1, c, f);
+      s.reach(n, d + 1, c, f);
     }
   }
-  s.visited = static_cast<int>(tail);
 }
 
 bool adjacent_to_enemy(const Battle& b, const Position& p, int side, int hex) {
@@ -141,17 +132,9 @@ void search_leader(const Battle& b, const Position& p, int leader, bool occupanc
   s.prepare(b.board.cell_count());
   const int side = b.leaders[static_cast<std::size_t>(leader)].side;
   const int start = p.leaders[static_cast<std::size_t>(leader)].hex;
-  std::size_t head = 0, tail = 0;
-  auto visit = [&](int hex, int dist, int pred, std::uint8_t flags) {
-    auto h = static_cast<std::size_t>(hex);
-    s.stamp[h] = s.generation;
-    s.dist[h] = static_cast<std::int8_t>(dist);
-    s.pred[h] = static_cast<std::int16_t>(pred);
-    s.flags[h] = flags;
-    s.queue[tail++] = static_cast<std::int16_t>(hex);
-  };
-  visit(start, 0, -1, kExpand);
-  while (head < tail) {
+  std::size_t head = 0;
+  s.reach(start, 0, -1, kExpand);
+  while (head < static_cast<std::size_t>(s.visited)) {
     const int c = s.queue[head++];
     const int d = s.dist[static_cast<std::size_t>(c)];
     if (d >= kLeaderAllowance) continue;
@@ -167,10 +150,9 @@ void search_leader(const Battle& b, const Position& p, int leader, bool occupanc
         if (ol >= 0 && b.leaders[static_cast<std::size_t>(ol)].side != side) continue;
         if (ol >= 0) f &= static_cast<std::uint8_t>(~kEndable);  // only one leader per hex
       }
-      visit(n, d + 1, c, f);
+      s.reach(n, d + 1, c, f);
     }
   }
-  s.visited = static_cast<int>(tail);
 }
 
 }  // namespace
@@ -189,6 +171,7 @@ void PathScratch::prepare(int cells) {
     std::fill(stamp.begin(), stamp.end(), 0);
     generation = 1;
   }
+  visited = 0;
 }
 
 int unit_allowance(const Battle& b, const Position& p, int unit, const TerrainType** limited_by) {

@@ -146,24 +146,29 @@ std::vector<Action> CommandState::legal_actions() const {
     for (std::size_t i = 0; i < bf_->characters.size(); ++i) {
       const Character& c = bf_->characters[i];
       if (c.side != side_ || chars_[i].moved) continue;
-      Action a;
-      a.type = ActionType::CharacterMove;
-      a.character = c.id;
-      MoveRequest req;
-      req.mover = c.id;
-      req.kind = MoveKind::Character;
-      StandPlan p;
-      p.final_pose = c.pose;
-      p.final_pose.position += Rot::from_degrees(c.pose.facing_deg).forward() * 10.0;
-      req.stands.push_back(p);
-      a.moves.push_back(req);
-      push_if_legal(a);
+      Pose to = c.pose;
+      to.position += Rot::from_degrees(c.pose.facing_deg).forward() * 10.0;
+      push_if_legal(character_move(c, to));
     }
   }
   Action end_phase;
   end_phase.type = ActionType::EndPhase;
   push_if_legal(end_phase);
   return out;
+}
+
+Action character_move(const Character& c, const Pose& to) {
+  Action a;
+  a.type = ActionType::CharacterMove;
+  a.character = c.id;
+  MoveRequest req;
+  req.mover = c.id;
+  req.kind = MoveKind::Character;
+  StandPlan p;
+  p.final_pose = to;
+  req.stands.push_back(p);
+  a.moves.push_back(req);
+  return a;
 }
 
 }  // namespace referee::warmaster

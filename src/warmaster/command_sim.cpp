@@ -157,19 +157,12 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
   for (std::size_t ci = 0; ci < s.battlefield().characters.size(); ++ci) {
     const Character& c = s.battlefield().characters[ci];
     if (c.side != side || rng.below(2)) continue;
-    Action a;
-    a.type = ActionType::CharacterMove;
-    a.character = c.id;
-    MoveRequest r;
-    r.mover = c.id;
-    r.kind = MoveKind::Character;
-    StandPlan sp;
-    sp.final_pose = c.pose;
-    sp.final_pose.position += Rot::from_degrees(c.pose.facing_deg + (uniform01(rng) - 0.5) * 90).forward() *
-                              (60.0 * uniform01(rng));
-    r.stands.push_back(sp);
-    a.moves.push_back(r);
-    try_apply(s, a, dice, observer, applied);
+    // Two statements: the order of the draws must not be left to the compiler.
+    const double turn = (uniform01(rng) - 0.5) * 90;
+    const double how_far = 60.0 * uniform01(rng);
+    Pose to = c.pose;
+    to.position += Rot::from_degrees(c.pose.facing_deg + turn).forward() * how_far;
+    try_apply(s, character_move(c, to), dice, observer, applied);
   }
   Action end_phase;
   end_phase.type = ActionType::EndPhase;

@@ -9,9 +9,13 @@ using namespace referee;
 using namespace referee::test_support;
 
 namespace {
+// Function arguments are evaluated in no fixed order, so each draw is its own
+// statement: the same seed must give the same cases with every compiler.
 OrientedRect random_stand(Rng& rng, double spread) {
-  return OrientedRect::from_pose({{uniform(rng, 0, spread), uniform(rng, 0, spread)}, uniform(rng, 0, 360)},
-                                 uniform(rng, 1, 5), uniform(rng, 1, 5));
+  const Pose pose{{uniform(rng, 0, spread), uniform(rng, 0, spread)}, uniform(rng, 0, 360)};
+  const double width = uniform(rng, 1, 5);
+  const double depth = uniform(rng, 1, 5);
+  return OrientedRect::from_pose(pose, width, depth);
 }
 }  // namespace
 

@@ -40,8 +40,17 @@ struct PathScratch {
   std::vector<std::int16_t> queue;
   std::uint32_t generation = 0;
   int visited = 0;                   // queue[0, visited) holds the hexes reached, start first
-  void prepare(int cells);
+  void prepare(int cells);  // also empties the queue
   bool seen(int hex) const { return stamp[static_cast<std::size_t>(hex)] == generation; }
+  // Marks `hex` reached at `dist` from `pred` and queues it (breadth first).
+  void reach(int hex, int d, int from, std::uint8_t f) {
+    auto h = static_cast<std::size_t>(hex);
+    stamp[h] = generation;
+    dist[h] = static_cast<std::int8_t>(d);
+    pred[h] = static_cast<std::int16_t>(from);
+    flags[h] = f;
+    queue[static_cast<std::size_t>(visited++)] = static_cast<std::int16_t>(hex);
+  }
 };
 
 // How far this unit may move now: its class allowance, reduced by terrain it

@@ -48,6 +48,9 @@ struct Action {
   std::string join;                        // character_move: unit joined at the end, if any
 };
 
+// The action moving character `c` to `to` (a character's own move, with no test).
+Action character_move(const Character& c, const Pose& to);
+
 // Flags of one unit, parallel to Battlefield::units. Engaged, confused and
 // stands lost live on the Unit itself (the movement engine reads them).
 struct UnitStatus {
