@@ -412,10 +412,9 @@ Polygon to_polygon(const OrientedRect& r) {
 
 // --- GridIndex ---------------------------------------------------------------
 
-GridIndex::GridIndex(Aabb world, double cell_size) : world_(world), cell_(cell_size) {
+GridIndex::GridIndex(Aabb world, double cell_size) : world_(world), cell_(cell_size), laid_out_(false) {
   nx_ = std::max(1, static_cast<int>(std::ceil((world.max.x - world.min.x) / cell_size)));
   ny_ = std::max(1, static_cast<int>(std::ceil((world.max.y - world.min.y) / cell_size)));
-  cells_.assign(static_cast<std::size_t>(nx_) * ny_, {});
 }
 
 int GridIndex::cell_x(double x) const {
@@ -425,45 +424,69 @@ int GridIndex::cell_y(double y) const {
   return std::clamp(static_cast<int>(std::floor((y - world_.min.y) / cell_)), 0, ny_ - 1);
 }
 
+bool GridIndex::inside_world(const Aabb& box) const {
+  return box.min.x >= world_.min.x && box.min.y >= world_.min.y && box.max.x <= world_.max.x &&
+         box.max.y <= world_.max.y;
+}
+
 void GridIndex::insert(int id, const Aabb& box) {
-  int index = static_cast<int>(boxes_.size());
   boxes_.push_back({id, box});
-  stamp_.push_back(0);
-  if (cells_.empty() || !world_.overlaps(box) || box.min.x < world_.min.x || box.min.y < world_.min.y ||
-      box.max.x > world_.max.x || box.max.y > world_.max.y) {
-    // Anything reaching off the world is checked on every query: rare, and it
-    // keeps boxes off the table (units leaving it) correct.
-    outside_.push_back(index);
-    if (cells_.empty() || !world_.overlaps(box)) return;
-  }
-  for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
-    for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x)
-      cells_[static_cast<std::size_t>(y) * nx_ + x].push_back(index);
+  laid_out_ = false;
 }
 
 void GridIndex::clear() {
-  for (auto& c : cells_) c.clear();
   boxes_.clear();
+  laid_out_ = false;
+}
+
+// Two passes over the entries: count per cell, turn the counts into offsets,
+// then drop each entry into its cells. Anything reaching off the world is
+// kept aside and checked on every query: rare, and it keeps boxes off the
+// table (units leaving it) correct. A default-constructed index has no cells.
+void GridIndex::lay_out() const {
+  const bool has_cells = nx_ > 0 && ny_ > 0;
+  const std::size_t cells = has_cells ? static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_) : 0;
+  cell_start_.assign(cells + 1, 0);
   outside_.clear();
-  stamp_.clear();
+  auto for_cells = [&](const Aabb& box, auto&& f) {
+    if (!has_cells || !world_.overlaps(box)) return;
+    for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
+      for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x) f(static_cast<std::size_t>(y) * nx_ + x);
+  };
+  for (std::size_t i = 0; i < boxes_.size(); ++i) {
+    const Aabb& box = boxes_[i].box;
+    if (!has_cells || !inside_world(box)) outside_.push_back(static_cast<int>(i));
+    for_cells(box, [&](std::size_t c) { ++cell_start_[c + 1]; });
+  }
+  for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
+  cell_entries_.resize(static_cast<std::size_t>(cell_start_[cells]));
+  std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < boxes_.size(); ++i)
+    for_cells(boxes_[i].box, [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
+  stamp_.assign(boxes_.size(), 0u);
+  epoch_ = 0;
+  laid_out_ = true;
 }
 
 void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
+  if (!laid_out_) lay_out();
   if (++epoch_ == 0) {
     std::fill(stamp_.begin(), stamp_.end(), 0u);
     epoch_ = 1;
   }
   std::size_t first = out.size();
   auto visit = [&](int index) {
-    if (stamp_[index] == epoch_) return;
-    stamp_[index] = epoch_;
-    if (boxes_[index].box.overlaps(box)) out.push_back(boxes_[index].id);
+    if (stamp_[static_cast<std::size_t>(index)] == epoch_) return;
+    stamp_[static_cast<std::size_t>(index)] = epoch_;
+    if (boxes_[static_cast<std::size_t>(index)].box.overlaps(box)) out.push_back(boxes_[static_cast<std::size_t>(index)].id);
   };
   for (int index : outside_) visit(index);
-  if (!cells_.empty() && world_.overlaps(box)) {
+  if (nx_ > 0 && ny_ > 0 && world_.overlaps(box)) {
     for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
-      for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x)
-        for (int index : cells_[static_cast<std::size_t>(y) * nx_ + x]) visit(index);
+      for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x) {
+        const std::size_t c = static_cast<std::size_t>(y) * nx_ + x;
+        for (int k = cell_start_[c]; k < cell_start_[c + 1]; ++k) visit(cell_entries_[static_cast<std::size_t>(k)]);
+      }
   }
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }

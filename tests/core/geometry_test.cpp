@@ -1,4 +1,7 @@
 #include "referee/core/geometry.hpp"
+#include "referee/core/dice.hpp"
+
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -107,4 +110,50 @@ TEST(GridIndex, QueriesReturnOnlyNearbyIdsOnce) {
   EXPECT_EQ(g.query({{0, 0}, {30, 30}}), (std::vector<int>{7}));
   EXPECT_EQ(g.query({{-10, -10}, {0, 0}}), (std::vector<int>{9}));
   EXPECT_EQ(g.query({{0, 0}, {180, 120}}), (std::vector<int>{3, 7}));
+}
+
+// The flat cell layout is built lazily; inserting after a query, clearing and
+// boxes straddling the world's edge must all give what a brute-force scan gives.
+TEST(GridIndex, AgreesWithABruteForceScan) {
+  GridIndex g({{0, 0}, {180, 120}}, 10);
+  std::vector<std::pair<int, Aabb>> all;
+  Rng rng(11);
+  auto coord = [&](double lo, double hi) { return lo + (hi - lo) * static_cast<double>(rng.below(10001)) / 10000.0; };
+  auto random_box = [&] {
+    const Vec2 a{coord(-30, 210), coord(-30, 150)};
+    return Aabb{a, a + Vec2{coord(0, 40), coord(0, 40)}};
+  };
+  auto brute = [&](const Aabb& q) {
+    std::vector<int> out;
+    for (const auto& [id, box] : all)
+      if (box.overlaps(q)) out.push_back(id);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 150; ++i) {
+      const int id = round * 1000 + i;
+      all.emplace_back(id, random_box());
+      g.insert(id, all.back().second);
+      if (i % 50 == 0) {
+        const Aabb q = random_box();
+        ASSERT_EQ(g.query(q), brute(q)) << round << " " << i;
+      }
+    }
+    for (int k = 0; k < 200; ++k) {
+      const Aabb q = random_box();
+      ASSERT_EQ(g.query(q), brute(q)) << round << " " << k;
+    }
+    if (round == 1) {
+      g.clear();
+      all.clear();
+      EXPECT_TRUE(g.query({{0, 0}, {180, 120}}).empty());
+    }
+  }
+  EXPECT_EQ(g.size(), all.size());
+  const GridIndex empty({{0, 0}, {180, 120}}, 10);
+  EXPECT_TRUE(empty.query({{0, 0}, {180, 120}}).empty());
+  GridIndex none;
+  none.insert(4, {{1, 1}, {2, 2}});
+  EXPECT_EQ(none.query({{0, 0}, {3, 3}}), (std::vector<int>{4}));
 }

@@ -178,6 +178,12 @@ Polygon to_polygon(const OrientedRect& r);
 // boxes may overlap; callers run the exact kernel. Ids are small integers
 // chosen by the caller. The grid is rebuilt, not updated, when the scene changes:
 // scenes are small (hundreds of items) and rebuilding is cheaper than bookkeeping.
+//
+// Inserts are only recorded; the first query lays the cells out flat
+// (compressed rows: one offset per cell into one array of entries), so
+// building an index costs three allocations however many cells a box covers.
+// Like the query stamps, the lazy layout makes a const GridIndex unsafe to
+// query from two threads at once.
 class GridIndex {
  public:
   GridIndex() = default;
@@ -197,14 +203,18 @@ class GridIndex {
   };
   int cell_x(double x) const;
   int cell_y(double y) const;
+  bool inside_world(const Aabb& box) const;
+  void lay_out() const;
 
   Aabb world_{};
   double cell_ = 1;
   int nx_ = 0;
   int ny_ = 0;
-  std::vector<std::vector<int>> cells_;  // indices into boxes_
   std::vector<Entry> boxes_;
-  std::vector<int> outside_;  // entries that reach beyond the world box
+  mutable bool laid_out_ = true;
+  mutable std::vector<int> cell_start_;  // nx_ * ny_ + 1 offsets into cell_entries_
+  mutable std::vector<int> cell_entries_;  // indices into boxes_, cell by cell
+  mutable std::vector<int> outside_;  // entries that reach beyond the world box
   mutable std::vector<unsigned> stamp_;
   mutable unsigned epoch_ = 0;
 };
