@@ -439,6 +439,10 @@ void GridIndex::clear() {
   laid_out_ = false;
 }
 
+void GridIndex::prepare() {
+  if (!laid_out_) lay_out();
+}
+
 // Two passes over the entries: count per cell, turn the counts into offsets,
 // then drop each entry into its cells. Anything reaching off the world is
 // kept aside and checked on every query: rare, and it keeps boxes off the
@@ -462,32 +466,30 @@ void GridIndex::lay_out() const {
   cell_entries_.resize(static_cast<std::size_t>(cell_start_[cells]));
   std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t i = 0; i < boxes_.size(); ++i)
-    for_cells(boxes_[i].box, [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
-  stamp_.assign(boxes_.size(), 0u);
-  epoch_ = 0;
+    for_cells(boxes_[i].box,
+              [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
   laid_out_ = true;
 }
 
+// Entries met in several cells are dropped by sorting and removing repeats:
+// no visit stamps, so a prepared index is never written by a query.
 void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
   if (!laid_out_) lay_out();
-  if (++epoch_ == 0) {
-    std::fill(stamp_.begin(), stamp_.end(), 0u);
-    epoch_ = 1;
-  }
-  std::size_t first = out.size();
-  auto visit = [&](int index) {
-    if (stamp_[static_cast<std::size_t>(index)] == epoch_) return;
-    stamp_[static_cast<std::size_t>(index)] = epoch_;
-    if (boxes_[static_cast<std::size_t>(index)].box.overlaps(box)) out.push_back(boxes_[static_cast<std::size_t>(index)].id);
-  };
-  for (int index : outside_) visit(index);
+  const std::size_t first = out.size();
+  out.insert(out.end(), outside_.begin(), outside_.end());
   if (nx_ > 0 && ny_ > 0 && world_.overlaps(box)) {
     for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
       for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * nx_ + x;
-        for (int k = cell_start_[c]; k < cell_start_[c + 1]; ++k) visit(cell_entries_[static_cast<std::size_t>(k)]);
+        out.insert(out.end(), cell_entries_.begin() + cell_start_[c], cell_entries_.begin() + cell_start_[c + 1]);
       }
   }
+  const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
+  std::sort(begin, out.end());
+  auto end = std::unique(begin, out.end());
+  end = std::remove_if(begin, end, [&](int index) { return !boxes_[static_cast<std::size_t>(index)].box.overlaps(box); });
+  out.erase(end, out.end());
+  for (auto it = begin; it != out.end(); ++it) *it = boxes_[static_cast<std::size_t>(*it)].id;
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }
 

@@ -203,7 +203,7 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     if (!v.legal()) return v;
     check_charge_contact(apply_move(*bf_, *req), *req, e.id, settings(), v);
   } else if (a.moves.empty()) {
-    req = plan_evade(*bf_, u, e, a.burst_through, settings());
+    req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index());
     if (!req)
       v.add("warmaster.initiative.evade",
             fmt::format("unit {} cannot evade {}: no straight move of 1 cm to full pace ends at least 5 cm from every "
@@ -213,7 +213,7 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     v.add("warmaster.initiative.evade", "an evade is one move of the unit's stands");
   } else {
     req = a.moves[0];
-    check_evade(*bf_, u, e, *req, a.burst_through, settings(), v);
+    check_evade(*bf_, u, e, *req, a.burst_through, settings(), v, &move_index());
   }
   if (v.legal() && move_out) *move_out = req;
   return v;
@@ -224,7 +224,7 @@ std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, 
   const Unit* u = bf_->find_unit(unit);
   const Unit* e = bf_->find_unit(enemy);
   if (!u || !e) return std::nullopt;
-  return plan_evade(*bf_, *u, *e, burst_through, settings());
+  return plan_evade(*bf_, *u, *e, burst_through, settings(), &move_index());
 }
 
 // After a unit's stands are placed: a unit partly off the table leaves it and
@@ -283,7 +283,9 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
   ActionOutcome out;
   std::optional<MoveRequest> initiative_move;
   MovePlan move_plan;
+  MoveAnswer character_answer;
   if (battle_over()) out.verdict = validate(a);
+  else if (a.type == ActionType::CharacterMove) out.verdict = validate_character_move(a, &character_answer);
   else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
   else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
   else out.verdict = validate(a);
@@ -335,8 +337,9 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
     case ActionType::Initiative: {
       const int ui = unit_index(a.unit);
       const MoveRequest& req = *initiative_move;
-      Battlefield& bf = mutable_battlefield();
-      bf = apply_move(bf, req);
+      auto next = std::make_shared<Battlefield>(apply_move(*bf_, req));
+      Battlefield& bf = *next;
+      replace_battlefield(std::move(next));
       UnitStatus& s = units_[static_cast<std::size_t>(ui)];
       s.used_initiative = s.moved = true;
       res["move"] = to_json(req);
@@ -442,7 +445,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
         break;
       }
       // The battlefield after every move was worked out while validating.
-      if (move_plan.after) bf_ = move_plan.after;
+      if (move_plan.after) replace_battlefield(move_plan.after);
       for (std::size_t k = 0; k < move_plan.requests.size(); ++k) {
         const MoveRequest& req = move_plan.requests[k];
         const int ui = unit_index(req.mover);
@@ -472,9 +475,10 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       req.mover = a.character;
       req.kind = MoveKind::Character;
       const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
-      const MoveAnswer ans = check_move(*bf_, req, settings());
-      Battlefield& bf = mutable_battlefield();
-      bf = apply_move(bf, req);
+      const MoveAnswer& ans = character_answer;
+      auto next = std::make_shared<Battlefield>(apply_move(*bf_, req));
+      Battlefield& bf = *next;
+      replace_battlefield(std::move(next));
       Character& c = bf.characters[static_cast<std::size_t>(ci)];
       c.joined_unit = a.join;
       chars_[static_cast<std::size_t>(ci)].moved = true;

@@ -66,6 +66,8 @@ CommandState::CommandState(std::shared_ptr<const CommandGame> game)
   chars_.resize(bf_->characters.size());
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].stands.empty()) units_[i].destroyed = true;
+  // Built now, so that every clone of this state shares it.
+  move_index();
   begin_phase();
 }
 
@@ -86,8 +88,21 @@ int CommandState::character_index(const std::string& id) const {
 Battlefield& CommandState::mutable_battlefield() {
   auto copy = std::make_shared<Battlefield>(*bf_);
   Battlefield& ref = *copy;
-  bf_ = std::move(copy);
+  replace_battlefield(std::move(copy));
   return ref;
+}
+
+void CommandState::replace_battlefield(std::shared_ptr<const Battlefield> bf) {
+  bf_ = std::move(bf);
+  index_current_ = false;
+}
+
+const MoveIndex& CommandState::move_index() const {
+  if (!index_current_) {
+    index_ = index_ ? std::make_shared<const MoveIndex>(*bf_, *index_) : std::make_shared<const MoveIndex>(*bf_);
+    index_current_ = true;
+  }
+  return *index_;
 }
 
 // The start of a side's Command phase: per-turn flags are cleared, and the
@@ -125,12 +140,18 @@ void CommandState::begin_phase() {
 // brigades are recognised.
 std::vector<std::vector<int>> CommandState::touching_now() const {
   const Battlefield& bf = *bf_;
+  const MoveIndex& index = move_index();
   std::vector<std::vector<int>> adj(bf.units.size());
   const double tol = settings().contact_tolerance;
+  std::vector<int> near;
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     const Unit& a = bf.units[i];
     if (a.stands.empty() || units_[i].off_table) continue;
-    for (std::size_t j = i + 1; j < bf.units.size(); ++j) {
+    near.clear();
+    index.units_near(index.unit_box(i)->inflated(tol), near);
+    for (const int jn : near) {
+      const std::size_t j = static_cast<std::size_t>(jn);
+      if (j <= i) continue;
       const Unit& b = bf.units[j];
       if (b.side != a.side || b.stands.empty() || units_[j].off_table) continue;
       if (!units_may_touch(a, b, tol)) continue;
@@ -339,7 +360,7 @@ Verdict CommandState::validate_order(const Action& a) const {
             fmt::format("units {} were not touching as one body when ordered movement began: a brigade cannot be "
                         "formed and moved in the same phase",
                         join_ids(*bf_, group)));
-    else if (orders_begun_ && !connected(group, touching_now()))
+    else if (orders_begun_ && !connected(group, touching_between(*bf_, group, settings().contact_tolerance)))
       v.add("warmaster.command.brigade_touching", fmt::format("units {} no longer touch as one body", join_ids(*bf_, group)));
   }
   return v;
@@ -371,7 +392,9 @@ CommandState::OrderQuestion CommandState::ask_order(const std::string& character
 }
 
 MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const {
-  MoveAnswer ans = check_move(bf, req, settings());
+  // Moves checked on the current battlefield share its index; a brigade's
+  // later units are checked on the battlefield its earlier moves leave.
+  MoveAnswer ans = &bf == bf_.get() ? check_move(bf, move_index(), req, settings()) : check_move(bf, req, settings());
   for (const Ruling& r : ans.verdict.violations) v.add(r);
   return ans;
 }
@@ -439,7 +462,7 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
   return v;
 }
 
-Verdict CommandState::validate_character_move(const Action& a) const {
+Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answer) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Characters)
@@ -462,7 +485,8 @@ Verdict CommandState::validate_character_move(const Action& a) const {
   MoveRequest req = a.moves[0];
   req.mover = c.id;
   req.kind = MoveKind::Character;
-  check_unit_move(*bf_, req, v);
+  MoveAnswer checked = check_unit_move(*bf_, req, v);
+  if (answer) *answer = std::move(checked);
   if (!a.join.empty()) {
     const int ui = unit_index(a.join);
     if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.join));

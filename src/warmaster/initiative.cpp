@@ -107,13 +107,13 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
   return line;
 }
 
-std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
-                                       const std::vector<std::string>& burst_through, const Settings& settings,
-                                       Verdict& v) {
+bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
+                 const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
+                 const MoveIndex* index) {
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) {
     v.add("warmaster.initiative.evade", fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
-    return std::nullopt;
+    return false;
   }
   req.kind = MoveKind::Evade;
   req.mover = evader.id;
@@ -124,7 +124,7 @@ std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader
   if (!lead) {
     v.add("warmaster.initiative.evade_direction",
           fmt::format("stand {} is nearest the enemy and must move first, straight away from {}", line.stand, enemy.id));
-    return std::nullopt;
+    return false;
   }
   const Vec2 start = evader.stands[static_cast<std::size_t>(line.stand)].pose.position;
   double along_prev = 0;
@@ -157,7 +157,9 @@ std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader
 
   // Burst through: the evader may pass through friendly unengaged units,
   // which are taken off the table for the path check and must be cleared.
-  Battlefield scene = bf;
+  // Only then is the battlefield copied.
+  std::optional<Battlefield> without_burst;
+  if (!burst_through.empty()) without_burst = bf;
   std::vector<Unit> burst_units;
   for (const std::string& id : burst_through) {
     const Unit* b = bf.find_unit(id);
@@ -171,15 +173,19 @@ std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader
       continue;
     }
     burst_units.push_back(*b);
-    scene.units.erase(std::remove_if(scene.units.begin(), scene.units.end(), [&](const Unit& x) { return x.id == id; }),
-                      scene.units.end());
+    auto& units = without_burst->units;
+    units.erase(std::remove_if(units.begin(), units.end(), [&](const Unit& x) { return x.id == id; }), units.end());
   }
-  if (!v.legal()) return std::nullopt;
-  const MoveAnswer ans = check_move(scene, req, settings);
+  if (!v.legal()) return false;
+  const MoveAnswer ans = without_burst ? check_move(*without_burst, req, settings)
+                        : index       ? check_move(bf, *index, req, settings)
+                                      : check_move(bf, req, settings);
   for (const Ruling& r : ans.verdict.violations) v.add(r);
-  if (!v.legal()) return std::nullopt;
-  Battlefield after = apply_move(bf, req);
-  const Unit* moved = after.find_unit(evader.id);
+  if (!v.legal()) return false;
+  // Only the evader moves: the clearances are measured from it where it ends.
+  Unit moved_unit = evader;
+  for (const StandPlan& p : req.stands) moved_unit.stands[static_cast<std::size_t>(p.stand)].pose = p.final_pose;
+  const Unit* moved = &moved_unit;
   for (const Unit& b : burst_units)
     for (std::size_t i = 0; i < moved->stands.size(); ++i)
       for (std::size_t j = 0; j < b.stands.size(); ++j)
@@ -190,7 +196,7 @@ std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader
           break;
         }
   // At least 5 cm from every enemy unit and every unit engaged in combat.
-  for (const Unit& o : after.units) {
+  for (const Unit& o : bf.units) {
     if (o.id == evader.id || o.stands.empty()) continue;
     if (o.side == evader.side && !o.engaged) continue;
     if (!units_may_touch(*moved, o, kEvadeClearance)) continue;
@@ -202,12 +208,15 @@ std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader
                         evader.id, format_measure(d, "cm"), o.side == evader.side ? "engaged" : "enemy", o.id),
             {{"distance", d, "cm"}, {"minimum", kEvadeClearance, "cm"}});
   }
-  if (!v.legal()) return std::nullopt;
-  return after;
+  return v.legal();
 }
 
 std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
-                                      const std::vector<std::string>& burst_through, const Settings& settings) {
+                                      const std::vector<std::string>& burst_through, const Settings& settings,
+                                      const MoveIndex* index) {
+  // One index for every probe: they all check moves on the same battlefield.
+  std::optional<MoveIndex> own_index;
+  if (!index) index = &own_index.emplace(bf);
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) return std::nullopt;
   const double pace = full_pace(evader);
@@ -227,7 +236,7 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
       req.stands.push_back(p);
     }
     Verdict v;
-    if (check_evade(bf, evader, enemy, req, burst_through, settings, v)) return req;
+    if (check_evade(bf, evader, enemy, req, burst_through, settings, v, index)) return req;
     return std::nullopt;
   };
   // Full pace first; otherwise halve the interval between the longest slide

@@ -22,7 +22,15 @@ std::vector<std::string> move_kind_names() {
   return {"ordered", "half_pace", "charge", "evade", "dice", "character"};
 }
 
-Json pose_json(const Pose& p) { return Json{{"x", p.position.x}, {"y", p.position.y}, {"facing", p.facing_deg}}; }
+// Built key by key and moved into place: nlohmann's initializer lists copy
+// every element, and every applied command action writes its moves here.
+Json pose_json(const Pose& p) {
+  Json j = Json::object();
+  j["x"] = p.position.x;
+  j["y"] = p.position.y;
+  j["facing"] = p.facing_deg;
+  return j;
+}
 
 std::string pose_text(const Pose& p) {
   return fmt::format("({:.2f}, {:.2f}) facing {:.1f}", p.position.x, p.position.y, p.facing_deg);
@@ -110,17 +118,16 @@ Json to_json(const MoveRequest& req) {
   Json j;
   j[req.kind == MoveKind::Character ? "character" : "unit"] = req.mover;
   j["kind"] = to_string(req.kind);
-  Json stands = Json::array();
+  Json& stands = j["stands"] = Json::array();
   for (const auto& s : req.stands) {
-    Json js{{"stand", s.stand}, {"to", pose_json(s.final_pose)}};
+    Json& js = stands.emplace_back(Json::object());
+    js["stand"] = s.stand;
+    js["to"] = pose_json(s.final_pose);
     if (!s.waypoints.empty()) {
-      Json w = Json::array();
+      Json& w = js["waypoints"] = Json::array();
       for (const auto& p : s.waypoints) w.push_back(pose_json(p));
-      js["waypoints"] = w;
     }
-    stands.push_back(js);
   }
-  j["stands"] = stands;
   if (!req.order.empty()) j["order"] = req.order;
   if (req.dice_distance) j["dice_distance"] = *req.dice_distance;
   if (!req.charge_target.empty()) j["target"] = req.charge_target;

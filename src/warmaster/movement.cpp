@@ -378,7 +378,7 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
 // The part of the battlefield within `box`: the mover, the units and the
 // terrain whose bounds meet it. A TransitScene built on it costs what is
 // near the move, not what is on the table.
-Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Unit& mover, const Aabb& box) {
+Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Aabb& box) {
   Battlefield local;
   local.width = bf.width;
   local.height = bf.height;
@@ -388,13 +388,13 @@ Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const U
   for (int k : near) local.terrain.push_back(bf.terrain[static_cast<std::size_t>(k)]);
   near.clear();
   index.units_near(box, near);
-  bool has_mover = false;
-  for (int k : near) {
-    const Unit& u = bf.units[static_cast<std::size_t>(k)];
-    has_mover = has_mover || u.id == mover.id;
-    local.units.push_back(u);
-  }
-  if (!has_mover) local.units.push_back(mover);
+  for (int k : near) local.units.push_back(bf.units[static_cast<std::size_t>(k)]);
+  return local;
+}
+
+Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Unit& mover, const Aabb& box) {
+  Battlefield local = neighbourhood(bf, index, box);
+  if (!local.find_unit(mover.id)) local.units.push_back(mover);
   return local;
 }
 
@@ -404,7 +404,8 @@ Aabb unit_bounds(const Unit& u) {
   return box;
 }
 
-MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
+MoveAnswer check_character_move(const Battlefield& bf, const MoveIndex* index, const MoveRequest& req,
+                                const Settings& settings) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
   if (req.stands.size() != 1 || req.stands[0].stand != 0)
@@ -429,8 +430,14 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   };
 
   // Characters treat terrain as infantry; units of their own side never
-  // block them (TransitScene's Character model).
-  TransitScene scene(bf, *c, settings);
+  // block them (TransitScene's Character model). The legs as given are
+  // checked against what is near them (gates lie within a frontage of a
+  // stand); only a blocked move plans a route over the whole table.
+  Aabb area{route.poses[0].position, route.poses[0].position};
+  for (const Pose& p : route.poses) area = area.merged(Aabb{p.position, p.position});
+  std::optional<MoveIndex> own_index;
+  if (!index) index = &own_index.emplace(bf);
+  const TransitScene scene(neighbourhood(bf, *index, area.inflated(std::max(w, d) + w + 1.0)), *c, settings);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -451,7 +458,8 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       found.insert(found.end(), legs.begin(), legs.end());
     }
     if (!found.empty() && route.poses.size() == 2) {
-      if (auto planned = scene.shortest_route(route.poses.front(), route.poses.back(), 2 * a.allowance)) {
+      const TransitScene whole(bf, *c, settings);
+      if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), 2 * a.allowance)) {
         route.poses = *planned;
         route.planned = true;
         found.clear();
@@ -539,24 +547,63 @@ std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, do
   return std::nullopt;
 }
 
-MoveIndex::MoveIndex(const Battlefield& bf)
-    : units_(bf.table().inflated(20), 10.0), terrain_(bf.table().inflated(20), 10.0) {
-  for (std::size_t i = 0; i < bf.units.size(); ++i)
-    if (!bf.units[i].stands.empty()) units_.insert(static_cast<int>(i), unit_bounds(bf.units[i]));
-  for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain_.insert(static_cast<int>(i), bf.terrain[i].bounds);
+MoveIndex::MoveIndex(const Battlefield& bf) {
+  auto terrain = std::make_shared<GridIndex>(bf.table().inflated(20), 10.0);
+  for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain->insert(static_cast<int>(i), bf.terrain[i].bounds);
+  terrain->prepare();
+  terrain_ = std::move(terrain);
+  index_units(bf, nullptr);
 }
 
-void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const { units_.query(box, out); }
-void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_.query(box, out); }
+MoveIndex::MoveIndex(const Battlefield& bf, const MoveIndex& earlier) : terrain_(earlier.terrain_) {
+  index_units(bf, &earlier);
+}
+
+// A unit's box is worked out again only when its stands differ from the
+// earlier index's: footprints cost a sine and cosine per stand.
+void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
+  const std::size_t n = bf.units.size();
+  if (earlier && earlier->unit_boxes_.size() != n) earlier = nullptr;
+  unit_boxes_.assign(n, Aabb{});
+  unit_present_.assign(n, 0);
+  first_pose_.assign(n + 1, 0);
+  poses_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Unit& u = bf.units[i];
+    first_pose_[i] = poses_.size();
+    for (const Stand& s : u.stands) poses_.push_back(s.pose);
+    if (u.stands.empty()) continue;
+    unit_present_[i] = 1;
+    bool same = false;
+    if (earlier && earlier->unit_present_[i] &&
+        earlier->first_pose_[i + 1] - earlier->first_pose_[i] == u.stands.size()) {
+      same = std::equal(u.stands.begin(), u.stands.end(), earlier->poses_.begin() + static_cast<std::ptrdiff_t>(earlier->first_pose_[i]),
+                        [](const Stand& s, const Pose& p) { return s.pose == p; });
+    }
+    unit_boxes_[i] = same ? earlier->unit_boxes_[i] : unit_bounds(u);
+  }
+  first_pose_[n] = poses_.size();
+}
+
+std::optional<Aabb> MoveIndex::unit_box(std::size_t i) const {
+  if (i >= unit_boxes_.size() || !unit_present_[i]) return std::nullopt;
+  return unit_boxes_[i];
+}
+
+void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
+  for (std::size_t i = 0; i < unit_boxes_.size(); ++i)
+    if (unit_present_[i] && unit_boxes_[i].overlaps(box)) out.push_back(static_cast<int>(i));
+}
+void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_->query(box, out); }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
+  if (req.kind == MoveKind::Character) return check_character_move(bf, nullptr, req, settings);
   return check_move(bf, MoveIndex(bf), req, settings);
 }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
+  if (req.kind == MoveKind::Character) return check_character_move(bf, &index, req, settings);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;

@@ -115,6 +115,11 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   fixed_count = obstacles.size();
 }
 
+std::string TransitObstacle::label() const {
+  if (kind == Kind::OwnStand) return unit_id + " stand (already moved or engaged) at " + at(rect->center);
+  return stand >= 0 ? unit_id + " stand " + std::to_string(stand + 1) : name;
+}
+
 void TransitObstacle::finish() {
   box = poly.bounds();
   centre = (box.min + box.max) / 2;
@@ -127,6 +132,7 @@ void TransitScene::Impl::build_index() {
   // About 15 cm cells on a usual table; coarser on huge ones so the index stays small.
   grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), std::max(15.0, std::max(table_w, table_h) / 64));
   for (std::size_t i = 0; i < fixed_count; ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
+  grid.prepare();
   gates.clear();
   gates_done.assign(fixed_count, 0);
 }
@@ -278,7 +284,6 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
     o.rect = rects[i];
     o.poly = to_polygon(rects[i]);
     o.finish();
-    o.name = m.mover_id + " stand (already moved or engaged) at " + at(rects[i].center);
     o.unit_id = m.mover_id;
     m.obstacles.push_back(std::move(o));
   }

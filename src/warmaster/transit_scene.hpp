@@ -18,11 +18,13 @@ struct TransitObstacle {
   Kind kind = Kind::Stand;
   Polygon poly;          // counter-clockwise
   Aabb box;
-  std::string name;      // terrain: the feature id; own stands: a description
+  std::string name;      // terrain: the feature id
   std::string unit_id;   // stands
   int stand = -1;        // stands: index in the unit
-  // "orcs-1 stand 2" (numbered from 1 in readable text), "wood-1".
-  std::string label() const { return stand >= 0 ? unit_id + " stand " + std::to_string(stand + 1) : name; }
+  // "orcs-1 stand 2" (numbered from 1 in readable text), "wood-1"; own
+  // stands are described where they stand. Made only when a reason is
+  // written: scenes are built far more often than they refuse.
+  std::string label() const;
   bool enemy = false;    // a stand of the other side
   bool blocks = true;    // false: enterable terrain, a gap partner only
   int feature = -1;      // index into Battlefield::terrain

@@ -179,11 +179,11 @@ Polygon to_polygon(const OrientedRect& r);
 // chosen by the caller. The grid is rebuilt, not updated, when the scene changes:
 // scenes are small (hundreds of items) and rebuilding is cheaper than bookkeeping.
 //
-// Inserts are only recorded; the first query lays the cells out flat
-// (compressed rows: one offset per cell into one array of entries), so
-// building an index costs three allocations however many cells a box covers.
-// Like the query stamps, the lazy layout makes a const GridIndex unsafe to
-// query from two threads at once.
+// Inserts are only recorded; the cells are laid out flat (compressed rows:
+// one offset per cell into one array of entries) by prepare() or the first
+// query after an insert, so building an index costs a few allocations however
+// many cells a box covers. Once prepared, const queries may run from several
+// threads at once.
 class GridIndex {
  public:
   GridIndex() = default;
@@ -191,6 +191,8 @@ class GridIndex {
 
   void insert(int id, const Aabb& box);
   void clear();
+  // Lays the cells out now (queries otherwise do it on first use).
+  void prepare();
   // Appends the ids whose boxes overlap `box` to `out`, each once, in ascending order.
   void query(const Aabb& box, std::vector<int>& out) const;
   std::vector<int> query(const Aabb& box) const;
@@ -212,11 +214,9 @@ class GridIndex {
   int ny_ = 0;
   std::vector<Entry> boxes_;
   mutable bool laid_out_ = true;
-  mutable std::vector<int> cell_start_;  // nx_ * ny_ + 1 offsets into cell_entries_
+  mutable std::vector<int> cell_start_;    // nx_ * ny_ + 1 offsets into cell_entries_
   mutable std::vector<int> cell_entries_;  // indices into boxes_, cell by cell
-  mutable std::vector<int> outside_;  // entries that reach beyond the world box
-  mutable std::vector<unsigned> stamp_;
-  mutable unsigned epoch_ = 0;
+  mutable std::vector<int> outside_;       // entries that reach beyond the world box
 };
 
 }  // namespace referee

@@ -160,7 +160,12 @@ class CommandState {
   int unit_index(const std::string& id) const;
   int character_index(const std::string& id) const;
   const Unit& unit_at(int i) const { return bf_->units[static_cast<std::size_t>(i)]; }
+  // Copy on write; forgets the spatial index, which is rebuilt when next needed.
   Battlefield& mutable_battlefield();
+  void replace_battlefield(std::shared_ptr<const Battlefield> bf);
+  // The MoveIndex of the current battlefield, built on first use and shared
+  // by clones until a stand moves.
+  const MoveIndex& move_index() const;
   void begin_phase();
 
   Verdict validate_off_table(const Action& a) const;
@@ -174,7 +179,8 @@ class CommandState {
     std::shared_ptr<const Battlefield> after;
   };
   Verdict validate_move(const Action& a, MovePlan* plan = nullptr) const;
-  Verdict validate_character_move(const Action& a) const;
+  // `answer`, when given, receives the movement engine's answer (so applying does not check twice).
+  Verdict validate_character_move(const Action& a, MoveAnswer* answer = nullptr) const;
   Verdict validate_step_change(const Action& a) const;
   void require_no_pending_returns(Verdict& v) const;
 
@@ -186,6 +192,11 @@ class CommandState {
 
   std::shared_ptr<const CommandGame> game_;
   std::shared_ptr<const Battlefield> bf_;
+  // The index of *bf_ when index_current_; otherwise of an earlier
+  // battlefield of this game, whose terrain part is reused (terrain never
+  // changes in the Command phase).
+  mutable std::shared_ptr<const MoveIndex> index_;
+  mutable bool index_current_ = false;
   int turn_ = 1;
   int side_ = 0;
   CommandStep step_ = CommandStep::Initiative;

@@ -58,17 +58,19 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy);
 // (full pace, clear path); it ends at least 5 cm from every enemy unit and
 // every engaged unit; and units burst through are friendly, unengaged and
 // cleared completely. `req.order` is filled in (nearest stand first) when
-// empty. Returns the battlefield after the move when legal.
-std::optional<Battlefield> check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
-                                       const std::vector<std::string>& burst_through, const Settings& settings,
-                                       Verdict& v);
+// empty. Returns whether it is legal. `index`, when given, is the MoveIndex
+// of `bf` (so repeated checks on one battlefield share it).
+bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
+                 const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
+                 const MoveIndex* index = nullptr);
 
 // The engine's own evade: the whole unit slides straight along the evade
 // line, keeping its formation and facings: full pace when that is legal,
 // otherwise the longest legal slide found by halving between 1 cm and full
 // pace, to 0.5 cm. nullopt when the unit cannot evade.
 std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
-                                      const std::vector<std::string>& burst_through, const Settings& settings);
+                                      const std::vector<std::string>& burst_through, const Settings& settings,
+                                      const MoveIndex* index = nullptr);
 
 // A straight charge: the whole unit slides along the line between the
 // closest points until it touches the enemy. Used to offer charges among the

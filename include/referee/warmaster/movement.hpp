@@ -3,6 +3,7 @@
 // separate step.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,16 +70,30 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
 // A spatial index of a battlefield's units and terrain, built once and reused
 // for every move checked on that battlefield, so that a check looks only at
 // what is near the move. Keep it with the Battlefield it was built from.
+//
+// Terrain sits in a grid. Units are a flat list of bounding boxes scanned in
+// order: a battle has at most a few hundred units, and a scan of boxes costs
+// less than keeping a grid up to date as they move.
 class MoveIndex {
  public:
   explicit MoveIndex(const Battlefield& bf);
+  // The index of `bf` when only its units' stands differ from the battlefield
+  // `earlier` was built from (a move was applied): the terrain grid is shared
+  // and the boxes of units whose stands did not move are kept.
+  MoveIndex(const Battlefield& bf, const MoveIndex& earlier);
   // Indices into bf.units / bf.terrain whose bounds meet `box`, ascending.
   void units_near(const Aabb& box, std::vector<int>& out) const;
   void terrain_near(const Aabb& box, std::vector<int>& out) const;
+  // Bounds of unit i's stands; nullopt when it has none on the table.
+  std::optional<Aabb> unit_box(std::size_t i) const;
 
  private:
-  GridIndex units_;
-  GridIndex terrain_;
+  void index_units(const Battlefield& bf, const MoveIndex* earlier);
+  std::vector<Aabb> unit_boxes_;
+  std::vector<unsigned char> unit_present_;
+  std::vector<std::size_t> first_pose_;  // unit i's stand poses are poses_[first_pose_[i] .. first_pose_[i + 1])
+  std::vector<Pose> poses_;
+  std::shared_ptr<const GridIndex> terrain_;
 };
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings = {});
