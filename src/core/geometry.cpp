@@ -430,12 +430,14 @@ bool GridIndex::inside_world(const Aabb& box) const {
 }
 
 void GridIndex::insert(int id, const Aabb& box) {
+  if (!boxes_.empty() && id < boxes_.back().id) ids_ascending_ = false;
   boxes_.push_back({id, box});
   laid_out_ = false;
 }
 
 void GridIndex::clear() {
   boxes_.clear();
+  ids_ascending_ = true;
   laid_out_ = false;
 }
 
@@ -472,25 +474,30 @@ void GridIndex::lay_out() const {
 }
 
 // Entries met in several cells are dropped by sorting and removing repeats:
-// no visit stamps, so a prepared index is never written by a query.
+// no visit stamps, so a prepared index is never written by a query. A query
+// inside one cell, with nothing off the world, meets each entry once and in
+// insertion order, and needs no sorting.
 void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
   if (!laid_out_) lay_out();
   const std::size_t first = out.size();
   out.insert(out.end(), outside_.begin(), outside_.end());
+  int cells_met = 0;
   if (nx_ > 0 && ny_ > 0 && world_.overlaps(box)) {
     for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
       for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * nx_ + x;
         out.insert(out.end(), cell_entries_.begin() + cell_start_[c], cell_entries_.begin() + cell_start_[c + 1]);
+        ++cells_met;
       }
   }
   const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
-  std::sort(begin, out.end());
-  auto end = std::unique(begin, out.end());
+  const bool in_order = outside_.empty() && cells_met <= 1;
+  if (!in_order) std::sort(begin, out.end());
+  auto end = in_order ? out.end() : std::unique(begin, out.end());
   end = std::remove_if(begin, end, [&](int index) { return !boxes_[static_cast<std::size_t>(index)].box.overlaps(box); });
   out.erase(end, out.end());
   for (auto it = begin; it != out.end(); ++it) *it = boxes_[static_cast<std::size_t>(*it)].id;
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+  if (!ids_ascending_) std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }
 
 std::vector<int> GridIndex::query(const Aabb& box) const {

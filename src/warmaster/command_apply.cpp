@@ -230,14 +230,15 @@ std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, 
 // After a unit's stands are placed: a unit partly off the table leaves it and
 // rolls on the off-table chart (the movement engine's resolve_off_table).
 void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
-                                    nlohmann::json& result) {
+                                    nlohmann::json* result) {
   (void)req;
   const Unit& u = unit_at(ui);
   if (!answer.leaves_table && !any_stand_off_table(*bf_, u)) return;
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];
   const OffTableResult r = resolve_off_table(u, dice);
-  nlohmann::json j{{"unit", u.id}, {"roll", r.roll}, {"modified", r.modified}, {"outcome", to_string(r.outcome)},
-                   {"ruling", r.ruling}};
+  if (result)
+    (*result)["off_table"].push_back({{"unit", u.id}, {"roll", r.roll}, {"modified", r.modified},
+                                      {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}});
   std::vector<Stand> left = u.stands;
   Battlefield& bf = mutable_battlefield();
   Unit& mu = bf.units[static_cast<std::size_t>(ui)];
@@ -260,7 +261,6 @@ void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAn
       mu.stands = back_on_table(bf, mu, left, settings().contact_tolerance);
       break;
   }
-  result["off_table"].push_back(j);
 }
 
 namespace {
@@ -278,7 +278,7 @@ Action canonical(const Action& in) {
 }
 }  // namespace
 
-ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
+ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describe) {
   const Action a = canonical(in);
   ActionOutcome out;
   std::optional<MoveRequest> initiative_move;
@@ -290,12 +290,15 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
   else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
   else out.verdict = validate(a);
   if (!out.verdict.legal()) {
-    out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};
+    if (describe == Describe::Yes) out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};
     return out;
   }
   const std::size_t mark = dice.history().size();
+  // Not described: the writes go to a scratch object only when cheap, and
+  // the costly ones (moves, penalties, rulings) are skipped.
+  const bool say = describe == Describe::Yes;
   nlohmann::json& res = out.result;
-  res = nlohmann::json::object();
+  if (say) res = nlohmann::json::object();
   // Any action other than the move it allows ends a pending move: the units
   // that did not move stay where they are.
   if (a.type != ActionType::Move) pending_.reset();
@@ -305,10 +308,12 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       const int ui = unit_index(a.unit);
       UnitStatus& s = units_[static_cast<std::size_t>(ui)];
       const OffTableResult r = resolve_off_table(unit_at(ui), dice);
-      res["roll"] = r.roll;
-      res["modified"] = r.modified;
-      res["outcome"] = to_string(r.outcome);
-      res["ruling"] = r.ruling;
+      if (say) {
+        res["roll"] = r.roll;
+        res["modified"] = r.modified;
+        res["outcome"] = to_string(r.outcome);
+        res["ruling"] = r.ruling;
+      }
       // A 1-2 waits off the table again: the flag is set anew when its
       // side's next Command phase begins.
       s.returns_next_turn = false;
@@ -330,8 +335,10 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       const int d6 = dice.d6("home back");
       units_[static_cast<std::size_t>(ui)].homed_back = true;
       pending_ = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", a.character};
-      res["roll"] = d6;
-      res["distance"] = 10.0 * d6;
+      if (say) {
+        res["roll"] = d6;
+        res["distance"] = 10.0 * d6;
+      }
       break;
     }
     case ActionType::Initiative: {
@@ -342,7 +349,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       replace_battlefield(std::move(next));
       UnitStatus& s = units_[static_cast<std::size_t>(ui)];
       s.used_initiative = s.moved = true;
-      res["move"] = to_json(req);
+      if (say) res["move"] = to_json(req);
       if (a.charge) {
         s.charged = true;
         Unit& mu = bf.units[static_cast<std::size_t>(ui)];
@@ -352,11 +359,11 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       } else {
         for (const std::string& id : a.burst_through) {
           bf.find_unit(id)->confused = true;
-          res["confused"].push_back(id);
+          if (say) res["confused"].push_back(id);
         }
       }
       MoveAnswer none;
-      place_after_move(ui, req, none, dice, res);
+      place_after_move(ui, req, none, dice, say ? &res : nullptr);
       break;
     }
     case ActionType::Order: {
@@ -418,30 +425,32 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
         }
       }
       pending_ = PendingMove{group, kind, 0, "order", {}};
-      res["dice"] = {a1, a2};
-      res["total"] = a1 + a2;
-      res["needed"] = q.target.needed;
-      res["command"] = q.target.effective_command;
-      nlohmann::json pen = nlohmann::json::array();
-      for (const CommandPenalty& p : q.target.penalties)
-        pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
-      res["penalties"] = pen;
-      res["passed"] = passed;
-      res["allows"] = allows;
-      if (!passed) res["ruling"] = Ruling{"warmaster.command.failed_order",
-                                         fmt::format("rolled {} against {} or less: {} fails; {}", a1 + a2,
-                                                     q.target.needed, a.character,
-                                                     general_failed_ ? "the General has failed, so no more orders"
-                                                                     : "that character issues no more orders"),
-                                         {{"rolled", static_cast<double>(a1 + a2), ""},
-                                          {"needed", static_cast<double>(q.target.needed), ""}}};
+      if (say) {
+        res["dice"] = {a1, a2};
+        res["total"] = a1 + a2;
+        res["needed"] = q.target.needed;
+        res["command"] = q.target.effective_command;
+        nlohmann::json pen = nlohmann::json::array();
+        for (const CommandPenalty& p : q.target.penalties)
+          pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
+        res["penalties"] = pen;
+        res["passed"] = passed;
+        res["allows"] = allows;
+        if (!passed) res["ruling"] = Ruling{"warmaster.command.failed_order",
+                                           fmt::format("rolled {} against {} or less: {} fails; {}", a1 + a2,
+                                                       q.target.needed, a.character,
+                                                       general_failed_ ? "the General has failed, so no more orders"
+                                                                       : "that character issues no more orders"),
+                                           {{"rolled", static_cast<double>(a1 + a2), ""},
+                                            {"needed", static_cast<double>(q.target.needed), ""}}};
+      }
       break;
     }
     case ActionType::Move: {
       const PendingMove p = *pending_;
       pending_.reset();
       if (a.moves.empty()) {
-        res["held"] = true;
+        if (say) res["held"] = true;
         break;
       }
       // The battlefield after every move was worked out while validating.
@@ -459,8 +468,8 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
           for (const std::string& id : enemies_in_contact(bf, mu, settings().contact_tolerance))
             bf.find_unit(id)->engaged = true;
         }
-        res["moves"].push_back(to_json(req));
-        place_after_move(ui, req, move_plan.answers[k], dice, res);
+        if (say) res["moves"].push_back(to_json(req));
+        place_after_move(ui, req, move_plan.answers[k], dice, say ? &res : nullptr);
       }
       break;
     }
@@ -482,7 +491,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       Character& c = bf.characters[static_cast<std::size_t>(ci)];
       c.joined_unit = a.join;
       chars_[static_cast<std::size_t>(ci)].moved = true;
-      res["move"] = to_json(req);
+      if (say) res["move"] = to_json(req);
       // Movement text, "Units which move off the table": a character that
       // joined a unit shares the unit's fate (its unit rolls); one on its own
       // rolls the same D6 chart. Reading (docs/rulings.md,
@@ -491,16 +500,16 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice) {
       // 3-6 and it is put back at once at the point of the edge where it left.
       if (ans.leaves_table) {
         const OffTableResult r = resolve_off_table(c.id, 0, dice);
-        res["off_table"] = {{"roll", r.roll}, {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}};
+        if (say) res["off_table"] = {{"roll", r.roll}, {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}};
         const bool gone = r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn;
         if (gone) {
           chars_[static_cast<std::size_t>(ci)].lost = true;
-          res["off_table"]["lost"] = true;
+          if (say) res["off_table"]["lost"] = true;
           if (c.role == CharacterRole::General)
             battle_over_reason_ = fmt::format("the General {} left the table and did not return at once", c.id);
         } else {
           c.pose.position = edge_where_left(bf, c, start_position);
-          res["off_table"]["returned_at"] = {c.pose.position.x, c.pose.position.y};
+          if (say) res["off_table"]["returned_at"] = {c.pose.position.x, c.pose.position.y};
         }
       }
       break;

@@ -12,13 +12,14 @@ namespace {
 double uniform01(Rng& rng) { return static_cast<double>(rng.next() >> 11) * (1.0 / 9007199254740992.0); }
 
 // apply() validates first and changes nothing when the action is illegal.
+// Nobody reads the outcome's JSON unless there is an observer.
 bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* observer, int& applied) {
   if (observer) {
     const CommandState before = s;
     const ActionOutcome o = s.apply(a, dice);
     if (!o.verdict.legal()) return false;
     (*observer)(before, a, o, s);
-  } else if (!s.apply(a, dice).verdict.legal()) {
+  } else if (!s.apply(a, dice, CommandState::Describe::No).verdict.legal()) {
     return false;
   }
   ++applied;

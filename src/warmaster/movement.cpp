@@ -261,19 +261,20 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
 // cannot enter halt at its edge; flyers may end only where flyer_may_end_in
 // allows. Terrain nobody may enter is an overlap. Returns, per stand, whether
 // its destination is refused (its path is then not traced).
-std::vector<bool> check_terrain(const Battlefield& bf, const Unit& u, const std::vector<StandRoute>& routes,
-                                const Settings& settings, Verdict& verdict) {
+std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrain, const Unit& u,
+                                const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
   std::vector<bool> refused(routes.size(), false);
   double tol = settings.contact_tolerance;
   std::vector<const Polygon*> blocked;
-  for (const auto& f : bf.terrain)
-    if (!may_enter(u.type, f.kind))
-      for (const auto& p : f.pieces) blocked.push_back(&p);
+  for (const TerrainFeature* f : terrain)
+    if (!may_enter(u.type, f->kind))
+      for (const auto& p : f->pieces) blocked.push_back(&p);
   for (const auto& r : routes) {
     if (!moves(r)) continue;
     OrientedRect start = u.footprint_at(r.poses.front());
     OrientedRect end = u.footprint_at(r.poses.back());
-    for (const auto& f : bf.terrain) {
+    for (const TerrainFeature* feature : terrain) {
+      const TerrainFeature& f = *feature;
       bool allowed = u.type == TroopType::Flyer ? flyer_may_end_in(f.kind) : may_enter(u.type, f.kind);
       if (allowed || !rect_in_feature(end, f, tol)) continue;
       refused[static_cast<std::size_t>(r.stand)] = true;
@@ -375,27 +376,14 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
   }
 }
 
-// The part of the battlefield within `box`: the mover, the units and the
-// terrain whose bounds meet it. A TransitScene built on it costs what is
-// near the move, not what is on the table.
-Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Aabb& box) {
-  Battlefield local;
-  local.width = bf.width;
-  local.height = bf.height;
-  local.armies = bf.armies;
+// The terrain features whose bounds meet `box`.
+std::vector<const TerrainFeature*> terrain_near(const Battlefield& bf, const MoveIndex& index, const Aabb& box) {
   std::vector<int> near;
   index.terrain_near(box, near);
-  for (int k : near) local.terrain.push_back(bf.terrain[static_cast<std::size_t>(k)]);
-  near.clear();
-  index.units_near(box, near);
-  for (int k : near) local.units.push_back(bf.units[static_cast<std::size_t>(k)]);
-  return local;
-}
-
-Battlefield neighbourhood(const Battlefield& bf, const MoveIndex& index, const Unit& mover, const Aabb& box) {
-  Battlefield local = neighbourhood(bf, index, box);
-  if (!local.find_unit(mover.id)) local.units.push_back(mover);
-  return local;
+  std::vector<const TerrainFeature*> out;
+  out.reserve(near.size());
+  for (int k : near) out.push_back(&bf.terrain[static_cast<std::size_t>(k)]);
+  return out;
 }
 
 Aabb unit_bounds(const Unit& u) {
@@ -404,8 +392,7 @@ Aabb unit_bounds(const Unit& u) {
   return box;
 }
 
-MoveAnswer check_character_move(const Battlefield& bf, const MoveIndex* index, const MoveRequest& req,
-                                const Settings& settings) {
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
   if (req.stands.size() != 1 || req.stands[0].stand != 0)
@@ -435,9 +422,9 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveIndex* index, c
   // stand); only a blocked move plans a route over the whole table.
   Aabb area{route.poses[0].position, route.poses[0].position};
   for (const Pose& p : route.poses) area = area.merged(Aabb{p.position, p.position});
-  std::optional<MoveIndex> own_index;
-  if (!index) index = &own_index.emplace(bf);
-  const TransitScene scene(neighbourhood(bf, *index, area.inflated(std::max(w, d) + w + 1.0)), *c, settings);
+  TransitOptions near_legs;
+  near_legs.region = area.inflated(std::max(w, d) + w + 1.0);
+  const TransitScene scene(bf, *c, settings, near_legs);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -597,13 +584,13 @@ void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
 void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_->query(box, out); }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, nullptr, req, settings);
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
   return check_move(bf, MoveIndex(bf), req, settings);
 }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, &index, req, settings);
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
@@ -640,8 +627,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   for (const auto& r : routes)
     for (const auto& p : r.poses) area = area.merged(u.footprint_at(p).bounds());
   const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
-  Battlefield near = neighbourhood(bf, index, u, area.inflated(reach));
-  std::vector<bool> skip = check_terrain(near, u, routes, settings, a.verdict);
+  std::vector<bool> skip = check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
     if (off_table(u.footprint_at(routes[i].poses.back()), bf)) {
       a.leaves_table = true;
@@ -657,7 +643,8 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
   // Straight lines need only what is near them (gates span at most the
   // frontage); a planned route may wander up to max_route from its start.
-  TransitScene scene(near, u, settings, opts);
+  opts.region = area.inflated(reach);
+  TransitScene scene(bf, u, settings, opts);
   // Routes are searched up to the allowance plus the stand's longest edge:
   // enough to show by how much a slightly long detour fails, without
   // searching the whole table for hopeless ones.
@@ -680,8 +667,8 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   if (!clear) {
     // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
     // strays more than L / 2 from the segment AB, which `area` contains.
-    Battlefield wide = neighbourhood(bf, index, u, area.inflated(max_route / 2 + reach));
-    TransitScene planner(wide, u, settings, opts);
+    opts.region = area.inflated(max_route / 2 + reach);
+    TransitScene planner(bf, u, settings, opts);
     chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();
   }

@@ -71,8 +71,16 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   for (const Unit& u : bf.units) total += u.stands.size();
   for (const TerrainFeature& tf : bf.terrain) total += tf.pieces.size();
   obstacles.reserve(total + 8);
+  const std::optional<Aabb>& region = options.region;
+  auto near_region = [&](const Unit& u) {
+    if (!region) return true;
+    const double reach = 0.5 * std::sqrt(u.width * u.width + u.depth * u.depth);
+    for (const Stand& s : u.stands)
+      if (region->inflated(reach).contains(s.pose.position)) return true;
+    return false;
+  };
   for (const Unit& u : bf.units) {
-    if (u.id == mover_id || listed(options.ignore_units, u.id)) continue;
+    if (u.id == mover_id || listed(options.ignore_units, u.id) || !near_region(u)) continue;
     bool enemy = u.side != side;
     if (character && !enemy) continue;  // characters pass through their own side
     if (options.flying && options.fly_over_stands) continue;
@@ -98,6 +106,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   if (!options.flying) {
     for (std::size_t f = 0; f < bf.terrain.size(); ++f) {
       const TerrainFeature& tf = bf.terrain[f];
+      if (region && !region->overlaps(tf.bounds)) continue;
       for (const Polygon& piece : tf.pieces) {
         if (piece.points.size() < 3) continue;
         TransitObstacle o;

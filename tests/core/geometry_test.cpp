@@ -151,6 +151,12 @@ TEST(GridIndex, AgreesWithABruteForceScan) {
     }
   }
   EXPECT_EQ(g.size(), all.size());
+  GridIndex shuffled({{0, 0}, {180, 120}}, 10);
+  shuffled.insert(9, {{1, 1}, {2, 2}});
+  shuffled.insert(2, {{1.5, 1.5}, {3, 3}});
+  shuffled.insert(5, {{1, 1}, {45, 2}});
+  EXPECT_EQ(shuffled.query({{0, 0}, {5, 5}}), (std::vector<int>{2, 5, 9}));
+  EXPECT_EQ(shuffled.query({{1, 1}, {1.2, 1.2}}), (std::vector<int>{5, 9}));
   const GridIndex empty({{0, 0}, {180, 120}}, 10);
   EXPECT_TRUE(empty.query({{0, 0}, {180, 120}}).empty());
   GridIndex none;

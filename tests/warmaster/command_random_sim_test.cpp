@@ -138,6 +138,30 @@ TEST(CommandRandomSim, UniformPicksFromLegalActions) {
   EXPECT_GT(total, 400);
 }
 
+// Simulations without an observer apply actions undescribed (no result
+// JSON); that must not change the game: same state, same dice, turn by turn.
+TEST(CommandRandomSim, UndescribedPlayGivesTheSameGame) {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    auto game = make_game(field_with_characters(20, 300 + seed));
+    CommandState described(game), undescribed(game);
+    SeededDice dice_a(seed), dice_b(seed);
+    Rng rng_a(seed), rng_b(seed);
+    int applied = 0;
+    const sim::Observer count = [&](const CommandState&, const Action&, const ActionOutcome& o, const CommandState&) {
+      EXPECT_FALSE(o.result.is_null());
+      ++applied;
+    };
+    for (int phase = 0; phase < 6 && !described.battle_over(); ++phase) {
+      const int before = applied;
+      sim::random_command_phase(described, dice_a, rng_a, &count);
+      EXPECT_EQ(sim::random_command_phase(undescribed, dice_b, rng_b, nullptr), applied - before);
+      ASSERT_EQ(state_to_json(undescribed), state_to_json(described)) << "seed " << seed << " phase " << phase;
+      ASSERT_EQ(dice_b.history().size(), dice_a.history().size());
+    }
+    EXPECT_GT(applied, 20);
+  }
+}
+
 TEST(CommandRandomSim, CloningIsCheapAndIndependent) {
   auto game = make_game(field_with_characters(40, 5));
   CommandState a(game);

@@ -213,6 +213,7 @@ class GridIndex {
   int nx_ = 0;
   int ny_ = 0;
   std::vector<Entry> boxes_;
+  bool ids_ascending_ = true;  // ids were inserted in ascending order: entry order is id order
   mutable bool laid_out_ = true;
   mutable std::vector<int> cell_start_;    // nx_ * ny_ + 1 offsets into cell_entries_
   mutable std::vector<int> cell_entries_;  // indices into boxes_, cell by cell

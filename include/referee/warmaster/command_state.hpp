@@ -129,7 +129,11 @@ class CommandState {
   Verdict validate(const Action& a) const;
   // Validates, then applies: rolls the dice it needs through `dice`.
   // An illegal action leaves the state unchanged and rolls nothing.
-  ActionOutcome apply(const Action& a, Dice& dice);
+  // Describe::No leaves ActionOutcome::result empty for a legal action (the
+  // verdict and rolls are still filled in): for simulations that keep no
+  // log, since writing the JSON costs about a tenth of a random phase.
+  enum class Describe { Yes, No };
+  ActionOutcome apply(const Action& a, Dice& dice, Describe describe = Describe::Yes);
 
   // What an order would need now, without giving it (the "what would this
   // order need?" question). Refusals come back in the verdict.
@@ -187,8 +191,9 @@ class CommandState {
   // Checks one unit's move on `bf` (the movement engine plus the command
   // phase's own conditions), adding violations to `v`.
   MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const;
+  // `result` may be null (nothing is described).
   void place_after_move(int unit, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
-                        nlohmann::json& result);
+                        nlohmann::json* result);
 
   std::shared_ptr<const CommandGame> game_;
   std::shared_ptr<const Battlefield> bf_;

@@ -68,6 +68,10 @@ struct TransitOptions {
   bool evading = false;       // evaders may not pass through engaged units
   std::vector<std::string> burst_through;  // friendly unengaged units an evader may burst through
   std::vector<std::string> ignore_units;   // units whose stands do not block (e.g. the charge target at contact)
+  // When set, only what is near this box becomes an obstacle: units with a
+  // stand whose bounding circle meets it, terrain whose bounds meet it. A
+  // scene for checking one move need not hold the whole battle.
+  std::optional<Aabb> region;
 };
 
 // Everything one unit's stands must avoid, built once per move and reused for
