@@ -114,7 +114,7 @@ std::vector<Action> CommandState::legal_actions() const {
   }
 
   if (step_ != CommandStep::Characters) {
-    const std::vector<std::vector<int>> adj = orders_begun_ ? brigade_touching_ : touching_now();
+    const std::vector<std::vector<int>>& adj = orders_begun_ ? brigade_touching_ : touching_now();
     for (const Character& c : bf_->characters) {
       if (c.side != side_) continue;
       for (std::size_t i = 0; i < bf_->units.size(); ++i) {

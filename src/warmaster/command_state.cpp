@@ -95,6 +95,7 @@ Battlefield& CommandState::mutable_battlefield() {
 void CommandState::replace_battlefield(std::shared_ptr<const Battlefield> bf) {
   bf_ = std::move(bf);
   index_current_ = false;
+  touching_.reset();
 }
 
 const MoveIndex& CommandState::move_index() const {
@@ -138,7 +139,8 @@ void CommandState::begin_phase() {
 // Two units touch when some stand of one is within the contact tolerance of a
 // stand of the other (README reading 3, applied between units). This is how
 // brigades are recognised.
-std::vector<std::vector<int>> CommandState::touching_now() const {
+const std::vector<std::vector<int>>& CommandState::touching_now() const {
+  if (touching_) return *touching_;
   const Battlefield& bf = *bf_;
   const MoveIndex& index = move_index();
   std::vector<std::vector<int>> adj(bf.units.size());
@@ -161,7 +163,8 @@ std::vector<std::vector<int>> CommandState::touching_now() const {
       }
     }
   }
-  return adj;
+  touching_ = std::make_shared<const std::vector<std::vector<int>>>(std::move(adj));
+  return *touching_;
 }
 
 // --- Validation ----------------------------------------------------------------
@@ -354,7 +357,7 @@ Verdict CommandState::validate_order(const Action& a) const {
   if (group.size() > 1) {
     // A brigade must have been touching when ordered movement began, and
     // (after moving) must still touch now.
-    const std::vector<std::vector<int>> at_start = orders_begun_ ? brigade_touching_ : touching_now();
+    const std::vector<std::vector<int>>& at_start = orders_begun_ ? brigade_touching_ : touching_now();
     if (!connected(group, at_start))
       v.add("warmaster.command.brigade_formed",
             fmt::format("units {} were not touching as one body when ordered movement began: a brigade cannot be "

@@ -107,6 +107,28 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
   return line;
 }
 
+namespace {
+// An evade ends at least 5 cm from every enemy unit and every unit engaged
+// in combat. `moved` is the evader where it ends.
+bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v) {
+  bool clear = true;
+  for (const Unit& o : bf.units) {
+    if (o.id == moved.id || o.stands.empty()) continue;
+    if (o.side == moved.side && !o.engaged) continue;
+    if (!units_may_touch(moved, o, kEvadeClearance)) continue;
+    const double d = unit_distance(moved, o).distance;
+    if (to_hundredths_of_mm(d) >= 5000) continue;
+    clear = false;
+    v.add("warmaster.initiative.evade_clearance",
+           fmt::format("unit {} would end {} from {} unit {}: an evade ends at least 5 cm from every enemy and every "
+                       "engaged unit",
+                       moved.id, format_measure(d, "cm"), o.side == moved.side ? "engaged" : "enemy", o.id),
+           {{"distance", d, "cm"}, {"minimum", kEvadeClearance, "cm"}});
+  }
+  return clear;
+}
+}  // namespace
+
 bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
                  const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
                  const MoveIndex* index) {
@@ -195,19 +217,7 @@ bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, M
           i = moved->stands.size() - 1;
           break;
         }
-  // At least 5 cm from every enemy unit and every unit engaged in combat.
-  for (const Unit& o : bf.units) {
-    if (o.id == evader.id || o.stands.empty()) continue;
-    if (o.side == evader.side && !o.engaged) continue;
-    if (!units_may_touch(*moved, o, kEvadeClearance)) continue;
-    const double d = unit_distance(*moved, o).distance;
-    if (to_hundredths_of_mm(d) < 5000)
-      v.add("warmaster.initiative.evade_clearance",
-            fmt::format("unit {} would end {} from {} unit {}: an evade ends at least 5 cm from every enemy and every "
-                        "engaged unit",
-                        evader.id, format_measure(d, "cm"), o.side == evader.side ? "engaged" : "enemy", o.id),
-            {{"distance", d, "cm"}, {"minimum", kEvadeClearance, "cm"}});
-  }
+  evade_ends_clear(bf, *moved, v);
   return v.legal();
 }
 

@@ -155,9 +155,10 @@ class CommandState {
   std::optional<MoveRequest> compute_evade(const std::string& unit, const std::string& enemy,
                                            const std::vector<std::string>& burst_through = {}) const;
 
-  // Units that touched each other when ordered movement began, as a list of
-  // neighbours per unit (brigades are formed from these).
-  std::vector<std::vector<int>> touching_now() const;
+  // Units of one side that touch each other now, as a list of neighbours
+  // per unit (brigades are formed from these when ordered movement begins).
+  // Worked out once per battlefield and shared by clones until a stand moves.
+  const std::vector<std::vector<int>>& touching_now() const;
 
  private:
   friend struct CommandStateAccess;
@@ -202,6 +203,7 @@ class CommandState {
   // changes in the Command phase).
   mutable std::shared_ptr<const MoveIndex> index_;
   mutable bool index_current_ = false;
+  mutable std::shared_ptr<const std::vector<std::vector<int>>> touching_;  // of *bf_, or null
   int turn_ = 1;
   int side_ = 0;
   CommandStep step_ = CommandStep::Initiative;
