@@ -158,7 +158,7 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
   }
   if (!v.legal()) return v;
 
-  const std::vector<InitiativeCandidate> cands = initiative_candidates(*bf_, u, settings(), a.charge);
+  const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, a.charge);
   const InitiativeCandidate* target = nullptr;
   const InitiativeCandidate* closest = nullptr;
   for (const InitiativeCandidate& c : cands) {

@@ -97,7 +97,7 @@ std::vector<Action> CommandState::legal_actions() const {
           }
       if (!s.near_enemy_at_start || s.used_initiative || u.engaged || u.confused) continue;
       for (bool charge : {true, false}) {
-        const std::vector<InitiativeCandidate> cands = initiative_candidates(*bf_, u, settings(), charge);
+        const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, charge);
         for (const InitiativeCandidate& c : cands) {
           if (!c.visible) continue;
           Action a;

@@ -93,7 +93,9 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       const Unit& u = bf->units[i];
       if (u.side != side || !s.units()[i].near_enemy_at_start || (rng.next() & 1)) continue;
       const bool charge = (rng.next() & 1) != 0;
-      for (const InitiativeCandidate& c : initiative_candidates(*bf, u, s.settings(), charge)) {
+      // A copy: applying the move replaces the battlefield the list belongs to.
+      const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge);
+      for (const InitiativeCandidate& c : targets) {
         if (!c.visible) continue;
         Action a;
         a.type = ActionType::Initiative;

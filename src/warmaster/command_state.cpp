@@ -96,6 +96,17 @@ void CommandState::replace_battlefield(std::shared_ptr<const Battlefield> bf) {
   bf_ = std::move(bf);
   index_current_ = false;
   touching_.reset();
+  targets_.clear();
+}
+
+const std::vector<InitiativeCandidate>& CommandState::initiative_targets(const std::string& unit, bool charge) const {
+  static const std::vector<InitiativeCandidate> none;
+  const int ui = unit_index(unit);
+  if (ui < 0) return none;
+  if (targets_.empty()) targets_.resize(2 * bf_->units.size());
+  auto& slot = targets_[2 * static_cast<std::size_t>(ui) + (charge ? 1 : 0)];
+  if (!slot) slot = initiative_candidates(*bf_, unit_at(ui), settings(), charge);
+  return *slot;
 }
 
 const MoveIndex& CommandState::move_index() const {

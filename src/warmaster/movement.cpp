@@ -655,7 +655,21 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // only when none is, plan routes round what blocks, in the first order.
   PathAttempt chosen;
   bool clear = false;
+  // A stand whose straight line is blocked with none of its own unit's
+  // stands in the way is blocked in every order (stands already moved only
+  // add obstacles and gates), so then no order is tried.
+  bool blocked_in_every_order = false;
+  if (orders.size() > 1) {
+    scene.set_own_blockers({});
+    for (std::size_t i = 0; i < routes.size() && !blocked_in_every_order; ++i) {
+      if (skip[i]) continue;
+      const std::vector<Pose>& poses = routes[i].poses;
+      for (std::size_t k = 0; k + 1 < poses.size() && !blocked_in_every_order; ++k)
+        blocked_in_every_order = poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1]);
+    }
+  }
   for (const auto& order : orders) {
+    if (blocked_in_every_order) break;
     PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
     if (attempt.violations.empty()) {
       chosen = std::move(attempt);

@@ -18,6 +18,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/core/ruling.hpp"
+#include "referee/warmaster/initiative.hpp"
 #include "referee/warmaster/model.hpp"
 #include "referee/warmaster/movement.hpp"
 #include "referee/warmaster/orders.hpp"
@@ -155,6 +156,12 @@ class CommandState {
   std::optional<MoveRequest> compute_evade(const std::string& unit, const std::string& enemy,
                                            const std::vector<std::string>& burst_through = {}) const;
 
+  // initiative_candidates() for `unit` on the current battlefield: the
+  // enemies within 20 cm, nearest first, with sight for a charge or an evade.
+  // Kept until a stand moves, since the player choosing and the validation
+  // both need it. Unknown units have none.
+  const std::vector<InitiativeCandidate>& initiative_targets(const std::string& unit, bool charge) const;
+
   // Units of one side that touch each other now, as a list of neighbours
   // per unit (brigades are formed from these when ordered movement begins).
   // Worked out once per battlefield and shared by clones until a stand moves.
@@ -204,6 +211,7 @@ class CommandState {
   mutable std::shared_ptr<const MoveIndex> index_;
   mutable bool index_current_ = false;
   mutable std::shared_ptr<const std::vector<std::vector<int>>> touching_;  // of *bf_, or null
+  mutable std::vector<std::optional<std::vector<InitiativeCandidate>>> targets_;  // per unit, evade then charge
   int turn_ = 1;
   int side_ = 0;
   CommandStep step_ = CommandStep::Initiative;
