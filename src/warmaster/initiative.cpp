@@ -203,6 +203,13 @@ bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, M
                         : index       ? check_move(bf, *index, req, settings)
                                       : check_move(bf, req, settings);
   for (const Ruling& r : ans.verdict.violations) v.add(r);
+  // The engine plans round what blocks a straight line, but the nearest
+  // stand may not go round: its line itself must be clear.
+  for (const StandRoute& r : ans.routes)
+    if (r.stand == line.stand && r.planned)
+      v.add("warmaster.initiative.evade_direction",
+            fmt::format("stand {} must move in a straight line directly away from {}, and that line is blocked",
+                        line.stand, enemy.id));
   if (!v.legal()) return false;
   // Only the evader moves: the clearances are measured from it where it ends.
   Unit moved_unit = evader;

@@ -60,6 +60,22 @@ TEST(Initiative, EvadeGivenByThePlayerMustGoStraightAway) {
   EXPECT_TRUE(o.verdict.legal()) << explain(o.verdict);
 }
 
+// "The nearest stand moves first, in a straight line": the engine may not
+// plan it round something in the way, even when a way round fits the pace.
+TEST(Initiative, EvadersNearestStandMayNotGoRoundWhatBlocksItsLine) {
+  Battlefield bf = initiative_field();
+  // A post straight behind stand 0 (x = 56), clear of stand 1's line (x = 60).
+  bf.terrain.push_back(area("post", TerrainKind::Impassable, {{55.5, 43}, {56.5, 43}, {56.5, 44}, {55.5, 44}}));
+  CommandState s(make_game(bf));
+  const Action a = initiative("U", false, "E1", {slide(unit(s, "U"), {0, -12}, MoveKind::Evade)});
+  expect_refused(s, a, "warmaster.initiative.evade_direction");
+  // The same slide as a plain move is legal: the engine plans round the post.
+  MoveRequest plain = slide(unit(s, "U"), {0, -12}, MoveKind::Ordered);
+  const MoveAnswer ans = check_move(s.battlefield(), plain, s.settings());
+  EXPECT_TRUE(ans.verdict.legal()) << explain(ans.verdict);
+  EXPECT_TRUE(ans.routes[0].planned);
+}
+
 TEST(Initiative, EvadeMustEndAtLeast5cmFromEveryEnemy) {
   Battlefield bf = initiative_field();
   // A second enemy behind U, facing away: its edge at y = 30 (18 cm from U's rear at 49... closer than E1? no: 19 cm).
