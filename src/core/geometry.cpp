@@ -454,6 +454,7 @@ void GridIndex::lay_out() const {
   const std::size_t cells = has_cells ? static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_) : 0;
   cell_start_.assign(cells + 1, 0);
   outside_.clear();
+  cells_of_.assign(boxes_.size(), Cells{});
   auto for_cells = [&](const Aabb& box, auto&& f) {
     if (!has_cells || !world_.overlaps(box)) return;
     for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
@@ -461,43 +462,53 @@ void GridIndex::lay_out() const {
   };
   for (std::size_t i = 0; i < boxes_.size(); ++i) {
     const Aabb& box = boxes_[i].box;
-    if (!has_cells || !inside_world(box)) outside_.push_back(static_cast<int>(i));
+    if (!has_cells || !inside_world(box)) {
+      outside_.push_back(static_cast<int>(i));
+      cells_of_[i].outside = true;
+      continue;  // found through outside_ only
+    }
+    cells_of_[i].x0 = cell_x(box.min.x);
+    cells_of_[i].y0 = cell_y(box.min.y);
     for_cells(box, [&](std::size_t c) { ++cell_start_[c + 1]; });
   }
   for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
   cell_entries_.resize(static_cast<std::size_t>(cell_start_[cells]));
   std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t i = 0; i < boxes_.size(); ++i)
-    for_cells(boxes_[i].box,
-              [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
+    if (!cells_of_[i].outside)
+      for_cells(boxes_[i].box,
+                [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
   laid_out_ = true;
 }
 
-// Entries met in several cells are dropped by sorting and removing repeats:
-// no visit stamps, so a prepared index is never written by a query. A query
-// inside one cell, with nothing off the world, meets each entry once and in
-// insertion order, and needs no sorting.
+// An entry lying in several cells is reported only from the first of its
+// cells the query visits (its lowest cell within the query's range), so
+// there are no repeats to remove and no visit stamps: a prepared index is
+// never written by a query. Entries reaching off the world are kept out of
+// the cells and checked on every query.
 void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
   if (!laid_out_) lay_out();
   const std::size_t first = out.size();
-  out.insert(out.end(), outside_.begin(), outside_.end());
-  int cells_met = 0;
+  for (int index : outside_)
+    if (boxes_[static_cast<std::size_t>(index)].box.overlaps(box)) out.push_back(boxes_[static_cast<std::size_t>(index)].id);
+  // In one cell, with nothing from outside_, entries come in insertion order.
+  bool in_order = ids_ascending_ && out.size() == first;
   if (nx_ > 0 && ny_ > 0 && world_.overlaps(box)) {
-    for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
-      for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x) {
+    const int qx0 = cell_x(box.min.x), qx1 = cell_x(box.max.x);
+    const int qy0 = cell_y(box.min.y), qy1 = cell_y(box.max.y);
+    in_order = in_order && qx0 == qx1 && qy0 == qy1;
+    for (int y = qy0; y <= qy1; ++y)
+      for (int x = qx0; x <= qx1; ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * nx_ + x;
-        out.insert(out.end(), cell_entries_.begin() + cell_start_[c], cell_entries_.begin() + cell_start_[c + 1]);
-        ++cells_met;
+        for (int k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
+          const std::size_t index = static_cast<std::size_t>(cell_entries_[static_cast<std::size_t>(k)]);
+          const Cells& at = cells_of_[index];
+          if (x != std::max(at.x0, qx0) || y != std::max(at.y0, qy0)) continue;  // met in an earlier cell
+          if (boxes_[index].box.overlaps(box)) out.push_back(boxes_[index].id);
+        }
       }
   }
-  const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
-  const bool in_order = outside_.empty() && cells_met <= 1;
-  if (!in_order) std::sort(begin, out.end());
-  auto end = in_order ? out.end() : std::unique(begin, out.end());
-  end = std::remove_if(begin, end, [&](int index) { return !boxes_[static_cast<std::size_t>(index)].box.overlaps(box); });
-  out.erase(end, out.end());
-  for (auto it = begin; it != out.end(); ++it) *it = boxes_[static_cast<std::size_t>(*it)].id;
-  if (!ids_ascending_) std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+  if (!in_order) std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }
 
 std::vector<int> GridIndex::query(const Aabb& box) const {

@@ -263,6 +263,30 @@ void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAn
   }
 }
 
+// A Hero or Wizard that left the table on a 1-2 rolls again at the start of
+// its side's turn (docs/rulings.md, warmaster.command.character_lost): 1-2
+// and it stays off; 3-4 and it is back where it left but makes no move this
+// turn; 5-6 and it is back and may move. It may issue orders once back.
+void CommandState::apply_character_return(int ci, Dice& dice, nlohmann::json* result) {
+  CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
+  const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
+  const OffTableResult r = resolve_off_table(c.id, 0, dice);
+  cs.returns_next_turn = false;
+  if (result) {
+    (*result)["roll"] = r.roll;
+    (*result)["modified"] = r.modified;
+    (*result)["outcome"] = to_string(r.outcome);
+    (*result)["ruling"] = r.ruling;
+  }
+  if (r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn) return;
+  Battlefield& bf = mutable_battlefield();
+  Character& mc = bf.characters[static_cast<std::size_t>(ci)];
+  mc.pose.position = cs.return_point;
+  cs.lost = false;
+  cs.frozen = r.outcome == OffTableOutcome::ReturnsCannotMove;
+  if (result) (*result)["returned_at"] = {mc.pose.position.x, mc.pose.position.y};
+}
+
 namespace {
 // Facings are kept in [0, 360) everywhere (as the file parser gives them), so
 // an action applied directly and the same action read back from a log give
@@ -305,6 +329,10 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
 
   switch (a.type) {
     case ActionType::OffTableReturn: {
+      if (!a.character.empty()) {
+        apply_character_return(character_index(a.character), dice, say ? &res : nullptr);
+        break;
+      }
       const int ui = unit_index(a.unit);
       UnitStatus& s = units_[static_cast<std::size_t>(ui)];
       const OffTableResult r = resolve_off_table(unit_at(ui), dice);
@@ -504,6 +532,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
         const bool gone = r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn;
         if (gone) {
           chars_[static_cast<std::size_t>(ci)].lost = true;
+          chars_[static_cast<std::size_t>(ci)].return_point = edge_where_left(bf, c, start_position);
           if (say) res["off_table"]["lost"] = true;
           if (c.role == CharacterRole::General)
             battle_over_reason_ = fmt::format("the General {} left the table and did not return at once", c.id);

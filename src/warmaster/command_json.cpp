@@ -41,8 +41,13 @@ Action parse_action(const Json& j, const Battlefield& bf, const std::string& pat
   a.type = *action_type_from_string(r.one_of("type", action_type_names()));
   switch (a.type) {
     case ActionType::OffTableReturn:
-      r.allow_only({"type", "unit"});
-      a.unit = r.string("unit");
+      r.allow_only({"type", "unit", "character"});
+      if (r.has("character")) {
+        if (r.has("unit")) r.fail("unit", "an off_table_return names a unit or a character, not both");
+        a.character = r.string("character");
+      } else {
+        a.unit = r.string("unit");
+      }
       break;
     case ActionType::HomeBack:
       r.allow_only({"type", "unit", "character"});
@@ -105,7 +110,10 @@ Action parse_action(const Json& j, const Battlefield& bf, const std::string& pat
 Json to_json(const Action& a) {
   Json j{{"type", to_string(a.type)}};
   switch (a.type) {
-    case ActionType::OffTableReturn: j["unit"] = a.unit; break;
+    case ActionType::OffTableReturn:
+      if (a.character.empty()) j["unit"] = a.unit;
+      else j["character"] = a.character;
+      break;
     case ActionType::HomeBack:
       j["unit"] = a.unit;
       j["character"] = a.character;
@@ -205,7 +213,13 @@ Json state_to_json(const CommandState& s) {
                      {"moved", st.moved},
                      {"joined_unit", c.joined_unit},
                      {"pose", pose_json(c.pose)}});
-    if (st.lost) chars.back()["lost"] = true;  // only when lost, so older golden files stay as they were
+    // Only when set, so older golden files stay as they were.
+    if (st.lost) {
+      chars.back()["lost"] = true;
+      chars.back()["return_point"] = {st.return_point.x, st.return_point.y};
+    }
+    if (st.returns_next_turn) chars.back()["returns_next_turn"] = true;
+    if (st.frozen) chars.back()["returned"] = true;
   }
   j["characters"] = chars;
   return j;

@@ -43,6 +43,13 @@ std::vector<Action> CommandState::legal_actions() const {
       a.unit = bf_->units[i].id;
       out.push_back(a);
     }
+  for (std::size_t i = 0; i < chars_.size(); ++i)
+    if (chars_[i].returns_next_turn && bf_->characters[i].side == side_) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.character = bf_->characters[i].id;
+      out.push_back(a);
+    }
   if (!out.empty()) return out;
 
   if (pending_ && pending_->kind) {

@@ -85,6 +85,13 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       a.unit = s.battlefield().units[i].id;
       try_apply(s, a, dice, observer, applied);
     }
+  for (std::size_t i = 0; i < s.characters().size(); ++i)
+    if (s.characters()[i].returns_next_turn) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.character = s.battlefield().characters[i].id;
+      try_apply(s, a, dice, observer, applied);
+    }
 
   // Initiative: about half the units that may use it try to.
   if (s.step() == CommandStep::Initiative) {

@@ -133,10 +133,14 @@ void CommandState::begin_phase() {
     s.near_enemy_at_start = u.side == side_ && !s.off_table && !s.destroyed && !u.stands.empty() &&
                             enemy_within(*bf_, u, 20.0);
   }
-  for (CharacterStatus& c : chars_) {
-    const bool lost = c.lost;  // a lost character stays lost
+  for (std::size_t i = 0; i < chars_.size(); ++i) {
+    CharacterStatus& c = chars_[i];
+    const bool lost = c.lost;  // a lost character stays lost until it rolls to return
+    const Vec2 back_at = c.return_point;
     c = CharacterStatus{};
     c.lost = lost;
+    c.return_point = back_at;
+    c.returns_next_turn = lost && bf_->characters[i].side == side_;
   }
   step_ = CommandStep::Initiative;
   orders_begun_ = general_failed_ = false;
@@ -205,10 +209,28 @@ void CommandState::require_no_pending_returns(Verdict& v) const {
       v.add("warmaster.command.off_table_return",
             fmt::format("unit {} left the table and must roll to return before anything else moves this turn",
                         bf_->units[i].id));
+  for (std::size_t i = 0; i < chars_.size(); ++i)
+    if (chars_[i].returns_next_turn && bf_->characters[i].side == side_)
+      v.add("warmaster.command.off_table_return",
+            fmt::format("{} left the table and must roll to return before anything else moves this turn",
+                        bf_->characters[i].id));
 }
 
 Verdict CommandState::validate_off_table(const Action& a) const {
   Verdict v;
+  if (!a.character.empty()) {
+    const int ci = character_index(a.character);
+    if (ci < 0) {
+      v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+      return v;
+    }
+    if (bf_->characters[static_cast<std::size_t>(ci)].side != side_)
+      v.add("warmaster.command.side", fmt::format("{} is not on the side moving", a.character));
+    if (!chars_[static_cast<std::size_t>(ci)].returns_next_turn)
+      v.add("warmaster.command.off_table_return",
+            fmt::format("{} is not waiting off the table to roll for its return", a.character));
+    return v;
+  }
   const int ui = unit_index(a.unit);
   if (ui < 0) {
     v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
@@ -244,6 +266,8 @@ Verdict CommandState::validate_home_back(const Action& a) const {
     v.add("warmaster.command.home_back", "flyers home back before any order is issued");
   if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
   if (c.side != u.side) v.add("warmaster.command.home_back", fmt::format("{} is not a friendly character", c.id));
+  if (chars_[static_cast<std::size_t>(ci)].lost)
+    v.add("warmaster.command.character_lost", fmt::format("{} is off the table: nothing can home back on it", c.id));
   if (u.type != TroopType::Flyer) v.add("warmaster.command.home_back", fmt::format("unit {} is not a flying unit", u.id));
   if (s.homed_back) v.add("warmaster.command.home_back", fmt::format("unit {} has already homed back", u.id));
   if (s.off_table || s.destroyed) v.add("warmaster.command.off_table", fmt::format("unit {} is not on the table", u.id));
@@ -251,8 +275,9 @@ Verdict CommandState::validate_home_back(const Action& a) const {
   if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
   if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
   if (!v.legal() || u.stands.empty()) return v;
-  for (const Character& f : bf_->characters) {
-    if (f.side != u.side) continue;
+  for (std::size_t k = 0; k < bf_->characters.size(); ++k) {
+    const Character& f = bf_->characters[k];
+    if (f.side != u.side || chars_[k].lost) continue;
     const double d = character_distance(f, u).distance;
     if (to_hundredths_of_mm(d) <= 20000)
       v.add("warmaster.command.home_back",
@@ -333,8 +358,9 @@ Verdict CommandState::validate_order(const Action& a) const {
             fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it", u.id));
     if (u.type == TroopType::Flyer) {
       double best = std::numeric_limits<double>::infinity();
-      for (const Character& f : bf_->characters)
-        if (f.side == u.side) best = std::min(best, character_distance(f, u).distance);
+      for (std::size_t k = 0; k < bf_->characters.size(); ++k)
+        if (bf_->characters[k].side == u.side && !chars_[k].lost)
+          best = std::min(best, character_distance(bf_->characters[k], u).distance);
       if (!(to_hundredths_of_mm(best) <= 20000))
         v.add("warmaster.command.flyer_range",
               fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within 20 cm",
@@ -492,6 +518,9 @@ Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answe
     v.add("warmaster.command.character_move", fmt::format("{} has already moved this phase", c.id));
   if (chars_[static_cast<std::size_t>(ci)].lost)
     v.add("warmaster.command.character_lost", fmt::format("{} left the table and did not come back", c.id));
+  if (chars_[static_cast<std::size_t>(ci)].frozen)
+    v.add("warmaster.command.returned",
+          fmt::format("{} came back onto the table on a 3-4 and cannot move this turn", c.id));
   if (a.moves.size() != 1) {
     v.add("warmaster.command.character_move", "a character move needs exactly one move");
     return v;

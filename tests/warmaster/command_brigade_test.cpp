@@ -249,8 +249,9 @@ TEST(OffTable, CasualtiesCountAgainstTheRoll) {
 // Movement text, "Units which move off the table": "Characters who are on
 // their own must roll in the unlikely event that they leave the table", on the
 // same D6 chart. Reading (warmaster.command.character_lost): 1-2 and the
-// character is lost for good and issues no more orders; 3-6 and it is back at
-// once where it crossed the edge, its 2.5 cm base wholly on the table.
+// character is off the table, issuing no orders, and rolls again at the start
+// of its side's next turn; 3-6 and it is back at once where it crossed the
+// edge, its 2.5 cm base wholly on the table.
 Action hero_walks_off(const std::string& id) {
   Action cm;
   cm.type = ActionType::CharacterMove;
@@ -271,7 +272,7 @@ Battlefield hero_field(CharacterRole role) {
   return bf;
 }
 
-TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsLostAndIssuesNoMoreOrders) {
+TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsOffTheTableUntilItRollsBack) {
   for (CharacterRole role : {CharacterRole::Hero, CharacterRole::Wizard})
     for (int roll : {1, 2}) {
       CommandState s(make_game(hero_field(role)));
@@ -283,15 +284,88 @@ TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsLostAndIssuesNoMoreOrders) {
       EXPECT_EQ(o.result["off_table"]["lost"], true);
       EXPECT_FALSE(s.battle_over());  // only the General's loss ends the battle
       EXPECT_TRUE(state_to_json(s)["characters"][2]["lost"].get<bool>());
-      // Its side's next Command phase: it gives no orders and does not move.
       ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      // The other side's phase: nothing waits on the hero.
+      EXPECT_FALSE(s.characters()[2].returns_next_turn);
       ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      // Its side's next phase: the roll comes before anything else.
+      EXPECT_TRUE(s.characters()[2].returns_next_turn);
+      expect_refused(s, order("g", {"S"}), "warmaster.command.off_table_return");
+      expect_refused(s, order("h", {"P"}), "warmaster.command.character_lost");
+      const std::vector<Action> legal = s.legal_actions();
+      ASSERT_EQ(legal.size(), 1u);
+      EXPECT_EQ(legal[0].type, ActionType::OffTableReturn);
+      EXPECT_EQ(legal[0].character, "h");
+      // Another 1-2: still off the table; it gives no orders and does not move.
+      const ActionOutcome again = play(s, legal[0], {roll});
+      ASSERT_TRUE(again.verdict.legal()) << explain(again.verdict);
+      EXPECT_EQ(again.result["outcome"], to_string(OffTableOutcome::GoneRollNextTurn));
+      EXPECT_TRUE(s.characters()[2].lost);
       expect_refused(s, order("h", {"P"}), "warmaster.command.character_lost");
       for (const Action& a : s.legal_actions()) EXPECT_NE(a.character, "h");
       ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());  // the General still commands
       ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
       expect_refused(s, hero_walks_off("h"), "warmaster.command.character_lost");
     }
+}
+
+// Back on a later turn: where it crossed the edge. On 3-4 it may give orders
+// but makes no move that turn; on 5-6 it may also move.
+TEST(OffTable, ACharacterOffTheTableComesBackOnALaterRollOfThreeOrMore) {
+  for (int roll : {3, 4, 5, 6}) {
+    CommandState s(make_game(hero_field(CharacterRole::Hero)));
+    ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+    ASSERT_TRUE(play(s, hero_walks_off("h"), {2}).verdict.legal());
+    ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+    ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+    Action back;
+    back.type = ActionType::OffTableReturn;
+    back.character = "h";
+    const ActionOutcome o = play(s, back, {roll});
+    ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+    EXPECT_EQ(o.result["roll"], roll);
+    const Character h = *s.battlefield().find_character("h");
+    EXPECT_DOUBLE_EQ(h.pose.position.x, 30.0);
+    EXPECT_DOUBLE_EQ(h.pose.position.y, 1.25);
+    EXPECT_FALSE(s.characters()[2].lost);
+    EXPECT_TRUE(s.validate(order("h", {"P"})).legal());
+    ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+    Action step = character_move(h, Pose{{30, 6}, 0});
+    if (roll <= 4) {
+      expect_refused(s, step, "warmaster.command.returned");
+    } else {
+      EXPECT_TRUE(play(s, step).verdict.legal());
+    }
+    // Rolling again is refused: it is no longer waiting.
+    expect_refused(s, back, "warmaster.command.off_table_return");
+  }
+}
+
+// While it is off the table, flyers neither home back on it nor count it
+// for the 20 cm an order to a flyer needs.
+TEST(OffTable, AFlyerCannotUseACharacterThatIsOffTheTable) {
+  Battlefield bf = hero_field(CharacterRole::Hero);
+  bf.characters[0].pose.position = {170, 110};  // the General far away
+  Unit flyer = line_unit("F", 0, 15, 20);
+  flyer.type = TroopType::Flyer;
+  flyer.stands.resize(2);
+  bf.units.push_back(flyer);
+  CommandState s(make_game(bf));
+  EXPECT_TRUE(s.validate(order("g", {"F"})).legal());  // the hero is within 20 cm
+  ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
+  ASSERT_TRUE(play(s, hero_walks_off("h"), {1}).verdict.legal());
+  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  Action back;
+  back.type = ActionType::OffTableReturn;
+  back.character = "h";
+  ASSERT_TRUE(play(s, back, {1}).verdict.legal());
+  expect_refused(s, order("g", {"F"}), "warmaster.command.flyer_range");
+  Action home;
+  home.type = ActionType::HomeBack;
+  home.unit = "F";
+  home.character = "h";
+  expect_refused(s, home, "warmaster.command.character_lost");
 }
 
 TEST(OffTable, ACharacterOnItsOwnRollingThreeToSixComesBackWhereItLeft) {

@@ -203,6 +203,10 @@ class GridIndex {
     int id;
     Aabb box;
   };
+  struct Cells {  // the first cell an entry lies in; outside: kept in outside_ instead
+    int x0 = 0, y0 = 0;
+    bool outside = false;
+  };
   int cell_x(double x) const;
   int cell_y(double y) const;
   bool inside_world(const Aabb& box) const;
@@ -218,6 +222,7 @@ class GridIndex {
   mutable std::vector<int> cell_start_;    // nx_ * ny_ + 1 offsets into cell_entries_
   mutable std::vector<int> cell_entries_;  // indices into boxes_, cell by cell
   mutable std::vector<int> outside_;       // entries that reach beyond the world box
+  mutable std::vector<Cells> cells_of_;    // per entry
 };
 
 }  // namespace referee

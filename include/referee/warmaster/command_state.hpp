@@ -36,8 +36,9 @@ std::optional<ActionType> action_type_from_string(const std::string& s);
 // One thing a player does. Only the fields of its type are used.
 struct Action {
   ActionType type = ActionType::EndPhase;
-  std::string unit;                        // off_table_return, home_back, initiative
-  std::string character;                   // order, character_move; home_back: the character homed on
+  std::string unit;                        // off_table_return (a unit), home_back, initiative
+  std::string character;                   // order, character_move, off_table_return (a character);
+                                           // home_back: the character homed on
   std::vector<std::string> units;          // order: one unit, or a brigade of up to four
   bool charge = false;                     // initiative: charge (true) or evade (false)
   std::string target;                      // initiative: the enemy charged or evaded
@@ -78,8 +79,12 @@ struct CharacterStatus {
   bool moved = false;
   bool first_order_given = false;  // for the first-turn bonus
   // Left the table on its own and rolled 2 or less (warmaster.command.character_lost):
-  // it issues no more orders and does not move again (docs/rulings.md).
+  // off the table, issuing no orders and making no moves, until it rolls 3
+  // or more at the start of one of its side's turns (docs/rulings.md).
   bool lost = false;
+  bool returns_next_turn = false;  // lost, and must roll to return before anything else moves
+  Vec2 return_point{};             // lost: where it reappears
+  bool frozen = false;             // came back on a 3-4: no character move this turn
   bool operator==(const CharacterStatus&) const = default;
 };
 
@@ -199,6 +204,7 @@ class CommandState {
   // Checks one unit's move on `bf` (the movement engine plus the command
   // phase's own conditions), adding violations to `v`.
   MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const;
+  void apply_character_return(int character, Dice& dice, nlohmann::json* result);
   // `result` may be null (nothing is described).
   void place_after_move(int unit, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
                         nlohmann::json* result);
