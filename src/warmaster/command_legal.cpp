@@ -12,22 +12,6 @@
 
 namespace referee::warmaster {
 
-namespace {
-MoveRequest slide(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice) {
-  MoveRequest req;
-  req.mover = u.id;
-  req.kind = kind;
-  req.dice_distance = dice;
-  for (std::size_t i = 0; i < u.stands.size(); ++i) {
-    StandPlan p;
-    p.stand = static_cast<int>(i);
-    p.final_pose = u.stands[i].pose;
-    p.final_pose.position += shift;
-    req.stands.push_back(p);
-  }
-  return req;
-}
-}  // namespace
 
 std::vector<Action> CommandState::legal_actions() const {
   std::vector<Action> out;
@@ -81,7 +65,7 @@ std::vector<Action> CommandState::legal_actions() const {
       a.type = ActionType::Move;
       for (int ui : p.units) {
         const Unit& u = unit_at(ui);
-        a.moves.push_back(slide(u, dir * d, *p.kind,
+        a.moves.push_back(slide_move(u, dir * d, *p.kind,
                                 p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt));
       }
       push_if_legal(a);
@@ -107,13 +91,7 @@ std::vector<Action> CommandState::legal_actions() const {
         const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, charge);
         for (const InitiativeCandidate& c : cands) {
           if (!c.visible) continue;
-          Action a;
-          a.type = ActionType::Initiative;
-          a.unit = u.id;
-          a.charge = charge;
-          a.target = c.enemy;
-          if (charge) a.moves.push_back(plan_straight_charge(u, *bf_->find_unit(c.enemy)));
-          push_if_legal(a);
+          push_if_legal(initiative_action(u, *bf_->find_unit(c.enemy), charge));
           break;  // only the closest visible enemy
         }
       }
@@ -162,6 +140,31 @@ std::vector<Action> CommandState::legal_actions() const {
   end_phase.type = ActionType::EndPhase;
   push_if_legal(end_phase);
   return out;
+}
+
+Action initiative_action(const Unit& u, const Unit& enemy, bool charge) {
+  Action a;
+  a.type = ActionType::Initiative;
+  a.unit = u.id;
+  a.charge = charge;
+  a.target = enemy.id;
+  if (charge) a.moves.push_back(plan_straight_charge(u, enemy));
+  return a;
+}
+
+MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance) {
+  MoveRequest req;
+  req.mover = u.id;
+  req.kind = kind;
+  req.dice_distance = dice_distance;
+  for (std::size_t i = 0; i < u.stands.size(); ++i) {
+    StandPlan p;
+    p.stand = static_cast<int>(i);
+    p.final_pose = u.stands[i].pose;
+    p.final_pose.position += shift;
+    req.stands.push_back(p);
+  }
+  return req;
 }
 
 Action character_move(const Character& c, const Pose& to) {

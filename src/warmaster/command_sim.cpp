@@ -44,21 +44,9 @@ Action random_slide(const CommandState& s, Rng& rng) {
   if (lead.stands.empty()) return a;
   const double facing = lead.stands[0].pose.facing_deg + (uniform01(rng) - 0.5) * 60.0;
   const Vec2 shift = Rot::from_degrees(facing).forward() * std::max(0.0, allowance * (0.2 + 0.8 * uniform01(rng)) - 0.01);
-  for (int ui : p.units) {
-    const Unit& u = bf.units[static_cast<std::size_t>(ui)];
-    MoveRequest r;
-    r.mover = u.id;
-    r.kind = *p.kind;
-    if (*p.kind == MoveKind::Dice) r.dice_distance = p.dice_distance;
-    for (std::size_t i = 0; i < u.stands.size(); ++i) {
-      StandPlan sp;
-      sp.stand = static_cast<int>(i);
-      sp.final_pose = u.stands[i].pose;
-      sp.final_pose.position += shift;
-      r.stands.push_back(sp);
-    }
-    a.moves.push_back(std::move(r));
-  }
+  for (int ui : p.units)
+    a.moves.push_back(slide_move(bf.units[static_cast<std::size_t>(ui)], shift, *p.kind,
+                                 *p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt));
   return a;
 }
 
@@ -104,13 +92,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge);
       for (const InitiativeCandidate& c : targets) {
         if (!c.visible) continue;
-        Action a;
-        a.type = ActionType::Initiative;
-        a.unit = u.id;
-        a.charge = charge;
-        a.target = c.enemy;
-        if (charge) a.moves.push_back(plan_straight_charge(u, *bf->find_unit(c.enemy)));
-        try_apply(s, a, dice, observer, applied);
+        try_apply(s, initiative_action(u, *bf->find_unit(c.enemy), charge), dice, observer, applied);
         break;
       }
     }
