@@ -45,17 +45,7 @@ inline Character character(const std::string& id, int side, CharacterRole role, 
 
 // Every stand of `u` slid by `shift`, facings kept.
 inline MoveRequest slide(const Unit& u, Vec2 shift, MoveKind kind = MoveKind::Ordered) {
-  MoveRequest r;
-  r.mover = u.id;
-  r.kind = kind;
-  for (std::size_t i = 0; i < u.stands.size(); ++i) {
-    StandPlan p;
-    p.stand = static_cast<int>(i);
-    p.final_pose = u.stands[i].pose;
-    p.final_pose.position += shift;
-    r.stands.push_back(p);
-  }
-  return r;
+  return slide_move(u, shift, kind);
 }
 
 inline std::shared_ptr<const CommandGame> make_game(Battlefield bf, Settings settings = {}) {
