@@ -450,6 +450,8 @@ void GridIndex::prepare() {
 // kept aside and checked on every query: rare, and it keeps boxes off the
 // table (units leaving it) correct. A default-constructed index has no cells.
 void GridIndex::lay_out() const {
+  laid_out_ = true;
+  if (boxes_.size() <= kScanUpTo) return;  // scanned, no cells
   const bool has_cells = nx_ > 0 && ny_ > 0;
   const std::size_t cells = has_cells ? static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_) : 0;
   cell_start_.assign(cells + 1, 0);
@@ -478,7 +480,6 @@ void GridIndex::lay_out() const {
     if (!cells_of_[i].outside)
       for_cells(boxes_[i].box,
                 [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
-  laid_out_ = true;
 }
 
 // An entry lying in several cells is reported only from the first of its
@@ -489,6 +490,12 @@ void GridIndex::lay_out() const {
 void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
   if (!laid_out_) lay_out();
   const std::size_t first = out.size();
+  if (boxes_.size() <= kScanUpTo) {
+    for (const Entry& e : boxes_)
+      if (e.box.overlaps(box)) out.push_back(e.id);
+    if (!ids_ascending_) std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+    return;
+  }
   for (int index : outside_)
     if (boxes_[static_cast<std::size_t>(index)].box.overlaps(box)) out.push_back(boxes_[static_cast<std::size_t>(index)].id);
   // In one cell, with nothing from outside_, entries come in insertion order.

@@ -108,6 +108,19 @@ double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_
   return best;
 }
 
+namespace {
+// Surely within `cm`: two stands whose inscribed discs are that close. A
+// stand contains its disc, so the stands are at least as close as the discs.
+bool discs_within(const Unit& u, const Unit& e, double cm) {
+  const double reach = cm - 1e-6 + 0.5 * (u.shortest_edge() + e.shortest_edge());
+  if (reach <= 0) return false;
+  for (const Stand& s : u.stands)
+    for (const Stand& t : e.stands)
+      if (length_squared(s.pose.position - t.pose.position) < reach * reach) return true;
+  return false;
+}
+}  // namespace
+
 bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
   if (u.stands.empty()) return false;
   // A hair over `cm` so that a distance equal to it at 1/100 mm still counts.
@@ -115,6 +128,7 @@ bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
   const Aabb ubox = reach_box(u);
   for (const Unit& e : bf.units) {
     if (e.side == u.side || e.stands.empty() || !may_be_within(ubox, e, gap)) continue;
+    if (discs_within(u, e, cm)) return true;
     if (to_hundredths_of_mm(unit_distance(u, e).distance) <= to_hundredths_of_mm(cm)) return true;
   }
   return false;

@@ -199,6 +199,8 @@ class GridIndex {
   std::size_t size() const { return boxes_.size(); }
 
  private:
+  // So few entries are scanned in order: cheaper than laying out cells.
+  static constexpr std::size_t kScanUpTo = 24;
   struct Entry {
     int id;
     Aabb box;
