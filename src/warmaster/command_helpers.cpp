@@ -17,9 +17,18 @@ bool units_may_touch(const Unit& a, const Unit& b, double gap) {
   return false;
 }
 
+// Stand by stand, and only pairs whose circumscribed discs come within the
+// tolerance: the first pair found touching settles it.
 bool units_touch(const Unit& a, const Unit& b, double tolerance) {
-  if (a.stands.empty() || b.stands.empty() || !units_may_touch(a, b, tolerance)) return false;
-  return unit_distance(a, b).distance <= tolerance;
+  if (a.stands.empty() || b.stands.empty()) return false;
+  const double reach = 0.5 * std::sqrt(a.width * a.width + a.depth * a.depth) +
+                       0.5 * std::sqrt(b.width * b.width + b.depth * b.depth) + tolerance;
+  for (std::size_t i = 0; i < a.stands.size(); ++i)
+    for (std::size_t j = 0; j < b.stands.size(); ++j) {
+      if (length_squared(a.stands[i].pose.position - b.stands[j].pose.position) > reach * reach) continue;
+      if (distance(a.footprint(i), b.footprint(j)) <= tolerance) return true;
+    }
+  return false;
 }
 
 bool connected(const std::vector<int>& group, const std::vector<std::vector<int>>& adj) {

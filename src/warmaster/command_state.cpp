@@ -171,8 +171,7 @@ const std::vector<std::vector<int>>& CommandState::touching_now() const {
       if (j <= i) continue;
       const Unit& b = bf.units[j];
       if (b.side != a.side || b.stands.empty() || units_[j].off_table) continue;
-      if (!units_may_touch(a, b, tol)) continue;
-      if (unit_distance(a, b).distance <= tol) {
+      if (units_touch(a, b, tol)) {
         adj[i].push_back(static_cast<int>(j));
         adj[j].push_back(static_cast<int>(i));
       }
