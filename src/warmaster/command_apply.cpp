@@ -101,7 +101,8 @@ std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std
 }
 }  // namespace
 
-Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveRequest>* move_out) const {
+Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveRequest>* move_out,
+                                          std::shared_ptr<Battlefield>* after_out) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Initiative || orders_begun_)
@@ -201,7 +202,9 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     req->charge_target = e.id;  // the charge may pass between the target's stands
     check_unit_move(*bf_, *req, v);
     if (!v.legal()) return v;
-    check_charge_contact(apply_move(*bf_, *req), *req, e.id, settings(), v);
+    auto after = std::make_shared<Battlefield>(apply_move(*bf_, *req));
+    check_charge_contact(*after, *req, e.id, settings(), v);
+    if (after_out) *after_out = std::move(after);
   } else if (a.moves.empty()) {
     req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index());
     if (!req)
@@ -308,9 +311,10 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
   std::optional<MoveRequest> initiative_move;
   MovePlan move_plan;
   MoveAnswer character_answer;
+  std::shared_ptr<Battlefield> initiative_after;
   if (battle_over()) out.verdict = validate(a);
   else if (a.type == ActionType::CharacterMove) out.verdict = validate_character_move(a, &character_answer);
-  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
+  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move, &initiative_after);
   else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
   else out.verdict = validate(a);
   if (!out.verdict.legal()) {
@@ -372,7 +376,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
     case ActionType::Initiative: {
       const int ui = unit_index(a.unit);
       const MoveRequest& req = *initiative_move;
-      auto next = std::make_shared<Battlefield>(apply_move(*bf_, req));
+      auto next = initiative_after ? std::move(initiative_after) : std::make_shared<Battlefield>(apply_move(*bf_, req));
       Battlefield& bf = *next;
       replace_battlefield(std::move(next));
       UnitStatus& s = units_[static_cast<std::size_t>(ui)];

@@ -192,7 +192,10 @@ class CommandState {
 
   Verdict validate_off_table(const Action& a) const;
   Verdict validate_home_back(const Action& a) const;
-  Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr) const;
+  // `move_out` receives the move (the engine's, for an evade left to it);
+  // `after_out`, the battlefield after a charge when it was worked out.
+  Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr,
+                              std::shared_ptr<Battlefield>* after_out = nullptr) const;
   Verdict validate_order(const Action& a) const;
   // The checked moves of a Move action, so applying does not check twice.
   struct MovePlan {
