@@ -131,7 +131,7 @@ bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v) {
 
 bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
                  const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
-                 const MoveIndex* index) {
+                 const MoveIndex* index, MoveScenes* scenes) {
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) {
     v.add("warmaster.initiative.evade", fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
@@ -199,9 +199,10 @@ bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, M
     units.erase(std::remove_if(units.begin(), units.end(), [&](const Unit& x) { return x.id == id; }), units.end());
   }
   if (!v.legal()) return false;
-  const MoveAnswer ans = without_burst ? check_move(*without_burst, req, settings)
-                        : index       ? check_move(bf, *index, req, settings)
-                                      : check_move(bf, req, settings);
+  const MoveAnswer ans = without_burst      ? check_move(*without_burst, req, settings)
+                        : index && scenes ? check_move(bf, *index, req, settings, *scenes)
+                        : index           ? check_move(bf, *index, req, settings)
+                                          : check_move(bf, req, settings);
   for (const Ruling& r : ans.verdict.violations) v.add(r);
   // The engine plans round what blocks a straight line, but the nearest
   // stand may not go round: its line itself must be clear.
@@ -234,6 +235,8 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
   // One index for every probe: they all check moves on the same battlefield.
   std::optional<MoveIndex> own_index;
   if (!index) index = &own_index.emplace(bf);
+  // Full pace is tried first, so its scene covers every shorter slide.
+  MoveScenes scenes;
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) return std::nullopt;
   const double pace = full_pace(evader);
@@ -253,7 +256,7 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
       req.stands.push_back(p);
     }
     Verdict v;
-    if (check_evade(bf, evader, enemy, req, burst_through, settings, v, index)) return req;
+    if (check_evade(bf, evader, enemy, req, burst_through, settings, v, index, &scenes)) return req;
     return std::nullopt;
   };
   // Full pace first; otherwise halve the interval between the longest slide

@@ -588,8 +588,25 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
   return check_move(bf, MoveIndex(bf), req, settings);
 }
 
+struct MoveScenes::Impl {
+  std::string unit;
+  bool flying = false;
+  bool evading = false;
+  std::vector<std::string> ignore_units;
+  Aabb region{};
+  std::optional<TransitScene> scene;
+};
+MoveScenes::MoveScenes() : impl(std::make_unique<Impl>()) {}
+MoveScenes::~MoveScenes() = default;
+
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings) {
+  MoveScenes scenes;
+  return check_move(bf, index, req, settings, scenes);
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScenes& scenes) {
   if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
@@ -644,7 +661,20 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // Straight lines need only what is near them (gates span at most the
   // frontage); a planned route may wander up to max_route from its start.
   opts.region = area.inflated(reach);
-  TransitScene scene(bf, u, settings, opts);
+  MoveScenes::Impl& kept = *scenes.impl;
+  const bool reuse = kept.scene && kept.unit == u.id && kept.flying == opts.flying && kept.evading == opts.evading &&
+                     kept.ignore_units == opts.ignore_units && kept.region.min.x <= opts.region->min.x &&
+                     kept.region.min.y <= opts.region->min.y && kept.region.max.x >= opts.region->max.x &&
+                     kept.region.max.y >= opts.region->max.y;
+  if (!reuse) {
+    kept.unit = u.id;
+    kept.flying = opts.flying;
+    kept.evading = opts.evading;
+    kept.ignore_units = opts.ignore_units;
+    kept.region = *opts.region;
+    kept.scene.emplace(bf, u, settings, opts);
+  }
+  TransitScene& scene = *kept.scene;
   // Routes are searched up to the allowance plus the stand's longest edge:
   // enough to show by how much a slightly long detour fails, without
   // searching the whole table for hopeless ones.

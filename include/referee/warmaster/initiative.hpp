@@ -59,10 +59,11 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy);
 // every engaged unit; and units burst through are friendly, unengaged and
 // cleared completely. `req.order` is filled in (nearest stand first) when
 // empty. Returns whether it is legal. `index`, when given, is the MoveIndex
-// of `bf` (so repeated checks on one battlefield share it).
+// of `bf`, and `scenes` (with an index) lets probes of one evade share their
+// transit scene.
 bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
                  const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
-                 const MoveIndex* index = nullptr);
+                 const MoveIndex* index = nullptr, MoveScenes* scenes = nullptr);
 
 // The engine's own evade: the whole unit slides straight along the evade
 // line, keeping its formation and facings: full pace when that is legal,

@@ -98,6 +98,22 @@ class MoveIndex {
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings = {});
 
+// Moves of one unit probed one after another on one battlefield (the
+// engine's evade tries slides of several lengths) may share a transit scene:
+// the first check builds it, and a later one whose surroundings it already
+// covers uses it again. Keep it with the battlefield and index it was used with.
+class MoveScenes {
+ public:
+  MoveScenes();
+  ~MoveScenes();
+  MoveScenes(const MoveScenes&) = delete;
+  MoveScenes& operator=(const MoveScenes&) = delete;
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScenes& scenes);
+
 // The formation of a unit's stands as they stand now (warmaster.movement.formation).
 Formation classify_formation(const Unit& u, const Settings& settings = {});
 
