@@ -438,21 +438,23 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
                               feature_label(f)));
   }
   if (!end_refused) {
-    std::vector<Ruling> found;
-    for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
-      if (route.poses[k] == route.poses[k + 1]) continue;
-      auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], "character " + c->id);
-      found.insert(found.end(), legs.begin(), legs.end());
-    }
-    if (!found.empty() && route.poses.size() == 2) {
+    // Reasons are written only for legs that are blocked and not replanned.
+    bool blocked = false;
+    for (std::size_t k = 0; k + 1 < route.poses.size() && !blocked; ++k)
+      blocked = route.poses[k] != route.poses[k + 1] && !scene.leg_clear(route.poses[k], route.poses[k + 1]);
+    if (blocked && route.poses.size() == 2) {
       const TransitScene whole(bf, *c, settings);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), 2 * a.allowance)) {
         route.poses = *planned;
         route.planned = true;
-        found.clear();
+        blocked = false;
       }
     }
-    for (auto& r : found) a.verdict.add(std::move(r));
+    for (std::size_t k = 0; blocked && k + 1 < route.poses.size(); ++k) {
+      if (route.poses[k] == route.poses[k + 1]) continue;
+      for (auto& r : scene.check_leg(route.poses[k], route.poses[k + 1], "character " + c->id))
+        a.verdict.add(std::move(r));
+    }
   }
   route.used = measure(route.poses);
   if (route.used > a.allowance + kMeasureSlack)
