@@ -63,6 +63,16 @@ ContactGoal contact_goal(const Unit& from, const Unit& to) {
   return g;
 }
 
+// The whole unit slid by `shift`, stand `lead` listed and moving first,
+// the others after it in their own order.
+MoveRequest slide_led_by(const Unit& u, int lead, Vec2 shift, MoveKind kind) {
+  MoveRequest req = slide_move(u, shift, kind);
+  const auto first = req.stands.begin();
+  std::rotate(first, first + lead, first + lead + 1);
+  for (const StandPlan& p : req.stands) req.order.push_back(p.stand);
+  return req;
+}
+
 bool crosses_mutual_barrier(const Battlefield& bf, const Segment& line, const Unit& u, const Unit& e) {
   for (const TerrainFeature& f : bf.terrain) {
     if (may_enter(u.type, f.kind) || may_enter(e.type, f.kind)) continue;
@@ -241,20 +251,7 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
   if (line.distance <= settings.contact_tolerance) return std::nullopt;
   const double pace = full_pace(evader);
   auto attempt = [&](double t) -> std::optional<MoveRequest> {
-    MoveRequest req;
-    req.mover = evader.id;
-    req.kind = MoveKind::Evade;
-    const Vec2 shift = line.direction * t;
-    req.order.push_back(line.stand);
-    for (std::size_t i = 0; i < evader.stands.size(); ++i)
-      if (static_cast<int>(i) != line.stand) req.order.push_back(static_cast<int>(i));
-    for (int i : req.order) {
-      StandPlan p;
-      p.stand = i;
-      p.final_pose = evader.stands[static_cast<std::size_t>(i)].pose;
-      p.final_pose.position += shift;
-      req.stands.push_back(p);
-    }
+    MoveRequest req = slide_led_by(evader, line.stand, line.direction * t, MoveKind::Evade);
     Verdict v;
     if (check_evade(bf, evader, enemy, req, burst_through, settings, v, index, &scenes)) return req;
     return std::nullopt;
@@ -283,21 +280,8 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
 
 MoveRequest plan_straight_charge(const Unit& charger, const Unit& enemy) {
   const ContactGoal g = contact_goal(charger, enemy);
-  const Vec2 shift = g.goal.position - g.start.position;
-  MoveRequest req;
-  req.mover = charger.id;
-  req.kind = MoveKind::Charge;
+  MoveRequest req = slide_led_by(charger, g.stand, g.goal.position - g.start.position, MoveKind::Charge);
   req.charge_target = enemy.id;
-  req.order.push_back(g.stand);
-  for (std::size_t i = 0; i < charger.stands.size(); ++i)
-    if (static_cast<int>(i) != g.stand) req.order.push_back(static_cast<int>(i));
-  for (int i : req.order) {
-    StandPlan p;
-    p.stand = i;
-    p.final_pose = charger.stands[static_cast<std::size_t>(i)].pose;
-    p.final_pose.position += shift;
-    req.stands.push_back(p);
-  }
   return req;
 }
 

@@ -725,6 +725,21 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   return a;
 }
 
+MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance) {
+  MoveRequest req;
+  req.mover = u.id;
+  req.kind = kind;
+  req.dice_distance = dice_distance;
+  for (std::size_t i = 0; i < u.stands.size(); ++i) {
+    StandPlan p;
+    p.stand = static_cast<int>(i);
+    p.final_pose = u.stands[i].pose;
+    p.final_pose.position += shift;
+    req.stands.push_back(p);
+  }
+  return req;
+}
+
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req) {
   Battlefield out = bf;
   if (req.kind == MoveKind::Character) {

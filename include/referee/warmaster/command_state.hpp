@@ -55,8 +55,6 @@ Action character_move(const Character& c, const Pose& to);
 // Unit `u` using initiative against `enemy`: a charge with the engine's
 // straight charge move (plan_straight_charge), or an evade left to the engine.
 Action initiative_action(const Unit& u, const Unit& enemy, bool charge);
-// Every stand of `u` shifted by `shift`, keeping formation and facings.
-MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance = std::nullopt);
 
 // Flags of one unit, parallel to Battlefield::units. Engaged, confused and
 // stands lost live on the Unit itself (the movement engine reads them).

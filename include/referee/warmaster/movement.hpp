@@ -121,6 +121,9 @@ Formation classify_formation(const Unit& u, const Settings& settings = {});
 // poses). Call only with a legal answer.
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req);
 
+// Every stand of `u` shifted by `shift`, keeping formation and facings.
+MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance = std::nullopt);
+
 // --- Details of the checks, exposed for tests and other phases ----------------
 
 // Moves are measured to a hundredth of a millimetre (README reading 1): a
