@@ -101,8 +101,7 @@ std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std
 }
 }  // namespace
 
-Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveRequest>* move_out,
-                                          std::shared_ptr<Battlefield>* after_out) const {
+Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveRequest>* move_out) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Initiative || orders_begun_)
@@ -202,9 +201,7 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     req->charge_target = e.id;  // the charge may pass between the target's stands
     check_unit_move(*bf_, *req, v);
     if (!v.legal()) return v;
-    auto after = std::make_shared<Battlefield>(apply_move(*bf_, *req));
-    check_charge_contact(*after, *req, e.id, settings(), v);
-    if (after_out) *after_out = std::move(after);
+    check_charge_contact(*bf_, unit_after(u, *req), *req, e.id, settings(), v);
   } else if (a.moves.empty()) {
     req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index());
     if (!req)
@@ -311,10 +308,9 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
   std::optional<MoveRequest> initiative_move;
   MovePlan move_plan;
   MoveAnswer character_answer;
-  std::shared_ptr<Battlefield> initiative_after;
   if (battle_over()) out.verdict = validate(a);
   else if (a.type == ActionType::CharacterMove) out.verdict = validate_character_move(a, &character_answer);
-  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move, &initiative_after);
+  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
   else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
   else out.verdict = validate(a);
   if (!out.verdict.legal()) {
@@ -376,9 +372,8 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
     case ActionType::Initiative: {
       const int ui = unit_index(a.unit);
       const MoveRequest& req = *initiative_move;
-      auto next = initiative_after ? std::move(initiative_after) : std::make_shared<Battlefield>(apply_move(*bf_, req));
-      Battlefield& bf = *next;
-      replace_battlefield(std::move(next));
+      Battlefield& bf = mutable_battlefield();
+      place_move(bf, req);
       UnitStatus& s = units_[static_cast<std::size_t>(ui)];
       s.used_initiative = s.moved = true;
       if (say) res["move"] = to_json(req);
@@ -486,7 +481,9 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
         break;
       }
       // The battlefield after every move was worked out while validating.
-      if (move_plan.after) replace_battlefield(move_plan.after);
+      if (move_plan.after) replace_battlefield(std::move(move_plan.after));
+      else
+        for (const MoveRequest& req : move_plan.requests) place_move(mutable_battlefield(), req);
       for (std::size_t k = 0; k < move_plan.requests.size(); ++k) {
         const MoveRequest& req = move_plan.requests[k];
         const int ui = unit_index(req.mover);
@@ -517,9 +514,8 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       req.kind = MoveKind::Character;
       const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
       const MoveAnswer& ans = character_answer;
-      auto next = std::make_shared<Battlefield>(apply_move(*bf_, req));
-      Battlefield& bf = *next;
-      replace_battlefield(std::move(next));
+      Battlefield& bf = mutable_battlefield();
+      place_move(bf, req);
       Character& c = bf.characters[static_cast<std::size_t>(ci)];
       c.joined_unit = a.join;
       chars_[static_cast<std::size_t>(ci)].moved = true;

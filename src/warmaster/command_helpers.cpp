@@ -97,11 +97,16 @@ bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {
   return false;
 }
 
-void check_charge_contact(const Battlefield& after, const MoveRequest& req, const std::string& target,
+Unit unit_after(const Unit& u, const MoveRequest& req) {
+  Unit out = u;
+  for (const StandPlan& plan : req.stands) out.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+  return out;
+}
+
+void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRequest& req, const std::string& target,
                           const Settings& settings, Verdict& v) {
-  const Unit* u = after.find_unit(req.mover);
-  if (!u) return;
-  const std::vector<std::string> touching = enemies_in_contact(after, *u, settings.contact_tolerance);
+  const Unit* u = &moved;
+  const std::vector<std::string> touching = enemies_in_contact(bf, *u, settings.contact_tolerance);
   if (req.kind == MoveKind::Charge) {
     if (touching.empty())
       v.add("warmaster.command.charge_contact", fmt::format("unit {} charges but ends in contact with no enemy", u->id));

@@ -29,9 +29,14 @@ std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u
 // distance rolled). False, with a violation, when it cannot.
 bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v);
 // A charge must end in contact with the enemy (with `target` when given); a
-// move that is not a charge must not end in contact with an enemy.
-void check_charge_contact(const Battlefield& after, const MoveRequest& req, const std::string& target,
+// move that is not a charge must not end in contact with an enemy. `moved` is
+// the unit as the move leaves it (unit_after); the enemies are those of `bf`,
+// which no move of this side changes.
+void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRequest& req, const std::string& target,
                           const Settings& settings, Verdict& v);
+// The unit as `req` leaves it: its stands at their final poses. The request
+// was checked (its stand numbers exist).
+Unit unit_after(const Unit& u, const MoveRequest& req);
 // Home back moves toward the character: the unit must not end further from it.
 void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
                                const std::string& character, Verdict& v);

@@ -61,7 +61,7 @@ std::optional<ActionType> action_type_from_string(const std::string& s) {
 // --- Construction and turn bookkeeping ---------------------------------------
 
 CommandState::CommandState(std::shared_ptr<const CommandGame> game)
-    : game_(std::move(game)), bf_(std::make_shared<const Battlefield>(game_->start)) {
+    : game_(std::move(game)), bf_(std::make_shared<Battlefield>(game_->start)) {
   units_.resize(bf_->units.size());
   chars_.resize(bf_->characters.size());
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
@@ -84,16 +84,20 @@ int CommandState::character_index(const std::string& id) const {
 }
 
 // Copy on write: states share one battlefield until one of them moves a stand,
-// so cloning a state copies only the flags.
+// so cloning a state copies only the flags. A state that holds its
+// battlefield alone (it has moved since it was cloned) changes it in place.
 Battlefield& CommandState::mutable_battlefield() {
-  auto copy = std::make_shared<Battlefield>(*bf_);
-  Battlefield& ref = *copy;
-  replace_battlefield(std::move(copy));
-  return ref;
+  if (bf_.use_count() == 1) forget_battlefield_caches();
+  else replace_battlefield(std::make_shared<Battlefield>(*bf_));
+  return *bf_;
 }
 
-void CommandState::replace_battlefield(std::shared_ptr<const Battlefield> bf) {
+void CommandState::replace_battlefield(std::shared_ptr<Battlefield> bf) {
   bf_ = std::move(bf);
+  forget_battlefield_caches();
+}
+
+void CommandState::forget_battlefield_caches() {
   index_current_ = false;
   touching_.reset();
   targets_.clear();
@@ -480,10 +484,17 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
       plan->requests.push_back(req);
       plan->answers.push_back(std::move(answer));
     }
-    moved = apply_move(*cur, req);
-    cur = &*moved;
-    check_charge_contact(*cur, req, req.charge_target, settings(), v);
+    check_charge_contact(*cur, unit_after(cur->units[static_cast<std::size_t>(ui)], req), req, req.charge_target,
+                         settings(), v);
     if (req.kind == MoveKind::Charge) chargers.push_back(ui);
+    // The battlefield after the move is needed only by a brigade's later
+    // units and checks, and by the home back's direction; a single unit's
+    // move is placed when applied.
+    if (p.units.size() > 1 || k + 1 < a.moves.size() || p.source == "home back") {
+      if (!moved) moved = *cur;
+      place_move(*moved, req);
+      cur = &*moved;
+    }
     if (p.source == "home back") check_home_back_direction(*bf_, *cur, ui, p.homing_on, v);
   }
   if (v.legal() && p.units.size() > 1) {
@@ -497,7 +508,7 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
             fmt::format("the brigade's units that did not charge ({}) must end touching as one body",
                         join_ids(*bf_, body)));
   }
-  if (plan && v.legal() && moved) plan->after = std::make_shared<const Battlefield>(std::move(*moved));
+  if (plan && v.legal() && moved) plan->after = std::make_shared<Battlefield>(std::move(*moved));
   return v;
 }
 

@@ -742,18 +742,22 @@ MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<d
 
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req) {
   Battlefield out = bf;
+  place_move(out, req);
+  return out;
+}
+
+void place_move(Battlefield& bf, const MoveRequest& req) {
   if (req.kind == MoveKind::Character) {
-    if (Character* c = out.find_character(req.mover); c && !req.stands.empty()) c->pose = req.stands.front().final_pose;
-    return out;
+    if (Character* c = bf.find_character(req.mover); c && !req.stands.empty()) c->pose = req.stands.front().final_pose;
+    return;
   }
-  Unit* u = out.find_unit(req.mover);
+  Unit* u = bf.find_unit(req.mover);
   if (!u) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
-  for (const auto& plan : req.stands) {
+  // Checked before anything moves, so a bad plan leaves `bf` as it was.
+  for (const auto& plan : req.stands)
     if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u->stands.size())
       throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u->id, plan.stand));
-    u->stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
-  }
-  return out;
+  for (const auto& plan : req.stands) u->stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
 }
 
 // The off-table chart (movement text, "Units which move off the table").

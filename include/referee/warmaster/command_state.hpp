@@ -180,9 +180,11 @@ class CommandState {
   int unit_index(const std::string& id) const;
   int character_index(const std::string& id) const;
   const Unit& unit_at(int i) const { return bf_->units[static_cast<std::size_t>(i)]; }
-  // Copy on write; forgets the spatial index, which is rebuilt when next needed.
+  // Copy on write: copies only when a clone shares the battlefield, else
+  // changes it in place. Either way the caches of the old one are forgotten.
   Battlefield& mutable_battlefield();
-  void replace_battlefield(std::shared_ptr<const Battlefield> bf);
+  void replace_battlefield(std::shared_ptr<Battlefield> bf);
+  void forget_battlefield_caches();
   // The MoveIndex of the current battlefield, built on first use and shared
   // by clones until a stand moves.
   const MoveIndex& move_index() const;
@@ -190,16 +192,14 @@ class CommandState {
 
   Verdict validate_off_table(const Action& a) const;
   Verdict validate_home_back(const Action& a) const;
-  // `move_out` receives the move (the engine's, for an evade left to it);
-  // `after_out`, the battlefield after a charge when it was worked out.
-  Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr,
-                              std::shared_ptr<Battlefield>* after_out = nullptr) const;
+  // `move_out` receives the move (the engine's, for an evade left to it).
+  Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr) const;
   Verdict validate_order(const Action& a) const;
   // The checked moves of a Move action, so applying does not check twice.
   struct MovePlan {
     std::vector<MoveRequest> requests;   // kinds fitted to the pending order
     std::vector<MoveAnswer> answers;
-    std::shared_ptr<const Battlefield> after;
+    std::shared_ptr<Battlefield> after;  // null when the moves are simply placed
   };
   Verdict validate_move(const Action& a, MovePlan* plan = nullptr) const;
   // `answer`, when given, receives the movement engine's answer (so applying does not check twice).
@@ -216,7 +216,8 @@ class CommandState {
                         nlohmann::json* result);
 
   std::shared_ptr<const CommandGame> game_;
-  std::shared_ptr<const Battlefield> bf_;
+  // Shared by clones; changed in place only while this state alone holds it.
+  std::shared_ptr<Battlefield> bf_;
   // The index of *bf_ when index_current_; otherwise of an earlier
   // battlefield of this game, whose terrain part is reused (terrain never
   // changes in the Command phase).

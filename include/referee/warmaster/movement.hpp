@@ -120,6 +120,8 @@ Formation classify_formation(const Unit& u, const Settings& settings = {});
 // A copy of the battlefield with the move applied (stands at their final
 // poses). Call only with a legal answer.
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req);
+// The same, on `bf` itself.
+void place_move(Battlefield& bf, const MoveRequest& req);
 
 // Every stand of `u` shifted by `shift`, keeping formation and facings.
 MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance = std::nullopt);
