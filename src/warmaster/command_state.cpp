@@ -125,6 +125,7 @@ const MoveIndex& CommandState::move_index() const {
 // units within 20 cm of an enemy now are the ones that may use initiative
 // (movement text, "Moving by initiative": "at the start of the Command phase").
 void CommandState::begin_phase() {
+  const std::vector<char> near_enemy = enemies_within(*bf_, side_, 20.0);
   for (std::size_t i = 0; i < units_.size(); ++i) {
     UnitStatus& s = units_[i];
     s.orders = 0;
@@ -134,8 +135,7 @@ void CommandState::begin_phase() {
     // A unit that left the table on a 1-2 rolls again at the start of its
     // side's next turn, before initiative.
     s.returns_next_turn = u.side == side_ && s.off_table && !s.destroyed;
-    s.near_enemy_at_start = u.side == side_ && !s.off_table && !s.destroyed && !u.stands.empty() &&
-                            enemy_within(*bf_, u, 20.0);
+    s.near_enemy_at_start = u.side == side_ && !s.off_table && !s.destroyed && near_enemy[i];
   }
   for (std::size_t i = 0; i < chars_.size(); ++i) {
     CharacterStatus& c = chars_[i];
@@ -164,21 +164,22 @@ const std::vector<std::vector<int>>& CommandState::touching_now() const {
   const MoveIndex& index = move_index();
   std::vector<std::vector<int>> adj(bf.units.size());
   const double tol = settings().contact_tolerance;
-  std::vector<int> near;
+  // Pairs of the same side whose boxes meet (widened by the tolerance) are
+  // measured; with tens of units a direct scan of the boxes beats a query.
+  std::vector<std::size_t> present;
+  std::vector<Aabb> boxes;
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
-    const Unit& a = bf.units[i];
-    if (a.stands.empty() || units_[i].off_table) continue;
-    near.clear();
-    index.units_near(index.unit_box(i)->inflated(tol), near);
-    for (const int jn : near) {
-      const std::size_t j = static_cast<std::size_t>(jn);
-      if (j <= i) continue;
-      const Unit& b = bf.units[j];
-      if (b.side != a.side || b.stands.empty() || units_[j].off_table) continue;
-      if (units_touch(a, b, tol)) {
-        adj[i].push_back(static_cast<int>(j));
-        adj[j].push_back(static_cast<int>(i));
-      }
+    if (bf.units[i].stands.empty() || units_[i].off_table) continue;
+    present.push_back(i);
+    boxes.push_back(index.unit_box(i)->inflated(tol));
+  }
+  for (std::size_t pi = 0; pi < present.size(); ++pi) {
+    const Unit& a = bf.units[present[pi]];
+    for (std::size_t pj = pi + 1; pj < present.size(); ++pj) {
+      const Unit& b = bf.units[present[pj]];
+      if (b.side != a.side || !boxes[pi].overlaps(boxes[pj]) || !units_touch(a, b, tol)) continue;
+      adj[present[pi]].push_back(static_cast<int>(present[pj]));
+      adj[present[pj]].push_back(static_cast<int>(present[pi]));
     }
   }
   touching_ = std::make_shared<const std::vector<std::vector<int>>>(std::move(adj));

@@ -121,17 +121,39 @@ bool discs_within(const Unit& u, const Unit& e, double cm) {
 }
 }  // namespace
 
+namespace {
+// Is enemy `e` within `cm` of `u`? Their reach boxes are given (reach_box).
+bool within(const Unit& u, const Aabb& ubox, const Unit& e, const Aabb& ebox, double cm) {
+  // A hair over `cm` so that a distance equal to it at 1/100 mm still counts.
+  if (!ubox.inflated(cm + 0.0005).overlaps(ebox)) return false;
+  if (discs_within(u, e, cm)) return true;
+  return to_hundredths_of_mm(unit_distance(u, e).distance) <= to_hundredths_of_mm(cm);
+}
+}  // namespace
+
 bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
   if (u.stands.empty()) return false;
-  // A hair over `cm` so that a distance equal to it at 1/100 mm still counts.
-  const double gap = cm + 0.0005;
   const Aabb ubox = reach_box(u);
-  for (const Unit& e : bf.units) {
-    if (e.side == u.side || e.stands.empty() || !may_be_within(ubox, e, gap)) continue;
-    if (discs_within(u, e, cm)) return true;
-    if (to_hundredths_of_mm(unit_distance(u, e).distance) <= to_hundredths_of_mm(cm)) return true;
-  }
+  for (const Unit& e : bf.units)
+    if (e.side != u.side && !e.stands.empty() && within(u, ubox, e, reach_box(e), cm)) return true;
   return false;
+}
+
+std::vector<char> enemies_within(const Battlefield& bf, int side, double cm) {
+  const std::size_t n = bf.units.size();
+  std::vector<Aabb> boxes(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!bf.units[i].stands.empty()) boxes[i] = reach_box(bf.units[i]);
+  std::vector<char> out(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Unit& u = bf.units[i];
+    if (u.side != side || u.stands.empty()) continue;
+    for (std::size_t j = 0; j < n && !out[i]; ++j) {
+      const Unit& e = bf.units[j];
+      if (e.side != u.side && !e.stands.empty() && within(u, boxes[i], e, boxes[j], cm)) out[i] = 1;
+    }
+  }
+  return out;
 }
 
 // Dense terrain: boxes first (stand centres widened by the half-diagonal),

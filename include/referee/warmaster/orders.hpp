@@ -64,6 +64,10 @@ double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_
 // Is an enemy unit 20 cm or less away (reading 1)? The fast form used for
 // the order test.
 bool enemy_within(const Battlefield& bf, const Unit& u, double cm = 20.0);
+// The same for every unit of `side` at once (1 when an enemy is that close;
+// 0 for a unit with no stands and for the other side's units): the start of
+// the Command phase asks it of a whole side.
+std::vector<char> enemies_within(const Battlefield& bf, int side, double cm = 20.0);
 // Is any stand even partly inside a dense terrain feature?
 bool in_dense_terrain(const Battlefield& bf, const Unit& u);
 // The factors for one character ordering one unit or a brigade.
