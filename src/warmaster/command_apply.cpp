@@ -425,10 +425,14 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
           for (int ui : last_group_) units_[static_cast<std::size_t>(ui)].finished = true;
       }
       last_group_ = group;
-      const OrderQuestion q = ask_order(a.character, a.units);
+      // Validated already: only the factors are measured again, and the
+      // penalties are written out only when the result is described.
+      const OrderFactors factors = *order_factors_now(a.character, a.units);
+      const std::optional<OrderTarget> target = say ? std::optional<OrderTarget>(order_target(factors)) : std::nullopt;
+      const int needed = target ? target->needed : order_needed(factors);
       const int a1 = dice.d6("order test");
       const int a2 = dice.d6("order test");
-      const bool passed = a1 + a2 <= q.target.needed;
+      const bool passed = a1 + a2 <= needed;
       CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
       cs.orders_issued += 1;
       cs.first_order_given = true;
@@ -444,7 +448,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       } else {
         cs.failed = true;
         if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) general_failed_ = true;
-        if (q.factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
+        if (factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
           kind = MoveKind::HalfPace;
           allows = "half pace, no charge";
         } else {
@@ -455,21 +459,21 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       if (say) {
         res["dice"] = {a1, a2};
         res["total"] = a1 + a2;
-        res["needed"] = q.target.needed;
-        res["command"] = q.target.effective_command;
+        res["needed"] = needed;
+        res["command"] = target->effective_command;
         nlohmann::json pen = nlohmann::json::array();
-        for (const CommandPenalty& p : q.target.penalties)
+        for (const CommandPenalty& p : target->penalties)
           pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
         res["penalties"] = pen;
         res["passed"] = passed;
         res["allows"] = allows;
         if (!passed) res["ruling"] = Ruling{"warmaster.command.failed_order",
                                            fmt::format("rolled {} against {} or less: {} fails; {}", a1 + a2,
-                                                       q.target.needed, a.character,
+                                                       needed, a.character,
                                                        general_failed_ ? "the General has failed, so no more orders"
                                                                        : "that character issues no more orders"),
                                            {{"rolled", static_cast<double>(a1 + a2), ""},
-                                            {"needed", static_cast<double>(q.target.needed), ""}}};
+                                            {"needed", static_cast<double>(needed), ""}}};
       }
       break;
     }

@@ -418,6 +418,15 @@ CommandState::OrderQuestion CommandState::ask_order(const std::string& character
   a.character = character;
   a.units = units;
   q.verdict = validate(a);
+  if (const auto f = order_factors_now(character, units)) {
+    q.factors = *f;
+    q.target = order_target(q.factors);
+  }
+  return q;
+}
+
+std::optional<OrderFactors> CommandState::order_factors_now(const std::string& character,
+                                                            const std::vector<std::string>& units) const {
   const int ci = character_index(character);
   std::vector<const Unit*> group;
   int previous = 0;
@@ -427,12 +436,10 @@ CommandState::OrderQuestion CommandState::ask_order(const std::string& character
     group.push_back(&unit_at(ui));
     previous = std::max(previous, units_[static_cast<std::size_t>(ui)].orders);
   }
-  if (ci < 0 || group.empty()) return q;
+  if (ci < 0 || group.empty()) return std::nullopt;
   const bool bonus = settings().first_turn_command_bonus && turn_ == 1 &&
                      !chars_[static_cast<std::size_t>(ci)].first_order_given;
-  q.factors = order_factors(*bf_, bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
-  q.target = order_target(q.factors);
-  return q;
+  return order_factors(*bf_, bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
 }
 
 MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const {

@@ -74,13 +74,14 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   const std::optional<Aabb>& region = options.region;
   auto near_region = [&](const Unit& u) {
     if (!region) return true;
-    const double reach = 0.5 * std::sqrt(u.width * u.width + u.depth * u.depth);
+    const Aabb reach = region->inflated(0.5 * std::sqrt(u.width * u.width + u.depth * u.depth));
     for (const Stand& s : u.stands)
-      if (region->inflated(reach).contains(s.pose.position)) return true;
+      if (reach.contains(s.pose.position)) return true;
     return false;
   };
   for (const Unit& u : bf.units) {
-    if (u.id == mover_id || listed(options.ignore_units, u.id) || !near_region(u)) continue;
+    // The region first: it is cheap, and rules out most units.
+    if (!near_region(u) || u.id == mover_id || listed(options.ignore_units, u.id)) continue;
     bool enemy = u.side != side;
     if (character && !enemy) continue;  // characters pass through their own side
     if (options.flying && options.fly_over_stands) continue;

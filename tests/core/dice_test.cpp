@@ -48,3 +48,13 @@ TEST(Chance, TwoDiceAtMost) {
   EXPECT_EQ(chance_2d6_at_most(10), (Chance{33, 36}));
   EXPECT_EQ(ways_to_sum(2, 6, 7), 6);
 }
+
+// The closed form used by chance_2d6_at_most agrees with counting the outcomes.
+TEST(Chance, TwoDiceAtMostAgreesWithCountedOutcomes) {
+  for (int target = -1; target <= 14; ++target) {
+    std::int64_t counted = 0;
+    for (int t = 2; t <= 12; ++t)
+      if (t <= target) counted += ways_to_sum(2, 6, t);
+    EXPECT_EQ(chance_2d6_at_most(target), (Chance{counted, 36})) << "target " << target;
+  }
+}

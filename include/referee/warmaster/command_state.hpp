@@ -189,6 +189,10 @@ class CommandState {
   // by clones until a stand moves.
   const MoveIndex& move_index() const;
   void begin_phase();
+  // The order test's factors as the state stands (no validation); nullopt
+  // for an unknown character or no known unit.
+  std::optional<OrderFactors> order_factors_now(const std::string& character,
+                                                const std::vector<std::string>& units) const;
 
   Verdict validate_off_table(const Action& a) const;
   Verdict validate_home_back(const Action& a) const;
