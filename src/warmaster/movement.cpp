@@ -557,6 +557,9 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
   unit_present_.assign(n, 0);
   first_pose_.assign(n + 1, 0);
   poses_.clear();
+  std::size_t stands = 0;
+  for (const Unit& u : bf.units) stands += u.stands.size();
+  poses_.reserve(stands);
   for (std::size_t i = 0; i < n; ++i) {
     const Unit& u = bf.units[i];
     first_pose_[i] = poses_.size();
