@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -501,18 +502,39 @@ Pose interpolate(const Pose& from, const Pose& to, double t) {
 // one to a hundredth of a millimetre.
 std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, double depth,
                                 const std::vector<const Polygon*>& blocked, double tolerance) {
+  // Each leg tests only the polygons its swept box meets (every footprint
+  // on the leg lies within the half-diagonal of the centre's path), and the
+  // rotation is worked out again only when the facing changes.
+  std::vector<Aabb> boxes;
+  for (const Polygon* poly : blocked) boxes.push_back(poly->bounds());
+  std::vector<std::size_t> near;
+  const double half_diagonal = 0.5 * std::sqrt(width * width + depth * depth);
+  double facing = std::numeric_limits<double>::quiet_NaN();
+  Rot rot;
   auto touches = [&](const Pose& p) {
-    OrientedRect r = OrientedRect::from_pose(p, width, depth);
-    Aabb b = r.bounds();
-    for (const Polygon* poly : blocked)
-      if (b.overlaps(poly->bounds()) && overlaps(r, *poly, tolerance)) return true;
+    if (!(p.facing_deg == facing)) {
+      facing = p.facing_deg;
+      rot = Rot::from_degrees(facing);
+    }
+    const OrientedRect r{p.position, {width / 2, depth / 2}, rot};
+    const Aabb b = r.bounds();
+    for (std::size_t i : near)
+      if (b.overlaps(boxes[i]) && overlaps(r, *blocked[i], tolerance)) return true;
     return false;
   };
   double travelled = 0;
   for (std::size_t leg = 0; leg + 1 < poses.size(); ++leg) {
     const Pose& a = poses[leg];
     const Pose& b = poses[leg + 1];
+    const Aabb swept = Aabb{a.position, a.position}.merged(Aabb{b.position, b.position}).inflated(half_diagonal + 1e-9);
+    near.clear();
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      if (swept.overlaps(boxes[i])) near.push_back(i);
     double len = distance(a.position, b.position);
+    if (near.empty()) {
+      travelled += len;
+      continue;
+    }
     double turn = std::abs(angle_difference_degrees(a.facing_deg, b.facing_deg));
     int steps = std::max(1, static_cast<int>(std::ceil(std::max(len / 0.25, turn / 2.0))));
     steps = std::min(steps, 100000);
