@@ -357,12 +357,21 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
   if (routes.size() < 2) return;
   std::vector<OrientedRect> finals;
   for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back()));
-  for (std::size_t i = 0; i < finals.size(); ++i) {
+  // Each pair is measured at most once, and a stand stops looking once it
+  // touches one (the nearest is needed only to explain a stand that does not).
+  const std::size_t n = finals.size();
+  std::vector<double> memo(n * n, -1);
+  auto gap = [&](std::size_t i, std::size_t j) {
+    double& d = memo[std::min(i, j) * n + std::max(i, j)];
+    if (d < 0) d = distance(finals[i], finals[j]);
+    return d;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
     double nearest = 1e300;
     std::size_t which = 0;
-    for (std::size_t j = 0; j < finals.size(); ++j) {
+    for (std::size_t j = 0; j < n && nearest > settings.contact_tolerance; ++j) {
       if (i == j) continue;
-      double d = distance(finals[i], finals[j]);
+      double d = gap(i, j);
       if (d < nearest) {
         nearest = d;
         which = j;
