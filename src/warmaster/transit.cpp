@@ -145,6 +145,7 @@ void TransitScene::Impl::build_index() {
   grid.prepare();
   gates.clear();
   gates_done.assign(fixed_count, 0);
+  gates_regions.clear();
 }
 
 // Gates between enemy stands and own stands already moved: remade whenever
@@ -173,8 +174,17 @@ void TransitScene::Impl::own_gates() {
 // against the table edge (transit.hpp, "Gates"). A gate lies within F of its
 // enemy stand, so the gates meeting `region` come from enemy stands within F
 // of it. A pair of enemy stands gives one gate, made by whichever is done first.
+// A region inside one already done has nothing new: every enemy stand near
+// it is near the larger one. Legs and route searches ask again and again
+// about the same few places, so the last few regions are remembered.
 void TransitScene::Impl::ensure_gates(const Aabb& region) const {
-  std::vector<int> enemies, near;
+  for (const Aabb& done : gates_regions)
+    if (done.contains(region.min) && done.contains(region.max)) return;
+  if (gates_regions.size() < 8) gates_regions.push_back(region);
+  else gates_regions[gates_regions.size() - 1] = region;
+  std::vector<int>& enemies = gates_scratch[0];
+  std::vector<int>& near = gates_scratch[1];
+  enemies.clear();
   grid.query(region.inflated(frontage + tol), enemies);
   for (int i : enemies) {
     const TransitObstacle& e = obstacles[i];

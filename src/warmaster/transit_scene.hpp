@@ -65,6 +65,8 @@ struct TransitScene::Impl {
   // (ensure_gates), so a scene's cost follows what is near the move.
   mutable std::vector<TransitGateData> gates;
   mutable std::vector<char> gates_done;    // per obstacle: its gates are in `gates`
+  mutable std::vector<Aabb> gates_regions; // regions whose gates are all in `gates` (a few)
+  mutable std::vector<int> gates_scratch[2];
   void ensure_gates(const Aabb& region) const;
   std::vector<std::string> burst_units;    // burst_through units that really let the evader through
   std::vector<OrientedRect> burst_rects;
