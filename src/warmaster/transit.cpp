@@ -92,7 +92,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         burst_labels.push_back(u.id + " stand " + std::to_string(s + 1));
         continue;
       }
-      TransitObstacle o;
+      TransitObstacle& o = obstacles.emplace_back();  // in place: the obstacle is large to move
       o.kind = TransitObstacle::Kind::Stand;
       o.rect = u.footprint(s);
       o.poly = to_polygon(*o.rect);
@@ -100,7 +100,6 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
       o.stand = static_cast<int>(s);
       o.unit_id = u.id;
       o.enemy = enemy;
-      obstacles.push_back(std::move(o));
     }
     if (burst) burst_units.push_back(u.id);
   }
@@ -110,7 +109,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
       if (region && !region->overlaps(tf.bounds)) continue;
       for (const Polygon& piece : tf.pieces) {
         if (piece.points.size() < 3) continue;
-        TransitObstacle o;
+        TransitObstacle& o = obstacles.emplace_back();
         o.kind = TransitObstacle::Kind::Terrain;
         o.poly = ccw(piece);
         o.finish();
@@ -118,7 +117,6 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         o.blocks = !may_enter(type, tf.kind);
         o.feature = static_cast<int>(f);
         o.terrain = tf.kind;
-        obstacles.push_back(std::move(o));
       }
     }
   }
@@ -299,13 +297,12 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   Impl& m = *impl_;
   m.obstacles.resize(m.fixed_count);
   for (std::size_t i = 0; i < rects.size(); ++i) {
-    TransitObstacle o;
+    TransitObstacle& o = m.obstacles.emplace_back();
     o.kind = TransitObstacle::Kind::OwnStand;
     o.rect = rects[i];
     o.poly = to_polygon(rects[i]);
     o.finish();
     o.unit_id = m.mover_id;
-    m.obstacles.push_back(std::move(o));
   }
   m.own_gates();
 }
