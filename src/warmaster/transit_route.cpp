@@ -209,6 +209,12 @@ struct RouteScratch {
   std::vector<double> g, h;
   std::vector<int> prev, expanded, live;
   std::vector<char> closed, verified, node_ok;
+  std::vector<char> dead;  // closed, or its disc known not to fit: never relaxed again
+  struct Packed {          // what relaxing an edge reads of its far node, together
+    Vec2 at, radial;
+    double h;
+  };
+  std::vector<Packed> packed;
   // Edge answers: a hash table (open addressing) of the edges tested, which
   // are few. A slot is current when its stamp is this call's, so the table
   // is never cleared per call.
@@ -369,16 +375,24 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   g.assign(n, kInf);
   prev.assign(n, -1);
   closed.assign(n, 0);
+  auto& dead = S.dead;
+  dead.assign(n, 0);
   verified.assign(n, 0);
   node_ok.assign(n, 0);
   node_ok[0] = node_ok[1] = 1;
   auto usable = [&](std::size_t v) {
-    if (node_ok[v] == 0) node_ok[v] = local.point_clear(nodes[v]) ? 1 : 2;
+    if (node_ok[v] == 0) {
+      node_ok[v] = local.point_clear(nodes[v]) ? 1 : 2;
+      if (node_ok[v] == 2) dead[v] = 1;
+    }
     return node_ok[v] == 1;
   };
   auto& h = S.h;
   h.resize(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
+  auto& packed = S.packed;
+  packed.resize(n);
+  for (std::size_t v = 0; v < n; ++v) packed[v] = {nodes[v], radial[v], h[v]};
   // Every node but the start is tested clear before it is expanded, and a
   // node is tested before any edge to it. An edge's answer is kept: a node
   // repaired more than once would otherwise test the same parents again.
@@ -439,7 +453,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
     if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
     if (!verified[u]) {
       if (!usable(static_cast<std::size_t>(u))) {
-        closed[u] = 1;  // its disc does not fit: never a waypoint
+        closed[u] = dead[u] = 1;  // its disc does not fit: never a waypoint
         continue;
       }
       if (!edge_ok(prev[u], u)) {
@@ -468,26 +482,33 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       }
       verified[u] = 1;
     }
-    closed[u] = 1;
+    closed[u] = dead[u] = 1;
     expanded.push_back(u);
     if (u == 1) break;
+    // The relaxation below is taut(u, v) and dist(nodes[u], nodes[v]) written
+    // out over the packed node data, term for term.
     const double gu = g[u], lim = max_length + m.tol;
+    const Vec2 pu = nodes[u], ru = radial[u];
     for (std::size_t i = 0; i < live.size();) {
       const int v = live[i];
-      if (closed[v] || node_ok[v] == 2) {
+      if (dead[v]) {
         live[i] = live.back();
         live.pop_back();
         continue;
       }
       ++i;
-      if (gu + h[v] > lim) continue;
-      if (!taut(u, v)) continue;  // cheap, and spares the queue
-      double tentative = gu + dist(nodes[u], nodes[v]);
-      if (tentative >= g[v] || tentative + h[v] > lim) continue;
+      const RouteScratch::Packed& pv = packed[static_cast<std::size_t>(v)];
+      if (gu + pv.h > lim) continue;
+      const Vec2 d = pv.at - pu;
+      const double l2 = length_squared(d), taut_lim = kTaut * kTaut * l2;
+      const double da = dot(d, ru), dc = dot(d, pv.radial);
+      if (!(da * da <= taut_lim && dc * dc <= taut_lim)) continue;  // cheap, and spares the queue
+      double tentative = gu + std::sqrt(l2);
+      if (tentative >= g[v] || tentative + pv.h > lim) continue;
       g[v] = tentative;
       prev[v] = u;
       verified[v] = 0;
-      push({tentative + h[v], v});
+      push({tentative + pv.h, v});
     }
   }
   if (!closed[1] || prev[1] < 0) return std::nullopt;
