@@ -167,18 +167,48 @@ std::optional<double> first_contact(const Segment& path, double r, const Polygon
   return best;
 }
 
+// The exact segment kernel (core closest_points) decides every pair that
+// can still win, in the same order, so ties break as they always did (the
+// first pair at the least distance). A pair that cannot reach the least
+// distance is skipped: its edges' boxes are further apart than some vertex
+// pair, or its cheap squared distance is above the best so far (each by a
+// margin far above rounding). Likewise the two containment tests are skipped
+// for a point clearly outside the other polygon's bounding box.
 ClosestPoints closest_points(const Polygon& a, const Polygon& b) {
   if (a.points.empty() || b.points.empty()) return {{}, {}, std::numeric_limits<double>::infinity()};
-  if (contains(b, a.points[0])) return {a.points[0], a.points[0], 0};
-  if (contains(a, b.points[0])) return {b.points[0], b.points[0], 0};
-  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  constexpr double kMargin = 1e-9;
   const auto& p = a.points;
   const auto& q = b.points;
+  const Aabb box_a = Aabb::of_points(p).inflated(kMargin), box_b = Aabb::of_points(q).inflated(kMargin);
+  if (box_b.contains(p[0]) && contains(b, p[0])) return {p[0], p[0], 0};
+  if (box_a.contains(q[0]) && contains(a, q[0])) return {q[0], q[0], 0};
+  auto pad = [](double d2) {
+    double d = std::sqrt(d2) * (1 + kMargin) + kMargin;
+    return d * d;
+  };
+  // An upper bound on the answer: the nearest vertex of b to a's first one.
+  double upper2 = std::numeric_limits<double>::infinity();
+  for (Vec2 v : q) upper2 = std::min(upper2, dot(v - p[0], v - p[0]));
+  upper2 = pad(upper2);
+  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  double limit2 = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0, n = p.size(); i < n; ++i) {
-    Segment e{p[i], p[(i + 1) % n]};
+    Vec2 pa = p[i], pb = p[i + 1 == n ? 0 : i + 1];
+    const double pxl = std::min(pa.x, pb.x), pxh = std::max(pa.x, pb.x), pyl = std::min(pa.y, pb.y),
+                 pyh = std::max(pa.y, pb.y);
     for (std::size_t j = 0, m = q.size(); j < m; ++j) {
-      ClosestPoints c = referee::closest_points(e, Segment{q[j], q[(j + 1) % m]});
-      if (c.distance < best.distance) best = c;
+      Vec2 qa = q[j], qb = q[j + 1 == m ? 0 : j + 1];
+      double dx = std::max({std::min(qa.x, qb.x) - pxh, pxl - std::max(qa.x, qb.x), 0.0});
+      double dy = std::max({std::min(qa.y, qb.y) - pyh, pyl - std::max(qa.y, qb.y), 0.0});
+      if (dx * dx + dy * dy > std::min(upper2, limit2)) continue;
+      if (!cross_or_touch(pa, pb, qa, qb) &&
+          std::min({dist_sq(pa, qa, qb), dist_sq(pb, qa, qb), dist_sq(qa, pa, pb), dist_sq(qb, pa, pb)}) > limit2)
+        continue;
+      ClosestPoints c = referee::closest_points(Segment{pa, pb}, Segment{qa, qb});
+      if (c.distance < best.distance) {
+        best = c;
+        limit2 = pad(best.distance * best.distance);
+      }
     }
   }
   return best;

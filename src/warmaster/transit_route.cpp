@@ -18,11 +18,16 @@
 // Shortest paths among inflated convex obstacles bend only on their
 // boundaries, so the circumscribed corners give a route within a few tenths
 // of a percent of the true shortest one, and never one that clips an obstacle.
+// For speed the buffers are per thread and reused, corner points are cached
+// per thread by polygon, and gap pairs are sorted out by cheap distance
+// bounds before exact closest points; none of this changes a node or an edge.
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
 #include <limits>
-#include <queue>
 
 #include "referee/warmaster/transit.hpp"
 #include "referee/warmaster/transit_kernels.hpp"
@@ -43,15 +48,12 @@ inline double dist(Vec2 p, const Segment& s) {
   double t = l2 > 0 ? std::clamp(dot(ap, ab) / l2, 0.0, 1.0) : 0.0;
   return std::sqrt(length_squared(ap - ab * t));
 }
-inline Vec2 unit(Vec2 v) {
-  double l2 = length_squared(v);
-  return l2 > 0 ? v / std::sqrt(l2) : Vec2{0, 0};
-}
 
 struct LocalScene {
   const TransitScene::Impl* m = nullptr;
-  std::vector<int> obstacles;  // blocking obstacles near the search
-  std::vector<int> gates;      // gates near the search
+  const std::vector<int>& obstacles;  // blocking obstacles near the search
+  const std::vector<int>& gates;      // gates near the search
+  const std::vector<Aabb>& gate_boxes; // their bounds, in the same order
 
   // `from_clear`: a is a node whose disc is known clear (point_clear), so
   // the "started too close, moving away" exception cannot apply.
@@ -63,10 +65,8 @@ struct LocalScene {
         if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
     Segment seg{a, b};
     Aabb box{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
-    for (int g : gates) {
-      const auto& gate = m->gates[g];
-      if (gate.line.bounds().overlaps(box) && passes_gate(seg, gate.line, tol)) return false;
-    }
+    for (std::size_t i = 0; i < gates.size(); ++i)
+      if (gate_boxes[i].overlaps(box) && passes_gate(seg, m->gates[gates[i]].line, tol)) return false;
     Aabb wide = box.inflated(r);
     for (int k : obstacles) {
       const TransitObstacle& o = m->obstacles[k];
@@ -87,24 +87,36 @@ struct LocalScene {
       const TransitObstacle& o = m->obstacles[k];
       if (o.box.inflated(r).contains(p) && fast_distance(p, o.poly) < r - tol) return false;
     }
-    for (int g : gates)
-      if (dist(p, m->gates[g].line) <= 2 * tol) return false;  // a waypoint on a closed gap
+    // A waypoint on a closed gap; the box test (a little wider) only spares
+    // the distance for gates that are clearly apart.
+    for (std::size_t i = 0; i < gates.size(); ++i)
+      if (gate_boxes[i].inflated(2 * tol + 1e-9).contains(p) && dist(p, m->gates[gates[i]].line) <= 2 * tol) return false;
     return true;
   }
 };
 
 struct Candidate {
   Vec2 at;
-  Vec2 pivot;          // the obstacle corner it wraps, for corner points
-  bool has_pivot = false;
+  Vec2 radial;  // corner points: unit vector from the corner they wrap; else zero
 };
 
+// Unit vector, or zero.
+inline Vec2 unit(Vec2 v) {
+  double l2 = length_squared(v);
+  return l2 > 0 ? v / std::sqrt(l2) : Vec2{0, 0};
+}
+
 // Points on the circumscribed polygon of each convex corner's arc.
+// Their positions feed exact ties: the corner points of stands in a line lie
+// on one straight line, and which of them a route lists (and so on which leg
+// it turns) depends on the last bit. So they are computed exactly as they
+// always were; rotating by fixed steps instead moves them by rounding only,
+// but that flips such ties.
 void corner_nodes(const Polygon& poly, double r, std::vector<Candidate>& out) {
   const auto& p = poly.points;  // counter-clockwise
   std::size_t n = p.size();
   for (std::size_t i = 0; i < n; ++i) {
-    Vec2 prev = p[(i + n - 1) % n], cur = p[i], next = p[(i + 1) % n];
+    Vec2 prev = p[i == 0 ? n - 1 : i - 1], cur = p[i], next = p[i + 1 == n ? 0 : i + 1];
     if (cross(cur - prev, next - cur) <= 0) continue;  // reflex or flat: paths never bend there
     Vec2 e_in = cur - prev, e_out = next - cur;
     Vec2 n_in = normalized(Vec2{e_in.y, -e_in.x}), n_out = normalized(Vec2{e_out.y, -e_out.x});
@@ -115,9 +127,114 @@ void corner_nodes(const Polygon& poly, double r, std::vector<Candidate>& out) {
     double radius = r / std::cos(sweep / steps / 2);
     for (int k = 0; k < steps; ++k) {
       double a = a0 + sweep * (k + 0.5) / steps;
-      out.push_back({cur + Vec2{std::cos(a), std::sin(a)} * radius, cur, true});
+      Vec2 at = cur + Vec2{std::cos(a), std::sin(a)} * radius;
+      out.push_back({at, unit(at - cur)});
     }
   }
+}
+
+// corner_nodes is a pure function of the polygon and r, and most obstacles
+// (stands that have not moved, terrain) come back in call after call, so
+// the answers are kept per thread in a direct-mapped table keyed by the
+// polygon's exact coordinates: a hit gives the very same points, and the
+// trigonometry is paid once per shape.
+class CornerCache {
+ public:
+  void append(const Polygon& poly, double r, std::vector<Candidate>& out) {
+    Slot& slot = slots_[hash(poly, r) & (kSlots - 1)];
+    if (!(slot.filled && slot.r == r && slot.points == poly.points)) {
+      slot.nodes.clear();
+      corner_nodes(poly, r, slot.nodes);
+      slot.points = poly.points;
+      slot.r = r;
+      slot.filled = true;
+    }
+    out.insert(out.end(), slot.nodes.begin(), slot.nodes.end());
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 1024;
+  struct Slot {
+    std::vector<Vec2> points;
+    double r = 0;
+    bool filled = false;
+    std::vector<Candidate> nodes;
+  };
+  static std::uint64_t bits(double d) {
+    std::uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+  }
+  static std::size_t hash(const Polygon& poly, double r) {
+    std::uint64_t h = bits(r) * 0x9E3779B97F4A7C15ull;
+    for (Vec2 v : poly.points) {
+      h = (h ^ bits(v.x)) * 0x100000001B3ull;
+      h = (h ^ bits(v.y)) * 0x100000001B3ull;
+      h ^= h >> 29;
+    }
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+};
+
+// Lower and upper bounds on the distance between two obstacles, each a few
+// operations: a gap pair outside [lo, hi] needs no exact closest points. The
+// lower bound is the separation of their boxes; the upper one (rectangles)
+// is the distance from the point of `a` nearest b's centre to `b`.
+inline double box_gap(const Aabb& a, const Aabb& b) {
+  double dx = std::max({a.min.x - b.max.x, b.min.x - a.max.x, 0.0});
+  double dy = std::max({a.min.y - b.max.y, b.min.y - a.max.y, 0.0});
+  return std::sqrt(dx * dx + dy * dy);
+}
+inline Vec2 clamp_into(const OrientedRect& r, Vec2 p) {
+  Vec2 l = r.rot.apply_inverse(p - r.center);
+  l.x = std::clamp(l.x, -r.half.x, r.half.x);
+  l.y = std::clamp(l.y, -r.half.y, r.half.y);
+  return r.center + r.rot.apply(l);
+}
+inline double rect_gap_upper(const OrientedRect& a, const OrientedRect& b) {
+  Vec2 p = clamp_into(a, b.center);
+  return dist(p, clamp_into(b, p));
+}
+
+// Per-thread buffers for the search, kept between calls so that a route
+// costs no allocation once they have grown. shortest_route never re-enters
+// itself, and each thread has its own.
+struct RouteScratch {
+  using Item = std::pair<double, int>;
+  std::vector<int> near, obstacles, gates;
+  std::vector<Aabb> gate_boxes;
+  std::vector<Candidate> cand;
+  std::vector<Vec2> nodes, radial;
+  std::vector<double> g, h;
+  std::vector<int> prev, expanded, live;
+  std::vector<char> closed, verified, node_ok;
+  std::vector<char> dead;  // closed, or its disc known not to fit: never relaxed again
+  struct Packed {          // what relaxing an edge reads of its far node, together
+    Vec2 at, radial;
+    double h;
+  };
+  std::vector<Packed> packed;
+  // Edge answers: a hash table (open addressing) of the edges tested, which
+  // are few. A slot is current when its stamp is this call's, so the table
+  // is never cleared per call.
+  struct MemoSlot {
+    std::uint64_t key = 0;
+    std::uint32_t stamp = 0;
+    bool clear = false;
+  };
+  std::vector<MemoSlot> memo = std::vector<MemoSlot>(64);
+  std::size_t memo_used = 0;
+  std::uint32_t stamp = 0;
+  std::vector<Item> open, parents;
+  std::vector<Vec2> centres;
+  std::vector<std::array<Vec2, 4>> c_from, c_to;
+  CornerCache corners;
+};
+
+RouteScratch& route_scratch() {
+  thread_local RouteScratch s;
+  return s;
 }
 
 }  // namespace
@@ -129,18 +246,25 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   double straight = distance(a, b);
   if (!(max_length >= straight)) return std::nullopt;
 
-  LocalScene local;
-  local.m = &m;
+  RouteScratch& S = route_scratch();
   Vec2 mid = (a + b) / 2;
   double reach = max_length / 2;
   Aabb region = Aabb{mid, mid}.inflated(reach + m.r);
-  std::vector<int> near;
-  m.query(region, near);
-  for (int k : near)
-    if (m.obstacles[k].blocks) local.obstacles.push_back(k);
+  S.near.clear();
+  S.obstacles.clear();
+  S.gates.clear();
+  S.gate_boxes.clear();
+  m.query(region, S.near);
+  for (int k : S.near)
+    if (m.obstacles[k].blocks) S.obstacles.push_back(k);
   m.ensure_gates(region);
-  for (std::size_t g = 0; g < m.gates.size(); ++g)
-    if (m.gates[g].line.bounds().overlaps(region)) local.gates.push_back(static_cast<int>(g));
+  for (std::size_t g = 0; g < m.gates.size(); ++g) {
+    Aabb box = m.gates[g].line.bounds();
+    if (!box.overlaps(region)) continue;
+    S.gates.push_back(static_cast<int>(g));
+    S.gate_boxes.push_back(box);
+  }
+  const LocalScene local{&m, S.obstacles, S.gates, S.gate_boxes};
 
   auto finish = [&](const std::vector<Vec2>& centres) {
     // Facings: every pose keeps the start facing until one leg turns to the
@@ -150,7 +274,10 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
     const std::size_t k = centres.size();
     const Vec2 half{m.width / 2, m.depth / 2};
     const Rot rot_from = Rot::from_degrees(from.facing_deg), rot_to = Rot::from_degrees(to.facing_deg);
-    std::vector<std::array<Vec2, 4>> c_from(k), c_to(k);
+    auto& c_from = S.c_from;
+    auto& c_to = S.c_to;
+    c_from.resize(k);
+    c_to.resize(k);
     for (std::size_t i = 0; i < k; ++i) {
       c_from[i] = OrientedRect{centres[i], half, rot_from}.corners();
       c_to[i] = OrientedRect{centres[i], half, rot_to}.corners();
@@ -171,40 +298,53 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
       }
     }
     std::vector<Pose> best;
+    best.reserve(k);
     for (std::size_t i = 0; i < k; ++i) best.push_back({centres[i], i < best_turn ? from.facing_deg : to.facing_deg});
     best.front() = from;
     best.back() = to;
     return best;
   };
 
-  if (local.segment_clear(a, b, false)) return finish({a, b});
+  if (local.segment_clear(a, b, false)) {
+    S.centres.assign({a, b});
+    return finish(S.centres);
+  }
   if (!local.point_clear(b)) return std::nullopt;
 
   // Nodes: 0 start, 1 goal, then candidates.
-  std::vector<Candidate> cand;
-  for (int k : local.obstacles) corner_nodes(m.obstacles[k].poly, m.r + 4 * m.tol, cand);
-  for (std::size_t i = 0; i < local.obstacles.size(); ++i)
-    for (std::size_t j = i + 1; j < local.obstacles.size(); ++j) {
-      const TransitObstacle& oi = m.obstacles[local.obstacles[i]];
-      const TransitObstacle& oj = m.obstacles[local.obstacles[j]];
-      if (!oi.box.inflated(6 * m.r).overlaps(oj.box) ||
-          length_squared(oi.centre - oj.centre) > (oi.radius + oj.radius + 6 * m.r) * (oi.radius + oj.radius + 6 * m.r))
+  auto& cand = S.cand;
+  cand.clear();
+  for (int k : S.obstacles) S.corners.append(m.obstacles[k].poly, m.r + 4 * m.tol, cand);
+  // Gap middles: only pairs whose distance can lie in [2r - 2tol, 6r] need
+  // their exact closest points; cheap bounds (with a margin far above
+  // rounding) settle the rest.
+  const double gap_lo = 2 * m.r - 2 * m.tol, gap_hi = 6 * m.r;
+  for (std::size_t i = 0; i < S.obstacles.size(); ++i)
+    for (std::size_t j = i + 1; j < S.obstacles.size(); ++j) {
+      const TransitObstacle& oi = m.obstacles[S.obstacles[i]];
+      const TransitObstacle& oj = m.obstacles[S.obstacles[j]];
+      if (!oi.box.inflated(gap_hi).overlaps(oj.box) ||
+          length_squared(oi.centre - oj.centre) > (oi.radius + oj.radius + gap_hi) * (oi.radius + oj.radius + gap_hi))
         continue;
+      if (box_gap(oi.box, oj.box) > gap_hi + 1e-9) continue;
+      if (oi.rect && oj.rect && rect_gap_upper(*oi.rect, *oj.rect) < gap_lo - 1e-9) continue;
       ClosestPoints cp = (oi.rect && oj.rect) ? referee::closest_points(*oi.rect, *oj.rect) : closest_points(oi.poly, oj.poly);
-      if (cp.distance >= 2 * m.r - 2 * m.tol && cp.distance <= 6 * m.r) cand.push_back({(cp.on_a + cp.on_b) / 2, {}, false});
+      if (cp.distance >= gap_lo && cp.distance <= gap_hi) cand.push_back({(cp.on_a + cp.on_b) / 2, {0, 0}});
     }
-  for (int g : local.gates) {
+  for (int g : S.gates) {
     const auto& gate = m.gates[g];
     if (gate.b < 0 || m.obstacles[gate.b].blocks) continue;
     Vec2 dir = normalized(gate.line.b - gate.line.a);
-    cand.push_back({gate.line.b + dir * (4 * m.tol), {}, false});
+    cand.push_back({gate.line.b + dir * (4 * m.tol), {0, 0}});
   }
-  std::vector<Vec2> nodes{a, b};
-  std::vector<Vec2> radial{{0, 0}, {0, 0}};  // unit vector from the pivot, or zero
+  auto& nodes = S.nodes;
+  auto& radial = S.radial;  // unit vector from the pivot, or zero
+  nodes.assign({a, b});
+  radial.assign({{0, 0}, {0, 0}});
   for (const Candidate& c : cand)
     if (dist(c.at, a) + dist(c.at, b) <= max_length) {  // clearance checked lazily, when first reached
       nodes.push_back(c.at);
-      radial.push_back(c.has_pivot ? unit(c.at - c.pivot) : Vec2{0, 0});
+      radial.push_back(c.radial);
     }
   // A shortest path leaves and meets a corner point nearly along the arc's
   // tangent (within half an arc step, 15 degrees, when the corner is far);
@@ -226,43 +366,94 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   // node goes back on the queue with that (higher) cost. Costs only rise on
   // repair and the heuristic is consistent, so the route is still the
   // shortest in the graph.
-  std::size_t n = nodes.size();
-  std::vector<double> g(n, kInf);
-  std::vector<int> prev(n, -1);
-  std::vector<char> closed(n, 0), verified(n, 0);
-  std::vector<char> node_ok(n, 0);  // 0 unknown, 1 clear, 2 blocked
+  const std::size_t n = nodes.size();
+  auto& g = S.g;
+  auto& prev = S.prev;
+  auto& closed = S.closed;
+  auto& verified = S.verified;
+  auto& node_ok = S.node_ok;  // 0 unknown, 1 clear, 2 blocked
+  g.assign(n, kInf);
+  prev.assign(n, -1);
+  closed.assign(n, 0);
+  auto& dead = S.dead;
+  dead.assign(n, 0);
+  verified.assign(n, 0);
+  node_ok.assign(n, 0);
   node_ok[0] = node_ok[1] = 1;
   auto usable = [&](std::size_t v) {
-    if (node_ok[v] == 0) node_ok[v] = local.point_clear(nodes[v]) ? 1 : 2;
+    if (node_ok[v] == 0) {
+      node_ok[v] = local.point_clear(nodes[v]) ? 1 : 2;
+      if (node_ok[v] == 2) dead[v] = 1;
+    }
     return node_ok[v] == 1;
   };
-  std::vector<double> h(n);
+  auto& h = S.h;
+  h.resize(n);
   for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
+  auto& packed = S.packed;
+  packed.resize(n);
+  for (std::size_t v = 0; v < n; ++v) packed[v] = {nodes[v], radial[v], h[v]};
   // Every node but the start is tested clear before it is expanded, and a
   // node is tested before any edge to it. An edge's answer is kept: a node
   // repaired more than once would otherwise test the same parents again.
-  std::vector<char> edge_memo(n * n, 0);  // 0 untested, 1 clear, 2 blocked
+  if (++S.stamp == 0) {  // stamps used up: start again from a clean table
+    std::fill(S.memo.begin(), S.memo.end(), RouteScratch::MemoSlot{});
+    S.stamp = 1;
+  }
+  S.memo_used = 0;
+  const std::uint32_t stamp = S.stamp;
+  auto memo_slot = [&](std::uint64_t key) -> RouteScratch::MemoSlot& {
+    const std::size_t mask = S.memo.size() - 1;
+    std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (S.memo[i].stamp == stamp && S.memo[i].key != key) i = (i + 1) & mask;
+    return S.memo[i];
+  };
   auto clear_edge = [&](int w, int v) {
-    char& e = edge_memo[static_cast<std::size_t>(w) * n + static_cast<std::size_t>(v)];
-    if (e == 0) e = local.segment_clear(nodes[w], nodes[v], w != 0) ? 1 : 2;
-    return e == 1;
+    const std::uint64_t key = static_cast<std::uint64_t>(w) * n + static_cast<std::uint64_t>(v);
+    RouteScratch::MemoSlot* e = &memo_slot(key);
+    if (e->stamp == stamp) return e->clear;
+    const bool clear = local.segment_clear(nodes[w], nodes[v], w != 0);
+    if (2 * (S.memo_used + 1) > S.memo.size()) {  // keep the load under a half: grow and re-insert
+      std::vector<RouteScratch::MemoSlot> old(S.memo.size() * 2);
+      old.swap(S.memo);
+      for (const auto& slot : old)
+        if (slot.stamp == stamp) memo_slot(slot.key) = slot;
+      e = &memo_slot(key);
+    }
+    *e = {key, stamp, clear};
+    ++S.memo_used;
+    return clear;
   };
   auto edge_ok = [&](int w, int v) { return taut(w, v) && clear_edge(w, v); };
   // Relaxed edges are taut already; a repair tests taut first, then clearance.
-  using Item = std::pair<double, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
-  std::vector<Item> parents;
-  std::vector<int> expanded;  // closed nodes whose disc is clear, in the order expanded
+  // The queue is a binary heap on a reused vector (what std::priority_queue
+  // does); items are (f, node), so equal costs pop in node order.
+  using Item = RouteScratch::Item;
+  auto& open = S.open;
+  open.clear();
+  auto push = [&](Item it) {
+    open.push_back(it);
+    std::push_heap(open.begin(), open.end(), std::greater<Item>{});
+  };
+  auto& parents = S.parents;
+  auto& expanded = S.expanded;  // closed nodes whose disc is clear, in the order expanded
+  expanded.clear();
+  // Nodes that may still be relaxed (not closed, not known blocked); the
+  // order they are visited in does not matter, so dead ones are swapped out.
+  auto& live = S.live;
+  live.resize(n - 1);
+  for (std::size_t v = 1; v < n; ++v) live[v - 1] = static_cast<int>(v);
   g[0] = 0;
   verified[0] = 1;
-  open.push({straight, 0});
+  push({straight, 0});
   while (!open.empty()) {
-    auto [f, u] = open.top();
-    open.pop();
+    std::pop_heap(open.begin(), open.end(), std::greater<Item>{});
+    auto [f, u] = open.back();
+    open.pop_back();
     if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
     if (!verified[u]) {
       if (!usable(static_cast<std::size_t>(u))) {
-        closed[u] = 1;  // its disc does not fit: never a waypoint
+        closed[u] = dead[u] = 1;  // its disc does not fit: never a waypoint
         continue;
       }
       if (!edge_ok(prev[u], u)) {
@@ -285,29 +476,44 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
         }
         if (prev[u] >= 0) {
           verified[u] = 1;
-          open.push({g[u] + h[u], u});
+          push({g[u] + h[u], u});
         }
         continue;
       }
       verified[u] = 1;
     }
-    closed[u] = 1;
+    closed[u] = dead[u] = 1;
     expanded.push_back(u);
     if (u == 1) break;
-    for (std::size_t v = 1; v < n; ++v) {
-      if (closed[v] || node_ok[v] == 2) continue;
-      if (g[u] + h[v] > max_length + m.tol) continue;
-      if (!taut(u, static_cast<int>(v))) continue;  // cheap, and spares the queue
-      double tentative = g[u] + dist(nodes[u], nodes[v]);
-      if (tentative >= g[v] || tentative + h[v] > max_length + m.tol) continue;
+    // The relaxation below is taut(u, v) and dist(nodes[u], nodes[v]) written
+    // out over the packed node data, term for term.
+    const double gu = g[u], lim = max_length + m.tol;
+    const Vec2 pu = nodes[u], ru = radial[u];
+    for (std::size_t i = 0; i < live.size();) {
+      const int v = live[i];
+      if (dead[v]) {
+        live[i] = live.back();
+        live.pop_back();
+        continue;
+      }
+      ++i;
+      const RouteScratch::Packed& pv = packed[static_cast<std::size_t>(v)];
+      if (gu + pv.h > lim) continue;
+      const Vec2 d = pv.at - pu;
+      const double l2 = length_squared(d), taut_lim = kTaut * kTaut * l2;
+      const double da = dot(d, ru), dc = dot(d, pv.radial);
+      if (!(da * da <= taut_lim && dc * dc <= taut_lim)) continue;  // cheap, and spares the queue
+      double tentative = gu + std::sqrt(l2);
+      if (tentative >= g[v] || tentative + pv.h > lim) continue;
       g[v] = tentative;
       prev[v] = u;
       verified[v] = 0;
-      open.push({tentative + h[v], static_cast<int>(v)});
+      push({tentative + pv.h, v});
     }
   }
   if (!closed[1] || prev[1] < 0) return std::nullopt;
-  std::vector<Vec2> centres;
+  auto& centres = S.centres;
+  centres.clear();
   for (int v = 1; v >= 0; v = prev[v]) centres.push_back(nodes[v]);
   std::reverse(centres.begin(), centres.end());
   return finish(centres);
