@@ -122,12 +122,28 @@ bool discs_within(const Unit& u, const Unit& e, double cm) {
 }  // namespace
 
 namespace {
+// Exactly `to_hundredths_of_mm(unit_distance(u, e).distance) <=
+// to_hundredths_of_mm(cm)`, pair of stands by pair: rounding is monotonic, so
+// the closest pair decides as soon as any pair is within. A pair whose
+// centres are further apart than `cm` plus both half-diagonals (and a margin
+// well over the rounding) cannot be, and is not measured.
+bool stands_within(const Unit& u, const Unit& e, double cm) {
+  const long long limit = to_hundredths_of_mm(cm);
+  const double far = cm + 0.01 + half_diagonal(u) + half_diagonal(e);
+  for (std::size_t i = 0; i < u.stands.size(); ++i)
+    for (std::size_t j = 0; j < e.stands.size(); ++j) {
+      if (length_squared(u.stands[i].pose.position - e.stands[j].pose.position) > far * far) continue;
+      if (to_hundredths_of_mm(closest_points(u.footprint(i), e.footprint(j)).distance) <= limit) return true;
+    }
+  return false;
+}
+
 // Is enemy `e` within `cm` of `u`? Their reach boxes are given (reach_box).
 bool within(const Unit& u, const Aabb& ubox, const Unit& e, const Aabb& ebox, double cm) {
   // A hair over `cm` so that a distance equal to it at 1/100 mm still counts.
   if (!ubox.inflated(cm + 0.0005).overlaps(ebox)) return false;
   if (discs_within(u, e, cm)) return true;
-  return to_hundredths_of_mm(unit_distance(u, e).distance) <= to_hundredths_of_mm(cm);
+  return stands_within(u, e, cm);
 }
 }  // namespace
 
