@@ -11,6 +11,7 @@
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/transit_kernels.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -91,8 +92,14 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
 
   std::vector<Blocker> blockers;
   for (const Unit& u : bf.units) {
+    if (u.stands.empty()) continue;
     if (std::find(exclude_units.begin(), exclude_units.end(), u.id) != exclude_units.end()) continue;
+    // A stand lies within its circumscribed disc: one whose disc's box misses
+    // the area is not worth a footprint (a sine and a cosine) and a polygon.
+    const double r = stand_circumradius(u) + kDiscSlack;
     for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      const Vec2 c = u.stands[s].pose.position;
+      if (!Aabb{{c.x - r, c.y - r}, {c.x + r, c.y + r}}.overlaps(area)) continue;
       Polygon p = to_polygon(u.footprint(s));
       Aabb b = p.bounds();
       if (b.overlaps(area)) blockers.push_back({std::move(p), b, "unit " + u.id, -1});
@@ -300,15 +307,9 @@ std::vector<Segment> sight_edges(const Unit& viewer, const Settings& settings, b
   return out;
 }
 
-ClosestPoints unit_distance(const Unit& a, const Unit& b) {
-  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
-  for (std::size_t i = 0; i < a.stands.size(); ++i)
-    for (std::size_t j = 0; j < b.stands.size(); ++j) {
-      ClosestPoints c = closest_points(a.footprint(i), b.footprint(j));
-      if (c.distance < best.distance) best = c;
-    }
-  return best;
-}
+// The nearest pair of stands, as a scan of every pair in order finds it
+// (stand_pairs.hpp skips pairs that cannot be nearer).
+ClosestPoints unit_distance(const Unit& a, const Unit& b) { return nearest_stands(a, b).points; }
 
 ClosestPoints character_distance(const Character& c, const Unit& u) {
   ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
