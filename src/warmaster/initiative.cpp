@@ -155,10 +155,11 @@ bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v) {
 }
 
 // check_evade with the evade line already worked out (plan_evade's probes
-// share one).
+// share one). `ends_clear` when evade_ends_refused has already found that the
+// unit ends at least 5 cm from every enemy and engaged unit.
 bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit& evader, const Unit& enemy,
                        MoveRequest& req, const std::vector<std::string>& burst_through, const Settings& settings,
-                       Verdict& v, const MoveIndex* index, MoveScenes* scenes) {
+                       Verdict& v, const MoveIndex* index, MoveScenes* scenes, bool ends_clear = false) {
   if (line.distance <= settings.contact_tolerance) {
     v.add("warmaster.initiative.evade", fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
     return false;
@@ -251,7 +252,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
           i = moved->stands.size() - 1;
           break;
         }
-  evade_ends_clear(bf, *moved, v);
+  if (!ends_clear) evade_ends_clear(bf, *moved, v);
   return v.legal();
 }
 
@@ -261,16 +262,24 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
 // the unit ends within 5 cm of an enemy or engaged unit
 // (warmaster.initiative.evade_clearance). Units burst through are off the
 // table for the move.
-bool evade_ends_refused(const Battlefield& bf, const Unit& evader, const MoveRequest& req,
+// `index` is the MoveIndex of `bf`: only units whose box meets the final
+// stands' box can overlap them.
+bool evade_ends_refused(const Battlefield& bf, const MoveIndex& index, const Unit& evader, const MoveRequest& req,
                         const std::vector<std::string>& burst_through, const Settings& settings) {
   Unit moved = evader;
   std::vector<OrientedRect> finals;
+  std::optional<Aabb> area;
   for (const StandPlan& p : req.stands) {
     moved.stands[static_cast<std::size_t>(p.stand)].pose = p.final_pose;
     finals.push_back(evader.footprint_at(p.final_pose));
+    area = area ? area->merged(finals.back().bounds()) : finals.back().bounds();
   }
+  if (!area) return false;
+  std::vector<int> near;
+  index.units_near(area->inflated(kDiscSlack), near);
   const double r = stand_circumradius(evader);
-  for (const Unit& o : bf.units) {
+  for (int k : near) {
+    const Unit& o = bf.units[static_cast<std::size_t>(k)];
     if (o.id == evader.id || o.stands.empty()) continue;
     if (std::find(burst_through.begin(), burst_through.end(), o.id) != burst_through.end()) continue;
     // Stands whose circumscribed discs do not meet cannot overlap.
@@ -314,10 +323,12 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
   bool first = true;
   auto attempt = [&](double t) -> std::optional<MoveRequest> {
     MoveRequest req = slide_led_by(evader, line.stand, line.direction * t, MoveKind::Evade);
-    if (!first && evade_ends_refused(bf, evader, req, burst_through, settings)) return std::nullopt;
+    const bool screened = !first;
+    if (screened && evade_ends_refused(bf, *index, evader, req, burst_through, settings)) return std::nullopt;
     first = false;
     Verdict v;
-    if (check_evade_along(line, bf, evader, enemy, req, burst_through, settings, v, index, &scenes)) return req;
+    if (check_evade_along(line, bf, evader, enemy, req, burst_through, settings, v, index, &scenes, screened))
+      return req;
     return std::nullopt;
   };
   // Full pace first; otherwise halve the interval between the longest slide
