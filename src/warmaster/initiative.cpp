@@ -333,8 +333,9 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
   };
   // Full pace first; otherwise halve the interval between the longest slide
   // known legal and the shortest known illegal, to 0.5 cm, starting from the
-  // 1 cm minimum. Each probe is a full movement check, so this keeps an evade
-  // to about seven checks instead of forty. (A slide blocked part-way and
+  // 1 cm minimum. Each probe is a full movement check (unless where it ends
+  // already refuses it), so this keeps an evade to about seven checks instead
+  // of forty. (A slide blocked part-way and
   // clear again further on is found only if full pace is clear.)
   if (auto full = attempt(pace)) return full;
   std::optional<MoveRequest> best = attempt(kEvadeMinimum);
