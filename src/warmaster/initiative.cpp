@@ -123,23 +123,27 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
 }
 
 namespace {
-// An evade ends at least 5 cm from every enemy unit and every unit engaged
-// in combat. `moved` is the evader where it ends.
-// A unit whose stands' box (centres widened by the circumradius) is more
-// than 5 cm from the evader's along x or y is further than 5 cm from it.
+// A box holding every stand of the unit: its centres widened by the
+// circumradius.
 Aabb stands_box(const Unit& u) {
   Aabb b{u.stands.front().pose.position, u.stands.front().pose.position};
   for (const Stand& s : u.stands) b = b.merged({s.pose.position, s.pose.position});
   return b.inflated(stand_circumradius(u));
 }
 
-bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v) {
+// An evade ends at least 5 cm from every enemy unit and every unit engaged
+// in combat. `moved` is the evader where it ends; `index`, when given, is the
+// MoveIndex of `bf`. A unit whose box is more than 5 cm from the evader's
+// along x or y is further than 5 cm from it and is not measured.
+bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v, const MoveIndex* index) {
   bool clear = true;
   const Aabb reach = stands_box(moved).inflated(kEvadeClearance + kDiscSlack);
-  for (const Unit& o : bf.units) {
+  for (std::size_t k = 0; k < bf.units.size(); ++k) {
+    const Unit& o = bf.units[k];
     if (o.stands.empty()) continue;
     if (o.side == moved.side && !o.engaged) continue;
-    if (!reach.overlaps(stands_box(o))) continue;
+    const std::optional<Aabb> box = index ? index->unit_box(k) : std::nullopt;
+    if (!reach.overlaps(box ? *box : stands_box(o))) continue;
     if (o.id == moved.id) continue;
     if (!units_may_touch(moved, o, kEvadeClearance)) continue;
     const double d = unit_distance(moved, o).distance;
@@ -252,7 +256,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
           i = moved->stands.size() - 1;
           break;
         }
-  if (!ends_clear) evade_ends_clear(bf, *moved, v);
+  if (!ends_clear) evade_ends_clear(bf, *moved, v, index);
   return v.legal();
 }
 
@@ -295,7 +299,7 @@ bool evade_ends_refused(const Battlefield& bf, const MoveIndex& index, const Uni
     }
   }
   Verdict scratch;
-  return !evade_ends_clear(bf, moved, scratch);
+  return !evade_ends_clear(bf, moved, scratch, &index);
 }
 }  // namespace
 
