@@ -10,6 +10,7 @@
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/transit.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -48,18 +49,12 @@ struct ContactGoal {
 };
 ContactGoal contact_goal(const Unit& from, const Unit& to) {
   ContactGoal g;
-  double best = 1e18;
-  for (std::size_t i = 0; i < from.stands.size(); ++i)
-    for (std::size_t j = 0; j < to.stands.size(); ++j) {
-      const ClosestPoints cp = closest_points(from.footprint(i), to.footprint(j));
-      if (cp.distance < best) {
-        best = cp.distance;
-        g.stand = static_cast<int>(i);
-        g.start = from.stands[i].pose;
-        g.goal = g.start;
-        g.goal.position += cp.on_b - cp.on_a;
-      }
-    }
+  const NearestStands n = nearest_stands(from, to);
+  if (n.a < 0) return g;
+  g.stand = n.a;
+  g.start = from.stands[static_cast<std::size_t>(n.a)].pose;
+  g.goal = g.start;
+  g.goal.position += n.points.on_b - n.points.on_a;
   return g;
 }
 
@@ -100,12 +95,22 @@ bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, con
   return !can_reach_within_pace(bf, u, e, settings) && !can_reach_within_pace(bf, e, u, settings);
 }
 
+// Stand pairs in order; a pair replaces the best only when nearer by more
+// than 1e-9, so among pairs as near as that the first is kept. A pair whose
+// circumscribed discs are at least that much further than the best cannot
+// replace it and is not measured.
 EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
   EvadeLine line;
   double best = 1e18;
-  for (std::size_t i = 0; i < evader.stands.size(); ++i)
-    for (std::size_t j = 0; j < enemy.stands.size(); ++j) {
-      const ClosestPoints cp = closest_points(evader.footprint(i), enemy.footprint(j));
+  const StandRects re(evader), rn(enemy);
+  const double reach = stand_circumradius(evader) + stand_circumradius(enemy) + kDiscSlack;
+  for (std::size_t i = 0; i < re.size(); ++i)
+    for (std::size_t j = 0; j < rn.size(); ++j) {
+      const double bound = best - 1e-9 + reach;
+      if (bound > 0 &&
+          length_squared(evader.stands[i].pose.position - enemy.stands[j].pose.position) > bound * bound)
+        continue;
+      const ClosestPoints cp = closest_points(re[i], rn[j]);
       if (cp.distance < best - 1e-9) {
         best = cp.distance;
         line.stand = static_cast<int>(i);
@@ -118,13 +123,28 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
 }
 
 namespace {
+// A box holding every stand of the unit: its centres widened by the
+// circumradius.
+Aabb stands_box(const Unit& u) {
+  Aabb b{u.stands.front().pose.position, u.stands.front().pose.position};
+  for (const Stand& s : u.stands) b = b.merged({s.pose.position, s.pose.position});
+  return b.inflated(stand_circumradius(u));
+}
+
 // An evade ends at least 5 cm from every enemy unit and every unit engaged
-// in combat. `moved` is the evader where it ends.
-bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v) {
+// in combat. `moved` is the evader where it ends; `index`, when given, is the
+// MoveIndex of `bf`. A unit whose box is more than 5 cm from the evader's
+// along x or y is further than 5 cm from it and is not measured.
+bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v, const MoveIndex* index) {
   bool clear = true;
-  for (const Unit& o : bf.units) {
-    if (o.id == moved.id || o.stands.empty()) continue;
+  const Aabb reach = stands_box(moved).inflated(kEvadeClearance + kDiscSlack);
+  for (std::size_t k = 0; k < bf.units.size(); ++k) {
+    const Unit& o = bf.units[k];
+    if (o.stands.empty()) continue;
     if (o.side == moved.side && !o.engaged) continue;
+    const std::optional<Aabb> box = index ? index->unit_box(k) : std::nullopt;
+    if (!reach.overlaps(box ? *box : stands_box(o))) continue;
+    if (o.id == moved.id) continue;
     if (!units_may_touch(moved, o, kEvadeClearance)) continue;
     const double d = unit_distance(moved, o).distance;
     if (to_hundredths_of_mm(d) >= 5000) continue;
@@ -137,12 +157,13 @@ bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v) {
   }
   return clear;
 }
-}  // namespace
 
-bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
-                 const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
-                 const MoveIndex* index, MoveScenes* scenes) {
-  const EvadeLine line = evade_line(evader, enemy);
+// check_evade with the evade line already worked out (plan_evade's probes
+// share one). `ends_clear` when evade_ends_refused has already found that the
+// unit ends at least 5 cm from every enemy and engaged unit.
+bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit& evader, const Unit& enemy,
+                       MoveRequest& req, const std::vector<std::string>& burst_through, const Settings& settings,
+                       Verdict& v, const MoveIndex* index, MoveScenes* scenes, bool ends_clear = false) {
   if (line.distance <= settings.contact_tolerance) {
     v.add("warmaster.initiative.evade", fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
     return false;
@@ -235,8 +256,58 @@ bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, M
           i = moved->stands.size() - 1;
           break;
         }
-  evade_ends_clear(bf, *moved, v);
+  if (!ends_clear) evade_ends_clear(bf, *moved, v, index);
   return v.legal();
+}
+
+// Sure to be refused for where the slide ends, as check_evade would find
+// after its path checks: a moving stand ends overlapping a stand of another
+// unit that stays on the table (check_move's warmaster.movement.overlap), or
+// the unit ends within 5 cm of an enemy or engaged unit
+// (warmaster.initiative.evade_clearance). Units burst through are off the
+// table for the move.
+// `index` is the MoveIndex of `bf`: only units whose box meets the final
+// stands' box can overlap them.
+bool evade_ends_refused(const Battlefield& bf, const MoveIndex& index, const Unit& evader, const MoveRequest& req,
+                        const std::vector<std::string>& burst_through, const Settings& settings) {
+  Unit moved = evader;
+  std::vector<OrientedRect> finals;
+  std::optional<Aabb> area;
+  for (const StandPlan& p : req.stands) {
+    moved.stands[static_cast<std::size_t>(p.stand)].pose = p.final_pose;
+    finals.push_back(evader.footprint_at(p.final_pose));
+    area = area ? area->merged(finals.back().bounds()) : finals.back().bounds();
+  }
+  if (!area) return false;
+  std::vector<int> near;
+  index.units_near(area->inflated(kDiscSlack), near);
+  const double r = stand_circumradius(evader);
+  for (int k : near) {
+    const Unit& o = bf.units[static_cast<std::size_t>(k)];
+    if (o.id == evader.id || o.stands.empty()) continue;
+    if (std::find(burst_through.begin(), burst_through.end(), o.id) != burst_through.end()) continue;
+    // Stands whose circumscribed discs do not meet cannot overlap.
+    const double reach = r + stand_circumradius(o) + kDiscSlack;
+    for (std::size_t s = 0; s < o.stands.size(); ++s) {
+      const Vec2 c = o.stands[s].pose.position;
+      bool near = false;
+      for (const OrientedRect& f : finals) near = near || length_squared(f.center - c) < reach * reach;
+      if (!near) continue;
+      const OrientedRect rect = o.footprint(s);
+      for (const OrientedRect& f : finals)
+        if (overlaps(f, rect, settings.contact_tolerance)) return true;
+    }
+  }
+  Verdict scratch;
+  return !evade_ends_clear(bf, moved, scratch, &index);
+}
+}  // namespace
+
+bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
+                 const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
+                 const MoveIndex* index, MoveScenes* scenes) {
+  return check_evade_along(evade_line(evader, enemy), bf, evader, enemy, req, burst_through, settings, v, index,
+                           scenes);
 }
 
 std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
@@ -250,16 +321,25 @@ std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader,
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) return std::nullopt;
   const double pace = full_pace(evader);
+  // Probes after the first skip the movement check when where they end
+  // already refuses them; the first always runs it, so that its scene (the
+  // widest) is the one kept.
+  bool first = true;
   auto attempt = [&](double t) -> std::optional<MoveRequest> {
     MoveRequest req = slide_led_by(evader, line.stand, line.direction * t, MoveKind::Evade);
+    const bool screened = !first;
+    if (screened && evade_ends_refused(bf, *index, evader, req, burst_through, settings)) return std::nullopt;
+    first = false;
     Verdict v;
-    if (check_evade(bf, evader, enemy, req, burst_through, settings, v, index, &scenes)) return req;
+    if (check_evade_along(line, bf, evader, enemy, req, burst_through, settings, v, index, &scenes, screened))
+      return req;
     return std::nullopt;
   };
   // Full pace first; otherwise halve the interval between the longest slide
   // known legal and the shortest known illegal, to 0.5 cm, starting from the
-  // 1 cm minimum. Each probe is a full movement check, so this keeps an evade
-  // to about seven checks instead of forty. (A slide blocked part-way and
+  // 1 cm minimum. Each probe is a full movement check (unless where it ends
+  // already refuses it), so this keeps an evade to about seven checks instead
+  // of forty. (A slide blocked part-way and
   // clear again further on is found only if full pace is clear.)
   if (auto full = attempt(pace)) return full;
   std::optional<MoveRequest> best = attempt(kEvadeMinimum);

@@ -3,6 +3,7 @@
 #include "referee/warmaster/sight.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -11,12 +12,14 @@
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/transit_kernels.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
 namespace {
 
 constexpr double kSightTolerance = 1e-7;  // how deep a line must go into a blocker to be blocked
+constexpr std::size_t kLazyPairs = 16;    // up to this many edge-target pairs, the nearest is found lazily
 
 std::string at(Vec2 p) { return fmt::format("({:.1f}, {:.1f})", p.x, p.y); }
 
@@ -61,14 +64,28 @@ bool polygons_overlap(const Polygon& a, const Polygon& b) {
 struct Blocker {
   Polygon poly;
   Aabb box;
-  std::string label;  // "unit orcs-2" or "terrain wood-1"
-  int feature = -1;
+  const std::string* id = nullptr;  // of the unit or the terrain feature
+  int feature = -1;                 // terrain: index into Battlefield::terrain
+};
+// "unit orcs-2" or "terrain wood-1": written only when a blocker is named.
+std::string label(const Blocker& b) { return (b.feature >= 0 ? "terrain " : "unit ") + *b.id; }
+
+// The shape an edge belongs to (a stand, or a character's base): its own
+// features ("own feature") are worked out once per body, not per edge.
+struct Body {
+  Polygon poly;
+  std::string label;  // "elves-1 stand 2"
 };
 
 struct Viewpoint {
-  Segment edge;       // outward normal perp(b - a)
-  std::string label;  // "elves-1 stand 2"
-  Polygon body;       // the stand the edge belongs to, for "own feature"
+  Segment edge;          // outward normal perp(b - a)
+  std::size_t body = 0;  // index into Views::bodies
+};
+
+// Every body listed has at least one edge.
+struct Views {
+  std::vector<Body> bodies;
+  std::vector<Viewpoint> edges;
 };
 
 struct Target {
@@ -76,26 +93,41 @@ struct Target {
   std::string label;
 };
 
+// The units whose stands do not block (the viewer's and the target's).
+struct Excluded {
+  const std::string* a = nullptr;
+  const std::string* b = nullptr;
+  bool has(const std::string& id) const { return (a && *a == id) || (b && *b == id); }
+};
+
 // Sight between one set of edges and one set of target shapes.
-SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, const std::vector<Target>& targets,
-                  const std::vector<std::string>& exclude_units, const Settings& settings) {
+SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vector<Target>& targets,
+                  const Excluded& exclude_units, const Settings& settings) {
   SightAnswer ans;
+  const std::vector<Viewpoint>& views = view_set.edges;
+  const std::vector<Body>& bodies = view_set.bodies;
   if (views.empty() || targets.empty()) {
     ans.reason = "no stand to see from or to";
     ans.blocked_by = "nothing to see";
     return ans;
   }
   Aabb area = views[0].edge.bounds();
-  for (const auto& v : views) area = area.merged(v.body.bounds());
+  for (const auto& b : bodies) area = area.merged(b.poly.bounds());
   for (const auto& t : targets) area = area.merged(t.poly.bounds());
 
   std::vector<Blocker> blockers;
   for (const Unit& u : bf.units) {
-    if (std::find(exclude_units.begin(), exclude_units.end(), u.id) != exclude_units.end()) continue;
+    if (u.stands.empty()) continue;
+    if (exclude_units.has(u.id)) continue;
+    // A stand lies within its circumscribed disc: one whose disc's box misses
+    // the area is not worth a footprint (a sine and a cosine) and a polygon.
+    const double r = stand_circumradius(u) + kDiscSlack;
     for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      const Vec2 c = u.stands[s].pose.position;
+      if (!Aabb{{c.x - r, c.y - r}, {c.x + r, c.y + r}}.overlaps(area)) continue;
       Polygon p = to_polygon(u.footprint(s));
       Aabb b = p.bounds();
-      if (b.overlaps(area)) blockers.push_back({std::move(p), b, "unit " + u.id, -1});
+      if (b.overlaps(area)) blockers.push_back({std::move(p), b, &u.id, -1});
     }
   }
   for (std::size_t f = 0; f < bf.terrain.size(); ++f) {
@@ -103,7 +135,7 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
     if (!blocks_sight(tf) || !tf.bounds.overlaps(area)) continue;
     for (const Polygon& piece : tf.pieces)
       if (piece.points.size() >= 3 && piece.bounds().overlaps(area))
-        blockers.push_back({piece, piece.bounds(), "terrain " + tf.id, static_cast<int>(f)});
+        blockers.push_back({piece, piece.bounds(), &tf.id, static_cast<int>(f)});
   }
 
   // Features each viewpoint's stand and each target is inside (overlaps),
@@ -111,16 +143,19 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
   auto features_overlapping = [&](const Polygon& body) {
     std::vector<int> out;
     if (!settings.see_out_of_own_feature) return out;
+    const Aabb body_box = body.bounds();
     for (const Blocker& b : blockers)
-      if (b.feature >= 0 && b.box.overlaps(body.bounds()) && polygons_overlap(body, b.poly)) out.push_back(b.feature);
+      if (b.feature >= 0 && b.box.overlaps(body_box) && polygons_overlap(body, b.poly)) out.push_back(b.feature);
     return out;
   };
-  std::vector<std::vector<int>> view_in, target_in;
-  for (const auto& v : views) view_in.push_back(features_overlapping(v.body));
+  std::vector<std::vector<int>> body_in, target_in;
+  body_in.reserve(bodies.size());
+  target_in.reserve(targets.size());
+  for (const auto& b : bodies) body_in.push_back(features_overlapping(b.poly));
   for (const auto& t : targets) target_in.push_back(features_overlapping(t.poly));
   auto excused = [&](const Blocker& b, const Viewpoint& v, const Target& t) {
     if (b.feature < 0) return false;
-    const auto& a = view_in[static_cast<std::size_t>(&v - views.data())];
+    const auto& a = body_in[v.body];
     const auto& c = target_in[static_cast<std::size_t>(&t - targets.data())];
     return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
   };
@@ -175,9 +210,34 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
     if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
     ans.visible = true;
     ans.line = s;
-    ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", v.label, at(s.a), t.label,
+    ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", bodies[v.body].label, at(s.a), t.label,
                              at(s.b), format_measure(s.length(), "cm"));
     return ans;
+  };
+
+  // Each target's centroid (the last sample aimed at) and a disc about it
+  // holding the whole target (its vertices, hence their convex hull).
+  std::vector<Vec2> centroid(targets.size());
+  std::vector<double> radius(targets.size(), 0.0);
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const std::vector<Vec2>& pts = targets[t].poly.points;
+    Vec2 c{0, 0};
+    for (Vec2 p : pts) c += p;
+    centroid[t] = c / static_cast<double>(pts.size());
+    for (Vec2 p : pts) radius[t] = std::max(radius[t], distance(p, centroid[t]));
+  }
+
+  // Phase 1 for one pair: sample lines from five points of the edge to the
+  // target's corners and centroid.
+  auto sample = [&](const Viewpoint& v, std::size_t ti) -> std::optional<Segment> {
+    const Target& t = targets[ti];
+    for (double f : {0.5, 0.0, 1.0, 0.25, 0.75}) {
+      Vec2 p = v.edge.a + (v.edge.b - v.edge.a) * f;
+      for (Vec2 q : t.poly.points)
+        if (forward(v, p, q) && clear({p, q}, v, t)) return Segment{p, q};
+      if (forward(v, p, centroid[ti]) && clear({p, centroid[ti]}, v, t)) return Segment{p, centroid[ti]};
+    }
+    return std::nullopt;
   };
 
   // Pairs nearest first: the likeliest to be clear and the most telling.
@@ -185,26 +245,49 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
     double d;
     std::size_t v, t;
   };
+  const std::size_t nt = targets.size(), n_pairs = views.size() * nt;
+
+  // Usually the nearest pair already has a clear sample line. So it is found
+  // first without measuring every pair exactly: pairs are measured in order
+  // of a lower bound (edge to target disc) until the next bound exceeds the
+  // nearest distance measured; only when its samples are all blocked is every
+  // pair measured and sorted. Among pairs as near, the first listed (edge by
+  // edge, target by target) is the one std::sort below puts first: libstdc++
+  // sorts up to 16 elements by insertion, which keeps ties in order.
+  if (n_pairs <= kLazyPairs) {
+    std::array<double, kLazyPairs> bound{};
+    std::array<std::size_t, kLazyPairs> by_bound{};
+    for (std::size_t k = 0; k < n_pairs; ++k) {
+      bound[k] = distance(centroid[k % nt], views[k / nt].edge) - radius[k % nt] - kDiscSlack;
+      by_bound[k] = k;
+    }
+    std::sort(by_bound.begin(), by_bound.begin() + static_cast<std::ptrdiff_t>(n_pairs),
+              [&](std::size_t a, std::size_t b) { return bound[a] < bound[b]; });
+    std::size_t nearest = n_pairs;
+    double nearest_d = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n_pairs; ++i) {
+      const std::size_t k = by_bound[i];
+      if (bound[k] > nearest_d) break;
+      const double d = distance(views[k / nt].edge, targets[k % nt].poly);
+      if (d < nearest_d || (d == nearest_d && k < nearest)) {
+        nearest_d = d;
+        nearest = k;
+      }
+    }
+    if (nearest < n_pairs)
+      if (auto s = sample(views[nearest / nt], nearest % nt))
+        return found(views[nearest / nt], targets[nearest % nt], *s);
+  }
+
   std::vector<Pair> pairs;
+  pairs.reserve(n_pairs);
   for (std::size_t v = 0; v < views.size(); ++v)
-    for (std::size_t t = 0; t < targets.size(); ++t)
-      pairs.push_back({distance(views[v].edge, targets[t].poly), v, t});
+    for (std::size_t t = 0; t < nt; ++t) pairs.push_back({distance(views[v].edge, targets[t].poly), v, t});
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
 
   // Phase 1: sample lines.
-  for (const Pair& pr : pairs) {
-    const Viewpoint& v = views[pr.v];
-    const Target& t = targets[pr.t];
-    std::vector<Vec2> aims = t.poly.points;
-    Vec2 c{0, 0};
-    for (Vec2 p : t.poly.points) c += p;
-    aims.push_back(c / static_cast<double>(t.poly.points.size()));
-    for (double f : {0.5, 0.0, 1.0, 0.25, 0.75}) {
-      Vec2 p = v.edge.a + (v.edge.b - v.edge.a) * f;
-      for (Vec2 q : aims)
-        if (forward(v, p, q) && clear({p, q}, v, t)) return found(v, t, {p, q});
-    }
-  }
+  for (const Pair& pr : pairs)
+    if (auto s = sample(views[pr.v], pr.t)) return found(views[pr.v], targets[pr.t], *s);
 
   // Phase 2: every line through two critical points.
   for (const Pair& pr : pairs) {
@@ -243,16 +326,14 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
   // Not visible: name what blocks the most direct line (nearest pair, closest points).
   const Viewpoint& v = views[pairs[0].v];
   const Target& t = targets[pairs[0].t];
-  Vec2 p = (v.edge.a + v.edge.b) / 2, q{0, 0};
-  for (Vec2 c : t.poly.points) q += c;
-  q = q / static_cast<double>(t.poly.points.size());
+  Vec2 p = (v.edge.a + v.edge.b) / 2, q = centroid[pairs[0].t];
   Segment direct{p, q};
   int b = forward(v, p, q) ? first_blocker(direct, v, t) : -1;
   if (b >= 0) {
-    ans.blocked_by = blockers[b].label;
+    ans.blocked_by = label(blockers[static_cast<std::size_t>(b)]);
     ans.reason = fmt::format("no clear line: every line from an edge that may see is blocked; the most direct, from "
                              "{} to {}, crosses {}",
-                             v.label, t.label, blockers[b].label);
+                             bodies[v.body].label, t.label, ans.blocked_by);
   } else {
     ans.blocked_by = "out of view";
     ans.reason = fmt::format("no clear line: {} is not in front of any edge that may see, or every line is blocked",
@@ -261,14 +342,13 @@ SightAnswer solve(const Battlefield& bf, const std::vector<Viewpoint>& views, co
   return ans;
 }
 
-std::vector<Viewpoint> unit_views(const Unit& u, const Settings& settings, bool front_only) {
-  std::vector<Viewpoint> out;
+Views unit_views(const Unit& u, const StandRects& rects, const Settings& settings, bool front_only) {
+  Views out;
   bool all_round = u.sees_all_round && !front_only;
   for (std::size_t s = 0; s < u.stands.size(); ++s) {
-    OrientedRect r = u.footprint(s);
-    auto c = r.corners();
-    Polygon body{{c.begin(), c.end()}};
-    std::string label = u.id + " stand " + std::to_string(s + 1);
+    auto c = rects[s].corners();
+    const std::size_t body = out.bodies.size();
+    const std::size_t first_edge = out.edges.size();
     for (int k = 0; k < (all_round ? 4 : 1); ++k) {
       Segment e{c[k], c[(k + 1) % 4]};
       if (all_round) {
@@ -276,19 +356,22 @@ std::vector<Viewpoint> unit_views(const Unit& u, const Settings& settings, bool 
         Vec2 mid = (e.a + e.b) / 2;
         bool covered = false;
         for (std::size_t o = 0; o < u.stands.size() && !covered; ++o)
-          if (o != s && distance(mid, u.footprint(o)) <= settings.contact_tolerance) covered = true;
+          if (o != s && distance(mid, rects[o]) <= settings.contact_tolerance) covered = true;
         if (covered) continue;
       }
-      out.push_back({e, label, body});
+      out.edges.push_back({e, body});
     }
+    if (out.edges.size() > first_edge)
+      out.bodies.push_back({Polygon{{c.begin(), c.end()}}, u.id + " stand " + std::to_string(s + 1)});
   }
   return out;
 }
 
-std::vector<Target> unit_targets(const Unit& u) {
+std::vector<Target> unit_targets(const Unit& u, const StandRects& rects) {
   std::vector<Target> out;
+  out.reserve(u.stands.size());
   for (std::size_t s = 0; s < u.stands.size(); ++s)
-    out.push_back({to_polygon(u.footprint(s)), u.id + " stand " + std::to_string(s + 1)});
+    out.push_back({to_polygon(rects[s]), u.id + " stand " + std::to_string(s + 1)});
   return out;
 }
 
@@ -296,19 +379,14 @@ std::vector<Target> unit_targets(const Unit& u) {
 
 std::vector<Segment> sight_edges(const Unit& viewer, const Settings& settings, bool front_only) {
   std::vector<Segment> out;
-  for (const auto& v : unit_views(viewer, settings, front_only)) out.push_back(v.edge);
+  const StandRects rects(viewer);
+  for (const auto& v : unit_views(viewer, rects, settings, front_only).edges) out.push_back(v.edge);
   return out;
 }
 
-ClosestPoints unit_distance(const Unit& a, const Unit& b) {
-  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
-  for (std::size_t i = 0; i < a.stands.size(); ++i)
-    for (std::size_t j = 0; j < b.stands.size(); ++j) {
-      ClosestPoints c = closest_points(a.footprint(i), b.footprint(j));
-      if (c.distance < best.distance) best = c;
-    }
-  return best;
-}
+// The nearest pair of stands, as a scan of every pair in order finds it
+// (stand_pairs.hpp skips pairs that cannot be nearer).
+ClosestPoints unit_distance(const Unit& a, const Unit& b) { return nearest_stands(a, b).points; }
 
 ClosestPoints character_distance(const Character& c, const Unit& u) {
   ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
@@ -341,18 +419,20 @@ ClosestPoints character_distance(const Character& c, const Unit& u) {
 
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
                           bool front_only) {
-  SightAnswer a = solve(bf, unit_views(viewer, settings, front_only), unit_targets(target), {viewer.id, target.id},
-                        settings);
-  a.distance = unit_distance(viewer, target).distance;
+  const StandRects rv(viewer), rt(target);
+  SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only), unit_targets(target, rt),
+                        Excluded{&viewer.id, &target.id}, settings);
+  a.distance = nearest_stands(viewer, rv, target, rt).points.distance;
   a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
   return a;
 }
 
 SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings) {
-  Polygon shape = character_shape(viewer);
-  std::vector<Viewpoint> views;
-  for (const Segment& e : polygon_edges_cw(shape)) views.push_back({e, viewer.id, shape});
-  SightAnswer a = solve(bf, views, unit_targets(target), {target.id}, settings);
+  Views views;
+  views.bodies.push_back({character_shape(viewer), viewer.id});
+  for (const Segment& e : polygon_edges_cw(views.bodies[0].poly)) views.edges.push_back({e, 0});
+  const StandRects rt(target);
+  SightAnswer a = solve(bf, views, unit_targets(target, rt), Excluded{&target.id, nullptr}, settings);
   a.distance = character_distance(viewer, target).distance;
   a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
   return a;
@@ -361,7 +441,9 @@ SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const 
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Character& target, const Settings& settings,
                           bool front_only) {
   std::vector<Target> targets{{character_shape(target), target.id}};
-  SightAnswer a = solve(bf, unit_views(viewer, settings, front_only), targets, {viewer.id}, settings);
+  const StandRects rv(viewer);
+  SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only), targets, Excluded{&viewer.id, nullptr},
+                        settings);
   a.distance = character_distance(target, viewer).distance;
   a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
   return a;
