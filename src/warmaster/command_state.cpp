@@ -165,22 +165,35 @@ const std::vector<std::vector<int>>& CommandState::touching_now() const {
   std::vector<std::vector<int>> adj(bf.units.size());
   const double tol = settings().contact_tolerance;
   // Pairs of the same side whose boxes meet (widened by the tolerance) are
-  // measured; with tens of units a direct scan of the boxes beats a query.
-  std::vector<std::size_t> present;
-  std::vector<Aabb> boxes;
+  // measured. The units are swept in order of their boxes' left edges, so
+  // each is compared only with those whose boxes reach it along x.
+  struct Entry {
+    Aabb box;
+    std::size_t unit;
+  };
+  std::vector<Entry> present;
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     if (bf.units[i].stands.empty() || units_[i].off_table) continue;
-    present.push_back(i);
-    boxes.push_back(index.unit_box(i)->inflated(tol));
+    present.push_back({index.unit_box(i)->inflated(tol), i});
   }
+  std::sort(present.begin(), present.end(), [](const Entry& a, const Entry& b) {
+    return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.unit < b.unit);
+  });
+  std::vector<std::pair<int, int>> pairs;
   for (std::size_t pi = 0; pi < present.size(); ++pi) {
-    const Unit& a = bf.units[present[pi]];
-    for (std::size_t pj = pi + 1; pj < present.size(); ++pj) {
-      const Unit& b = bf.units[present[pj]];
-      if (b.side != a.side || !boxes[pi].overlaps(boxes[pj]) || !units_touch(a, b, tol)) continue;
-      adj[present[pi]].push_back(static_cast<int>(present[pj]));
-      adj[present[pj]].push_back(static_cast<int>(present[pi]));
+    const Unit& a = bf.units[present[pi].unit];
+    for (std::size_t pj = pi + 1; pj < present.size() && present[pj].box.min.x <= present[pi].box.max.x; ++pj) {
+      const Unit& b = bf.units[present[pj].unit];
+      if (b.side != a.side || !present[pi].box.overlaps(present[pj].box) || !units_touch(a, b, tol)) continue;
+      const auto [lo, hi] = std::minmax(present[pi].unit, present[pj].unit);
+      pairs.push_back({static_cast<int>(lo), static_cast<int>(hi)});
     }
+  }
+  // Neighbour lists in unit order, as a scan of all pairs would give them.
+  std::sort(pairs.begin(), pairs.end());
+  for (const auto& [i, j] : pairs) {
+    adj[static_cast<std::size_t>(i)].push_back(j);
+    adj[static_cast<std::size_t>(j)].push_back(i);
   }
   touching_ = std::make_shared<const std::vector<std::vector<int>>>(std::move(adj));
   return *touching_;

@@ -587,14 +587,14 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
   unit_boxes_.assign(n, Aabb{});
   unit_present_.assign(n, 0);
   first_pose_.assign(n + 1, 0);
-  poses_.clear();
   std::size_t stands = 0;
   for (const Unit& u : bf.units) stands += u.stands.size();
-  poses_.reserve(stands);
+  poses_.resize(stands);
+  std::size_t next = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Unit& u = bf.units[i];
-    first_pose_[i] = poses_.size();
-    for (const Stand& s : u.stands) poses_.push_back(s.pose);
+    first_pose_[i] = next;
+    for (const Stand& s : u.stands) poses_[next++] = s.pose;
     if (u.stands.empty()) continue;
     unit_present_[i] = 1;
     bool same = false;
@@ -605,7 +605,7 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
     }
     unit_boxes_[i] = same ? earlier->unit_boxes_[i] : unit_bounds(u);
   }
-  first_pose_[n] = poses_.size();
+  first_pose_[n] = next;
 }
 
 std::optional<Aabb> MoveIndex::unit_box(std::size_t i) const {
