@@ -158,16 +158,22 @@ bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
 std::vector<char> enemies_within(const Battlefield& bf, int side, double cm) {
   const std::size_t n = bf.units.size();
   std::vector<Aabb> boxes(n);
-  for (std::size_t i = 0; i < n; ++i)
-    if (!bf.units[i].stands.empty()) boxes[i] = reach_box(bf.units[i]);
+  std::vector<std::size_t> enemies;  // the other side's units on the table
+  for (std::size_t i = 0; i < n; ++i) {
+    const Unit& u = bf.units[i];
+    if (u.stands.empty()) continue;
+    boxes[i] = reach_box(u);
+    if (u.side != side) enemies.push_back(i);
+  }
   std::vector<char> out(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const Unit& u = bf.units[i];
     if (u.side != side || u.stands.empty()) continue;
-    for (std::size_t j = 0; j < n && !out[i]; ++j) {
-      const Unit& e = bf.units[j];
-      if (e.side != u.side && !e.stands.empty() && within(u, boxes[i], e, boxes[j], cm)) out[i] = 1;
-    }
+    for (std::size_t j : enemies)
+      if (within(u, boxes[i], bf.units[j], boxes[j], cm)) {
+        out[i] = 1;
+        break;
+      }
   }
   return out;
 }
