@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/core/cow_vector.hpp"
 #include "referee/core/geometry.hpp"
 
 namespace referee::warmaster {
@@ -106,7 +107,9 @@ struct Battlefield {
   std::string name;
   double width = 180.0;   // table, x from 0 to width
   double height = 120.0;  // table, y from 0 to height
-  std::vector<TerrainFeature> terrain;
+  // Shared by copies until one changes it: states are copied with every
+  // move, the terrain never changes during a game.
+  CowVector<TerrainFeature> terrain;
   std::vector<Army> armies;  // exactly two
   std::vector<Unit> units;   // both armies, each tagged with its side
   std::vector<Character> characters;
