@@ -228,7 +228,7 @@ bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch
   Aabb box = seg.bounds();
   ensure_gates(box);
   for (const TransitGateData& g : gates)
-    if (g.line.bounds().overlaps(box) && passes_gate(seg, g.line, tol)) return false;
+    if (g.box.overlaps(box) && passes_gate(seg, g.line, tol)) return false;
   scratch.clear();
   query(box.inflated(r), scratch);
   for (int k : scratch) {
@@ -372,7 +372,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   m.ensure_gates(box);
   for (std::size_t g = 0; g < m.gates.size(); ++g) {
     const TransitGateData& gate = m.gates[g];
-    if (!gate.line.bounds().overlaps(box) || !passes_gate(seg, gate.line, m.tol)) continue;
+    if (!gate.box.overlaps(box) || !passes_gate(seg, gate.line, m.tol)) continue;
     crossings.push_back({segment_intersection(seg, gate.line).value_or(0), g});
   }
   std::sort(crossings.begin(), crossings.end(), [](const Crossing& x, const Crossing& y) { return x.t < y.t; });
@@ -486,7 +486,7 @@ bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
   Aabb box = seg.bounds();
   m.ensure_gates(box);
   for (const TransitGateData& gate : m.gates)
-    if (gate.line.bounds().overlaps(box) && passes_gate(seg, gate.line, m.tol)) return false;
+    if (gate.box.overlaps(box) && passes_gate(seg, gate.line, m.tol)) return false;
   std::vector<int> cand;
   m.query(box.inflated(m.r), cand);
   for (int k : cand) {

@@ -43,6 +43,7 @@ struct TransitGateData {
   int a = -1;           // obstacle index (the enemy stand)
   int b = -1;           // obstacle index, or -1 for the table edge
   double width = 0;
+  Aabb box = line.bounds();  // tested against every leg: kept, not worked out each time
 };
 
 struct TransitScene::Impl {
