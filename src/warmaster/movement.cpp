@@ -715,17 +715,25 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // enough to show by how much a slightly long detour fails, without
   // searching the whole table for hopeless ones.
   double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
-  std::vector<std::vector<int>> orders =
-      req.order.empty() ? candidate_orders(moving) : std::vector<std::vector<int>>{req.order};
+  // The listed order first; the other orders are made only if it fails.
+  std::vector<std::vector<int>> orders{req.order.empty() ? moving : req.order};
+  const bool other_orders = req.order.empty() && moving.size() > 1;
   // First look for an order in which every straight line is clear (cheap);
   // only when none is, plan routes round what blocks, in the first order.
   PathAttempt chosen;
   bool clear = false;
-  // A stand whose straight line is blocked with none of its own unit's
-  // stands in the way is blocked in every order (stands already moved only
-  // add obstacles and gates), so then no order is tried.
-  bool blocked_in_every_order = false;
-  if (orders.size() > 1) {
+  auto try_order = [&](const std::vector<int>& order) {
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
+    if (!attempt.violations.empty()) return false;
+    chosen = std::move(attempt);
+    a.order = order;
+    return clear = true;
+  };
+  if (!try_order(orders.front()) && other_orders) {
+    // A stand whose straight line is blocked with none of its own unit's
+    // stands in the way is blocked in every order (stands already moved only
+    // add obstacles and gates), so then no other order is tried.
+    bool blocked_in_every_order = false;
     scene.set_own_blockers({});
     for (std::size_t i = 0; i < routes.size() && !blocked_in_every_order; ++i) {
       if (skip[i]) continue;
@@ -733,15 +741,9 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
       for (std::size_t k = 0; k + 1 < poses.size() && !blocked_in_every_order; ++k)
         blocked_in_every_order = poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1]);
     }
-  }
-  for (const auto& order : orders) {
-    if (blocked_in_every_order) break;
-    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
-    if (attempt.violations.empty()) {
-      chosen = std::move(attempt);
-      a.order = order;
-      clear = true;
-      break;
+    if (!blocked_in_every_order) {
+      orders = candidate_orders(moving);  // the listed order first, as tried
+      for (std::size_t k = 1; k < orders.size() && !clear; ++k) try_order(orders[k]);
     }
   }
   if (!clear) {
