@@ -676,9 +676,16 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // Terrain at the destination first: a stand refused there halts at the
   // edge, and there is no path to look for.
   // Everything the stands' footprints cover on their way, start to final.
+  // (Stands keep their facing on most legs: the rotation is worked out again
+  // only when it changes.)
   Aabb area = u.footprint(0).bounds();
+  double facing = u.stands[0].pose.facing_deg;
+  Rot rot = Rot::from_degrees(facing);
   for (const auto& r : routes)
-    for (const auto& p : r.poses) area = area.merged(u.footprint_at(p).bounds());
+    for (const auto& p : r.poses) {
+      if (p.facing_deg != facing) rot = Rot::from_degrees(facing = p.facing_deg);
+      area = area.merged(OrientedRect{p.position, {u.width / 2, u.depth / 2}, rot}.bounds());
+    }
   const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
   std::vector<bool> skip = check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
