@@ -80,12 +80,10 @@ struct LocalScene {
     }
     return true;
   }
-  // `owner`: an obstacle p is known to keep clear of (see Candidate::owner), or -1.
-  bool point_clear(Vec2 p, int owner = -1) const {
+  bool point_clear(Vec2 p) const {
     const double r = m->r, tol = m->tol;
     if (p.x < r - tol || p.y < r - tol || p.x > m->table_w - r + tol || p.y > m->table_h - r + tol) return false;
     for (int k : obstacles) {
-      if (k == owner) continue;
       const TransitObstacle& o = m->obstacles[k];
       if (o.box.inflated(r).contains(p) && fast_distance(p, o.poly) < r - tol) return false;
     }
@@ -99,8 +97,7 @@ struct LocalScene {
 
 struct Candidate {
   Vec2 at;
-  Vec2 radial;     // corner points: unit vector from the corner they wrap; else zero
-  int owner = -1;  // corner points of a convex obstacle: its index (its disc test is known clear)
+  Vec2 radial;  // corner points: unit vector from the corner they wrap; else zero
 };
 
 // Unit vector, or zero.
@@ -143,8 +140,7 @@ void corner_nodes(const Polygon& poly, double r, std::vector<Candidate>& out) {
 // trigonometry is paid once per shape.
 class CornerCache {
  public:
-  // `owner`: written into every point appended (see Candidate::owner).
-  void append(const Polygon& poly, double r, int owner, std::vector<Candidate>& out) {
+  void append(const Polygon& poly, double r, std::vector<Candidate>& out) {
     Slot& slot = slots_[hash(poly, r) & (kSlots - 1)];
     if (!(slot.filled && slot.r == r && slot.points == poly.points)) {
       slot.nodes.clear();
@@ -153,9 +149,7 @@ class CornerCache {
       slot.r = r;
       slot.filled = true;
     }
-    const std::size_t first = out.size();
     out.insert(out.end(), slot.nodes.begin(), slot.nodes.end());
-    for (std::size_t i = first; i < out.size(); ++i) out[i].owner = owner;
   }
 
  private:
@@ -208,7 +202,7 @@ inline double rect_gap_upper(const OrientedRect& a, const OrientedRect& b) {
 // itself, and each thread has its own.
 struct RouteScratch {
   using Item = std::pair<double, int>;
-  std::vector<int> near, obstacles, sources, gates, owner;
+  std::vector<int> near, obstacles, gates;
   std::vector<Aabb> gate_boxes;
   std::vector<Candidate> cand;
   std::vector<Vec2> nodes, radial;
@@ -257,31 +251,12 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   double reach = max_length / 2;
   Aabb region = Aabb{mid, mid}.inflated(reach + m.r);
   S.near.clear();
+  S.obstacles.clear();
   S.gates.clear();
   S.gate_boxes.clear();
   m.query(region, S.near);
-  // The ellipse of points whose distances to a and b sum to at most `limit`
-  // holds every node of a search bounded by `limit`, and so every edge (it
-  // is convex). A point within `rho` of an obstacle's bounding circle has a
-  // sum at least the centre's sum less 2 (radius + rho) (triangle
-  // inequality), so obstacles whose bound exceeds the limit (with a margin
-  // far above rounding) can neither come within r of an edge or a node
-  // (`obstacles`, rho = r) nor give a node in the ellipse (`sources`):
-  // corner points lie within (r + 4 tol) / cos(15 degrees) of their polygon,
-  // gap middles within half of 6r. Dropping them changes no node, no edge
-  // and no order.
-  const double node_reach = std::max(3 * m.r, 1.04 * (m.r + 4 * m.tol));
-  auto select = [&](double limit) {
-    S.obstacles.clear();
-    S.sources.clear();
-    for (int k : S.near) {
-      const TransitObstacle& o = m.obstacles[k];
-      if (!o.blocks) continue;
-      const double bound = dist(o.centre, a) + dist(o.centre, b) - 2 * o.radius - limit - 1e-6;
-      if (bound <= 2 * m.r) S.obstacles.push_back(k);
-      if (bound <= 2 * node_reach) S.sources.push_back(k);
-    }
-  };
+  for (int k : S.near)
+    if (m.obstacles[k].blocks) S.obstacles.push_back(k);
   m.ensure_gates(region);
   for (std::size_t g = 0; g < m.gates.size(); ++g) {
     Aabb box = m.gates[g].line.bounds();
@@ -330,250 +305,218 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
     return best;
   };
 
-  // First a search bounded more tightly (see above): the straight line and
-  // the goal's disc are decided by what is within it already.
-  const double first_limit = std::min(max_length, 1.25 * straight + 8 * m.r);
-  select(first_limit);
   if (local.segment_clear(a, b, false)) {
     S.centres.assign({a, b});
     return finish(S.centres);
   }
   if (!local.point_clear(b)) return std::nullopt;
 
-  // Route search over the nodes within `limit` (costs are bounded by
-  // max_length all the same): the cost of the shortest route found, or
-  // infinity; its centres are left in S.centres.
-  auto search = [&](double limit) -> double {
-    // Nodes: 0 start, 1 goal, then candidates.
-    auto& cand = S.cand;
-    cand.clear();
-    // Corner points of a stand (convex) keep the clearance of their arc from
-    // it: the stand is skipped when their disc is tested.
-    for (int k : S.sources) S.corners.append(m.obstacles[k].poly, m.r + 4 * m.tol, m.obstacles[k].rect ? k : -1, cand);
-    // Gap middles: only pairs whose distance can lie in [2r - 2tol, 6r] need
-    // their exact closest points; cheap bounds (with a margin far above
-    // rounding) settle the rest.
-    const double gap_lo = 2 * m.r - 2 * m.tol, gap_hi = 6 * m.r;
-    for (std::size_t i = 0; i < S.sources.size(); ++i)
-      for (std::size_t j = i + 1; j < S.sources.size(); ++j) {
-        const TransitObstacle& oi = m.obstacles[S.sources[i]];
-        const TransitObstacle& oj = m.obstacles[S.sources[j]];
-        if (!oi.box.inflated(gap_hi).overlaps(oj.box) ||
-            length_squared(oi.centre - oj.centre) > (oi.radius + oj.radius + gap_hi) * (oi.radius + oj.radius + gap_hi))
-          continue;
-        if (box_gap(oi.box, oj.box) > gap_hi + 1e-9) continue;
-        if (oi.rect && oj.rect && rect_gap_upper(*oi.rect, *oj.rect) < gap_lo - 1e-9) continue;
-        ClosestPoints cp = (oi.rect && oj.rect) ? referee::closest_points(*oi.rect, *oj.rect) : closest_points(oi.poly, oj.poly);
-        if (cp.distance >= gap_lo && cp.distance <= gap_hi) cand.push_back({(cp.on_a + cp.on_b) / 2, {0, 0}});
-      }
-    for (int g : S.gates) {
-      const auto& gate = m.gates[g];
-      if (gate.b < 0 || m.obstacles[gate.b].blocks) continue;
-      Vec2 dir = normalized(gate.line.b - gate.line.a);
-      cand.push_back({gate.line.b + dir * (4 * m.tol), {0, 0}});
+  // Nodes: 0 start, 1 goal, then candidates.
+  auto& cand = S.cand;
+  cand.clear();
+  for (int k : S.obstacles) S.corners.append(m.obstacles[k].poly, m.r + 4 * m.tol, cand);
+  // Gap middles: only pairs whose distance can lie in [2r - 2tol, 6r] need
+  // their exact closest points; cheap bounds (with a margin far above
+  // rounding) settle the rest.
+  const double gap_lo = 2 * m.r - 2 * m.tol, gap_hi = 6 * m.r;
+  for (std::size_t i = 0; i < S.obstacles.size(); ++i)
+    for (std::size_t j = i + 1; j < S.obstacles.size(); ++j) {
+      const TransitObstacle& oi = m.obstacles[S.obstacles[i]];
+      const TransitObstacle& oj = m.obstacles[S.obstacles[j]];
+      if (!oi.box.inflated(gap_hi).overlaps(oj.box) ||
+          length_squared(oi.centre - oj.centre) > (oi.radius + oj.radius + gap_hi) * (oi.radius + oj.radius + gap_hi))
+        continue;
+      if (box_gap(oi.box, oj.box) > gap_hi + 1e-9) continue;
+      if (oi.rect && oj.rect && rect_gap_upper(*oi.rect, *oj.rect) < gap_lo - 1e-9) continue;
+      ClosestPoints cp = (oi.rect && oj.rect) ? referee::closest_points(*oi.rect, *oj.rect) : closest_points(oi.poly, oj.poly);
+      if (cp.distance >= gap_lo && cp.distance <= gap_hi) cand.push_back({(cp.on_a + cp.on_b) / 2, {0, 0}});
     }
-    auto& nodes = S.nodes;
-    auto& radial = S.radial;  // unit vector from the pivot, or zero
-    auto& owner = S.owner;
-    nodes.assign({a, b});
-    radial.assign({{0, 0}, {0, 0}});
-    owner.assign({-1, -1});
-    for (const Candidate& c : cand)
-      if (dist(c.at, a) + dist(c.at, b) <= limit) {  // clearance checked lazily, when first reached
-        nodes.push_back(c.at);
-        radial.push_back(c.radial);
-        owner.push_back(c.owner);
-      }
-    // A shortest path leaves and meets a corner point nearly along the arc's
-    // tangent (within half an arc step, 15 degrees, when the corner is far);
-    // an edge that runs steeply towards or away from the corner it wraps is
-    // never on one. The bound is loose (about 49 degrees off the tangent).
-    constexpr double kTaut = 0.75;
-    // |dot(d / |d|, radial)| <= kTaut, squared so that no root is needed.
-    auto taut = [&](int u, int v) {
-      Vec2 d = nodes[v] - nodes[u];
-      double lim = kTaut * kTaut * length_squared(d);
-      double a = dot(d, radial[u]), c = dot(d, radial[v]);
-      return a * a <= lim && c * c <= lim;
-    };
-
-    // Lazy A* with flat arrays (costs, predecessors, closed flags). An edge's
-    // clearance is tested only when the node it leads to is popped, not when
-    // it is relaxed: most relaxed edges are never needed. If the popped node's
-    // edge is blocked, its best clear edge from the closed set is found and the
-    // node goes back on the queue with that (higher) cost. Costs only rise on
-    // repair and the heuristic is consistent, so the route is still the
-    // shortest in the graph.
-    const std::size_t n = nodes.size();
-    auto& g = S.g;
-    auto& prev = S.prev;
-    auto& closed = S.closed;
-    auto& verified = S.verified;
-    auto& node_ok = S.node_ok;  // 0 unknown, 1 clear, 2 blocked
-    g.assign(n, kInf);
-    prev.assign(n, -1);
-    closed.assign(n, 0);
-    auto& dead = S.dead;
-    dead.assign(n, 0);
-    verified.assign(n, 0);
-    node_ok.assign(n, 0);
-    node_ok[0] = node_ok[1] = 1;
-    auto usable = [&](std::size_t v) {
-      if (node_ok[v] == 0) {
-        node_ok[v] = local.point_clear(nodes[v], owner[v]) ? 1 : 2;
-        if (node_ok[v] == 2) dead[v] = 1;
-      }
-      return node_ok[v] == 1;
-    };
-    auto& h = S.h;
-    h.resize(n);
-    for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
-    auto& packed = S.packed;
-    packed.resize(n);
-    for (std::size_t v = 0; v < n; ++v) packed[v] = {nodes[v], radial[v], h[v]};
-    // Every node but the start is tested clear before it is expanded, and a
-    // node is tested before any edge to it. An edge's answer is kept: a node
-    // repaired more than once would otherwise test the same parents again.
-    if (++S.stamp == 0) {  // stamps used up: start again from a clean table
-      std::fill(S.memo.begin(), S.memo.end(), RouteScratch::MemoSlot{});
-      S.stamp = 1;
-    }
-    S.memo_used = 0;
-    const std::uint32_t stamp = S.stamp;
-    auto memo_slot = [&](std::uint64_t key) -> RouteScratch::MemoSlot& {
-      const std::size_t mask = S.memo.size() - 1;
-      std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-      while (S.memo[i].stamp == stamp && S.memo[i].key != key) i = (i + 1) & mask;
-      return S.memo[i];
-    };
-    auto clear_edge = [&](int w, int v) {
-      const std::uint64_t key = static_cast<std::uint64_t>(w) * n + static_cast<std::uint64_t>(v);
-      RouteScratch::MemoSlot* e = &memo_slot(key);
-      if (e->stamp == stamp) return e->clear;
-      const bool clear = local.segment_clear(nodes[w], nodes[v], w != 0);
-      if (2 * (S.memo_used + 1) > S.memo.size()) {  // keep the load under a half: grow and re-insert
-        std::vector<RouteScratch::MemoSlot> old(S.memo.size() * 2);
-        old.swap(S.memo);
-        for (const auto& slot : old)
-          if (slot.stamp == stamp) memo_slot(slot.key) = slot;
-        e = &memo_slot(key);
-      }
-      *e = {key, stamp, clear};
-      ++S.memo_used;
-      return clear;
-    };
-    auto edge_ok = [&](int w, int v) { return taut(w, v) && clear_edge(w, v); };
-    // Relaxed edges are taut already; a repair tests taut first, then clearance.
-    // The queue is a binary heap on a reused vector (what std::priority_queue
-    // does); items are (f, node), so equal costs pop in node order.
-    using Item = RouteScratch::Item;
-    auto& open = S.open;
-    open.clear();
-    auto push = [&](Item it) {
-      open.push_back(it);
-      std::push_heap(open.begin(), open.end(), std::greater<Item>{});
-    };
-    auto& parents = S.parents;
-    auto& expanded = S.expanded;  // closed nodes whose disc is clear, in the order expanded
-    expanded.clear();
-    // Nodes that may still be relaxed (not closed, not known blocked); the
-    // order they are visited in does not matter, so dead ones are swapped out.
-    auto& live = S.live;
-    live.resize(n - 1);
-    for (std::size_t v = 1; v < n; ++v) live[v - 1] = static_cast<int>(v);
-    g[0] = 0;
-    verified[0] = 1;
-    push({straight, 0});
-    while (!open.empty()) {
-      std::pop_heap(open.begin(), open.end(), std::greater<Item>{});
-      auto [f, u] = open.back();
-      open.pop_back();
-      if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
-      if (!verified[u]) {
-        if (!usable(static_cast<std::size_t>(u))) {
-          closed[u] = dead[u] = 1;  // its disc does not fit: never a waypoint
-          continue;
-        }
-        if (!edge_ok(prev[u], u)) {
-          // Repair: the best clear edge from a closed node.
-          parents.clear();
-          for (int w : expanded)
-            if (w != prev[u] && taut(w, u)) {
-              double cost = g[w] + dist(nodes[w], nodes[u]);
-              if (cost + h[u] <= max_length + m.tol) parents.push_back({cost, w});
-            }
-          std::sort(parents.begin(), parents.end());
-          g[u] = kInf;
-          prev[u] = -1;
-          for (const auto& [cost, w] : parents) {
-            if (clear_edge(w, u)) {
-              g[u] = cost;
-              prev[u] = w;
-              break;
-            }
-          }
-          if (prev[u] >= 0) {
-            verified[u] = 1;
-            push({g[u] + h[u], u});
-          }
-          continue;
-        }
-        verified[u] = 1;
-      }
-      closed[u] = dead[u] = 1;
-      expanded.push_back(u);
-      if (u == 1) break;
-      // The relaxation below is taut(u, v) and dist(nodes[u], nodes[v]) written
-      // out over the packed node data, term for term.
-      const double gu = g[u], lim = max_length + m.tol;
-      const Vec2 pu = nodes[u], ru = radial[u];
-      for (std::size_t i = 0; i < live.size();) {
-        const int v = live[i];
-        if (dead[v]) {
-          live[i] = live.back();
-          live.pop_back();
-          continue;
-        }
-        ++i;
-        const RouteScratch::Packed& pv = packed[static_cast<std::size_t>(v)];
-        if (gu + pv.h > lim) continue;
-        const Vec2 d = pv.at - pu;
-        const double l2 = length_squared(d), taut_lim = kTaut * kTaut * l2;
-        const double da = dot(d, ru), dc = dot(d, pv.radial);
-        if (!(da * da <= taut_lim && dc * dc <= taut_lim)) continue;  // cheap, and spares the queue
-        double tentative = gu + std::sqrt(l2);
-        if (tentative >= g[v] || tentative + pv.h > lim) continue;
-        g[v] = tentative;
-        prev[v] = u;
-        verified[v] = 0;
-        push({tentative + pv.h, v});
-      }
-    }
-    if (!closed[1] || prev[1] < 0) return kInf;
-    auto& centres = S.centres;
-    centres.clear();
-    for (int v = 1; v >= 0; v = prev[v]) centres.push_back(nodes[v]);
-    std::reverse(centres.begin(), centres.end());
-    return g[1];
-  };
-  // Two searches, when the bound is loose. The first one's graph is the full
-  // graph restricted to the nodes whose sums are within first_limit, in the
-  // same order, and it bounds costs (relaxation, repair) exactly as the full
-  // search does. Every queue entry of the full search for a node the first
-  // lacks has f = g + h at least that node's sum, above first_limit (less
-  // rounding); no such node is expanded before then, so it neither relaxes
-  // nor parents another. Both searches therefore pop every entry below
-  // first_limit in the same order with the same costs, predecessors and
-  // clearance answers, and a route the first finds below first_limit (with
-  // a margin far above rounding) is the very route the full search finds.
-  // Otherwise the full search decides.
-  if (first_limit < max_length) {
-    const double cost = search(first_limit);
-    if (cost <= first_limit - 1e-9) return finish(S.centres);
-    select(max_length);
+  for (int g : S.gates) {
+    const auto& gate = m.gates[g];
+    if (gate.b < 0 || m.obstacles[gate.b].blocks) continue;
+    Vec2 dir = normalized(gate.line.b - gate.line.a);
+    cand.push_back({gate.line.b + dir * (4 * m.tol), {0, 0}});
   }
-  if (search(max_length) == kInf) return std::nullopt;
-  return finish(S.centres);
+  auto& nodes = S.nodes;
+  auto& radial = S.radial;  // unit vector from the pivot, or zero
+  nodes.assign({a, b});
+  radial.assign({{0, 0}, {0, 0}});
+  for (const Candidate& c : cand)
+    if (dist(c.at, a) + dist(c.at, b) <= max_length) {  // clearance checked lazily, when first reached
+      nodes.push_back(c.at);
+      radial.push_back(c.radial);
+    }
+  // A shortest path leaves and meets a corner point nearly along the arc's
+  // tangent (within half an arc step, 15 degrees, when the corner is far);
+  // an edge that runs steeply towards or away from the corner it wraps is
+  // never on one. The bound is loose (about 49 degrees off the tangent).
+  constexpr double kTaut = 0.75;
+  // |dot(d / |d|, radial)| <= kTaut, squared so that no root is needed.
+  auto taut = [&](int u, int v) {
+    Vec2 d = nodes[v] - nodes[u];
+    double lim = kTaut * kTaut * length_squared(d);
+    double a = dot(d, radial[u]), c = dot(d, radial[v]);
+    return a * a <= lim && c * c <= lim;
+  };
+
+  // Lazy A* with flat arrays (costs, predecessors, closed flags). An edge's
+  // clearance is tested only when the node it leads to is popped, not when
+  // it is relaxed: most relaxed edges are never needed. If the popped node's
+  // edge is blocked, its best clear edge from the closed set is found and the
+  // node goes back on the queue with that (higher) cost. Costs only rise on
+  // repair and the heuristic is consistent, so the route is still the
+  // shortest in the graph.
+  const std::size_t n = nodes.size();
+  auto& g = S.g;
+  auto& prev = S.prev;
+  auto& closed = S.closed;
+  auto& verified = S.verified;
+  auto& node_ok = S.node_ok;  // 0 unknown, 1 clear, 2 blocked
+  g.assign(n, kInf);
+  prev.assign(n, -1);
+  closed.assign(n, 0);
+  auto& dead = S.dead;
+  dead.assign(n, 0);
+  verified.assign(n, 0);
+  node_ok.assign(n, 0);
+  node_ok[0] = node_ok[1] = 1;
+  auto usable = [&](std::size_t v) {
+    if (node_ok[v] == 0) {
+      node_ok[v] = local.point_clear(nodes[v]) ? 1 : 2;
+      if (node_ok[v] == 2) dead[v] = 1;
+    }
+    return node_ok[v] == 1;
+  };
+  auto& h = S.h;
+  h.resize(n);
+  for (std::size_t v = 0; v < n; ++v) h[v] = dist(nodes[v], b);
+  auto& packed = S.packed;
+  packed.resize(n);
+  for (std::size_t v = 0; v < n; ++v) packed[v] = {nodes[v], radial[v], h[v]};
+  // Every node but the start is tested clear before it is expanded, and a
+  // node is tested before any edge to it. An edge's answer is kept: a node
+  // repaired more than once would otherwise test the same parents again.
+  if (++S.stamp == 0) {  // stamps used up: start again from a clean table
+    std::fill(S.memo.begin(), S.memo.end(), RouteScratch::MemoSlot{});
+    S.stamp = 1;
+  }
+  S.memo_used = 0;
+  const std::uint32_t stamp = S.stamp;
+  auto memo_slot = [&](std::uint64_t key) -> RouteScratch::MemoSlot& {
+    const std::size_t mask = S.memo.size() - 1;
+    std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (S.memo[i].stamp == stamp && S.memo[i].key != key) i = (i + 1) & mask;
+    return S.memo[i];
+  };
+  auto clear_edge = [&](int w, int v) {
+    const std::uint64_t key = static_cast<std::uint64_t>(w) * n + static_cast<std::uint64_t>(v);
+    RouteScratch::MemoSlot* e = &memo_slot(key);
+    if (e->stamp == stamp) return e->clear;
+    const bool clear = local.segment_clear(nodes[w], nodes[v], w != 0);
+    if (2 * (S.memo_used + 1) > S.memo.size()) {  // keep the load under a half: grow and re-insert
+      std::vector<RouteScratch::MemoSlot> old(S.memo.size() * 2);
+      old.swap(S.memo);
+      for (const auto& slot : old)
+        if (slot.stamp == stamp) memo_slot(slot.key) = slot;
+      e = &memo_slot(key);
+    }
+    *e = {key, stamp, clear};
+    ++S.memo_used;
+    return clear;
+  };
+  auto edge_ok = [&](int w, int v) { return taut(w, v) && clear_edge(w, v); };
+  // Relaxed edges are taut already; a repair tests taut first, then clearance.
+  // The queue is a binary heap on a reused vector (what std::priority_queue
+  // does); items are (f, node), so equal costs pop in node order.
+  using Item = RouteScratch::Item;
+  auto& open = S.open;
+  open.clear();
+  auto push = [&](Item it) {
+    open.push_back(it);
+    std::push_heap(open.begin(), open.end(), std::greater<Item>{});
+  };
+  auto& parents = S.parents;
+  auto& expanded = S.expanded;  // closed nodes whose disc is clear, in the order expanded
+  expanded.clear();
+  // Nodes that may still be relaxed (not closed, not known blocked); the
+  // order they are visited in does not matter, so dead ones are swapped out.
+  auto& live = S.live;
+  live.resize(n - 1);
+  for (std::size_t v = 1; v < n; ++v) live[v - 1] = static_cast<int>(v);
+  g[0] = 0;
+  verified[0] = 1;
+  push({straight, 0});
+  while (!open.empty()) {
+    std::pop_heap(open.begin(), open.end(), std::greater<Item>{});
+    auto [f, u] = open.back();
+    open.pop_back();
+    if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
+    if (!verified[u]) {
+      if (!usable(static_cast<std::size_t>(u))) {
+        closed[u] = dead[u] = 1;  // its disc does not fit: never a waypoint
+        continue;
+      }
+      if (!edge_ok(prev[u], u)) {
+        // Repair: the best clear edge from a closed node.
+        parents.clear();
+        for (int w : expanded)
+          if (w != prev[u] && taut(w, u)) {
+            double cost = g[w] + dist(nodes[w], nodes[u]);
+            if (cost + h[u] <= max_length + m.tol) parents.push_back({cost, w});
+          }
+        std::sort(parents.begin(), parents.end());
+        g[u] = kInf;
+        prev[u] = -1;
+        for (const auto& [cost, w] : parents) {
+          if (clear_edge(w, u)) {
+            g[u] = cost;
+            prev[u] = w;
+            break;
+          }
+        }
+        if (prev[u] >= 0) {
+          verified[u] = 1;
+          push({g[u] + h[u], u});
+        }
+        continue;
+      }
+      verified[u] = 1;
+    }
+    closed[u] = dead[u] = 1;
+    expanded.push_back(u);
+    if (u == 1) break;
+    // The relaxation below is taut(u, v) and dist(nodes[u], nodes[v]) written
+    // out over the packed node data, term for term.
+    const double gu = g[u], lim = max_length + m.tol;
+    const Vec2 pu = nodes[u], ru = radial[u];
+    for (std::size_t i = 0; i < live.size();) {
+      const int v = live[i];
+      if (dead[v]) {
+        live[i] = live.back();
+        live.pop_back();
+        continue;
+      }
+      ++i;
+      const RouteScratch::Packed& pv = packed[static_cast<std::size_t>(v)];
+      if (gu + pv.h > lim) continue;
+      const Vec2 d = pv.at - pu;
+      const double l2 = length_squared(d), taut_lim = kTaut * kTaut * l2;
+      const double da = dot(d, ru), dc = dot(d, pv.radial);
+      if (!(da * da <= taut_lim && dc * dc <= taut_lim)) continue;  // cheap, and spares the queue
+      double tentative = gu + std::sqrt(l2);
+      if (tentative >= g[v] || tentative + pv.h > lim) continue;
+      g[v] = tentative;
+      prev[v] = u;
+      verified[v] = 0;
+      push({tentative + pv.h, v});
+    }
+  }
+  if (!closed[1] || prev[1] < 0) return std::nullopt;
+  auto& centres = S.centres;
+  centres.clear();
+  for (int v = 1; v >= 0; v = prev[v]) centres.push_back(nodes[v]);
+  std::reverse(centres.begin(), centres.end());
+  return finish(centres);
 }
 
 }  // namespace referee::warmaster
