@@ -5,12 +5,12 @@
 
 #include "command_internal.hpp"
 #include "referee/warmaster/sight.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
 bool units_may_touch(const Unit& a, const Unit& b, double gap) {
-  const double reach = 0.5 * std::sqrt(a.width * a.width + a.depth * a.depth) +
-                       0.5 * std::sqrt(b.width * b.width + b.depth * b.depth) + gap;
+  const double reach = stand_circumradius(a) + stand_circumradius(b) + gap;
   for (const Stand& s : a.stands)
     for (const Stand& t : b.stands)
       if (length_squared(s.pose.position - t.pose.position) <= reach * reach) return true;
@@ -21,8 +21,7 @@ bool units_may_touch(const Unit& a, const Unit& b, double gap) {
 // tolerance: the first pair found touching settles it.
 bool units_touch(const Unit& a, const Unit& b, double tolerance) {
   if (a.stands.empty() || b.stands.empty()) return false;
-  const double reach = 0.5 * std::sqrt(a.width * a.width + a.depth * a.depth) +
-                       0.5 * std::sqrt(b.width * b.width + b.depth * b.depth) + tolerance;
+  const double reach = stand_circumradius(a) + stand_circumradius(b) + tolerance;
   for (std::size_t i = 0; i < a.stands.size(); ++i)
     for (std::size_t j = 0; j < b.stands.size(); ++j) {
       if (length_squared(a.stands[i].pose.position - b.stands[j].pose.position) > reach * reach) continue;
@@ -97,25 +96,18 @@ bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {
   return false;
 }
 
-Unit unit_after(const Unit& u, const MoveRequest& req) {
-  Unit out = u;
-  for (const StandPlan& plan : req.stands) out.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
-  return out;
-}
-
 void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRequest& req, const std::string& target,
                           const Settings& settings, Verdict& v) {
-  const Unit* u = &moved;
-  const std::vector<std::string> touching = enemies_in_contact(bf, *u, settings.contact_tolerance);
+  const std::vector<std::string> touching = enemies_in_contact(bf, moved, settings.contact_tolerance);
   if (req.kind == MoveKind::Charge) {
     if (touching.empty())
-      v.add("warmaster.command.charge_contact", fmt::format("unit {} charges but ends in contact with no enemy", u->id));
+      v.add("warmaster.command.charge_contact", fmt::format("unit {} charges but ends in contact with no enemy", moved.id));
     else if (!target.empty() && std::find(touching.begin(), touching.end(), target) == touching.end())
       v.add("warmaster.command.charge_contact",
-            fmt::format("unit {} charges {} but ends in contact with {} only", u->id, target, touching.front()));
+            fmt::format("unit {} charges {} but ends in contact with {} only", moved.id, target, touching.front()));
   } else if (!touching.empty()) {
     v.add("warmaster.command.charge_contact",
-          fmt::format("unit {} ends in contact with enemy {}: a move into contact is a charge", u->id, touching.front()));
+          fmt::format("unit {} ends in contact with enemy {}: a move into contact is a charge", moved.id, touching.front()));
   }
 }
 

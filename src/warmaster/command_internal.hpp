@@ -34,9 +34,6 @@ bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v);
 // which no move of this side changes.
 void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRequest& req, const std::string& target,
                           const Settings& settings, Verdict& v);
-// The unit as `req` leaves it: its stands at their final poses. The request
-// was checked (its stand numbers exist).
-Unit unit_after(const Unit& u, const MoveRequest& req);
 // Home back moves toward the character: the unit must not end further from it.
 void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
                                const std::string& character, Verdict& v);

@@ -123,14 +123,6 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
 }
 
 namespace {
-// A box holding every stand of the unit: its centres widened by the
-// circumradius.
-Aabb stands_box(const Unit& u) {
-  Aabb b{u.stands.front().pose.position, u.stands.front().pose.position};
-  for (const Stand& s : u.stands) b = b.merged({s.pose.position, s.pose.position});
-  return b.inflated(stand_circumradius(u));
-}
-
 // An evade ends at least 5 cm from every enemy unit and every unit engaged
 // in combat. `moved` is the evader where it ends; `index`, when given, is the
 // MoveIndex of `bf`. A unit whose box is more than 5 cm from the evader's
@@ -244,8 +236,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
                         line.stand, enemy.id));
   if (!v.legal()) return false;
   // Only the evader moves: the clearances are measured from it where it ends.
-  Unit moved_unit = evader;
-  for (const StandPlan& p : req.stands) moved_unit.stands[static_cast<std::size_t>(p.stand)].pose = p.final_pose;
+  const Unit moved_unit = unit_after(evader, req);
   const Unit* moved = &moved_unit;
   for (const Unit& b : burst_units)
     for (std::size_t i = 0; i < moved->stands.size(); ++i)
@@ -270,11 +261,10 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
 // stands' box can overlap them.
 bool evade_ends_refused(const Battlefield& bf, const MoveIndex& index, const Unit& evader, const MoveRequest& req,
                         const std::vector<std::string>& burst_through, const Settings& settings) {
-  Unit moved = evader;
+  const Unit moved = unit_after(evader, req);
   std::vector<OrientedRect> finals;
   std::optional<Aabb> area;
   for (const StandPlan& p : req.stands) {
-    moved.stands[static_cast<std::size_t>(p.stand)].pose = p.final_pose;
     finals.push_back(evader.footprint_at(p.final_pose));
     area = area ? area->merged(finals.back().bounds()) : finals.back().bounds();
   }

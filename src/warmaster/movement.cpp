@@ -162,6 +162,14 @@ std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
 bool moves(const StandRoute& r) { return r.poses.size() > 1; }
 
 // --- Clear path (warmaster.movement.path / .gap, README reading 5) ---------
+// Is some leg of `poses` (one that moves) blocked in `scene`? Legality only,
+// with no reasons written: those are made for the legs that stay blocked.
+bool any_leg_blocked(const TransitScene& scene, const std::vector<Pose>& poses) {
+  for (std::size_t k = 0; k + 1 < poses.size(); ++k)
+    if (poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1])) return true;
+  return false;
+}
+
 // Stands move one at a time in `order`. Each leg goes to TransitScene, which
 // applies the gap rule; own stands block once they have moved (or when the
 // unit is engaged). A stand sent without waypoints whose straight line is
@@ -187,10 +195,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     moved[static_cast<std::size_t>(i)] = true;
     if (skip[static_cast<std::size_t>(i)]) continue;
     // Reasons are written only for legs that are blocked and not replanned.
-    bool blocked = false;
-    for (std::size_t k = 0; k + 1 < route.poses.size() && !blocked; ++k)
-      blocked = route.poses[k] != route.poses[k + 1] && !scene.leg_clear(route.poses[k], route.poses[k + 1]);
-    if (!blocked) continue;
+    if (!any_leg_blocked(scene, route.poses)) continue;
     if (!plan) {
       out.violations.push_back({});  // this order fails: its reasons are never shown
       break;
@@ -449,9 +454,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   }
   if (!end_refused) {
     // Reasons are written only for legs that are blocked and not replanned.
-    bool blocked = false;
-    for (std::size_t k = 0; k + 1 < route.poses.size() && !blocked; ++k)
-      blocked = route.poses[k] != route.poses[k + 1] && !scene.leg_clear(route.poses[k], route.poses[k + 1]);
+    bool blocked = any_leg_blocked(scene, route.poses);
     if (blocked && route.poses.size() == 2) {
       const TransitScene whole(bf, *c, settings);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), 2 * a.allowance)) {
@@ -742,12 +745,8 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     // add obstacles and gates), so then no other order is tried.
     bool blocked_in_every_order = false;
     scene.set_own_blockers({});
-    for (std::size_t i = 0; i < routes.size() && !blocked_in_every_order; ++i) {
-      if (skip[i]) continue;
-      const std::vector<Pose>& poses = routes[i].poses;
-      for (std::size_t k = 0; k + 1 < poses.size() && !blocked_in_every_order; ++k)
-        blocked_in_every_order = poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1]);
-    }
+    for (std::size_t i = 0; i < routes.size() && !blocked_in_every_order; ++i)
+      blocked_in_every_order = !skip[i] && any_leg_blocked(scene, routes[i].poses);
     if (!blocked_in_every_order) {
       orders = candidate_orders(moving);  // the listed order first, as tried
       for (std::size_t k = 1; k < orders.size() && !clear; ++k) try_order(orders[k]);
@@ -801,6 +800,12 @@ void place_move(Battlefield& bf, const MoveRequest& req) {
     if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u->stands.size())
       throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u->id, plan.stand));
   for (const auto& plan : req.stands) u->stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+}
+
+Unit unit_after(const Unit& u, const MoveRequest& req) {
+  Unit out = u;
+  for (const StandPlan& plan : req.stands) out.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+  return out;
 }
 
 // The off-table chart (movement text, "Units which move off the table").

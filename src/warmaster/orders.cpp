@@ -9,6 +9,7 @@
 #include "referee/core/svg.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -65,30 +66,10 @@ OrderTarget order_target(const OrderFactors& f) {
 // --- Measuring ---------------------------------------------------------------
 
 namespace {
-// Half the diagonal of a stand: no point of the stand is further than this
-// from its centre. Used to skip pairs of stands that cannot be close.
-// (std::sqrt, not std::hypot: hypot is many times slower and this is hot.)
-double half_diagonal(const Unit& u) { return 0.5 * std::sqrt(u.width * u.width + u.depth * u.depth); }
-
-// A box around every stand of a unit: its stand centres, widened by the
-// half-diagonal. Cheap (no trigonometry, one square root) and never smaller
-// than the stands.
-Aabb reach_box(const Unit& u) {
-  Aabb b{{1e300, 1e300}, {-1e300, -1e300}};
-  for (const Stand& s : u.stands) {
-    const Vec2 p = s.pose.position;
-    b.min.x = std::min(b.min.x, p.x);
-    b.min.y = std::min(b.min.y, p.y);
-    b.max.x = std::max(b.max.x, p.x);
-    b.max.y = std::max(b.max.y, p.y);
-  }
-  return b.inflated(half_diagonal(u));
-}
-
 // Could any stand of `u` (in `ubox`) be within `gap` of a stand of `e`? When
 // the boxes are further apart than `gap` along x or y, the stands are too.
 bool may_be_within(const Aabb& ubox, const Unit& e, double gap) {
-  return ubox.inflated(gap).overlaps(reach_box(e));
+  return ubox.inflated(gap).overlaps(stands_box(e));
 }
 }  // namespace
 
@@ -97,7 +78,7 @@ bool may_be_within(const Aabb& ubox, const Unit& e, double gap) {
 double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_at) {
   double best = std::numeric_limits<double>::infinity();
   if (u.stands.empty()) return best;
-  const Aabb ubox = reach_box(u);
+  const Aabb ubox = stands_box(u);
   for (const Unit& e : bf.units) {
     if (e.side == u.side || e.stands.empty()) continue;
     if (std::isfinite(best) && !may_be_within(ubox, e, best)) continue;
@@ -119,9 +100,7 @@ bool discs_within(const Unit& u, const Unit& e, double cm) {
       if (length_squared(s.pose.position - t.pose.position) < reach * reach) return true;
   return false;
 }
-}  // namespace
 
-namespace {
 // Exactly `to_hundredths_of_mm(unit_distance(u, e).distance) <=
 // to_hundredths_of_mm(cm)`, pair of stands by pair: rounding is monotonic, so
 // the closest pair decides as soon as any pair is within. A pair whose
@@ -129,7 +108,7 @@ namespace {
 // well over the rounding) cannot be, and is not measured.
 bool stands_within(const Unit& u, const Unit& e, double cm) {
   const long long limit = to_hundredths_of_mm(cm);
-  const double far = cm + 0.01 + half_diagonal(u) + half_diagonal(e);
+  const double far = cm + 0.01 + stand_circumradius(u) + stand_circumradius(e);
   for (std::size_t i = 0; i < u.stands.size(); ++i)
     for (std::size_t j = 0; j < e.stands.size(); ++j) {
       if (length_squared(u.stands[i].pose.position - e.stands[j].pose.position) > far * far) continue;
@@ -138,7 +117,7 @@ bool stands_within(const Unit& u, const Unit& e, double cm) {
   return false;
 }
 
-// Is enemy `e` within `cm` of `u`? Their reach boxes are given (reach_box).
+// Is enemy `e` within `cm` of `u`? Their reach boxes are given (stands_box).
 bool within(const Unit& u, const Aabb& ubox, const Unit& e, const Aabb& ebox, double cm) {
   // A hair over `cm` so that a distance equal to it at 1/100 mm still counts.
   if (!ubox.inflated(cm + 0.0005).overlaps(ebox)) return false;
@@ -149,9 +128,9 @@ bool within(const Unit& u, const Aabb& ubox, const Unit& e, const Aabb& ebox, do
 
 bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
   if (u.stands.empty()) return false;
-  const Aabb ubox = reach_box(u);
+  const Aabb ubox = stands_box(u);
   for (const Unit& e : bf.units)
-    if (e.side != u.side && !e.stands.empty() && within(u, ubox, e, reach_box(e), cm)) return true;
+    if (e.side != u.side && !e.stands.empty() && within(u, ubox, e, stands_box(e), cm)) return true;
   return false;
 }
 
@@ -162,7 +141,7 @@ std::vector<char> enemies_within(const Battlefield& bf, int side, double cm) {
   for (std::size_t i = 0; i < n; ++i) {
     const Unit& u = bf.units[i];
     if (u.stands.empty()) continue;
-    boxes[i] = reach_box(u);
+    boxes[i] = stands_box(u);
     if (u.side != side) enemies.push_back(i);
   }
   std::vector<char> out(n, 0);
@@ -182,8 +161,8 @@ std::vector<char> enemies_within(const Battlefield& bf, int side, double cm) {
 // the exact overlap only for a feature whose box the stand's box meets.
 bool in_dense_terrain(const Battlefield& bf, const Unit& u) {
   if (u.stands.empty()) return false;
-  const Aabb ubox = reach_box(u);
-  const double hd = half_diagonal(u);
+  const Aabb ubox = stands_box(u);
+  const double hd = stand_circumradius(u);
   for (const TerrainFeature& f : bf.terrain) {
     if (!ubox.overlaps(f.bounds) || !is_dense(f.kind)) continue;
     for (std::size_t i = 0; i < u.stands.size(); ++i) {

@@ -25,6 +25,15 @@ inline constexpr double kDiscSlack = 1e-6;
 // stand's centre that contains the stand.
 inline double stand_circumradius(const Unit& u) { return 0.5 * std::sqrt(u.width * u.width + u.depth * u.depth); }
 
+// A box around every stand of a unit (which has some): its stand centres,
+// widened by the circumradius. Cheap (no trigonometry, one square root) and
+// never smaller than the stands.
+inline Aabb stands_box(const Unit& u) {
+  Aabb b{u.stands.front().pose.position, u.stands.front().pose.position};
+  for (const Stand& s : u.stands) b = b.merged({s.pose.position, s.pose.position});
+  return b.inflated(stand_circumradius(u));
+}
+
 // The footprints of a unit's stands, in stand order (Unit::footprint(i)).
 // Up to eight are kept inline, so most units cost no allocation.
 class StandRects {

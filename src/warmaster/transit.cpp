@@ -10,6 +10,7 @@
 
 #include "referee/warmaster/transit_kernels.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 #include "transit_scene.hpp"
 
 namespace referee::warmaster {
@@ -74,7 +75,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   const std::optional<Aabb>& region = options.region;
   auto near_region = [&](const Unit& u) {
     if (!region) return true;
-    const Aabb reach = region->inflated(0.5 * std::sqrt(u.width * u.width + u.depth * u.depth));
+    const Aabb reach = region->inflated(stand_circumradius(u));
     for (const Stand& s : u.stands)
       if (reach.contains(s.pose.position)) return true;
     return false;

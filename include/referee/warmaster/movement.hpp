@@ -122,6 +122,9 @@ Formation classify_formation(const Unit& u, const Settings& settings = {});
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req);
 // The same, on `bf` itself.
 void place_move(Battlefield& bf, const MoveRequest& req);
+// The unit as `req` leaves it: its stands at their final poses. The request
+// was checked (its stand numbers exist).
+Unit unit_after(const Unit& u, const MoveRequest& req);
 
 // Every stand of `u` shifted by `shift`, keeping formation and facings.
 MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance = std::nullopt);
