@@ -445,12 +445,16 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   for (std::size_t v = 1; v < n; ++v) live[v - 1] = static_cast<int>(v);
   g[0] = 0;
   verified[0] = 1;
-  push({straight, 0});
+  push({g[0] + h[0], 0});
   while (!open.empty()) {
     std::pop_heap(open.begin(), open.end(), std::greater<Item>{});
     auto [f, u] = open.back();
     open.pop_back();
-    if (closed[u] || g[u] == kInf || f > g[u] + h[u] + 1e-12) continue;  // done, or a stale entry
+    // An entry is current only if it carries the node's present cost. One
+    // with a higher f was overtaken by a cheaper relaxation; one with a lower
+    // f predates a repair that raised the cost, and popping it would close
+    // the node too early, before cheaper clear parents are expanded.
+    if (closed[u] || g[u] == kInf || std::abs(f - (g[u] + h[u])) > 1e-12) continue;  // done, or a stale entry
     if (!verified[u]) {
       if (!usable(static_cast<std::size_t>(u))) {
         closed[u] = dead[u] = 1;  // its disc does not fit: never a waypoint
