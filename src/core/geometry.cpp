@@ -1,6 +1,9 @@
 #include "referee/core/geometry.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace referee {
@@ -15,6 +18,30 @@ double normalize_degrees(double d) {
 double angle_difference_degrees(double a, double b) {
   double d = normalize_degrees(b - a);
   return d > 180.0 ? d - 360.0 : d;
+}
+
+// Stands of a unit nearly always share a facing, and footprints are built
+// stand after stand (or alternating between two units, when pairs are
+// measured), so the same few angles come again and again: the last two
+// answers are kept per thread and given back when the bits of the angle are
+// the same. The result is the one cos and sin would give, bit for bit.
+Rot Rot::from_degrees(double facing_deg) {
+  struct Memo {
+    std::uint64_t bits[2] = {0, 0};  // +0.0
+    Rot rot[2] = {{1.0, 0.0}, {1.0, 0.0}};
+    int next = 0;
+  };
+  thread_local Memo memo;
+  std::uint64_t bits;
+  std::memcpy(&bits, &facing_deg, sizeof bits);
+  if (bits == memo.bits[0]) return memo.rot[0];
+  if (bits == memo.bits[1]) return memo.rot[1];
+  double r = deg_to_rad(facing_deg);
+  const int k = memo.next;
+  memo.rot[k] = {std::cos(r), std::sin(r)};
+  memo.bits[k] = bits;
+  memo.next = 1 - k;
+  return memo.rot[k];
 }
 
 Aabb Aabb::of_points(std::span<const Vec2> pts) {

@@ -2,6 +2,8 @@
 #include "referee/core/dice.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
@@ -22,6 +24,22 @@ TEST(Rot, CompassFacing) {
   Vec2 back = r.apply_inverse(w);
   EXPECT_NEAR(back.x, 1, 1e-12);
   EXPECT_NEAR(back.y, 2, 1e-12);
+}
+
+// from_degrees keeps its last answers: whatever order angles come in, each
+// answer is bit for bit what cos and sin give, signed zeros included.
+TEST(Rot, RememberedAnswersAreExact) {
+  const double angles[] = {0.0, -0.0, 33.3, 33.3, 180.0, 33.3, -0.0, 271.5, 180.0, 0.0, 1e-300, 33.3};
+  Rng rng(5);
+  for (int round = 0; round < 200; ++round) {
+    const double a = angles[rng.below(std::size(angles))];
+    const Rot r = Rot::from_degrees(a);
+    const double rad = a * kPi / 180.0;
+    EXPECT_EQ(std::signbit(r.c), std::signbit(std::cos(rad))) << a;
+    EXPECT_EQ(std::signbit(r.s), std::signbit(std::sin(rad))) << a;
+    EXPECT_EQ(r.c, std::cos(rad)) << a;
+    EXPECT_EQ(r.s, std::sin(rad)) << a;
+  }
 }
 
 TEST(OrientedRect, CornersOfAFrontFacingInfantryStand) {

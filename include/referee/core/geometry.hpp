@@ -60,10 +60,9 @@ struct Rot {
   double c = 1;  // cos(facing)
   double s = 0;  // sin(facing)
 
-  static Rot from_degrees(double facing_deg) {
-    double r = deg_to_rad(facing_deg);
-    return {std::cos(r), std::sin(r)};
-  }
+  // cos and sin of the facing in radians. Out of line: it keeps the last
+  // answer per thread (see geometry.cpp).
+  static Rot from_degrees(double facing_deg);
   // Local +x is the stand's right, local +y is its front.
   constexpr Vec2 apply(Vec2 local) const { return {c * local.x + s * local.y, -s * local.x + c * local.y}; }
   constexpr Vec2 apply_inverse(Vec2 world) const { return {c * world.x - s * world.y, s * world.x + c * world.y}; }
