@@ -147,14 +147,20 @@ void TransitScene::Impl::build_index() {
   gates_regions.clear();
 }
 
-// Gates between enemy stands and own stands already moved: remade whenever
-// the own blockers change; the fixed gates stay cached.
-void TransitScene::Impl::own_gates() {
-  const int fixed = static_cast<int>(fixed_count);
-  gates.erase(std::remove_if(gates.begin(), gates.end(), [&](const TransitGateData& g) { return g.b >= fixed; }),
+SceneScratch& scene_scratch() {
+  thread_local SceneScratch s;
+  return s;
+}
+
+// Gates between enemy stands and own stands already moved: remade for the
+// own blockers from `first` on whenever they change; the fixed gates, and
+// those of own blockers kept, stay cached.
+void TransitScene::Impl::own_gates(std::size_t first) {
+  const int from = static_cast<int>(first);
+  gates.erase(std::remove_if(gates.begin(), gates.end(), [&](const TransitGateData& g) { return g.b >= from; }),
               gates.end());
-  std::vector<int> near;
-  for (std::size_t k = fixed_count; k < obstacles.size(); ++k) {
+  std::vector<int>& near = scene_scratch().own_near;
+  for (std::size_t k = first; k < obstacles.size(); ++k) {
     const TransitObstacle& o = obstacles[k];
     near.clear();
     grid.query(o.box.inflated(frontage + tol), near);
@@ -181,8 +187,8 @@ void TransitScene::Impl::ensure_gates(const Aabb& region) const {
     if (done.contains(region.min) && done.contains(region.max)) return;
   if (gates_regions.size() < 8) gates_regions.push_back(region);
   else gates_regions[gates_regions.size() - 1] = region;
-  std::vector<int>& enemies = gates_scratch[0];
-  std::vector<int>& near = gates_scratch[1];
+  std::vector<int>& enemies = scene_scratch().gate_enemies;
+  std::vector<int>& near = scene_scratch().gate_near;
   enemies.clear();
   grid.query(region.inflated(frontage + tol), enemies);
   for (int i : enemies) {
@@ -294,10 +300,20 @@ TransitScene::~TransitScene() = default;
 TransitScene::TransitScene(TransitScene&&) noexcept = default;
 TransitScene& TransitScene::operator=(TransitScene&&) noexcept = default;
 
+// Stands are traced one after another, each adding the one before it to the
+// blockers, so the leading blockers that have not changed are kept (with
+// their gates) and only the rest are made again.
 void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   Impl& m = *impl_;
-  m.obstacles.resize(m.fixed_count);
-  for (std::size_t i = 0; i < rects.size(); ++i) {
+  auto same = [](const OrientedRect& a, const OrientedRect& b) {
+    return a.center == b.center && a.half == b.half && a.rot.c == b.rot.c && a.rot.s == b.rot.s;
+  };
+  std::size_t keep = 0;
+  while (keep < rects.size() && m.fixed_count + keep < m.obstacles.size() &&
+         same(*m.obstacles[m.fixed_count + keep].rect, rects[keep]))
+    ++keep;
+  m.obstacles.resize(m.fixed_count + keep);
+  for (std::size_t i = keep; i < rects.size(); ++i) {
     TransitObstacle& o = m.obstacles.emplace_back();
     o.kind = TransitObstacle::Kind::OwnStand;
     o.rect = rects[i];
@@ -305,14 +321,13 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
     o.finish();
     o.unit_id = m.mover_id;
   }
-  m.own_gates();
+  m.own_gates(m.fixed_count + keep);
 }
 
 double TransitScene::clearance() const { return impl_->r; }
 
 bool TransitScene::is_clear(Vec2 p) const {
-  std::vector<int> scratch;
-  return impl_->point_clear(p, scratch);
+  return impl_->point_clear(p, scene_scratch().point);
 }
 
 std::vector<TransitScene::Gate> TransitScene::gates() const {
@@ -488,7 +503,8 @@ bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
   m.ensure_gates(box);
   for (const TransitGateData& gate : m.gates)
     if (gate.box.overlaps(box) && passes_gate(seg, gate.line, m.tol)) return false;
-  std::vector<int> cand;
+  std::vector<int>& cand = scene_scratch().leg;
+  cand.clear();
   m.query(box.inflated(m.r), cand);
   for (int k : cand) {
     const TransitObstacle& o = m.obstacles[k];

@@ -67,7 +67,6 @@ struct TransitScene::Impl {
   mutable std::vector<TransitGateData> gates;
   mutable std::vector<char> gates_done;    // per obstacle: its gates are in `gates`
   mutable std::vector<Aabb> gates_regions; // regions whose gates are all in `gates` (a few)
-  mutable std::vector<int> gates_scratch[2];
   void ensure_gates(const Aabb& region) const;
   std::vector<std::string> burst_units;    // burst_through units that really let the evader through
   std::vector<OrientedRect> burst_rects;
@@ -75,7 +74,7 @@ struct TransitScene::Impl {
 
   void add_fixed(const Battlefield& bf);
   void build_index();  // once, over the fixed obstacles
-  void own_gates();    // gates between enemy stands and the own blockers
+  void own_gates(std::size_t first);  // gates between enemy stands and own blockers from `first` on
   // Obstacles (fixed from the index, then own blockers by a scan) whose box meets `box`.
   void query(const Aabb& box, std::vector<int>& out) const {
     grid.query(box, out);
@@ -86,5 +85,13 @@ struct TransitScene::Impl {
   bool segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const;  // disc sweep + gates + table
   bool point_clear(Vec2 p, std::vector<int>& scratch) const;
 };
+
+// Per-thread id lists for the scene's queries, reused so that a query
+// allocates nothing once they have grown. Each list has one user, and none
+// of those calls another that uses the same list.
+struct SceneScratch {
+  std::vector<int> leg, gate_enemies, gate_near, own_near, point;
+};
+SceneScratch& scene_scratch();
 
 }  // namespace referee::warmaster
