@@ -65,6 +65,52 @@ double edge_clearance(Vec2 p, int edge, double w, double h) {
 
 // --- Building the scene ------------------------------------------------------
 
+namespace {
+// Obstacle outlines are made and dropped by the thousand as scenes come and
+// go (a stand is four points), so their storage is kept per thread and used
+// again rather than going back to malloc each time. The points themselves
+// are always written afresh.
+class PointStore {
+ public:
+  std::vector<Vec2> take() {
+    if (spare_.empty()) return {};
+    std::vector<Vec2> v = std::move(spare_.back());
+    spare_.pop_back();
+    return v;
+  }
+  void give(std::vector<Vec2>&& v) {
+    if (v.capacity() > 0 && spare_.size() < kKeep) spare_.push_back(std::move(v));
+  }
+
+ private:
+  static constexpr std::size_t kKeep = 4096;
+  std::vector<std::vector<Vec2>> spare_;
+};
+PointStore& point_store() {
+  thread_local PointStore s;
+  return s;
+}
+// The outline as to_polygon / ccw would give it, written into reused storage.
+void set_outline(Polygon& poly, const OrientedRect& r) {
+  poly.points = point_store().take();
+  const auto c = r.corners();
+  poly.points.assign(c.begin(), c.end());
+  if (poly.signed_area() < 0) std::reverse(poly.points.begin(), poly.points.end());
+}
+void set_outline(Polygon& poly, const Polygon& piece) {
+  poly.points = point_store().take();
+  poly.points.assign(piece.points.begin(), piece.points.end());
+  if (poly.signed_area() < 0) std::reverse(poly.points.begin(), poly.points.end());
+}
+// Drops obstacles from `from` on, keeping their point storage.
+void drop_obstacles(std::vector<TransitObstacle>& obstacles, std::size_t from) {
+  for (std::size_t k = from; k < obstacles.size(); ++k) point_store().give(std::move(obstacles[k].poly.points));
+  obstacles.resize(from);
+}
+}  // namespace
+
+TransitScene::Impl::~Impl() { drop_obstacles(obstacles, 0); }
+
 void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   table_w = bf.width;
   table_h = bf.height;
@@ -96,7 +142,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
       TransitObstacle& o = obstacles.emplace_back();  // in place: the obstacle is large to move
       o.kind = TransitObstacle::Kind::Stand;
       o.rect = u.footprint(s);
-      o.poly = to_polygon(*o.rect);
+      set_outline(o.poly, *o.rect);
       o.finish();
       o.stand = static_cast<int>(s);
       o.unit_id = u.id;
@@ -112,7 +158,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         if (piece.points.size() < 3) continue;
         TransitObstacle& o = obstacles.emplace_back();
         o.kind = TransitObstacle::Kind::Terrain;
-        o.poly = ccw(piece);
+        set_outline(o.poly, piece);
         o.finish();
         o.name = tf.id;
         o.blocks = !may_enter(type, tf.kind);
@@ -312,12 +358,12 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   while (keep < rects.size() && m.fixed_count + keep < m.obstacles.size() &&
          same(*m.obstacles[m.fixed_count + keep].rect, rects[keep]))
     ++keep;
-  m.obstacles.resize(m.fixed_count + keep);
+  drop_obstacles(m.obstacles, m.fixed_count + keep);
   for (std::size_t i = keep; i < rects.size(); ++i) {
     TransitObstacle& o = m.obstacles.emplace_back();
     o.kind = TransitObstacle::Kind::OwnStand;
     o.rect = rects[i];
-    o.poly = to_polygon(rects[i]);
+    set_outline(o.poly, rects[i]);
     o.finish();
     o.unit_id = m.mover_id;
   }

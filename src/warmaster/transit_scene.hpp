@@ -47,6 +47,10 @@ struct TransitGateData {
 };
 
 struct TransitScene::Impl {
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();  // hands the obstacles' point storage back for reuse
   double table_w = 180, table_h = 120;
   Settings settings;
   TransitOptions options;
