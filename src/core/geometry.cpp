@@ -238,6 +238,15 @@ double distance(const OrientedRect& a, const OrientedRect& b) {
   return best;
 }
 
+// The margin keeps the answer distance(a, b) <= d's even where rounding in
+// the two computations differs; only pairs within it are measured exactly.
+bool within_distance(const OrientedRect& a, const OrientedRect& b, double d) {
+  const double p = penetration(a, b);
+  if (p > 0) return true;
+  if (-p > d + 1e-9) return false;
+  return distance(a, b) <= d;
+}
+
 bool contains(const Polygon& poly, Vec2 p) {
   const auto& pts = poly.points;
   std::size_t n = pts.size();

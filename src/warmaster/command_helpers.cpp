@@ -25,7 +25,7 @@ bool units_touch(const Unit& a, const Unit& b, double tolerance) {
   for (std::size_t i = 0; i < a.stands.size(); ++i)
     for (std::size_t j = 0; j < b.stands.size(); ++j) {
       if (length_squared(a.stands[i].pose.position - b.stands[j].pose.position) > reach * reach) continue;
-      if (distance(a.footprint(i), b.footprint(j)) <= tolerance) return true;
+      if (within_distance(a.footprint(i), b.footprint(j), tolerance)) return true;
     }
   return false;
 }

@@ -40,6 +40,31 @@ TEST(KernelsVsBoost, OverlapAndDistanceOfStands) {
   EXPECT_GT(overlapping, 1000);  // the sample exercises both outcomes
 }
 
+// within_distance answers distance(a, b) <= d, by separating axes where they
+// settle it: the same answer as measuring, and as Boost, at thresholds drawn
+// both at random and right at the measured distance.
+TEST(KernelsVsBoost, WithinDistanceOfStands) {
+  Rng rng(314);
+  int near = 0, far = 0;
+  for (int i = 0; i < 20000; ++i) {
+    OrientedRect a = random_stand(rng, 12), b = random_stand(rng, 12);
+    const double exact = distance(a, b);
+    const double d = uniform(rng, 0, 3);
+    EXPECT_EQ(within_distance(a, b, d), exact <= d) << "case " << i;
+    EXPECT_TRUE(within_distance(a, b, exact)) << "case " << i;
+    if (exact > 1e-6) {
+      EXPECT_FALSE(within_distance(a, b, exact - 1e-7)) << "case " << i;
+    }
+    if (std::abs(exact - d) > 1e-9) {
+      const double boost = bg::distance(to_boost(to_polygon(a)), to_boost(to_polygon(b)));
+      EXPECT_EQ(within_distance(a, b, d), boost <= d) << "case " << i;
+    }
+    (exact <= d ? near : far)++;
+  }
+  EXPECT_GT(near, 2000);
+  EXPECT_GT(far, 2000);
+}
+
 TEST(KernelsVsBoost, SegmentAgainstPolygonAndPointDistances) {
   Rng rng(7);
   for (int i = 0; i < 5000; ++i) {

@@ -140,6 +140,9 @@ struct ClosestPoints {
 };
 
 double distance(const OrientedRect& a, const OrientedRect& b);
+// distance(a, b) <= d (d >= 0), answered by the separating axes alone when
+// they settle it: the widest gap along an axis never exceeds the distance.
+bool within_distance(const OrientedRect& a, const OrientedRect& b, double d);
 ClosestPoints closest_points(const OrientedRect& a, const OrientedRect& b);
 double distance(Vec2 p, const Segment& s);
 Vec2 closest_point(Vec2 p, const Segment& s);
