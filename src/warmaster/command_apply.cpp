@@ -308,10 +308,11 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
   std::optional<MoveRequest> initiative_move;
   MovePlan move_plan;
   MoveAnswer character_answer;
+  const CheckDepth depth = describe == Describe::Yes ? CheckDepth::Explain : CheckDepth::Legality;
   if (battle_over()) out.verdict = validate(a);
-  else if (a.type == ActionType::CharacterMove) out.verdict = validate_character_move(a, &character_answer);
+  else if (a.type == ActionType::CharacterMove) out.verdict = validate_character_move(a, &character_answer, depth);
   else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
-  else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan);
+  else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan, depth);
   else out.verdict = validate(a);
   if (!out.verdict.legal()) {
     if (describe == Describe::Yes) out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};

@@ -455,15 +455,17 @@ std::optional<OrderFactors> CommandState::order_factors_now(const std::string& c
   return order_factors(*bf_, bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
 }
 
-MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const {
+MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
+                                         CheckDepth depth) const {
   // Moves checked on the current battlefield share its index; a brigade's
   // later units are checked on the battlefield its earlier moves leave.
-  MoveAnswer ans = &bf == bf_.get() ? check_move(bf, move_index(), req, settings()) : check_move(bf, req, settings());
+  MoveAnswer ans = &bf == bf_.get() ? check_move(bf, move_index(), req, settings(), depth)
+                                    : check_move(bf, req, settings(), depth);
   for (const Ruling& r : ans.verdict.violations) v.add(r);
   return ans;
 }
 
-Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
+Verdict CommandState::validate_move(const Action& a, MovePlan* plan, CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
   if (!pending_) {
@@ -499,7 +501,7 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
     }
     movers.push_back(ui);
     if (!normalise_move_kind(p, req, v)) continue;
-    MoveAnswer answer = check_unit_move(*cur, req, v);
+    MoveAnswer answer = check_unit_move(*cur, req, v, depth);
     if (!v.legal()) continue;
     if (plan) {
       plan->requests.push_back(req);
@@ -533,7 +535,7 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan) const {
   return v;
 }
 
-Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answer) const {
+Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answer, CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Characters)
@@ -559,7 +561,7 @@ Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answe
   MoveRequest req = a.moves[0];
   req.mover = c.id;
   req.kind = MoveKind::Character;
-  MoveAnswer checked = check_unit_move(*bf_, req, v);
+  MoveAnswer checked = check_unit_move(*bf_, req, v, depth);
   if (answer) *answer = std::move(checked);
   if (!a.join.empty()) {
     const int ui = unit_index(a.join);

@@ -407,7 +407,7 @@ Aabb unit_bounds(const Unit& u) {
   return box;
 }
 
-MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
   if (req.stands.size() != 1 || req.stands[0].stand != 0)
@@ -456,8 +456,15 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     // Reasons are written only for legs that are blocked and not replanned.
     bool blocked = any_leg_blocked(scene, route.poses);
     if (blocked && route.poses.size() == 2) {
-      const TransitScene whole(bf, *c, settings);
-      if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), 2 * a.allowance)) {
+      // Explaining searches to twice the allowance, to show by how much a
+      // detour fails; a route longer than the allowance is refused anyway.
+      // (The measure of a route is never less than its centre's path.)
+      const bool legality = depth == CheckDepth::Legality;
+      const double bound = legality ? a.allowance + 2 * kMeasureSlack : 2 * a.allowance;
+      TransitOptions around;
+      if (legality) around.region = area.inflated(bound / 2 + std::max(w, d) + w + 1.0);
+      const TransitScene whole(bf, *c, settings, around);
+      if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
         route.poses = *planned;
         route.planned = true;
         blocked = false;
@@ -622,9 +629,9 @@ void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
 }
 void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_->query(box, out); }
 
-MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
-  return check_move(bf, MoveIndex(bf), req, settings);
+MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth) {
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth);
+  return check_move(bf, MoveIndex(bf), req, settings, depth);
 }
 
 struct MoveScenes::Impl {
@@ -639,14 +646,14 @@ MoveScenes::MoveScenes() : impl(std::make_unique<Impl>()) {}
 MoveScenes::~MoveScenes() = default;
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
-                      const Settings& settings) {
+                      const Settings& settings, CheckDepth depth) {
   MoveScenes scenes;
-  return check_move(bf, index, req, settings, scenes);
+  return check_move(bf, index, req, settings, scenes, depth);
 }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
-                      MoveScenes& scenes) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings);
+                      MoveScenes& scenes, CheckDepth depth) {
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
@@ -723,8 +730,12 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   TransitScene& scene = *kept.scene;
   // Routes are searched up to the allowance plus the stand's longest edge:
   // enough to show by how much a slightly long detour fails, without
-  // searching the whole table for hopeless ones.
-  double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  // searching the whole table for hopeless ones. For legality alone, up to
+  // the allowance: the corner that moves furthest moves at least as far as
+  // the centre, so a longer route is refused anyway.
+  const double max_route = depth == CheckDepth::Legality
+                               ? std::max(pace.allowance, 1.0) + 2 * kMeasureSlack
+                               : std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   // The listed order first; the other orders are made only if it fails.
   std::vector<std::vector<int>> orders{req.order.empty() ? moving : req.order};
   const bool other_orders = req.order.empty() && moving.size() > 1;

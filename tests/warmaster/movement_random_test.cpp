@@ -57,3 +57,38 @@ TEST(MovementRandom, LegalMovesApplyToValidBattlefields) {
   EXPECT_GT(illegal, 20);
   RecordProperty("planned", planned);
 }
+
+// Checking for legality only (CheckDepth::Legality, what undescribed play
+// uses) gives the same answer as explaining: slides of every unit on the
+// bench field in random directions, many of them blocked and needing a
+// detour, some at the edge of the allowance. Legal moves get routes of the
+// same length; refused ones still carry a reason.
+TEST(MovementRandom, LegalityAloneGivesTheSameAnswers) {
+  Battlefield bf = bench::make_field(40);
+  MoveIndex index(bf);
+  Rng rng(11);
+  int legal = 0, refused = 0, detours = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const Unit& u = bf.units[rng.below(bf.units.size())];
+    const double dir = bench::uniform(rng, 0, 360);
+    const double dist = bench::uniform(rng, 2, 32);
+    const MoveRequest req = slide_move(u, Rot::from_degrees(dir).forward() * dist, MoveKind::Ordered);
+    const MoveAnswer full = check_move(bf, index, req, {}, CheckDepth::Explain);
+    const MoveAnswer quick = check_move(bf, index, req, {}, CheckDepth::Legality);
+    ASSERT_EQ(quick.verdict.legal(), full.verdict.legal()) << "trial " << trial << " unit " << u.id;
+    if (!full.verdict.legal()) {
+      ++refused;
+      EXPECT_FALSE(quick.verdict.violations.empty());
+      continue;
+    }
+    ++legal;
+    ASSERT_EQ(quick.routes.size(), full.routes.size());
+    for (std::size_t k = 0; k < full.routes.size(); ++k) {
+      EXPECT_NEAR(quick.routes[k].used, full.routes[k].used, 1e-9) << "trial " << trial;
+      detours += full.routes[k].planned;
+    }
+  }
+  EXPECT_GT(legal, 100);
+  EXPECT_GT(refused, 100);
+  EXPECT_GT(detours, 10);  // the sample includes moves that need a planned route
+}

@@ -141,6 +141,9 @@ class CommandState {
   // Describe::No leaves ActionOutcome::result empty for a legal action (the
   // verdict and rolls are still filled in): for simulations that keep no
   // log, since writing the JSON costs about a tenth of a random phase.
+  // Moves are then checked for legality only (CheckDepth::Legality): the
+  // same answer and the same game, but a refused move's verdict may give
+  // fewer reasons.
   enum class Describe { Yes, No };
   ActionOutcome apply(const Action& a, Dice& dice, Describe describe = Describe::Yes);
 
@@ -205,15 +208,17 @@ class CommandState {
     std::vector<MoveAnswer> answers;
     std::shared_ptr<Battlefield> after;  // null when the moves are simply placed
   };
-  Verdict validate_move(const Action& a, MovePlan* plan = nullptr) const;
+  Verdict validate_move(const Action& a, MovePlan* plan = nullptr, CheckDepth depth = CheckDepth::Explain) const;
   // `answer`, when given, receives the movement engine's answer (so applying does not check twice).
-  Verdict validate_character_move(const Action& a, MoveAnswer* answer = nullptr) const;
+  Verdict validate_character_move(const Action& a, MoveAnswer* answer = nullptr,
+                                  CheckDepth depth = CheckDepth::Explain) const;
   Verdict validate_step_change(const Action& a) const;
   void require_no_pending_returns(Verdict& v) const;
 
   // Checks one unit's move on `bf` (the movement engine plus the command
   // phase's own conditions), adding violations to `v`.
-  MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v) const;
+  MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
+                             CheckDepth depth = CheckDepth::Explain) const;
   void apply_character_return(int character, Dice& dice, nlohmann::json* result);
   // `result` may be null (nothing is described).
   void place_after_move(int unit, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,

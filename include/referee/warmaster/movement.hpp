@@ -65,7 +65,17 @@ struct MoveAnswer {
   bool leaves_table = false;     // warmaster.movement.off_table: roll with resolve_off_table()
 };
 
-MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings = {});
+// How far a check goes. Legality answers whether the move is legal, with
+// the same routes for a legal move; for a refused one it may name fewer
+// reasons or other figures. A stand's (or character's) route round what
+// blocks its straight line is searched only up to the allowance, since any
+// longer route is too long anyway, whereas Explain searches further, to show
+// by how much a detour fails. For callers that need only the answer
+// (simulations, search).
+enum class CheckDepth { Explain, Legality };
+
+MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings = {},
+                      CheckDepth depth = CheckDepth::Explain);
 
 // A spatial index of a battlefield's units and terrain, built once and reused
 // for every move checked on that battlefield, so that a check looks only at
@@ -96,7 +106,7 @@ class MoveIndex {
   std::shared_ptr<const GridIndex> terrain_;
 };
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
-                      const Settings& settings = {});
+                      const Settings& settings = {}, CheckDepth depth = CheckDepth::Explain);
 
 // Moves of one unit probed one after another on one battlefield (the
 // engine's evade tries slides of several lengths) may share a transit scene:
@@ -112,7 +122,7 @@ class MoveScenes {
   std::unique_ptr<Impl> impl;
 };
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
-                      MoveScenes& scenes);
+                      MoveScenes& scenes, CheckDepth depth = CheckDepth::Explain);
 
 // The formation of a unit's stands as they stand now (warmaster.movement.formation).
 Formation classify_formation(const Unit& u, const Settings& settings = {});
