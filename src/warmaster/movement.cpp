@@ -437,8 +437,9 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   // stand); only a blocked move plans a route over the whole table.
   Aabb area{route.poses[0].position, route.poses[0].position};
   for (const Pose& p : route.poses) area = area.merged(Aabb{p.position, p.position});
+  const double margin = std::max(w, d) + w + 1.0;
   TransitOptions near_legs;
-  near_legs.region = area.inflated(std::max(w, d) + w + 1.0);
+  near_legs.region = area.inflated(margin);
   const TransitScene scene(bf, *c, settings, near_legs);
   Pose end = route.poses.back();
   bool end_refused = false;
@@ -462,7 +463,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       const bool legality = depth == CheckDepth::Legality;
       const double bound = legality ? a.allowance + 2 * kMeasureSlack : 2 * a.allowance;
       TransitOptions around;
-      if (legality) around.region = area.inflated(bound / 2 + std::max(w, d) + w + 1.0);
+      if (legality) around.region = area.inflated(bound / 2 + margin);
       const TransitScene whole(bf, *c, settings, around);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
         route.poses = *planned;

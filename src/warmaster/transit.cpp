@@ -90,16 +90,11 @@ PointStore& point_store() {
   thread_local PointStore s;
   return s;
 }
-// The outline as to_polygon / ccw would give it, written into reused storage.
-void set_outline(Polygon& poly, const OrientedRect& r) {
+// The outline counter-clockwise, as to_polygon / ccw would give it, written
+// into reused storage.
+void set_outline(Polygon& poly, std::span<const Vec2> points) {
   poly.points = point_store().take();
-  const auto c = r.corners();
-  poly.points.assign(c.begin(), c.end());
-  if (poly.signed_area() < 0) std::reverse(poly.points.begin(), poly.points.end());
-}
-void set_outline(Polygon& poly, const Polygon& piece) {
-  poly.points = point_store().take();
-  poly.points.assign(piece.points.begin(), piece.points.end());
+  poly.points.assign(points.begin(), points.end());
   if (poly.signed_area() < 0) std::reverse(poly.points.begin(), poly.points.end());
 }
 // Drops obstacles from `from` on, keeping their point storage.
@@ -142,7 +137,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
       TransitObstacle& o = obstacles.emplace_back();  // in place: the obstacle is large to move
       o.kind = TransitObstacle::Kind::Stand;
       o.rect = u.footprint(s);
-      set_outline(o.poly, *o.rect);
+      set_outline(o.poly, o.rect->corners());
       o.finish();
       o.stand = static_cast<int>(s);
       o.unit_id = u.id;
@@ -158,7 +153,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         if (piece.points.size() < 3) continue;
         TransitObstacle& o = obstacles.emplace_back();
         o.kind = TransitObstacle::Kind::Terrain;
-        set_outline(o.poly, piece);
+        set_outline(o.poly, piece.points);
         o.finish();
         o.name = tf.id;
         o.blocks = !may_enter(type, tf.kind);
@@ -351,19 +346,16 @@ TransitScene& TransitScene::operator=(TransitScene&&) noexcept = default;
 // their gates) and only the rest are made again.
 void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   Impl& m = *impl_;
-  auto same = [](const OrientedRect& a, const OrientedRect& b) {
-    return a.center == b.center && a.half == b.half && a.rot.c == b.rot.c && a.rot.s == b.rot.s;
-  };
   std::size_t keep = 0;
   while (keep < rects.size() && m.fixed_count + keep < m.obstacles.size() &&
-         same(*m.obstacles[m.fixed_count + keep].rect, rects[keep]))
+         *m.obstacles[m.fixed_count + keep].rect == rects[keep])
     ++keep;
   drop_obstacles(m.obstacles, m.fixed_count + keep);
   for (std::size_t i = keep; i < rects.size(); ++i) {
     TransitObstacle& o = m.obstacles.emplace_back();
     o.kind = TransitObstacle::Kind::OwnStand;
     o.rect = rects[i];
-    set_outline(o.poly, rects[i]);
+    set_outline(o.poly, rects[i].corners());
     o.finish();
     o.unit_id = m.mover_id;
   }

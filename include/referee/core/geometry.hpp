@@ -68,6 +68,7 @@ struct Rot {
   constexpr Vec2 apply_inverse(Vec2 world) const { return {c * world.x - s * world.y, s * world.x + c * world.y}; }
   constexpr Vec2 forward() const { return {s, c}; }
   constexpr Vec2 right() const { return {c, -s}; }
+  constexpr bool operator==(const Rot&) const = default;
 };
 
 struct Pose {
@@ -106,6 +107,7 @@ struct OrientedRect {
   Vec2 half;  // {half width, half depth}
   Rot rot;
 
+  constexpr bool operator==(const OrientedRect&) const = default;
   static OrientedRect from_pose(const Pose& p, double width, double depth) {
     return {p.position, {width / 2, depth / 2}, Rot::from_degrees(p.facing_deg)};
   }
