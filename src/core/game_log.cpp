@@ -8,17 +8,20 @@
 namespace referee {
 
 LogEntry& GameLog::append(nlohmann::json action, std::vector<Roll> rolls, nlohmann::json result) {
-  entries.push_back({static_cast<int>(entries.size()) + 1, std::move(action), std::move(rolls), std::move(result)});
+  entries.push_back({static_cast<int>(entries.size()) + 1, std::move(action), std::move(rolls), std::move(result), nullptr});
   return entries.back();
 }
 
 std::string GameLog::to_jsonl() const {
   nlohmann::json header{{"format", kLogFormat}, {"system", system}, {"seed", seed}, {"scenario", scenario}};
   if (!settings.empty()) header["settings"] = settings;
+  if (scripted_dice) header["dice"] = "scripted";
+  if (!battle.is_null()) header["battle"] = battle;
   std::string out = header.dump() + "\n";
   for (const LogEntry& e : entries) {
     nlohmann::json line{{"seq", e.seq}, {"action", e.action}, {"rolls", e.rolls}};
     if (!e.result.is_null()) line["result"] = e.result;
+    if (!e.refused.is_null()) line["refused"] = e.refused;
     out += line.dump() + "\n";
   }
   return out;
@@ -57,6 +60,8 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
                                                      : static_cast<std::uint64_t>(seed);
         log.scenario = r.string_or("scenario", "");
         if (auto s = r.find("settings")) log.settings = s->json();
+        if (auto b = r.find("battle")) log.battle = b->require_object().json();
+        log.scripted_dice = r.one_of_or("dice", {"seeded", "scripted"}, "seeded") == "scripted";
         have_header = true;
         continue;
       }
@@ -79,6 +84,7 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
         e.rolls.push_back(x);
       }
       if (auto res = r.find("result")) e.result = res->json();
+      if (auto ref = r.find("refused")) e.refused = ref->require_array().json();
       log.entries.push_back(std::move(e));
     } catch (const nlohmann::json::exception& ex) {
       throw InputError(where, ex.what());

@@ -31,7 +31,7 @@ TEST(JsonReader, EnumsListTheChoices) {
 }
 
 TEST(GameLog, RoundTripsAndRefusesABadLine) {
-  GameLog log{"warmaster", 42, "scenarios/warmaster/default.json", {}, {}};
+  GameLog log{"warmaster", 42, "scenarios/warmaster/default.json", {}, {}, nullptr, false};
   log.append({{"type", "order"}, {"unit", "u1"}}, {{6, 3, "order test"}, {6, 4, "order test"}}, {{"success", true}});
   std::string text = log.to_jsonl();
   GameLog back = GameLog::parse_jsonl(text, "game.log");

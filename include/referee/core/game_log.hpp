@@ -4,6 +4,11 @@
 //
 //   {"format":"referee-log/1","system":"warmaster","seed":42,"scenario":"..."}
 //   {"seq":1,"action":{...},"rolls":[{"die":"d6","value":4,"for":"order test"}],"result":{...}}
+//   {"seq":2,"action":{...},"rolls":[],"refused":[{"rule":"...","reason":"...","figures":[...]}]}
+//
+// The header may carry the battle itself ("battle"), so that a replay never
+// opens a file the log names, and "dice":"scripted" when the rolls were
+// entered by hand rather than drawn from the seed.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,7 @@ struct LogEntry {
   nlohmann::json action;   // what was asked, as the system's own action JSON
   std::vector<Roll> rolls; // every die rolled while applying it, in order
   nlohmann::json result;   // the outcome, for people reading the log and for checking a replay
+  nlohmann::json refused;  // null when applied; else the rulings that refused the action
   bool operator==(const LogEntry&) const = default;
 };
 
@@ -33,6 +39,8 @@ struct GameLog {
   std::string scenario;    // the scenario file or name the game started from
   nlohmann::json settings = nlohmann::json::object();
   std::vector<LogEntry> entries;
+  nlohmann::json battle;   // the scenario as loaded; null in logs that only name it
+  bool scripted_dice = false;
 
   LogEntry& append(nlohmann::json action, std::vector<Roll> rolls, nlohmann::json result);
   std::string to_jsonl() const;

@@ -1,0 +1,164 @@
+// One game interface for every rule system (OpenSpiel's spiel.h is the
+// model): an immutable Game built from a scenario, a cloneable GameState,
+// validation apart from application, legal actions, explicit chance, named
+// queries, and a registry by name.
+//
+// The interface is a layer over each system's typed API, as OpenSpiel's
+// ChessState sits over ChessBoard. It speaks JSON at its edges, the same
+// action and state JSON the systems already read and write, so the command
+// line, the web server and the Python bindings need to learn one API. Hot
+// paths (simulations, benchmarks) keep calling the typed API directly.
+//
+// Policy for illegal actions, the same in every system: apply() refuses the
+// action with its rulings and leaves the state exactly as it was; Match (see
+// match.hpp) records the refusal in the game log. Malformed actions (not
+// JSON of the right shape, an unknown unit id) are bad input: an InputError
+// naming the field, never a ruling.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/chance.hpp"
+#include "referee/core/dice.hpp"
+#include "referee/core/ruling.hpp"
+
+namespace referee {
+
+using Json = nlohmann::json;
+
+// What applying an action did.
+struct Outcome {
+  Verdict verdict;          // empty when applied; the reasons when refused
+  std::vector<Roll> rolls;  // every die rolled, in order (none when refused)
+  Json result;              // what happened, for people and for checking a replay
+  bool applied() const { return verdict.legal(); }
+};
+
+// One outcome of the dice an action rolls, with its exact probability. The
+// outcomes of one action are exclusive and their chances sum to one.
+struct ChanceOutcome {
+  std::string label;  // "passed (7 or less)", "check 1 (climb) fails: stops at the foot"
+  Chance chance;
+  Json detail = Json::object();
+};
+
+// A question a board asks (reach, route, odds...). `args` documents the
+// arguments object: {"unit": "unit id", "to": "[x, y]"}.
+struct QueryInfo {
+  std::string name;
+  std::string summary;
+  Json args = Json::object();
+};
+
+// A rule the system can cite in a ruling, for the catalogue a board shows.
+struct RuleEntry {
+  std::string id;     // "warmaster.movement.gap"
+  std::string text;   // the rule text it enforces
+  std::string fires;  // when the engine emits it
+};
+
+class GameState {
+ public:
+  virtual ~GameState() = default;
+
+  // An independent copy: applying actions to it never changes this one.
+  virtual std::unique_ptr<GameState> clone() const = 0;
+  // The whole state, enough for Game::state_from_json to resume play exactly.
+  virtual Json to_json() const = 0;
+
+  // Whose turn: 0 or 1 (an index into Game::players()); -1 once the game is over.
+  virtual int current_player() const = 0;
+  virtual int turn() const = 0;
+  // The system's own name for the step of the turn ("orders", "movement").
+  virtual std::string phase() const = 0;
+  virtual bool is_terminal() const = 0;
+  // {"over": bool, "winner": player index or null, "reason": "..."}.
+  virtual Json result() const = 0;
+
+  // Is the action legal now? Never changes the state. `path` names the
+  // action in errors ("actions[3]").
+  virtual Verdict validate(const Json& action, const std::string& path = "action") const = 0;
+  // Validates, then applies, rolling through `dice`. A refused action rolls
+  // nothing and leaves the state unchanged. describe=false may leave
+  // Outcome::result empty, for simulations that keep no log.
+  virtual Outcome apply(const Json& action, Dice& dice, const std::string& path = "action",
+                        bool describe = true) = 0;
+
+  // Every legal action where actions are discrete. Where a system's actions
+  // are continuous (positions), this lists the discrete ones (orders, ends
+  // of steps) and sample_action reaches the rest.
+  virtual std::vector<Json> legal_actions() const = 0;
+  // A legal action drawn at random with `rng`, continuous ones included;
+  // nullopt when there is none (the game is over). Every action returned
+  // validates.
+  virtual std::optional<Json> sample_action(Rng& rng) const = 0;
+  // The outcomes of the dice the action would roll, with exact chances;
+  // empty when it rolls none or the system cannot state them. A refused
+  // action has none.
+  virtual std::vector<ChanceOutcome> chance_outcomes(const Json& action, const std::string& path = "action") const = 0;
+
+  // A named query (Game::queries()) answered on this state. Unknown names
+  // and bad arguments are InputErrors.
+  virtual Json query(const std::string& name, const Json& args, const std::string& path = "args") const = 0;
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  // The registry name: "warmaster", "ancients", "blightmeer".
+  virtual std::string system() const = 0;
+  // The players' names (armies, sides), in the order current_player() counts.
+  virtual std::vector<std::string> players() const = 0;
+  // The scenario as loaded, with the settings in force: logs carry it, so a
+  // replay never has to open a file a log names.
+  virtual const Json& scenario() const = 0;
+  virtual std::unique_ptr<GameState> new_initial_state() const = 0;
+  // Resumes a saved state (GameState::to_json); errors name the field under `path`.
+  virtual std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path = "state") const = 0;
+  virtual std::vector<QueryInfo> queries() const = 0;
+  virtual std::vector<RuleEntry> rules() const = 0;
+};
+
+// How a system is made from a scenario. `settings` are overrides merged into
+// the scenario's own (an object; unknown keys are errors); `source` names the
+// scenario in errors.
+struct GameType {
+  std::string name;       // "warmaster"
+  std::string title;      // "Warmaster"
+  std::string summary;    // one line
+  std::function<std::shared_ptr<const Game>(const Json& scenario, const std::string& source, const Json& settings)>
+      load;
+};
+
+// Systems by name. A plain value: builtin_games() (games.hpp) holds the
+// three real systems; tests build their own with extra ones.
+class GameRegistry {
+ public:
+  // Throws std::logic_error on a duplicate name: registering twice is a bug.
+  void add(GameType type);
+  const GameType* find(std::string_view name) const;
+  // InputError naming `field` and listing the known systems.
+  const GameType& at(std::string_view name, const std::string& field = "system") const;
+  std::vector<std::string> names() const;
+  const std::vector<GameType>& types() const { return types_; }
+
+ private:
+  std::vector<GameType> types_;
+};
+
+// {"over": false, "winner": null, "reason": ""} and the like.
+Json game_result(bool over, std::optional<int> winner, const std::string& reason);
+Json to_json_value(const ChanceOutcome& c);
+Json to_json_value(const QueryInfo& q);
+Json to_json_value(const RuleEntry& r);
+
+}  // namespace referee

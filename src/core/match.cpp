@@ -1,0 +1,133 @@
+#include "referee/core/match.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+
+namespace referee {
+
+std::vector<int> parse_dice_script(const std::string& text, const std::string& field) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view item(text.data() + start, end - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    int v = 0;
+    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || p != item.data() + item.size() || v < 1 || v > 1000)
+      throw InputError(field, fmt::format("die {}: expected a whole number from 1 to 1000, got \"{}\"", out.size() + 1,
+                                          std::string(item)));
+    out.push_back(v);
+    start = end + 1;
+  }
+  return out;
+}
+
+StreamDice::StreamDice(const DiceSource& source) : rng_(source.seed), script_(source.script) {}
+
+int StreamDice::draw(int sides, const std::string& purpose) {
+  if (!script_) return static_cast<int>(rng_.below(static_cast<std::uint64_t>(sides))) + 1;
+  if (next_ >= script_->size())
+    throw ScriptError(fmt::format("the dice script ran out: roll {} (a d{} for {}) has no value", next_ + 1, sides,
+                                  purpose.empty() ? "a roll" : purpose));
+  const int v = (*script_)[next_];
+  if (v < 1 || v > sides)
+    throw ScriptError(fmt::format("dice script value {} ({}) does not fit a d{} (for {})", next_ + 1, v, sides,
+                                  purpose.empty() ? "a roll" : purpose));
+  ++next_;
+  return v;
+}
+
+Json refusal_json(const Verdict& v) { return v.violations; }
+
+Match::Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scenario_name)
+    : game_(std::move(game)), source_(std::move(dice)), dice_(source_) {
+  log_.system = game_->system();
+  log_.seed = source_.seed;
+  log_.scenario = std::move(scenario_name);
+  log_.battle = game_->scenario();
+  log_.scripted_dice = source_.script.has_value();
+  snapshots_.push_back({std::shared_ptr<const GameState>(game_->new_initial_state()), dice_.position()});
+}
+
+Outcome Match::play(const Json& action, const std::string& path) {
+  const Snapshot& now = snapshots_[cursor_];
+  std::unique_ptr<GameState> next = now.state->clone();
+  dice_.set_position(now.dice);
+  Outcome out = next->apply(action, dice_, path);
+  // Everything that could throw has run: only now is anything recorded.
+  log_.entries.resize(cursor_);
+  snapshots_.resize(cursor_ + 1);
+  LogEntry& e = log_.append(action, out.rolls, out.result);
+  if (!out.applied()) {
+    e.refused = refusal_json(out.verdict);
+    e.result = nullptr;
+    snapshots_.push_back({now.state, now.dice});
+  } else {
+    snapshots_.push_back({std::shared_ptr<const GameState>(std::move(next)), dice_.position()});
+  }
+  ++cursor_;
+  return out;
+}
+
+void Match::undo() {
+  if (!can_undo()) throw InputError("undo", "nothing to undo");
+  --cursor_;
+}
+
+void Match::redo() {
+  if (!can_redo()) throw InputError("redo", "nothing to redo");
+  ++cursor_;
+}
+
+GameLog Match::current_log() const {
+  GameLog out = log_;
+  out.entries.resize(cursor_);
+  return out;
+}
+
+Match Match::replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
+                    const Json* scenario, const std::string& scenario_name) {
+  const std::string header = source_name + " line 1";
+  const GameType& type = registry.at(log.system, header + ": system");
+  const Json* battle = scenario ? scenario : (log.battle.is_null() ? nullptr : &log.battle);
+  if (!battle)
+    throw InputError(header, "the log does not carry its battle: give the battle file on the command line");
+  // The battle in a log already has its settings merged in; overrides apply
+  // only to a battle the caller gives.
+  const Json overrides = scenario ? log.settings : Json::object();
+  auto game = type.load(*battle, scenario ? scenario_name : source_name + " (battle)", overrides);
+  DiceSource dice{log.seed, std::nullopt};
+  if (log.scripted_dice) dice.script = log.all_roll_values();
+  Match m(game, dice, log.scenario);
+  for (const LogEntry& e : log.entries) {
+    const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
+    Outcome o;
+    try {
+      o = m.play(e.action, where + ": action");
+    } catch (const ScriptError& ex) {
+      throw InputError(where, std::string("the rolls do not match: ") + ex.what());
+    }
+    const bool refused = !e.refused.is_null();
+    if (refused != !o.applied())
+      throw InputError(where, refused ? "the log says this action was refused, but the engine applies it now"
+                                      : "the engine refuses this action now: " + explain(o.verdict));
+    if (o.rolls.size() != e.rolls.size())
+      throw InputError(where, fmt::format("the log has {} rolls, the engine rolled {}", e.rolls.size(), o.rolls.size()));
+    for (std::size_t i = 0; i < o.rolls.size(); ++i)
+      if (o.rolls[i].value != e.rolls[i].value || o.rolls[i].sides != e.rolls[i].sides)
+        throw InputError(where, fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}",
+                                            i + 1, e.rolls[i].value, e.rolls[i].sides, o.rolls[i].value,
+                                            o.rolls[i].sides));
+    if (refused ? Json(refusal_json(o.verdict)) != e.refused : o.result != e.result)
+      throw InputError(where, "replaying this action gives a different result from the one logged");
+  }
+  return m;
+}
+
+}  // namespace referee
