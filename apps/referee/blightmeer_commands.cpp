@@ -1,4 +1,5 @@
-// referee blightmeer <question>: check, route, reach, resolve, replay, render.
+// referee blightmeer <question>: check, route, reach, resolve, render; play,
+// replay, state and query are the generic ones (game_commands.cpp).
 // Every answer is worked out in full before anything is written, so bad input
 // (an InputError: exit 2) leaves no file behind.
 #include <cmath>
@@ -139,38 +140,6 @@ void add_blightmeer_commands(CLI::App& app) {
       nlohmann::json answer{{"seed", o->seed}, {"results", results}, {"state", bm::state_json(b.state)}};
       if (!o->log.empty()) emit_file(o->log, log.to_jsonl());
       emit({o->out, o->explain}, answer, text);
-    });
-  }
-  {
-    auto* cmd = app.add_subcommand("replay", "Replay a game log and confirm it gives the same state");
-    auto logp = std::make_shared<std::string>();
-    auto battle = std::make_shared<std::string>();
-    auto out = std::make_shared<OutputOptions>();
-    cmd->add_option("--log", *logp, "Game log written by resolve")->required();
-    cmd->add_option("--battle", *battle, "Battlefield file (default: the one named in the log)");
-    add_output_options(cmd, *out);
-    cmd->callback([=] {
-      GameLog log = GameLog::parse_jsonl(read_text_file(*logp), *logp);
-      if (log.system != "blightmeer")
-        throw InputError(*logp + " line 1", fmt::format("system is \"{}\", not \"blightmeer\"", log.system));
-      bm::Battle b = bm::load_battle(battle->empty() ? log.scenario : *battle);
-      SeededDice dice(log.seed);
-      std::string text;
-      for (const LogEntry& e : log.entries) {
-        std::string where = fmt::format("{} line {}", *logp, e.seq + 1);
-        bm::MoveRequest m;
-        try {
-          m = bm::parse_move(e.action, "action");
-        } catch (const InputError& err) {
-          throw InputError(where, err.what());
-        }
-        bm::Resolution r = bm::resolve_move(*b.terrain, b.state, m, dice);
-        if (r.rolls != e.rolls || log_result(r) != e.result)
-          throw InputError(where, "replaying this action gives a different result from the one logged");
-        text += bm::explain_resolution(r);
-      }
-      nlohmann::json answer{{"replayed", log.entries.size()}, {"matches", true}, {"state", bm::state_json(b.state)}};
-      emit(*out, answer, text + fmt::format("Replayed {} actions: the same rolls and results.\n", log.entries.size()));
     });
   }
   {

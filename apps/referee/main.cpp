@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "referee/core/errors.hpp"
+#include "referee/games/builtin.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"referee: a rules engine for tabletop miniature wargames"};
@@ -19,14 +20,17 @@ int main(int argc, char** argv) {
   referee::cli::add_warmaster_move_commands(*warmaster);
   referee::cli::add_warmaster_reach_commands(*warmaster);
   referee::cli::add_warmaster_command_commands(*warmaster);
+  referee::cli::add_game_commands(*warmaster, referee::builtin_games().at("warmaster"));
 
   auto* ancients = app.add_subcommand("ancients", "Commands & Colors: Ancients: hex movement, leaders, command cards");
   ancients->require_subcommand(1);
   referee::cli::add_ancients_commands(*ancients);
+  referee::cli::add_game_commands(*ancients, referee::builtin_games().at("ancients"));
 
   auto* blightmeer = app.add_subcommand("blightmeer", "Blightmeer: 3D skirmish movement in inches");
   blightmeer->require_subcommand(1);
   referee::cli::add_blightmeer_commands(*blightmeer);
+  referee::cli::add_game_commands(*blightmeer, referee::builtin_games().at("blightmeer"));
 
   try {
     app.parse(argc, argv);

@@ -1,6 +1,5 @@
-// referee warmaster odds | play | replay | state: the Command phase
-// (docs/warmaster-command.md). Exit codes: 0 answered, 2 bad input,
-// 3 (play) when any action was refused.
+// referee warmaster odds: what an order needs (docs/warmaster-command.md).
+// play, replay, state and query are the generic ones (game_commands.cpp).
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -16,6 +15,7 @@
 #include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/queries.hpp"
 
 namespace referee::cli {
 
@@ -39,79 +39,6 @@ struct OddsOptions {
   double max_distance = 100;
   std::string plot;
 };
-
-struct GameOptions {
-  OutputOptions out;
-  std::string battle;
-  std::uint64_t seed = 1;
-  std::string actions;
-  std::string log;
-  bool legal = false;
-  std::string ask_character;
-  std::vector<std::string> ask_units;
-  bool first_turn_bonus = false;
-  bool failed_first_no_move = false;
-};
-
-Json chance_json(const Chance& c) {
-  Json j;
-  to_json(j, c);
-  return j;
-}
-
-Json target_json(const OrderTarget& t) {
-  Json pen = Json::array();
-  for (const CommandPenalty& p : t.penalties)
-    pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
-  return Json{{"command", t.command},
-              {"effective_command", t.effective_command},
-              {"penalties", pen},
-              {"total_penalty", t.total_penalty},
-              {"needed", t.needed},
-              {"chance", chance_json(t.chance)}};
-}
-
-std::string target_text(const OrderTarget& t) {
-  std::string s = fmt::format("Command {}", t.command);
-  if (t.effective_command != t.command) s += fmt::format(" (+1 first order of the first turn: {})", t.effective_command);
-  s += "\n";
-  for (const CommandPenalty& p : t.penalties) s += fmt::format("  {:+d}  {}: {}  [{}]\n", p.value, p.name, p.reason, p.rule);
-  if (t.penalties.empty()) s += "  no penalties\n";
-  s += fmt::format("needs {} or less on 2D6: chance {} ({:.1f}%)\n", t.needed, t.chance.fraction(),
-                   100.0 * t.chance.value());
-  return s;
-}
-
-std::shared_ptr<const CommandGame> load_game(const std::string& battle, const GameOptions* o,
-                                             const Json* log_settings = nullptr) {
-  BattlefieldFile f = load_battlefield_file(battle);
-  auto g = std::make_shared<CommandGame>();
-  g->start = std::move(f.battlefield);
-  g->settings = log_settings ? settings_from_json(*log_settings, "settings") : f.settings;
-  if (o && o->first_turn_bonus) g->settings.first_turn_command_bonus = true;
-  if (o && o->failed_first_no_move) g->settings.failed_first_order_moves_half_pace = false;
-  g->scenario = battle;
-  return g;
-}
-
-// An action file is an array of actions, or {"actions": [...]}.
-struct ActionList {
-  Json json;
-  std::string path;
-};
-ActionList load_actions(const std::string& file) {
-  Json j = load_json_file(file);
-  if (j.is_object()) {
-    JsonReader r(j, file);
-    r.allow_only({"actions", "description"});
-    JsonReader list = r.at("actions");
-    list.require_array();
-    return {list.json(), list.path()};
-  }
-  JsonReader r(j, file);
-  r.require_array();
-  return {j, file};
-}
 
 void run_odds(const OddsOptions& o) {
   OrderFactors f;
@@ -139,9 +66,9 @@ void run_odds(const OddsOptions& o) {
     f.first_turn_bonus = o.bonus;
   }
   const OrderTarget t = order_target(f);
-  Json answer = target_json(t);
+  Json answer = order_target_json(t);
   answer["distance"] = f.distance;
-  std::string text = target_text(t);
+  std::string text = order_target_text(t);
   if (o.sequence > 0) {
     std::vector<int> needed;
     for (int k = 0; k < o.sequence; ++k) {
@@ -154,7 +81,7 @@ void run_odds(const OddsOptions& o) {
     text += fmt::format("\nA sequence of {} orders (needs {}):\n", o.sequence, fmt::join(needed, ", "));
     for (const SequenceOutcome& s : sequence_odds(needed)) {
       seq.push_back({{"succeeded", s.succeeded}, {"all_succeed", s.all_succeed}, {"description", s.description},
-                     {"chance", chance_json(s.chance)}});
+                     {"chance", Json(s.chance)}});
       text += fmt::format("  {:<55} {:>12}  {:5.1f}%\n", s.description, s.chance.fraction(), 100 * s.chance.value());
     }
     answer["sequence"] = seq;
@@ -169,7 +96,7 @@ void run_odds(const OddsOptions& o) {
       Json per = Json::object();
       std::string line = fmt::format("  {:>5.0f}-{:<5.0f} cm  {:>3}", r.from_cm, r.to_cm, r.penalty);
       for (std::size_t k = 0; k < 3; ++k) {
-        per[std::to_string(commands[k])] = {{"needed", r.needed[k]}, {"chance", chance_json(r.chance[k])}};
+        per[std::to_string(commands[k])] = {{"needed", r.needed[k]}, {"chance", Json(r.chance[k])}};
         line += fmt::format("     {:>2}: {:>5}", r.needed[k], r.chance[k].fraction());
       }
       row["commands"] = per;
@@ -182,75 +109,6 @@ void run_odds(const OddsOptions& o) {
   if (!o.plot.empty()) svg = distance_plot_svg(commands, o.max_distance, f);
   // Everything is worked out; now write.
   if (!o.plot.empty()) emit_file(o.plot, svg);
-  emit(o.out, answer, text);
-}
-
-void run_play(const GameOptions& o) {
-  auto game = load_game(o.battle, &o);
-  const ActionList actions = load_actions(o.actions);
-  const PlayReport rep = play_actions(game, o.seed, actions.json, actions.path);
-  Json refused = Json::array();
-  std::string text;
-  for (const auto& [i, v] : rep.refused) {
-    refused.push_back({{"index", i}, {"violations", v.violations}});
-    text += fmt::format("action {} refused: {}\n", i, explain(v));
-  }
-  text += fmt::format("{} actions, {} refused; log of {} entries\n", actions.json.size(), rep.refused.size(),
-                      rep.log.entries.size());
-  Json answer{{"actions", actions.json.size()}, {"refused", refused}, {"state", rep.final_state}};
-  // -o is the game log; the summary goes to standard output, or to standard
-  // error when the log itself is written to standard output.
-  emit_file(o.out.out.empty() ? "-" : o.out.out, rep.log.to_jsonl());
-  (o.out.out.empty() ? std::cerr : std::cout) << (o.out.explain ? text : answer.dump(2) + "\n") << std::flush;
-  if (!rep.refused.empty()) std::exit(3);
-}
-
-void run_replay(const GameOptions& o) {
-  const std::string text = read_text_file(o.log);
-  const GameLog log = GameLog::parse_jsonl(text, o.log);
-  if (log.system != "warmaster") throw InputError(o.log + " line 1", "not a Warmaster log (system \"" + log.system + "\")");
-  const std::string battle = o.battle.empty() ? log.scenario : o.battle;
-  if (battle.empty()) throw InputError("--battle", "the log names no battle: give --battle");
-  auto game = load_game(battle, nullptr, &log.settings);
-  const CommandState s = replay_log(game, log, o.log);
-  Json state = state_to_json(s);
-  emit(o.out, state, fmt::format("replayed {} entries: turn {}, side {}, {} step\n", log.entries.size(), s.turn(),
-                                 s.side(), to_string(s.step())));
-}
-
-void run_state(const GameOptions& o) {
-  auto game = load_game(o.battle, &o);
-  CommandState s(game);
-  SeededDice dice(o.seed);
-  Json refused = Json::array();
-  if (!o.actions.empty()) {
-    const ActionList actions = load_actions(o.actions);
-    for (std::size_t i = 0; i < actions.json.size(); ++i) {
-      const Action a = parse_action(actions.json[i], s.battlefield(), fmt::format("{}[{}]", actions.path, i));
-      ActionOutcome r = s.apply(a, dice);
-      if (!r.verdict.legal()) refused.push_back({{"index", i}, {"violations", r.verdict.violations}});
-    }
-  }
-  Json answer{{"state", state_to_json(s)}, {"refused", refused}};
-  std::string text = fmt::format("turn {}, side {} ({}), {} step\n", s.turn(), s.side(),
-                                 s.side() < static_cast<int>(s.battlefield().armies.size())
-                                     ? s.battlefield().armies[static_cast<std::size_t>(s.side())].name
-                                     : "",
-                                 to_string(s.step()));
-  if (o.legal) {
-    answer["legal"] = legal_actions_json(s);
-    for (const Json& a : answer["legal"]) text += "  " + a.dump() + "\n";
-  }
-  if (!o.ask_character.empty()) {
-    const CommandState::OrderQuestion q = s.ask_order(o.ask_character, o.ask_units);
-    Json ask = target_json(q.target);
-    ask["distance"] = q.factors.distance;
-    ask["legal"] = q.verdict.legal();
-    ask["violations"] = q.verdict.violations;
-    answer["order"] = ask;
-    text += target_text(q.target);
-    if (!q.verdict.legal()) text += "but the order is not allowed now:\n" + explain(q.verdict) + "\n";
-  }
   emit(o.out, answer, text);
 }
 
@@ -277,38 +135,6 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   add_output_options(c, odds->out);
   c->callback([odds] { run_odds(*odds); });
 
-  auto play = std::make_shared<GameOptions>();
-  auto* p = warmaster.add_subcommand("play", "Apply a list of command-phase actions and write the game log");
-  p->add_option("--battle", play->battle, "Battlefield file")->required();
-  p->add_option("--seed", play->seed, "Dice seed");
-  p->add_option("--actions", play->actions, "Action list (JSON)")->required();
-  p->add_flag("--first-turn-bonus", play->first_turn_bonus, "Optional rule: +1 Command on first orders of turn 1");
-  p->add_flag("--failed-first-order-no-move", play->failed_first_no_move,
-              "Older printings: a failed first order allows no move");
-  p->add_option("-o,--out", play->out.out, "Write the game log (JSON Lines) here; the summary goes to standard output");
-  p->add_flag("--explain", play->out.explain, "Print the summary as readable text");
-  p->callback([play] { run_play(*play); });
-
-  auto rep = std::make_shared<GameOptions>();
-  auto* r = warmaster.add_subcommand("replay", "Replay a game log and print the final state");
-  r->add_option("--log", rep->log, "Game log (JSON Lines)")->required();
-  r->add_option("--battle", rep->battle, "Battlefield file (default: the one the log names)");
-  add_output_options(r, rep->out);
-  r->callback([rep] { run_replay(*rep); });
-
-  auto st = std::make_shared<GameOptions>();
-  auto* s = warmaster.add_subcommand("state", "Show the command-phase state, its legal actions, and what an order needs");
-  s->add_option("--battle", st->battle, "Battlefield file")->required();
-  s->add_option("--seed", st->seed, "Dice seed");
-  s->add_option("--actions", st->actions, "Actions applied first (refused ones are reported and skipped)");
-  s->add_flag("--legal", st->legal, "List legal actions");
-  s->add_option("--ask", st->ask_character, "What would an order by this character need now?");
-  s->add_option("--unit", st->ask_units, "The unit(s) of the order asked about");
-  s->add_flag("--first-turn-bonus", st->first_turn_bonus, "Optional rule: +1 Command on first orders of turn 1");
-  s->add_flag("--failed-first-order-no-move", st->failed_first_no_move,
-              "Older printings: a failed first order allows no move");
-  add_output_options(s, st->out);
-  s->callback([st] { run_state(*st); });
 }
 
 }  // namespace referee::cli

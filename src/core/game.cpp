@@ -32,6 +32,93 @@ std::vector<std::string> GameRegistry::names() const {
   return out;
 }
 
+namespace {
+
+// Plays back a fixed prefix of faces; the first die beyond it stops the run
+// and reports how many sides it has.
+class PrefixDice final : public Dice {
+ public:
+  explicit PrefixDice(const std::vector<int>& prefix) : prefix_(prefix) {}
+  struct Beyond {
+    int sides;
+  };
+
+ protected:
+  int draw(int sides, const std::string&) override {
+    if (next_ < prefix_.size()) return prefix_[next_++];
+    throw Beyond{sides};
+  }
+
+ private:
+  const std::vector<int>& prefix_;
+  std::size_t next_ = 0;
+};
+
+std::int64_t gcd64(std::int64_t a, std::int64_t b) {
+  while (b) {
+    const std::int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+}  // namespace
+
+std::optional<std::vector<ChanceOutcome>> enumerate_chance(
+    const GameState& state, const Json& action, const std::function<std::string(const Outcome&)>& label,
+    const std::string& path, std::size_t max_leaves) {
+  if (!state.validate(action, path).legal()) return std::nullopt;
+  struct Leaf {
+    std::string label;
+    std::int64_t weight;  // 1 / weight is its chance
+  };
+  std::vector<Leaf> leaves;
+  std::vector<int> prefix;
+  std::vector<int> sides_at;  // sides of the die at each prefix position
+  std::size_t runs = 0;
+  // Depth-first over face sequences, in lexicographic order.
+  for (;;) {
+    if (++runs > 4 * max_leaves) return std::nullopt;
+    std::unique_ptr<GameState> probe = state.clone();
+    PrefixDice dice(prefix);
+    bool complete = true;
+    try {
+      const Outcome o = probe->apply(action, dice, path);
+      std::int64_t weight = 1;
+      for (std::size_t i = 0; i < prefix.size(); ++i) weight *= sides_at[i];
+      leaves.push_back({label(o), weight});
+      if (leaves.size() > max_leaves) return std::nullopt;
+    } catch (const PrefixDice::Beyond& b) {
+      prefix.push_back(1);
+      sides_at.push_back(b.sides);
+      complete = false;
+    }
+    if (complete) {
+      // Next sequence: bump the last face that can go up, dropping the rest.
+      while (!prefix.empty() && prefix.back() == sides_at.back()) {
+        prefix.pop_back();
+        sides_at.pop_back();
+      }
+      if (prefix.empty()) break;
+      ++prefix.back();
+    }
+  }
+  if (leaves.size() == 1 && leaves[0].weight == 1) return std::vector<ChanceOutcome>{};  // no dice
+  std::int64_t denom = 1;
+  for (const Leaf& l : leaves) denom = denom / gcd64(denom, l.weight) * l.weight;
+  std::vector<ChanceOutcome> out;
+  for (const Leaf& l : leaves) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const ChanceOutcome& c) { return c.label == l.label; });
+    if (it == out.end()) {
+      out.push_back({l.label, {0, denom}, Json::object()});
+      it = out.end() - 1;
+    }
+    it->chance.successes += denom / l.weight;
+  }
+  return out;
+}
+
 Json game_result(bool over, std::optional<int> winner, const std::string& reason) {
   return {{"over", over}, {"winner", winner ? Json(*winner) : Json(nullptr)}, {"reason", reason}};
 }

@@ -45,8 +45,9 @@ int StreamDice::draw(int sides, const std::string& purpose) {
 
 Json refusal_json(const Verdict& v) { return v.violations; }
 
-Match::Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scenario_name)
+Match::Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scenario_name, Json settings)
     : game_(std::move(game)), source_(std::move(dice)), dice_(source_) {
+  log_.settings = std::move(settings);
   log_.system = game_->system();
   log_.seed = source_.seed;
   log_.scenario = std::move(scenario_name);
@@ -104,7 +105,7 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
   auto game = type.load(*battle, scenario ? scenario_name : source_name + " (battle)", overrides);
   DiceSource dice{log.seed, std::nullopt};
   if (log.scripted_dice) dice.script = log.all_roll_values();
-  Match m(game, dice, log.scenario);
+  Match m(game, dice, log.scenario, log.settings);
   for (const LogEntry& e : log.entries) {
     const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
     Outcome o;

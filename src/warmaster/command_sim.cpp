@@ -26,8 +26,8 @@ bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* obs
   return true;
 }
 
-// A straight slide of every listed unit, up to the allowance, in a random
-// direction within 30 degrees of the first unit's facing.
+}  // namespace
+
 Action random_slide(const CommandState& s, Rng& rng) {
   Action a;
   a.type = ActionType::Move;
@@ -49,6 +49,8 @@ Action random_slide(const CommandState& s, Rng& rng) {
                                  *p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt));
   return a;
 }
+
+namespace {
 
 // After an order or a home back: a random move if it is legal, else hold.
 void move_or_hold(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied) {

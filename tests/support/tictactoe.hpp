@@ -159,7 +159,8 @@ inline GameType tictactoe_type() {
             r.require_object().allow_only({"name", "settings"});
             JsonReader(settings, "settings").require_object().allow_only({});
             return std::make_shared<TicTacToe>(scenario);
-          }};
+          },
+          {{"free_cells", "The cells still empty", Json::object()}}};
 }
 
 }  // namespace referee::testing_games

@@ -137,6 +137,7 @@ struct GameType {
   std::string summary;    // one line
   std::function<std::shared_ptr<const Game>(const Json& scenario, const std::string& source, const Json& settings)>
       load;
+  std::vector<QueryInfo> queries;  // what Game::queries() answers, known before any battle is loaded
 };
 
 // Systems by name. A plain value: builtin_games() (games.hpp) holds the
@@ -154,6 +155,17 @@ class GameRegistry {
  private:
   std::vector<GameType> types_;
 };
+
+// Chance by enumeration: applies `action` to clones of `state` once for
+// every sequence of die faces it can roll (a die asked for beyond the
+// sequence so far branches over its faces), and sums the exact chance of
+// each label that `label` gives an outcome. Exact for any system whose
+// apply() rolls through the Dice it is given; nullopt when more than
+// `max_leaves` sequences would be needed (a system then states its chances
+// itself) or the action is refused.
+std::optional<std::vector<ChanceOutcome>> enumerate_chance(
+    const GameState& state, const Json& action, const std::function<std::string(const Outcome&)>& label,
+    const std::string& path = "action", std::size_t max_leaves = 4096);
 
 // {"over": false, "winner": null, "reason": ""} and the like.
 Json game_result(bool over, std::optional<int> winner, const std::string& reason);

@@ -59,8 +59,11 @@ class StreamDice final : public Dice {
 class Match {
  public:
   // `scenario_name` is for people (a file name); the scenario itself travels
-  // in the log, from game->scenario().
-  Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scenario_name);
+  // in the log, from game->scenario(), with the settings in force merged in.
+  // `settings` are the overrides the game was loaded with, recorded in the
+  // log's header so a replay on a battle file given by hand applies them too.
+  Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scenario_name,
+        Json settings = Json::object());
 
   const Game& game() const { return *game_; }
   std::shared_ptr<const Game> game_ptr() const { return game_; }

@@ -21,6 +21,11 @@ using Observer = std::function<void(const CommandState& before, const Action& a,
 // Returns the number of actions applied. `observer` may be null.
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
 
+// A straight slide of every unit of the pending move, up to the allowance,
+// in a random direction within 30 degrees of the first unit's facing. It may
+// be illegal (blocked, off the table): callers validate it.
+Action random_slide(const CommandState& s, Rng& rng);
+
 // One uniformly random pick from legal_actions(); false when there is none.
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
 

@@ -1,0 +1,323 @@
+// referee <system> play | replay | state | query: written once, over the
+// game interface (core/game.hpp), for every registered system.
+//
+// One policy for illegal actions everywhere: an action that breaks a rule is
+// refused with its rule ids and reasons, the state is left as it was, the
+// refusal is recorded in the log, and play goes on; `play` then exits 3 so a
+// script notices. Malformed input (a bad file, an unknown id) is exit 2 and
+// nothing is written.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
+#include "referee/core/game.hpp"
+#include "referee/core/game_log.hpp"
+#include "referee/core/json_io.hpp"
+#include "referee/core/match.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace referee::cli {
+
+namespace {
+
+// How a game is set up: the battle, its settings, and the dice.
+struct SetupOptions {
+  std::string battle;
+  std::vector<std::string> settings;  // key=value, value in JSON (true, 3, "x")
+  std::uint64_t seed = 1;
+  std::string dice;                   // scripted values "3,4,6"
+  // Warmaster's optional rules, kept as the flags players already use.
+  bool first_turn_bonus = false;
+  bool failed_first_no_move = false;
+};
+
+void add_setup_options(CLI::App* cmd, SetupOptions& o, const std::string& system, bool battle_required) {
+  auto* b = cmd->add_option("--battle", o.battle, "Battle file (JSON)");
+  if (battle_required) b->required();
+  cmd->add_option("--setting", o.settings, "Override a setting of the battle: key=value (value in JSON); repeatable");
+  cmd->add_option("--seed", o.seed, "Dice seed (default 1)");
+  cmd->add_option("--dice", o.dice, "Scripted dice instead of the seed: the values rolled at the table, in order, e.g. 3,4,6");
+  if (system == "warmaster") {
+    cmd->add_flag("--first-turn-bonus", o.first_turn_bonus, "Optional rule: +1 Command on first orders of turn 1");
+    cmd->add_flag("--failed-first-order-no-move", o.failed_first_no_move,
+                  "Older printings: a failed first order allows no move");
+  }
+}
+
+Json settings_overrides(const SetupOptions& o) {
+  Json s = Json::object();
+  for (const std::string& kv : o.settings) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--setting", "expected key=value, got \"" + kv + "\"");
+    const std::string key = kv.substr(0, eq), text = kv.substr(eq + 1);
+    try {
+      s[key] = parse_json_text(text, "--setting " + key);
+    } catch (const InputError&) {
+      s[key] = text;  // a bare word is a string
+    }
+  }
+  if (o.first_turn_bonus) s["first_turn_command_bonus"] = true;
+  if (o.failed_first_no_move) s["failed_first_order_moves_half_pace"] = false;
+  return s;
+}
+
+DiceSource dice_source(const SetupOptions& o) {
+  DiceSource d{o.seed, std::nullopt};
+  if (!o.dice.empty()) d.script = parse_dice_script(o.dice, "--dice");
+  return d;
+}
+
+std::shared_ptr<const Game> load_game(const GameType& type, const SetupOptions& o) {
+  return type.load(load_json_file(o.battle), o.battle, settings_overrides(o));
+}
+
+// An action file is an array of actions, or {"actions": [...]}.
+struct ActionList {
+  Json json;
+  std::string path;
+};
+ActionList load_actions(const std::string& file) {
+  Json j = load_json_file(file);
+  if (j.is_object()) {
+    JsonReader r(j, file);
+    r.allow_only({"actions", "description"});
+    JsonReader list = r.at("actions");
+    list.require_array();
+    return {list.json(), list.path()};
+  }
+  JsonReader(j, file).require_array();
+  return {j, file};
+}
+
+struct Played {
+  Json refused = Json::array();
+  std::string text;
+};
+
+// Plays every action of the list through `m`; refusals are recorded and play goes on.
+Played play_list(Match& m, const ActionList& actions) {
+  Played p;
+  for (std::size_t i = 0; i < actions.json.size(); ++i) {
+    const std::string where = fmt::format("{}[{}]", actions.path, i);
+    const Outcome o = m.play(actions.json[i], where);
+    if (!o.applied()) {
+      p.refused.push_back({{"index", i}, {"violations", o.verdict.violations}});
+      p.text += fmt::format("action {} refused: {}\n", i, explain(o.verdict));
+    }
+  }
+  return p;
+}
+
+Json summary_json(const Match& m) {
+  const GameState& s = m.state();
+  return {{"system", m.game().system()}, {"turn", s.turn()},     {"phase", s.phase()},
+          {"player", s.current_player()}, {"over", s.is_terminal()}, {"result", s.result()}};
+}
+
+std::string summary_text(const Match& m) {
+  const GameState& s = m.state();
+  const std::vector<std::string> players = m.game().players();
+  if (s.is_terminal()) {
+    const Json r = s.result();
+    return fmt::format("the game is over after turn {}: {}{}\n", s.turn(), r.at("reason").get<std::string>(),
+                       r.at("winner").is_null() ? std::string()
+                                                : "; winner " + players.at(r.at("winner").get<std::size_t>()));
+  }
+  const int p = s.current_player();
+  return fmt::format("turn {}, {} to play ({}), {} step\n", s.turn(), p,
+                     p >= 0 && static_cast<std::size_t>(p) < players.size() ? players[static_cast<std::size_t>(p)] : "",
+                     s.phase());
+}
+
+// A match from a battle and actions, or from a log (which carries its battle).
+Match open_match(const GameType& type, const SetupOptions& setup, const std::string& actions, const std::string& log,
+                 Played* played) {
+  if (!log.empty()) {
+    if (!actions.empty()) throw InputError("--actions", "give --actions or --log, not both");
+    const GameLog l = GameLog::parse_jsonl(read_text_file(log), log);
+    if (l.system != type.name)
+      throw InputError(log + " line 1: system", fmt::format("a {} log, not {}", l.system, type.name));
+    if (!setup.battle.empty()) {
+      const Json battle = load_json_file(setup.battle);
+      return Match::replay(builtin_games(), l, log, &battle, setup.battle);
+    }
+    return Match::replay(builtin_games(), l, log);
+  }
+  if (setup.battle.empty()) throw InputError("--battle", "a battle file is needed (or --log)");
+  Match m(load_game(type, setup), dice_source(setup), setup.battle, settings_overrides(setup));
+  if (!actions.empty()) {
+    Played p = play_list(m, load_actions(actions));
+    if (played) *played = std::move(p);
+  }
+  return m;
+}
+
+void add_play(CLI::App& parent, const GameType& type) {
+  struct Opts {
+    SetupOptions setup;
+    std::string actions, out;
+    bool explain = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = parent.add_subcommand("play", "Play a list of actions and write the game log (refusals are logged; exit 3)");
+  add_setup_options(cmd, o->setup, type.name, true);
+  cmd->add_option("--actions", o->actions, "Actions file (JSON): an array, or {\"actions\": [...]}")->required();
+  cmd->add_option("-o,--out", o->out, "Write the game log (JSON Lines) here; the summary goes to standard output");
+  cmd->add_flag("--explain", o->explain, "Print the summary as readable text");
+  cmd->callback([o, &type] {
+    Played played;
+    Match m = open_match(type, o->setup, o->actions, "", &played);
+    Json answer = summary_json(m);
+    answer["actions"] = m.log().entries.size();
+    answer["refused"] = played.refused;
+    answer["state"] = m.state().to_json();
+    const std::string text = played.text + fmt::format("{} actions, {} refused; log of {} entries\n",
+                                                       m.log().entries.size(), played.refused.size(),
+                                                       m.log().entries.size()) +
+                             summary_text(m);
+    // The log goes to -o, or to standard output with the summary on standard error.
+    emit_file(o->out.empty() ? "-" : o->out, m.log().to_jsonl());
+    (o->out.empty() ? std::cerr : std::cout) << (o->explain ? text : answer.dump(2) + "\n") << std::flush;
+    if (!played.refused.empty()) std::exit(3);
+  });
+}
+
+void add_replay(CLI::App& parent, const GameType& type) {
+  struct Opts {
+    std::string log, battle;
+    OutputOptions out;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = parent.add_subcommand("replay", "Replay a game log, check every roll and result, print the final state");
+  cmd->add_option("--log", o->log, "Game log (JSON Lines)")->required();
+  cmd->add_option("--battle", o->battle,
+                  "Battle file, for a log that does not carry its battle (a log never makes referee open a file)");
+  add_output_options(cmd, o->out);
+  cmd->callback([o, &type] {
+    SetupOptions setup;
+    setup.battle = o->battle;
+    const Match m = open_match(type, setup, "", o->log, nullptr);
+    Json answer = summary_json(m);
+    answer["entries"] = m.log().entries.size();
+    answer["consistent"] = true;
+    answer["state"] = m.state().to_json();
+    emit(o->out, answer,
+         fmt::format("{} entries replayed, every roll and result matches\n", m.log().entries.size()) + summary_text(m));
+  });
+}
+
+void add_state(CLI::App& parent, const GameType& type) {
+  struct Opts {
+    SetupOptions setup;
+    std::string actions, log, query, args;
+    bool legal = false;
+    std::string ask_character;
+    std::vector<std::string> ask_units;
+    OutputOptions out;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = parent.add_subcommand("state", "The state after some actions (or a log): whose turn, legal actions and their odds");
+  add_setup_options(cmd, o->setup, type.name, false);
+  cmd->add_option("--actions", o->actions, "Actions applied first (refused ones are reported and skipped)");
+  cmd->add_option("--log", o->log, "Resume from a game log instead (it carries its battle)");
+  cmd->add_flag("--legal", o->legal, "List the legal actions, each with the exact chance of its outcomes where it rolls dice");
+  cmd->add_option("--query", o->query, "Also answer this named query (see `query --list`)");
+  cmd->add_option("--args", o->args, "The query's arguments (JSON object)");
+  if (type.name == "warmaster") {
+    cmd->add_option("--ask", o->ask_character, "What would an order by this character need now? (query order_odds)");
+    cmd->add_option("--unit", o->ask_units, "The unit(s) of the order asked about");
+  }
+  add_output_options(cmd, o->out);
+  cmd->callback([o, &type] {
+    Played played;
+    const Match m = open_match(type, o->setup, o->actions, o->log, &played);
+    const GameState& s = m.state();
+    Json answer = summary_json(m);
+    answer["state"] = s.to_json();
+    answer["refused"] = played.refused;
+    std::string text = played.text + summary_text(m);
+    if (o->legal) {
+      Json legal = Json::array();
+      for (const Json& a : s.legal_actions()) {
+        Json item{{"action", a}};
+        const std::vector<ChanceOutcome> odds = s.chance_outcomes(a);
+        text += "  " + a.dump() + "\n";
+        if (!odds.empty()) {
+          Json oj = Json::array();
+          for (const ChanceOutcome& c : odds) {
+            oj.push_back(to_json_value(c));
+            text += fmt::format("      {}: {} ({:.1f}%)\n", c.label, c.chance.fraction(), 100 * c.chance.value());
+          }
+          item["odds"] = oj;
+        }
+        legal.push_back(item);
+      }
+      answer["legal"] = legal;
+    }
+    if (!o->query.empty()) {
+      const Json args = o->args.empty() ? Json::object() : parse_json_text(o->args, "--args");
+      answer["query"] = s.query(o->query, args, "--args");
+    }
+    if (!o->ask_character.empty()) {
+      const Json args{{"character", o->ask_character}, {"units", o->ask_units}};
+      answer["order"] = s.query("order_odds", args, "--ask");
+      const Json& q = answer["order"];
+      text += fmt::format("an order by {} needs {} or less on 2D6: chance {}\n", o->ask_character,
+                          q.at("needed").get<int>(), q.at("chance").at("fraction").get<std::string>());
+    }
+    emit(o->out, answer, text);
+  });
+}
+
+void add_query(CLI::App& parent, const GameType& type) {
+  struct Opts {
+    SetupOptions setup;
+    std::string name, actions, log, args;
+    bool list = false;
+    OutputOptions out;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = parent.add_subcommand("query", "Answer a named query (reach, route, odds...) on the state after some actions");
+  cmd->add_option("name", o->name, "The query's name");
+  cmd->add_flag("--list", o->list, "List the queries and their arguments");
+  add_setup_options(cmd, o->setup, type.name, false);
+  cmd->add_option("--actions", o->actions, "Actions applied first");
+  cmd->add_option("--log", o->log, "Ask on the state a game log reaches (it carries its battle)");
+  cmd->add_option("--args", o->args, "The query's arguments (JSON object), e.g. '{\"unit\": \"emp-knights\"}'");
+  add_output_options(cmd, o->out);
+  cmd->callback([o, &type] {
+    if (o->list || o->name.empty()) {
+      if (!o->list) throw InputError("name", "which query? (--list shows them)");
+      std::string text;
+      Json list = Json::array();
+      for (const QueryInfo& q : type.queries) {
+        list.push_back(to_json_value(q));
+        text += fmt::format("{}: {}\n", q.name, q.summary);
+        for (const auto& [k, v] : q.args.items()) text += fmt::format("    {}: {}\n", k, v.get<std::string>());
+      }
+      emit(o->out, list, text);
+      return;
+    }
+    const Match m = open_match(type, o->setup, o->actions, o->log, nullptr);
+    const Json args = o->args.empty() ? Json::object() : parse_json_text(o->args, "--args");
+    const Json answer = m.state().query(o->name, args, "--args");
+    emit(o->out, answer, answer.dump(2) + "\n");
+  });
+}
+
+}  // namespace
+
+void add_game_commands(CLI::App& system, const GameType& type) {
+  add_play(system, type);
+  add_replay(system, type);
+  add_state(system, type);
+  add_query(system, type);
+}
+
+}  // namespace referee::cli

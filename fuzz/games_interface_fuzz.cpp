@@ -1,0 +1,78 @@
+// Fuzzes every registered system through the one game interface: the first
+// byte picks a bundled battle; the rest is JSON Lines. A line that is an
+// object with "state" resumes that state (Game::state_from_json); any other
+// line is an action: validated, its chances asked, then applied with dice
+// drawn from the input's own bytes; a line {"query": name, "args": {...}}
+// asks a named query. Bad input must be an InputError (or ScriptError),
+// never a crash, a hang or undefined behaviour; a refused action must leave
+// the state as it was.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
+#include "referee/core/json_io.hpp"
+#include "referee/core/match.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace {
+
+using namespace referee;
+
+const std::vector<std::shared_ptr<const Game>>& games() {
+  static const std::vector<std::shared_ptr<const Game>> all = [] {
+    std::vector<std::shared_ptr<const Game>> v;
+    for (const BundledBattle& b : bundled_battles())
+      v.push_back(builtin_games().at(b.system).load(load_json_file(std::string(REFEREE_SOURCE_DIR) + "/" + b.file),
+                                                    b.file, Json::object()));
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 1) return 0;
+  const auto& all = games();
+  const Game& game = *all[data[0] % all.size()];
+  const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  std::vector<int> faces;
+  for (std::size_t i = 1; i < size && faces.size() < 64; ++i) faces.push_back(1 + data[i] % 6);
+  std::unique_ptr<GameState> state = game.new_initial_state();
+  std::size_t start = 0;
+  int lines = 0;
+  while (start < text.size() && lines++ < 32) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    try {
+      const Json j = parse_json_text(line, "fuzz");
+      if (j.is_object() && j.contains("state")) {
+        state = game.state_from_json(j.at("state"), "state");
+        (void)state->to_json();
+        (void)state->legal_actions();
+        continue;
+      }
+      if (j.is_object() && j.contains("query") && j.at("query").is_string()) {
+        (void)state->query(j.at("query").get<std::string>(), j.value("args", Json::object()), "args");
+        continue;
+      }
+      const Json before = state->to_json();
+      const Verdict v = state->validate(j, "action");
+      (void)state->chance_outcomes(j, "action");
+      StreamDice dice(DiceSource{0, faces});
+      const Outcome o = state->apply(j, dice, "action");
+      if (o.applied() != v.legal()) std::abort();              // validate and apply disagree
+      if (!o.applied() && state->to_json() != before) std::abort();  // a refusal changed the state
+    } catch (const InputError&) {
+    } catch (const ScriptError&) {
+    }
+  }
+  return 0;
+}

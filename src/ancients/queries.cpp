@@ -1,0 +1,226 @@
+#include "referee/ancients/queries.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "referee/ancients/orders.hpp"
+#include "referee/core/errors.hpp"
+#include "referee/core/json_io.hpp"
+
+namespace referee::ancients {
+
+namespace {
+
+struct Piece {
+  bool leader = false;
+  int index = -1;
+};
+
+Piece find_piece(const Battle& b, const JsonReader& r, std::string_view key) {
+  const std::string id = r.string(key);
+  const int u = b.find_unit(id);
+  if (u >= 0) return {false, u};
+  const int l = b.find_leader(id);
+  if (l >= 0) return {true, l};
+  r.fail(key, "no unit or leader \"" + id + "\" in the battle");
+}
+
+Action move_action(const Piece& piece, ColRow to) {
+  Action a;
+  a.type = Action::Type::move;
+  a.piece = {piece.leader, piece.index};
+  a.to = to;
+  return a;
+}
+
+int card_of(const Battle& b, const JsonReader& r, std::string_view key) {
+  const std::string id = r.string(key);
+  const int c = b.find_card(id);
+  if (c < 0) r.fail(key, "unknown command card \"" + id + "\"");
+  return c;
+}
+
+// The movement options in force: the card played this turn, or the one the
+// question names.
+MoveOptions options_for(const Battle& b, const GameState& s, bool in_game, const JsonReader& r) {
+  MoveOptions o = in_game ? s.plan.move : MoveOptions{};
+  if (r.has("card")) o.light_pass_through = b.cards[static_cast<std::size_t>(card_of(b, r, "card"))].light_pass_through;
+  return o;
+}
+
+int piece_hex(const Position& p, const Piece& piece) {
+  return piece.leader ? p.leaders[static_cast<std::size_t>(piece.index)].hex : p.units[static_cast<std::size_t>(piece.index)].hex;
+}
+
+// In a game, keep only the destinations the game allows now (the piece must
+// be ordered, not yet moved, and a leader may have to detach); when none is
+// left, say why.
+Verdict game_filter(const Battle& b, const GameState& s, const Piece& piece, std::vector<Destination>& dests) {
+  if (dests.empty()) {
+    // Nothing offered: ask the game about a step to a neighbouring hex, which
+    // names the reason (already moved, not ordered, stopped by a leader...).
+    const int from = piece_hex(s.position, piece);
+    for (int dir = 0; dir < 6; ++dir) {
+      const int n = b.board.neighbour(from, dir);
+      if (n >= 0) return validate(b, s, move_action(piece, b.board.col_row(n)));
+    }
+    return {};
+  }
+  std::vector<Destination> kept;
+  Verdict first;
+  for (const Destination& d : dests) {
+    Verdict v = validate(b, s, move_action(piece, b.board.col_row(d.hex)));
+    if (v.legal()) kept.push_back(d);
+    else if (first.legal()) first = v;
+  }
+  dests = kept;
+  return kept.empty() ? first : Verdict{};
+}
+
+Json orders_query(const Battle& b, const GameState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"card", "side"});
+  const int card = card_of(b, r, "card");
+  const int side = r.integer_or("side", s.side, 0, 1);
+  const std::string& id = b.cards[static_cast<std::size_t>(card)].id;
+  const auto& hand = s.hands[static_cast<std::size_t>(side)];
+  const bool in_hand = std::find(hand.begin(), hand.end(), id) != hand.end();
+  // Command is the cards held, counting the one being played.
+  const int command = static_cast<int>(hand.size()) + (in_hand ? 0 : 1);
+  const OrderPlan plan = plan_orders(b, s.position, side, card, command);
+  Json j = plan_json(b, s.position, plan);
+  j["in_hand"] = in_hand;
+  if (text) {
+    *text = plan_text(b, s.position, plan);
+    if (!in_hand) *text += fmt::format("note: side {} does not hold {}; command counted as if it did\n", side, id);
+  }
+  return j;
+}
+
+Json destinations_query(const Battle& b, const GameState& s, bool in_game, const JsonReader& r, std::string* text,
+                        std::vector<Destination>* out) {
+  r.allow_only({"unit", "card"});
+  const Piece piece = find_piece(b, r, "unit");
+  const std::string id = r.string("unit");
+  const Position& p = s.position;
+  const MoveOptions mo = options_for(b, s, in_game, r);
+  PathScratch scratch;
+  std::vector<Destination> dests;
+  Json list = Json::array();
+  Json j = Json::object();
+  std::string t;
+  Verdict why;
+  const int from = piece_hex(p, piece);
+  if (!piece.leader) {
+    unit_destinations(b, p, piece.index, mo, scratch, dests);
+    if (in_game) why = game_filter(b, s, piece, dests);
+    const UnitClass& c = b.unit_class(piece.index);
+    const TerrainType* limited = nullptr;
+    const int allowance = unit_allowance(b, p, piece.index, &limited);
+    j.update({{"unit", id}, {"class", c.id}, {"from", hex_json(b.board, from)}, {"allowance", allowance},
+              {"rule", "ancients.movement.allowance"}});
+    if (limited) j["allowance_limited_by"] = limited->id;
+    const int leader = p.leader_of(piece.index);
+    if (leader >= 0) j["attached_leader"] = b.leaders[static_cast<std::size_t>(leader)].id;
+    t = fmt::format("{} {} at {} moves up to {} hex{}\n", c.name, id, format_hex(b.board.col_row(from)), allowance,
+                    allowance == 1 ? "" : "es");
+    for (const Destination& d : dests) {
+      list.push_back(destination_json(b, p, piece.index, d));
+      t += fmt::format("  {}: {} hex{}, {}{}\n", format_hex(b.board.col_row(d.hex)), d.hexes, d.hexes == 1 ? "" : "es",
+                       battle_reason(b, p, piece.index, d),
+                       d.attaches_leader >= 0 ? ", leader " + b.leaders[static_cast<std::size_t>(d.attaches_leader)].id + " attaches" : "");
+    }
+  } else {
+    leader_destinations(b, p, piece.index, scratch, dests);
+    if (in_game) why = game_filter(b, s, piece, dests);
+    j.update({{"leader", id}, {"from", hex_json(b.board, from)}, {"allowance", kLeaderAllowance},
+              {"rule", "ancients.leader.allowance"}});
+    t = fmt::format("leader {} at {} moves up to {} hexes alone\n", id, format_hex(b.board.col_row(from)), kLeaderAllowance);
+    for (const Destination& d : dests) {
+      list.push_back(destination_json(b, p, -1, d));
+      const int u = p.unit_on(d.hex);
+      t += fmt::format("  {}: {} hex{}{}\n", format_hex(b.board.col_row(d.hex)), d.hexes, d.hexes == 1 ? "" : "es",
+                       u >= 0 ? ", attaches to " + b.units[static_cast<std::size_t>(u)].id : "");
+    }
+  }
+  j["destinations"] = list;
+  j["count"] = list.size();
+  if (!why.legal()) {
+    j["violations"] = why.violations;
+    t += "cannot move now: " + explain(why) + "\n";
+  }
+  if (text) *text = t;
+  if (out) *out = std::move(dests);
+  return j;
+}
+
+Json route_query(const Battle& b, const GameState& s, bool in_game, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "to", "card"});
+  const Piece piece = find_piece(b, r, "unit");
+  const std::string id = r.string("unit");
+  JsonReader to_r = r.at("to");
+  to_r.require_array();
+  if (to_r.size() != 2) to_r.fail("expected [col, row]");
+  // Off the board is allowed here: it is a ruling, not bad input.
+  const ColRow to{to_r.at(std::size_t{0}).as_integer(-1000, 1000), to_r.at(std::size_t{1}).as_integer(-1000, 1000)};
+  const Position& p = s.position;
+  const MoveOptions mo = options_for(b, s, in_game, r);
+  const Verdict v = in_game ? validate(b, s, move_action(piece, to))
+                    : piece.leader ? check_leader_move(b, p, piece.index, to)
+                                   : check_unit_move(b, p, piece.index, to, mo);
+  Json j = v;
+  j[piece.leader ? "leader" : "unit"] = id;
+  j["from"] = hex_json(b.board, piece_hex(p, piece));
+  j["to"] = {to.col, to.row};
+  std::string t = explain(v);
+  if (v.legal()) {
+    PathScratch scratch;
+    const int hex = b.board.index(to);
+    const std::vector<int> path = piece.leader ? leader_route(b, p, piece.index, hex, scratch)
+                                               : unit_route(b, p, piece.index, hex, mo, scratch);
+    Json pj = Json::array();
+    for (int h : path) pj.push_back(hex_json(b.board, h));
+    j["path"] = pj;
+    j["hexes"] = static_cast<int>(path.size()) - 1;
+    if (!piece.leader) {
+      std::vector<Destination> dests;
+      unit_destinations(b, p, piece.index, mo, scratch, dests);
+      for (const Destination& d : dests)
+        if (d.hex == hex) {
+          j["may_battle"] = d.may_battle;
+          j["close_combat_compulsory"] = d.close_combat_compulsory;
+          j["battle_reason"] = battle_reason(b, p, piece.index, d);
+          t = fmt::format("legal: {} hex{}; {}", d.hexes, d.hexes == 1 ? "" : "es", battle_reason(b, p, piece.index, d));
+        }
+    } else {
+      t = fmt::format("legal: {} hexes", path.size() - 1);
+    }
+  }
+  if (text) *text = t + "\n";
+  return j;
+}
+
+}  // namespace
+
+std::vector<QueryInfo> query_catalogue() {
+  return {
+      {"orders", "Which units and leaders a command card may order, and how many",
+       {{"card", "card id, such as order-three-center"}, {"side", "the player playing it (default: whose turn)"}}},
+      {"destinations", "Every legal destination of a unit or lone leader, each marked can battle, no battle or must battle",
+       {{"unit", "unit or leader id"}, {"card", "the card it is ordered under (default: the card played)"}}},
+      {"route", "Is a move of a unit (or lone leader) to a hex legal? Every violation, or the path",
+       {{"unit", "unit or leader id"}, {"to", "[col, row]"}, {"card", "the card it is ordered under"}}},
+  };
+}
+
+Json answer_query(const Battle& b, const GameState& s, bool in_game, const std::string& name, const Json& args,
+                  const std::string& path, std::string* text, std::vector<Destination>* destinations_out) {
+  JsonReader r(args, path);
+  r.require_object();
+  if (name == "orders") return orders_query(b, s, r, text);
+  if (name == "destinations") return destinations_query(b, s, in_game, r, text, destinations_out);
+  if (name == "route") return route_query(b, s, in_game, r, text);
+  throw InputError("query", fmt::format("unknown Ancients query \"{}\" (known: orders, destinations, route)", name));
+}
+
+}  // namespace referee::ancients

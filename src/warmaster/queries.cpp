@@ -1,0 +1,246 @@
+#include "referee/warmaster/queries.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/reach.hpp"
+#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+// Answers carry coordinates to 0.001 cm, as the command line always printed them.
+double milli(double v) { return std::round(v * 1000) / 1000; }
+Json point(Vec2 p) { return {{"x", milli(p.x)}, {"y", milli(p.y)}}; }
+Json pose(const Pose& p) {
+  Json j = point(p.position);
+  j["facing"] = milli(p.facing_deg);
+  return j;
+}
+std::string pt(Vec2 p) { return fmt::format("({:.1f}, {:.1f})", p.x, p.y); }
+
+// A unit or a character, by id.
+struct Who {
+  const Unit* unit = nullptr;
+  const Character* character = nullptr;
+};
+Who find_who(const Battlefield& bf, const JsonReader& r, std::string_view key) {
+  const std::string id = r.string(key);
+  Who w{bf.find_unit(id), bf.find_character(id)};
+  if (!w.unit && !w.character) r.fail(key, fmt::format("no unit or character \"{}\" on the battlefield", id));
+  return w;
+}
+
+Json reach_query(const Battlefield& bf, const Settings& settings, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "kind", "cell"});
+  const std::string unit = r.string("unit");
+  const std::string kind_name = r.one_of_or("kind", {"ordered", "half_pace", "charge", "evade", "character"}, "ordered");
+  const ReachKind kind = *reach_kind_from_string(kind_name);
+  if (kind == ReachKind::Character ? !bf.find_character(unit) : !bf.find_unit(unit))
+    r.fail("unit", fmt::format("no {} \"{}\" on the battlefield", kind == ReachKind::Character ? "character" : "unit", unit));
+  const double cell = r.number_or("cell", 0.5, 0.1, 10);
+  const ReachAnswer answer = reach(bf, {unit, kind, std::nullopt, cell}, settings);
+  if (text) *text = explain(answer);
+  return answer;
+}
+
+Json los_query(const Battlefield& bf, const Settings& settings, const JsonReader& r, std::string* text) {
+  r.allow_only({"from", "to", "all_round"});
+  const Who from = find_who(bf, r, "from"), to = find_who(bf, r, "to");
+  const bool all_round = r.boolean_or("all_round", false);
+  SightAnswer s;
+  if (from.unit && to.unit) s = line_of_sight(bf, *from.unit, *to.unit, settings, !all_round);
+  else if (from.character && to.unit) s = line_of_sight(bf, *from.character, *to.unit, settings);
+  else if (from.unit && to.character) s = line_of_sight(bf, *from.unit, *to.character, settings, !all_round);
+  else r.fail("to", "line of sight is between units, or a character and a unit");
+  Json j{{"rule", s.rule},          {"from", r.string("from")},     {"to", r.string("to")},
+         {"visible", s.visible},    {"distance", milli(s.distance)}, {"reason", s.reason},
+         {"front_edges_only", !all_round}};
+  if (s.line) j["line"] = {point(s.line->a), point(s.line->b)};
+  if (!s.visible) j["blocked_by"] = s.blocked_by;
+  if (text) *text = s.rule + ": " + s.reason + "\n";
+  return j;
+}
+
+Json distance_query(const Battlefield& bf, const JsonReader& r, std::string* text) {
+  r.allow_only({"from", "to"});
+  const Who from = find_who(bf, r, "from"), to = find_who(bf, r, "to");
+  ClosestPoints cp;
+  if (from.unit && to.unit) {
+    cp = unit_distance(*from.unit, *to.unit);
+  } else if (from.character && to.unit) {
+    cp = character_distance(*from.character, *to.unit);
+  } else if (from.unit && to.character) {
+    const ClosestPoints c = character_distance(*to.character, *from.unit);
+    cp = {c.on_b, c.on_a, c.distance};
+  } else {
+    // Two round bases (or stands), centre to centre less both radii.
+    auto radius = [](const Character& c) {
+      return c.stand_size ? std::min(c.stand_size->x, c.stand_size->y) / 2 : c.base_diameter / 2;
+    };
+    const Vec2 p = from.character->pose.position, q = to.character->pose.position;
+    const double d = distance(p, q);
+    const Vec2 u = d > 0 ? (q - p) / d : Vec2{0, 0};
+    const double gap = std::max(0.0, d - radius(*from.character) - radius(*to.character));
+    cp = {p + u * radius(*from.character), q - u * radius(*to.character), gap};
+  }
+  if (!std::isfinite(cp.distance)) r.fail("from", "one of them has no stands on the table");
+  const std::string a = r.string("from"), b = r.string("to");
+  if (text)
+    *text = fmt::format("warmaster.distance: {} to {} is {} (closest points {} and {})\n", a, b,
+                        format_measure(cp.distance, "cm"), pt(cp.on_a), pt(cp.on_b));
+  return {{"rule", "warmaster.distance"},
+          {"from", a},
+          {"to", b},
+          {"distance", milli(cp.distance)},
+          {"closest", {point(cp.on_a), point(cp.on_b)}}};
+}
+
+Json route_query(const Battlefield& bf, const Settings& settings, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "stand", "to", "max"});
+  const std::string unit = r.string("unit");
+  const Unit* u = bf.find_unit(unit);
+  if (!u) r.fail("unit", fmt::format("no unit \"{}\" on the battlefield", unit));
+  if (u->stands.empty()) r.fail("unit", fmt::format("unit \"{}\" has no stands on the table", unit));
+  const int stand = r.integer_or("stand", 0, 0, static_cast<int>(u->stands.size()) - 1);
+  JsonReader to_r = r.at("to");
+  to_r.require_object();
+  to_r.allow_only({"x", "y", "facing"});
+  const Pose to{{to_r.number("x", -kCoordinateLimit, kCoordinateLimit), to_r.number("y", -kCoordinateLimit, kCoordinateLimit)},
+                to_r.number_or("facing", u->stands[static_cast<std::size_t>(stand)].pose.facing_deg, -360, 360)};
+  const double pace = full_pace(*u);
+  const double max = r.number_or("max", 2 * std::max(pace, 1.0), 0.1, 1000);
+  TransitScene scene(bf, *u, settings);
+  const Pose from = u->stands[static_cast<std::size_t>(stand)].pose;
+  const std::string label = "stand " + std::to_string(stand + 1);
+  const std::vector<Ruling> direct = scene.check_leg(from, to, label);
+  const auto route = scene.shortest_route(from, to, max);
+  Json j{{"rule", "warmaster.movement.path"}, {"unit", unit},          {"stand", stand},
+         {"from", pose(from)},                {"to", pose(to)},        {"direct_clear", direct.empty()},
+         {"direct_violations", direct},       {"max", max},            {"full_pace", pace}};
+  std::string t;
+  if (route) {
+    const auto corners = corner_distances(*route, u->width, u->depth);
+    const double d = route_distance(*route, u->width, u->depth);
+    Json poses = Json::array();
+    for (const Pose& p : *route) poses.push_back(pose(p));
+    j["found"] = true;
+    j["route"] = poses;
+    j["distance"] = milli(d);
+    j["corner_distances"] = {corners[0], corners[1], corners[2], corners[3]};
+    j["within_full_pace"] = d <= pace + 1e-9;
+    t = fmt::format("{} {}: {} route of {} leg(s), {} by the furthest corner (full pace {})\n", unit, label,
+                    direct.empty() ? "the direct" : "a planned", route->size() - 1, format_measure(d, "cm"),
+                    format_measure(pace, "cm"));
+    for (const Pose& p : *route) t += fmt::format("  {} facing {:.0f}\n", pt(p.position), p.facing_deg);
+  } else {
+    j["found"] = false;
+    t = fmt::format("{} {}: no route obeying the gap rule within {}\n", unit, label, format_measure(max, "cm"));
+  }
+  for (const Ruling& ru : direct) t += "  direct line: " + explain(ru) + "\n";
+  if (text) *text = t;
+  return j;
+}
+
+Json check_query(const Battlefield& bf, const Settings& settings, const JsonReader& r, std::string* text) {
+  r.allow_only({"move"});
+  const MoveRequest req = parse_move_request(r.at("move").json(), bf);
+  const MoveAnswer answer = check_move(bf, req, settings);
+  Json j = to_json(answer);
+  j["mover"] = req.mover;
+  j["kind"] = to_string(req.kind);
+  if (text) *text = explain(answer, req);
+  return j;
+}
+
+}  // namespace
+
+std::vector<QueryInfo> query_catalogue() {
+  return {
+      {"reach", "Where a unit's stands (or a character) can get with one move: polygons of the centres' reach",
+       {{"unit", "unit or character id"},
+        {"kind", "ordered | half_pace | charge | evade | character (default ordered)"},
+        {"cell", "grid cell in cm, 0.1 to 10 (default 0.5)"}}},
+      {"route", "The shortest route of one stand that obeys the gap rule",
+       {{"unit", "unit id"}, {"stand", "stand index (default 0)"}, {"to", "{x, y, facing}"}, {"max", "cm (default twice full pace)"}}},
+      {"los", "Line of sight between two units, or a character and a unit",
+       {{"from", "unit or character id"}, {"to", "unit or character id"}, {"all_round", "sight from every edge, not only the front (default false)"}}},
+      {"distance", "Shortest distance between two units or characters",
+       {{"from", "unit or character id"}, {"to", "unit or character id"}}},
+      {"check", "Is this move legal for the movement rules alone (pace, formation, path, terrain, overlap)?",
+       {{"move", "a move request: {unit, kind, stands: [{stand, to: {x, y, facing}}]}"}}},
+      {"order_odds", "What an order needs now: penalties, the number needed on 2D6 and its exact chance",
+       {{"character", "character id"}, {"units", "[unit id, ...] (one unit, or a brigade)"}}},
+  };
+}
+
+Json answer_query(const Battlefield& bf, const Settings& settings, const std::string& name, const Json& args,
+                  const std::string& path, std::string* text) {
+  JsonReader r(args, path);
+  r.require_object();
+  if (name == "reach") return reach_query(bf, settings, r, text);
+  if (name == "los") return los_query(bf, settings, r, text);
+  if (name == "distance") return distance_query(bf, r, text);
+  if (name == "route") return route_query(bf, settings, r, text);
+  if (name == "check") return check_query(bf, settings, r, text);
+  std::string known;
+  for (const QueryInfo& q : query_catalogue()) known += (known.empty() ? "" : ", ") + q.name;
+  throw InputError("query", fmt::format("unknown Warmaster query \"{}\" (known: {})", name, known));
+}
+
+Json order_target_json(const OrderTarget& t) {
+  Json pen = Json::array();
+  for (const CommandPenalty& p : t.penalties)
+    pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
+  return Json{{"command", t.command},       {"effective_command", t.effective_command},
+              {"penalties", pen},           {"total_penalty", t.total_penalty},
+              {"needed", t.needed},         {"chance", t.chance}};
+}
+
+std::string order_target_text(const OrderTarget& t) {
+  std::string s = fmt::format("Command {}", t.command);
+  if (t.effective_command != t.command) s += fmt::format(" (+1 first order of the first turn: {})", t.effective_command);
+  s += "\n";
+  for (const CommandPenalty& p : t.penalties) s += fmt::format("  {:+d}  {}: {}  [{}]\n", p.value, p.name, p.reason, p.rule);
+  if (t.penalties.empty()) s += "  no penalties\n";
+  s += fmt::format("needs {} or less on 2D6: chance {} ({:.1f}%)\n", t.needed, t.chance.fraction(),
+                   100.0 * t.chance.value());
+  return s;
+}
+
+Json answer_query(const CommandState& s, const std::string& name, const Json& args, const std::string& path,
+                  std::string* text) {
+  if (name != "order_odds") return answer_query(s.battlefield(), s.settings(), name, args, path, text);
+  JsonReader r(args, path);
+  r.require_object();
+  r.allow_only({"character", "units"});
+  const std::string character = r.string("character");
+  if (!s.battlefield().find_character(character)) r.fail("character", fmt::format("no character \"{}\" on the battlefield", character));
+  std::vector<std::string> units;
+  for (const JsonReader& u : r.items("units")) {
+    units.push_back(u.as_string());
+    if (!s.battlefield().find_unit(units.back())) u.fail(fmt::format("no unit \"{}\" on the battlefield", units.back()));
+  }
+  if (units.empty() || units.size() > 4) r.fail("units", "one unit, or a brigade of up to four");
+  const CommandState::OrderQuestion q = s.ask_order(character, units);
+  Json j = order_target_json(q.target);
+  j["distance"] = q.factors.distance;
+  j["legal"] = q.verdict.legal();
+  j["violations"] = q.verdict.violations;
+  if (text) {
+    *text = order_target_text(q.target);
+    if (!q.verdict.legal()) *text += "but the order is not allowed now:\n" + explain(q.verdict) + "\n";
+  }
+  return j;
+}
+
+}  // namespace referee::warmaster
