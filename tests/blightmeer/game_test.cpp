@@ -12,6 +12,8 @@
 #include "referee/blightmeer/game.hpp"
 #include "referee/blightmeer/resolve.hpp"
 #include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
+#include "referee/core/json_io.hpp"
 
 namespace referee::blightmeer::game_test {
 
@@ -601,6 +603,46 @@ TEST(BlightmeerGame, RandomGamesPlayToTheEndAndReplay) {
       EXPECT_EQ(game_state_json(g), p.final_state);
     }
   }
+}
+
+}  // namespace referee::blightmeer::game_test
+
+namespace referee::blightmeer::game_test {
+
+std::vector<std::string> doc_json_blocks(const std::string& md) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while ((at = md.find("```json\n", at)) != std::string::npos) {
+    std::size_t end = md.find("```", at + 8);
+    out.push_back(md.substr(at + 8, end - at - 8));
+    at = end + 3;
+  }
+  return out;
+}
+
+// docs/blightmeer.md: the action and state examples read against the battlefield example.
+TEST(BlightmeerGame, DocsExamplesOfActionsAndStateParse) {
+  auto blocks = doc_json_blocks(read_text_file(std::string(REFEREE_SOURCE_DIR) + "/docs/blightmeer.md"));
+  ASSERT_EQ(blocks.size(), 5u);
+  Battle b = parse_battle_text(blocks[0], "docs example");
+  EXPECT_EQ(b.sides, (std::vector<std::string>{"red", "blue"}));
+  Action move = parse_action(parse_json_text(blocks[2], "docs action"), b, "action");
+  EXPECT_EQ(move.move.unit, "elf");
+  GameState g = GameState::initial(b);
+  EXPECT_TRUE(validate(*b.terrain, g, move).legal());
+  EXPECT_EQ(parse_action(parse_json_text(blocks[3], "docs end"), b, "action").type, Action::Type::end_turn);
+  GameState s = game_state_from_json(parse_json_text(blocks[4], "docs state"), b, "state");
+  EXPECT_EQ(s.turn, 2);
+  EXPECT_EQ(s.side, 1);
+  EXPECT_EQ(s.moved, (std::vector<bool>{false, false, false, true, false}));
+  EXPECT_TRUE(s.state.units[4].staggered);
+  EXPECT_TRUE(s.state.units[0].treasure);
+  // The hound has moved; the treant may still move, Staggered: 3 of its Move 6.
+  std::vector<MoveKindOption> kinds = move_kinds(*b.terrain, s);
+  ASSERT_EQ(kinds.size(), 4u);
+  EXPECT_EQ(rules_of(kinds[0].why_not), std::vector<std::string>{"blightmeer.move.once_per_turn"});
+  EXPECT_TRUE(kinds[2].why_not.legal());
+  EXPECT_EQ(base_allowance(s.state.units[4], false).total, 3);
 }
 
 }  // namespace referee::blightmeer::game_test
