@@ -70,7 +70,7 @@ nlohmann::json refusal_json(const Verdict& v, const Unit* u) {
   return j;
 }
 
-// docs/rulings.md#blightmeer-turn-end and #blightmeer-upkeep
+// docs/rulings.md#blightmeer-turn-end and docs/rulings.md#blightmeer-upkeep
 nlohmann::json end_turn(const Terrain& t, GameState& s) {
   std::vector<Ruling> events;
   const std::string ending = side_to_move(s);

@@ -51,8 +51,10 @@ Verdict validate(const Terrain& t, const GameState& s, const Action& a);
 // Applies a LEGAL action (callers validate first), rolling through dice;
 // returns the result JSON for the log: resolution_json for a move, and for
 // end_turn the turn that ended, the turn that begins, and the state changes at
-// the boundary (docs/rulings.md#blightmeer-turn-end, #blightmeer-upkeep). An
-// illegal move is not applied: `s` is unchanged and the answer has
+// the boundary (docs/rulings.md#blightmeer-turn-end,
+// docs/rulings.md#blightmeer-upkeep). An
+// illegal action is refused all the same (the turn rules are checked again,
+// and resolve_move checks the move): `s` is unchanged and the answer has
 // "applied": false with the violations.
 nlohmann::json apply(const Terrain& t, GameState& s, const Action& a, Dice& dice);
 
