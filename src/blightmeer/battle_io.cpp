@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -91,14 +92,44 @@ void read_unit(const JsonReader& r, Unit& u) {
   }
 }
 
+// docs/rulings.md#blightmeer-turn-order: "sides" fixes the play order; without
+// it the sides play in the order units first name them. Every unit's side must
+// be listed, and every listed side must have a unit (or the game would be over
+// before it began).
+void read_sides(const JsonReader& r, const std::vector<JsonReader>& units, Battle& b) {
+  if (auto list = r.find("sides")) {
+    for (const JsonReader& sr : list->items()) {
+      std::string name = sr.as_string();
+      if (name.empty()) sr.fail("a side name must not be empty");
+      if (std::find(b.sides.begin(), b.sides.end(), name) != b.sides.end())
+        sr.fail(fmt::format("the side \"{}\" is listed twice", name));
+      b.sides.push_back(name);
+    }
+    for (std::size_t i = 0; i < b.sides.size(); ++i) {
+      bool used = false;
+      for (const Unit& u : b.state.units) used = used || u.side == b.sides[i];
+      if (!used) list->at(i).fail(fmt::format("no unit is on the side \"{}\"", b.sides[i]));
+    }
+    for (std::size_t i = 0; i < b.state.units.size(); ++i) {
+      const std::string& s = b.state.units[i].side;
+      if (std::find(b.sides.begin(), b.sides.end(), s) == b.sides.end())
+        units[i].fail("side", fmt::format("\"{}\" is not one of the sides listed in \"sides\"", s));
+    }
+  } else {
+    for (const Unit& u : b.state.units)
+      if (std::find(b.sides.begin(), b.sides.end(), u.side) == b.sides.end()) b.sides.push_back(u.side);
+  }
+}
+
 }  // namespace
 
 Battle parse_battle(const nlohmann::json& j, const std::string& source) {
   JsonReader r(j, "");
   r.require_object();
-  r.allow_only({"name", "table", "settings", "surfaces", "ladders", "regions", "low_terrain", "units"});
+  r.allow_only({"name", "table", "settings", "surfaces", "ladders", "regions", "low_terrain", "units", "sides", "turn_limit"});
   auto t = std::make_shared<Terrain>();
   t->name = r.string_or("name", source);
+  t->turn_limit = r.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
   if (auto tb = r.find("table")) {
     tb->allow_only({"width", "depth"});
     t->width = tb->number_or("width", 36, 6, 120);
@@ -224,6 +255,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
         ur.at("state").fail("engaged_with", fmt::format("\"{}\" is on the same side", e));
     }
   }
+  read_sides(r, units, b);
   t->compile(reach);
   b.terrain = t;
   return b;

@@ -52,6 +52,32 @@ Allowance base_allowance(const Unit& u, bool run) {
   return a;
 }
 
+Verdict may_move(const State& state, int self, bool run, std::vector<Ruling>* notes) {
+  Verdict v;
+  const Unit& u = state.units[static_cast<std::size_t>(self)];
+  if (u.incapacitated) v.add("blightmeer.move.incapacitated", u.id + " is Incapacitated and off the table");
+  if (u.tried_to_engage) v.add("blightmeer.move.engage_attempted", u.id + " attempted to Engage this turn and may not Move");
+  if (u.stunned) v.add("blightmeer.move.stunned", u.id + " is Stunned and may not Move");
+  if (u.dazed) v.add("blightmeer.move.dazed", u.id + " is Dazed and may not Move");
+  std::vector<std::string> holding, disabled;
+  for (const std::string& e : u.engaged_with) {
+    int k = state.find(e);
+    if (k < 0) continue;
+    const Unit& en = state.units[static_cast<std::size_t>(k)];
+    if (en.incapacitated) continue;
+    (en.disabled() ? disabled : holding).push_back(e);
+  }
+  for (const std::string& e : holding)
+    v.add("blightmeer.move.engaged", fmt::format("{} is Engaged with {}, which is neither Stunned nor Dazed", u.id, e));
+  if (notes && holding.empty() && !disabled.empty())
+    notes->push_back({"blightmeer.move.leave_melee",
+                      fmt::format("{} is Engaged only with Stunned or Dazed enemies ({}) and may leave the melee", u.id,
+                                  fmt::join(disabled, ", ")),
+                      {}});
+  if (run && u.treasure) v.add("blightmeer.run.treasure", u.id + " carries a Treasure token and cannot Run");
+  return v;
+}
+
 namespace {
 
 std::string fmt_pos(Vec3 p) { return fmt::format("({:.1f}, {:.1f}, {:.1f})", p.x, p.y, p.z); }
@@ -127,30 +153,8 @@ class Checker {
 
   // blightmeer.move.*: who may move at all.
   void who_may_move() {
-    const Unit& u = unit();
-    if (u.incapacitated) rep_.verdict.add("blightmeer.move.incapacitated", u.id + " is Incapacitated and off the table");
-    if (u.tried_to_engage)
-      rep_.verdict.add("blightmeer.move.engage_attempted", u.id + " attempted to Engage this turn and may not Move");
-    if (u.stunned) rep_.verdict.add("blightmeer.move.stunned", u.id + " is Stunned and may not Move");
-    if (u.dazed) rep_.verdict.add("blightmeer.move.dazed", u.id + " is Dazed and may not Move");
-    std::vector<std::string> holding, disabled;
-    for (const std::string& e : u.engaged_with) {
-      int k = s_.find(e);
-      if (k < 0) continue;
-      const Unit& en = s_.units[static_cast<std::size_t>(k)];
-      if (en.incapacitated) continue;
-      (en.disabled() ? disabled : holding).push_back(e);
-    }
-    for (const std::string& e : holding)
-      rep_.verdict.add("blightmeer.move.engaged",
-                       fmt::format("{} is Engaged with {}, which is neither Stunned nor Dazed", u.id, e));
-    if (holding.empty() && !disabled.empty())
-      rep_.notes.push_back({"blightmeer.move.leave_melee",
-                            fmt::format("{} is Engaged only with Stunned or Dazed enemies ({}) and may leave the melee",
-                                        u.id, fmt::join(disabled, ", ")),
-                            {}});
-    if (req_.run && u.treasure)
-      rep_.verdict.add("blightmeer.run.treasure", u.id + " carries a Treasure token and cannot Run");
+    Verdict v = may_move(s_, self_, req_.run, &rep_.notes);
+    for (Ruling& r : v.violations) rep_.verdict.add(std::move(r));
   }
 
   void units_on_line(Vec2 a, Vec2 b, double z, int step) {

@@ -24,6 +24,8 @@ namespace referee::blightmeer {
 inline constexpr double kEps = 1e-6;
 // A stated position may be this far from the level and still be on it.
 inline constexpr double kPlaceTolerance = 0.01;
+// Rounds in a game unless the battle file says otherwise (docs/rulings.md#blightmeer-game-end).
+inline constexpr int kDefaultTurnLimit = 6;
 
 struct Vec3 {
   double x = 0;
@@ -131,6 +133,9 @@ class Terrain {
   double width = 36;
   double depth = 36;
   Settings settings;
+  // Rounds played before the game ends: the Move-phase text gives no victory
+  // condition (docs/rulings.md#blightmeer-game-end).
+  int turn_limit = kDefaultTurnLimit;
   std::vector<Surface> surfaces;
   std::vector<Ladder> ladders;
   std::vector<Region> regions;
@@ -173,6 +178,9 @@ struct State {
 struct Battle {
   std::shared_ptr<const Terrain> terrain;
   State state;
+  // Side names in play order: the file's "sides", or the order in which units
+  // first name them (docs/rulings.md#blightmeer-turn-order).
+  std::vector<std::string> sides;
   std::string source;  // file it came from
 };
 

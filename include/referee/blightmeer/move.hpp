@@ -101,6 +101,12 @@ struct MoveReport {
 // Staggered), x1.5 when running.
 Allowance base_allowance(const Unit& u, bool run);
 
+// blightmeer.move.* and blightmeer.run.treasure: may the unit Move (or Run) at
+// all, before any step is looked at? Incapacitated, attempted to Engage,
+// Stunned, Dazed, held in a melee, Run with Treasure. Leaving a melee of
+// Stunned or Dazed enemies is a note, added to `notes` when given.
+Verdict may_move(const State& state, int unit, bool run, std::vector<Ruling>* notes = nullptr);
+
 // Throws InputError for an unknown unit or ladder, or a step that does not
 // connect to the one before.
 MoveReport check_move(const Terrain& terrain, const State& state, const MoveRequest& req);
