@@ -16,6 +16,7 @@
 #include "referee/core/files.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
+#include "referee/core/match.hpp"
 
 namespace referee::cli {
 
@@ -43,15 +44,10 @@ bm::Vec3 parse_point(const std::string& text) {
 }
 
 struct ResolveOptions {
-  std::string battle, move, log, out;
-  std::uint64_t seed = 0;
+  std::string battle, move, out, dice;
+  std::uint64_t seed = 1;
   bool explain = false;
 };
-
-nlohmann::json log_result(const bm::Resolution& r) {
-  return {{"applied", r.applied}, {"legal", r.report.verdict.legal()}, {"unit", bm::unit_json(r.after)},
-          {"events", bm::resolution_json(r)["events"]}};
-}
 
 }  // namespace
 
@@ -113,32 +109,29 @@ void add_blightmeer_commands(CLI::App& app) {
     });
   }
   {
-    auto* cmd = app.add_subcommand("resolve", "Roll a move's checks with seeded dice and apply it");
+    auto* cmd = app.add_subcommand("resolve", "Roll the checks of a move (or several, in order) and apply it; no turn rules (use play for a game)");
     auto o = std::make_shared<ResolveOptions>();
     cmd->add_option("--battle", o->battle, "Battlefield JSON file")->required();
     cmd->add_option("--move", o->move, "Move request JSON file: one move, or {\"moves\": [...]}")->required();
-    cmd->add_option("--seed", o->seed, "Dice seed")->required();
-    cmd->add_option("-o,--log", o->log, "Write the game log (JSON Lines) here");
-    cmd->add_option("--out", o->out, "Write the answer here instead of standard output");
+    cmd->add_option("--seed", o->seed, "Dice seed (default 1)");
+    cmd->add_option("--dice", o->dice, "Scripted dice instead of the seed: the values rolled at the table, in order");
+    cmd->add_option("-o,--out", o->out, "Write the answer here instead of standard output");
     cmd->add_flag("--explain", o->explain, "Readable text instead of JSON");
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(o->battle);
       std::vector<bm::MoveRequest> moves = bm::parse_moves(load_json_file(o->move));
-      SeededDice dice(o->seed);
-      GameLog log;
-      log.system = "blightmeer";
-      log.seed = o->seed;
-      log.scenario = o->battle;
+      DiceSource source{o->seed, std::nullopt};
+      if (!o->dice.empty()) source.script = parse_dice_script(o->dice, "--dice");
+      StreamDice dice(source);
       nlohmann::json results = nlohmann::json::array();
       std::string text;
       for (const bm::MoveRequest& m : moves) {
         bm::Resolution r = bm::resolve_move(*b.terrain, b.state, m, dice);
-        log.append(bm::move_to_json(m), r.rolls, log_result(r));
         results.push_back(bm::resolution_json(r));
         text += bm::explain_resolution(r);
       }
       nlohmann::json answer{{"seed", o->seed}, {"results", results}, {"state", bm::state_json(b.state)}};
-      if (!o->log.empty()) emit_file(o->log, log.to_jsonl());
+      if (source.script) answer["dice"] = *source.script;
       emit({o->out, o->explain}, answer, text);
     });
   }
