@@ -34,7 +34,7 @@ base_commands=(
   # diffutils, findutils, grep, sed, mawk (awk), tar, gzip
   cmp diff diff3 sdiff find xargs grep egrep fgrep sed awk mawk tar gzip gunzip zcat
   # debianutils, util-linux, bsdutils, mount, hostname, ncurses-bin, login, passwd, perl-base
-  which run-parts tempfile savelog flock getopt setsid kill more mount umount su runuser logger
+  which run-parts tempfile savelog flock getopt setsid more mount umount su runuser logger
   script hostname tput clear login passwd perl
   # dpkg, apt
   dpkg dpkg-query dpkg-deb update-alternatives apt apt-get apt-cache apt-config apt-mark
@@ -52,7 +52,7 @@ package_commands=(
 shell_words=(
   # keywords and builtins of bash
   if then else elif fi do done while until for in case esac select function time coproc
-  alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs
+  alias bg bind break builtin kill caller cd command compgen complete compopt continue declare dirs
   disown enable eval exec exit export fc fg getopts hash help history jobs let local logout
   mapfile popd pushd read readarray readonly return set shift shopt source suspend times trap
   type typeset ulimit umask unalias unset wait
@@ -61,8 +61,8 @@ shell_words=(
 declare -A allowed=()
 for w in "${base_commands[@]}" "${shell_words[@]}"; do allowed[$w]=1; done
 # Every word of install-deps.sh's package arrays: packages=( ... ) and packages+=( ... ).
-deps_packages=" $(sed -n '/^[[:space:]]*\(if .*then \)\{0,1\}packages+\{0,1\}=(/,/)/p' scripts/install-deps.sh |
-                  sed 's/.*packages+\{0,1\}=(//; s/).*//' | tr -s ' \n' '  ') "
+deps_packages=" $(tr '\n' ' ' <scripts/install-deps.sh | grep -oE 'packages\+?=\([^)]*\)' |
+                  sed -E 's/^packages\+?=\(//; s/\)$//' | tr '\n' ' ') "
 for entry in "${package_commands[@]}"; do
   package=${entry%%:*}
   if [[ "$deps_packages" == *" $package "* ]]; then
