@@ -1,5 +1,6 @@
 #include "referee/core/dice.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "referee/core/errors.hpp"
@@ -43,7 +44,9 @@ std::uint64_t Rng::below(std::uint64_t bound) {
 }
 
 void to_json(nlohmann::json& j, const Roll& r) {
-  j = nlohmann::json{{"die", "d" + std::to_string(r.sides)}, {"value", r.value}};
+  // fmt rather than "d" + std::to_string(): GCC 12 at -O3 reports a false
+  // -Wrestrict inside libstdc++ for that concatenation.
+  j = nlohmann::json{{"die", fmt::format("d{}", r.sides)}, {"value", r.value}};
   if (!r.purpose.empty()) j["for"] = r.purpose;
 }
 

@@ -4,6 +4,7 @@
 set -u
 referee=$1
 root=$2
+json_tool=$3
 battle=$root/scenarios/ancients/centre_clash.json
 river=$root/scenarios/ancients/river_crossing.json
 tmp=$(mktemp -d)
@@ -69,23 +70,23 @@ expect_exit 0 "render" "$referee" ancients render --battle "$river" --sections -
 check "render svg" has "$tmp/river.svg" 'id="units"'
 
 # Bad input: exit 2, a message naming the item, and no output file.
-bad() {  # bad <name> <json-edit (python)> <expected message fragment>
-  local name=$1 edit=$2 msg=$3
-  python3 -c "import json,sys; b=json.load(open('$battle')); $edit; json.dump(b, open('$tmp/$name.json','w'))"
+bad() {  # bad <name> <expected message fragment> <json_tool edit>...
+  local name=$1 msg=$2; shift 2
+  "$json_tool" edit "$battle" "$tmp/$name.json" "$@" || { echo "FAIL: $name: json_tool"; fail=1; return; }
   "$referee" ancients orders --battle "$tmp/$name.json" --side 0 --card order-three-center -o "$tmp/$name.out" 2>"$tmp/$name.err"
   local got=$?
   if [ "$got" != 2 ]; then echo "FAIL: $name exit $got"; fail=1; fi
   if [ -e "$tmp/$name.out" ]; then echo "FAIL: $name wrote output"; fail=1; fi
   if ! grep -q -- "$msg" "$tmp/$name.err"; then echo "FAIL: $name message"; cat "$tmp/$name.err"; fail=1; fi
 }
-bad offboard "b['units'][0]['at']=[12,1]" 'units\[0\].at: hex 12,1 is off the board'
-bad twounits "b['units'][1]['at']=b['units'][0]['at']" 'two units on one hex'
-bad badclass "b['units'][0]['class']='hoplite'" 'unknown unit class "hoplite"'
-bad badcard "b['players'][0]['hand'][0]='order-nine-units'" 'unknown command card'
-bad orphan "b['leaders'][0]['attached_to']='ghost'" 'leader attached to nothing'
-bad missing "del b['units'][0]['side']" 'units\[0\].side: missing field'
-bad unknownfield "b['units'][0]['speed']=3" 'units\[0\].speed: unknown field'
-bad wrongtype "b['units'][0]['blocks']='four'" 'units\[0\].blocks'
+bad offboard 'units\[0\].at: hex 12,1 is off the board' set /units/0/at '[12,1]'
+bad twounits 'two units on one hex' copy /units/0/at /units/1/at
+bad badclass 'unknown unit class "hoplite"' set /units/0/class '"hoplite"'
+bad badcard 'unknown command card' set /players/0/hand/0 '"order-nine-units"'
+bad orphan 'leader attached to nothing' set /leaders/0/attached_to '"ghost"'
+bad missing 'units\[0\].side: missing field' remove /units/0/side
+bad unknownfield 'units\[0\].speed: unknown field' set /units/0/speed 3
+bad wrongtype 'units\[0\].blocks' set /units/0/blocks '"four"'
 
 expect_exit 2 "unknown card on the command line" "$referee" ancients orders --battle "$battle" --side 0 --card order-nine -o "$tmp/x.json"
 [ -e "$tmp/x.json" ] && { echo "FAIL: wrote x.json"; fail=1; }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end checks of `referee blightmeer ...`: answers, exit codes, and no
-# output file written on bad input. Usage: blightmeer.sh <referee> <repo-root>
+# output file written on bad input. Usage: blightmeer.sh <referee> <repo-root> <json_tool>
 set -u
 referee=$1
 root=$2
+json_tool=$3
 town=$root/scenarios/blightmeer/town.json
 ruin=$root/scenarios/blightmeer/ruin.json
 tmp=$(mktemp -d)
@@ -76,23 +77,16 @@ sed '3s/"value":[0-9]*/"value":21/' "$tmp/game.log" >"$tmp/bad.log"
 expect_exit 2 "tampered log" -- "$referee" blightmeer replay --log "$tmp/bad.log"
 
 # Bad input: exit 2, a message naming the item, and nothing written.
-python3 - "$town" "$tmp" <<'PY'
-import json, sys
-town, tmp = sys.argv[1], sys.argv[2]
-b = json.load(open(town))
-bad = json.loads(json.dumps(b)); bad["surfaces"][0]["footprint"] = [[0,0],[4,4],[4,0],[0,4]]
-json.dump(bad, open(tmp + "/bowtie.json", "w"))
-bad = json.loads(json.dumps(b)); bad["ladders"][0]["top"] = [11.5, 6, 2]
-json.dump(bad, open(tmp + "/ladder.json", "w"))
-bad = json.loads(json.dumps(b)); bad["units"][0]["position"] = [6, 6, 0]
-json.dump(bad, open(tmp + "/wall.json", "w"))
-bad = json.loads(json.dumps(b)); bad["units"][0]["position"] = [2, 2, 2]
-json.dump(bad, open(tmp + "/air.json", "w"))
-bad = json.loads(json.dumps(b)); bad["units"][0]["move"] = "six"
-json.dump(bad, open(tmp + "/type.json", "w"))
-bad = json.loads(json.dumps(b)); bad["units"][0]["speed"] = 6
-json.dump(bad, open(tmp + "/unknown.json", "w"))
-PY
+edit() {  # edit <name> <json_tool edit>...: a copy of the town with one change
+  local name=$1; shift
+  "$json_tool" edit "$town" "$tmp/$name.json" "$@" || fail "json_tool: $name"
+}
+edit bowtie set /surfaces/0/footprint '[[0,0],[4,4],[4,0],[0,4]]'
+edit ladder set /ladders/0/top '[11.5,6,2]'
+edit wall set /units/0/position '[6,6,0]'
+edit air set /units/0/position '[2,2,2]'
+edit type set /units/0/move '"six"'
+edit unknown set /units/0/speed 6
 for case in "bowtie:surfaces[0].footprint" "ladder:ladders[0].top" "wall:inside a wall" "air:mid-air" \
             "type:units[0].move" "unknown:units[0].speed"; do
   file=${case%%:*}

@@ -2,10 +2,11 @@
 # End-to-end: referee warmaster odds / play / replay / state on the bundled
 # battles; exit 3 when an action is refused; exit 2 with nothing written on
 # bad input, and a corrupt log refused with its line number.
-# Usage: warmaster_command.sh <path-to-referee> <repo-root>
+# Usage: warmaster_command.sh <path-to-referee> <repo-root> <json_tool>
 set -uo pipefail
 ref="$1"
 root="$2"
+json_tool="$3"
 sc="$root/scenarios/warmaster"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -43,11 +44,7 @@ rc=$?
 diff -q "$tmp/game.log" "$root/tests/warmaster/golden/default-command.log" >/dev/null \
   || fail "play log differs from the golden file"
 (cd "$root" && "$ref" warmaster replay --log "$tmp/game.log" -o "$tmp/replayed.json") || fail "replay exit"
-python3 - "$tmp/replayed.json" "$tmp/play.json" <<'PY' || fail "replayed state differs from the played one"
-import json, sys
-a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))["state"]
-sys.exit(0 if a == b else 1)
-PY
+"$json_tool" equal "$tmp/replayed.json" "" "$tmp/play.json" /state || fail "replayed state differs from the played one"
 
 "$ref" warmaster play --battle "$sc/command-crossroads.json" --seed 11 --actions "$sc/command-actions/command-crossroads.json" \
   -o "$tmp/cross.log" >"$tmp/cross.json"
@@ -72,13 +69,13 @@ grep -q 'corrupt.log line 1' <<<"$err" || fail "corrupt log names its line: $err
 [[ ! -e "$tmp/none.json" ]] || fail "nothing written for a corrupt log"
 
 # A line whose roll was changed: refused with that line.
-python3 - "$tmp/game.log" "$tmp/tampered.log" <<'PY'
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-e = json.loads(lines[1]); e["rolls"][0]["value"] = 7 - e["rolls"][0]["value"]
-lines[1] = json.dumps(e, separators=(",", ":"))
-open(sys.argv[2], "w").write("\n".join(lines) + "\n")
-PY
+sed -n 2p "$tmp/game.log" >"$tmp/entry.json"
+die=$("$json_tool" get "$tmp/entry.json" /rolls/0/value) || fail "no roll on line 2"
+{
+  sed -n 1p "$tmp/game.log"
+  "$json_tool" edit "$tmp/entry.json" - set /rolls/0/value "$((7 - ${die:-0}))"
+  sed -n '3,$p' "$tmp/game.log"
+} >"$tmp/tampered.log"
 err="$(cd "$root" && "$ref" warmaster replay --log "$tmp/tampered.log" 2>&1 >/dev/null)"
 rc=$?
 [[ $rc -eq 2 ]] || fail "tampered log should exit 2, got $rc"

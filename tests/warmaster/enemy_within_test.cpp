@@ -61,7 +61,7 @@ TEST(EnemyWithin, TwentyCentimetresExactlyCountsAndAHairMoreDoesNot) {
     u.id = "u";
     u.side = 0;
     u.stands = {{Pose{{50, 20}, 0}}, {Pose{{54, 20}, 0}}};
-    Unit e = u;
+    Unit e;  // a fresh unit, not a copy of u: GCC 12 -O3 reports a false -Wrestrict on reassigning the copied id
     e.id = "e";
     e.side = 1;
     e.stands = {{Pose{{0, 0}, facing}}};

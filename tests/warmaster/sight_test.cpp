@@ -1,4 +1,5 @@
 // Line of sight and distances (movement text, Moving by initiative; README reading 6).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "referee/core/dice.hpp"
@@ -77,7 +78,7 @@ TEST(Sight, AgreesWithBruteForceOnRandomScenes) {
     bf.units.push_back(infantry("viewer", 0, {{{50, 30}, uni(-40, 40)}}));
     bf.units.push_back(infantry("target", 1, {{{uni(40, 60), uni(42, 52)}, uni(0, 360)}}));
     for (int k = 0; k < 4; ++k)
-      bf.units.push_back(infantry("w" + std::to_string(k), k % 2, {{{uni(42, 58), uni(33, 40)}, uni(0, 360)}}));
+      bf.units.push_back(infantry(fmt::format("w{}", k), k % 2, {{{uni(42, 58), uni(33, 40)}, uni(0, 360)}}));
     SightAnswer s = line_of_sight(bf, bf.units[0], bf.units[1], {});
     auto blocked = [&](const Segment& seg) {
       for (std::size_t u = 2; u < bf.units.size(); ++u) {
