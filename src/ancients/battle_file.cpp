@@ -189,7 +189,8 @@ int parse_hex_text(const std::string& text, const BoardGeometry& board, const st
 Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   (void)source_name;
   JsonReader root(j, "");
-  root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side"});
+  root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side",
+                  "turn_limit"});
   int columns = 13, rows = 9;
   std::array<int, 2> lines{4, 8};
   if (auto b = root.find("board")) {
@@ -208,7 +209,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     }
   }
   Battle battle{root.string_or("name", "battle"), BoardGeometry(columns, rows, lines), standard_terrain(), {},
-                standard_cards(), {}, {}, {}, 0};
+                standard_cards(), {}, {}, {}, 0, kDefaultTurnLimit};
   const BoardGeometry& board = battle.board;
   if (auto t = root.find("terrain_types")) add_definitions(battle.terrain_types, *t, read_terrain_type);
   if (auto c = root.find("cards")) add_definitions(battle.cards, *c, read_card);
@@ -317,6 +318,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     read_cards("deck", spec.deck);
   }
   battle.first_side = root.integer_or("first_side", 0, 0, 1);
+  battle.turn_limit = root.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
   return battle;
 }
 

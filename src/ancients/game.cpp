@@ -89,6 +89,10 @@ GameState GameState::initial(const Battle& b) {
 
 Verdict validate(const Battle& b, const GameState& s, const Action& a) {
   Verdict v;
+  if (std::string why = game_over_reason(b, s); !why.empty()) {
+    v.add("ancients.game.over", "the game is over: " + why);
+    return v;
+  }
   switch (a.type) {
     case Action::Type::play_card: {
       if (s.phase != Phase::play_card) {
@@ -244,8 +248,8 @@ nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
   return {};
 }
 
-Action parse_action(const Battle& b, const nlohmann::json& j, const std::string& field) {
-  JsonReader r(j, field);
+Action parse_action(const nlohmann::json& j, const Battle& b, const std::string& path) {
+  JsonReader r(j, path);
   r.require_object();
   Action a;
   std::string type = r.one_of("type", {"play_card", "order", "move", "end_movement"});
@@ -315,6 +319,19 @@ nlohmann::json action_json(const Battle& b, const Action& a) {
   return {};
 }
 
+namespace {
+nlohmann::json ids_of_units(const Battle& b, const std::vector<int>& units) {
+  nlohmann::json j = nlohmann::json::array();
+  for (int u : units) j.push_back(unit_id(b, u));
+  return j;
+}
+nlohmann::json ids_of_leaders(const Battle& b, const std::vector<int>& leaders) {
+  nlohmann::json j = nlohmann::json::array();
+  for (int l : leaders) j.push_back(leader_id(b, l));
+  return j;
+}
+}  // namespace
+
 nlohmann::json state_json(const Battle& b, const GameState& s) {
   nlohmann::json units = nlohmann::json::array(), leaders = nlohmann::json::array();
   for (std::size_t i = 0; i < b.units.size(); ++i) {
@@ -331,9 +348,264 @@ nlohmann::json state_json(const Battle& b, const GameState& s) {
     if (l.attached >= 0) j["attached_to"] = unit_id(b, l.attached);
     leaders.push_back(j);
   }
-  return {{"turn", s.turn}, {"side", s.side}, {"phase", s.phase == Phase::play_card ? "play_card" : "movement"},
-          {"card", s.card >= 0 ? nlohmann::json(b.cards[static_cast<std::size_t>(s.card)].id) : nlohmann::json(nullptr)},
-          {"hands", s.hands}, {"units", units}, {"leaders", leaders}};
+  nlohmann::json orders = nlohmann::json::array();
+  for (const OrderItem& it : s.orders)
+    orders.push_back(it.leader ? nlohmann::json{{"leader", leader_id(b, it.index)}}
+                               : nlohmann::json{{"unit", unit_id(b, it.index)}});
+  // The plan is kept as it was when the card was played: pieces have moved
+  // since, so it cannot be worked out again from the position.
+  nlohmann::json plan = nullptr;
+  if (s.phase == Phase::movement)
+    plan = {{"command", s.plan.command},
+            {"total", s.plan.total},
+            {"quota", s.plan.quota},
+            {"fallback", s.plan.fallback},
+            {"units", ids_of_units(b, s.plan.units)},
+            {"leaders", ids_of_leaders(b, s.plan.leaders)},
+            {"light_pass_through", s.plan.move.light_pass_through},
+            {"rule", s.plan.rule},
+            {"reason", s.plan.reason}};
+  nlohmann::json j{{"turn", s.turn}, {"side", s.side}, {"phase", s.phase == Phase::play_card ? "play_card" : "movement"},
+                   {"card", s.card >= 0 ? nlohmann::json(b.cards[static_cast<std::size_t>(s.card)].id) : nlohmann::json(nullptr)},
+                   {"plan", plan}, {"orders", orders}, {"moving", s.moving},
+                   {"hands", s.hands}, {"decks", s.decks}, {"units", units}, {"leaders", leaders}};
+  return j;
+}
+
+namespace {
+bool read_bool(const JsonReader& r, std::string_view key) {
+  const JsonReader f = r.at(key);
+  if (!f.json().is_boolean()) f.fail("expected true or false");
+  return f.json().get<bool>();
+}
+
+int unit_ref(const Battle& b, const JsonReader& f) {
+  const std::string id = f.as_string();
+  const int u = b.find_unit(id);
+  if (u < 0) f.fail("unknown unit \"" + id + "\"");
+  return u;
+}
+
+int leader_ref(const Battle& b, const JsonReader& f) {
+  const std::string id = f.as_string();
+  const int l = b.find_leader(id);
+  if (l < 0) f.fail("unknown leader \"" + id + "\"");
+  return l;
+}
+
+std::vector<std::string> read_card_list(const Battle& b, const JsonReader& list) {
+  JsonReader l = list;
+  l.require_array();
+  std::vector<std::string> out;
+  for (const JsonReader& c : l.items()) {
+    std::string id = c.as_string();
+    if (b.find_card(id) < 0) c.fail("unknown command card \"" + id + "\"");
+    out.push_back(std::move(id));
+  }
+  return out;
+}
+
+std::array<std::vector<std::string>, 2> read_card_lists(const Battle& b, const JsonReader& r, std::string_view key) {
+  JsonReader lists = r.at(key);
+  lists.require_array();
+  if (lists.size() != 2) lists.fail("expected two lists of card ids, side 0's then side 1's");
+  return {read_card_list(b, lists.at(std::size_t{0})), read_card_list(b, lists.at(std::size_t{1}))};
+}
+}  // namespace
+
+GameState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path) {
+  JsonReader r(j, path);
+  r.require_object();
+  r.allow_only({"turn", "side", "phase", "card", "plan", "orders", "moving", "hands", "decks", "units", "leaders"});
+  GameState s;
+  s.turn = r.integer("turn", 1, 100000);
+  s.side = r.integer("side", 0, 1);
+  s.phase = r.one_of("phase", {"play_card", "movement"}) == "play_card" ? Phase::play_card : Phase::movement;
+  s.hands = read_card_lists(b, r, "hands");
+  s.decks = read_card_lists(b, r, "decks");
+
+  const std::size_t cells = static_cast<std::size_t>(b.board.cell_count());
+  Position& p = s.position;
+  p.unit_at.assign(cells, -1);
+  p.leader_at.assign(cells, -1);
+  JsonReader units = r.at("units");
+  units.require_array();
+  if (units.size() != b.units.size())
+    units.fail(fmt::format("expected {} units (the battle's), got {}", b.units.size(), units.size()));
+  for (std::size_t i = 0; i < b.units.size(); ++i) {
+    JsonReader u = units.at(i);
+    u.require_object();
+    u.allow_only({"id", "class", "side", "at", "blocks", "ordered", "moved", "hexes_moved", "may_battle",
+                  "close_combat_compulsory", "moves_no_further"});
+    const UnitSpec& spec = b.units[i];
+    const int ui = static_cast<int>(i);
+    if (u.string("id") != spec.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", spec.id));
+    if (u.string("class") != b.unit_class(ui).id) u.fail("class", fmt::format("unit {} is {}", spec.id, b.unit_class(ui).id));
+    if (u.integer("side", 0, 1) != spec.side) u.fail("side", fmt::format("unit {} is on side {}", spec.id, spec.side));
+    UnitState st;
+    st.hex = parse_hex(u.at("at").json(), b.board, u.path_of("at"));
+    if (const int other = p.unit_on(st.hex); other >= 0)
+      u.fail("at", fmt::format("two units on one hex: {} and {}", unit_id(b, other), spec.id));
+    st.blocks = u.integer("blocks", 1, b.unit_class(ui).blocks);
+    st.ordered = read_bool(u, "ordered");
+    st.moved = read_bool(u, "moved");
+    st.hexes_moved = u.integer("hexes_moved", 0, 100);
+    st.may_battle = read_bool(u, "may_battle");
+    st.close_combat_compulsory = read_bool(u, "close_combat_compulsory");
+    st.frozen = read_bool(u, "moves_no_further");
+    p.units.push_back(st);
+    p.unit_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
+  }
+  JsonReader leaders = r.at("leaders");
+  leaders.require_array();
+  if (leaders.size() != b.leaders.size())
+    leaders.fail(fmt::format("expected {} leaders (the battle's), got {}", b.leaders.size(), leaders.size()));
+  for (std::size_t i = 0; i < b.leaders.size(); ++i) {
+    JsonReader l = leaders.at(i);
+    l.require_object();
+    l.allow_only({"id", "side", "at", "ordered", "moved", "attached_to"});
+    const LeaderSpec& spec = b.leaders[i];
+    if (l.string("id") != spec.id)
+      l.fail("id", fmt::format("expected leader \"{}\" here (leaders in the battle's order)", spec.id));
+    if (l.integer("side", 0, 1) != spec.side) l.fail("side", fmt::format("leader {} is on side {}", spec.id, spec.side));
+    LeaderState st;
+    st.hex = parse_hex(l.at("at").json(), b.board, l.path_of("at"));
+    if (const int other = p.leader_on(st.hex); other >= 0)
+      l.fail("at", fmt::format("two leaders on one hex: {} and {}", leader_id(b, other), spec.id));
+    const int host = p.unit_on(st.hex);
+    if (host >= 0 && b.units[static_cast<std::size_t>(host)].side != spec.side)
+      l.fail("at", fmt::format("leader {} on a hex held by enemy unit {}", spec.id, unit_id(b, host)));
+    st.ordered = read_bool(l, "ordered");
+    st.moved = read_bool(l, "moved");
+    if (auto a = l.find("attached_to")) {
+      st.attached = unit_ref(b, *a);
+      if (st.attached != host) a->fail(fmt::format("unit {} is not on leader {}'s hex", unit_id(b, st.attached), spec.id));
+    }
+    p.leaders.push_back(st);
+    p.leader_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
+  }
+
+  const JsonReader card = r.at("card");
+  const JsonReader plan = r.at("plan");
+  JsonReader orders = r.at("orders");
+  orders.require_array();
+  s.moving = read_bool(r, "moving");
+  if (s.phase == Phase::play_card) {
+    // Between turns nothing is played, ordered or moving.
+    if (!card.json().is_null()) card.fail("no card is in play before one is played: expected null");
+    if (!plan.json().is_null()) plan.fail("no card is in play before one is played: expected null");
+    if (orders.size() != 0) orders.fail("no orders are given before a card is played");
+    if (s.moving) r.fail("moving", "nothing moves before a card is played");
+  } else {
+    const std::string id = card.as_string();
+    s.card = b.find_card(id);
+    if (s.card < 0) card.fail("unknown command card \"" + id + "\"");
+    JsonReader q = plan;
+    q.require_object();
+    q.allow_only({"command", "total", "quota", "fallback", "units", "leaders", "light_pass_through", "rule", "reason"});
+    OrderPlan& o = s.plan;
+    o.card = s.card;
+    o.side = s.side;
+    o.command = q.integer("command", 1, 1000);
+    o.total = q.integer("total", 0, 1000);
+    JsonReader quota = q.at("quota");
+    quota.require_array();
+    if (quota.size() != kSections) quota.fail(fmt::format("expected {} numbers, one per section", kSections));
+    for (std::size_t k = 0; k < kSections; ++k) o.quota[k] = quota.at(k).as_integer(0, 1000);
+    o.fallback = read_bool(q, "fallback");
+    for (const JsonReader& u : q.items("units")) {
+      const int ui = unit_ref(b, u);
+      if (b.units[static_cast<std::size_t>(ui)].side != s.side) u.fail("a card orders only its player's units");
+      o.units.push_back(ui);
+    }
+    for (const JsonReader& l : q.items("leaders")) {
+      const int li = leader_ref(b, l);
+      if (b.leaders[static_cast<std::size_t>(li)].side != s.side) l.fail("a card orders only its player's leaders");
+      o.leaders.push_back(li);
+    }
+    o.move.light_pass_through = read_bool(q, "light_pass_through");
+    o.rule = q.string("rule");
+    o.reason = q.string("reason");
+    for (const JsonReader& e : orders.items()) {
+      JsonReader it = e;
+      it.require_object();
+      it.allow_only({"unit", "leader"});
+      if (it.has("unit") == it.has("leader")) it.fail("an order names one \"unit\" or one \"leader\"");
+      const OrderItem item = it.has("unit") ? OrderItem{false, unit_ref(b, it.at("unit"))}
+                                            : OrderItem{true, leader_ref(b, it.at("leader"))};
+      if (std::find(s.orders.begin(), s.orders.end(), item) != s.orders.end()) it.fail("ordered twice");
+      s.orders.push_back(item);
+    }
+  }
+  // The ordered flags and the list of orders say the same thing.
+  for (std::size_t i = 0; i < b.units.size(); ++i)
+    if (p.units[i].ordered != has_order(s, {false, static_cast<int>(i)}))
+      units.at(i).fail("ordered", "differs from the list of orders");
+  for (std::size_t i = 0; i < b.leaders.size(); ++i)
+    if (p.leaders[i].ordered != has_order(s, {true, static_cast<int>(i)}))
+      leaders.at(i).fail("ordered", "differs from the list of orders");
+  return s;
+}
+
+std::string game_over_reason(const Battle& b, const GameState& s) {
+  if (s.turn > b.turn_limit) return fmt::format("turn limit ({} turns)", b.turn_limit);
+  if (s.phase == Phase::play_card && s.hands[static_cast<std::size_t>(s.side)].empty())
+    return fmt::format("side {} has no command card left to play", s.side);
+  return {};
+}
+
+bool game_over(const Battle& b, const GameState& s) { return !game_over_reason(b, s).empty(); }
+
+std::vector<Action> legal_actions(const Battle& b, const GameState& s) {
+  std::vector<Action> out;
+  if (game_over(b, s)) return out;
+  if (s.phase == Phase::play_card) {
+    for (const std::string& id : s.hands[static_cast<std::size_t>(s.side)]) {
+      Action a;
+      a.type = Action::Type::play_card;
+      a.card = b.find_card(id);
+      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+    }
+    return out;
+  }
+  if (!s.moving) {
+    // One piece at a time: a set the card allows stays allowed when a piece
+    // is left out (counts, quotas) or can be built up from the leader
+    // outwards (the Leadership chain), so every allowed set is reachable.
+    std::vector<OrderItem> trial = s.orders;
+    auto offer = [&](OrderItem it) {
+      if (has_order(s, it)) return;
+      trial.push_back(it);
+      if (check_orders(b, s.position, s.plan, trial).legal()) {
+        Action a;
+        a.type = Action::Type::order;
+        a.items = {it};
+        out.push_back(a);
+      }
+      trial.pop_back();
+    };
+    for (int u : s.plan.units) offer({false, u});
+    for (int l : s.plan.leaders) offer({true, l});
+  }
+  PathScratch scratch;
+  std::vector<Destination> dests;
+  for (const OrderItem& it : s.orders) {
+    if (it.leader) leader_destinations(b, s.position, it.index, scratch, dests);
+    else unit_destinations(b, s.position, it.index, s.plan.move, scratch, dests);
+    for (const Destination& d : dests) {
+      Action a;
+      a.type = Action::Type::move;
+      a.piece = it;
+      a.to = b.board.col_row(d.hex);
+      // The game's own conditions (a detach the card refuses, a unit stopped
+      // by a joining leader, a piece that has moved) are checked here.
+      if (validate(b, s, a).legal()) out.push_back(a);
+    }
+  }
+  Action end;
+  end.type = Action::Type::end_movement;
+  out.push_back(end);
+  return out;
 }
 
 Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
@@ -356,7 +628,7 @@ Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, con
   // Movement rolls no dice; the seed is kept so later phases (battle) can.
   for (std::size_t i = 0; i < list->size(); ++i) {
     std::string field = fmt::format("{}[{}]", base, i);
-    Action a = parse_action(b, (*list)[i], field);
+    Action a = parse_action((*list)[i], b, field);
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, explain(v));
     nlohmann::json result = apply(b, out.state, a);
@@ -375,7 +647,7 @@ Playthrough replay_log(const GameLog& log, Battle& battle) {
   out.log = log;
   for (const LogEntry& e : log.entries) {
     std::string field = fmt::format("line {}", e.seq + 1);
-    Action a = parse_action(b, e.action, field + ".action");
+    Action a = parse_action(e.action, b, field + ".action");
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, "illegal on replay: " + explain(v));
     nlohmann::json result = apply(b, out.state, a);

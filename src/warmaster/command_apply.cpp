@@ -560,6 +560,13 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       side_ = 1 - side_;
       if (side_ == 0) ++turn_;
       begin_phase();
+      // Side 0 moves first, so the turn is complete when side 1 ends its
+      // phase (docs/rulings.md#warmaster-turn-limit). The clock still moves
+      // on, so the state shows the turn that will not be played.
+      if (side_ == 0 && turn_ > settings().turn_limit) {
+        battle_over_reason_ = fmt::format("turn limit ({} turns)", settings().turn_limit);
+        if (say) res["battle_over"] = battle_over_reason_;
+      }
       break;
     }
   }

@@ -38,4 +38,38 @@ void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRe
 void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
                                const std::string& character, Verdict& v);
 
+// The private members of a CommandState that its JSON form reads and writes
+// (command_json.cpp): the state written must resume play exactly.
+struct CommandStateAccess {
+  struct Read {
+    const std::vector<int>* family;
+    const std::vector<int>* last_group;
+    const std::vector<std::vector<int>>* brigade_touching;
+  };
+  static Read read(const CommandState& s) { return {&s.family_, &s.last_group_, &s.brigade_touching_}; }
+
+  struct Write {
+    int* turn;
+    int* side;
+    CommandStep* step;
+    std::vector<UnitStatus>* units;
+    std::vector<CharacterStatus>* characters;
+    bool* orders_begun;
+    bool* general_failed;
+    std::string* active_character;
+    std::vector<int>* family;
+    std::vector<int>* last_group;
+    std::vector<std::vector<int>>* brigade_touching;
+    std::optional<PendingMove>* pending;
+    std::string* battle_over_reason;
+  };
+  static Write write(CommandState& s) {
+    return {&s.turn_,           &s.side_,           &s.step_,   &s.units_,          &s.chars_,
+            &s.orders_begun_,   &s.general_failed_, &s.active_character_, &s.family_, &s.last_group_,
+            &s.brigade_touching_, &s.pending_,       &s.battle_over_reason_};
+  }
+  // Replaces the battlefield; the caches built on the old one are dropped.
+  static void set_battlefield(CommandState& s, std::shared_ptr<Battlefield> bf) { s.replace_battlefield(std::move(bf)); }
+};
+
 }  // namespace referee::warmaster

@@ -1,8 +1,11 @@
 #include "referee/warmaster/command_json.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "referee/core/dice.hpp"
+#include "command_internal.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
 
 namespace referee::warmaster {
@@ -149,8 +152,26 @@ Json to_json(const Action& a) {
   return j;
 }
 
+namespace {
+Json id_array(const Battlefield& bf, const std::vector<int>& units) {
+  Json ids = Json::array();
+  for (int ui : units) ids.push_back(bf.units[static_cast<std::size_t>(ui)].id);
+  return ids;
+}
+
+Json poses_json(const std::vector<Stand>& stands) {
+  Json out = Json::array();
+  for (const Stand& x : stands) out.push_back(pose_json(x.pose));
+  return out;
+}
+}  // namespace
+
+// Everything later play depends on is written, so that state_from_json
+// resumes the game exactly; the caches (move index, touching units,
+// initiative targets) are not state and are rebuilt on use.
 Json state_to_json(const CommandState& s) {
   const Battlefield& bf = s.battlefield();
+  const CommandStateAccess::Read p = CommandStateAccess::read(s);
   Json j;
   j["turn"] = s.turn();
   j["side"] = s.side();
@@ -161,14 +182,14 @@ Json state_to_json(const CommandState& s) {
   j["active_character"] = s.active_character();
   j["battle_over"] = s.battle_over();
   if (s.battle_over()) j["battle_over_reason"] = s.battle_over_reason();
-  if (const auto& p = s.pending()) {
-    Json pj{{"source", p->source}, {"move", p->kind ? to_string(*p->kind) : "none"}};
-    Json ids = Json::array();
-    for (int ui : p->units) ids.push_back(bf.units[static_cast<std::size_t>(ui)].id);
-    pj["units"] = ids;
-    if (p->source == "home back") {
-      pj["distance"] = p->dice_distance;
-      pj["toward"] = p->homing_on;
+  j["ordering"] = id_array(bf, *p.family);
+  j["last_ordered"] = id_array(bf, *p.last_group);
+  if (const auto& pm = s.pending()) {
+    Json pj{{"source", pm->source}, {"move", pm->kind ? to_string(*pm->kind) : "none"}};
+    pj["units"] = id_array(bf, pm->units);
+    if (pm->source == "home back") {
+      pj["distance"] = pm->dice_distance;
+      pj["toward"] = pm->homing_on;
     }
     j["pending"] = pj;
   } else {
@@ -178,8 +199,8 @@ Json state_to_json(const CommandState& s) {
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     const Unit& u = bf.units[i];
     const UnitStatus& st = s.units()[i];
-    Json stands = Json::array();
-    for (const Stand& x : u.stands) stands.push_back(pose_json(x.pose));
+    const Json touching =
+        i < p.brigade_touching->size() ? id_array(bf, (*p.brigade_touching)[i]) : Json::array();
     units.push_back({{"id", u.id},
                      {"side", u.side},
                      {"orders", st.orders},
@@ -197,7 +218,9 @@ Json state_to_json(const CommandState& s) {
                      {"returns_next_turn", st.returns_next_turn},
                      {"destroyed", st.destroyed},
                      {"frozen", st.frozen},
-                     {"stands", stands}});
+                     {"brigade_touching", touching},
+                     {"stands", poses_json(u.stands)},
+                     {"parked", poses_json(st.parked)}});
   }
   j["units"] = units;
   Json chars = Json::array();
@@ -211,18 +234,225 @@ Json state_to_json(const CommandState& s) {
                      {"failed", st.failed},
                      {"finished", st.finished},
                      {"moved", st.moved},
+                     {"first_order_given", st.first_order_given},
+                     {"lost", st.lost},
+                     {"returns_next_turn", st.returns_next_turn},
+                     {"return_point", {st.return_point.x, st.return_point.y}},
+                     {"returned", st.frozen},
                      {"joined_unit", c.joined_unit},
                      {"pose", pose_json(c.pose)}});
-    // Only when set, so older golden files stay as they were.
-    if (st.lost) {
-      chars.back()["lost"] = true;
-      chars.back()["return_point"] = {st.return_point.x, st.return_point.y};
-    }
-    if (st.returns_next_turn) chars.back()["returns_next_turn"] = true;
-    if (st.frozen) chars.back()["returned"] = true;
   }
   j["characters"] = chars;
   return j;
+}
+
+namespace {
+bool required_bool(const JsonReader& r, std::string_view key) {
+  const JsonReader f = r.at(key);
+  if (!f.json().is_boolean()) f.fail("expected true or false");
+  return f.json().get<bool>();
+}
+
+// Facings are taken as written (a battle built in code may give -90 for
+// 270), within ten turns either way.
+Pose read_pose(const JsonReader& r) {
+  JsonReader p = r;
+  p.require_object();
+  p.allow_only({"x", "y", "facing"});
+  Pose out;
+  out.position = {p.number("x", -1e5, 1e5), p.number("y", -1e5, 1e5)};
+  out.facing_deg = p.number("facing", -3600.0, 3600.0);
+  return out;
+}
+
+std::vector<Stand> read_stands(const JsonReader& r, std::string_view key, std::size_t expected) {
+  JsonReader list = r.at(key);
+  list.require_array();
+  std::vector<Stand> out;
+  if (list.size() != 0 && list.size() != expected)
+    list.fail(fmt::format("expected {} stands (the unit's stands less those lost) or none, got {}", expected,
+                          list.size()));
+  for (const JsonReader& e : list.items()) out.push_back(Stand{read_pose(e)});
+  return out;
+}
+
+int read_unit_ref(const JsonReader& e, const Battlefield& bf) {
+  const std::string id = e.as_string();
+  for (std::size_t i = 0; i < bf.units.size(); ++i)
+    if (bf.units[i].id == id) return static_cast<int>(i);
+  e.fail(fmt::format("no unit \"{}\" in this battle", id));
+}
+
+std::vector<int> read_unit_refs(const JsonReader& r, std::string_view key, const Battlefield& bf,
+                                std::size_t at_most) {
+  JsonReader list = r.at(key);
+  list.require_array();
+  if (list.size() > at_most) list.fail(fmt::format("at most {} units", at_most));
+  std::vector<int> out;
+  for (const JsonReader& e : list.items()) {
+    const int ui = read_unit_ref(e, bf);
+    if (std::find(out.begin(), out.end(), ui) != out.end()) e.fail("a unit is listed twice");
+    out.push_back(ui);
+  }
+  return out;
+}
+
+std::string read_character_ref(const JsonReader& r, std::string_view key, const Battlefield& bf) {
+  const std::string id = r.string(key);
+  if (!id.empty() && !bf.find_character(id)) r.fail(key, fmt::format("no character \"{}\" in this battle", id));
+  return id;
+}
+}  // namespace
+
+CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json& j, const std::string& path) {
+  const Battlefield& start = game->start;
+  JsonReader r(j, path);
+  r.require_object();
+  r.allow_only({"turn", "side", "phase", "step", "orders_begun", "general_failed", "active_character", "battle_over",
+                "battle_over_reason", "ordering", "last_ordered", "pending", "units", "characters"});
+  CommandState s(game);
+  CommandStateAccess::Write p = CommandStateAccess::write(s);
+  Battlefield bf = start;
+
+  *p.turn = r.integer("turn", 1, 1000);
+  *p.side = r.integer("side", 0, 1);
+  r.one_of("phase", {"command"});
+  const std::string step = r.one_of("step", {"initiative", "orders", "characters"});
+  *p.step = step == "initiative" ? CommandStep::Initiative : step == "orders" ? CommandStep::Orders
+                                                                              : CommandStep::Characters;
+  *p.orders_begun = required_bool(r, "orders_begun");
+  *p.general_failed = required_bool(r, "general_failed");
+  *p.active_character = read_character_ref(r, "active_character", start);
+  const bool over = required_bool(r, "battle_over");
+  if (over != r.has("battle_over_reason"))
+    r.fail("battle_over_reason", over ? "required when the battle is over" : "given, but the battle is not over");
+  *p.battle_over_reason = over ? r.string("battle_over_reason") : std::string();
+  if (over && p.battle_over_reason->empty()) r.fail("battle_over_reason", "must not be empty");
+
+  // The units, in the battle's order, with their stands.
+  JsonReader units = r.at("units");
+  units.require_array();
+  if (units.size() != start.units.size())
+    units.fail(fmt::format("expected {} units (the battle's), got {}", start.units.size(), units.size()));
+  std::vector<UnitStatus> statuses(start.units.size());
+  std::vector<std::vector<int>> touching(start.units.size());
+  bool any_touching = false;
+  for (std::size_t i = 0; i < start.units.size(); ++i) {
+    JsonReader u = units.at(i);
+    u.require_object();
+    u.allow_only({"id", "side", "orders", "ordered_by", "used_initiative", "charged", "moved", "finished",
+                  "homed_back", "near_enemy_at_start", "engaged", "confused", "stands_lost", "off_table",
+                  "returns_next_turn", "destroyed", "frozen", "brigade_touching", "stands", "parked"});
+    const Unit& su = start.units[i];
+    Unit& mu = bf.units[i];
+    UnitStatus& st = statuses[i];
+    if (u.string("id") != su.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", su.id));
+    if (u.integer("side", 0, 1) != su.side) u.fail("side", fmt::format("unit {} is on side {}", su.id, su.side));
+    st.orders = u.integer("orders", 0, 3);
+    st.ordered_by = read_character_ref(u, "ordered_by", start);
+    if ((st.orders > 0) != !st.ordered_by.empty())
+      u.fail("ordered_by", "names the character who gave the unit's orders, and only when it has had some");
+    st.used_initiative = required_bool(u, "used_initiative");
+    st.charged = required_bool(u, "charged");
+    st.moved = required_bool(u, "moved");
+    st.finished = required_bool(u, "finished");
+    st.homed_back = required_bool(u, "homed_back");
+    st.near_enemy_at_start = required_bool(u, "near_enemy_at_start");
+    mu.engaged = required_bool(u, "engaged");
+    mu.confused = required_bool(u, "confused");
+    const int total = static_cast<int>(su.stands.size()) + su.stands_lost;
+    mu.stands_lost = u.integer("stands_lost", 0, total);
+    st.off_table = required_bool(u, "off_table");
+    st.returns_next_turn = required_bool(u, "returns_next_turn");
+    st.destroyed = required_bool(u, "destroyed");
+    st.frozen = required_bool(u, "frozen");
+    if (st.off_table && st.destroyed) u.fail("destroyed", "a unit is either off the table or destroyed, not both");
+    const std::size_t expected = static_cast<std::size_t>(total - mu.stands_lost);
+    mu.stands = read_stands(u, "stands", expected);
+    st.parked = read_stands(u, "parked", expected);
+    if (mu.stands.empty() != (st.off_table || st.destroyed))
+      u.fail("stands", mu.stands.empty() ? "a unit on the table needs its stands"
+                                         : "a unit off the table or destroyed has no stands on it");
+    if (st.off_table && st.parked.empty() && expected > 0)
+      u.fail("parked", "a unit off the table keeps the stands where it left");
+    if (!st.off_table && !st.destroyed && !st.parked.empty())
+      u.fail("parked", "only a unit that left the table has stands parked where it left");
+    touching[i] = read_unit_refs(u, "brigade_touching", start, start.units.size());
+    for (int n : touching[i])
+      if (n == static_cast<int>(i)) u.fail("brigade_touching", "a unit does not touch itself");
+    any_touching |= !touching[i].empty();
+  }
+  if (any_touching && !*p.orders_begun)
+    units.fail("the units touching when ordered movement began are known only once an order is given");
+  *p.units = std::move(statuses);
+  if (*p.orders_begun) *p.brigade_touching = std::move(touching);
+  else p.brigade_touching->clear();
+
+  JsonReader chars = r.at("characters");
+  chars.require_array();
+  if (chars.size() != start.characters.size())
+    chars.fail(fmt::format("expected {} characters (the battle's), got {}", start.characters.size(), chars.size()));
+  std::vector<CharacterStatus> cstat(start.characters.size());
+  for (std::size_t i = 0; i < start.characters.size(); ++i) {
+    JsonReader c = chars.at(i);
+    c.require_object();
+    c.allow_only({"id", "side", "role", "orders_issued", "failed", "finished", "moved", "first_order_given", "lost",
+                  "returns_next_turn", "return_point", "returned", "joined_unit", "pose"});
+    const Character& sc = start.characters[i];
+    Character& mc = bf.characters[i];
+    CharacterStatus& st = cstat[i];
+    if (c.string("id") != sc.id)
+      c.fail("id", fmt::format("expected character \"{}\" here (characters in the battle's order)", sc.id));
+    if (c.integer("side", 0, 1) != sc.side) c.fail("side", fmt::format("{} is on side {}", sc.id, sc.side));
+    if (c.string("role") != to_string(sc.role)) c.fail("role", fmt::format("{} is a {}", sc.id, to_string(sc.role)));
+    st.orders_issued = c.integer("orders_issued", 0, 1000);
+    st.failed = required_bool(c, "failed");
+    st.finished = required_bool(c, "finished");
+    st.moved = required_bool(c, "moved");
+    st.first_order_given = required_bool(c, "first_order_given");
+    st.lost = required_bool(c, "lost");
+    st.returns_next_turn = required_bool(c, "returns_next_turn");
+    st.return_point = c.at("return_point").vec2(1e5);
+    st.frozen = required_bool(c, "returned");
+    if (st.returns_next_turn && !st.lost) c.fail("returns_next_turn", "only a lost character rolls to return");
+    mc.joined_unit = c.string("joined_unit");
+    if (!mc.joined_unit.empty() && !start.find_unit(mc.joined_unit))
+      c.fail("joined_unit", fmt::format("no unit \"{}\" in this battle", mc.joined_unit));
+    mc.pose = read_pose(c.at("pose"));
+  }
+  *p.characters = std::move(cstat);
+
+  p.family->clear();
+  p.last_group->clear();
+  *p.family = read_unit_refs(r, "ordering", start, 4);
+  *p.last_group = read_unit_refs(r, "last_ordered", start, 4);
+
+  if (const JsonReader pm = r.at("pending"); pm.json().is_null()) {
+    p.pending->reset();
+  } else {
+    JsonReader q = pm;
+    q.require_object();
+    PendingMove m;
+    m.source = q.one_of("source", {"order", "home back"});
+    if (m.source == "order") q.allow_only({"source", "move", "units"});
+    else q.allow_only({"source", "move", "units", "distance", "toward"});
+    const std::string kind = q.one_of("move", {"ordered", "half_pace", "dice", "none"});
+    if (kind != "none") m.kind = move_kind_from_string(kind);
+    if ((m.source == "home back") != (kind == "dice"))
+      q.fail("move", m.source == "order" ? "an order allows an ordered or half-pace move, or none"
+                                         : "a home back allows the distance rolled (\"dice\")");
+    m.units = read_unit_refs(q, "units", start, 4);
+    if (m.units.empty()) q.fail("units", "a pending move has at least one unit");
+    if (m.source == "home back") {
+      if (m.units.size() != 1) q.fail("units", "a home back moves one unit");
+      m.dice_distance = q.number("distance", 10.0, 60.0);
+      m.homing_on = read_character_ref(q, "toward", start);
+      if (m.homing_on.empty()) q.fail("toward", "names the character homed on");
+    }
+    *p.pending = std::move(m);
+  }
+  CommandStateAccess::set_battlefield(s, std::make_shared<Battlefield>(std::move(bf)));
+  return s;
 }
 
 Json legal_actions_json(const CommandState& s) {

@@ -63,7 +63,7 @@ struct WorkedExample : ::testing::Test {
   GameState s = GameState::initial(b);
 
   Verdict act(const nlohmann::json& j) {
-    Action a = parse_action(b, j, "action");
+    Action a = parse_action(j, b, "action");
     Verdict v = validate(b, s, a);
     if (v.legal()) apply(b, s, a);
     return v;

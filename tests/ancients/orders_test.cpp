@@ -124,7 +124,7 @@ struct Turn : ::testing::Test {
                           unit("enemy", "medium_infantry", 1, 6, 2)});
   GameState s = GameState::initial(b);
   Verdict act(const nlohmann::json& j) {
-    Action a = parse_action(b, j, "action");
+    Action a = parse_action(j, b, "action");
     GameState before = s;
     Verdict v = validate(b, s, a);
     EXPECT_EQ(before.position, s.position);  // validation never changes the state
@@ -174,7 +174,7 @@ TEST_F(Turn, ACardThatOrdersNothingSkipsStraightToDrawing) {
   ASSERT_EQ(s.side, 1);
   // Side 1's only unit is in the centre, so "Order Two Units Left" can order
   // nothing: the README says the turn skips straight to drawing.
-  Action play = parse_action(b, {{"type", "play_card"}, {"card", "order-two-left"}}, "action");
+  Action play = parse_action({{"type", "play_card"}, {"card", "order-two-left"}}, b, "action");
   ASSERT_TRUE(validate(b, s, play).legal());
   nlohmann::json result = apply(b, s, play);
   ASSERT_TRUE(result.contains("turn_skipped"));

@@ -380,7 +380,7 @@ TEST(OffTable, ACharacterOnItsOwnRollingThreeToSixComesBackWhereItLeft) {
       const Character& h = *s.battlefield().find_character("h");
       EXPECT_DOUBLE_EQ(h.pose.position.x, 30.0);
       EXPECT_DOUBLE_EQ(h.pose.position.y, 1.25);  // the base's edge on the table edge
-      EXPECT_FALSE(state_to_json(s)["characters"][2].contains("lost"));
+      EXPECT_EQ(state_to_json(s)["characters"][2]["lost"], false);
       ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
       ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
       EXPECT_TRUE(s.validate(order("h", {"P"})).legal());

@@ -126,6 +126,9 @@ INSTANTIATE_TEST_SUITE_P(Shards, CommandRandomSimShard, ::testing::Values(0, 1, 
 
 TEST(CommandRandomSim, UniformPicksFromLegalActions) {
   BattlefieldFile f = load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/command-crossroads.json");
+  // Uniform picks end phases often: a long battle, so that every game lasts
+  // its hundred picks (docs/rulings.md#warmaster-turn-limit).
+  f.settings.turn_limit = 100;
   auto game = make_game(f.battlefield, f.settings);
   Rng rng(99);
   int total = 0;

@@ -43,15 +43,40 @@ struct GameState {
   std::array<std::vector<std::string>, 2> decks;
 
   static GameState initial(const Battle& b);
+  bool operator==(const GameState&) const = default;
 };
 
+// Refuses everything once the game is over (ancients.game.over).
 Verdict validate(const Battle& b, const GameState& s, const Action& a);
 // Applies a legal action and returns what happened, for the log.
 nlohmann::json apply(const Battle& b, GameState& s, const Action& a);
 
-Action parse_action(const Battle& b, const nlohmann::json& j, const std::string& field);
+// Parses one action; errors name `path` and the field (JSON first, as in
+// the other systems).
+Action parse_action(const nlohmann::json& j, const Battle& b, const std::string& path);
 nlohmann::json action_json(const Battle& b, const Action& a);
+// Everything the game needs to resume: pieces and their per-turn flags, the
+// hands and decks, and in the movement phase the card played, its plan, the
+// orders given and whether a piece has moved.
 nlohmann::json state_json(const Battle& b, const GameState& s);
+// The inverse of state_json for a state of `b`: strict, every error names
+// the field under `path` (unknown ids, wrong counts, two pieces on a hex,
+// values out of range).
+GameState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path);
+
+// Every legal action now, in a fixed order: the cards in hand (one action
+// per distinct card), or orders one piece at a time (orders may be given in
+// several actions until a piece moves, and every set of orders a card allows
+// can be given that way: docs/rulings.md#ancients-legal-actions), then each
+// ordered piece to each hex it may move to, then end_movement. Empty once
+// the game is over.
+std::vector<Action> legal_actions(const Battle& b, const GameState& s);
+
+// The game ends after turn `Battle::turn_limit`, or when the player to play
+// holds no command card (docs/rulings.md#ancients-game-end).
+bool game_over(const Battle& b, const GameState& s);
+// Why, or empty while the game goes on.
+std::string game_over_reason(const Battle& b, const GameState& s);
 
 // Plays a list of actions from the start; an illegal action is an InputError
 // naming it ("actions[3]: ancients.movement.blocked: ..."), so nothing is written.

@@ -111,6 +111,9 @@ struct PlayerSpec {
   std::vector<std::string> deck;  // drawn from the front after each turn
 };
 
+// Turns (both players') before the game ends, when the scenario sets none.
+inline constexpr int kDefaultTurnLimit = 40;
+
 // The scenario. Immutable: a game state refers to it and never changes it.
 struct Battle {
   std::string name;
@@ -122,6 +125,9 @@ struct Battle {
   std::vector<LeaderSpec> leaders;
   std::array<PlayerSpec, 2> players;
   int first_side = 0;
+  // The game ends once this many turns (each player's turn counts one, as
+  // GameState::turn does) have been played (docs/rulings.md#ancients-game-end).
+  int turn_limit = kDefaultTurnLimit;
 
   const TerrainType* terrain_at(int hex) const {
     int t = terrain[static_cast<std::size_t>(hex)];

@@ -15,6 +15,7 @@ namespace referee::ancients {
 
 struct MoveOptions {
   bool light_pass_through = false;  // the card lets light foot pass through friendly units
+  bool operator==(const MoveOptions&) const = default;
 };
 
 // Why a unit that ends on a hex may not battle (kNone: it may).

@@ -33,6 +33,7 @@ struct OrderPlan {
   MoveOptions move;                    // how ordered units move under this card
   std::string rule;                    // the rule that fixed the count
   std::string reason;                  // why these units and this many
+  bool operator==(const OrderPlan&) const = default;
 };
 
 // What `card` lets `side` order. `command` is the player's hand size,

@@ -18,9 +18,14 @@ namespace referee::warmaster {
 Action parse_action(const Json& j, const Battlefield& bf, const std::string& path);
 Json to_json(const Action& a);
 
-// The whole state: turn, side, step, per-unit and per-character flags, the
-// pending move, and every stand's pose.
+// Everything later play depends on (the flags, the units being ordered, the
+// units touching when ordered movement began, every stand and character
+// pose), so that state_from_json resumes the game exactly.
 Json state_to_json(const CommandState& s);
+// The inverse of state_to_json for a state of `game`: strict (unknown fields,
+// unknown ids, wrong counts of units or stands and out-of-range values are
+// InputErrors naming the field under `path`).
+CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json& j, const std::string& path);
 // The legal actions in a compact form (moves of a pending order are listed
 // with their stands).
 Json legal_actions_json(const CommandState& s);

@@ -19,6 +19,9 @@ struct Settings {
   // README reading 6 is silent; our default lets a stand see out of, and be
   // seen inside, the feature it stands in (see docs/rulings.md).
   bool see_out_of_own_feature = true;
+  // The battle ends after the second side's Command phase of this turn
+  // (docs/rulings.md#warmaster-turn-limit): the texts give no battle length.
+  int turn_limit = 8;
 };
 
 void to_json(nlohmann::json& j, const Settings& s);

@@ -1,0 +1,333 @@
+// The typed game API around GameState: every legal action listed, and only
+// those (checked by brute force over every card, piece and hex); the state
+// in JSON read back exactly and playing on as the original; the end of the
+// game by turn limit or when a player's cards run out
+// (docs/rulings.md#ancients-game-end).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "../support/input_error.hpp"
+#include "referee/core/dice.hpp"
+#include "test_support.hpp"
+
+namespace referee::ancients {
+namespace ancients_state_test {
+
+using namespace testing;
+
+std::string scenario_path(const std::string& name) {
+  return std::string(REFEREE_SOURCE_DIR) + "/scenarios/ancients/" + name;
+}
+
+const std::vector<std::string> kScenarios = {"centre_clash.json", "river_crossing.json", "empty_board.json"};
+
+std::vector<std::string> dumps(const Battle& b, const std::vector<Action>& actions) {
+  std::vector<std::string> out;
+  for (const Action& a : actions) out.push_back(action_json(b, a).dump());
+  return out;
+}
+
+// Every action of the kinds legal_actions lists (orders of one piece), for
+// every card, unit, leader and hex on the board: the ones validate accepts.
+std::set<std::string> brute_force_legal(const Battle& b, const GameState& s) {
+  std::set<std::string> out;
+  auto consider = [&](const Action& a) {
+    if (validate(b, s, a).legal()) out.insert(action_json(b, a).dump());
+  };
+  for (std::size_t c = 0; c < b.cards.size(); ++c) {
+    Action a;
+    a.type = Action::Type::play_card;
+    a.card = static_cast<int>(c);
+    consider(a);
+  }
+  std::vector<OrderItem> pieces;
+  for (std::size_t u = 0; u < b.units.size(); ++u) pieces.push_back({false, static_cast<int>(u)});
+  for (std::size_t l = 0; l < b.leaders.size(); ++l) pieces.push_back({true, static_cast<int>(l)});
+  for (const OrderItem& it : pieces) {
+    Action order;
+    order.type = Action::Type::order;
+    order.items = {it};
+    consider(order);
+    for (int h = 0; h < b.board.cell_count(); ++h) {
+      if (!b.board.valid_index(h)) continue;
+      Action move;
+      move.type = Action::Type::move;
+      move.piece = it;
+      move.to = b.board.col_row(h);
+      consider(move);
+    }
+  }
+  Action end;
+  end.type = Action::Type::end_movement;
+  consider(end);
+  return out;
+}
+
+void expect_listed_exactly(const Battle& b, const GameState& s) {
+  const std::vector<std::string> listed = dumps(b, legal_actions(b, s));
+  const std::set<std::string> unique(listed.begin(), listed.end());
+  ASSERT_EQ(unique.size(), listed.size()) << "an action is listed twice";
+  for (const Action& a : legal_actions(b, s)) ASSERT_TRUE(validate(b, s, a).legal()) << action_json(b, a).dump();
+  const std::set<std::string> brute = brute_force_legal(b, s);
+  for (const std::string& a : brute) EXPECT_TRUE(unique.count(a)) << "legal but not listed: " << a;
+  for (const std::string& a : unique) EXPECT_TRUE(brute.count(a)) << "listed but refused: " << a;
+}
+
+void expect_round_trip(const Battle& b, const GameState& s) {
+  const nlohmann::json j = state_json(b, s);
+  const GameState back = state_from_json(b, j, "state");
+  ASSERT_TRUE(back == s) << j.dump();
+  ASSERT_EQ(state_json(b, back), j);
+  ASSERT_TRUE(state_from_json(b, parse_json_text(j.dump(), "state"), "state") == s);
+}
+
+// A uniformly random legal action; false once the game is over.
+bool random_step(const Battle& b, GameState& s, Rng& rng) {
+  const std::vector<Action> legal = legal_actions(b, s);
+  if (legal.empty()) return false;
+  const Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
+  apply(b, s, a);
+  return true;
+}
+
+TEST(AncientsLegalActions, ListedExactlyOnTheBundledScenariosAndThroughRandomGames) {
+  int states = 0, orders = 0, moves = 0;
+  for (const std::string& name : kScenarios) {
+    const Battle b = load_battle(scenario_path(name));
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      GameState s = GameState::initial(b);
+      Rng rng(seed);
+      do {
+        expect_listed_exactly(b, s);
+        ++states;
+        for (const Action& a : legal_actions(b, s)) {
+          orders += a.type == Action::Type::order;
+          moves += a.type == Action::Type::move;
+        }
+        if (HasFailure()) return;
+      } while (random_step(b, s, rng));
+      EXPECT_TRUE(game_over(b, s)) << name;
+    }
+  }
+  EXPECT_GT(states, 600);
+  EXPECT_GT(orders, 500);
+  EXPECT_GT(moves, 2000);
+  std::cout << "legal actions checked by brute force in " << states << " states\n";
+}
+
+TEST(AncientsLegalActions, OrdersOneAtATimeReachEverySetTheCardAllows) {
+  // The Leadership card: the leader first, then each linked unit.
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 6), unit("b", "medium_infantry", 0, 7, 6),
+                                unit("c", "medium_infantry", 0, 8, 6), unit("far", "medium_infantry", 0, 1, 6),
+                                unit("enemy", "medium_infantry", 1, 6, 2)},
+                               {{{"id", "L"}, {"side", 0}, {"attached_to", "a"}}});
+  GameState s = GameState::initial(b);
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", "leadership-any-section"}}, b, "action"));
+  std::vector<std::string> listed = dumps(b, legal_actions(b, s));
+  // Only the leader may be ordered first: a unit alone has no leader to be ordered through.
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), R"({"leaders":["L"],"type":"order"})"), 1);
+  EXPECT_EQ(std::count_if(listed.begin(), listed.end(), [](const std::string& a) { return a.find("order") != std::string::npos; }), 1);
+  apply(b, s, parse_action({{"type", "order"}, {"leaders", {"L"}}}, b, "action"));
+  listed = dumps(b, legal_actions(b, s));
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), R"({"type":"order","units":["b"]})"), 1);
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), R"({"type":"order","units":["c"]})"), 0);  // not linked yet
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), R"({"type":"order","units":["far"]})"), 0);
+  apply(b, s, parse_action({{"type", "order"}, {"units", {"b"}}}, b, "action"));
+  listed = dumps(b, legal_actions(b, s));
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), R"({"type":"order","units":["c"]})"), 1);  // linked through b
+  // Once a piece moves, no more orders are listed.
+  Action move;
+  for (const Action& a : legal_actions(b, s))
+    if (a.type == Action::Type::move) move = a;
+  ASSERT_EQ(move.type, Action::Type::move);
+  apply(b, s, move);
+  for (const Action& a : legal_actions(b, s)) EXPECT_NE(a.type, Action::Type::order);
+}
+
+// --- the end of the game -----------------------------------------------------------
+
+TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
+  // Centre clash: 5 cards in hand and 8 in the deck each, one played and one
+  // drawn a turn, side 0 first: side 0's 14th turn (turn 27) has no card.
+  // River crossing: 4 + 5 each, side 1 first: turn 19 is side 1's 10th.
+  struct Case {
+    const char* name;
+    int over_at_turn;
+    int side;
+  };
+  for (const Case& c : {Case{"centre_clash.json", 27, 0}, Case{"river_crossing.json", 19, 1}}) {
+    const Battle b = load_battle(scenario_path(c.name));
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      GameState s = GameState::initial(b);
+      Rng rng(seed);
+      int actions = 0;
+      while (random_step(b, s, rng)) ASSERT_LT(++actions, 5000);
+      EXPECT_EQ(s.turn, c.over_at_turn) << c.name;
+      EXPECT_EQ(s.side, c.side) << c.name;
+      EXPECT_EQ(game_over_reason(b, s), fmt::format("side {} has no command card left to play", c.side));
+      EXPECT_TRUE(s.hands[static_cast<std::size_t>(c.side)].empty());
+      EXPECT_TRUE(s.decks[0].empty() && s.decks[1].empty());
+      Action end;
+      end.type = Action::Type::end_movement;
+      EXPECT_TRUE(validate(b, s, end).has("ancients.game.over"));
+    }
+  }
+}
+
+TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
+  nlohmann::json j = load_json_file(scenario_path("centre_clash.json"));
+  EXPECT_EQ(parse_battle(j, "battle").turn_limit, 40);  // the default
+  j["turn_limit"] = 3;
+  const Battle b = parse_battle(j, "battle");
+  EXPECT_EQ(b.turn_limit, 3);
+  GameState s = GameState::initial(b);
+  Rng rng(5);
+  while (s.turn <= 3) {
+    EXPECT_FALSE(game_over(b, s));
+    ASSERT_TRUE(random_step(b, s, rng));
+  }
+  EXPECT_EQ(s.turn, 4);
+  EXPECT_TRUE(game_over(b, s));
+  EXPECT_EQ(game_over_reason(b, s), "turn limit (3 turns)");
+  EXPECT_TRUE(legal_actions(b, s).empty());
+  const Verdict v = validate(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  ASSERT_TRUE(v.has("ancients.game.over"));
+  EXPECT_EQ(v.violations[0].reason, "the game is over: turn limit (3 turns)");
+  j["turn_limit"] = 0;
+  try {
+    parse_battle(j, "battle");
+    FAIL() << "turn_limit 0 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "turn_limit");
+  }
+}
+
+TEST(AncientsGameEnd, AnEmptyBoardWithNoCardsIsOverAtOnce) {
+  const Battle b = load_battle(scenario_path("empty_board.json"));
+  const GameState s = GameState::initial(b);
+  EXPECT_TRUE(game_over(b, s));
+  EXPECT_TRUE(legal_actions(b, s).empty());
+}
+
+// --- the state in JSON ---------------------------------------------------------------
+
+TEST(AncientsStateJson, RoundTripsExactlyThroughRandomGames) {
+  int states = 0, mid_movement = 0;
+  for (const std::string& name : kScenarios) {
+    const Battle b = load_battle(scenario_path(name));
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      GameState s = GameState::initial(b);
+      Rng rng(seed);
+      do {
+        expect_round_trip(b, s);
+        ++states;
+        mid_movement += s.moving;
+        if (HasFailure()) return;
+      } while (random_step(b, s, rng));
+    }
+  }
+  EXPECT_GT(states, 1500);
+  EXPECT_GT(mid_movement, 300);
+}
+
+TEST(AncientsStateJson, AResumedGamePlaysOnExactlyAsTheOriginal) {
+  int compared = 0;
+  for (const char* name : {"centre_clash.json", "river_crossing.json"}) {
+    const Battle b = load_battle(scenario_path(name));
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      GameState original = GameState::initial(b);
+      Rng rng(seed);
+      // Stop after a random number of actions, save, and play on both.
+      const int stop = static_cast<int>(rng.below(120));
+      for (int k = 0; k < stop && random_step(b, original, rng); ++k) {
+      }
+      GameState resumed = state_from_json(b, parse_json_text(state_json(b, original).dump(), "saved"), "saved");
+      for (;;) {
+        const std::vector<Action> legal = legal_actions(b, original);
+        ASSERT_EQ(dumps(b, legal_actions(b, resumed)), dumps(b, legal));
+        if (legal.empty()) break;
+        const Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
+        ASSERT_EQ(apply(b, resumed, a), apply(b, original, a)) << action_json(b, a).dump();
+        ++compared;
+      }
+      EXPECT_TRUE(resumed == original) << name << " seed " << seed;
+      EXPECT_EQ(state_json(b, resumed), state_json(b, original));
+      EXPECT_TRUE(game_over(b, resumed));
+    }
+  }
+  EXPECT_GT(compared, 300);
+}
+
+class MalformedAncientsState : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    b_ = load_battle(scenario_path("centre_clash.json"));
+    GameState s = GameState::initial(b_);
+    // Side 0's first turn, after the card and an order: a plan and orders in the state.
+    apply(b_, s, parse_action({{"type", "play_card"}, {"card", "order-three-center"}}, b_, "action"));
+    const std::vector<Action> legal = legal_actions(b_, s);
+    ASSERT_EQ(legal.front().type, Action::Type::order);
+    apply(b_, s, legal.front());
+    good_ = state_json(b_, s);
+  }
+  std::string field_of(const std::function<void(nlohmann::json&)>& edit) const {
+    nlohmann::json j = good_;
+    edit(j);
+    try {
+      state_from_json(b_, j, "state");
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return "no error";
+  }
+  Battle b_;
+  nlohmann::json good_;
+};
+
+TEST_F(MalformedAncientsState, ErrorsNameTheField) {
+  EXPECT_EQ(field_of([](nlohmann::json&) {}), "no error");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["weather"] = "rain"; }), "state.weather");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j.erase("decks"); }), "state.decks");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["turn"] = 0; }), "state.turn");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["side"] = -1; }), "state.side");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["phase"] = "battle"; }), "state.phase");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["card"] = "order-everything"; }), "state.card");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["hands"][1][0] = "joker"; }), "state.hands[1][0]");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["decks"].erase(1); }), "state.decks");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"].erase(0); }), "state.units");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["id"] = "ghost"; }), "state.units[0].id");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["class"] = "elephant"; }), "state.units[0].class");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["at"] = {40, 40}; }), "state.units[0].at");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][1]["at"] = j["units"][0]["at"]; }), "state.units[1].at");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["blocks"] = 9; }), "state.units[0].blocks");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["moved"] = 1; }), "state.units[0].moved");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["leaders"][0]["attached_to"] = "ghost"; }),
+            "state.leaders[0].attached_to");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["leaders"][1]["at"] = j["leaders"][0]["at"]; }), "state.leaders[1].at");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["plan"]["quota"] = {1, 2}; }), "state.plan.quota");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["plan"]["units"] = {"b_wi1"}; }), "state.plan.units[0]");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["plan"] = nullptr; }), "state.plan");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["orders"].push_back({{"unit", "ghost"}}); }), "state.orders[1].unit");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["orders"].push_back(j["orders"][0]); }), "state.orders[1]");
+  EXPECT_EQ(field_of([](nlohmann::json& j) {
+              j["phase"] = "play_card";
+              j["card"] = nullptr;
+            }),
+            "state.plan");
+}
+
+TEST_F(MalformedAncientsState, OrderedFlagsMustMatchTheOrders) {
+  const std::string ordered = good_.at("orders")[0].at("unit");
+  std::size_t index = 0;
+  while (good_.at("units")[index].at("id") != ordered) ++index;
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["orders"] = nlohmann::json::array(); }),
+            "state.units[" + std::to_string(index) + "].ordered");
+}
+
+}  // namespace ancients_state_test
+}  // namespace referee::ancients
