@@ -10,13 +10,16 @@ namespace referee::ancients {
 namespace {
 
 using IState = referee::GameState;
+// Inside a class derived from referee::GameState, "GameState" names the base:
+// the typed state needs its full name.
+using TypedState = ancients::GameState;
 
 class AncientsGame;
 
 class AncientsState final : public IState {
  public:
-  AncientsState(std::shared_ptr<const Battle> b, GameState s) : b_(std::move(b)), s_(std::move(s)) {}
-  const GameState& typed() const { return s_; }
+  AncientsState(std::shared_ptr<const Battle> b, TypedState s) : b_(std::move(b)), s_(std::move(s)) {}
+  const TypedState& typed() const { return s_; }
 
   std::unique_ptr<IState> clone() const override { return std::make_unique<AncientsState>(*this); }
   Json to_json() const override { return state_json(*b_, s_); }
@@ -66,7 +69,7 @@ class AncientsState final : public IState {
 
  private:
   std::shared_ptr<const Battle> b_;
-  GameState s_;
+  TypedState s_;
 };
 
 class AncientsGame final : public Game {
@@ -77,7 +80,7 @@ class AncientsGame final : public Game {
   std::vector<std::string> players() const override { return {b_->players[0].name, b_->players[1].name}; }
   const Json& scenario() const override { return scenario_; }
   std::unique_ptr<IState> new_initial_state() const override {
-    return std::make_unique<AncientsState>(b_, GameState::initial(*b_));
+    return std::make_unique<AncientsState>(b_, TypedState::initial(*b_));
   }
   std::unique_ptr<IState> state_from_json(const Json& j, const std::string& path) const override {
     return std::make_unique<AncientsState>(b_, ancients::state_from_json(*b_, j, path));

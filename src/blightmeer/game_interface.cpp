@@ -11,11 +11,14 @@ namespace referee::blightmeer {
 namespace {
 
 using IState = referee::GameState;
+// Inside a class derived from referee::GameState, "GameState" names the base:
+// the typed state needs its full name.
+using TypedState = blightmeer::GameState;
 
 class BlightmeerState final : public IState {
  public:
-  BlightmeerState(std::shared_ptr<const Battle> b, GameState s) : b_(std::move(b)), s_(std::move(s)) {}
-  const GameState& typed() const { return s_; }
+  BlightmeerState(std::shared_ptr<const Battle> b, TypedState s) : b_(std::move(b)), s_(std::move(s)) {}
+  const TypedState& typed() const { return s_; }
 
   std::unique_ptr<IState> clone() const override { return std::make_unique<BlightmeerState>(*this); }
   Json to_json() const override { return game_state_json(s_); }
@@ -84,7 +87,7 @@ class BlightmeerState final : public IState {
 
  private:
   std::shared_ptr<const Battle> b_;
-  GameState s_;
+  TypedState s_;
 };
 
 class BlightmeerGame final : public Game {
@@ -92,10 +95,10 @@ class BlightmeerGame final : public Game {
   BlightmeerGame(std::shared_ptr<const Battle> b, Json scenario) : b_(std::move(b)), scenario_(std::move(scenario)) {}
   const Battle& battle() const { return *b_; }
   std::string system() const override { return "blightmeer"; }
-  std::vector<std::string> players() const override { return GameState::initial(*b_).sides; }
+  std::vector<std::string> players() const override { return TypedState::initial(*b_).sides; }
   const Json& scenario() const override { return scenario_; }
   std::unique_ptr<IState> new_initial_state() const override {
-    return std::make_unique<BlightmeerState>(b_, GameState::initial(*b_));
+    return std::make_unique<BlightmeerState>(b_, TypedState::initial(*b_));
   }
   std::unique_ptr<IState> state_from_json(const Json& j, const std::string& path) const override {
     return std::make_unique<BlightmeerState>(b_, game_state_from_json(j, *b_, path));

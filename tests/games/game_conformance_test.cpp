@@ -15,6 +15,10 @@
 #include "support/game_conformance.hpp"
 
 namespace referee {
+
+// Names the parameter in failure messages.
+void PrintTo(const BundledBattle& b, std::ostream* os) { *os << b.file; }
+
 namespace {
 
 std::shared_ptr<const Game> bundled(const BundledBattle& b) {
@@ -33,8 +37,9 @@ void warmaster_invariant(const GameState& gs) {
       for (std::size_t p = 0; p < bf.units[i].stands.size(); ++p)
         for (std::size_t q = 0; q < bf.units[j].stands.size(); ++q) {
           const OrientedRect a = bf.units[i].footprint(p), b = bf.units[j].footprint(q);
-          if (a.bounds().overlaps(b.bounds()))
+          if (a.bounds().overlaps(b.bounds())) {
             EXPECT_FALSE(overlaps(a, b, tol)) << bf.units[i].id << " overlaps " << bf.units[j].id;
+          }
         }
 }
 
