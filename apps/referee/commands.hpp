@@ -2,6 +2,8 @@
 // Every function lives in its own file so the systems grow independently.
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace referee::cli {
@@ -11,5 +13,7 @@ void add_warmaster_reach_commands(CLI::App& warmaster);    // reach, los, distan
 void add_warmaster_command_commands(CLI::App& warmaster);  // odds, play, replay
 void add_ancients_commands(CLI::App& ancients);
 void add_blightmeer_commands(CLI::App& blightmeer);
+// rules: the rule catalogue of "warmaster", "ancients" or "blightmeer".
+void add_rules_command(CLI::App& system_command, const std::string& system);
 
 }  // namespace referee::cli
