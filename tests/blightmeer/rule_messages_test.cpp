@@ -8,7 +8,7 @@
 #include "referee/blightmeer/resolve.hpp"
 
 namespace referee::blightmeer {
-namespace {
+namespace rule_messages_test {
 using namespace testing;
 
 ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
@@ -160,5 +160,5 @@ TEST(BlightmeerRuleMessages, ANearMissOnTheClimbLeewayShowsDistinctFigures) {
   EXPECT_TRUE(contains(v->reason, "moves 1.05 in horizontally within a climb; 1.00 in is allowed"));
 }
 
-}  // namespace
+}  // namespace rule_messages_test
 }  // namespace referee::blightmeer
