@@ -2,6 +2,8 @@
 // Every function lives in its own file so the systems grow independently.
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 #include "referee/core/game.hpp"
@@ -15,5 +17,7 @@ void add_ancients_commands(CLI::App& ancients);
 void add_blightmeer_commands(CLI::App& blightmeer);
 // play, replay, state, query: the same for every system, over the game interface.
 void add_game_commands(CLI::App& system, const GameType& type);
+// rules: the rule catalogue of "warmaster", "ancients" or "blightmeer".
+void add_rules_command(CLI::App& system_command, const std::string& system);
 
 }  // namespace referee::cli

@@ -133,7 +133,7 @@ Verdict validate(const Battle& b, const GameState& s, const Action& a) {
 }
 
 // Ends the movement: the player draws a card and the other side's turn
-// begins (README, Command cards).
+// begins (docs/rulings.md#ancients-cards-that-order-nothing).
 static nlohmann::json end_turn(const Battle& b, GameState& s) {
   nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
   auto& deck = s.decks[static_cast<std::size_t>(s.side)];
@@ -165,7 +165,7 @@ nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
       s.plan = plan_orders(b, pos, s.side, a.card, command);
       s.phase = Phase::movement;
       nlohmann::json r = plan_json(b, pos, s.plan);
-      // README, Command cards: "If the card played can order no unit, the
+      // Command cards: "If the card played can order no unit, the
       // turn skips straight to drawing" (ancients.card.orders_nothing).
       if (s.plan.units.empty() && s.plan.leaders.empty()) {
         nlohmann::json skipped = end_turn(b, s);

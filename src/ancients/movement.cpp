@@ -250,8 +250,9 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   if (s.seen(to) && (s.flags[ti] & kEndable)) {
     if (warrior_ok(b, p, unit, to, s.dist[ti])) return v;
     v.add("ancients.movement.allowance",
-          fmt::format("{} may move 2 hexes only to end adjacent to an enemy unit or leader, and {} is not", who, there),
-          {{"hexes", 2, "hexes"}, {"allowed without a charge", 1, "hexes"}});
+          fmt::format("{} may move {} hexes only to end adjacent to an enemy unit or leader, and {} is not", who,
+                      s.dist[ti], there),
+          {{"hexes", static_cast<double>(s.dist[ti]), "hexes"}, {"allowed without a charge", 1, "hexes"}});
     return v;
   }
   // Refused: name every reason found at the destination, then the route.

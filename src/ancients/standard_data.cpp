@@ -6,9 +6,9 @@
 
 namespace referee::ancients {
 
-// README terrain table. Rivers are impassable except at fords and bridges
-// (README reading); fords make a unit stop and bridges are open (our reading,
-// docs/rulings.md).
+// The published terrain effects. Rivers are impassable except at fords and
+// bridges; fords make a unit stop and bridges are open
+// (docs/rulings.md#ancients-terrain).
 const char* const kStandardTerrainJson = R"json([
   {"id": "forest", "name": "forest", "stop": ["all"],
    "no_battle": ["all"], "no_battle_except": ["light_infantry", "light_sling_infantry", "light_bow_infantry", "auxilia", "warrior"],

@@ -169,7 +169,7 @@ class Checker {
       if (o.side != u.side) {
         rep_.verdict.add("blightmeer.units.enemy",
                          fmt::format("step {} passes through enemy {}: bases {} apart, centres {} apart", step, o.id,
-                                     in(need), in(d)),
+                                     format_compared(need, d, "in").value, format_compared(need, d, "in").limit),
                          {{"centre_distance", d, "in"}, {"bases_need", need, "in"}});
       } else if (!o.engaged_with.empty() || o.disabled()) {
         std::string why = !o.engaged_with.empty() ? "Engaged" : (o.stunned ? "Stunned" : "Dazed");
@@ -254,7 +254,8 @@ class Checker {
     if (sr.horizontal > t_.settings.climb_leeway + kEps)
       rep_.verdict.add("blightmeer.climb.leeway",
                        fmt::format("step {} moves {} horizontally within a climb; {} is allowed", sr.index,
-                                   in(sr.horizontal), in(t_.settings.climb_leeway)),
+                                   format_compared(sr.horizontal, t_.settings.climb_leeway, "in").value,
+                                   format_compared(sr.horizontal, t_.settings.climb_leeway, "in").limit),
                        {{"horizontal", sr.horizontal, "in"}, {"leeway", t_.settings.climb_leeway, "in"}});
     auto sc = t_.scan(pos_.xy(), st.to, lvl);
     if (sc.impassable)
@@ -361,7 +362,7 @@ class Checker {
     if (sr.horizontal > range + kEps)
       rep_.verdict.add("blightmeer.jump_down.range",
                        fmt::format("step {} lands {} from where it jumped down; at most {}", sr.index,
-                                   in(sr.horizontal), in(range)),
+                                   format_compared(sr.horizontal, range, "in").value, format_compared(sr.horizontal, range, "in").limit),
                        {{"distance", sr.horizontal, "in"}, {"limit", range, "in"}});
     auto sc = t_.scan(pos_.xy(), st.to, lvl);
     if (sc.max_level > pos_.z + kEps)
@@ -384,7 +385,9 @@ class Checker {
     c.failure_spot = sr.to;
     c.fall_height = drop;
     bool dis = drop >= t_.settings.disadvantage_drop - kEps;
-    check_edge(c, dis, fmt::format("drop of {} (4 in or more): Disadvantage", in(drop)));
+    check_edge(c, dis,
+               fmt::format("drop of {} ({} or more): Disadvantage", format_compared(drop, t_.settings.disadvantage_drop, "in").value,
+                           format_compared(drop, t_.settings.disadvantage_drop, "in").limit));
     add_check(std::move(c));
     return true;
   }
@@ -408,7 +411,9 @@ class Checker {
     const double reach = unit().jump_across_reach;
     if (gap <= t_.settings.free_jump_gap + kEps && rise <= 1 + kEps) {
       rep_.notes.push_back({"blightmeer.jump_across.short",
-                            fmt::format("step {} jumps {}: 1 in or less needs no check", sr.index, in(gap)),
+                            fmt::format("step {} jumps {}: {} or less needs no check", sr.index,
+                                        format_compared(gap, t_.settings.free_jump_gap, "in").value,
+                                        format_compared(gap, t_.settings.free_jump_gap, "in").limit),
                             {{"gap", gap, "in"}}});
       return true;
     }
@@ -432,7 +437,8 @@ class Checker {
     if (gap > reach + kEps || rise > 1 + kEps) {
       c.automatic_failure = true;
       c.rule = "blightmeer.jump_across.automatic_failure";
-      c.automatic_reason = gap > reach + kEps ? fmt::format("gap {} is longer than {}", in(gap), in(reach))
+      c.automatic_reason = gap > reach + kEps ? fmt::format("gap {} is longer than {}", format_compared(gap, reach, "in").value,
+                                                            format_compared(gap, reach, "in").limit)
                                               : fmt::format("landing is {} above the take-off, more than 1 in", in(rise));
     }
     check_edge(c, false, {});
@@ -459,7 +465,8 @@ class Checker {
     rep_.allowance = a;
     if (rep_.spent > a.total + kEps)
       rep_.verdict.add("blightmeer.move.allowance",
-                       fmt::format("{} spends {} of {} allowed{}{}{}", unit().id, in(rep_.spent), in(a.total),
+                       fmt::format("{} spends {} of {} allowed{}{}{}", unit().id, format_compared(rep_.spent, a.total, "in").value,
+                                   format_compared(rep_.spent, a.total, "in").limit,
                                    a.staggered ? " (Staggered: Move halved, rounded up)" : "",
                                    a.run ? " (Run: x1.5)" : "", a.difficult ? " (difficult terrain: -2 in)" : ""),
                        {{"spent", rep_.spent, "in"}, {"allowed", a.total, "in"}});
@@ -467,8 +474,9 @@ class Checker {
       if (c.spent_before + c.cost > a.total + kEps)
         rep_.verdict.add("blightmeer.climb.unreachable",
                          fmt::format("step {}: a climb may not be attempted that cannot reach its destination this "
-                                     "turn ({} already spent + {} climb > {})",
-                                     c.step, in(c.spent_before), in(c.cost), in(a.total)),
+                                     "turn ({} already spent + {} climb = {} > {})",
+                                     c.step, in(c.spent_before), in(c.cost), format_compared(c.spent_before + c.cost, a.total, "in").value,
+                                     format_compared(c.spent_before + c.cost, a.total, "in").limit),
                          {{"needed", c.spent_before + c.cost, "in"}, {"allowed", a.total, "in"}});
   }
 

@@ -112,7 +112,8 @@ nlohmann::json reach_json(const ReachAnswer& a) {
 
 std::string explain_report(const MoveReport& r) {
   std::string out = fmt::format("{} move by {}: spends {} of {}\n", r.verdict.legal() ? "Legal" : "Illegal", r.unit,
-                                format_measure(r.spent, "in"), format_measure(r.allowance.total, "in"));
+                                format_compared(r.spent, r.allowance.total, "in").value,
+                                format_compared(r.spent, r.allowance.total, "in").limit);
   for (const StepReport& s : r.steps)
     out += fmt::format("  step {}: {} {} -> {}: {}\n", s.index, to_string(s.type), fmt_pos(s.from), fmt_pos(s.to),
                        format_measure(s.cost, "in"));

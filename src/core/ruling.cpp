@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -44,6 +45,40 @@ std::string format_measure(double value, const std::string& unit) {
   std::string n = fmt::format("{:.1f}", value);
   if (n == "-0.0") n = "0.0";
   return unit.empty() ? n : n + " " + unit;
+}
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+  std::string n = fmt::format("{:.{}f}", value, decimals);
+  if (n.find_first_not_of("-0.") == std::string::npos && n[0] == '-') n.erase(0, 1);  // "-0.00"
+  return n;
+}
+
+}  // namespace
+
+ComparedFigures format_compared(double value, double limit, const std::string& unit) {
+  // The fewest decimals at which the two print differently and neither is
+  // rounded by more than a tenth of their difference, so the printed gap is
+  // the true one: 10.05 against 10 is "10.05" and "10.00", not "10.1" and
+  // "10.0". Values that agree to six decimals differ only by floating-point
+  // noise (a gap of exactly the frontage, built from sums): one decimal.
+  constexpr int kMaxDecimals = 6;
+  const double gap = std::fabs(value - limit);
+  auto differ = [&](int d) { return fixed(value, d) != fixed(limit, d); };
+  auto faithful = [&](int d) {
+    const double ev = std::fabs(std::strtod(fixed(value, d).c_str(), nullptr) - value);
+    const double el = std::fabs(std::strtod(fixed(limit, d).c_str(), nullptr) - limit);
+    return std::max(ev, el) <= gap / 10;
+  };
+  int decimals = 0;
+  for (int d = 1; d <= kMaxDecimals && !decimals; ++d)
+    if (differ(d) && faithful(d)) decimals = d;
+  for (int d = 1; d <= kMaxDecimals && !decimals; ++d)
+    if (differ(d)) decimals = d;
+  if (!decimals) decimals = 1;
+  std::string suffix = unit.empty() ? "" : " " + unit;
+  return {fixed(value, decimals) + suffix, fixed(limit, decimals) + suffix};
 }
 
 std::string explain(const Ruling& r) {

@@ -35,7 +35,7 @@ bool clear_of_other_units(const Battlefield& bf, const Unit& u, const std::vecto
   return true;
 }
 
-// Reading (docs/rulings.md, warmaster.command.character_lost): a character
+// Reading (docs/rulings.md#warmaster-command-characters-leaving-table): a
 // that comes back appears "at the same point it left": where its straight
 // line from start to end crossed the edge, pulled in by half its base so the
 // base is wholly on the table.
@@ -54,7 +54,7 @@ Vec2 edge_where_left(const Battlefield& bf, const Character& c, Vec2 start) {
   return {std::clamp(p.x, lo_x, std::max(lo_x, hi_x)), std::clamp(p.y, lo_y, std::max(lo_y, hi_y))};
 }
 
-// Reading (docs/rulings.md, warmaster.movement.off_table): a unit that
+// Reading (docs/rulings.md#warmaster-command-off-the-table): a unit that
 // reappears "at the same point it left" is pushed straight back across the
 // edge it crossed, just far enough to be wholly on the table, keeping its
 // formation and facing. The text is silent when another unit now stands
@@ -129,7 +129,8 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
   if (s.used_initiative) v.add("warmaster.initiative.once", fmt::format("unit {} has already used initiative", u.id));
   if (!s.near_enemy_at_start)
     v.add("warmaster.initiative.range",
-          fmt::format("unit {} was not within 20 cm of an enemy at the start of the Command phase", u.id));
+          fmt::format("unit {} was not within {} of an enemy at the start of the Command phase", u.id,
+                      format_measure(kInitiativeRange, "cm")));
   if (a.charge && u.type == TroopType::Artillery)
     v.add("warmaster.initiative.artillery", fmt::format("artillery ({}) may evade by initiative but never charge", u.id));
   if (!a.charge && u.type == TroopType::Flyer)
@@ -169,8 +170,9 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
   if (!target) {
     const double d = unit_distance(u, e).distance;
     v.add("warmaster.initiative.range",
-          fmt::format("{} is {} from {}: initiative reaches only the closest enemy within 20 cm", e.id,
-                      format_measure(d, "cm"), u.id),
+          fmt::format("{} is {} from {}: initiative reaches only the closest enemy within {}", e.id,
+                      format_compared(d, kInitiativeRange, "cm").value, u.id,
+                      format_compared(d, kInitiativeRange, "cm").limit),
           {{"distance", d, "cm"}, {"limit", kInitiativeRange, "cm"}});
     return v;
   }
@@ -184,7 +186,8 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
   if (closest && to_hundredths_of_mm(closest->distance) < to_hundredths_of_mm(target->distance)) {
     v.add("warmaster.initiative.closest",
           fmt::format("{} is {} away but {} is closer ({}): initiative acts on the closest visible enemy", e.id,
-                      format_measure(target->distance, "cm"), closest->enemy, format_measure(closest->distance, "cm")),
+                      format_compared(target->distance, closest->distance, "cm").value, closest->enemy,
+                      format_compared(target->distance, closest->distance, "cm").limit),
           {{"target", target->distance, "cm"}, {"closest", closest->distance, "cm"}});
     return v;
   }
@@ -206,9 +209,9 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index());
     if (!req)
       v.add("warmaster.initiative.evade",
-            fmt::format("unit {} cannot evade {}: no straight move of 1 cm to full pace ends at least 5 cm from every "
+            fmt::format("unit {} cannot evade {}: no straight move of {} to full pace ends at least {} from every "
                         "enemy and engaged unit on a clear path",
-                        u.id, e.id));
+                        u.id, e.id, format_measure(kEvadeMinimum, "cm"), format_measure(kEvadeClearance, "cm")));
   } else if (a.moves.size() != 1) {
     v.add("warmaster.initiative.evade", "an evade is one move of the unit's stands");
   } else {
@@ -264,7 +267,7 @@ void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAn
 }
 
 // A Hero or Wizard that left the table on a 1-2 rolls again at the start of
-// its side's turn (docs/rulings.md, warmaster.command.character_lost): 1-2
+// its side's turn (docs/rulings.md#warmaster-command-characters-leaving-table): 1-2
 // and it stays off; 3-4 and it is back where it left but makes no move this
 // turn; 5-6 and it is back and may move. It may issue orders once back.
 void CommandState::apply_character_return(int ci, Dice& dice, nlohmann::json* result) {
@@ -527,8 +530,9 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       if (say) res["move"] = to_json(req);
       // Movement text, "Units which move off the table": a character that
       // joined a unit shares the unit's fate (its unit rolls); one on its own
-      // rolls the same D6 chart. Reading (docs/rulings.md,
-      // warmaster.command.character_lost): 2 or less and it is lost for the
+      // rolls the same D6 chart. Reading
+      // (docs/rulings.md#warmaster-command-characters-leaving-table): 2 or
+      // less and it is lost for the
       // rest of the game (the 1-2 re-roll is not modelled for characters);
       // 3-6 and it is put back at once at the point of the edge where it left.
       if (ans.leaves_table) {

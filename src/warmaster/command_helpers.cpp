@@ -122,7 +122,7 @@ void check_home_back_direction(const Battlefield& before, const Battlefield& aft
   if (d1 > d0 + 1e-6)
     v.add("warmaster.command.home_back",
           fmt::format("unit {} homes back toward {} but ends further away ({} > {})", u0.id, c->id,
-                      format_measure(d1, "cm"), format_measure(d0, "cm")),
+                      format_compared(d1, d0, "cm").value, format_compared(d1, d0, "cm").limit),
           {{"before", d0, "cm"}, {"after", d1, "cm"}});
 }
 

@@ -156,7 +156,7 @@ void CommandState::begin_phase() {
 }
 
 // Two units touch when some stand of one is within the contact tolerance of a
-// stand of the other (README reading 3, applied between units). This is how
+// stand of the other (docs/rulings.md#warmaster-command-brigades). This is how
 // brigades are recognised.
 const std::vector<std::vector<int>>& CommandState::touching_now() const {
   if (touching_) return *touching_;
@@ -296,11 +296,12 @@ Verdict CommandState::validate_home_back(const Action& a) const {
     const Character& f = bf_->characters[k];
     if (f.side != u.side || chars_[k].lost) continue;
     const double d = character_distance(f, u).distance;
-    if (to_hundredths_of_mm(d) <= 20000)
+    if (to_hundredths_of_mm(d) <= to_hundredths_of_mm(kFlyerCharacterRange))
       v.add("warmaster.command.home_back",
-            fmt::format("unit {} is {} from {}: only a flyer more than 20 cm from every friendly character may home back",
-                        u.id, format_measure(d, "cm"), f.id),
-            {{"distance", d, "cm"}, {"limit", 20, "cm"}});
+            fmt::format("unit {} is {} from {}: only a flyer more than {} from every friendly character may home back",
+                        u.id, format_compared(d, kFlyerCharacterRange, "cm").value, f.id,
+                        format_compared(d, kFlyerCharacterRange, "cm").limit),
+            {{"distance", d, "cm"}, {"limit", kFlyerCharacterRange, "cm"}});
   }
   return v;
 }
@@ -378,11 +379,12 @@ Verdict CommandState::validate_order(const Action& a) const {
       for (std::size_t k = 0; k < bf_->characters.size(); ++k)
         if (bf_->characters[k].side == u.side && !chars_[k].lost)
           best = std::min(best, character_distance(bf_->characters[k], u).distance);
-      if (!(to_hundredths_of_mm(best) <= 20000))
+      if (!(to_hundredths_of_mm(best) <= to_hundredths_of_mm(kFlyerCharacterRange)))
         v.add("warmaster.command.flyer_range",
-              fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within 20 cm",
-                          u.id, std::isfinite(best) ? format_measure(best, "cm") : std::string("far")),
-              {{"distance", std::isfinite(best) ? best : 0, "cm"}, {"limit", 20, "cm"}});
+              fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within {}",
+                          u.id, std::isfinite(best) ? format_compared(best, kFlyerCharacterRange, "cm").value : std::string("far"),
+                          format_compared(std::isfinite(best) ? best : 0, kFlyerCharacterRange, "cm").limit),
+              {{"distance", std::isfinite(best) ? best : 0, "cm"}, {"limit", kFlyerCharacterRange, "cm"}});
     }
   }
   if (!v.legal()) return v;
@@ -574,7 +576,9 @@ Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answe
       const double d = character_distance(moved, unit_at(ui)).distance;
       if (d > settings().contact_tolerance)
         v.add("warmaster.command.join",
-              fmt::format("{} must end touching unit {} to join it ({} away)", c.id, a.join, format_measure(d, "cm")),
+              fmt::format("{} must end touching unit {} to join it ({} away; touching means within {})", c.id, a.join,
+                          format_compared(d, settings().contact_tolerance, "cm").value,
+                          format_compared(d, settings().contact_tolerance, "cm").limit),
               {{"distance", d, "cm"}});
     }
   }

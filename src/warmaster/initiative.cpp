@@ -142,9 +142,10 @@ bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v, cons
     if (to_hundredths_of_mm(d) >= 5000) continue;
     clear = false;
     v.add("warmaster.initiative.evade_clearance",
-           fmt::format("unit {} would end {} from {} unit {}: an evade ends at least 5 cm from every enemy and every "
+           fmt::format("unit {} would end {} from {} unit {}: an evade ends at least {} from every enemy and every "
                        "engaged unit",
-                       moved.id, format_measure(d, "cm"), o.side == moved.side ? "engaged" : "enemy", o.id),
+                       moved.id, format_compared(d, kEvadeClearance, "cm").value,
+                       o.side == moved.side ? "engaged" : "enemy", o.id, format_compared(d, kEvadeClearance, "cm").limit),
            {{"distance", d, "cm"}, {"minimum", kEvadeClearance, "cm"}});
   }
   return clear;
@@ -189,7 +190,8 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
                       line.stand, enemy.id, normalize_degrees(rad_to_deg(std::atan2(line.direction.x, line.direction.y)))));
   if (along_prev < kEvadeMinimum - 1e-6)
     v.add("warmaster.initiative.evade_distance",
-          fmt::format("an evade moves at least 1 cm (stand {} moves {})", line.stand, format_measure(along_prev, "cm")),
+          fmt::format("an evade moves at least {} (stand {} moves {})", format_compared(along_prev, kEvadeMinimum, "cm").limit,
+                      line.stand, format_compared(along_prev, kEvadeMinimum, "cm").value),
           {{"moved", along_prev, "cm"}, {"minimum", kEvadeMinimum, "cm"}});
   if (req.order.empty()) {
     req.order.push_back(line.stand);

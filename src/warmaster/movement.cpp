@@ -1,5 +1,5 @@
 // Checking a Warmaster move: pace, formation, distance, clear path, terrain,
-// overlap and leaving the table (movement text; README readings 3-5). The
+// overlap and leaving the table (movement text; docs/rulings.md#warmaster-move-pace and the entries after it). The
 // checks only read the battlefield; apply_move() makes the change.
 #include "referee/warmaster/movement.hpp"
 
@@ -41,7 +41,7 @@ Vec2 local(const Pose& frame, Vec2 p) {
   return Rot::from_degrees(frame.facing_deg).apply_inverse(p - frame.position);
 }
 
-// --- Formation (warmaster.movement.formation; README reading 3) ------------
+// --- Formation (docs/rulings.md#warmaster-move-formation-at-the-start) --
 
 // A line: every stand faces the same way and they stand side by side,
 // butted edge to edge along their frontage, in one straight row.
@@ -161,7 +161,7 @@ std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
 
 bool moves(const StandRoute& r) { return r.poses.size() > 1; }
 
-// --- Clear path (warmaster.movement.path / .gap, README reading 5) ---------
+// --- Clear path (docs/rulings.md#warmaster-transit-model) ------------------
 // Is some leg of `poses` (one that moves) blocked in `scene`? Legality only,
 // with no reasons written: those are made for the legs that stay blocked.
 bool any_leg_blocked(const TransitScene& scene, const std::vector<Pose>& poses) {
@@ -254,9 +254,10 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
     r.used = corners[worst];
     if (r.used > pace.allowance + kMeasureSlack) {
       std::string why = kind == MoveKind::Dice ? "dice" : fmt::format("{}, {}", to_string(formation), pace.label);
+      ComparedFigures shown = format_compared(r.used, pace.allowance, "cm");
       verdict.add(kRuleDistance,
-                  fmt::format("{}, {} corner moved {} > {} ({}, {}){}", stand_label(r.stand), kCornerNames[worst], cm(r.used),
-                              cm(pace.allowance), to_string(u.type), why,
+                  fmt::format("{}, {} corner moved {} > {} ({}, {}){}", stand_label(r.stand), kCornerNames[worst], shown.value,
+                              shown.limit, to_string(u.type), why,
                               r.planned ? " along the route the engine planned round what blocks the straight line" : ""),
                   {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
     }
@@ -386,7 +387,8 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
       verdict.add(kRuleFormation,
                   fmt::format("{} touches no other stand of its unit at the end of the move (nearest: {}, "
                               "{} away; touching means within {})",
-                              stand_label(i), stand_label(which), cm(nearest), format_measure(settings.contact_tolerance * 10, "mm")),
+                              stand_label(i), stand_label(which), format_compared(nearest * 10, settings.contact_tolerance * 10, "mm").value,
+                              format_compared(nearest * 10, settings.contact_tolerance * 10, "mm").limit),
                   {{"gap", nearest, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
   }
 }
@@ -478,11 +480,13 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     }
   }
   route.used = measure(route.poses);
-  if (route.used > a.allowance + kMeasureSlack)
+  if (route.used > a.allowance + kMeasureSlack) {
+    ComparedFigures shown = format_compared(route.used, a.allowance, "cm");
     a.verdict.add(kRuleDistance,
-                  fmt::format("character '{}' moved {} > {} ({}){}", c->id, cm(route.used), cm(a.allowance), a.pace,
+                  fmt::format("character '{}' moved {} > {} ({}){}", c->id, shown.value, shown.limit, a.pace,
                               route.planned ? " along the route the engine planned" : ""),
                   {{"moved", route.used, "cm"}, {"allowed", a.allowance, "cm"}});
+  }
   if (off_table(OrientedRect::from_pose(end, w, d), bf)) a.leaves_table = true;
   a.routes = {route};
   return a;
@@ -491,7 +495,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
 }  // namespace
 
 Formation classify_formation(const Unit& u, const Settings& settings) {
-  if (u.stands.size() <= 1) return Formation::Line;  // README reading 3: one stand is regular
+  if (u.stands.size() <= 1) return Formation::Line;  // docs/rulings.md#warmaster-move-formation-at-the-start
   if (is_line(u, settings.contact_tolerance)) return Formation::Line;
   if (is_column(u, settings.contact_tolerance)) return Formation::Column;
   return Formation::Irregular;

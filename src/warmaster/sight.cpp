@@ -1,5 +1,5 @@
-// Line of sight and distances (movement text, Moving by initiative; README
-// reading 6). See sight.hpp for the method.
+// Line of sight and distances (movement text, Moving by initiative;
+// docs/rulings.md#warmaster-transit-line-of-sight). See sight.hpp for the method.
 #include "referee/warmaster/sight.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The transit model (README reading 5; header comment of transit.hpp):
+// The transit model (docs/rulings.md#warmaster-transit-model; header comment of transit.hpp):
 // building the scene's obstacles and gates, and checking one leg.
 #include "referee/warmaster/transit.hpp"
 
@@ -405,11 +405,12 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     if (enemy) {
       r.reason = fmt::format("{}: gap between {} is {}, not wider than the {} frontage (a gap beside an enemy stand "
                              "must be wider than the stand's frontage), at {}",
-                             stand_label, who, format_measure(width, "cm"), format_measure(m.frontage, "cm"), at(where));
+                             stand_label, who, format_compared(width, m.frontage, "cm").value,
+                             format_compared(width, m.frontage, "cm").limit, at(where));
       r.figures = {{"gap", width, "cm"}, {"required_more_than", m.frontage, "cm"}};
     } else {
       r.reason = fmt::format("{}: gap between {} is {}, narrower than the {} shortest edge, at {}", stand_label, who,
-                             format_measure(width, "cm"), format_measure(shortest, "cm"), at(where));
+                             format_compared(width, shortest, "cm").value, format_compared(width, shortest, "cm").limit, at(where));
       r.figures = {{"gap", width, "cm"}, {"required_at_least", shortest, "cm"}};
     }
     out.push_back(std::move(r));
@@ -510,7 +511,8 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
           "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
           "{}, half its {} shortest edge)",
           stand_label, what, o.label(), at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
-          format_measure(std::max(0.0, h.dmin), "cm"), format_measure(m.r, "cm"), format_measure(shortest, "cm"));
+          format_compared(std::max(0.0, h.dmin), m.r, "cm").value, format_compared(std::max(0.0, h.dmin), m.r, "cm").limit,
+          format_measure(shortest, "cm"));
       r.figures = {{"blocked_at", along, "cm"}, {"clearance", std::max(0.0, h.dmin), "cm"}, {"needed", m.r, "cm"}};
     }
     out.push_back(std::move(r));
@@ -557,7 +559,7 @@ bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
   return true;
 }
 
-// --- Measuring (README reading 4) ---------------------------------------------
+// --- Measuring (docs/rulings.md#warmaster-move-distance) ----------------------
 
 std::array<double, 4> corner_distances(const std::vector<Pose>& poses, double width, double depth) {
   std::array<double, 4> total{0, 0, 0, 0};

@@ -1,4 +1,4 @@
-// Route planning under the gap rule (README readings 4 and 5).
+// Route planning under the gap rule (docs/rulings.md#warmaster-transit-planned-routes, docs/rulings.md#warmaster-transit-model).
 //
 // A visibility graph over the obstacles inflated by the transit disc's
 // radius r, searched with A* (flat arrays of costs and predecessors, as in

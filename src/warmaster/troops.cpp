@@ -48,7 +48,7 @@ bool may_enter(TroopType t, TerrainKind k) {
 }
 
 bool flyer_may_end_in(TerrainKind k) {
-  // As cavalry and monsters may, which excludes woods (README Flyers) and
+  // As cavalry and monsters may, which excludes woods (docs/rulings.md#warmaster-flyers) and
   // the infantry-only and impassable features.
   return may_enter(TroopType::Cavalry, k);
 }

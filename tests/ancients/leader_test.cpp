@@ -135,5 +135,13 @@ TEST_F(WorkedExample, NoDetachingUnderOrderLightTroopsButYesUnderMountedTroops) 
   EXPECT_TRUE(check_orders(b, s.position, spartacus, {{true, 0}}).legal());
 }
 
+TEST_F(WorkedExample, IAmSpartacusOrdersTheCommandInLeadersOrTheirUnits) {
+  // Command 4 (the hand, counting the card played): four orders, leaders may detach.
+  OrderPlan spartacus = plan_orders(b, s.position, 0, b.find_card("i-am-spartacus"), 4);
+  EXPECT_EQ(spartacus.rule, "ancients.card.spartacus");
+  EXPECT_EQ(spartacus.total, 4);
+  EXPECT_EQ(spartacus.reason.find("I am Spartacus orders 4 leaders or units with attached leaders"), 0u) << spartacus.reason;
+}
+
 }  // namespace
 }  // namespace referee::ancients

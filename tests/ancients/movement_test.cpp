@@ -1,5 +1,5 @@
 // Unit movement by class, occupancy, the board edge and terrain, each case
-// built from the movement text and the README's terrain table.
+// built from the movement text and the terrain table (docs/rulings.md#ancients-terrain).
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"

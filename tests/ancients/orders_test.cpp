@@ -173,7 +173,7 @@ TEST_F(Turn, ACardThatOrdersNothingSkipsStraightToDrawing) {
   ASSERT_TRUE(act({{"type", "end_movement"}}).legal());
   ASSERT_EQ(s.side, 1);
   // Side 1's only unit is in the centre, so "Order Two Units Left" can order
-  // nothing: the README says the turn skips straight to drawing.
+  // nothing: the turn skips straight to drawing.
   Action play = parse_action({{"type", "play_card"}, {"card", "order-two-left"}}, b, "action");
   ASSERT_TRUE(validate(b, s, play).legal());
   nlohmann::json result = apply(b, s, play);

@@ -1,4 +1,4 @@
-// blightmeer.check.d20: exact chances from the README's check rules.
+// d20 checks: exact chances from the check rules (docs/rulings.md#blightmeer-checks).
 #include <gtest/gtest.h>
 
 #include "referee/blightmeer/checks.hpp"

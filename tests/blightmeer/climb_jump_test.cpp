@@ -1,4 +1,4 @@
-// Rules 5-7, 9, 10 and 13 of issue 5: climbing, jumping down, jumping across,
+// The Move-phase text: climbing, jumping down, jumping across,
 // ladders, impassable terrain, and the checks' Advantage and Disadvantage.
 #include <gtest/gtest.h>
 

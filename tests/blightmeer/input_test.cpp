@@ -1,4 +1,4 @@
-// Bad input: each error names the item and the problem (issue 5).
+// Bad input: each error names the item and the problem.
 #include <gtest/gtest.h>
 
 #include "fixture.hpp"

@@ -152,7 +152,7 @@ TEST(BlightmeerWater, ArmourInDeepWaterIsIncapacitated) {
     EXPECT_TRUE(r.after.incapacitated) << armour;
     EXPECT_EQ(r.after.pos, (Vec3{28, 25, 0})) << armour;  // where it entered the water
   }
-  // Mithril is a setting (docs/rulings.md).
+  // Mithril is a setting (docs/rulings.md#blightmeer-mithril-in-deep-water).
   json t = base_terrain();
   t["settings"] = {{"mithril_sinks", false}};
   json a = unit("a", 26, 25, 0);

@@ -1,4 +1,4 @@
-// Best routes and reach (issue 5): the graph search over ground, surfaces,
+// Best routes and reach (docs/rulings.md#blightmeer-routes): the graph search over ground, surfaces,
 // ladders, climbs and jumps, checked afterwards by check_move.
 #include <gtest/gtest.h>
 

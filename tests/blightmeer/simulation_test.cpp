@@ -16,7 +16,7 @@ namespace {
 using namespace testing;
 
 // The test's own Upkeep, so units recover and keep moving: Stunned becomes
-// Dazed, Dazed becomes Staggered, Staggered clears (README, States).
+// Dazed, Dazed becomes Staggered, Staggered clears (docs/rulings.md#blightmeer-states).
 void upkeep(State& s) {
   for (Unit& u : s.units) {
     u.ran = false;

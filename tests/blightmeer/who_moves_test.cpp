@@ -1,4 +1,4 @@
-// Rules 1-4 and 12 of issue 5: who may move, running, difficult and low
+// The Move-phase text: who may move, running, difficult and low
 // terrain, other units. Figures from the Move-phase text.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,5 @@
+grep -q '"rule": "warmaster.movement.reach"' "$tmp/reach.json" || fail "reach names its rule"
+grep -q '"rule": "warmaster.distance"' <<<"$out" || fail "distance names its rule: $out"
 #!/usr/bin/env bash
 # End-to-end: referee warmaster reach / los / distance / route on bundled
 # scenarios, and exit 2 with nothing written on each kind of bad input.

@@ -51,7 +51,7 @@ TEST(OrientedRect, CornersOfAFrontFacingInfantryStand) {
 }
 
 TEST(OrientedRect, TurningAboutFaceMovesCornersByTheDiagonal) {
-  // The README's figure: a 40 x 20 mm stand turning 180 degrees on the spot
+  // The figure of docs/rulings.md#warmaster-move-distance: a 40 x 20 mm stand turning 180 degrees on the spot
   // moves each corner to the opposite one, sqrt(4^2 + 2^2) = 4.47 cm.
   auto a = stand(0, 0, 0).corners();
   auto b = stand(0, 0, 180).corners();

@@ -1,7 +1,7 @@
 // The quick "enemy within 20 cm" tests (orders.hpp: enemy_within for one
 // unit, enemies_within for a side at the start of its Command phase) against
 // their definition: the closest pair of stands, measured exactly and
-// compared in whole hundredths of a millimetre (README reading 1).
+// compared in whole hundredths of a millimetre (docs/rulings.md#warmaster-command-distance-penalty).
 #include <gtest/gtest.h>
 
 #include "../bench/warmaster_field.hpp"

@@ -1,4 +1,4 @@
-// Order tests and odds (command text, "Command penalties"; README reading 1).
+// Order tests and odds (command text, "Command penalties"; docs/rulings.md#warmaster-command-distance-penalty).
 #include <gtest/gtest.h>
 
 #include "referee/warmaster/orders.hpp"

@@ -1,4 +1,4 @@
-// Route planning (README reading 4: the engine adds waypoints when the direct
+// Route planning (docs/rulings.md#warmaster-transit-planned-routes: the engine adds waypoints when the direct
 // line is blocked and reports the route it measured; reading 5: the gap rule).
 #include <gtest/gtest.h>
 

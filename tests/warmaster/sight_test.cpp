@@ -1,4 +1,4 @@
-// Line of sight and distances (movement text, Moving by initiative; README reading 6).
+// Line of sight and distances (movement text, Moving by initiative; docs/rulings.md#warmaster-transit-line-of-sight).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The gap rule and the transit model (movement text, "The gap rule"; README reading 5).
+// The gap rule and the transit model (movement text, "The gap rule"; docs/rulings.md#warmaster-transit-model).
 #include <gtest/gtest.h>
 
 #include "referee/warmaster/transit.hpp"

@@ -94,7 +94,7 @@ class BoardGeometry {
 };
 
 // Sections are named from each player's own seat, so side 1's "left" is the
-// board's right (README reading).
+// board's right (docs/rulings.md#ancients-board-and-sections).
 int board_section(int side, int seat_section);  // seat_section 0 left, 1 centre, 2 right
 const char* section_name(int seat_section);
 

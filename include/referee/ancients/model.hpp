@@ -50,7 +50,7 @@ using ClassMask = std::uint32_t;
 ClassMask class_mask(const std::string& selector);
 inline bool in_mask(ClassMask m, int class_index) { return (m >> class_index) & 1u; }
 
-// Terrain effects are data (README table). Battle-dice limits are kept as text:
+// Terrain effects are data (docs/rulings.md#ancients-terrain). Battle-dice limits are kept as text:
 // they belong to battle, which this module does not resolve.
 struct TerrainType {
   std::string id;

@@ -37,7 +37,7 @@ struct OrderPlan {
 };
 
 // What `card` lets `side` order. `command` is the player's hand size,
-// counting the card being played (README: command).
+// counting the card being played (docs/rulings.md#ancients-command).
 OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, int command);
 // Checks a whole set of orders against the plan: eligibility, counts, section
 // quotas (a unit on a dotted line may fill either section's quota), the

@@ -44,8 +44,8 @@ struct Position {
   // Moves a piece and keeps the occupancy arrays in step.
   void place_unit(int unit, int hex);
   void place_leader(int leader, int hex);
-  // Clears the per-turn flags and re-derives attachment (README: a leader in a
-  // friendly unit's hex at the start of a turn is attached).
+  // Clears the per-turn flags and re-derives attachment: a leader in a friendly
+  // unit's hex at the start of a turn is attached (unit-movement text, Leader Movement).
   void start_turn(const Battle& battle);
   bool operator==(const Position&) const = default;
 };

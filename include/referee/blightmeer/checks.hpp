@@ -1,8 +1,8 @@
-// d20 checks (README, Blightmeer "Checks"; rule id blightmeer.check.d20):
+// d20 checks (docs/rulings.md#blightmeer-checks):
 // succeed on a natural roll at or above the stat, a natural 1-4 always fails,
 // a natural 20 always succeeds. Advantage rolls 2d20 and keeps the higher,
 // Disadvantage the lower. Our reading: when both apply they cancel
-// (docs/rulings.md). Chances are exact counts over the dice rolled.
+// (docs/rulings.md#blightmeer-checks). Chances are exact counts over the dice rolled.
 #pragma once
 
 #include <string>

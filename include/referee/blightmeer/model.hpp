@@ -1,9 +1,9 @@
-// Blightmeer's battlefield and units (issue 5). OpenSpiel split: `Terrain` is
+// Blightmeer's battlefield and units. OpenSpiel split: `Terrain` is
 // the immutable game description (table, raised surfaces, ladders, regions,
 // settings, and the navigation graph compiled from them once); `State` is the
 // cheap, cloneable part that moves change (the units).
 //
-// Geometry reading (README, "Readings we adopt"): positions are 3D points in
+// Geometry reading (docs/rulings.md#blightmeer-geometry): positions are 3D points in
 // inches. A raised surface is a solid prism: its footprint polygon rises from
 // the ground to its height, with vertical sides. Surfaces may stack (a tower on
 // a roof), so the ground level at any point is the height of the highest
@@ -55,7 +55,7 @@ struct Surface {
   Polygon footprint;
   double height = 0;
   bool climbable = true;  // its vertical sides may be climbed
-  bool railing = false;   // a railing round its edge (stops Dazed/Stunned falls, README "Ledges")
+  bool railing = false;   // a railing round its edge (stops Dazed/Stunned falls, docs/rulings.md#blightmeer-ledges)
   Aabb box;
 };
 
@@ -84,7 +84,7 @@ struct LowTerrain {
   Aabb box;
 };
 
-// Readings players may set differently (docs/rulings.md, Blightmeer).
+// Readings players may set differently (docs/rulings.md#blightmeer-climb-leeway and the entries after it).
 struct Settings {
   double climb_leeway = 1.0;           // horizontal inches allowed within a climb
   bool mithril_sinks = true;           // mithril counts as armour in deep water

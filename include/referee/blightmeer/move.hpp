@@ -1,4 +1,4 @@
-// Validating a move (issue 5): the path as steps (walk, climb, ladder, jump
+// Validating a move: the path as steps (walk, climb, ladder, jump
 // down, jump across), Move or Run, checked against every Move-phase rule.
 // Validation never changes the state; it reports the inches spent against
 // the allowance, every violation, and every check the move needs with its

@@ -1,4 +1,4 @@
-// Resolving a move with dice (issue 5): validate first (an illegal move
+// Resolving a move with dice: validate first (an illegal move
 // changes nothing and rolls nothing), then roll each check in path order
 // through the seeded Dice, stop where a check fails as the text says, and
 // resolve any fall with its Injury Roll.
@@ -17,7 +17,7 @@ namespace referee::blightmeer {
 
 enum class Injury { none, dazed, stunned, incapacitated };
 const char* to_string(Injury i);
-// README Injury Roll table: 1-11 no effect, 12-14 Dazed, 15-17 Stunned, 18+ Incapacitated.
+// The Injury Roll table (docs/rulings.md#blightmeer-injury-roll-for-falls): 1-11 no effect, 12-14 Dazed, 15-17 Stunned, 18+ Incapacitated.
 Injury injury_for(int total);
 // blightmeer.fall.height: +2 for each full inch fallen above 2.
 int fall_modifier(double height);

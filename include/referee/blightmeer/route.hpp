@@ -1,4 +1,4 @@
-// Routes and reach (issue 5), Wesnoth style: a navigation graph compiled once
+// Routes and reach (docs/rulings.md#blightmeer-routes), Wesnoth style: a navigation graph compiled once
 // from the terrain, and a flat-array Dijkstra per question that returns costs
 // and predecessors with no global state.
 //

@@ -50,4 +50,17 @@ std::string explain(const Verdict& v);
 // ".0" kept ("20.0 cm"), so reasons read consistently.
 std::string format_measure(double value, const std::string& unit);
 
+// Formats a measured value and the limit it is compared with, each with its
+// unit, at the fewest decimals (at least 1, at most 6) at which they print
+// differently and neither is rounded by more than a tenth of the gap between
+// them: 10.05 against 10.0 gives "10.05" and "10.00" (not "10.1"), 21.4
+// against 20 gives "21.4" and "20.0". So a refusal never reads "moved 10.0 cm
+// > 10.0 cm". Values that agree to 6 decimals (equal, or apart by
+// floating-point noise) print at 1 decimal.
+struct ComparedFigures {
+  std::string value;
+  std::string limit;
+};
+ComparedFigures format_compared(double value, double limit, const std::string& unit);
+
 }  // namespace referee

@@ -83,7 +83,8 @@ struct CharacterStatus {
   bool first_order_given = false;  // for the first-turn bonus
   // Left the table on its own and rolled 2 or less (warmaster.command.character_lost):
   // off the table, issuing no orders and making no moves, until it rolls 3
-  // or more at the start of one of its side's turns (docs/rulings.md).
+  // or more at the start of one of its side's turns
+  // (docs/rulings.md#warmaster-command-characters-leaving-table).
   bool lost = false;
   bool returns_next_turn = false;  // lost, and must roll to return before anything else moves
   Vec2 return_point{};             // lost: where it reappears

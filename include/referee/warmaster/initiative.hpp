@@ -1,5 +1,5 @@
 // Moving by initiative (movement text, "Moving by initiative" and "The path
-// of evaders"; README reading 6): which enemy a unit may charge or evade,
+// of evaders"; docs/rulings.md#warmaster-command-the-evade): which enemy a unit may charge or evade,
 // which enemies it may ignore, and the evade line. Pure functions of a
 // battlefield; the game state (command_state.hpp) decides when they apply.
 #pragma once
@@ -35,14 +35,14 @@ struct InitiativeCandidate {
 std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const Unit& u, const Settings& settings,
                                                        bool charge);
 
-// Reading (docs/rulings.md, warmaster.initiative.ignore_barrier): `e` is cut
+// Reading (docs/rulings.md#warmaster-command-ignoring-enemies): `e` is cut
 // off from `u` when the straight line between their closest points crosses
 // terrain that neither unit's troop type may enter, and neither unit's
 // nearest stand has a clear route into contact with the other within its own
 // full pace (TransitScene::shortest_route).
 bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, const Settings& settings);
 
-// The evade line (README reading 6): from the closest point of the enemy's
+// The evade line (docs/rulings.md#warmaster-command-the-evade): from the closest point of the enemy's
 // nearest stand to the closest point of the evader's nearest stand.
 struct EvadeLine {
   int stand = 0;               // the evader's stand nearest the enemy: it moves first, straight

@@ -1,4 +1,4 @@
-// Checking a Warmaster move (movement text; README readings 3-5). Validation
+// Checking a Warmaster move (movement text; docs/rulings.md#warmaster-move-pace and after). Validation
 // is pure: it never changes the battlefield. Applying a legal move is a
 // separate step.
 #pragma once
@@ -141,7 +141,7 @@ MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<d
 
 // --- Details of the checks, exposed for tests and other phases ----------------
 
-// Moves are measured to a hundredth of a millimetre (README reading 1): a
+// Moves are measured to a hundredth of a millimetre (docs/rulings.md#warmaster-move-distance): a
 // stand may exceed its allowance by no more than this.
 inline constexpr double kMeasureSlack = 0.001;
 

@@ -1,5 +1,5 @@
 // Giving an order (command text, "Giving an order" and "Command penalties";
-// README reading 1): the number a character needs on 2D6 for one order, the
+// docs/rulings.md#warmaster-command-distance-penalty): the number a character needs on 2D6 for one order, the
 // penalties one by one, and the exact chance of success. Pure functions of
 // plain inputs; the battlefield version measures the inputs first.
 #pragma once

@@ -1,5 +1,5 @@
 // Line of sight and distance between units and characters (movement text,
-// Moving by initiative; README reading 6). Library functions used by
+// Moving by initiative; docs/rulings.md#warmaster-transit-line-of-sight). Library functions used by
 // initiative and command penalties.
 #pragma once
 
@@ -40,7 +40,7 @@ struct SightAnswer {
 // critical points (viewer edge ends, target corners, blocker vertices near
 // both): if any clear line exists, one of these does too.
 // Terrain a stand is itself inside (overlaps) does not block its lines when
-// settings.see_out_of_own_feature is set (the default; docs/rulings.md).
+// settings.see_out_of_own_feature is set (the default; docs/rulings.md#warmaster-see-out-of-own-feature).
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
                           bool front_only = true);
 // A character sees from any point of its base; characters never block and

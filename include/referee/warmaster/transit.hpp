@@ -1,4 +1,4 @@
-// The clear-path rule for one moving stand: README reading 5, the gap rule
+// The clear-path rule for one moving stand (docs/rulings.md#warmaster-transit-model): the gap rule
 // itself as the transit model. Owned by the route-planning work; the move
 // checker (movement.hpp) calls it for every leg.
 //
@@ -128,7 +128,7 @@ class TransitScene {
   std::unique_ptr<Impl> impl_;
 };
 
-// README reading 4: the distance a stand moves over a sequence of poses is
+// docs/rulings.md#warmaster-move-distance: the distance a stand moves over a sequence of poses is
 // the largest of its four corners' totals, each leg measured corner to
 // corner in a straight line. Returns the per-corner totals (front-left,
 // front-right, rear-right, rear-left).

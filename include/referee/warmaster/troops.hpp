@@ -8,6 +8,9 @@
 namespace referee::warmaster {
 
 inline constexpr double kCharacterPace = 60.0;        // warmaster.movement.pace
+// Flyers (command text): ordered only within this of a friendly character;
+// a flyer further than this from every friendly character may home back.
+inline constexpr double kFlyerCharacterRange = 20.0;  // cm
 inline constexpr double kFlyingCharacterPace = 100.0;
 
 // Full pace for a troop type (movement text, "Movement distances"). A
@@ -16,20 +19,20 @@ double full_pace(const Unit& u);
 double full_pace(TroopType t, double machine_pace = 0);
 
 // May this troop type enter (or pass over, for ground troops) the terrain?
-// README's terrain access table. Flyers pass over everything but may not end
-// inside terrain they could not enter as ground troops would (the README:
-// "cannot end a move inside terrain their type could not enter"); see
+// The terrain access table (docs/rulings.md#warmaster-terrain-access). Flyers
+// pass over everything but may not end inside terrain they could not enter as
+// ground troops would (docs/rulings.md#warmaster-flyers); see
 // flyer_may_end_in().
 bool may_enter(TroopType t, TerrainKind k);
 // Characters treat terrain as infantry (movement text, Character movement).
 inline bool character_may_enter(TerrainKind k) { return may_enter(TroopType::Infantry, k); }
-// Where a flying unit may finish: not in a wood (README Flyers), and not in
+// Where a flying unit may finish: not in a wood (docs/rulings.md#warmaster-flyers), and not in
 // terrain nobody may enter.
 bool flyer_may_end_in(TerrainKind k);
 
 // Woods, villages, broken and marshy ground: -1 Command (command text, penalty 4).
 bool is_dense(TerrainKind k);
-// README reading 6: terrain blocks sight "except low features". Our list of
+// docs/rulings.md#warmaster-sight-through-terrain: terrain blocks sight "except low features". Our list of
 // low features: low obstacles, rivers, fords, bridges, marsh, broken ground
 // and grown fields. A feature's `blocks_sight` in the scenario overrides this.
 bool blocks_sight(TerrainKind k);
