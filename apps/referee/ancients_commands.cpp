@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "cli_values.hpp"
 #include "commands.hpp"
 #include "referee/ancients/game.hpp"
 #include "referee/ancients/movement.hpp"
@@ -26,25 +27,8 @@ struct Loaded {
 
 Loaded load(const std::string& path) {
   nlohmann::json j = load_json_file(path);
-  Battle b = parse_battle(j, path);
+  Battle b = naming_source(path, [&] { return parse_battle(j, path); });
   return {std::move(j), std::move(b)};
-}
-
-// "COL,ROW" as printed on the board; off-board is allowed here (it is a ruling).
-ColRow parse_col_row(const std::string& text, const std::string& field) {
-  auto comma = text.find(',');
-  try {
-    if (comma == std::string::npos) throw std::invalid_argument("comma");
-    std::size_t used = 0;
-    int col = std::stoi(text.substr(0, comma), &used);
-    if (used != comma) throw std::invalid_argument("col");
-    std::string rest = text.substr(comma + 1);
-    int row = std::stoi(rest, &used);
-    if (used != rest.size()) throw std::invalid_argument("row");
-    return {col, row};
-  } catch (const std::exception&) {
-    throw InputError(field, "expected COL,ROW such as 6,4, got \"" + text + "\"");
-  }
 }
 
 int card_or_fail(const Battle& b, const std::string& id) {
@@ -76,7 +60,8 @@ struct Situation {
 Situation situation(const Loaded& l, const std::string& actions, const std::string& card) {
   Situation s{GameState::initial(l.battle), {}, false};
   if (!actions.empty()) {
-    s.state = play_actions(l.battle, l.json, load_json_file(actions), 0, actions).state;
+    const nlohmann::json list = load_json_file(actions);
+    s.state = naming_source(actions, [&] { return play_actions(l.battle, l.json, list, 0, actions); }).state;
     s.move = s.state.plan.move;
     s.in_game = true;
   }
@@ -231,8 +216,10 @@ void add_destinations(CLI::App& parent) {
       ro.title = fmt::format("{}: {} destinations", o->unit, dests.size());
       svg = render_board(b, p, ro);
     }
-    if (!o->svg.empty()) emit_file(o->svg, svg);
-    emit(o->out, j, text);
+    OutputSet outputs;
+    if (!o->svg.empty()) outputs.add(o->svg, svg);
+    outputs.add_answer(o->out, j, text);
+    outputs.commit();
   });
 }
 
@@ -301,12 +288,12 @@ void add_play(CLI::App& parent) {
   auto* cmd = parent.add_subcommand("play", "Play actions (cards, orders, moves, end of movement) and write the game log");
   cmd->add_option("--battle", o->battle, "Battle file (JSON)")->required();
   cmd->add_option("--actions", o->actions, "Actions file (JSON)")->required();
-  cmd->add_option("--seed", o->seed, "Dice seed, kept in the log");
+  cmd->add_option("--seed", o->seed, "Dice seed, kept in the log")->check(seed_number());
   cmd->add_option("-o,--out", o->out, "Write the log here (default: standard output)");
   cmd->callback([o] {
     Loaded l = load(o->battle);
     nlohmann::json actions = load_json_file(o->actions);
-    Playthrough run = play_actions(l.battle, l.json, actions, o->seed, o->battle);
+    Playthrough run = naming_source(o->actions, [&] { return play_actions(l.battle, l.json, actions, o->seed, o->battle); });
     emit_file(o->out.empty() ? "-" : o->out, run.log.to_jsonl());
   });
 }
@@ -323,7 +310,7 @@ void add_replay(CLI::App& parent) {
   cmd->callback([o] {
     GameLog log = GameLog::parse_jsonl(read_text_file(o->log), o->log);
     Battle b;
-    Playthrough run = replay_log(log, b);
+    Playthrough run = naming_source(o->log, [&] { return replay_log(log, b); });
     nlohmann::json j{{"entries", log.entries.size()}, {"consistent", true}, {"state", state_json(b, run.state)}};
     std::string text = fmt::format("{} entries replayed, every result matches; turn {}, side {} to play\n", log.entries.size(),
                                    run.state.turn, run.state.side);

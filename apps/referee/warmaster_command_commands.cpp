@@ -99,8 +99,7 @@ struct ActionList {
   Json json;
   std::string path;
 };
-ActionList load_actions(const std::string& file) {
-  Json j = load_json_file(file);
+ActionList read_action_list(const Json& j, const std::string& file) {
   if (j.is_object()) {
     JsonReader r(j, file);
     r.allow_only({"actions", "description"});
@@ -111,6 +110,11 @@ ActionList load_actions(const std::string& file) {
   JsonReader r(j, file);
   r.require_array();
   return {j, file};
+}
+
+ActionList load_actions(const std::string& file) {
+  const Json j = load_json_file(file);
+  return naming_source(file, [&] { return read_action_list(j, file); });
 }
 
 void run_odds(const OddsOptions& o) {
@@ -181,8 +185,10 @@ void run_odds(const OddsOptions& o) {
   std::string svg;
   if (!o.plot.empty()) svg = distance_plot_svg(commands, o.max_distance, f);
   // Everything is worked out; now write.
-  if (!o.plot.empty()) emit_file(o.plot, svg);
-  emit(o.out, answer, text);
+  OutputSet outputs;
+  if (!o.plot.empty()) outputs.add(o.plot, svg);
+  outputs.add_answer(o.out, answer, text);
+  outputs.commit();
 }
 
 void run_play(const GameOptions& o) {
@@ -200,8 +206,12 @@ void run_play(const GameOptions& o) {
   Json answer{{"actions", actions.json.size()}, {"refused", refused}, {"state", rep.final_state}};
   // -o is the game log; the summary goes to standard output, or to standard
   // error when the log itself is written to standard output.
-  emit_file(o.out.out.empty() ? "-" : o.out.out, rep.log.to_jsonl());
-  (o.out.out.empty() ? std::cerr : std::cout) << (o.out.explain ? text : answer.dump(2) + "\n") << std::flush;
+  const std::string summary = o.out.explain ? text : dump_answer(answer) + "\n";
+  OutputSet outputs;
+  outputs.add(o.out.out.empty() ? "-" : o.out.out, rep.log.to_jsonl());
+  if (!o.out.out.empty()) outputs.add("-", summary);
+  outputs.commit();
+  if (o.out.out.empty()) std::cerr << summary << std::flush;
   if (!rep.refused.empty()) std::exit(3);
 }
 
@@ -260,7 +270,7 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   auto odds = std::make_shared<OddsOptions>();
   auto* c = warmaster.add_subcommand("odds", "What an order needs: penalties, number needed, exact chance");
   c->add_option("--command", odds->command, "The character's Command value")->check(CLI::Range(2, 12));
-  c->add_option("--distance", odds->distance, "Distance from character to unit, cm")->check(CLI::Range(0.0, 10000.0));
+  c->add_option("--distance", odds->distance, "Distance from character to unit, cm")->check(finite_number())->check(CLI::Range(0.0, 10000.0));
   c->add_flag("--dense", odds->dense, "The unit is at least partly in dense terrain");
   c->add_flag("--enemy-near", odds->enemy_near, "An enemy unit is 20 cm or less from the unit");
   c->add_option("--order", odds->order, "Which order this is for the unit this phase (1, 2, 3)")->check(CLI::Range(1, 3));
@@ -272,7 +282,7 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   c->add_option("--sequence", odds->sequence, "Odds of each outcome of N successive orders to the unit")
       ->check(CLI::Range(1, 3));
   c->add_flag("--table", odds->table, "Success against distance for Command 8, 9 and 10");
-  c->add_option("--max-distance", odds->max_distance, "Table and plot range, cm")->check(CLI::Range(20.0, 400.0));
+  c->add_option("--max-distance", odds->max_distance, "Table and plot range, cm")->check(finite_number())->check(CLI::Range(20.0, 400.0));
   c->add_option("--plot", odds->plot, "Write an SVG plot of success against distance");
   add_output_options(c, odds->out);
   c->callback([odds] { run_odds(*odds); });
@@ -280,7 +290,7 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   auto play = std::make_shared<GameOptions>();
   auto* p = warmaster.add_subcommand("play", "Apply a list of command-phase actions and write the game log");
   p->add_option("--battle", play->battle, "Battlefield file")->required();
-  p->add_option("--seed", play->seed, "Dice seed");
+  p->add_option("--seed", play->seed, "Dice seed")->check(seed_number());
   p->add_option("--actions", play->actions, "Action list (JSON)")->required();
   p->add_flag("--first-turn-bonus", play->first_turn_bonus, "Optional rule: +1 Command on first orders of turn 1");
   p->add_flag("--failed-first-order-no-move", play->failed_first_no_move,
@@ -299,7 +309,7 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   auto st = std::make_shared<GameOptions>();
   auto* s = warmaster.add_subcommand("state", "Show the command-phase state, its legal actions, and what an order needs");
   s->add_option("--battle", st->battle, "Battlefield file")->required();
-  s->add_option("--seed", st->seed, "Dice seed");
+  s->add_option("--seed", st->seed, "Dice seed")->check(seed_number());
   s->add_option("--actions", st->actions, "Actions applied first (refused ones are reported and skipped)");
   s->add_flag("--legal", st->legal, "List legal actions");
   s->add_option("--ask", st->ask_character, "What would an order by this character need now?");
