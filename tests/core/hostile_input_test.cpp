@@ -11,9 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include "referee/core/dice.hpp"
 #include "referee/core/files.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
+#include "referee/core/ruling.hpp"
 #include "referee/core/svg.hpp"
 #include "support/input_error.hpp"
 
@@ -235,3 +237,22 @@ TEST(XmlEscape, ControlCharactersBecomeReplacementCharacters) {
 }
 
 }  // namespace hostile_input_test
+
+namespace hostile_input_test_json {
+
+using namespace referee;
+using referee::test_support::error_of;
+
+TEST(FromJson, RollsAndRulingsGiveInputErrors) {
+  EXPECT_EQ(error_of([] { (void)Json{{"die", "dx"}, {"value", 1}}.get<Roll>(); }),
+            "die: expected a die such as \"d6\", got \"dx\"");
+  EXPECT_EQ(error_of([] { (void)Json{{"die", "d6"}, {"value", 7}}.get<Roll>(); }), "value: 7 is out of range [1, 6]");
+  EXPECT_EQ(error_of([] { (void)Json::array().get<Ruling>(); }), "expected an object, got an array");
+  EXPECT_EQ(error_of([] { (void)Json{{"rule", "r"}}.get<Ruling>(); }), "reason: missing field");
+  const Roll r = Json{{"die", "d6"}, {"value", 4}, {"for", "order"}}.get<Roll>();
+  EXPECT_EQ(r.sides, 6);
+  EXPECT_EQ(r.value, 4);
+  EXPECT_EQ(r.purpose, "order");
+}
+
+}  // namespace hostile_input_test_json
