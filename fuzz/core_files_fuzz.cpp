@@ -15,13 +15,22 @@
 using namespace referee;
 
 namespace {
-const std::string& folder() {
-  static const std::string f = [] {
+// A private folder, removed when the fuzzer exits.
+struct Folder {
+  std::string path;
+  Folder() {
     std::string tmpl = (std::filesystem::temp_directory_path() / "referee-files-fuzz-XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) std::abort();
-    return tmpl;
-  }();
-  return f;
+    path = tmpl;
+  }
+  ~Folder() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+const std::string& folder() {
+  static const Folder f;
+  return f.path;
 }
 }  // namespace
 
