@@ -49,7 +49,8 @@ void add_blightmeer_commands(CLI::App& app) {
       bm::Battle b = bm::load_battle(*battle);
       const nlohmann::json mj = load_json_file(*move);
       bm::MoveRequest m = naming_source(*move, [&] { return bm::parse_move(mj); });
-      bm::MoveReport r = bm::check_move(*b.terrain, b.state, m);
+      // The move names its unit: an unknown one is an error in the move file.
+      bm::MoveReport r = naming_source(*move, [&] { return bm::check_move(*b.terrain, b.state, m); });
       emit(*out, bm::report_json(r), bm::explain_report(r));
     });
   }
@@ -117,7 +118,7 @@ void add_blightmeer_commands(CLI::App& app) {
       nlohmann::json results = nlohmann::json::array();
       std::string text;
       for (const bm::MoveRequest& m : moves) {
-        bm::Resolution r = bm::resolve_move(*b.terrain, b.state, m, dice);
+        bm::Resolution r = naming_source(o->move, [&] { return bm::resolve_move(*b.terrain, b.state, m, dice); });
         log.append(bm::move_to_json(m), r.rolls, log_result(r));
         results.push_back(bm::resolution_json(r));
         text += bm::explain_resolution(r);
