@@ -1,4 +1,3 @@
-  seed_corpus "$module" "$corpus"
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for N seconds (default
 # 60), two at a time on the two cores, seeded from the bundled scenarios,
