@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for N seconds (default
-# 60), two at a time on the two cores, seeded from the bundled scenarios.
+# 60), two at a time on the two cores, seeded from the bundled scenarios,
+# action lists and golden logs.
 # Fails if any target finds a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,13 +16,28 @@ cmake --build --preset fuzz --target "${targets[@]}"
 shopt -s nullglob
 logs=build/fuzz/logs
 mkdir -p "$logs"
+# Seeds: the bundled scenarios, action lists and golden logs of the module
+# (all of them for core), and a few option values for the command line's parsers.
+seed_corpus() {
+  local module=$1 corpus=$2 f
+  case "$module" in
+    core) for f in scenarios/*/*.json scenarios/*/*/*.json tests/*/golden/* tests/*/data/*; do cp "$f" "$corpus/${f//\//_}"; done ;;
+    cli)
+      local i=0 v
+      for v in 6,4 -1,13 3.5,7.5 1,2,3 50,50,0 12.5,-3,270 nan,1 1e308,2 18446744073709551615 007 -1 1e29; do
+        printf '%s' "$v" >"$corpus/seed-$i"; i=$((i + 1))
+      done ;;
+    *) for f in scenarios/"$module"/*.json scenarios/"$module"/*/*.json tests/"$module"/golden/* tests/"$module"/data/*; do
+         cp "$f" "$corpus/${f//\//_}"; done ;;
+  esac
+}
 run_one() {
   local fuzzer=$1 name module corpus
   name=$(basename "$fuzzer")
   module=${name%%_*}
   corpus=build/fuzz/corpus/$name
   mkdir -p "$corpus"
-  cp -n scenarios/"$module"/*.json "$corpus"/ 2>/dev/null || true
+  seed_corpus "$module" "$corpus"
   if "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \
        -artifact_prefix=build/fuzz/logs/"$name"- "$corpus" >"$logs/$name.log" 2>&1; then
     echo "== $name: ${seconds}s, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs, no crash"

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "cli_values.hpp"
 #include "commands.hpp"
 #include "referee/ancients/game.hpp"
 #include "referee/ancients/game_interface.hpp"
@@ -31,26 +32,10 @@ struct Loaded {
 
 Loaded load(const std::string& path) {
   nlohmann::json j = load_json_file(path);
-  Battle b = parse_battle(j, path);
+  Battle b = naming_source(path, [&] { return parse_battle(j, path); });
   return {std::move(j), std::move(b)};
 }
 
-// "COL,ROW" as printed on the board; off-board is allowed here (it is a ruling).
-ColRow parse_col_row(const std::string& text, const std::string& field) {
-  auto comma = text.find(',');
-  try {
-    if (comma == std::string::npos) throw std::invalid_argument("comma");
-    std::size_t used = 0;
-    int col = std::stoi(text.substr(0, comma), &used);
-    if (used != comma) throw std::invalid_argument("col");
-    std::string rest = text.substr(comma + 1);
-    int row = std::stoi(rest, &used);
-    if (used != rest.size()) throw std::invalid_argument("row");
-    return {col, row};
-  } catch (const std::exception&) {
-    throw InputError(field, "expected COL,ROW such as 6,4, got \"" + text + "\"");
-  }
-}
 
 // The position a question is asked in: the battle's start, or the state after
 // playing an actions file through the game interface (then "ordered",
@@ -106,8 +91,10 @@ void ask(const std::string& battle, const std::string& actions, const std::strin
     ro.title = fmt::format("{}: {} destinations", args.at("unit").get<std::string>(), dests.size());
     picture = render_board(l.battle, p, ro);
   }
-  if (!svg.empty()) emit_file(svg, picture);
-  emit(out, j, text);
+  OutputSet outputs;
+  if (!svg.empty()) outputs.add(svg, picture);
+  outputs.add_answer(out, j, text);
+  outputs.commit();
 }
 
 void add_orders(CLI::App& parent) {

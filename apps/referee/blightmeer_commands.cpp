@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "cli_values.hpp"
 #include "commands.hpp"
 #include "referee/blightmeer/io.hpp"
 #include "referee/core/errors.hpp"
@@ -23,25 +24,6 @@ namespace referee::cli {
 namespace bm = referee::blightmeer;
 
 namespace {
-
-// "x,y" or "x,y,z"
-bm::Vec3 parse_point(const std::string& text) {
-  std::vector<double> v;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, ',')) {
-    try {
-      std::size_t used = 0;
-      double d = std::stod(part, &used);
-      if (used != part.size() || !std::isfinite(d)) throw std::invalid_argument(part);
-      v.push_back(d);
-    } catch (const std::exception&) {
-      throw InputError("--to", fmt::format("\"{}\" is not a number (expected x,y or x,y,z)", part));
-    }
-  }
-  if (v.size() != 2 && v.size() != 3) throw InputError("--to", fmt::format("expected x,y or x,y,z, got \"{}\"", text));
-  return {v[0], v[1], v.size() == 3 ? v[2] : std::numeric_limits<double>::quiet_NaN()};
-}
 
 struct ResolveOptions {
   std::string battle, move, out, dice;
@@ -62,8 +44,10 @@ void add_blightmeer_commands(CLI::App& app) {
     add_output_options(cmd, *out);
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(*battle);
-      bm::MoveRequest m = bm::parse_move(load_json_file(*move));
-      bm::MoveReport r = bm::check_move(*b.terrain, b.state, m);
+      const nlohmann::json mj = load_json_file(*move);
+      bm::MoveRequest m = naming_source(*move, [&] { return bm::parse_move(mj); });
+      // The move names its unit: an unknown one is an error in the move file.
+      bm::MoveReport r = naming_source(*move, [&] { return bm::check_move(*b.terrain, b.state, m); });
       emit(*out, bm::report_json(r), bm::explain_report(r));
     });
   }
@@ -81,7 +65,7 @@ void add_blightmeer_commands(CLI::App& app) {
     add_output_options(cmd, *out);
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(*battle);
-      bm::Vec3 p = parse_point(*to);
+      bm::Vec3 p = parse_point(*to, "--to");
       bm::RouteAnswer a = bm::best_route(*b.terrain, b.state, *unit, p, *run);
       emit(*out, bm::route_json(a), bm::explain_route(a));
     });
@@ -104,8 +88,10 @@ void add_blightmeer_commands(CLI::App& app) {
       nlohmann::json j = bm::reach_json(a);
       std::string text = bm::explain_reach(a);
       std::string picture = svg->empty() ? std::string() : bm::render_svg(*b.terrain, b.state, &a);
-      if (!svg->empty()) emit_file(*svg, picture);
-      emit(*out, j, text);
+      OutputSet outputs;
+      if (!svg->empty()) outputs.add(*svg, picture);
+      outputs.add_answer(*out, j, text);
+      outputs.commit();
     });
   }
   {
@@ -113,20 +99,21 @@ void add_blightmeer_commands(CLI::App& app) {
     auto o = std::make_shared<ResolveOptions>();
     cmd->add_option("--battle", o->battle, "Battlefield JSON file")->required();
     cmd->add_option("--move", o->move, "Move request JSON file: one move, or {\"moves\": [...]}")->required();
-    cmd->add_option("--seed", o->seed, "Dice seed (default 1)");
+    cmd->add_option("--seed", o->seed, "Dice seed (default 1)")->check(seed_number());
     cmd->add_option("--dice", o->dice, "Scripted dice instead of the seed: the values rolled at the table, in order");
     cmd->add_option("-o,--out", o->out, "Write the answer here instead of standard output");
     cmd->add_flag("--explain", o->explain, "Readable text instead of JSON");
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(o->battle);
-      std::vector<bm::MoveRequest> moves = bm::parse_moves(load_json_file(o->move));
+      const nlohmann::json mj = load_json_file(o->move);
+      std::vector<bm::MoveRequest> moves = naming_source(o->move, [&] { return bm::parse_moves(mj); });
       DiceSource source{o->seed, std::nullopt};
       if (!o->dice.empty()) source.script = parse_dice_script(o->dice, "--dice");
       StreamDice dice(source);
       nlohmann::json results = nlohmann::json::array();
       std::string text;
       for (const bm::MoveRequest& m : moves) {
-        bm::Resolution r = bm::resolve_move(*b.terrain, b.state, m, dice);
+        bm::Resolution r = naming_source(o->move, [&] { return bm::resolve_move(*b.terrain, b.state, m, dice); });
         results.push_back(bm::resolution_json(r));
         text += bm::explain_resolution(r);
       }

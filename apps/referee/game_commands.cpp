@@ -41,7 +41,7 @@ void add_setup_options(CLI::App* cmd, SetupOptions& o, const std::string& system
   auto* b = cmd->add_option("--battle", o.battle, "Battle file (JSON)");
   if (battle_required) b->required();
   cmd->add_option("--setting", o.settings, "Override a setting of the battle: key=value (value in JSON); repeatable");
-  cmd->add_option("--seed", o.seed, "Dice seed (default 1)");
+  cmd->add_option("--seed", o.seed, "Dice seed (default 1)")->check(seed_number());
   cmd->add_option("--dice", o.dice, "Scripted dice instead of the seed: the values rolled at the table, in order, e.g. 3,4,6");
   if (system == "warmaster") {
     cmd->add_flag("--first-turn-bonus", o.first_turn_bonus, "Optional rule: +1 Command on first orders of turn 1");
@@ -182,8 +182,12 @@ void add_play(CLI::App& parent, const GameType& type) {
                                                        m.log().entries.size()) +
                              summary_text(m);
     // The log goes to -o, or to standard output with the summary on standard error.
-    emit_file(o->out.empty() ? "-" : o->out, m.log().to_jsonl());
-    (o->out.empty() ? std::cerr : std::cout) << (o->explain ? text : answer.dump(2) + "\n") << std::flush;
+    const std::string summary = o->explain ? text : dump_answer(answer) + "\n";
+    OutputSet outputs;
+    outputs.add(o->out.empty() ? "-" : o->out, m.log().to_jsonl());
+    if (!o->out.empty()) outputs.add("-", summary);
+    outputs.commit();
+    if (o->out.empty()) std::cerr << summary << std::flush;
     if (!played.refused.empty()) std::exit(3);
   });
 }

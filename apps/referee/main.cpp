@@ -1,11 +1,14 @@
 // referee: JSON in, JSON out, for every ruling of every rule system.
 //   referee <system> <question> [options]
 // Exit codes: 0 answered (a move may still be illegal: that is an answer),
-// 2 bad input or usage, 1 an internal error.
+// 2 bad input or usage (an unusable output path included), 1 an internal error
+// or standard output that could not be written (docs/input-limits.md).
+#include <cstdio>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/games/builtin.hpp"
@@ -48,8 +51,17 @@ int main(int argc, char** argv) {
   } catch (const referee::ScriptError& e) {
     std::cerr << "referee: error: " << e.what() << "\n";
     return 2;
+  } catch (const referee::cli::OutputFailure& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "referee: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  // Anything written to standard output must have arrived (a full disk, a closed pipe).
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "referee: error: cannot write to standard output\n";
     return 1;
   }
   return 0;

@@ -108,8 +108,10 @@ void run_odds(const OddsOptions& o) {
   std::string svg;
   if (!o.plot.empty()) svg = distance_plot_svg(commands, o.max_distance, f);
   // Everything is worked out; now write.
-  if (!o.plot.empty()) emit_file(o.plot, svg);
-  emit(o.out, answer, text);
+  OutputSet outputs;
+  if (!o.plot.empty()) outputs.add(o.plot, svg);
+  outputs.add_answer(o.out, answer, text);
+  outputs.commit();
 }
 
 }  // namespace
@@ -118,7 +120,9 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   auto odds = std::make_shared<OddsOptions>();
   auto* c = warmaster.add_subcommand("odds", "What an order needs: penalties, number needed, exact chance");
   c->add_option("--command", odds->command, "The character's Command value")->check(CLI::Range(2, 12));
-  c->add_option("--distance", odds->distance, "Distance from character to unit, cm")->check(CLI::Range(0.0, 10000.0));
+  c->add_option("--distance", odds->distance, "Distance from character to unit, cm")
+      ->check(finite_number())
+      ->check(CLI::Range(0.0, 10000.0));
   c->add_flag("--dense", odds->dense, "The unit is at least partly in dense terrain");
   c->add_flag("--enemy-near", odds->enemy_near, "An enemy unit is 20 cm or less from the unit");
   c->add_option("--order", odds->order, "Which order this is for the unit this phase (1, 2, 3)")->check(CLI::Range(1, 3));
@@ -130,7 +134,9 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   c->add_option("--sequence", odds->sequence, "Odds of each outcome of N successive orders to the unit")
       ->check(CLI::Range(1, 3));
   c->add_flag("--table", odds->table, "Success against distance for Command 8, 9 and 10");
-  c->add_option("--max-distance", odds->max_distance, "Table and plot range, cm")->check(CLI::Range(20.0, 400.0));
+  c->add_option("--max-distance", odds->max_distance, "Table and plot range, cm")
+      ->check(finite_number())
+      ->check(CLI::Range(20.0, 400.0));
   c->add_option("--plot", odds->plot, "Write an SVG plot of success against distance");
   add_output_options(c, odds->out);
   c->callback([odds] { run_odds(*odds); });

@@ -105,7 +105,7 @@ void add_warmaster_move_commands(CLI::App& warmaster) {
   auto* leave = warmaster.add_subcommand("leave-table", "Roll on the chart for a unit or character that left the table");
   leave->add_option("--battle", leave_args->battle, "Battlefield JSON")->required();
   leave->add_option("--unit", leave_args->unit, "Id of the unit (or character) that left")->required();
-  leave->add_option("--seed", leave_args->seed, "Seed for the dice")->each([leave_args](const std::string&) {
+  leave->add_option("--seed", leave_args->seed, "Seed for the dice")->check(seed_number())->each([leave_args](const std::string&) {
     leave_args->seeded = true;
   });
   leave->add_option("--dice", leave_args->dice, "The die rolled at the table (a dice script)");

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "cli_values.hpp"
 #include "commands.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/ruling.hpp"
@@ -54,8 +55,10 @@ void run_reach(const ReachArgs& a) {
   wm::ReachAnswer answer = wm::reach(bf.battlefield, {a.unit, *kind, std::nullopt, a.cell}, bf.settings);
   Json j = answer;
   std::string svg = a.svg.empty() ? std::string() : wm::reach_svg(bf.battlefield, answer);
-  emit(a.out, j, wm::explain(answer));
-  if (!a.svg.empty()) emit_file(a.svg, svg);
+  OutputSet outputs;
+  outputs.add_answer(a.out, j, wm::explain(answer));
+  if (!a.svg.empty()) outputs.add(a.svg, svg);
+  outputs.commit();
 }
 
 // los, distance and route answer through the library's queries, as the game
@@ -73,21 +76,8 @@ void run_los(const PairArgs& a) {
 
 void run_distance(const PairArgs& a) { answer(a.battle, "distance", {{"from", a.from}, {"to", a.to}}, a.out); }
 
-Pose parse_pose(const std::string& s) {
-  std::stringstream in(s);
-  double v[3];
-  char comma = 0;
-  if (!(in >> v[0] >> comma) || comma != ',' || !(in >> v[1] >> comma) || comma != ',' || !(in >> v[2]))
-    throw InputError("--to", "expected x,y,facing (cm, cm, degrees), not \"" + s + "\"");
-  in >> std::ws;
-  if (!in.eof()) throw InputError("--to", "expected x,y,facing (cm, cm, degrees), not \"" + s + "\"");
-  for (double x : v)
-    if (!std::isfinite(x) || std::abs(x) > wm::kCoordinateLimit) throw InputError("--to", "not a sane number in \"" + s + "\"");
-  return {{v[0], v[1]}, v[2]};
-}
-
 void run_route(const RouteArgs& a) {
-  const Pose to = parse_pose(a.to);
+  const Pose to = parse_pose(a.to, "--to", wm::kCoordinateLimit);
   Json args{{"unit", a.unit}, {"stand", a.stand}, {"to", {{"x", to.position.x}, {"y", to.position.y}, {"facing", to.facing_deg}}}};
   if (a.max > 0) args["max"] = a.max;
   answer(a.battle, "route", args, a.out);
@@ -101,7 +91,7 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
   reach->add_option("--battle", reach_args->battle, "Battlefield JSON")->required();
   reach->add_option("--unit", reach_args->unit, "Id of the unit (or character, with --kind character)")->required();
   reach->add_option("--kind", reach_args->kind, "ordered, half_pace, charge, evade or character");
-  reach->add_option("--cell", reach_args->cell, "Grid cell in cm (default 0.5)");
+  reach->add_option("--cell", reach_args->cell, "Grid cell in cm (default 0.5)")->check(finite_number());
   reach->add_option("--svg", reach_args->svg, "Also draw the area over the battlefield as SVG");
   add_output_options(reach, reach_args->out);
   reach->callback([reach_args] { run_reach(*reach_args); });
@@ -129,7 +119,8 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
   route->add_option("--unit", route_args->unit, "Id of the unit")->required();
   route->add_option("--stand", route_args->stand, "Index of the stand, from 0 as in move files")->required();
   route->add_option("--to", route_args->to, "Destination pose x,y,facing (cm, cm, degrees)")->required();
-  route->add_option("--max", route_args->max, "Longest route to look for in cm (default twice full pace)");
+  route->add_option("--max", route_args->max, "Longest route to look for in cm (default twice full pace)")
+      ->check(finite_number());
   add_output_options(route, route_args->out);
   route->callback([route_args] { run_route(*route_args); });
 }

@@ -37,8 +37,7 @@ TerrainType read_terrain_type(const JsonReader& r) {
   r.allow_only({"id", "name", "stop", "cannot_enter", "no_battle", "no_battle_except", "leave_limit",
                 "blocks_leaders", "battle_note", "fill"});
   TerrainType t;
-  t.id = r.string("id");
-  if (t.id.empty()) r.fail("id", "must not be empty");
+  t.id = r.id("id");
   t.name = r.string_or("name", t.id);
   t.stop_on_entering = read_mask(r, "stop");
   t.cannot_enter = read_mask(r, "cannot_enter");
@@ -60,8 +59,7 @@ CardDef read_card(const JsonReader& r) {
   r.allow_only({"id", "name", "kind", "sections", "troops", "count", "linked", "lone_leaders", "detach",
                 "light_pass_through", "fallback_one_unit", "not_applied"});
   CardDef c;
-  c.id = r.string("id");
-  if (c.id.empty()) r.fail("id", "must not be empty");
+  c.id = r.id("id");
   c.name = r.string_or("name", c.id);
   std::string kind = r.one_of("kind", {"section", "troop", "leadership", "spartacus"});
   c.kind = kind == "section" ? CardKind::section
@@ -240,8 +238,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   for (const JsonReader& u : root.items("units")) {
     u.allow_only({"id", "class", "side", "at", "blocks", "label"});
     UnitSpec s;
-    s.id = u.string("id");
-    if (s.id.empty()) u.fail("id", "must not be empty");
+    s.id = u.id("id");
     if (!ids.insert(s.id).second) u.fail("id", "duplicate id \"" + s.id + "\"");
     std::string cls = u.string("class");
     s.cls = find_unit_class(cls);
@@ -265,8 +262,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     for (const JsonReader& l : leaders->items()) {
       l.allow_only({"id", "name", "side", "at", "attached_to"});
       LeaderSpec s;
-      s.id = l.string("id");
-      if (s.id.empty()) l.fail("id", "must not be empty");
+      s.id = l.id("id");
       if (!ids.insert(s.id).second) l.fail("id", "duplicate id \"" + s.id + "\"");
       s.name = l.string_or("name", s.id);
       s.side = l.integer("side", 0, 1);
@@ -322,6 +318,9 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   return battle;
 }
 
-Battle load_battle(const std::string& path) { return parse_battle(load_json_file(path), path); }
+Battle load_battle(const std::string& path) {
+  const nlohmann::json j = load_json_file(path);
+  return naming_source(path, [&] { return parse_battle(j, path); });
+}
 
 }  // namespace referee::ancients

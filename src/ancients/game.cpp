@@ -610,12 +610,12 @@ std::vector<Action> legal_actions(const Battle& b, const GameState& s) {
 
 Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
                          std::uint64_t seed, const std::string& scenario) {
-  JsonReader root(actions, "actions");
+  JsonReader root(actions, "");
   const Json* list = &actions;
   std::string base = "actions";
   if (actions.is_object()) {
     root.allow_only({"actions"});
-    list = &actions.at("actions");
+    list = &root.at("actions").json();
     base = "actions";
   }
   JsonReader lr(*list, base);

@@ -58,7 +58,7 @@ void check_on_level(const Terrain& t, const JsonReader& r, Vec3 p, const std::st
 void read_unit(const JsonReader& r, Unit& u) {
   r.allow_only({"id", "name", "side", "position", "base", "move", "agility", "wounds", "armour", "animal", "large",
                 "state", "traits"});
-  u.id = r.string("id");
+  u.id = r.id("id");
   u.name = r.string_or("name", u.id);
   u.side = r.string("side");
   u.pos = read_vec3(r.at("position"));
@@ -152,7 +152,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
     for (const JsonReader& sr : list->items()) {
       sr.allow_only({"id", "height", "footprint", "climbable", "railing"});
       Surface s;
-      s.id = sr.string("id");
+      s.id = sr.id("id");
       check_id(sr, s.id, ids, "surface");
       s.height = sr.number("height", 0.01, 100);
       s.footprint = read_polygon(sr.at("footprint"));
@@ -166,7 +166,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
     for (const JsonReader& rr : list->items()) {
       rr.allow_only({"id", "kind", "area", "level"});
       Region g;
-      g.id = rr.string("id");
+      g.id = rr.id("id");
       check_id(rr, g.id, ids, "region");
       std::string k = rr.one_of("kind", {"difficult", "impassable", "shallow_water", "deep_water"});
       g.kind = k == "impassable" ? RegionKind::impassable
@@ -186,7 +186,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
     for (const JsonReader& lr : list->items()) {
       lr.allow_only({"id", "area", "height"});
       LowTerrain l;
-      l.id = lr.string("id");
+      l.id = lr.id("id");
       check_id(lr, l.id, ids, "low terrain");
       l.height = lr.number_or("height", 1, 0, 100);
       if (l.height > 1 + kEps)
@@ -200,7 +200,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
     for (const JsonReader& lr : list->items()) {
       lr.allow_only({"id", "bottom", "top"});
       Ladder l;
-      l.id = lr.string("id");
+      l.id = lr.id("id");
       check_id(lr, l.id, ids, "ladder");
       l.bottom = read_vec3(lr.at("bottom"));
       l.top = read_vec3(lr.at("top"));
@@ -262,10 +262,14 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
 }
 
 Battle parse_battle_text(std::string_view text, const std::string& source) {
-  return parse_battle(parse_json_text(text, source), source);
+  const Json j = parse_json_text(text, source);
+  return naming_source(source, [&] { return parse_battle(j, source); });
 }
 
-Battle load_battle(const std::string& path) { return parse_battle(load_json_file(path), path); }
+Battle load_battle(const std::string& path) {
+  const Json j = load_json_file(path);
+  return naming_source(path, [&] { return parse_battle(j, path); });
+}
 
 MoveRequest parse_move(const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "referee/core/errors.hpp"
+#include "referee/core/json_io.hpp"
 
 namespace referee {
 
@@ -50,12 +51,18 @@ void to_json(nlohmann::json& j, const Roll& r) {
   if (!r.purpose.empty()) j["for"] = r.purpose;
 }
 
+// Read with JsonReader, so bad JSON is an InputError naming the field, never a
+// nlohmann exception (an internal error at the command line).
 void from_json(const nlohmann::json& j, Roll& r) {
-  std::string die = j.at("die").get<std::string>();
-  if (die.size() < 2 || die[0] != 'd') throw InputError("die", "expected a die such as \"d6\", got \"" + die + "\"");
+  JsonReader in(j, "");
+  in.require_object();
+  std::string die = in.string("die");
+  if (die.size() < 2 || die.size() > 4 || die[0] != 'd' || die.find_first_not_of("0123456789", 1) != std::string::npos)
+    in.fail("die", "expected a die such as \"d6\", got \"" + die + "\"");
   r.sides = std::stoi(die.substr(1));
-  r.value = j.at("value").get<int>();
-  r.purpose = j.value("for", std::string{});
+  if (r.sides < 2) in.fail("die", "a die needs at least 2 sides");
+  r.value = in.integer("value", 1, r.sides);
+  r.purpose = in.string_or("for", "");
 }
 
 int Dice::roll(int sides, const std::string& purpose) {

@@ -17,12 +17,17 @@ std::string GameLog::to_jsonl() const {
   if (!settings.empty()) header["settings"] = settings;
   if (scripted_dice) header["dice"] = "scripted";
   if (!battle.is_null()) header["battle"] = battle;
-  std::string out = header.dump() + "\n";
+  // The scenario is a path from the command line, which need not be valid
+  // UTF-8; JSON text must be, so a stray byte is shown as U+FFFD.
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  std::string out = header.dump(-1, ' ', false, kReplace) + "
+";
   for (const LogEntry& e : entries) {
     nlohmann::json line{{"seq", e.seq}, {"action", e.action}, {"rolls", e.rolls}};
     if (!e.result.is_null()) line["result"] = e.result;
     if (!e.refused.is_null()) line["refused"] = e.refused;
-    out += line.dump() + "\n";
+    out += line.dump(-1, ' ', false, kReplace) + "
+";
   }
   return out;
 }
@@ -55,9 +60,12 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
         if (r.string("format") != kLogFormat)
           r.fail("format", fmt::format("expected \"{}\"", kLogFormat));
         log.system = r.string("system");
-        double seed = r.number("seed", 0, 18446744073709551615.0);
-        log.seed = j.at("seed").is_number_unsigned() ? j.at("seed").get<std::uint64_t>()
-                                                     : static_cast<std::uint64_t>(seed);
+        // Only a whole number in range: 11.5 or -1 must not quietly become another seed.
+        const JsonReader seed = r.at("seed");
+        if (!seed.json().is_number_unsigned())
+          seed.fail("expected a whole number from 0 to 18446744073709551615, got " +
+                    (seed.json().is_number() ? seed.json().dump() : std::string("something else")));
+        log.seed = seed.json().get<std::uint64_t>();
         log.scenario = r.string_or("scenario", "");
         if (auto s = r.find("settings")) log.settings = s->json();
         if (auto b = r.find("battle")) log.battle = b->require_object().json();

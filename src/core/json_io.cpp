@@ -1,10 +1,9 @@
 #include "referee/core/json_io.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include "referee/core/files.hpp"
 
 namespace referee {
 
@@ -28,7 +27,58 @@ std::string join(const std::vector<std::string>& names) {
 }
 }  // namespace
 
-Json parse_json_text(std::string_view text, const std::string& source_name) {
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit, std::size_t* line) {
+  std::size_t depth = 0, deepest = 0, line_no = 1;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (c == '\n') ++line_no;
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > deepest) {
+          deepest = depth;
+          if (deepest > limit) {
+            if (line) *line = line_no;
+            return deepest;
+          }
+        }
+        break;
+      case ']':
+      case '}':
+        // Unbalanced closers are the parser's to report.
+        if (depth > 0) --depth;
+        break;
+      default: break;
+    }
+  }
+  return deepest;
+}
+
+InputError in_source(const std::string& source, const InputError& e) {
+  const std::string& f = e.field();
+  if (source.empty()) return e;
+  if (f.size() >= source.size() && f.compare(0, source.size(), source) == 0 &&
+      (f.size() == source.size() || std::string_view(" :.[").find(f[source.size()]) != std::string_view::npos))
+    return e;
+  return InputError(f.empty() ? source : source + ": " + f, e.problem());
+}
+
+Json parse_json_text(std::string_view text, const std::string& source_name, std::size_t max_depth) {
+  // Counted before parsing: nlohmann::json copies, compares and prints values
+  // recursively, so a value nested tens of thousands deep overflows the stack
+  // in whatever touches it next.
+  std::size_t line = 0;
+  if (json_nesting_depth(text, max_depth, &line) > max_depth)
+    throw InputError(source_name, fmt::format("nested deeper than {} levels{} (the limit for any input)", max_depth,
+                                              text.find('\n') == std::string_view::npos ? std::string()
+                                                                                      : fmt::format(" at line {}", line)));
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
@@ -54,13 +104,7 @@ Json parse_json_text(std::string_view text, const std::string& source_name) {
   }
 }
 
-Json load_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_json_text(ss.str(), path);
-}
+Json load_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 std::string JsonReader::path_of(std::string_view key) const {
   return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
@@ -160,6 +204,18 @@ std::string JsonReader::as_string() const {
 }
 
 std::string JsonReader::string(std::string_view key) const { return at(key).as_string(); }
+
+std::string JsonReader::id(std::string_view key) const {
+  JsonReader f = at(key);
+  std::string v = f.as_string();
+  if (v.empty()) f.fail("must not be empty");
+  for (char c : v) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f)
+      f.fail(fmt::format("contains the control character U+{:04X}; ids are printed in answers and pictures", u));
+  }
+  return v;
+}
 
 std::string JsonReader::string_or(std::string_view key, std::string fallback) const {
   auto f = find(key);

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "referee/core/json_io.hpp"
+
 namespace referee {
 
 bool Verdict::has(const std::string& rule) const {
@@ -21,10 +23,13 @@ void to_json(nlohmann::json& j, const Figure& f) {
   if (!f.unit.empty()) j["unit"] = f.unit;
 }
 
+// Read with JsonReader: bad JSON is an InputError naming the field.
 void from_json(const nlohmann::json& j, Figure& f) {
-  f.name = j.at("name").get<std::string>();
-  f.value = j.at("value").get<double>();
-  f.unit = j.value("unit", std::string{});
+  JsonReader in(j, "");
+  in.require_object();
+  f.name = in.string("name");
+  f.value = in.number("value", -1e300, 1e300);
+  f.unit = in.string_or("unit", "");
 }
 
 void to_json(nlohmann::json& j, const Ruling& r) {
@@ -32,9 +37,13 @@ void to_json(nlohmann::json& j, const Ruling& r) {
 }
 
 void from_json(const nlohmann::json& j, Ruling& r) {
-  r.rule = j.at("rule").get<std::string>();
-  r.reason = j.at("reason").get<std::string>();
-  r.figures = j.value("figures", std::vector<Figure>{});
+  JsonReader in(j, "");
+  in.require_object();
+  r.rule = in.string("rule");
+  r.reason = in.string("reason");
+  r.figures.clear();
+  if (auto figures = in.find("figures"))
+    for (const JsonReader& f : figures->items()) r.figures.push_back(f.json().get<Figure>());
 }
 
 void to_json(nlohmann::json& j, const Verdict& v) {

@@ -13,7 +13,11 @@ std::string xml_escape(const std::string& s) {
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      default: out += c;
+      default:
+        // XML 1.0 allows no control character but tab, newline and carriage
+        // return, not even as a character reference: show U+FFFD instead.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') out += "\xEF\xBF\xBD";
+        else out += c;
     }
   }
   return out;

@@ -53,8 +53,7 @@ TerrainFeature read_terrain(const JsonReader& t) {
   self.require_object();
   t.allow_only({"id", "kind", "polygon", "line", "width", "gateways", "blocks_sight", "name"});
   TerrainFeature f;
-  f.id = t.string("id");
-  if (f.id.empty()) t.fail("id", "must not be empty");
+  f.id = t.id("id");
   f.kind = *terrain_kind_from_string(t.one_of("kind", terrain_kind_names()));
   if (t.has("blocks_sight")) f.blocks_sight = t.boolean_or("blocks_sight", false);
   bool has_poly = t.has("polygon"), has_line = t.has("line");
@@ -101,8 +100,7 @@ Unit read_unit(const JsonReader& u, int side) {
                 "fortified", "sees_all_round"});
   Unit unit;
   unit.side = side;
-  unit.id = u.string("id");
-  if (unit.id.empty()) u.fail("id", "must not be empty");
+  unit.id = u.id("id");
   unit.name = u.string_or("name", unit.id);
   unit.type = *troop_type_from_string(u.one_of("type", troop_type_names()));
   Vec2 size = default_stand_size(unit.type);
@@ -142,8 +140,7 @@ Character read_character(const JsonReader& c, int side) {
   c.allow_only({"id", "name", "role", "command", "flying", "x", "y", "facing", "base_diameter", "stand", "joined_unit"});
   Character ch;
   ch.side = side;
-  ch.id = c.string("id");
-  if (ch.id.empty()) c.fail("id", "must not be empty");
+  ch.id = c.id("id");
   ch.name = c.string_or("name", ch.id);
   ch.role = *character_role_from_string(c.one_of("role", character_role_names()));
   ch.command = c.integer("command", 1, 10);
@@ -315,9 +312,9 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
 }
 
 BattlefieldFile load_battlefield_file(const std::string& path) {
-  Json j = load_json_file(path);
+  const Json j = load_json_file(path);
   BattlefieldFile f;
-  f.battlefield = parse_battlefield(j, &f.settings);
+  f.battlefield = naming_source(path, [&] { return parse_battlefield(j, &f.settings); });
   return f;
 }
 

@@ -111,7 +111,8 @@ MoveRequest parse_move_request(const Json& j, const Battlefield& bf) {
 }
 
 MoveRequest load_move_request_file(const std::string& path, const Battlefield& bf) {
-  return parse_move_request(load_json_file(path), bf);
+  const Json j = load_json_file(path);
+  return naming_source(path, [&] { return parse_move_request(j, bf); });
 }
 
 Json to_json(const MoveRequest& req) {

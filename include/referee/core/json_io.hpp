@@ -17,10 +17,39 @@ namespace referee {
 
 using Json = nlohmann::json;
 
-// Parses text; a syntax error becomes an InputError naming the source, line and column.
-Json parse_json_text(std::string_view text, const std::string& source_name);
-// Reads and parses a file; a missing file is an InputError naming the path.
+// The deepest nesting of arrays and objects accepted in any input. A real
+// battle, action list or log line nests fewer than ten levels; the limit only
+// keeps a hostile file from overflowing the stack, since nlohmann::json copies
+// and prints values recursively (docs/input-limits.md).
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
+// Parses text; a syntax error becomes an InputError naming the source, line and
+// column. Text nested deeper than `max_depth` is refused before any value is
+// built, with the line where it goes too deep.
+Json parse_json_text(std::string_view text, const std::string& source_name, std::size_t max_depth = kMaxJsonDepth);
+// Reads (read_text_file: a regular file, size capped) and parses a file; every
+// problem is an InputError naming the path.
 Json load_json_file(const std::string& path);
+
+// The depth of the deepest array or object in `text` (brackets inside strings do
+// not count), stopping once it passes `limit`; `line` gets the line (from 1) where
+// the depth first went past it.
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit, std::size_t* line = nullptr);
+
+// The error `e`, naming `source` (a file) first unless it already does:
+// "armies: missing field" read from default.json becomes
+// "default.json: armies: missing field".
+InputError in_source(const std::string& source, const InputError& e);
+
+// Runs `read` and names `source` in any InputError it throws.
+template <class F>
+auto naming_source(const std::string& source, F&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    throw in_source(source, e);
+  }
+}
 
 // A read-only view of one JSON node and its path. Cheap to copy.
 class JsonReader {
@@ -59,6 +88,9 @@ class JsonReader {
   std::string string(std::string_view key) const;
   std::string string_or(std::string_view key, std::string fallback) const;
   std::string as_string() const;
+  // An id: a non-empty string without control characters, since ids are
+  // printed in answers, logs and SVG pictures (XML allows no control characters).
+  std::string id(std::string_view key) const;
   bool boolean_or(std::string_view key, bool fallback) const;
   // A string that must be one of `names`; the error lists them.
   std::string one_of(std::string_view key, const std::vector<std::string>& names) const;

@@ -53,6 +53,9 @@ class SvgWriter {
   int depth_ = 0;
 };
 
+// Text for an XML attribute or element: markup characters escaped, and any
+// control character XML forbids (all below U+0020 but tab, newline and carriage
+// return) shown as U+FFFD, so every picture is well-formed XML.
 std::string xml_escape(const std::string& s);
 
 }  // namespace referee
