@@ -20,14 +20,12 @@ std::string GameLog::to_jsonl() const {
   // The scenario is a path from the command line, which need not be valid
   // UTF-8; JSON text must be, so a stray byte is shown as U+FFFD.
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-  std::string out = header.dump(-1, ' ', false, kReplace) + "
-";
+  std::string out = header.dump(-1, ' ', false, kReplace) + "\n";
   for (const LogEntry& e : entries) {
     nlohmann::json line{{"seq", e.seq}, {"action", e.action}, {"rolls", e.rolls}};
     if (!e.result.is_null()) line["result"] = e.result;
     if (!e.refused.is_null()) line["refused"] = e.refused;
-    out += line.dump(-1, ' ', false, kReplace) + "
-";
+    out += line.dump(-1, ' ', false, kReplace) + "\n";
   }
   return out;
 }
