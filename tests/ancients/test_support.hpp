@@ -15,19 +15,20 @@
 
 namespace referee::ancients::testing {
 
-inline nlohmann::json battle_json(nlohmann::json units, nlohmann::json leaders = nlohmann::json::array(),
+// Units and leaders are lists, not json: `nlohmann::json units = {unit(...)}` is an
+// array of one unit under g++ but a copy of the unit under clang (a json
+// initialised from a one-element braced list of json).
+inline nlohmann::json battle_json(std::vector<nlohmann::json> units, std::vector<nlohmann::json> leaders = {},
                                   nlohmann::json terrain = nlohmann::json::array()) {
-  if (units.is_null()) units = nlohmann::json::array();
-  if (leaders.is_null()) leaders = nlohmann::json::array();
-  return {{"units", std::move(units)},
-          {"leaders", std::move(leaders)},
+  return {{"units", nlohmann::json(std::move(units))},
+          {"leaders", nlohmann::json(std::move(leaders))},
           {"terrain", std::move(terrain)},
           {"players",
            {{{"hand", {"order-three-center", "order-light-troops", "leadership-any-section", "order-mounted-troops"}}},
             {{"hand", {"order-two-left", "order-medium-troops"}}}}}};
 }
 
-inline Battle make_battle(nlohmann::json units, nlohmann::json leaders = nlohmann::json::array(),
+inline Battle make_battle(std::vector<nlohmann::json> units, std::vector<nlohmann::json> leaders = {},
                           nlohmann::json terrain = nlohmann::json::array()) {
   return parse_battle(battle_json(std::move(units), std::move(leaders), std::move(terrain)), "test");
 }
