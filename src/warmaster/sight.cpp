@@ -392,15 +392,17 @@ ClosestPoints character_distance(const Character& c, const Unit& u) {
   ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
   if (c.stand_size) {
     OrientedRect cr = OrientedRect::from_pose(c.pose, c.stand_size->x, c.stand_size->y);
+    RotMemo rot;
     for (std::size_t j = 0; j < u.stands.size(); ++j) {
-      ClosestPoints cp = closest_points(cr, u.footprint(j));
+      ClosestPoints cp = closest_points(cr, u.footprint(j, rot));
       if (cp.distance < best.distance) best = cp;
     }
     return best;
   }
   double radius = c.base_diameter / 2;
+  RotMemo rot;
   for (std::size_t j = 0; j < u.stands.size(); ++j) {
-    OrientedRect r = u.footprint(j);
+    OrientedRect r = u.footprint(j, rot);
     Vec2 l = r.rot.apply_inverse(c.pose.position - r.center);
     l.x = std::clamp(l.x, -r.half.x, r.half.x);
     l.y = std::clamp(l.y, -r.half.y, r.half.y);

@@ -10,7 +10,7 @@ using referee::warmaster::testing::field;
 using referee::warmaster::testing::request;
 
 namespace {
-std::string reasons(const MoveAnswer& a) { return explain(a.verdict); }
+std::string path_reasons(const MoveAnswer& a) { return explain(a.verdict); }
 }  // namespace
 
 TEST(MovementPath, StraightLineThroughAnEnemyIsRefusedWhenTheRouteIsGiven) {
@@ -19,14 +19,14 @@ TEST(MovementPath, StraightLineThroughAnEnemyIsRefusedWhenTheRouteIsGiven) {
   // A waypoint makes the route the player's own: the engine does not replan it.
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "inf", "stands": [{"stand": 0,
       "waypoints": [{"x": 50, "y": 30}], "to": {"x": 50, "y": 34}}]})"));
-  EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << reasons(a);
+  EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << path_reasons(a);
 }
 
 TEST(MovementPath, BlockedStraightLineGetsAPlannedDetour) {
   Battlefield bf = field("[]", R"([{"id": "inf", "type": "infantry", "stands": [{"x": 50, "y": 20}]}])",
                          R"([{"id": "foe", "type": "infantry", "stands": [{"x": 50, "y": 27, "facing": 180}]}])");
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "inf", "stands": [{"stand": 0, "to": {"x": 50, "y": 34}}]})"));
-  EXPECT_TRUE(a.verdict.legal()) << reasons(a);
+  EXPECT_TRUE(a.verdict.legal()) << path_reasons(a);
   ASSERT_EQ(a.routes.size(), 1u);
   EXPECT_TRUE(a.routes[0].planned);
   EXPECT_GT(a.routes[0].poses.size(), 2u);
@@ -45,10 +45,10 @@ TEST(MovementPath, NoDetourWithinReachIsAPathViolation) {
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "inf", "stands": [{"stand": 0, "to": {"x": 50, "y": 34}}]})"));
   EXPECT_FALSE(a.verdict.legal());
   EXPECT_FALSE(a.routes[0].planned);
-  EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << reasons(a);
-  EXPECT_NE(reasons(a).find("stand 1: no route round what blocks the straight line within 24.0 cm"),
+  EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << path_reasons(a);
+  EXPECT_NE(path_reasons(a).find("stand 1: no route round what blocks the straight line within 24.0 cm"),
             std::string::npos)
-      << reasons(a);
+      << path_reasons(a);
 }
 
 TEST(MovementPath, DetourLongerThanTheAllowanceIsADistanceViolation) {
@@ -59,10 +59,10 @@ TEST(MovementPath, DetourLongerThanTheAllowanceIsADistanceViolation) {
                          R"([{"id": "foe", "type": "infantry", "stands": [{"x": 48, "y": 29, "facing": 180},
                              {"x": 52, "y": 29, "facing": 180}]}])");
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "inf", "stands": [{"stand": 0, "to": {"x": 50, "y": 39}}]})"));
-  ASSERT_TRUE(a.routes[0].planned) << reasons(a);
-  ASSERT_EQ(a.verdict.violations.size(), 1u) << reasons(a);
+  ASSERT_TRUE(a.routes[0].planned) << path_reasons(a);
+  ASSERT_EQ(a.verdict.violations.size(), 1u) << path_reasons(a);
   EXPECT_EQ(a.verdict.violations[0].rule, "warmaster.movement.distance");
-  EXPECT_NE(reasons(a).find("along the route the engine planned"), std::string::npos) << reasons(a);
+  EXPECT_NE(path_reasons(a).find("along the route the engine planned"), std::string::npos) << path_reasons(a);
   EXPECT_GT(a.routes[0].used, 20.0);
 }
 
@@ -73,15 +73,15 @@ TEST(MovementPath, GapBetweenEnemyStandsMustBeWiderThanTheFrontage) {
   Battlefield bf = field("[]", R"([{"id": "inf", "type": "infantry", "stands": [{"x": 49, "y": 20}]}])", enemies);
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "inf", "stands": [{"stand": 0,
       "waypoints": [{"x": 49, "y": 25}], "to": {"x": 49, "y": 36}}]})"));
-  EXPECT_TRUE(a.verdict.has("warmaster.movement.gap")) << reasons(a);
+  EXPECT_TRUE(a.verdict.has("warmaster.movement.gap")) << path_reasons(a);
   // The same gap between friendly stands is passable (at least the 2 cm shortest edge).
   Battlefield friends = field("[]", std::string(R"([{"id": "inf", "type": "infantry", "stands": [{"x": 49, "y": 20}]},
       {"id": "f1", "type": "infantry", "stands": [{"x": 45.5, "y": 30}]},
       {"id": "f2", "type": "infantry", "stands": [{"x": 52.5, "y": 30}]}])"));
   a = check_move(friends, request(friends, R"({"unit": "inf", "stands": [{"stand": 0,
       "waypoints": [{"x": 49, "y": 25}], "to": {"x": 49, "y": 36}}]})"));
-  EXPECT_FALSE(a.verdict.has("warmaster.movement.gap")) << reasons(a);
-  EXPECT_FALSE(a.verdict.has("warmaster.movement.path")) << reasons(a);
+  EXPECT_FALSE(a.verdict.has("warmaster.movement.gap")) << path_reasons(a);
+  EXPECT_FALSE(a.verdict.has("warmaster.movement.path")) << path_reasons(a);
 }
 
 TEST(MovementPath, EngineChoosesAnOrderInWhichStandsPassUnmovedOnes) {
@@ -92,7 +92,7 @@ TEST(MovementPath, EngineChoosesAnOrderInWhichStandsPassUnmovedOnes) {
   const char* move = R"({"unit": "inf", "stands": [{"stand": 0, "to": {"x": 50, "y": 24}},
       {"stand": 1, "to": {"x": 50, "y": 20}}, {"stand": 2, "to": {"x": 50, "y": 22}}]})";
   MoveAnswer a = check_move(bf, request(bf, move));
-  EXPECT_TRUE(a.verdict.legal()) << reasons(a);
+  EXPECT_TRUE(a.verdict.legal()) << path_reasons(a);
   ASSERT_EQ(a.order.size(), 3u);
   auto pos = [&](int s) { return std::find(a.order.begin(), a.order.end(), s) - a.order.begin(); };
   EXPECT_LT(pos(2), pos(1));  // stand 2 moves before stand 1 blocks it
@@ -107,7 +107,7 @@ TEST(MovementPath, OwnStandsThatHaveMovedBlock) {
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "inf", "order": [0, 1, 2], "stands": [
       {"stand": 0, "to": {"x": 50, "y": 24}}, {"stand": 1, "to": {"x": 50, "y": 20}},
       {"stand": 2, "waypoints": [{"x": 50, "y": 19}], "to": {"x": 50, "y": 22}}]})"));
-  EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << reasons(a);
+  EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << path_reasons(a);
   EXPECT_EQ(a.order, (std::vector<int>{0, 1, 2}));
 }
 
@@ -115,7 +115,7 @@ TEST(MovementPath, CavalryRoundAWoodRatherThanThroughIt) {
   const char* wood = R"([{"id": "w", "kind": "wood", "polygon": [[46,26],[54,26],[54,30],[46,30],[46,26]]}])";
   Battlefield bf = field(wood, R"([{"id": "cav", "type": "cavalry", "stands": [{"x": 50, "y": 20}]}])");
   MoveAnswer a = check_move(bf, request(bf, R"({"unit": "cav", "stands": [{"stand": 0, "to": {"x": 50, "y": 38}}]})"));
-  EXPECT_TRUE(a.verdict.legal()) << reasons(a);
+  EXPECT_TRUE(a.verdict.legal()) << path_reasons(a);
   EXPECT_TRUE(a.routes[0].planned);
 }
 
@@ -134,7 +134,7 @@ TEST(MovementPath, ChargersMayPassAGapBesideTheUnitTheyCharge) {
   with.replace(with.find("%TARGET%"), 8, R"("target": "foe",)");
   without.replace(without.find("%TARGET%"), 8, "");
   MoveAnswer a = check_move(bf, request(bf, with));
-  EXPECT_TRUE(a.verdict.legal()) << reasons(a);
+  EXPECT_TRUE(a.verdict.legal()) << path_reasons(a);
   a = check_move(bf, request(bf, without));
-  EXPECT_TRUE(a.verdict.has("warmaster.movement.gap")) << reasons(a);
+  EXPECT_TRUE(a.verdict.has("warmaster.movement.gap")) << path_reasons(a);
 }

@@ -19,9 +19,13 @@ using Observer = std::function<void(const CommandState& before, const Action& a,
 // brigades, further orders) each followed by a random straight move that is
 // validated (or holding when it is not legal), character moves, end_phase.
 // Returns the number of actions applied. `observer` may be null.
+// `scratch`: the caller's working space for the move checks, kept from one
+// phase to the next (one per thread); without it, each call makes its own.
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
+int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch);
 
 // One uniformly random pick from legal_actions(); false when there is none.
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
+bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch);
 
 }  // namespace referee::warmaster::sim
