@@ -38,6 +38,7 @@ void Terrain::index_surfaces() {
   for (auto& s : surfaces) s.box = s.footprint.bounds();
   SurfaceGrid& g = surface_grid;
   g = SurfaceGrid{};
+  if (surfaces.size() <= SurfaceGrid::kIndexFrom) return;
   g.nx = std::max(1, static_cast<int>(std::ceil(width / SurfaceGrid::kCell)));
   g.ny = std::max(1, static_cast<int>(std::ceil(depth / SurfaceGrid::kCell)));
   const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
@@ -60,6 +61,7 @@ void Terrain::index_surfaces() {
     else for_cells(surfaces[k].box, [&](std::size_t c) { g.ids[static_cast<std::size_t>(counts[c]++)] = id; });
   }
   g.count = surfaces.size();
+  g.built = true;
 }
 
 void Terrain::compile(double max_reach) {
@@ -85,7 +87,7 @@ int Terrain::surface_at(Vec2 p) const {
     }
   };
   const SurfaceGrid& g = surface_grid;
-  if (g.count != surfaces.size()) {
+  if (!g.built || g.count != surfaces.size()) {
     for (std::size_t i = 0; i < surfaces.size(); ++i) consider(static_cast<int>(i));
     return best;
   }
@@ -155,9 +157,8 @@ Terrain::Scan Terrain::scan(Vec2 a, Vec2 b, double level) const {
   // The surfaces near the line (any order: the crossings are sorted below).
   std::vector<int> near;
   const SurfaceGrid& g = surface_grid;
-  if (g.count != surfaces.size()) {
-    for (std::size_t i = 0; i < surfaces.size(); ++i) near.push_back(static_cast<int>(i));
-  } else {
+  const bool indexed = g.built && g.count == surfaces.size();
+  if (indexed) {
     for (int j = g.cy(box.min.y); j <= g.cy(box.max.y); ++j)
       for (int i = g.cx(box.min.x); i <= g.cx(box.max.x); ++i) {
         const std::size_t c = static_cast<std::size_t>(j) * g.nx + i;
@@ -167,8 +168,9 @@ Terrain::Scan Terrain::scan(Vec2 a, Vec2 b, double level) const {
     near.erase(std::unique(near.begin(), near.end()), near.end());
     near.insert(near.end(), g.big.begin(), g.big.end());
   }
-  for (int k : near) {
-    const Surface& s = surfaces[static_cast<std::size_t>(k)];
+  const std::size_t n_near = indexed ? near.size() : surfaces.size();
+  for (std::size_t q = 0; q < n_near; ++q) {
+    const Surface& s = surfaces[indexed ? static_cast<std::size_t>(near[q]) : q];
     if (!s.box.overlaps(box)) continue;
     const auto& pts = s.footprint.points;
     for (std::size_t i = 0; i < pts.size(); ++i) {

@@ -140,9 +140,12 @@ inline constexpr std::size_t kMaxUnits = 200;
 // uniform grid of 2-inch cells over the table, each listing the surfaces
 // whose bounds meet it (ascending). A surface covering more than kBigCells
 // cells is kept in `big` instead and always read, which bounds the memory.
+// Tables with few surfaces (up to kIndexFrom) are read in full: cheaper.
 struct SurfaceGrid {
   static constexpr double kCell = 2.0;
   static constexpr int kBigCells = 256;
+  static constexpr std::size_t kIndexFrom = 64;
+  bool built = false;
   int nx = 0, ny = 0;
   std::vector<int> start;  // nx * ny + 1 offsets into ids
   std::vector<int> ids;
