@@ -57,11 +57,12 @@ void BM_WarmasterRandomCommandPhase(benchmark::State& state) {
   game->start = field_with_generals();
   const CommandState start(game);
   Rng rng(7);
+  MoveScratch scratch;  // the simulation's working space, kept from phase to phase (one per thread)
   std::int64_t actions = 0;
   for (auto _ : state) {
     CommandState s = start;  // a cheap clone: the battlefield is shared until a stand moves
     SeededDice dice(rng.next());
-    actions += sim::random_command_phase(s, dice, rng, nullptr);
+    actions += sim::random_command_phase(s, dice, rng, nullptr, scratch);
   }
   state.counters["actions_per_phase"] = benchmark::Counter(static_cast<double>(actions) / state.iterations());
 }

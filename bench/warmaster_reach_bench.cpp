@@ -50,8 +50,9 @@ BENCHMARK(BM_WarmasterShortestRoute)->Arg(40)->Arg(160)->Unit(benchmark::kMicros
 static void BM_WarmasterSceneAndRoute(benchmark::State& state) {
   Battlefield bf = bench::make_field(static_cast<int>(state.range(0)));
   Detour d = find_detour(bf);
+  TransitScratch scratch;  // the caller's, kept from scene to scene
   for (auto _ : state) {
-    TransitScene scene(bf, *d.unit, {});
+    TransitScene scene(bf, *d.unit, {}, {}, &scratch);
     benchmark::DoNotOptimize(scene.shortest_route(d.from, d.to, 30));
   }
 }

@@ -147,6 +147,17 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
     st.free_jump_gap = s->number_or("free_jump_gap", st.free_jump_gap, 0, 6);
     st.disadvantage_drop = s->number_or("disadvantage_drop", st.disadvantage_drop, 0, 100);
   }
+  // Caps first, before any work on the items (docs/rulings.md#blightmeer-caps).
+  auto cap = [&](const char* field, std::size_t most) {
+    if (auto list = r.find(field))
+      if (list->json().is_array() && list->size() > most)
+        list->fail(fmt::format("{} items: at most {} are allowed", list->size(), most));
+  };
+  cap("surfaces", kMaxSurfaces);
+  cap("regions", kMaxRegions);
+  cap("low_terrain", kMaxLowTerrain);
+  cap("ladders", kMaxLadders);
+  cap("units", kMaxUnits);
   std::set<std::string> ids;
   if (auto list = r.find("surfaces")) {
     for (const JsonReader& sr : list->items()) {
@@ -162,6 +173,11 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
       t->surfaces.push_back(std::move(s));
     }
   }
+  // Ladders and units are placed on levels: the index keeps that quick.
+  t->index_surfaces();
+  std::vector<double> heights;
+  for (const Surface& s : t->surfaces) heights.push_back(s.height);
+  std::sort(heights.begin(), heights.end());
   if (auto list = r.find("regions")) {
     for (const JsonReader& rr : list->items()) {
       rr.allow_only({"id", "kind", "area", "level"});
@@ -175,8 +191,9 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
                                    : RegionKind::difficult;
       g.area = read_polygon(rr.at("area"));
       g.level = rr.number_or("level", 0, 0, 100);
-      bool known = g.level < kEps;
-      for (const Surface& s : t->surfaces) known = known || std::abs(s.height - g.level) < kEps;
+      // Some surface within kEps of the level: the first height above level - kEps decides.
+      auto above = std::upper_bound(heights.begin(), heights.end(), g.level - kEps);
+      bool known = g.level < kEps || (above != heights.end() && *above < g.level + kEps);
       if (!known) rr.fail("level", fmt::format("no surface is {:.2f} in high: a region lies on the ground (0) or on a surface", g.level));
       g.box = g.area.bounds();
       t->regions.push_back(std::move(g));
@@ -229,7 +246,6 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
   b.source = source;
   std::set<std::string> unit_ids;
   auto units = r.items("units");
-  if (units.size() > 200) r.fail("units", "at most 200 units");
   for (const JsonReader& ur : units) {
     Unit u;
     read_unit(ur, u);

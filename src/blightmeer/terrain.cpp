@@ -25,8 +25,47 @@ const char* to_string(RegionKind k) {
   }
 }
 
-void Terrain::compile(double max_reach) {
+int SurfaceGrid::cx(double x) const {
+  const double c = std::floor(x / kCell);
+  return c < 0 ? 0 : c >= nx - 1 ? nx - 1 : static_cast<int>(c);
+}
+int SurfaceGrid::cy(double y) const {
+  const double c = std::floor(y / kCell);
+  return c < 0 ? 0 : c >= ny - 1 ? ny - 1 : static_cast<int>(c);
+}
+
+void Terrain::index_surfaces() {
   for (auto& s : surfaces) s.box = s.footprint.bounds();
+  SurfaceGrid& g = surface_grid;
+  g = SurfaceGrid{};
+  if (surfaces.size() <= SurfaceGrid::kIndexFrom) return;
+  g.nx = std::max(1, static_cast<int>(std::ceil(width / SurfaceGrid::kCell)));
+  g.ny = std::max(1, static_cast<int>(std::ceil(depth / SurfaceGrid::kCell)));
+  const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
+  std::vector<int> counts(cells + 1, 0);
+  auto for_cells = [&](const Aabb& b, auto&& f) {
+    for (int j = g.cy(b.min.y); j <= g.cy(b.max.y); ++j)
+      for (int i = g.cx(b.min.x); i <= g.cx(b.max.x); ++i) f(static_cast<std::size_t>(j) * g.nx + i);
+  };
+  auto is_big = [&](const Aabb& b) {
+    return (g.cx(b.max.x) - g.cx(b.min.x) + 1) * (g.cy(b.max.y) - g.cy(b.min.y) + 1) > SurfaceGrid::kBigCells;
+  };
+  for (const Surface& s : surfaces)
+    if (!is_big(s.box)) for_cells(s.box, [&](std::size_t c) { ++counts[c + 1]; });
+  for (std::size_t c = 0; c < cells; ++c) counts[c + 1] += counts[c];
+  g.start = counts;
+  g.ids.resize(static_cast<std::size_t>(counts[cells]));
+  for (std::size_t k = 0; k < surfaces.size(); ++k) {
+    const int id = static_cast<int>(k);
+    if (is_big(surfaces[k].box)) g.big.push_back(id);
+    else for_cells(surfaces[k].box, [&](std::size_t c) { g.ids[static_cast<std::size_t>(counts[c]++)] = id; });
+  }
+  g.count = surfaces.size();
+  g.built = true;
+}
+
+void Terrain::compile(double max_reach) {
+  index_surfaces();
   for (auto& r : regions) r.box = r.area.bounds();
   for (auto& l : low_terrain) l.box = l.area.bounds();
   nav = std::make_shared<const NavGraph>(build_nav_graph(*this, max_reach));
@@ -36,16 +75,25 @@ bool Terrain::on_table(Vec2 p) const {
   return p.x >= -kEps && p.y >= -kEps && p.x <= width + kEps && p.y <= depth + kEps;
 }
 
+// The highest footprint holding p; among equally high ones the first listed.
 int Terrain::surface_at(Vec2 p) const {
   int best = -1;
   double h = 0;
-  for (std::size_t i = 0; i < surfaces.size(); ++i) {
-    const Surface& s = surfaces[i];
-    if (s.height > h && s.box.contains(p) && contains(s.footprint, p)) {
-      best = static_cast<int>(i);
+  auto consider = [&](int i) {
+    const Surface& s = surfaces[static_cast<std::size_t>(i)];
+    if ((s.height > h || (s.height == h && best >= 0 && i < best)) && s.box.contains(p) && contains(s.footprint, p)) {
+      best = i;
       h = s.height;
     }
+  };
+  const SurfaceGrid& g = surface_grid;
+  if (!g.built || g.count != surfaces.size()) {
+    for (std::size_t i = 0; i < surfaces.size(); ++i) consider(static_cast<int>(i));
+    return best;
   }
+  const std::size_t c = static_cast<std::size_t>(g.cy(p.y)) * g.nx + g.cx(p.x);
+  for (int k = g.start[c]; k < g.start[c + 1]; ++k) consider(g.ids[static_cast<std::size_t>(k)]);
+  for (int i : g.big) consider(i);
   return best;
 }
 
@@ -106,7 +154,23 @@ Terrain::Scan Terrain::scan(Vec2 a, Vec2 b, double level) const {
   };
   push(0);
   push(1);
-  for (const Surface& s : surfaces) {
+  // The surfaces near the line (any order: the crossings are sorted below).
+  std::vector<int> near;
+  const SurfaceGrid& g = surface_grid;
+  const bool indexed = g.built && g.count == surfaces.size();
+  if (indexed) {
+    for (int j = g.cy(box.min.y); j <= g.cy(box.max.y); ++j)
+      for (int i = g.cx(box.min.x); i <= g.cx(box.max.x); ++i) {
+        const std::size_t c = static_cast<std::size_t>(j) * g.nx + i;
+        near.insert(near.end(), g.ids.begin() + g.start[c], g.ids.begin() + g.start[c + 1]);
+      }
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    near.insert(near.end(), g.big.begin(), g.big.end());
+  }
+  const std::size_t n_near = indexed ? near.size() : surfaces.size();
+  for (std::size_t q = 0; q < n_near; ++q) {
+    const Surface& s = surfaces[indexed ? static_cast<std::size_t>(near[q]) : q];
     if (!s.box.overlaps(box)) continue;
     const auto& pts = s.footprint.points;
     for (std::size_t i = 0; i < pts.size(); ++i) {

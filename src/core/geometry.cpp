@@ -1,6 +1,7 @@
 #include "referee/core/geometry.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -20,28 +21,33 @@ double angle_difference_degrees(double a, double b) {
   return d > 180.0 ? d - 360.0 : d;
 }
 
-// Stands of a unit nearly always share a facing, and footprints are built
-// stand after stand (or alternating between two units, when pairs are
-// measured), so the same few angles come again and again: the last two
-// answers are kept per thread and given back when the bits of the angle are
-// the same. The result is the one cos and sin would give, bit for bit.
+// Facings given in whole degrees (as players give them, and as deployments
+// and most moves keep them) are looked up in a table made once from the very
+// same cos and sin, so the answer is bit for bit what the formula gives;
+// other facings are computed. The table is constant after it is made: no
+// state is kept between calls, and Rot stays a plain value. -0.0 is left to
+// the formula, since its sine is -0.0.
+namespace {
+struct WholeDegreeRots {
+  std::array<Rot, 360> rot;
+  WholeDegreeRots() {
+    for (int d = 0; d < 360; ++d) {
+      const double r = deg_to_rad(static_cast<double>(d));
+      rot[static_cast<std::size_t>(d)] = {std::cos(r), std::sin(r)};
+    }
+  }
+};
+}  // namespace
+
 Rot Rot::from_degrees(double facing_deg) {
-  struct Memo {
-    std::uint64_t bits[2] = {0, 0};  // +0.0
-    Rot rot[2] = {{1.0, 0.0}, {1.0, 0.0}};
-    int next = 0;
-  };
-  thread_local Memo memo;
-  std::uint64_t bits;
-  std::memcpy(&bits, &facing_deg, sizeof bits);
-  if (bits == memo.bits[0]) return memo.rot[0];
-  if (bits == memo.bits[1]) return memo.rot[1];
-  double r = deg_to_rad(facing_deg);
-  const int k = memo.next;
-  memo.rot[k] = {std::cos(r), std::sin(r)};
-  memo.bits[k] = bits;
-  memo.next = 1 - k;
-  return memo.rot[k];
+  if (facing_deg >= 0 && facing_deg < 360) {
+    // Made on first use, not at start-up: other start-up code may ask first.
+    static const WholeDegreeRots table;
+    const int d = static_cast<int>(facing_deg);
+    if (d == facing_deg && !std::signbit(facing_deg)) return table.rot[static_cast<std::size_t>(d)];
+  }
+  const double r = deg_to_rad(facing_deg);
+  return {std::cos(r), std::sin(r)};
 }
 
 Aabb Aabb::of_points(std::span<const Vec2> pts) {

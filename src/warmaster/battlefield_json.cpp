@@ -271,6 +271,8 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
     if (!ids.insert(id).second) item.fail("id", fmt::format("duplicate id \"{}\"", id));
   };
   if (auto terrain = root.find("terrain")) {
+    if (terrain->json().is_array() && terrain->size() > kMaxTerrainFeatures)
+      terrain->fail(fmt::format("{} features: at most {} are allowed", terrain->size(), kMaxTerrainFeatures));
     for (const auto& t : terrain->items()) {
       bf.terrain.push_back(read_terrain(t));
       claim(t, bf.terrain.back().id);
@@ -279,6 +281,22 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
   JsonReader armies = root.at("armies");
   armies.require_array();
   if (armies.size() != 2) armies.fail(fmt::format("expected exactly two armies, got {}", armies.size()));
+  // Caps before any work on the items: both armies' lists together.
+  std::size_t units = 0, characters = 0;
+  for (std::size_t side = 0; side < 2; ++side) {
+    JsonReader a = armies.at(side);
+    a.require_object();
+    if (auto us = a.find("units"); us && us->json().is_array()) {
+      units += us->size();
+      if (units > kMaxUnits)
+        us->fail(fmt::format("{} units in the two armies: at most {} are allowed", units, kMaxUnits));
+    }
+    if (auto cs = a.find("characters"); cs && cs->json().is_array()) {
+      characters += cs->size();
+      if (characters > kMaxCharacters)
+        cs->fail(fmt::format("{} characters in the two armies: at most {} are allowed", characters, kMaxCharacters));
+    }
+  }
   for (int side = 0; side < 2; ++side) {
     JsonReader a = armies.at(static_cast<std::size_t>(side));
     a.require_object();

@@ -17,8 +17,9 @@ namespace referee::warmaster {
 namespace {
 bool any_stand_off_table(const Battlefield& bf, const Unit& u) {
   const Aabb t = bf.table();
+  RotMemo rot;
   for (std::size_t i = 0; i < u.stands.size(); ++i)
-    for (const Vec2& c : u.footprint(i).corners())
+    for (const Vec2& c : u.footprint(i, rot).corners())
       if (c.x < t.min.x - 1e-9 || c.y < t.min.y - 1e-9 || c.x > t.max.x + 1e-9 || c.y > t.max.y + 1e-9) return true;
   return false;
 }
@@ -101,7 +102,8 @@ std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std
 }
 }  // namespace
 
-Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveRequest>* move_out) const {
+Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
+                                          std::optional<MoveRequest>* move_out) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Initiative || orders_begun_)
@@ -151,7 +153,7 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     }
     const bool fortified = x->fortified && (x->type == TroopType::Infantry || x->type == TroopType::Artillery);
     if (fortified) continue;
-    if (cut_off_by_barrier(*bf_, u, *x, settings())) continue;
+    if (cut_off_by_barrier(*bf_, u, *x, settings(), &scratch)) continue;
     v.add("warmaster.initiative.ignore",
           fmt::format("{} may not be ignored: only fortified infantry or artillery, or enemies cut off by a barrier "
                       "neither unit can go round within a full pace move",
@@ -202,11 +204,11 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     req->mover = u.id;
     req->kind = MoveKind::Charge;
     req->charge_target = e.id;  // the charge may pass between the target's stands
-    check_unit_move(*bf_, *req, v);
+    check_unit_move(*bf_, *req, v, scratch);
     if (!v.legal()) return v;
     check_charge_contact(*bf_, unit_after(u, *req), *req, e.id, settings(), v);
   } else if (a.moves.empty()) {
-    req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index());
+    req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index(), &scratch);
     if (!req)
       v.add("warmaster.initiative.evade",
             fmt::format("unit {} cannot evade {}: no straight move of {} to full pace ends at least {} from every "
@@ -216,7 +218,8 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
     v.add("warmaster.initiative.evade", "an evade is one move of the unit's stands");
   } else {
     req = a.moves[0];
-    check_evade(*bf_, u, e, *req, a.burst_through, settings(), v, &move_index());
+    MoveScenes scenes(&scratch);
+    check_evade(*bf_, u, e, *req, a.burst_through, settings(), v, &move_index(), &scenes);
   }
   if (v.legal() && move_out) *move_out = req;
   return v;
@@ -224,10 +227,17 @@ Verdict CommandState::validate_initiative(const Action& a, std::optional<MoveReq
 
 std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, const std::string& enemy,
                                                        const std::vector<std::string>& burst_through) const {
+  MoveScratch scratch;
+  return compute_evade(unit, enemy, burst_through, scratch);
+}
+
+std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, const std::string& enemy,
+                                                       const std::vector<std::string>& burst_through,
+                                                       MoveScratch& scratch) const {
   const Unit* u = bf_->find_unit(unit);
   const Unit* e = bf_->find_unit(enemy);
   if (!u || !e) return std::nullopt;
-  return plan_evade(*bf_, *u, *e, burst_through, settings(), &move_index());
+  return plan_evade(*bf_, *u, *e, burst_through, settings(), &move_index(), &scratch);
 }
 
 // After a unit's stands are placed: a unit partly off the table leaves it and
@@ -306,17 +316,23 @@ Action canonical(const Action& in) {
 }  // namespace
 
 ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describe) {
+  MoveScratch scratch;
+  return apply(in, dice, describe, scratch);
+}
+
+ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describe, MoveScratch& scratch) {
   const Action a = canonical(in);
   ActionOutcome out;
   std::optional<MoveRequest> initiative_move;
   MovePlan move_plan;
   MoveAnswer character_answer;
   const CheckDepth depth = describe == Describe::Yes ? CheckDepth::Explain : CheckDepth::Legality;
-  if (battle_over()) out.verdict = validate(a);
-  else if (a.type == ActionType::CharacterMove) out.verdict = validate_character_move(a, &character_answer, depth);
-  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, &initiative_move);
-  else if (a.type == ActionType::Move) out.verdict = validate_move(a, &move_plan, depth);
-  else out.verdict = validate(a);
+  if (battle_over()) out.verdict = validate(a, scratch);
+  else if (a.type == ActionType::CharacterMove)
+    out.verdict = validate_character_move(a, scratch, &character_answer, depth);
+  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, scratch, &initiative_move);
+  else if (a.type == ActionType::Move) out.verdict = validate_move(a, scratch, &move_plan, depth);
+  else out.verdict = validate(a, scratch);
   if (!out.verdict.legal()) {
     if (describe == Describe::Yes) out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};
     return out;

@@ -22,10 +22,11 @@ bool units_may_touch(const Unit& a, const Unit& b, double gap) {
 bool units_touch(const Unit& a, const Unit& b, double tolerance) {
   if (a.stands.empty() || b.stands.empty()) return false;
   const double reach = stand_circumradius(a) + stand_circumradius(b) + tolerance;
+  RotMemo rot_a, rot_b;  // each unit's stands nearly always share a facing
   for (std::size_t i = 0; i < a.stands.size(); ++i)
     for (std::size_t j = 0; j < b.stands.size(); ++j) {
       if (length_squared(a.stands[i].pose.position - b.stands[j].pose.position) > reach * reach) continue;
-      if (within_distance(a.footprint(i), b.footprint(j), tolerance)) return true;
+      if (within_distance(a.footprint(i, rot_a), b.footprint(j, rot_b), tolerance)) return true;
     }
   return false;
 }

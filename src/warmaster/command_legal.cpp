@@ -14,10 +14,15 @@ namespace referee::warmaster {
 
 
 std::vector<Action> CommandState::legal_actions() const {
+  MoveScratch scratch;
+  return legal_actions(scratch);
+}
+
+std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
   std::vector<Action> out;
   if (battle_over()) return out;
   auto push_if_legal = [&](Action a) {
-    if (validate(a).legal()) out.push_back(std::move(a));
+    if (validate(a, scratch).legal()) out.push_back(std::move(a));
   };
 
   for (std::size_t i = 0; i < units_.size(); ++i)

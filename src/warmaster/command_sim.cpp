@@ -13,13 +13,14 @@ double uniform01(Rng& rng) { return static_cast<double>(rng.next() >> 11) * (1.0
 
 // apply() validates first and changes nothing when the action is illegal.
 // Nobody reads the outcome's JSON unless there is an observer.
-bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* observer, int& applied) {
+bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* observer, int& applied,
+               MoveScratch& scratch) {
   if (observer) {
     const CommandState before = s;
-    const ActionOutcome o = s.apply(a, dice);
+    const ActionOutcome o = s.apply(a, dice, CommandState::Describe::Yes, scratch);
     if (!o.verdict.legal()) return false;
     (*observer)(before, a, o, s);
-  } else if (!s.apply(a, dice, CommandState::Describe::No).verdict.legal()) {
+  } else if (!s.apply(a, dice, CommandState::Describe::No, scratch).verdict.legal()) {
     return false;
   }
   ++applied;
@@ -53,17 +54,23 @@ Action random_slide(const CommandState& s, Rng& rng) {
 namespace {
 
 // After an order or a home back: a random move if it is legal, else hold.
-void move_or_hold(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied) {
+void move_or_hold(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied,
+                  MoveScratch& scratch) {
   if (!s.pending() || !s.pending()->kind) return;
-  if (try_apply(s, random_slide(s, rng), dice, observer, applied)) return;
+  if (try_apply(s, random_slide(s, rng), dice, observer, applied, scratch)) return;
   Action hold;
   hold.type = ActionType::Move;
-  try_apply(s, hold, dice, observer, applied);
+  try_apply(s, hold, dice, observer, applied, scratch);
 }
 
 }  // namespace
 
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
+  MoveScratch scratch;
+  return random_command_phase(s, dice, rng, observer, scratch);
+}
+
+int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   int applied = 0;
   if (s.battle_over()) return 0;
   const Battlefield* bf = &s.battlefield();
@@ -73,14 +80,14 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       Action a;
       a.type = ActionType::OffTableReturn;
       a.unit = s.battlefield().units[i].id;
-      try_apply(s, a, dice, observer, applied);
+      try_apply(s, a, dice, observer, applied, scratch);
     }
   for (std::size_t i = 0; i < s.characters().size(); ++i)
     if (s.characters()[i].returns_next_turn) {
       Action a;
       a.type = ActionType::OffTableReturn;
       a.character = s.battlefield().characters[i].id;
-      try_apply(s, a, dice, observer, applied);
+      try_apply(s, a, dice, observer, applied, scratch);
     }
 
   // Initiative: about half the units that may use it try to.
@@ -94,7 +101,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge);
       for (const InitiativeCandidate& c : targets) {
         if (!c.visible) continue;
-        try_apply(s, initiative_action(u, *bf->find_unit(c.enemy), charge), dice, observer, applied);
+        try_apply(s, initiative_action(u, *bf->find_unit(c.enemy), charge), dice, observer, applied, scratch);
         break;
       }
     }
@@ -107,8 +114,8 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
         a.type = ActionType::HomeBack;
         a.unit = u.id;
         a.character = c.id;
-        if (try_apply(s, a, dice, observer, applied)) {
-          move_or_hold(s, dice, rng, observer, applied);
+        if (try_apply(s, a, dice, observer, applied, scratch)) {
+          move_or_hold(s, dice, rng, observer, applied, scratch);
           break;
         }
       }
@@ -138,8 +145,8 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       }
       // Up to three orders in a row to the same unit or brigade.
       for (int again = 0; again < 3; ++again) {
-        if (!try_apply(s, a, dice, observer, applied)) break;
-        move_or_hold(s, dice, rng, observer, applied);
+        if (!try_apply(s, a, dice, observer, applied, scratch)) break;
+        move_or_hold(s, dice, rng, observer, applied, scratch);
         if (rng.below(3) != 0) break;
       }
     }
@@ -147,7 +154,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
 
   Action end_orders;
   end_orders.type = ActionType::EndOrders;
-  try_apply(s, end_orders, dice, observer, applied);
+  try_apply(s, end_orders, dice, observer, applied, scratch);
   for (std::size_t ci = 0; ci < s.battlefield().characters.size(); ++ci) {
     const Character& c = s.battlefield().characters[ci];
     if (c.side != side || rng.below(2)) continue;
@@ -156,20 +163,25 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
     const double how_far = 60.0 * uniform01(rng);
     Pose to = c.pose;
     to.position += Rot::from_degrees(c.pose.facing_deg + turn).forward() * how_far;
-    try_apply(s, character_move(c, to), dice, observer, applied);
+    try_apply(s, character_move(c, to), dice, observer, applied, scratch);
   }
   Action end_phase;
   end_phase.type = ActionType::EndPhase;
-  try_apply(s, end_phase, dice, observer, applied);
+  try_apply(s, end_phase, dice, observer, applied, scratch);
   return applied;
 }
 
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
-  const std::vector<Action> legal = s.legal_actions();
+  MoveScratch scratch;
+  return random_legal_action(s, dice, rng, observer, scratch);
+}
+
+bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+  const std::vector<Action> legal = s.legal_actions(scratch);
   if (legal.empty()) return false;
   const Action& a = legal[rng.below(legal.size())];
   int applied = 0;
-  return try_apply(s, a, dice, observer, applied);
+  return try_apply(s, a, dice, observer, applied, scratch);
 }
 
 }  // namespace referee::warmaster::sim

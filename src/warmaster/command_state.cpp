@@ -202,6 +202,11 @@ const std::vector<std::vector<int>>& CommandState::touching_now() const {
 // --- Validation ----------------------------------------------------------------
 
 Verdict CommandState::validate(const Action& a) const {
+  MoveScratch scratch;
+  return validate(a, scratch);
+}
+
+Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   if (battle_over()) {
     v.add("warmaster.command.battle_over", "the battle is over: " + battle_over_reason_);
@@ -210,10 +215,10 @@ Verdict CommandState::validate(const Action& a) const {
   switch (a.type) {
     case ActionType::OffTableReturn: return validate_off_table(a);
     case ActionType::HomeBack: return validate_home_back(a);
-    case ActionType::Initiative: return validate_initiative(a);
+    case ActionType::Initiative: return validate_initiative(a, scratch);
     case ActionType::Order: return validate_order(a);
-    case ActionType::Move: return validate_move(a);
-    case ActionType::CharacterMove: return validate_character_move(a);
+    case ActionType::Move: return validate_move(a, scratch);
+    case ActionType::CharacterMove: return validate_character_move(a, scratch);
     case ActionType::EndOrders:
     case ActionType::EndPhase: return validate_step_change(a);
   }
@@ -458,16 +463,16 @@ std::optional<OrderFactors> CommandState::order_factors_now(const std::string& c
 }
 
 MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
-                                         CheckDepth depth) const {
+                                         MoveScratch& scratch, CheckDepth depth) const {
   // Moves checked on the current battlefield share its index; a brigade's
   // later units are checked on the battlefield its earlier moves leave.
-  MoveAnswer ans = &bf == bf_.get() ? check_move(bf, move_index(), req, settings(), depth)
-                                    : check_move(bf, req, settings(), depth);
+  MoveAnswer ans = &bf == bf_.get() ? check_move(bf, move_index(), req, settings(), scratch, depth)
+                                    : check_move(bf, MoveIndex(bf), req, settings(), scratch, depth);
   for (const Ruling& r : ans.verdict.violations) v.add(r);
   return ans;
 }
 
-Verdict CommandState::validate_move(const Action& a, MovePlan* plan, CheckDepth depth) const {
+Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan, CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
   if (!pending_) {
@@ -503,7 +508,7 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan, CheckDepth 
     }
     movers.push_back(ui);
     if (!normalise_move_kind(p, req, v)) continue;
-    MoveAnswer answer = check_unit_move(*cur, req, v, depth);
+    MoveAnswer answer = check_unit_move(*cur, req, v, scratch, depth);
     if (!v.legal()) continue;
     if (plan) {
       plan->requests.push_back(req);
@@ -537,7 +542,8 @@ Verdict CommandState::validate_move(const Action& a, MovePlan* plan, CheckDepth 
   return v;
 }
 
-Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answer, CheckDepth depth) const {
+Verdict CommandState::validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer,
+                                              CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Characters)
@@ -563,7 +569,7 @@ Verdict CommandState::validate_character_move(const Action& a, MoveAnswer* answe
   MoveRequest req = a.moves[0];
   req.mover = c.id;
   req.kind = MoveKind::Character;
-  MoveAnswer checked = check_unit_move(*bf_, req, v, depth);
+  MoveAnswer checked = check_unit_move(*bf_, req, v, scratch, depth);
   if (answer) *answer = std::move(checked);
   if (!a.join.empty()) {
     const int ui = unit_index(a.join);

@@ -78,21 +78,24 @@ bool crosses_mutual_barrier(const Battlefield& bf, const Segment& line, const Un
   return false;
 }
 
-bool can_reach_within_pace(const Battlefield& bf, const Unit& from, const Unit& to, const Settings& settings) {
+bool can_reach_within_pace(const Battlefield& bf, const Unit& from, const Unit& to, const Settings& settings,
+                           TransitScratch* scratch) {
   const ContactGoal g = contact_goal(from, to);
   TransitOptions opt;
   opt.flying = from.type == TroopType::Flyer;
   opt.ignore_units = {to.id};
-  TransitScene scene(bf, from, settings, opt);
+  TransitScene scene(bf, from, settings, opt, scratch);
   return scene.shortest_route(g.start, g.goal, full_pace(from)).has_value();
 }
 }  // namespace
 
-bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, const Settings& settings) {
+bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, const Settings& settings,
+                        MoveScratch* scratch) {
   if (u.stands.empty() || e.stands.empty()) return false;
   const ClosestPoints cp = unit_distance(u, e);
   if (!crosses_mutual_barrier(bf, Segment{cp.on_a, cp.on_b}, u, e)) return false;
-  return !can_reach_within_pace(bf, u, e, settings) && !can_reach_within_pace(bf, e, u, settings);
+  TransitScratch* transit = scratch ? &scratch->transit : nullptr;
+  return !can_reach_within_pace(bf, u, e, settings, transit) && !can_reach_within_pace(bf, e, u, settings, transit);
 }
 
 // Stand pairs in order; a pair replaces the best only when nearer by more
@@ -224,7 +227,9 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
     units.erase(std::remove_if(units.begin(), units.end(), [&](const Unit& x) { return x.id == id; }), units.end());
   }
   if (!v.legal()) return false;
-  const MoveAnswer ans = without_burst      ? check_move(*without_burst, req, settings)
+  MoveScratch* scratch = scenes ? scenes->scratch() : nullptr;
+  const MoveAnswer ans = without_burst && scratch ? check_move(*without_burst, MoveIndex(*without_burst), req, settings, *scratch)
+                        : without_burst      ? check_move(*without_burst, req, settings)
                         : index && scenes ? check_move(bf, *index, req, settings, *scenes)
                         : index           ? check_move(bf, *index, req, settings)
                                           : check_move(bf, req, settings);
@@ -304,12 +309,12 @@ bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, M
 
 std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
                                       const std::vector<std::string>& burst_through, const Settings& settings,
-                                      const MoveIndex* index) {
+                                      const MoveIndex* index, MoveScratch* scratch) {
   // One index for every probe: they all check moves on the same battlefield.
   std::optional<MoveIndex> own_index;
   if (!index) index = &own_index.emplace(bf);
   // Full pace is tried first, so its scene covers every shorter slide.
-  MoveScenes scenes;
+  MoveScenes scenes(scratch);
   const EvadeLine line = evade_line(evader, enemy);
   if (line.distance <= settings.contact_tolerance) return std::nullopt;
   const double pace = full_pace(evader);

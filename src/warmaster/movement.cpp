@@ -36,10 +36,6 @@ double facing_tolerance_deg(double tolerance, double width, double depth) {
   return rad_to_deg(std::atan2(tolerance, std::max(width, depth)));
 }
 
-// Position of `p` in the frame of a stand: x to its right, y to its front.
-Vec2 local(const Pose& frame, Vec2 p) {
-  return Rot::from_degrees(frame.facing_deg).apply_inverse(p - frame.position);
-}
 
 // --- Formation (docs/rulings.md#warmaster-move-formation-at-the-start) --
 
@@ -48,10 +44,11 @@ Vec2 local(const Pose& frame, Vec2 p) {
 bool is_line(const Unit& u, double tol) {
   const double ang = facing_tolerance_deg(tol, u.width, u.depth);
   const Pose& ref = u.stands[0].pose;
+  const Rot ref_rot = Rot::from_degrees(ref.facing_deg);  // positions in its frame: x to its right, y to its front
   std::vector<Vec2> rel;
   for (const auto& s : u.stands) {
     if (std::abs(angle_difference_degrees(ref.facing_deg, s.pose.facing_deg)) > ang) return false;
-    rel.push_back(local(ref, s.pose.position));
+    rel.push_back(ref_rot.apply_inverse(s.pose.position - ref.position));
   }
   std::sort(rel.begin(), rel.end(), [](Vec2 a, Vec2 b) { return a.x < b.x; });
   for (std::size_t i = 0; i + 1 < rel.size(); ++i) {
@@ -65,16 +62,16 @@ bool is_line(const Unit& u, double tol) {
 // with the same facing, or corner to corner: b's front-left corner on a's
 // rear-left corner (or right on right), b turned less than a right angle and
 // behind a, so the column curves (movement text, Figure 1).
-bool follows(const Unit& u, std::size_t a, std::size_t b, double tol) {
+bool follows(const Unit& u, std::size_t a, std::size_t b, double tol, RotMemo& rot) {
   const Pose& pa = u.stands[a].pose;
   const Pose& pb = u.stands[b].pose;
   double turn = std::abs(angle_difference_degrees(pa.facing_deg, pb.facing_deg));
-  Vec2 rel = local(pa, pb.position);
+  Vec2 rel = rot(pa.facing_deg).apply_inverse(pb.position - pa.position);
   if (turn <= facing_tolerance_deg(tol, u.width, u.depth) && std::abs(rel.x) <= tol &&
       std::abs(rel.y + u.depth) <= tol)
     return true;
   if (turn >= 90.0 || rel.y >= 0) return false;
-  OrientedRect ra = u.footprint(a), rb = u.footprint(b);
+  OrientedRect ra = u.footprint(a, rot), rb = u.footprint(b, rot);
   if (overlaps(ra, rb, tol)) return false;
   auto ca = ra.corners();
   auto cb = rb.corners();
@@ -100,8 +97,9 @@ bool is_column(const Unit& u, double tol) {
   std::size_t n = u.stands.size();
   if (n > 16) return false;
   std::vector<std::vector<bool>> link(n, std::vector<bool>(n, false));
+  RotMemo rot;
   for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b) link[a][b] = a != b && follows(u, a, b, tol);
+    for (std::size_t b = 0; b < n; ++b) link[a][b] = a != b && follows(u, a, b, tol, rot);
   for (std::size_t head = 0; head < n; ++head) {
     std::vector<bool> used(n, false);
     used[head] = true;
@@ -186,10 +184,11 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
   for (int i : order) {
     auto& route = routes[static_cast<std::size_t>(i)];
     std::vector<OrientedRect> blockers;
+    RotMemo rot;
     for (std::size_t j = 0; j < u.stands.size(); ++j) {
       if (static_cast<int>(j) == i) continue;
-      if (moved[j]) blockers.push_back(u.footprint_at(routes[j].poses.back()));
-      else if (u.engaged) blockers.push_back(u.footprint(j));
+      if (moved[j]) blockers.push_back(u.footprint_at(routes[j].poses.back(), rot));
+      else if (u.engaged) blockers.push_back(u.footprint(j, rot));
     }
     scene.set_own_blockers(std::move(blockers));
     moved[static_cast<std::size_t>(i)] = true;
@@ -247,9 +246,10 @@ std::vector<std::vector<int>> candidate_orders(const std::vector<int>& moving) {
 void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const Pace& pace, Formation formation,
                      MoveKind kind, Verdict& verdict, std::vector<StandRoute>& out_routes) {
   out_routes = routes;
+  RotMemo rot;
   for (auto& r : out_routes) {
     if (!moves(r)) continue;
-    auto corners = corner_distances(r.poses, u.width, u.depth);
+    auto corners = corner_distances(r.poses, u.width, u.depth, rot);
     std::size_t worst = static_cast<std::size_t>(std::max_element(corners.begin(), corners.end()) - corners.begin());
     r.used = corners[worst];
     if (r.used > pace.allowance + kMeasureSlack) {
@@ -276,10 +276,11 @@ std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrai
   for (const TerrainFeature* f : terrain)
     if (!may_enter(u.type, f->kind))
       for (const auto& p : f->pieces) blocked.push_back(&p);
+  RotMemo rot;
   for (const auto& r : routes) {
     if (!moves(r)) continue;
-    OrientedRect start = u.footprint_at(r.poses.front());
-    OrientedRect end = u.footprint_at(r.poses.back());
+    OrientedRect start = u.footprint_at(r.poses.front(), rot);
+    OrientedRect end = u.footprint_at(r.poses.back(), rot);
     for (const TerrainFeature* feature : terrain) {
       const TerrainFeature& f = *feature;
       bool allowed = u.type == TroopType::Flyer ? flyer_may_end_in(f.kind) : may_enter(u.type, f.kind);
@@ -322,9 +323,10 @@ void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u
                     const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
   double tol = settings.contact_tolerance;
   std::vector<OrientedRect> finals;
-  Aabb area = u.footprint_at(routes.front().poses.back()).bounds();
+  RotMemo rot;
+  Aabb area = u.footprint_at(routes.front().poses.back(), rot).bounds();
   for (const auto& r : routes) {
-    finals.push_back(u.footprint_at(r.poses.back()));
+    finals.push_back(u.footprint_at(r.poses.back(), rot));
     area = area.merged(finals.back().bounds());
   }
   for (std::size_t i = 0; i < finals.size(); ++i) {
@@ -342,8 +344,9 @@ void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u
   for (int k : near) {
     const Unit& other = bf.units[static_cast<std::size_t>(k)];
     if (&other == &u || other.id == u.id) continue;
+    RotMemo other_rot;
     for (std::size_t s = 0; s < other.stands.size(); ++s) {
-      OrientedRect o = other.footprint(s);
+      OrientedRect o = other.footprint(s, other_rot);
       if (!o.bounds().overlaps(area)) continue;
       for (std::size_t i = 0; i < finals.size(); ++i) {
         if (!moves(routes[i]) || !overlaps(finals[i], o, tol)) continue;
@@ -362,7 +365,8 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
                          Verdict& verdict) {
   if (routes.size() < 2) return;
   std::vector<OrientedRect> finals;
-  for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back()));
+  RotMemo rot;
+  for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back(), rot));
   // Each pair is measured at most once, and a stand stops looking once it
   // touches one (the nearest is needed only to explain a stand that does not).
   const std::size_t n = finals.size();
@@ -404,12 +408,14 @@ std::vector<const TerrainFeature*> terrain_near(const Battlefield& bf, const Mov
 }
 
 Aabb unit_bounds(const Unit& u) {
-  Aabb box = u.footprint(0).bounds();
-  for (std::size_t s = 1; s < u.stands.size(); ++s) box = box.merged(u.footprint(s).bounds());
+  RotMemo rot;
+  Aabb box = u.footprint(0, rot).bounds();
+  for (std::size_t s = 1; s < u.stands.size(); ++s) box = box.merged(u.footprint(s, rot).bounds());
   return box;
 }
 
-MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth) {
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth,
+                                TransitScratch* scratch) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
   if (req.stands.size() != 1 || req.stands[0].stand != 0)
@@ -442,7 +448,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   const double margin = std::max(w, d) + w + 1.0;
   TransitOptions near_legs;
   near_legs.region = area.inflated(margin);
-  const TransitScene scene(bf, *c, settings, near_legs);
+  const TransitScene scene(bf, *c, settings, near_legs, scratch);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -466,7 +472,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       const double bound = legality ? a.allowance + 2 * kMeasureSlack : 2 * a.allowance;
       TransitOptions around;
       if (legality) around.region = area.inflated(bound / 2 + margin);
-      const TransitScene whole(bf, *c, settings, around);
+      const TransitScene whole(bf, *c, settings, around, scratch);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
         route.poses = *planned;
         route.planned = true;
@@ -635,7 +641,7 @@ void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
 void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_->query(box, out); }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth);
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth, nullptr);
   return check_move(bf, MoveIndex(bf), req, settings, depth);
 }
 
@@ -645,9 +651,12 @@ struct MoveScenes::Impl {
   bool evading = false;
   std::vector<std::string> ignore_units;
   Aabb region{};
+  MoveScratch* scratch = nullptr;
+  TransitScratch* transit() const { return scratch ? &scratch->transit : nullptr; }
   std::optional<TransitScene> scene;
 };
-MoveScenes::MoveScenes() : impl(std::make_unique<Impl>()) {}
+MoveScenes::MoveScenes(MoveScratch* scratch) : impl(std::make_unique<Impl>()) { impl->scratch = scratch; }
+MoveScratch* MoveScenes::scratch() const { return impl->scratch; }
 MoveScenes::~MoveScenes() = default;
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
@@ -657,8 +666,14 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
 }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScratch& scratch, CheckDepth depth) {
+  MoveScenes scenes(&scratch);
+  return check_move(bf, index, req, settings, scenes, depth);
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
                       MoveScenes& scenes, CheckDepth depth) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth);
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth, scenes.impl->transit());
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
@@ -693,18 +708,14 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // Everything the stands' footprints cover on their way, start to final.
   // (Stands keep their facing on most legs: the rotation is worked out again
   // only when it changes.)
-  Aabb area = u.footprint(0).bounds();
-  double facing = u.stands[0].pose.facing_deg;
-  Rot rot = Rot::from_degrees(facing);
+  RotMemo rot;
+  Aabb area = u.footprint(0, rot).bounds();
   for (const auto& r : routes)
-    for (const auto& p : r.poses) {
-      if (p.facing_deg != facing) rot = Rot::from_degrees(facing = p.facing_deg);
-      area = area.merged(OrientedRect{p.position, {u.width / 2, u.depth / 2}, rot}.bounds());
-    }
+    for (const auto& p : r.poses) area = area.merged(u.footprint_at(p, rot).bounds());
   const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
   std::vector<bool> skip = check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
-    if (off_table(u.footprint_at(routes[i].poses.back()), bf)) {
+    if (off_table(u.footprint_at(routes[i].poses.back(), rot), bf)) {
       a.leaves_table = true;
       // The table edge is an obstacle in transit; a stand obliged to leave
       // is not traced past it.
@@ -730,7 +741,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     kept.evading = opts.evading;
     kept.ignore_units = opts.ignore_units;
     kept.region = *opts.region;
-    kept.scene.emplace(bf, u, settings, opts);
+    kept.scene.emplace(bf, u, settings, opts, kept.transit());
   }
   TransitScene& scene = *kept.scene;
   // Routes are searched up to the allowance plus the stand's longest edge:
@@ -772,7 +783,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
     // strays more than L / 2 from the segment AB, which `area` contains.
     opts.region = area.inflated(max_route / 2 + reach);
-    TransitScene planner(bf, u, settings, opts);
+    TransitScene planner(bf, u, settings, opts, kept.transit());
     chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();
   }

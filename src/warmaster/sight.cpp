@@ -67,6 +67,27 @@ struct Blocker {
   const std::string* id = nullptr;  // of the unit or the terrain feature
   int feature = -1;                 // terrain: index into Battlefield::terrain
 };
+// The line through a segment, to rule out blockers far from it cheaply: a
+// blocker whose box lies wholly on one side of the line, clear of it by
+// more than `margin`, can neither cross nor touch the segment. The box is
+// inside that bound, so no blocker that matters is ever skipped.
+struct LineTest {
+  Vec2 a, n;  // a point on the line and its unit normal
+  bool usable = false;
+  explicit LineTest(const Segment& s) : a(s.a) {
+    const Vec2 d = s.b - s.a;
+    const double l = length(d);
+    usable = l > 1e-9;
+    n = usable ? Vec2{-d.y / l, d.x / l} : Vec2{0, 0};
+  }
+  bool far_from(const Aabb& box, double margin) const {
+    if (!usable) return false;
+    const Vec2 c = (box.min + box.max) / 2, h = (box.max - box.min) / 2;
+    return std::abs(dot(c - a, n)) > std::abs(n.x) * h.x + std::abs(n.y) * h.y + margin;
+  }
+};
+constexpr double kLineTestMargin = 1e-6;  // far above rounding, far below any gap that matters
+
 // "unit orcs-2" or "terrain wood-1": written only when a blocker is named.
 std::string label(const Blocker& b) { return (b.feature >= 0 ? "terrain " : "unit ") + *b.id; }
 
@@ -163,11 +184,12 @@ SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vecto
   // The first blocker a segment crosses (its index), or -1.
   auto first_blocker = [&](const Segment& s, const Viewpoint& v, const Target& t) {
     Aabb sb = s.bounds();
+    const LineTest line(s);
     int best = -1;
     double best_t = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < blockers.size(); ++i) {
       const Blocker& b = blockers[i];
-      if (!b.box.overlaps(sb)) continue;
+      if (!b.box.overlaps(sb) || line.far_from(b.box, kLineTestMargin)) continue;
       if (!crosses_interior(s, b.poly, kSightTolerance)) continue;
       if (excused(b, v, t)) continue;
       double tt = raycast(s, b.poly).value_or(0);
@@ -185,9 +207,10 @@ SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vecto
   // runs into one of them.
   auto clear = [&](const Segment& s, const Viewpoint& v, const Target& t) {
     Aabb sb = s.bounds().inflated(1e-6);
+    const LineTest line(s);
     std::vector<const Blocker*> touching;
     for (const Blocker& b : blockers) {
-      if (!b.box.overlaps(sb) || excused(b, v, t)) continue;
+      if (!b.box.overlaps(sb) || line.far_from(b.box, kLineTestMargin) || excused(b, v, t)) continue;
       if (crosses_interior(s, b.poly, kSightTolerance)) return false;
       if (distance(s, b.poly) <= 1e-7) touching.push_back(&b);
     }
@@ -392,15 +415,17 @@ ClosestPoints character_distance(const Character& c, const Unit& u) {
   ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
   if (c.stand_size) {
     OrientedRect cr = OrientedRect::from_pose(c.pose, c.stand_size->x, c.stand_size->y);
+    RotMemo rot;
     for (std::size_t j = 0; j < u.stands.size(); ++j) {
-      ClosestPoints cp = closest_points(cr, u.footprint(j));
+      ClosestPoints cp = closest_points(cr, u.footprint(j, rot));
       if (cp.distance < best.distance) best = cp;
     }
     return best;
   }
   double radius = c.base_diameter / 2;
+  RotMemo rot;
   for (std::size_t j = 0; j < u.stands.size(); ++j) {
-    OrientedRect r = u.footprint(j);
+    OrientedRect r = u.footprint(j, rot);
     Vec2 l = r.rot.apply_inverse(c.pose.position - r.center);
     l.x = std::clamp(l.x, -r.half.x, r.half.x);
     l.y = std::clamp(l.y, -r.half.y, r.half.y);

@@ -44,7 +44,8 @@ class StandRects {
       heap_.resize(n_);
       out = heap_.data();
     }
-    for (std::size_t i = 0; i < n_; ++i) out[i] = u.footprint(i);
+    RotMemo rot;  // the stands nearly always share a facing
+    for (std::size_t i = 0; i < n_; ++i) out[i] = u.footprint(i, rot);
     data_ = out;
   }
   StandRects(const StandRects&) = delete;

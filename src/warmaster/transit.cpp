@@ -66,45 +66,26 @@ double edge_clearance(Vec2 p, int edge, double w, double h) {
 // --- Building the scene ------------------------------------------------------
 
 namespace {
-// Obstacle outlines are made and dropped by the thousand as scenes come and
-// go (a stand is four points), so their storage is kept per thread and used
-// again rather than going back to malloc each time. The points themselves
-// are always written afresh.
-class PointStore {
- public:
-  std::vector<Vec2> take() {
-    if (spare_.empty()) return {};
-    std::vector<Vec2> v = std::move(spare_.back());
-    spare_.pop_back();
-    return v;
-  }
-  void give(std::vector<Vec2>&& v) {
-    if (v.capacity() > 0 && spare_.size() < kKeep) spare_.push_back(std::move(v));
-  }
-
- private:
-  static constexpr std::size_t kKeep = 4096;
-  std::vector<std::vector<Vec2>> spare_;
-};
-PointStore& point_store() {
-  thread_local PointStore s;
-  return s;
-}
 // The outline counter-clockwise, as to_polygon / ccw would give it, written
 // into reused storage.
-void set_outline(Polygon& poly, std::span<const Vec2> points) {
-  poly.points = point_store().take();
+void set_outline(Polygon& poly, std::span<const Vec2> points, PointStore& store) {
+  poly.points = store.take();
   poly.points.assign(points.begin(), points.end());
   if (poly.signed_area() < 0) std::reverse(poly.points.begin(), poly.points.end());
 }
 // Drops obstacles from `from` on, keeping their point storage.
-void drop_obstacles(std::vector<TransitObstacle>& obstacles, std::size_t from) {
-  for (std::size_t k = from; k < obstacles.size(); ++k) point_store().give(std::move(obstacles[k].poly.points));
+void drop_obstacles(std::vector<TransitObstacle>& obstacles, std::size_t from, PointStore& store) {
+  for (std::size_t k = from; k < obstacles.size(); ++k) store.give(std::move(obstacles[k].poly.points));
   obstacles.resize(from);
 }
 }  // namespace
 
-TransitScene::Impl::~Impl() { drop_obstacles(obstacles, 0); }
+TransitScratch::TransitScratch() : impl_(std::make_unique<Impl>()) {}
+TransitScratch::~TransitScratch() = default;
+TransitScratch::TransitScratch(TransitScratch&&) noexcept = default;
+TransitScratch& TransitScratch::operator=(TransitScratch&&) noexcept = default;
+
+TransitScene::Impl::~Impl() { drop_obstacles(obstacles, 0, scratch->points); }
 
 void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   table_w = bf.width;
@@ -121,6 +102,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
       if (reach.contains(s.pose.position)) return true;
     return false;
   };
+  RotMemo rot;  // a unit's stands nearly always share a facing
   for (const Unit& u : bf.units) {
     // The region first: it is cheap, and rules out most units.
     if (!near_region(u) || u.id == mover_id || listed(options.ignore_units, u.id)) continue;
@@ -130,14 +112,14 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
     bool burst = options.evading && !enemy && !u.engaged && listed(options.burst_through, u.id);
     for (std::size_t s = 0; s < u.stands.size(); ++s) {
       if (burst) {
-        burst_rects.push_back(u.footprint(s));
+        burst_rects.push_back(u.footprint(s, rot));
         burst_labels.push_back(u.id + " stand " + std::to_string(s + 1));
         continue;
       }
       TransitObstacle& o = obstacles.emplace_back();  // in place: the obstacle is large to move
       o.kind = TransitObstacle::Kind::Stand;
-      o.rect = u.footprint(s);
-      set_outline(o.poly, o.rect->corners());
+      o.rect = u.footprint(s, rot);
+      set_outline(o.poly, o.rect->corners(), scratch->points);
       o.finish();
       o.stand = static_cast<int>(s);
       o.unit_id = u.id;
@@ -153,7 +135,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         if (piece.points.size() < 3) continue;
         TransitObstacle& o = obstacles.emplace_back();
         o.kind = TransitObstacle::Kind::Terrain;
-        set_outline(o.poly, piece.points);
+        set_outline(o.poly, piece.points, scratch->points);
         o.finish();
         o.name = tf.id;
         o.blocks = !may_enter(type, tf.kind);
@@ -188,11 +170,6 @@ void TransitScene::Impl::build_index() {
   gates_regions.clear();
 }
 
-SceneScratch& scene_scratch() {
-  thread_local SceneScratch s;
-  return s;
-}
-
 // Gates between enemy stands and own stands already moved: remade for the
 // own blockers from `first` on whenever they change; the fixed gates, and
 // those of own blockers kept, stay cached.
@@ -200,7 +177,7 @@ void TransitScene::Impl::own_gates(std::size_t first) {
   const int from = static_cast<int>(first);
   gates.erase(std::remove_if(gates.begin(), gates.end(), [&](const TransitGateData& g) { return g.b >= from; }),
               gates.end());
-  std::vector<int>& near = scene_scratch().own_near;
+  std::vector<int>& near = scratch->lists.own_near;
   for (std::size_t k = first; k < obstacles.size(); ++k) {
     const TransitObstacle& o = obstacles[k];
     near.clear();
@@ -228,8 +205,8 @@ void TransitScene::Impl::ensure_gates(const Aabb& region) const {
     if (done.contains(region.min) && done.contains(region.max)) return;
   if (gates_regions.size() < 8) gates_regions.push_back(region);
   else gates_regions[gates_regions.size() - 1] = region;
-  std::vector<int>& enemies = scene_scratch().gate_enemies;
-  std::vector<int>& near = scene_scratch().gate_near;
+  std::vector<int>& enemies = scratch->lists.gate_enemies;
+  std::vector<int>& near = scratch->lists.gate_near;
   enemies.clear();
   grid.query(region.inflated(frontage + tol), enemies);
   for (int i : enemies) {
@@ -295,9 +272,21 @@ bool TransitScene::Impl::point_clear(Vec2 p, std::vector<int>& scratch) const {
   return true;
 }
 
-TransitScene::TransitScene(const Battlefield& bf, const Unit& mover, const Settings& settings, TransitOptions options)
+namespace {
+void use_scratch(TransitScene::Impl& m, TransitScratch* scratch) {
+  if (!scratch) {
+    m.own_scratch = std::make_unique<TransitScratch>();
+    scratch = m.own_scratch.get();
+  }
+  m.scratch = &scratch->impl();
+}
+}  // namespace
+
+TransitScene::TransitScene(const Battlefield& bf, const Unit& mover, const Settings& settings, TransitOptions options,
+                           TransitScratch* scratch)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  use_scratch(m, scratch);
   m.settings = settings;
   m.mover_id = mover.id;
   m.side = mover.side;
@@ -314,9 +303,10 @@ TransitScene::TransitScene(const Battlefield& bf, const Unit& mover, const Setti
 }
 
 TransitScene::TransitScene(const Battlefield& bf, const Character& mover, const Settings& settings,
-                           TransitOptions options)
+                           TransitOptions options, TransitScratch* scratch)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  use_scratch(m, scratch);
   m.settings = settings;
   m.mover_id = mover.id;
   m.side = mover.side;
@@ -350,12 +340,12 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   while (keep < rects.size() && m.fixed_count + keep < m.obstacles.size() &&
          *m.obstacles[m.fixed_count + keep].rect == rects[keep])
     ++keep;
-  drop_obstacles(m.obstacles, m.fixed_count + keep);
+  drop_obstacles(m.obstacles, m.fixed_count + keep, m.scratch->points);
   for (std::size_t i = keep; i < rects.size(); ++i) {
     TransitObstacle& o = m.obstacles.emplace_back();
     o.kind = TransitObstacle::Kind::OwnStand;
     o.rect = rects[i];
-    set_outline(o.poly, rects[i].corners());
+    set_outline(o.poly, rects[i].corners(), m.scratch->points);
     o.finish();
     o.unit_id = m.mover_id;
   }
@@ -365,7 +355,7 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
 double TransitScene::clearance() const { return impl_->r; }
 
 bool TransitScene::is_clear(Vec2 p) const {
-  return impl_->point_clear(p, scene_scratch().point);
+  return impl_->point_clear(p, impl_->scratch->lists.point);
 }
 
 std::vector<TransitScene::Gate> TransitScene::gates() const {
@@ -543,7 +533,7 @@ bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
   m.ensure_gates(box);
   for (const TransitGateData& gate : m.gates)
     if (gate.box.overlaps(box) && passes_gate(seg, gate.line, m.tol)) return false;
-  std::vector<int>& cand = scene_scratch().leg;
+  std::vector<int>& cand = m.scratch->lists.leg;
   cand.clear();
   m.query(box.inflated(m.r), cand);
   for (int k : cand) {
@@ -562,10 +552,15 @@ bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
 // --- Measuring (docs/rulings.md#warmaster-move-distance) ----------------------
 
 std::array<double, 4> corner_distances(const std::vector<Pose>& poses, double width, double depth) {
+  RotMemo rot;
+  return corner_distances(poses, width, depth, rot);
+}
+
+std::array<double, 4> corner_distances(const std::vector<Pose>& poses, double width, double depth, RotMemo& rot) {
   std::array<double, 4> total{0, 0, 0, 0};
   for (std::size_t i = 1; i < poses.size(); ++i) {
-    auto c0 = OrientedRect::from_pose(poses[i - 1], width, depth).corners();
-    auto c1 = OrientedRect::from_pose(poses[i], width, depth).corners();
+    auto c0 = OrientedRect::from_pose(poses[i - 1], width, depth, rot).corners();
+    auto c1 = OrientedRect::from_pose(poses[i], width, depth, rot).corners();
     for (int k = 0; k < 4; ++k) total[k] += distance(c0[k], c1[k]);
   }
   return total;

@@ -18,8 +18,8 @@
 // Shortest paths among inflated convex obstacles bend only on their
 // boundaries, so the circumscribed corners give a route within a few tenths
 // of a percent of the true shortest one, and never one that clips an obstacle.
-// For speed the buffers are per thread and reused, corner points are cached
-// per thread by polygon, and gap pairs are sorted out by cheap distance
+// For speed the buffers are reused (the caller's TransitScratch), corner
+// points are cached there by polygon, and gap pairs are sorted out by cheap distance
 // bounds before exact closest points; none of this changes a node or an edge.
 #include <algorithm>
 #include <array>
@@ -135,7 +135,7 @@ void corner_nodes(const Polygon& poly, double r, std::vector<Candidate>& out) {
 
 // corner_nodes is a pure function of the polygon and r, and most obstacles
 // (stands that have not moved, terrain) come back in call after call, so
-// the answers are kept per thread in a direct-mapped table keyed by the
+// the answers are kept (in the caller's scratch) in a direct-mapped table keyed by the
 // polygon's exact coordinates: a hit gives the very same points, and the
 // trigonometry is paid once per shape.
 class CornerCache {
@@ -197,9 +197,11 @@ inline double rect_gap_upper(const OrientedRect& a, const OrientedRect& b) {
   return dist(p, clamp_into(b, p));
 }
 
-// Per-thread buffers for the search, kept between calls so that a route
-// costs no allocation once they have grown. shortest_route never re-enters
-// itself, and each thread has its own.
+}  // namespace
+
+// Buffers for the search, kept between calls in the caller's TransitScratch
+// so that a route costs no allocation once they have grown. shortest_route
+// never re-enters itself.
 struct RouteScratch {
   using Item = std::pair<double, int>;
   std::vector<int> near, obstacles, gates;
@@ -232,12 +234,7 @@ struct RouteScratch {
   CornerCache corners;
 };
 
-RouteScratch& route_scratch() {
-  thread_local RouteScratch s;
-  return s;
-}
-
-}  // namespace
+void RouteScratchDelete::operator()(RouteScratch* s) const { delete s; }
 
 std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, const Pose& to,
                                                               double max_length) const {
@@ -246,7 +243,8 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
   double straight = distance(a, b);
   if (!(max_length >= straight)) return std::nullopt;
 
-  RouteScratch& S = route_scratch();
+  if (!m.scratch->route) m.scratch->route.reset(new RouteScratch);
+  RouteScratch& S = *m.scratch->route;
   Vec2 mid = (a + b) / 2;
   double reach = max_length / 2;
   Aabb region = Aabb{mid, mid}.inflated(reach + m.r);

@@ -3,6 +3,7 @@
 // planner (transit_route.cpp) and reach (reach.cpp). Not a public header.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,11 +47,53 @@ struct TransitGateData {
   Aabb box = line.bounds();  // tested against every leg: kept, not worked out each time
 };
 
+// Outline storage of obstacles: outlines are made and dropped by the
+// thousand as scenes come and go (a stand is four points), so their storage
+// is used again rather than going back to malloc each time. The points
+// themselves are always written afresh.
+class PointStore {
+ public:
+  std::vector<Vec2> take() {
+    if (spare_.empty()) return {};
+    std::vector<Vec2> v = std::move(spare_.back());
+    spare_.pop_back();
+    return v;
+  }
+  void give(std::vector<Vec2>&& v) {
+    if (v.capacity() > 0 && spare_.size() < kKeep) spare_.push_back(std::move(v));
+  }
+
+ private:
+  static constexpr std::size_t kKeep = 4096;
+  std::vector<std::vector<Vec2>> spare_;
+};
+
+// Id lists for the scene's queries, reused so that a query allocates
+// nothing once they have grown. Each list has one user, and none of those
+// calls another that uses the same list.
+struct SceneScratch {
+  std::vector<int> leg, gate_enemies, gate_near, own_near, point;
+};
+
+// The route planner's buffers (transit_route.cpp), made on first use.
+struct RouteScratch;
+struct RouteScratchDelete {
+  void operator()(RouteScratch* s) const;
+};
+
+struct TransitScratch::Impl {
+  PointStore points;
+  SceneScratch lists;
+  std::unique_ptr<RouteScratch, RouteScratchDelete> route;
+};
+
 struct TransitScene::Impl {
   Impl() = default;
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
   ~Impl();  // hands the obstacles' point storage back for reuse
+  std::unique_ptr<TransitScratch> own_scratch;  // when the caller gave none
+  TransitScratch::Impl* scratch = nullptr;      // the caller's, or own_scratch
   double table_w = 180, table_h = 120;
   Settings settings;
   TransitOptions options;
@@ -89,13 +132,5 @@ struct TransitScene::Impl {
   bool segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const;  // disc sweep + gates + table
   bool point_clear(Vec2 p, std::vector<int>& scratch) const;
 };
-
-// Per-thread id lists for the scene's queries, reused so that a query
-// allocates nothing once they have grown. Each list has one user, and none
-// of those calls another that uses the same list.
-struct SceneScratch {
-  std::vector<int> leg, gate_enemies, gate_near, own_near, point;
-};
-SceneScratch& scene_scratch();
 
 }  // namespace referee::warmaster

@@ -26,10 +26,12 @@ TEST(Rot, CompassFacing) {
   EXPECT_NEAR(back.y, 2, 1e-12);
 }
 
-// from_degrees keeps its last answers: whatever order angles come in, each
-// answer is bit for bit what cos and sin give, signed zeros included.
-TEST(Rot, RememberedAnswersAreExact) {
-  const double angles[] = {0.0, -0.0, 33.3, 33.3, 180.0, 33.3, -0.0, 271.5, 180.0, 0.0, 1e-300, 33.3};
+// from_degrees looks whole degrees up in a table: whatever order angles come
+// in, each answer is bit for bit what cos and sin give, signed zeros, the
+// table's ends and angles just off a whole degree included.
+TEST(Rot, TabledAndComputedAnswersAreExact) {
+  const double angles[] = {0.0,   -0.0,  33.3,  33.3, 180.0, 33.3, -0.0,     271.5, 180.0, 0.0,  1e-300,
+                           90.0,  1.0,   359.0, 360.0, -90.0, 45.0, 359.9999, 720.0, 179.0, 1e-9, std::nextafter(90.0, 91.0)};
   Rng rng(5);
   for (int round = 0; round < 200; ++round) {
     const double a = angles[rng.below(std::size(angles))];

@@ -11,6 +11,7 @@
 // that level; lower is inside a wall, higher is in mid-air.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -127,6 +128,36 @@ struct Unit {
 
 struct NavGraph;  // route.hpp
 
+// Most any battlefield holds (docs/rulings.md#blightmeer-caps): far above a
+// real table, low enough that loading stays quick. A file over a cap is
+// refused with an InputError naming the field and the cap.
+inline constexpr std::size_t kMaxSurfaces = 5000;
+inline constexpr std::size_t kMaxRegions = 2000;
+inline constexpr std::size_t kMaxLowTerrain = 2000;
+inline constexpr std::size_t kMaxLadders = 1000;
+inline constexpr std::size_t kMaxUnits = 200;
+
+// Which surfaces may hold a point, so that the level at a point and the
+// profile under a line read only the surfaces near them, not every one: a
+// uniform grid of 2-inch cells over the table, each listing the surfaces
+// whose bounds meet it (ascending). A surface covering more than kBigCells
+// cells is kept in `big` instead and always read, which bounds the memory.
+// Tables with few surfaces (up to kIndexFrom) are read in full: cheaper.
+struct SurfaceGrid {
+  static constexpr double kCell = 2.0;
+  static constexpr int kBigCells = 256;
+  static constexpr std::size_t kIndexFrom = 64;
+  bool built = false;
+  int nx = 0, ny = 0;
+  std::vector<int> start;  // nx * ny + 1 offsets into ids
+  std::vector<int> ids;
+  std::vector<int> big;
+  std::size_t count = 0;   // surfaces indexed; a mismatch means "not indexed"
+  // Cell ranges of a box, clamped to the grid (clamping keeps every overlap).
+  int cx(double x) const;
+  int cy(double y) const;
+};
+
 class Terrain {
  public:
   std::string name;
@@ -141,9 +172,14 @@ class Terrain {
   std::vector<Region> regions;
   std::vector<LowTerrain> low_terrain;
   std::shared_ptr<const NavGraph> nav;  // built by compile()
+  SurfaceGrid surface_grid;             // built by index_surfaces() and compile()
 
   // Fills bounding boxes and builds the navigation graph. Call once after loading.
   void compile(double max_reach = 6.0);
+  // Fills the surfaces' bounding boxes and the surface index, so that
+  // level_at and scan read only nearby surfaces (before compile(), a loader
+  // placing things on levels may call it). Without it they read every one.
+  void index_surfaces();
 
   Aabb table() const { return {{0, 0}, {width, depth}}; }
   bool on_table(Vec2 p) const;

@@ -9,6 +9,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <vector>
@@ -60,8 +62,8 @@ struct Rot {
   double c = 1;  // cos(facing)
   double s = 0;  // sin(facing)
 
-  // cos and sin of the facing in radians. Out of line: it keeps the last
-  // answer per thread (see geometry.cpp).
+  // cos and sin of the facing in radians, bit for bit. Out of line: whole
+  // degrees come from a constant table (see geometry.cpp); no state is kept.
   static Rot from_degrees(double facing_deg);
   // Local +x is the stand's right, local +y is its front.
   constexpr Vec2 apply(Vec2 local) const { return {c * local.x + s * local.y, -s * local.x + c * local.y}; }
@@ -69,6 +71,28 @@ struct Rot {
   constexpr Vec2 forward() const { return {s, c}; }
   constexpr Vec2 right() const { return {c, -s}; }
   constexpr bool operator==(const Rot&) const = default;
+};
+
+// The last rotation a caller worked out, kept by the caller (Box2D style: an
+// explicit cache, no hidden state). Stands of a unit nearly always share a
+// facing, so a loop over them asks for the same angle again and again; for
+// the same bits of angle it gives back the Rot it gave before, which is
+// exactly what Rot::from_degrees gives. A plain value: one per loop or call.
+class RotMemo {
+ public:
+  Rot operator()(double facing_deg) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &facing_deg, sizeof bits);
+    if (bits != bits_) {
+      rot_ = Rot::from_degrees(facing_deg);
+      bits_ = bits;
+    }
+    return rot_;
+  }
+
+ private:
+  std::uint64_t bits_ = 0;  // +0.0, whose rotation is exactly (1, 0)
+  Rot rot_{1.0, 0.0};
 };
 
 struct Pose {
@@ -110,6 +134,9 @@ struct OrientedRect {
   constexpr bool operator==(const OrientedRect&) const = default;
   static OrientedRect from_pose(const Pose& p, double width, double depth) {
     return {p.position, {width / 2, depth / 2}, Rot::from_degrees(p.facing_deg)};
+  }
+  static OrientedRect from_pose(const Pose& p, double width, double depth, RotMemo& memo) {
+    return {p.position, {width / 2, depth / 2}, memo(p.facing_deg)};
   }
   // Corners in order: front-left, front-right, rear-right, rear-left.
   std::array<Vec2, 4> corners() const;

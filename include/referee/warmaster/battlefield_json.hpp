@@ -5,6 +5,7 @@
 // so the engine never sees a malformed position.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "referee/core/json_io.hpp"
@@ -16,6 +17,13 @@ namespace referee::warmaster {
 
 // Coordinates beyond this (cm) are refused as absurd.
 inline constexpr double kCoordinateLimit = 10000.0;
+// Most a battlefield holds (docs/rulings.md#warmaster-caps): far above any
+// real battle (a few dozen units a side), low enough that every question
+// about it stays quick. A file over a cap is refused with an InputError
+// naming the list and the cap.
+inline constexpr std::size_t kMaxUnits = 1000;            // both armies together
+inline constexpr std::size_t kMaxCharacters = 200;        // both armies together
+inline constexpr std::size_t kMaxTerrainFeatures = 500;
 
 // Default footprint of a stand of this type: {width (frontage), depth}.
 Vec2 default_stand_size(TroopType t);

@@ -19,7 +19,10 @@ using Observer = std::function<void(const CommandState& before, const Action& a,
 // brigades, further orders) each followed by a random straight move that is
 // validated (or holding when it is not legal), character moves, end_phase.
 // Returns the number of actions applied. `observer` may be null.
+// `scratch`: the caller's working space for the move checks, kept from one
+// phase to the next (one per thread); without it, each call makes its own.
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
+int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch);
 
 // A straight slide of every unit of the pending move, up to the allowance,
 // in a random direction within 30 degrees of the first unit's facing. It may
@@ -28,5 +31,6 @@ Action random_slide(const CommandState& s, Rng& rng);
 
 // One uniformly random pick from legal_actions(); false when there is none.
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
+bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch);
 
 }  // namespace referee::warmaster::sim

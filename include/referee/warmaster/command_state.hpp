@@ -135,8 +135,14 @@ class CommandState {
   bool general_failed() const { return general_failed_; }
   const std::string& active_character() const { return active_character_; }
 
+  // Scratch space (MoveScratch): every call that checks moves has an
+  // overload taking the caller's scratch, which is reused from call to call
+  // (a simulation keeps one per thread for all its games). The state holds
+  // none, so that clones stay cheap; the overloads without one make their own.
+
   // Is the action legal now? Never changes the state.
   Verdict validate(const Action& a) const;
+  Verdict validate(const Action& a, MoveScratch& scratch) const;
   // Validates, then applies: rolls the dice it needs through `dice`.
   // An illegal action leaves the state unchanged and rolls nothing.
   // Describe::No leaves ActionOutcome::result empty for a legal action (the
@@ -147,6 +153,7 @@ class CommandState {
   // fewer reasons.
   enum class Describe { Yes, No };
   ActionOutcome apply(const Action& a, Dice& dice, Describe describe = Describe::Yes);
+  ActionOutcome apply(const Action& a, Dice& dice, Describe describe, MoveScratch& scratch);
 
   // What an order would need now, without giving it (the "what would this
   // order need?" question). Refusals come back in the verdict.
@@ -161,12 +168,15 @@ class CommandState {
   // continuous, so for a pending move this lists a few candidate moves that
   // validate (straight ahead at full and half the allowance) plus holding.
   std::vector<Action> legal_actions() const;
+  std::vector<Action> legal_actions(MoveScratch& scratch) const;
 
   // Evading by initiative: the engine's evade move for `unit` away from
   // `enemy` (nearest stand straight along the evade line, the other stands
   // keeping their places relative to it), the longest that is legal.
   std::optional<MoveRequest> compute_evade(const std::string& unit, const std::string& enemy,
                                            const std::vector<std::string>& burst_through = {}) const;
+  std::optional<MoveRequest> compute_evade(const std::string& unit, const std::string& enemy,
+                                           const std::vector<std::string>& burst_through, MoveScratch& scratch) const;
 
   // initiative_candidates() for `unit` on the current battlefield: the
   // enemies within 20 cm, nearest first, with sight for a charge or an evade.
@@ -201,7 +211,8 @@ class CommandState {
   Verdict validate_off_table(const Action& a) const;
   Verdict validate_home_back(const Action& a) const;
   // `move_out` receives the move (the engine's, for an evade left to it).
-  Verdict validate_initiative(const Action& a, std::optional<MoveRequest>* move_out = nullptr) const;
+  Verdict validate_initiative(const Action& a, MoveScratch& scratch,
+                              std::optional<MoveRequest>* move_out = nullptr) const;
   Verdict validate_order(const Action& a) const;
   // The checked moves of a Move action, so applying does not check twice.
   struct MovePlan {
@@ -209,16 +220,17 @@ class CommandState {
     std::vector<MoveAnswer> answers;
     std::shared_ptr<Battlefield> after;  // null when the moves are simply placed
   };
-  Verdict validate_move(const Action& a, MovePlan* plan = nullptr, CheckDepth depth = CheckDepth::Explain) const;
+  Verdict validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan = nullptr,
+                        CheckDepth depth = CheckDepth::Explain) const;
   // `answer`, when given, receives the movement engine's answer (so applying does not check twice).
-  Verdict validate_character_move(const Action& a, MoveAnswer* answer = nullptr,
+  Verdict validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer = nullptr,
                                   CheckDepth depth = CheckDepth::Explain) const;
   Verdict validate_step_change(const Action& a) const;
   void require_no_pending_returns(Verdict& v) const;
 
   // Checks one unit's move on `bf` (the movement engine plus the command
   // phase's own conditions), adding violations to `v`.
-  MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
+  MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v, MoveScratch& scratch,
                              CheckDepth depth = CheckDepth::Explain) const;
   void apply_character_return(int character, Dice& dice, nlohmann::json* result);
   // `result` may be null (nothing is described).

@@ -40,7 +40,10 @@ std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, co
 // terrain that neither unit's troop type may enter, and neither unit's
 // nearest stand has a clear route into contact with the other within its own
 // full pace (TransitScene::shortest_route).
-bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, const Settings& settings);
+// `scratch`: the caller's working space for the route searches (MoveScratch),
+// or null.
+bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, const Settings& settings,
+                        MoveScratch* scratch = nullptr);
 
 // The evade line (docs/rulings.md#warmaster-command-the-evade): from the closest point of the enemy's
 // nearest stand to the closest point of the evader's nearest stand.
@@ -60,7 +63,7 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy);
 // cleared completely. `req.order` is filled in (nearest stand first) when
 // empty. Returns whether it is legal. `index`, when given, is the MoveIndex
 // of `bf`, and `scenes` (with an index) lets probes of one evade share their
-// transit scene.
+// transit scene; its scratch (MoveScenes) serves every check made.
 bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, MoveRequest& req,
                  const std::vector<std::string>& burst_through, const Settings& settings, Verdict& v,
                  const MoveIndex* index = nullptr, MoveScenes* scenes = nullptr);
@@ -68,10 +71,11 @@ bool check_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy, M
 // The engine's own evade: the whole unit slides straight along the evade
 // line, keeping its formation and facings: full pace when that is legal,
 // otherwise the longest legal slide found by halving between 1 cm and full
-// pace, to 0.5 cm. nullopt when the unit cannot evade.
+// pace, to 0.5 cm. nullopt when the unit cannot evade. `scratch`: the
+// caller's working space for the probes' checks (MoveScratch), or null.
 std::optional<MoveRequest> plan_evade(const Battlefield& bf, const Unit& evader, const Unit& enemy,
                                       const std::vector<std::string>& burst_through, const Settings& settings,
-                                      const MoveIndex* index = nullptr);
+                                      const MoveIndex* index = nullptr, MoveScratch* scratch = nullptr);
 
 // A straight charge: the whole unit slides along the line between the
 // closest points until it touches the enemy. Used to offer charges among the

@@ -83,6 +83,13 @@ struct Unit {
     return OrientedRect::from_pose(stands[stand].pose, width, depth);
   }
   OrientedRect footprint_at(const Pose& p) const { return OrientedRect::from_pose(p, width, depth); }
+  // The same, with the caller's memo of the last rotation (RotMemo).
+  OrientedRect footprint(std::size_t stand, RotMemo& memo) const {
+    return OrientedRect::from_pose(stands[stand].pose, width, depth, memo);
+  }
+  OrientedRect footprint_at(const Pose& p, RotMemo& memo) const {
+    return OrientedRect::from_pose(p, width, depth, memo);
+  }
 };
 
 struct Character {

@@ -13,6 +13,7 @@
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/model.hpp"
 #include "referee/warmaster/settings.hpp"
+#include "referee/warmaster/transit.hpp"
 
 namespace referee::warmaster {
 
@@ -74,6 +75,16 @@ struct MoveAnswer {
 // (simulations, search).
 enum class CheckDepth { Explain, Legality };
 
+// Working space for checking moves, kept by the caller from one check to the
+// next so that a warm check allocates little (the transit scenes' buffers
+// and route caches; see TransitScratch). One per thread, owned by the
+// caller, as the Ancients PathScratch: a simulation keeps one for all its
+// games and passes it to every check (CommandState::apply, validate). The
+// overloads without one make their own, which suits one-off questions.
+struct MoveScratch {
+  TransitScratch transit;
+};
+
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings = {},
                       CheckDepth depth = CheckDepth::Explain);
 
@@ -107,17 +118,22 @@ class MoveIndex {
 };
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings = {}, CheckDepth depth = CheckDepth::Explain);
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScratch& scratch, CheckDepth depth = CheckDepth::Explain);
 
 // Moves of one unit probed one after another on one battlefield (the
 // engine's evade tries slides of several lengths) may share a transit scene:
 // the first check builds it, and a later one whose surroundings it already
-// covers uses it again. Keep it with the battlefield and index it was used with.
+// covers uses it again. Keep it with the battlefield and index it was used
+// with. Its scenes work in `scratch` (see MoveScratch), which must outlive
+// it; null: each scene makes its own.
 class MoveScenes {
  public:
-  MoveScenes();
+  explicit MoveScenes(MoveScratch* scratch = nullptr);
   ~MoveScenes();
   MoveScenes(const MoveScenes&) = delete;
   MoveScenes& operator=(const MoveScenes&) = delete;
+  MoveScratch* scratch() const;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

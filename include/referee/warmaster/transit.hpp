@@ -40,7 +40,9 @@
 // warmaster.movement.terrain (would enter terrain it may not: where it halts).
 //
 // A TransitScene caches lazily built data and is not safe to share between
-// threads; build one per thread.
+// threads; build one per thread. Its working space is a TransitScratch that
+// the caller owns and passes in (one per thread), or, when none is given,
+// one of its own.
 #pragma once
 
 #include <array>
@@ -74,15 +76,44 @@ struct TransitOptions {
   std::optional<Aabb> region;
 };
 
+// Working space for transit scenes and their route searches, kept from one
+// scene to the next so that a warm check allocates nothing: the obstacles'
+// outline storage, the id lists of leg checks and gate searches, and the
+// route planner's buffers and corner cache (about 0.5 MB when full, made on
+// the first route search). As Box2D's b2SimplexCache, it is the caller's:
+// - one per thread; it is not safe to share between threads;
+// - a scene keeps a pointer to the scratch it was built with and uses it in
+//   every call, so the scratch must outlive the scene;
+// - several scenes of one thread may share it, as their calls never overlap.
+class TransitScratch {
+ public:
+  TransitScratch();
+  ~TransitScratch();
+  TransitScratch(TransitScratch&&) noexcept;
+  TransitScratch& operator=(TransitScratch&&) noexcept;
+  TransitScratch(const TransitScratch&) = delete;
+  TransitScratch& operator=(const TransitScratch&) = delete;
+
+  struct Impl;  // src/warmaster/transit_scene.hpp
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // Everything one unit's stands must avoid, built once per move and reused for
 // each stand and leg. Uses a spatial index so its cost follows what is near
 // the move, not the size of the battle.
 class TransitScene {
  public:
-  TransitScene(const Battlefield& bf, const Unit& mover, const Settings& settings, TransitOptions options = {});
+  // `scratch`: the caller's working space (see TransitScratch), or null for
+  // a scene that makes its own (fine for one-off questions).
+  TransitScene(const Battlefield& bf, const Unit& mover, const Settings& settings, TransitOptions options = {},
+               TransitScratch* scratch = nullptr);
   // A character's own move: options.character is set for you; a flying
   // character also gets options.flying.
-  TransitScene(const Battlefield& bf, const Character& mover, const Settings& settings, TransitOptions options = {});
+  TransitScene(const Battlefield& bf, const Character& mover, const Settings& settings, TransitOptions options = {},
+               TransitScratch* scratch = nullptr);
   ~TransitScene();
   TransitScene(TransitScene&&) noexcept;
   TransitScene& operator=(TransitScene&&) noexcept;
@@ -133,6 +164,9 @@ class TransitScene {
 // corner in a straight line. Returns the per-corner totals (front-left,
 // front-right, rear-right, rear-left).
 std::array<double, 4> corner_distances(const std::vector<Pose>& poses, double width, double depth);
+// The same, with the caller's memo of the last rotation (stands of a unit
+// measured one after another nearly always share their facings).
+std::array<double, 4> corner_distances(const std::vector<Pose>& poses, double width, double depth, RotMemo& rot);
 double route_distance(const std::vector<Pose>& poses, double width, double depth);
 
 }  // namespace referee::warmaster
