@@ -107,6 +107,11 @@ constexpr RuleInfo kRules[] = {
      "\"Once an ordered unit with an attached leader moves, the attached leader cannot be ordered to detach\". Reading: "
      "docs/rulings.md#ancients-leaders-ordered-on-their-own",
      "a leader is moved on his own after the unit he was attached to has moved"},
+    // --- The game ------------------------------------------------------------
+    {"ancients.game.over",
+     "Our texts give no victory rule: a game lasts the scenario's turn_limit turns, or until the player to play "
+     "holds no command card. Reading: docs/rulings.md#ancients-game-end",
+     "any action once the game is over"},
 };
 
 }  // namespace

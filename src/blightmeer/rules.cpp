@@ -165,6 +165,34 @@ constexpr RuleInfo kRules[] = {
     {"blightmeer.water.incapacitated",
      "\"If a unit is Dazed or Stunned while in water, they are instead immediately Incapacitated\"",
      "a fall leaves a unit Dazed or Stunned in water"},
+    // --- Turns and the game (the game layer, game.hpp) -----------------------
+    {"blightmeer.turn.not_your_turn",
+     "\"Players alternate turns\": a unit moves only in its own side's turn. Reading: "
+     "docs/rulings.md#blightmeer-turn-order",
+     "a move by a unit of the side not to play"},
+    {"blightmeer.move.once_per_turn",
+     "\"Any unit may Move a number of inches ... within the Movement phase\": one move a unit a turn. Reading: "
+     "docs/rulings.md#blightmeer-once-per-turn",
+     "a second move of a unit in the same turn"},
+    {"blightmeer.move.unknown_unit", "A move names a unit on the battlefield",
+     "validate() is asked about a unit the state does not hold (the action parser refuses it first)"},
+    {"blightmeer.path.disconnected",
+     "A move starts where the unit stands, and a ladder is climbed from its foot or top. Reading: "
+     "docs/rulings.md#blightmeer-path-disconnected",
+     "in a game, a step whose from is not where the unit is, or a ladder the unit is not at"},
+    {"blightmeer.game.over",
+     "The Move-phase text gives no victory condition: a game lasts turn_limit rounds, or until a side has no "
+     "unit standing. Reading: docs/rulings.md#blightmeer-game-end",
+     "any action once the game is over"},
+    {"blightmeer.state.staggered", "Staggered \"clears at the end of the unit's own turn\". Reading: "
+     "docs/rulings.md#blightmeer-turn-end",
+     "an event at the end of a side's turn, for each of its Staggered units"},
+    {"blightmeer.state.dazed", "A Dazed unit \"becomes Staggered at its next Upkeep\". Reading: "
+     "docs/rulings.md#blightmeer-upkeep",
+     "an event when a side's turn begins, for each of its Dazed units"},
+    {"blightmeer.state.stunned", "A Stunned unit \"becomes Dazed at its next Upkeep\". Reading: "
+     "docs/rulings.md#blightmeer-upkeep",
+     "an event when a side's turn begins, for each of its Stunned units"},
 };
 
 }  // namespace

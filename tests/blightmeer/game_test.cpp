@@ -1,5 +1,5 @@
 // The game layer: turns, one move per unit per turn, the state changes at the
-// turn boundaries (README, States), strict actions and states, the move-kind
+// turn boundaries (docs/rulings.md#blightmeer-turn-end, #blightmeer-upkeep), strict actions and states, the move-kind
 // choices, the sampler, and the outcomes of a move's checks with exact chances.
 #include <gtest/gtest.h>
 
@@ -643,6 +643,24 @@ TEST(BlightmeerGame, DocsExamplesOfActionsAndStateParse) {
   EXPECT_EQ(rules_of(kinds[0].why_not), std::vector<std::string>{"blightmeer.move.once_per_turn"});
   EXPECT_TRUE(kinds[2].why_not.legal());
   EXPECT_EQ(base_allowance(s.state.units[4], false).total, 3);
+}
+
+// parse_action refuses an unknown unit as bad input; a typed caller that
+// builds an Action itself gets a ruling from validate instead of a crash.
+TEST(BlightmeerGame, ValidateRefusesAnUnknownUnitBuiltByHand) {
+  Battle b = load_battle(std::string(REFEREE_SOURCE_DIR) + "/scenarios/blightmeer/town.json");
+  const GameState s = GameState::initial(b);
+  Action a;
+  a.type = Action::Type::move;
+  a.move.unit = "nobody";
+  a.move.path.push_back(Step{});
+  const Verdict v = validate(*b.terrain, s, a);
+  ASSERT_EQ(v.violations.size(), 1u);
+  EXPECT_EQ(v.violations[0].rule, "blightmeer.move.unknown_unit");
+  EXPECT_EQ(v.violations[0].reason, "no unit \"nobody\" on the battlefield");
+  EXPECT_THROW(parse_action({{"type", "move"}, {"unit", "nobody"}, {"path", {{{"type", "walk"}, {"to", {1, 1}}}}}}, b,
+                            "action"),
+               InputError);
 }
 
 }  // namespace referee::blightmeer::game_test

@@ -74,8 +74,13 @@ TEST_P(Golden, PlaysAgainByteForByteAndReplays) {
     GTEST_SKIP() << "rewrote " << file;
   }
   const std::string golden = read_text_file(file);
-  EXPECT_EQ(text, golden) << "the game now differs from " << file
-                          << " (REFEREE_UPDATE_GOLDEN=1 rewrites it; read the diff before committing)";
+  if (text != golden) {
+    // Name the first line that differs, not the whole log.
+    std::size_t line = 1, i = 0;
+    while (i < text.size() && i < golden.size() && text[i] == golden[i]) line += text[i++] == '\n';
+    ADD_FAILURE() << "the game now differs from " << file << " at line " << line
+                  << " (REFEREE_UPDATE_GOLDEN=1 rewrites it; read the diff before committing)";
+  }
   const GameLog log = GameLog::parse_jsonl(golden, file);
   EXPECT_FALSE(log.battle.is_null()) << "a golden log carries its battle";
   EXPECT_GT(log.entries.size(), 5u);
