@@ -77,22 +77,26 @@ std::shared_ptr<const Game> load_game(const GameType& type, const SetupOptions& 
   return type.load(load_json_file(o.battle), o.battle, settings_overrides(o));
 }
 
-// An action file is an array of actions, or {"actions": [...]}.
+// An action file is an array of actions, or {"actions": [...]}. Errors name
+// the file first: "moves.json: actions[3].unit: ...".
 struct ActionList {
   Json json;
-  std::string path;
+  std::string path;  // of the list inside the file: "actions", or "" for a bare array
+  std::string file;
 };
 ActionList load_actions(const std::string& file) {
-  Json j = load_json_file(file);
-  if (j.is_object()) {
-    JsonReader r(j, file);
-    r.allow_only({"actions", "description"});
-    JsonReader list = r.at("actions");
-    list.require_array();
-    return {list.json(), list.path()};
-  }
-  JsonReader(j, file).require_array();
-  return {j, file};
+  const Json j = load_json_file(file);
+  return naming_source(file, [&] {
+    if (j.is_object()) {
+      JsonReader r(j, "");
+      r.allow_only({"actions", "description"});
+      JsonReader list = r.at("actions");
+      list.require_array();
+      return ActionList{list.json(), list.path(), file};
+    }
+    JsonReader(j, "").require_array();
+    return ActionList{j, "", file};
+  });
 }
 
 struct Played {
@@ -105,7 +109,7 @@ Played play_list(Match& m, const ActionList& actions) {
   Played p;
   for (std::size_t i = 0; i < actions.json.size(); ++i) {
     const std::string where = fmt::format("{}[{}]", actions.path, i);
-    const Outcome o = m.play(actions.json[i], where);
+    const Outcome o = naming_source(actions.file, [&] { return m.play(actions.json[i], where); });
     if (!o.applied()) {
       p.refused.push_back({{"index", i}, {"violations", o.verdict.violations}});
       p.text += fmt::format("action {} refused: {}\n", i, explain(o.verdict));

@@ -93,9 +93,18 @@ expect_exit 2 "unknown card on the command line" "$referee" ancients orders --ba
 expect_exit 2 "unknown unit" "$referee" ancients destinations --battle "$battle" --unit nobody --svg "$tmp/y.svg" -o "$tmp/y.json"
 [ -e "$tmp/y.svg" ] && { echo "FAIL: wrote y.svg"; fail=1; }
 printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1"]},{"type":"move","unit":"a_hi1","to":[6,3]}]}' >"$tmp/illegal.json"
-expect_exit 2 "illegal action" "$referee" ancients play --battle "$battle" --actions "$tmp/illegal.json" -o "$tmp/illegal.log"
-[ -e "$tmp/illegal.log" ] && { echo "FAIL: wrote illegal.log"; fail=1; }
-check "illegal action named" has "$tmp/err" 'actions\[2\]'
+# One policy for every system: an illegal action is refused with its rule, the
+# refusal is logged, play goes on, and play exits 3.
+expect_exit 3 "illegal action" "$referee" ancients play --battle "$battle" --actions "$tmp/illegal.json" -o "$tmp/illegal.log"
+check "illegal action named" has "$tmp/out" '"index": 2'
+check "illegal action's rule" has "$tmp/out" 'ancients.movement.allowance'
+check "refusal in the log" has "$tmp/illegal.log" '"refused":\[{'
+expect_exit 0 "a log with a refusal replays" "$referee" ancients replay --log "$tmp/illegal.log" -o "$tmp/illegal-replay.json"
+# A malformed action is bad input: exit 2, nothing written.
+printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"move","unit":"a_hi1","to":"6,3"}]}' >"$tmp/malformed.json"
+expect_exit 2 "malformed action" "$referee" ancients play --battle "$battle" --actions "$tmp/malformed.json" -o "$tmp/malformed.log"
+[ -e "$tmp/malformed.log" ] && { echo "FAIL: wrote malformed.log"; fail=1; }
+check "malformed action named" has "$tmp/err" 'malformed.json: actions\[1\]'
 head -c 200 "$tmp/game.log" >"$tmp/corrupt.log"
 expect_exit 2 "corrupt log" "$referee" ancients replay --log "$tmp/corrupt.log" -o "$tmp/c.json"
 [ -e "$tmp/c.json" ] && { echo "FAIL: wrote c.json"; fail=1; }

@@ -56,25 +56,45 @@ contains "$tmp/reach.svg" '<svg' "reach svg"
 expect_exit 0 "render" -- "$referee" blightmeer render --battle "$ruin" -o "$tmp/ruin.svg"
 contains "$tmp/ruin.svg" 'gallery' "render svg"
 
-# Resolve with a log, then replay it.
+# Resolve two moves with seeded dice (the Move phase alone: no turn rules).
 cat >"$tmp/moves.json" <<'JSON'
 {"moves": [
   {"unit": "captain", "mode": "move", "path": [
     {"type": "walk", "to": [3.5, 7.5]}, {"type": "climb", "to": [4.5, 7.5, 3]}]},
   {"unit": "elf", "mode": "move", "path": [{"type": "jump_down", "to": [11, 10.8]}]}]}
 JSON
-expect_exit 0 "resolve" -- "$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --seed 5 -o "$tmp/game.log"
+expect_exit 0 "resolve" -- "$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --seed 5
 contains "$tmp/out" '"results"' "resolve answer"
-[ "$(wc -l <"$tmp/game.log")" -eq 3 ] || fail "log should have a header and 2 entries"
 cp "$tmp/out" "$tmp/resolved.json"
-expect_exit 0 "replay" -- "$referee" blightmeer replay --log "$tmp/game.log"
-contains "$tmp/out" '"matches": true' "replay matches"
-# Same seed, same game.
+# Same seed, same answer.
 "$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --seed 5 >"$tmp/again.json" 2>/dev/null
 cmp -s "$tmp/resolved.json" "$tmp/again.json" || fail "same seed gave a different answer"
+# Scripted dice: a 20 passes the captain's climb (Agility 8), a 1 fails it.
+expect_exit 0 "resolve --dice 20" -- "$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --dice 20,20
+contains "$tmp/out" '"value": 20' "scripted die used"
+expect_exit 2 "resolve --dice runs out" -- "$referee" blightmeer resolve --battle "$town" --move "$tmp/moves.json" --dice 20
+contains "$tmp/err" 'dice script ran out' "spent script named"
+
+# The same moves as a game: play writes the log, replay checks every roll.
+cat >"$tmp/actions.json" <<'JSON'
+{"actions": [
+  {"type": "move", "unit": "captain", "mode": "move", "path": [
+    {"type": "walk", "to": [3.5, 7.5]}, {"type": "climb", "to": [4.5, 7.5, 3]}]},
+  {"type": "move", "unit": "elf", "mode": "move", "path": [{"type": "jump_down", "to": [11, 10.8]}]},
+  {"type": "move", "unit": "elf", "mode": "move", "path": [{"type": "walk", "to": [12, 10.8]}]},
+  {"type": "end_turn"}]}
+JSON
+"$referee" blightmeer play --battle "$town" --actions "$tmp/actions.json" --seed 5 -o "$tmp/game.log" >"$tmp/play.json" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "play with a refused action exits 3, got $rc"
+contains "$tmp/play.json" 'blightmeer.move.once_per_turn' "second move of the elf refused"
+[ "$(wc -l <"$tmp/game.log")" -eq 5 ] || fail "log should have a header and 4 entries"
+expect_exit 0 "replay" -- "$referee" blightmeer replay --log "$tmp/game.log"
+contains "$tmp/out" '"consistent": true' "replay matches"
 # A tampered log is refused naming the line.
-sed '3s/"value":[0-9]*/"value":21/' "$tmp/game.log" >"$tmp/bad.log"
+sed '2s/"value":[0-9]*/"value":21/' "$tmp/game.log" >"$tmp/bad.log"
 expect_exit 2 "tampered log" -- "$referee" blightmeer replay --log "$tmp/bad.log"
+contains "$tmp/err" 'bad.log line 2' "tampered line named"
 
 # Bad input: exit 2, a message naming the item, and nothing written.
 edit() {  # edit <name> <json_tool edit>...: a copy of the town with one change

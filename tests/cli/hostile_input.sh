@@ -71,8 +71,9 @@ expect 0 "ancients play, battle path not UTF-8" -- "$ref" ancients play --battle
 grep -q $'b\xef\xbf\xbd.json' "$tmp/out" || fail "ancients log: stray byte shown as U+FFFD"
 cp "$town" "$bad"
 echo '{"unit":"captain","path":[{"type":"walk","to":[3.5,7.5]}]}' >"$tmp/move.json"
-expect 0 "blightmeer resolve, battle path not UTF-8" -- "$ref" blightmeer resolve --battle "$bad" \
-  --move "$tmp/move.json" --seed 3 -o "$tmp/bm.log"
+echo '[{"type":"move","unit":"captain","path":[{"type":"walk","to":[3.5,7.5]}]}]' >"$tmp/bm-actions.json"
+expect 0 "blightmeer play, battle path not UTF-8" -- "$ref" blightmeer play --battle "$bad" \
+  --actions "$tmp/bm-actions.json" --seed 3 -o "$tmp/bm.log"
 grep -q $'b\xef\xbf\xbd.json' "$tmp/bm.log" || fail "blightmeer log: stray byte shown as U+FFFD"
 
 # --- 3. only regular files, and only so much -------------------------------------
@@ -98,9 +99,9 @@ absent "$tmp/h1.svg" "ancients destinations"
 expect 2 "blightmeer reach, bad -o" -- "$ref" blightmeer reach --battle "$town" --unit captain \
   --svg "$tmp/h2.svg" -o "$nodir.json"
 absent "$tmp/h2.svg" "blightmeer reach"
-expect 2 "blightmeer resolve, bad --out" -- "$ref" blightmeer resolve --battle "$town" --move "$tmp/move.json" \
-  --seed 1 -o "$tmp/h3.log" --out "$nodir.json"
-absent "$tmp/h3.log" "blightmeer resolve"
+expect 2 "blightmeer play, bad -o keeps the summary back" -- "$ref" blightmeer play --battle "$town" \
+  --actions "$tmp/bm-actions.json" --seed 1 -o "$nodir.log"
+[ -s "$tmp/out" ] && fail "blightmeer play printed a summary for a log it could not write"
 expect 2 "warmaster reach, bad --svg" -- "$ref" warmaster reach --battle "$wm/gap-rule.json" --unit swords \
   -o "$tmp/h4.json" --svg "$nodir.svg"
 absent "$tmp/h4.json" "warmaster reach"
@@ -184,8 +185,8 @@ done
 expect 0 "the largest seed" -- "$ref" blightmeer resolve --battle "$town" --move "$tmp/move.json" \
   --seed 18446744073709551615
 grep -q '"seed": 18446744073709551615' "$tmp/out" || fail "largest seed kept"
-"$ref" blightmeer resolve --battle "$town" --move "$tmp/move.json" --seed 3 -o "$tmp/s.log" >/dev/null \
-  || fail "resolve for the seed log"
+"$ref" blightmeer play --battle "$town" --actions "$tmp/bm-actions.json" --seed 3 -o "$tmp/s.log" >/dev/null \
+  || fail "play for the seed log"
 sed '1s/"seed":3/"seed":11.5/' "$tmp/s.log" >"$tmp/s115.log"
 expect 2 "a log with seed 11.5" -- "$ref" blightmeer replay --log "$tmp/s115.log" --battle "$town"
 err_has "$tmp/s115.log line 1.seed: expected a whole number" "log seed 11.5"
@@ -227,7 +228,7 @@ if cmp -s "$tmp/a.log" "$tmp/a-bad.log"; then
   fail "the log was not changed"
 else
   expect 2 "ancients replay of a changed log" -- "$ref" ancients replay --log "$tmp/a-bad.log"
-  err_has "$tmp/a-bad.log: line $n" "ancients replay names the log"
+  err_has "$tmp/a-bad.log line $n" "ancients replay names the log"
 fi
 
 if [ "$failures" -ne 0 ]; then

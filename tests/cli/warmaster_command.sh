@@ -41,10 +41,10 @@ grep -q '"needed": 8' <<<"$out" || fail "brigade odds (one stand lost): $out"
   --actions scenarios/warmaster/command-actions/default.json -o "$tmp/game.log" >"$tmp/play.json")
 rc=$?
 [[ $rc -eq 0 ]] || fail "play default exit $rc"
-diff -q "$tmp/game.log" "$root/tests/warmaster/golden/default-command.log" >/dev/null \
+diff -q "$tmp/game.log" "$root/tests/games/golden/warmaster-default.log" >/dev/null \
   || fail "play log differs from the golden file"
 (cd "$root" && "$ref" warmaster replay --log "$tmp/game.log" -o "$tmp/replayed.json") || fail "replay exit"
-"$json_tool" equal "$tmp/replayed.json" "" "$tmp/play.json" /state || fail "replayed state differs from the played one"
+"$json_tool" equal "$tmp/replayed.json" /state "$tmp/play.json" /state || fail "replayed state differs from the played one"
 
 "$ref" warmaster play --battle "$sc/command-crossroads.json" --seed 11 --actions "$sc/command-actions/command-crossroads.json" \
   -o "$tmp/cross.log" >"$tmp/cross.json"
@@ -85,7 +85,7 @@ echo '[{"type": "order", "character": "emp-general"}]' >"$tmp/bad-actions.json"
 err="$("$ref" warmaster play --battle "$sc/default.json" --actions "$tmp/bad-actions.json" -o "$tmp/bad.log" 2>&1 >/dev/null)"
 rc=$?
 [[ $rc -eq 2 ]] || fail "bad action should exit 2, got $rc"
-grep -q 'actions.json\[0\]' <<<"$err" || fail "bad action names the action: $err"
+grep -q 'bad-actions.json: \[0\]' <<<"$err" || fail "bad action names the file and the action: $err"
 [[ ! -e "$tmp/bad.log" ]] || fail "nothing written for a bad action"
 
 echo '[{"type": "teleport"}]' >"$tmp/bad2.json"
