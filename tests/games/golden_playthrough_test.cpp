@@ -44,6 +44,9 @@ std::vector<Playthrough> playthroughs() {
   };
 }
 
+// Names the parameter in failure messages.
+void PrintTo(const Playthrough& p, std::ostream* os) { *os << p.golden; }
+
 Match play(const Playthrough& p) {
   const auto game = builtin_games().at(p.system).load(load_json_file(kRoot + "/" + p.battle), p.battle, Json::object());
   Match m(game, DiceSource{p.seed, std::nullopt}, p.battle);
