@@ -131,6 +131,5 @@ Json to_json_value(const ChanceOutcome& c) {
 
 Json to_json_value(const QueryInfo& q) { return {{"name", q.name}, {"summary", q.summary}, {"args", q.args}}; }
 
-Json to_json_value(const RuleEntry& r) { return {{"id", r.id}, {"text", r.text}, {"fires", r.fires}}; }
 
 }  // namespace referee

@@ -106,11 +106,7 @@ class WarmasterGame final : public Game {
     return std::make_unique<WarmasterState>(warmaster::state_from_json(g_, j, path));
   }
   std::vector<QueryInfo> queries() const override { return query_catalogue(); }
-  std::vector<RuleEntry> rules() const override {
-    std::vector<RuleEntry> out;
-    for (const RuleInfo& r : rule_catalogue()) out.push_back({std::string(r.id), std::string(r.text), std::string(r.fires)});
-    return out;
-  }
+  std::span<const RuleInfo> rules() const override { return rule_catalogue(); }
 
  private:
   std::shared_ptr<const CommandGame> g_;

@@ -35,7 +35,7 @@ struct Stats {
 
 inline std::set<std::string> rule_ids(const Game& g) {
   std::set<std::string> ids;
-  for (const RuleEntry& r : g.rules()) ids.insert(r.id);
+  for (const RuleInfo& r : g.rules()) ids.insert(std::string(r.id));
   return ids;
 }
 

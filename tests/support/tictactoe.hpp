@@ -142,10 +142,12 @@ class TicTacToe final : public Game {
     return s;
   }
   std::vector<QueryInfo> queries() const override { return {{"free_cells", "The cells still empty", Json::object()}}; }
-  std::vector<RuleEntry> rules() const override {
-    return {{"tictactoe.over", "The game ends with three in a row or a full board.", "an action after the end"},
-            {"tictactoe.toss", "A die decides who starts: 1-3 X, 4-6 O.", "marking before the toss, or tossing twice"},
-            {"tictactoe.occupied", "Mark an empty cell.", "marking a cell already marked"}};
+  std::span<const RuleInfo> rules() const override {
+    static constexpr RuleInfo kRules[] = {
+        {"tictactoe.over", "The game ends with three in a row or a full board.", "an action after the end"},
+        {"tictactoe.toss", "A die decides who starts: 1-3 X, 4-6 O.", "marking before the toss, or tossing twice"},
+        {"tictactoe.occupied", "Mark an empty cell.", "marking a cell already marked"}};
+    return kRules;
   }
 
  private:

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@
 
 #include "referee/core/chance.hpp"
 #include "referee/core/dice.hpp"
+#include "referee/core/rule_catalogue.hpp"
 #include "referee/core/ruling.hpp"
 
 namespace referee {
@@ -56,13 +58,6 @@ struct QueryInfo {
   std::string name;
   std::string summary;
   Json args = Json::object();
-};
-
-// A rule the system can cite in a ruling, for the catalogue a board shows.
-struct RuleEntry {
-  std::string id;     // "warmaster.movement.gap"
-  std::string text;   // the rule text it enforces
-  std::string fires;  // when the engine emits it
 };
 
 class GameState {
@@ -125,7 +120,8 @@ class Game {
   // Resumes a saved state (GameState::to_json); errors name the field under `path`.
   virtual std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path = "state") const = 0;
   virtual std::vector<QueryInfo> queries() const = 0;
-  virtual std::vector<RuleEntry> rules() const = 0;
+  // Every rule id the system can cite, with its text (rule_catalogue.hpp).
+  virtual std::span<const RuleInfo> rules() const = 0;
 };
 
 // How a system is made from a scenario. `settings` are overrides merged into
@@ -171,6 +167,5 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
 Json game_result(bool over, std::optional<int> winner, const std::string& reason);
 Json to_json_value(const ChanceOutcome& c);
 Json to_json_value(const QueryInfo& q);
-Json to_json_value(const RuleEntry& r);
 
 }  // namespace referee
