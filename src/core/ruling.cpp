@@ -61,11 +61,24 @@ std::string format_measure(double value, const std::string& unit) {
 namespace {
 
 std::string fixed(double value, int decimals) {
-  // to_chars: the same correctly rounded text as printf's %.*f, without
-  // a format string to parse on a path that refusals take often.
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
-  std::string n = ec == std::errc() ? std::string(buf, end) : fmt::format("{:.{}f}", value, decimals);
+  // Refusals and notes are built on hot paths, so the common case is
+  // integer arithmetic: exact unless value * 10^decimals lies within a
+  // hair of a tie, where to_chars gives printf's correctly rounded text.
+  constexpr double kScale[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+  std::string n;
+  const double scaled = decimals >= 0 && decimals <= 9 ? value * kScale[decimals] : 1e300;
+  const double frac = std::fabs(scaled - std::trunc(scaled));
+  if (std::fabs(scaled) < 1e15 && std::fabs(frac - 0.5) > 1e-6) {
+    const long long r = std::llround(scaled);
+    std::string digits = std::to_string(r < 0 ? -r : r);
+    if (static_cast<int>(digits.size()) <= decimals) digits.insert(0, static_cast<std::size_t>(decimals + 1) - digits.size(), '0');
+    if (decimals > 0) digits.insert(digits.size() - static_cast<std::size_t>(decimals), 1, '.');
+    n = (r < 0 ? "-" : "") + digits;
+  } else {
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
+    n = ec == std::errc() ? std::string(buf, end) : fmt::format("{:.{}f}", value, decimals);
+  }
   if (n.find_first_not_of("-0.") == std::string::npos && n[0] == '-') n.erase(0, 1);  // "-0.00"
   return n;
 }
