@@ -252,7 +252,9 @@ Action parse_action(const nlohmann::json& j, const Battle& b, const std::string&
   JsonReader r(j, path);
   r.require_object();
   Action a;
-  std::string type = r.one_of("type", {"play_card", "order", "move", "end_movement"});
+  // Static: building the list of names for every action cost more than the rest of parsing a move.
+  static const std::vector<std::string> kTypes{"play_card", "order", "move", "end_movement"};
+  std::string type = r.one_of("type", kTypes);
   auto find_unit = [&](const JsonReader& f) {
     std::string id = f.as_string();
     int u = b.find_unit(id);
