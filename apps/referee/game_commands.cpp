@@ -73,10 +73,6 @@ DiceSource dice_source(const SetupOptions& o) {
   return d;
 }
 
-std::shared_ptr<const Game> load_game(const GameType& type, const SetupOptions& o) {
-  return type.load(load_json_file(o.battle), o.battle, settings_overrides(o));
-}
-
 // An action file is an array of actions, or {"actions": [...]}. Errors name
 // the file first: "moves.json: actions[3].unit: ...".
 struct ActionList {
@@ -154,7 +150,8 @@ Match open_match(const GameType& type, const SetupOptions& setup, const std::str
     return Match::replay(builtin_games(), l, log);
   }
   if (setup.battle.empty()) throw InputError("--battle", "a battle file is needed (or --log)");
-  Match m(load_game(type, setup), dice_source(setup), setup.battle, settings_overrides(setup));
+  const Json overrides = settings_overrides(setup);
+  Match m(type.load(load_json_file(setup.battle), setup.battle, overrides), dice_source(setup), setup.battle, overrides);
   if (!actions.empty()) {
     Played p = play_list(m, load_actions(actions));
     if (played) *played = std::move(p);

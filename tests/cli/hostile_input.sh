@@ -130,7 +130,7 @@ expect 0 "a link planted at the old temporary name" -- "$ref" warmaster odds --c
 grep -q precious "$tmp/victim" || fail "the planted link's target was overwritten"
 grep -q '"needed"' "$tmp/answer.json" || fail "the answer was written"
 # As root a regression would replace the system's own /dev/null: root tries a
-# device node of its own making instead (and skips this if it may not make one).
+# device file of its own making instead (and skips this if it may not make one).
 device=/dev/null
 if [ "$(id -u)" -eq 0 ]; then
   device="$tmp/null"
