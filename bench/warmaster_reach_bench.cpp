@@ -76,7 +76,7 @@ static void BM_WarmasterReach(benchmark::State& state) {
   for (const Unit& u : bf.units)
     if (u.type == want) { unit = &u; break; }
   if (!unit) throw std::runtime_error("no unit of that type");
-  ReachRequest req{unit->id, state.range(0) == 0 ? ReachKind::Ordered : ReachKind::Charge, std::nullopt, 0.5};
+  ReachRequest req{unit->id, state.range(0) == 0 ? ReachKind::Ordered : ReachKind::Charge, std::nullopt, 0.5, std::nullopt};
   for (auto _ : state) benchmark::DoNotOptimize(reach(bf, req));
 }
 BENCHMARK(BM_WarmasterReach)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

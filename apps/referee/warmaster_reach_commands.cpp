@@ -28,6 +28,7 @@ namespace {
 struct ReachArgs {
   std::string battle, unit, kind = "ordered", svg;
   double cell = 0.5;
+  std::optional<double> facing;
   OutputOptions out;
 };
 
@@ -52,7 +53,8 @@ void run_reach(const ReachArgs& a) {
     throw InputError("--unit", fmt::format("no {} \"{}\" on the battlefield",
                                            *kind == wm::ReachKind::Character ? "character" : "unit", a.unit));
   if (!(a.cell >= 0.1 && a.cell <= 10)) throw InputError("--cell", "must be between 0.1 and 10 cm");
-  wm::ReachAnswer answer = wm::reach(bf.battlefield, {a.unit, *kind, std::nullopt, a.cell}, bf.settings);
+  if (a.facing && !(*a.facing >= -360 && *a.facing <= 360)) throw InputError("--facing", "must be between -360 and 360 degrees");
+  wm::ReachAnswer answer = wm::reach(bf.battlefield, {a.unit, *kind, std::nullopt, a.cell, a.facing}, bf.settings);
   Json j = answer;
   std::string svg = a.svg.empty() ? std::string() : wm::reach_svg(bf.battlefield, answer);
   OutputSet outputs;
@@ -92,6 +94,8 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
   reach->add_option("--unit", reach_args->unit, "Id of the unit (or character, with --kind character)")->required();
   reach->add_option("--kind", reach_args->kind, "ordered, half_pace, charge, evade or character");
   reach->add_option("--cell", reach_args->cell, "Grid cell in cm (default 0.5)")->check(finite_number());
+  reach->add_option("--facing", reach_args->facing, "The facing every stand ends with, in degrees (default: each keeps its own)")
+      ->check(finite_number());
   reach->add_option("--svg", reach_args->svg, "Also draw the area over the battlefield as SVG");
   add_output_options(reach, reach_args->out);
   reach->callback([reach_args] { run_reach(*reach_args); });

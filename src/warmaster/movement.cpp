@@ -175,6 +175,7 @@ bool any_leg_blocked(const TransitScene& scene, const std::vector<Pose>& poses) 
 struct PathAttempt {
   std::vector<Ruling> violations;
   std::vector<StandRoute> routes;
+  int failed = -1;  // the first stand whose path failed
 };
 
 PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
@@ -197,6 +198,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     if (!any_leg_blocked(scene, route.poses)) continue;
     if (!plan) {
       out.violations.push_back({});  // this order fails: its reasons are never shown
+      out.failed = i;
       break;
     }
     // A straight line blocked: plan round what blocks it first; the leg's
@@ -208,6 +210,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       route.planned = true;
       continue;
     }
+    if (out.failed < 0) out.failed = i;
     for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
       if (route.poses[k] == route.poses[k + 1]) continue;
       auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
@@ -786,6 +789,35 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     TransitScene planner(bf, u, settings, opts, kept.transit());
     chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();
+    // Planned routes in another order: a stand that must go round something
+    // may need to go before the stands that would close its way. Stands
+    // already moved only add obstacles and gates, so once the stand that
+    // moves first has no route, no order has one. The reasons shown stay
+    // those of the first order when none works.
+    // A planned route longer than the allowance fails too (an explaining
+    // check searches further than the allowance, to say by how much).
+    auto works = [&](const PathAttempt& t) {
+      if (!t.violations.empty()) return false;
+      RotMemo memo;
+      for (const StandRoute& r : t.routes)
+        if (r.planned) {
+          auto c = corner_distances(r.poses, u.width, u.depth, memo);
+          if (*std::max_element(c.begin(), c.end()) > pace.allowance + kMeasureSlack) return false;
+        }
+      return true;
+    };
+    if (!works(chosen) && other_orders && chosen.failed != orders.front().front()) {
+      if (orders.size() == 1) orders = candidate_orders(moving);
+      for (std::size_t k = 1; k < orders.size(); ++k) {
+        PathAttempt attempt = trace_paths(planner, u, orders[k], routes, skip, max_route, true);
+        if (works(attempt)) {
+          chosen = std::move(attempt);
+          a.order = orders[k];
+          break;
+        }
+        if (attempt.failed == orders[k].front()) break;
+      }
+    }
   }
   for (auto& r : chosen.violations) a.verdict.add(std::move(r));
   check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);

@@ -41,14 +41,16 @@ Who find_who(const Battlefield& bf, const JsonReader& r, std::string_view key) {
 }
 
 Json reach_query(const Battlefield& bf, const Settings& settings, const JsonReader& r, std::string* text) {
-  r.allow_only({"unit", "kind", "cell"});
+  r.allow_only({"unit", "kind", "cell", "facing"});
   const std::string unit = r.string("unit");
   const std::string kind_name = r.one_of_or("kind", {"ordered", "half_pace", "charge", "evade", "character"}, "ordered");
   const ReachKind kind = *reach_kind_from_string(kind_name);
   if (kind == ReachKind::Character ? !bf.find_character(unit) : !bf.find_unit(unit))
     r.fail("unit", fmt::format("no {} \"{}\" on the battlefield", kind == ReachKind::Character ? "character" : "unit", unit));
   const double cell = r.number_or("cell", 0.5, 0.1, 10);
-  const ReachAnswer answer = reach(bf, {unit, kind, std::nullopt, cell}, settings);
+  std::optional<double> facing;
+  if (r.has("facing")) facing = r.number("facing", -360, 360);
+  const ReachAnswer answer = reach(bf, {unit, kind, std::nullopt, cell, facing}, settings);
   if (text) *text = explain(answer);
   return answer;
 }
@@ -169,7 +171,8 @@ std::vector<QueryInfo> query_catalogue() {
       {"reach", "Where a unit's stands (or a character) can get with one move: polygons of the centres' reach",
        {{"unit", "unit or character id"},
         {"kind", "ordered | half_pace | charge | evade | character (default ordered)"},
-        {"cell", "grid cell in cm, 0.1 to 10 (default 0.5)"}}},
+        {"cell", "grid cell in cm, 0.1 to 10 (default 0.5)"},
+        {"facing", "the facing every stand ends with, in degrees (default: each keeps its own)"}}},
       {"route", "The shortest route of one stand that obeys the gap rule",
        {{"unit", "unit id"}, {"stand", "stand index (default 0)"}, {"to", "{x, y, facing}"}, {"max", "cm (default twice full pace)"}}},
       {"los", "Line of sight between two units, or a character and a unit",

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -175,11 +174,32 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   if (!(req.cell > 0.01) || req.cell > 50) throw InputError("cell", "must be between 0.01 and 50 cm");
   const TransitScene::Impl& m = scene->impl();
   ans.clearance = m.r;
+  const Unit* unit = req.kind == ReachKind::Character ? nullptr : bf.find_unit(req.mover);
+
+  // The facing at the end (docs/rulings.md#warmaster-reach-facing): each stand's own, or the one asked
+  // for. Turning moves a corner 2 * rho * sin(turn / 2) further than the
+  // centre at most (rho: the half-diagonal), whichever leg the turn is on,
+  // so that much comes off the allowance.
+  std::vector<double> facings;
+  if (req.facing) {
+    if (!std::isfinite(*req.facing) || std::abs(*req.facing) > 360) throw InputError("facing", "must be between -360 and 360 degrees");
+    ans.facing = *req.facing;
+    facings.push_back(*req.facing);
+    if (unit) {
+      const double rho = std::hypot(unit->width, unit->depth) / 2;
+      for (const Pose& p : ans.starts)
+        ans.turn_cost = std::max(ans.turn_cost, 2 * rho * std::abs(std::sin(deg_to_rad(*req.facing - p.facing_deg) / 2)));
+    }
+  } else {
+    for (const Pose& p : ans.starts)
+      if (std::find(facings.begin(), facings.end(), p.facing_deg) == facings.end()) facings.push_back(p.facing_deg);
+  }
+  const double budget = ans.allowance - ans.turn_cost;  // what is left for the centre's path
 
   // The grid over the move's bounding box, clipped to where a centre may be.
   Aabb box{ans.starts[0].position, ans.starts[0].position};
   for (const Pose& p : ans.starts) box = box.merged(Aabb{p.position, p.position});
-  box = box.inflated(ans.allowance);
+  box = box.inflated(std::max(budget, 0.0));
   box.min.x = std::max(box.min.x, m.r);
   box.min.y = std::max(box.min.y, m.r);
   box.max.x = std::min(box.max.x, m.table_w - m.r);
@@ -189,33 +209,50 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   double w = std::max(0.0, box.max.x - box.min.x), hgt = std::max(0.0, box.max.y - box.min.y);
   g.h = std::max(g.h, std::sqrt(w * hgt / 40000.0));
   ans.cell = g.h;
-  g.origin = box.min - Vec2{g.h, g.h};
-  g.nx = static_cast<int>(std::floor(w / g.h)) + 3;
-  g.ny = static_cast<int>(std::floor(hgt / g.h)) + 3;
+  // Two samples of border, never passable, so that no step (at most two
+  // cells) leaves the grid and every contour closes.
+  g.origin = box.min - Vec2{2 * g.h, 2 * g.h};
+  g.nx = static_cast<int>(std::floor(w / g.h)) + 5;
+  g.ny = static_cast<int>(std::floor(hgt / g.h)) + 5;
   std::size_t cells = static_cast<std::size_t>(g.nx) * g.ny;
-  std::vector<char> blocked(cells, 0);
-  for (int i = 0; i < g.nx; ++i) blocked[g.at(i, 0)] = blocked[g.at(i, g.ny - 1)] = 1;
-  for (int j = 0; j < g.ny; ++j) blocked[g.at(0, j)] = blocked[g.at(g.nx - 1, j)] = 1;
   auto cell_range = [&](const Aabb& b, int& i0, int& i1, int& j0, int& j1) {
-    i0 = std::max(1, static_cast<int>(std::ceil((b.min.x - g.origin.x) / g.h)));
-    i1 = std::min(g.nx - 2, static_cast<int>(std::floor((b.max.x - g.origin.x) / g.h)));
-    j0 = std::max(1, static_cast<int>(std::ceil((b.min.y - g.origin.y) / g.h)));
-    j1 = std::min(g.ny - 2, static_cast<int>(std::floor((b.max.y - g.origin.y) / g.h)));
+    i0 = std::max(2, static_cast<int>(std::ceil((b.min.x - g.origin.x) / g.h)));
+    i1 = std::min(g.nx - 3, static_cast<int>(std::floor((b.max.x - g.origin.x) / g.h)));
+    j0 = std::max(2, static_cast<int>(std::ceil((b.min.y - g.origin.y) / g.h)));
+    j1 = std::min(g.ny - 3, static_cast<int>(std::floor((b.max.y - g.origin.y) / g.h)));
   };
+
+  // Clearance of the transit disc at each sample: the distance its edge
+  // keeps from whatever blocks it (negative inside), a lower bound capped at
+  // `cap`. It is 1-Lipschitz, which is what makes the steps and the contour
+  // below safe.
+  const double cap = 3 * g.h;
+  std::vector<double> clear(cells, cap);
   Aabb grid_box{g.origin, g.point(g.nx - 1, g.ny - 1)};
   std::vector<int> near;
-  m.query(grid_box.inflated(m.r), near);
+  m.query(grid_box.inflated(m.r + cap), near);
   for (int k : near) {
     const TransitObstacle& o = m.obstacles[k];
     if (!o.blocks) continue;
     int i0, i1, j0, j1;
-    cell_range(o.box.inflated(m.r), i0, i1, j0, j1);
+    cell_range(o.box.inflated(m.r + cap), i0, i1, j0, j1);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
-        std::size_t c = g.at(i, j);
-        if (!blocked[c] && fast_distance(g.point(i, j), o.poly) < m.r - m.tol) blocked[c] = 1;
+        double& c = clear[g.at(i, j)];
+        Vec2 p = g.point(i, j);
+        // 0 inside: -r there, which closes the sample all the same.
+        c = std::min(c, fast_distance(p, o.poly) - m.r);
       }
   }
+  std::vector<char> passable(cells, 0);
+  for (int j = 2; j + 2 < g.ny; ++j)
+    for (int i = 2; i + 2 < g.nx; ++i) {
+      std::size_t c = g.at(i, j);
+      Vec2 p = g.point(i, j);
+      clear[c] = std::min({clear[c], p.x - m.r, m.table_w - m.r - p.x, p.y - m.r, m.table_h - m.r - p.y});
+      passable[c] = clear[c] >= -m.tol;
+    }
+  // Gates: a band no grid step can jump (steps are at most sqrt(5) cells).
   const double band = 1.5 * g.h;
   m.ensure_gates(grid_box.inflated(m.r));
   for (const TransitGateData& gate : m.gates) {
@@ -226,30 +263,19 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
     cell_range(gb, i0, i1, j0, j1);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i)
-        if (distance(g.point(i, j), gate.line) <= band) blocked[g.at(i, j)] = 1;
+        if (distance(g.point(i, j), gate.line) <= band) passable[g.at(i, j)] = 0;
   }
+  // A step is clear when the clearances at its ends add up to its length
+  // (every point of it is then at least 0 from what blocks); otherwise the
+  // transit model decides it exactly.
+  std::vector<int> seg_scratch;
 
-  // Dijkstra, 16 neighbours, flat arrays; seeded around each stand's centre.
-  std::vector<double> dist(cells, kInf);
-  using Item = std::pair<double, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
-  for (const Pose& p : ans.starts) {
-    int ci = static_cast<int>(std::lround((p.position.x - g.origin.x) / g.h));
-    int cj = static_cast<int>(std::lround((p.position.y - g.origin.y) / g.h));
-    for (int j = cj - 2; j <= cj + 2; ++j)
-      for (int i = ci - 2; i <= ci + 2; ++i) {
-        if (i < 1 || j < 1 || i > g.nx - 2 || j > g.ny - 2) continue;
-        std::size_t c = g.at(i, j);
-        if (blocked[c]) continue;
-        double d = distance(p.position, g.point(i, j));
-        if (d < dist[c]) {
-          dist[c] = d;
-          open.push({d, static_cast<int>(c)});
-        }
-      }
-  }
+  // Dijkstra, 16 neighbours, flat arrays, from one stand's centre: each
+  // stand has its own area, since a stand's move is measured from its own
+  // start (the union drawn is theirs together).
   struct Step {
-    int di, dj;
+    int delta;   // in flat cell indices
+    Vec2 offset;
     double len;
   };
   std::vector<Step> steps;
@@ -258,49 +284,183 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
       if ((di == 0 && dj == 0) || (std::abs(di) == 2 && (std::abs(dj) == 2 || dj == 0)) ||
           (std::abs(dj) == 2 && di == 0))
         continue;
-      steps.push_back({di, dj, std::hypot(di, dj) * g.h});
+      steps.push_back({di + dj * g.nx, Vec2{di * g.h, dj * g.h}, std::hypot(di, dj) * g.h});
     }
-  while (!open.empty()) {
-    auto [d, c] = open.top();
-    open.pop();
-    if (d > dist[static_cast<std::size_t>(c)] || d > ans.allowance) continue;
-    int i = c % g.nx, j = c / g.nx;
-    for (const Step& s : steps) {
-      int ni = i + s.di, nj = j + s.dj;
-      if (ni < 0 || nj < 0 || ni >= g.nx || nj >= g.ny) continue;
-      std::size_t n = g.at(ni, nj);
-      if (blocked[n]) continue;
-      // No cutting corners: the cells the step passes beside must be free.
-      int hi = s.di / (std::abs(s.di) == 2 ? 2 : 1), hj = s.dj / (std::abs(s.dj) == 2 ? 2 : 1);
-      if (std::abs(s.di) + std::abs(s.dj) > 1) {
-        if (blocked[g.at(i + hi, j)] || blocked[g.at(i, j + hj)] || blocked[g.at(i + hi, j + hj)]) continue;
+  // Dial's buckets, one cell wide: a step is at least a cell long, so a
+  // sample never improves another of its own bucket, and each bucket may be
+  // taken in any order (an exact Dijkstra without a heap).
+  std::vector<std::vector<int>> buckets(static_cast<std::size_t>(std::max(budget, 0.0) / g.h) + 2);
+  auto distances = [&](const Pose& start, std::vector<double>& dist) {
+    dist.assign(cells, kInf);
+    auto push = [&](double d, std::size_t c) {
+      dist[c] = d;
+      buckets[static_cast<std::size_t>(d / g.h)].push_back(static_cast<int>(c));
+    };
+    int ci = static_cast<int>(std::lround((start.position.x - g.origin.x) / g.h));
+    int cj = static_cast<int>(std::lround((start.position.y - g.origin.y) / g.h));
+    for (int j = cj - 2; j <= cj + 2; ++j)
+      for (int i = ci - 2; i <= ci + 2; ++i) {
+        if (i < 2 || j < 2 || i > g.nx - 3 || j > g.ny - 3) continue;
+        std::size_t c = g.at(i, j);
+        if (!passable[c]) continue;
+        double d = distance(start.position, g.point(i, j));
+        if (d > budget || !m.segment_clear(start.position, g.point(i, j), seg_scratch)) continue;
+        push(d, c);
       }
-      double nd = d + s.len;
-      if (nd < dist[n] && nd <= ans.allowance) {
-        dist[n] = nd;
-        open.push({nd, static_cast<int>(n)});
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+      // Pushes from this bucket go to later ones, so the loop may index it.
+      for (std::size_t k = 0; k < buckets[b].size(); ++k) {
+        const int c = buckets[b][k];
+        const double d = dist[static_cast<std::size_t>(c)];
+        if (static_cast<std::size_t>(d / g.h) != b) continue;  // improved since: taken from a later bucket
+        const double cc = clear[static_cast<std::size_t>(c)];
+        const Vec2 p = g.point(c % g.nx, c / g.nx);
+        // The border is never passable, so no step leaves the grid.
+        for (const Step& s : steps) {
+          const std::size_t n = static_cast<std::size_t>(c + s.delta);
+          const double nd = d + s.len;
+          if (!passable[n] || nd >= dist[n] || nd > budget) continue;
+          if (cc + clear[n] < s.len && !m.segment_clear(p, p + s.offset, seg_scratch)) continue;
+          push(nd, n);
+        }
+      }
+      buckets[b].clear();
+    }
+  };
+  std::vector<std::vector<double>> dists(ans.starts.size());
+  for (std::size_t k = 0; k < ans.starts.size(); ++k) distances(ans.starts[k], dists[k]);
+  std::vector<double> dist(cells, kInf);  // the nearest stand's
+  for (const auto& d : dists)
+    for (std::size_t c = 0; c < cells; ++c) dist[c] = std::min(dist[c], d[c]);
+
+  // Where a stand may END (docs/rulings.md#warmaster-reach-end-poses): its footprint at the end facing,
+  // shrunk by the contact tolerance over sqrt 2 (so that a footprint clear of
+  // everything by that rule overlaps nothing by more than the tolerance the
+  // move check allows), must stay on the table, off other units' stands and
+  // out of terrain the troop type may not end in. `room` is how far the
+  // footprint is from breaking that (a lower bound, 1-Lipschitz), at reached
+  // samples only. Characters keep the disc's clearance.
+  std::vector<double> room(cells, cap);
+  if (unit) {
+    const double shrink = settings.contact_tolerance / std::sqrt(2.0);
+    const double rho = std::hypot(unit->width, unit->depth) / 2;
+    // The footprints at the origin, one per end facing (turned once, moved
+    // to each sample), whole and shrunk.
+    std::vector<OrientedRect> whole, shrunk;
+    for (double fa : facings) {
+      OrientedRect r = OrientedRect::from_pose(Pose{{0, 0}, fa}, unit->width, unit->depth);
+      whole.push_back(r);
+      r.half.x = std::max(0.0, r.half.x - shrink);
+      r.half.y = std::max(0.0, r.half.y - shrink);
+      shrunk.push_back(r);
+    }
+    for (int j = 2; j + 2 < g.ny; ++j)
+      for (int i = 2; i + 2 < g.nx; ++i) {
+        std::size_t c = g.at(i, j);
+        if (dist[c] > budget) continue;
+        const Vec2 p = g.point(i, j);
+        if (std::min({p.x, m.table_w - p.x, p.y, m.table_h - p.y}) - rho >= cap) continue;  // far from the edge
+        for (const OrientedRect& r : whole)
+          for (Vec2 q : r.corners()) {
+            q += p;
+            room[c] = std::min({room[c], q.x, m.table_w - q.x, q.y, m.table_h - q.y});
+          }
+      }
+    auto end_obstacle = [&](const Polygon* poly, const OrientedRect* rect) {
+      const Aabb ob = rect ? rect->bounds() : poly->bounds();
+      if (!ob.overlaps(grid_box.inflated(rho + cap))) return;
+      const Vec2 oc = (ob.min + ob.max) / 2;
+      const double orad = distance(ob.min, ob.max) / 2;
+      int i0, i1, j0, j1;
+      cell_range(ob.inflated(rho + cap), i0, i1, j0, j1);
+      for (int j = j0; j <= j1; ++j)
+        for (int i = i0; i <= i1; ++i) {
+          std::size_t c = g.at(i, j);
+          if (dist[c] > budget || room[c] < 0) continue;
+          Vec2 p = g.point(i, j);
+          if (distance(p, oc) - rho - orad >= room[c]) continue;
+          if (poly) {
+            // Terrain outlines can be long: the centre's distance less the
+            // half-diagonal bounds the footprint's from below, and is cheap.
+            if (contains(*poly, p)) {
+              room[c] = -1;
+              continue;
+            }
+            if (fast_distance(p, *poly) - rho >= room[c]) continue;
+          }
+          for (OrientedRect r : shrunk) {
+            r.center = p;
+            double d;
+            if (rect) {
+              // The widest gap along a separating axis: a lower bound of the
+              // distance that changes no faster than the footprint moves.
+              d = -penetration(r, *rect);
+            } else if (overlaps(r, *poly, 0.0)) {
+              d = -1;
+            } else {
+              d = kInf;
+              const auto k = r.corners();
+              for (std::size_t e = 0; e < 4; ++e) d = std::min(d, fast_distance(Segment{k[e], k[(e + 1) % 4]}, *poly));
+            }
+            room[c] = std::min(room[c], d);
+          }
+        }
+    };
+    for (const Unit& other : bf.units) {
+      if (other.id == unit->id) continue;
+      for (std::size_t s = 0; s < other.stands.size(); ++s) {
+        OrientedRect r = other.footprint(s);
+        end_obstacle(nullptr, &r);
       }
     }
+    for (const TerrainFeature& f : bf.terrain) {
+      bool may_end = unit->type == TroopType::Flyer ? flyer_may_end_in(f.kind) : may_enter(unit->type, f.kind);
+      if (may_end) continue;
+      for (const Polygon& piece : f.pieces)
+        if (piece.points.size() >= 3) end_obstacle(&piece, nullptr);
+    }
+  } else {
+    room = clear;
   }
 
-  std::vector<double> f(cells);
-  for (std::size_t c = 0; c < cells; ++c) f[c] = dist[c] == kInf ? -g.h : std::max(ans.allowance - dist[c], -g.h);
-  // Exactly zero would put a contour point on a sample; nudge inside values.
-  for (double& v : f)
-    if (v == 0) v = 1e-9;
-  ans.boundary = contours(g, f);
+  // The contour of min(budget - distance, room - margin): the margin keeps
+  // every point the contour shades inside its cell (at most h / sqrt 2 from
+  // a sample) where the footprint still fits. Every outside value is -h, so
+  // an interpolated boundary point never lies further from its inside
+  // sample than that sample's value (docs/warmaster-geometry.md, section 4).
+  const double margin = g.h / std::sqrt(2.0);
+  ans.margin = margin;
+  auto field = [&](const std::vector<double>& d) {
+    std::vector<double> f(cells, -g.h);
+    for (std::size_t c = 0; c < cells; ++c)
+      if (d[c] <= budget) {
+        const double v = std::min(budget - d[c], room[c] - margin);
+        // Exactly zero would put a contour point on a sample.
+        if (v >= 0) f[c] = std::max(v, 1e-9);
+      }
+    return f;
+  };
+  for (const auto& d : dists) ans.stand_boundaries.push_back(contours(g, field(d)));
+  ans.boundary = contours(g, field(dist));
   for (const Polygon& p : ans.boundary) ans.area += p.signed_area();
   return ans;
 }
 
 void to_json(nlohmann::json& j, const ReachAnswer& a) {
   auto r2 = [](double v) { return std::round(v * 100) / 100; };
-  nlohmann::json rings = nlohmann::json::array();
-  for (const Polygon& p : a.boundary) {
-    nlohmann::json ring = nlohmann::json::array();
-    for (Vec2 v : p.points) ring.push_back({r2(v.x), r2(v.y)});
-    rings.push_back(std::move(ring));
-  }
+  auto rings_json = [&](const std::vector<Polygon>& polys) {
+    nlohmann::json rings = nlohmann::json::array();
+    for (const Polygon& p : polys) {
+      nlohmann::json ring = nlohmann::json::array();
+      for (Vec2 v : p.points) ring.push_back({r2(v.x), r2(v.y)});
+      rings.push_back(std::move(ring));
+    }
+    return rings;
+  };
+  nlohmann::json rings = rings_json(a.boundary);
+  nlohmann::json per_stand = nlohmann::json::array();
+  for (std::size_t i = 0; i < a.stand_boundaries.size(); ++i)
+    per_stand.push_back({{"stand", i}, {"boundary", rings_json(a.stand_boundaries[i])}});
   nlohmann::json starts = nlohmann::json::array();
   for (const Pose& p : a.starts) starts.push_back({{"x", p.position.x}, {"y", p.position.y}, {"facing", p.facing_deg}});
   nlohmann::json gates = nlohmann::json::array();
@@ -313,20 +473,35 @@ void to_json(nlohmann::json& j, const ReachAnswer& a) {
        {"area", r2(a.area)},
        {"cell", a.cell},
        {"clearance", a.clearance},
-       {"meaning", "where a stand's centre can be moved to, keeping its facing, by a path the gap rule allows"},
+       {"facing", a.facing ? nlohmann::json(*a.facing) : nlohmann::json("each stand keeps its own")},
+       {"turn_cost", r2(a.turn_cost)},
+       {"margin", r2(a.margin)},
+       {"miss_bound", r2(a.miss_bound())},
+       {"meaning", a.facing ? "where a stand's centre can end facing the given way, by a path the gap rule allows, "
+                              "with its footprint fitting there"
+                            : "where a stand's centre can end keeping its facing, by a path the gap rule allows, "
+                              "with its footprint fitting there"},
        {"starts", starts},
        {"boundary", rings},
+       {"stands", per_stand},
        {"gates", gates}};
+}
+
+std::string facing_words(const ReachAnswer& a) {
+  if (!a.facing) return "keeping each stand's facing";
+  return fmt::format("ending facing {:.1f} degrees ({} of the allowance goes on the turn)", *a.facing,
+                     format_measure(a.turn_cost, "cm"));
 }
 
 std::string explain(const ReachAnswer& a) {
   int outer = 0, holes = 0;
   for (const Polygon& p : a.boundary) (p.signed_area() > 0 ? outer : holes)++;
   return fmt::format(
-      "{} ({}, {} {}): its stands' centres can reach {:.1f} cm^2 in {} region(s) with {} hole(s), keeping their "
-      "facing; {} closed enemy gap(s) nearby. Grid {} cm, transit disc radius {}.\n",
-      a.mover, to_string(a.kind), a.pace, format_measure(a.allowance, "cm"), a.area, outer, holes, a.gates.size(),
-      a.cell, format_measure(a.clearance, "cm"));
+      "{} ({}, {} {}): its stands' centres can end in {:.1f} cm^2 in {} region(s) with {} hole(s), {}; {} closed "
+      "enemy gap(s) nearby. Every point shaded is a legal end for a stand's centre; a legal end lies at most {} "
+      "outside it. Grid {} cm, transit disc radius {}.\n",
+      a.mover, to_string(a.kind), a.pace, format_measure(a.allowance, "cm"), a.area, outer, holes, facing_words(a),
+      a.gates.size(), format_measure(a.miss_bound(), "cm"), a.cell, fmt::format("{:.3g} cm", a.clearance));
 }
 
 namespace {
@@ -353,8 +528,43 @@ std::string terrain_colour(TerrainKind k) {
 }
 }  // namespace
 
+namespace {
+constexpr double kKeyHeight = 16;  // cm of picture under the table for the key
+// The caption, a 10 cm scale bar and the legend, under the table, so they
+// never hide what is on it.
+void draw_reach_key(SvgWriter& svg, const Battlefield& bf, const ReachAnswer& a) {
+  // Below the table (the picture's world reaches kKeyHeight under it).
+  const double x0 = 1.5, line = 2.4, size = 1.6;
+  const double top = -0.8;
+  auto text = [&](double x, double y, const std::string& t, double sz) {  // left-aligned
+    Vec2 p = svg.to_pixels({x, y});
+    svg.raw(fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" font-family="sans-serif" )"
+                        R"(dominant-baseline="middle" fill="#111">{}</text>)",
+                        p.x, p.y, sz * svg.scale(), xml_escape(t)));
+  };
+  svg.rect(Aabb{{0, top - 6 * line - 0.6}, {bf.width, top + 0.3}}, {"#ffffff", "none", 0, 1.0, ""});
+  text(x0, top - line, fmt::format("{}: reach, {} {}", a.mover, a.pace, format_measure(a.allowance, "cm")), size);
+  text(x0, top - 2 * line, facing_words(a), size * 0.9);
+  auto row = [&](int k) { return top - (k + 2) * line; };
+  svg.rect(Aabb{{x0, row(1) - 0.7}, {x0 + 3, row(1) + 0.7}}, {"#3a7bd5", "#1d4f9a", 0.1, 0.5, ""});
+  text(x0 + 4, row(1), fmt::format("a stand's centre can end here (a legal end is at most {} outside)",
+                                   format_measure(a.miss_bound(), "cm")), size * 0.85);
+  svg.line({x0, row(2)}, {x0 + 3, row(2)}, {"none", "#e00000", 0.35, 1.0, R"(stroke-dasharray="2,1")"});
+  text(x0 + 4, row(2), "closed enemy gap: may not be crossed", size * 0.85);
+  svg.rect(Aabb{{x0, row(3) - 0.7}, {x0 + 3, row(3) + 0.7}}, {"#ffd400", "#111", 0.12, 1.0, ""});
+  text(x0 + 4, row(3), "the unit moving (its side blue, the enemy red)", size * 0.85);
+  // Scale bar: 10 cm with a tick every 5.
+  const double sy = row(4);
+  svg.line({x0, sy}, {x0 + 10, sy}, {"none", "#111", 0.3, 1.0, ""});
+  for (double t : {0.0, 5.0, 10.0}) svg.line({x0 + t, sy - 0.5}, {x0 + t, sy + 0.5}, {"none", "#111", 0.2, 1.0, ""});
+  text(x0 + 11, sy, "10 cm", size * 0.85);
+}
+}  // namespace
+
 std::string reach_svg(const Battlefield& bf, const ReachAnswer& a) {
-  SvgWriter svg(bf.table(), 5.0);
+  Aabb world = bf.table();
+  world.min.y -= kKeyHeight;
+  SvgWriter svg(world, 5.0);
   svg.title(fmt::format("{}: reach ({})", a.mover, to_string(a.kind)));
   svg.rect(bf.table(), {"#e8efd8", "#333", 0.3, 1.0, ""});
   for (const TerrainFeature& f : bf.terrain) {
@@ -393,6 +603,7 @@ std::string reach_svg(const Battlefield& bf, const ReachAnswer& a) {
   for (const Character& c : bf.characters)
     svg.circle(c.pose.position, c.base_diameter / 2, {c.side == 0 ? "#9fb4ff" : "#ff9f9f", "#111", 0.12, 1.0, ""});
   for (const Segment& s : a.gates) svg.line(s.a, s.b, {"none", "#e00000", 0.35, 1.0, R"(stroke-dasharray="2,1")"});
+  draw_reach_key(svg, bf, a);
   return svg.finish();
 }
 

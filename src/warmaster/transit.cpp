@@ -296,7 +296,7 @@ TransitScene::TransitScene(const Battlefield& bf, const Unit& mover, const Setti
   m.options = std::move(options);
   m.width = mover.width;
   m.depth = mover.depth;
-  m.r = mover.shortest_edge() / 2;
+  m.set_disc(mover.shortest_edge() / 2, settings.contact_tolerance);
   m.frontage = mover.frontage();
   m.add_fixed(bf);
   m.build_index();
@@ -321,7 +321,7 @@ TransitScene::TransitScene(const Battlefield& bf, const Character& mover, const 
   } else {
     m.width = m.depth = mover.base_diameter;
   }
-  m.r = std::min(m.width, m.depth) / 2;
+  m.set_disc(std::min(m.width, m.depth) / 2, settings.contact_tolerance);
   m.frontage = m.width;
   m.add_fixed(bf);
   m.build_index();
@@ -380,7 +380,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   Vec2 a = from.position, b = to.position;
   Segment seg{a, b};
   double leg = distance(a, b);
-  const double shortest = 2 * m.r;
+  const double passable = 2 * m.r;  // the narrowest gap the disc passes
   std::vector<std::pair<int, int>> reported;  // gap pairs, b = -1 for the table edge
   auto was_reported = [&](int k) {
     for (auto [x, y] : reported)
@@ -399,9 +399,12 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
                              format_compared(width, m.frontage, "cm").limit, at(where));
       r.figures = {{"gap", width, "cm"}, {"required_more_than", m.frontage, "cm"}};
     } else {
-      r.reason = fmt::format("{}: gap between {} is {}, narrower than the {} shortest edge, at {}", stand_label, who,
-                             format_compared(width, shortest, "cm").value, format_compared(width, shortest, "cm").limit, at(where));
-      r.figures = {{"gap", width, "cm"}, {"required_at_least", shortest, "cm"}};
+      r.reason = fmt::format("{}: gap between {} is {}, narrower than the {} shortest edge (the {} it needs, touching "
+                             "within the {} contact tolerance on each side), at {}",
+                             stand_label, who, format_compared(width, passable, "cm").value,
+                             format_measure(2 * m.half_edge, "cm"), format_compared(width, passable, "cm").limit,
+                             format_measure(m.settings.contact_tolerance * 10, "mm"), at(where));
+      r.figures = {{"gap", width, "cm"}, {"required_at_least", passable, "cm"}, {"shortest_edge", 2 * m.half_edge, "cm"}};
     }
     out.push_back(std::move(r));
     reported.push_back({k, j});
@@ -461,7 +464,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
       for (const Hit& o2 : hits) {
         if (o2.k == h.k || o2.dmin <= 0 || same_feature(h.k, o2.k)) continue;
         ClosestPoints cp = closest_points(o.poly, m.obstacles[o2.k].poly);
-        if (cp.distance > m.tol && cp.distance < shortest - m.tol && (partner == -2 || cp.distance < width)) {
+        if (cp.distance > m.tol && cp.distance < passable - m.tol && (partner == -2 || cp.distance < width)) {
           partner = o2.k;
           width = cp.distance;
           where = (cp.on_a + cp.on_b) / 2;
@@ -471,7 +474,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
         double clear = std::min(edge_clearance(a, edge, m.table_w, m.table_h), edge_clearance(b, edge, m.table_w, m.table_h));
         if (clear >= m.r - m.tol) continue;
         auto [d, v] = edge_distance(o.poly, edge, m.table_w, m.table_h);
-        if (d > m.tol && d < shortest - m.tol) {
+        if (d > m.tol && d < passable - m.tol) {
           partner = -1;
           width = d;
           where = (v + edge_foot(v, edge, m.table_w, m.table_h)) / 2;
@@ -499,10 +502,10 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
       std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own" : (o.enemy ? "enemy" : "friendly");
       r.reason = fmt::format(
           "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
-          "{}, half its {} shortest edge)",
+          "{}, half its {} shortest edge less the {} contact tolerance)",
           stand_label, what, o.label(), at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
           format_compared(std::max(0.0, h.dmin), m.r, "cm").value, format_compared(std::max(0.0, h.dmin), m.r, "cm").limit,
-          format_measure(shortest, "cm"));
+          format_measure(2 * m.half_edge, "cm"), format_measure(m.settings.contact_tolerance * 10, "mm"));
       r.figures = {{"blocked_at", along, "cm"}, {"clearance", std::max(0.0, h.dmin), "cm"}, {"needed", m.r, "cm"}};
     }
     out.push_back(std::move(r));

@@ -3,6 +3,7 @@
 // planner (transit_route.cpp) and reach (reach.cpp). Not a public header.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,7 +103,19 @@ struct TransitScene::Impl {
   TroopType type = TroopType::Infantry;  // for terrain access (characters: infantry)
   bool character = false;
   double width = 4.0, depth = 2.0;  // the mover's footprint
-  double r = 1.0;         // disc radius: half the shortest edge
+  // The disc in transit. Its radius is half the shortest edge less the
+  // contact tolerance (docs/rulings.md#warmaster-transit-model): a pose whose
+  // footprint overlaps something by no more than the tolerance counts as
+  // touching, so the disc, which lies inside the footprint shrunk by the
+  // tolerance, must be clear there too. One tolerance governs end poses and
+  // transit alike, so a stand may always move into a spot where it would
+  // only touch.
+  double half_edge = 1.0; // half the shortest edge, for reasons
+  double r = 1.0;         // disc radius
+  void set_disc(double half_shortest_edge, double contact_tolerance) {
+    half_edge = half_shortest_edge;
+    r = std::max(half_shortest_edge - contact_tolerance, half_shortest_edge / 4);
+  }
   double frontage = 4.0;  // for enemy gaps
   double tol = kTransitTolerance;
 

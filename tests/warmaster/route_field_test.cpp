@@ -10,6 +10,10 @@
 using namespace referee;
 using namespace referee::warmaster;
 
+// The pinned figures take the transit disc at exactly half the shortest
+// edge (r = 1.0 cm): no contact tolerance.
+static const Settings kStrictField{.contact_tolerance = 0.0};
+
 // Every planned route is legal leg by leg under check_leg, starts and ends
 // where asked, is never shorter than the straight line, and stays within the
 // bound it was given.
@@ -20,7 +24,7 @@ TEST(RouteField, PlannedRoutesAreLegalOnARandomField) {
   int planned = 0, direct = 0;
   for (int i = 0; i < 300; ++i) {
     const Unit& u = bf.units[rng.below(bf.units.size())];
-    TransitScene scene(bf, u, {});
+    TransitScene scene(bf, u, kStrictField);
     Pose from = u.stands[rng.below(u.stands.size())].pose;
     double a = bench::uniform(rng, 0, 360), d = bench::uniform(rng, 3, 20);
     Pose to{from.position + Rot::from_degrees(a).forward() * d, bench::uniform(rng, 0, 360)};
@@ -50,7 +54,7 @@ TEST(RouteField, CharacterizationFirstBenchDetour) {
   Battlefield bf = bench::make_field(40);
   const Unit* u = bf.find_unit("north-1");
   ASSERT_NE(u, nullptr);
-  TransitScene scene(bf, *u, {});
+  TransitScene scene(bf, *u, kStrictField);
   Pose from = u->stands[0].pose;
   Pose to{from.position + Rot::from_degrees(from.facing_deg).forward() * 15.0, from.facing_deg};
   EXPECT_FALSE(scene.check_leg(from, to, "stand 1").empty());
@@ -71,7 +75,7 @@ TEST(RouteField, RepairedNodesAreNotClosedByStaleEntries) {
   Battlefield bf = bench::make_field(60, 30, 777);
   const Unit* u = bf.find_unit("north-26");
   ASSERT_NE(u, nullptr);
-  TransitScene scene(bf, *u, {});
+  TransitScene scene(bf, *u, kStrictField);
   const Pose from{{119.98029679624631, 95.113404454014315}, 203.02353054450955};
   ASSERT_TRUE(std::any_of(u->stands.begin(), u->stands.end(), [&](const Stand& s) { return s.pose == from; }));
   const Pose to{from.position + Rot::from_degrees(171.6858194523021).forward() * 48.572834435491053, from.facing_deg};

@@ -12,6 +12,10 @@ using namespace referee::warmaster;
 using namespace referee::warmaster::testing;
 
 namespace {
+// The hand-computed figures take the transit disc at exactly half the
+// shortest edge (r = 1.0 cm): no contact tolerance.
+const Settings kStrictRoute{.contact_tolerance = 0.0};
+
 
 double centre_length(const std::vector<Pose>& p) {
   double d = 0;
@@ -41,7 +45,7 @@ Battlefield wall_field() {
 TEST(Route, DirectWhenClear) {
   Battlefield bf = empty_field();
   Unit me = infantry("me", 0, {{{50, 30}, 0}});
-  TransitScene scene(bf, me, {});
+  TransitScene scene(bf, me, kStrictRoute);
   auto r = scene.shortest_route({{50, 30}, 0}, {{50, 45}, 0}, 20);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->size(), 2u);
@@ -56,7 +60,7 @@ TEST(Route, DirectWhenClear) {
 TEST(Route, DetourRoundAWallIsTheShortest) {
   Battlefield bf = wall_field();
   Unit me = infantry("me", 0, {{{50, 30}, 0}});
-  TransitScene scene(bf, me, {});
+  TransitScene scene(bf, me, kStrictRoute);
   auto r = scene.shortest_route({{50, 30}, 0}, {{50, 60}, 0}, 60);
   ASSERT_TRUE(r.has_value());
   double tangent = std::sqrt(295.0);
@@ -74,7 +78,7 @@ TEST(Route, DetourRoundAWallIsTheShortest) {
 TEST(Route, NoneWithinTheAllowance) {
   Battlefield bf = wall_field();
   Unit me = infantry("me", 0, {{{50, 30}, 0}});
-  TransitScene scene(bf, me, {});
+  TransitScene scene(bf, me, kStrictRoute);
   EXPECT_FALSE(scene.shortest_route({{50, 30}, 0}, {{50, 60}, 0}, 37.0).has_value());
   EXPECT_TRUE(scene.shortest_route({{50, 30}, 0}, {{50, 60}, 0}, 37.8).has_value());
 }
@@ -86,7 +90,7 @@ TEST(Route, ThroughANarrowGap) {
   bf.terrain.push_back(area("w1", TerrainKind::Impassable, {{10, 44}, {48.9, 44}, {48.9, 46}, {10, 46}}));
   bf.terrain.push_back(area("w2", TerrainKind::Impassable, {{51.1, 44}, {90, 44}, {90, 46}, {51.1, 46}}));
   Unit me = infantry("me", 0, {{{40, 30}, 0}});
-  TransitScene scene(bf, me, {});
+  TransitScene scene(bf, me, kStrictRoute);
   auto r = scene.shortest_route({{40, 30}, 0}, {{60, 60}, 0}, 60);
   ASSERT_TRUE(r.has_value());
   EXPECT_GE(r->size(), 3u);
@@ -100,7 +104,7 @@ TEST(Route, GoesRoundAClosedEnemyGap) {
   bf.units.push_back(infantry("orcs-1", 1, {{{46, 45}, 0}}));  // x 44..48
   bf.units.push_back(infantry("orcs-2", 1, {{{54, 45}, 0}}));  // x 52..56
   Unit me = infantry("me", 0, {{{50, 30}, 0}});
-  TransitScene scene(bf, me, {});
+  TransitScene scene(bf, me, kStrictRoute);
   ASSERT_FALSE(scene.check_leg({{50, 30}, 0}, {{50, 60}, 0}, "stand 1").empty());
   auto r = scene.shortest_route({{50, 30}, 0}, {{50, 60}, 0}, 60);
   ASSERT_TRUE(r.has_value());
@@ -111,7 +115,7 @@ TEST(Route, GoesRoundAClosedEnemyGap) {
   EXPECT_TRUE(outside);
   // 4.5 cm apart the gap is open and the straight line is legal.
   bf.units[1].stands[0].pose.position.x = 54.5;
-  TransitScene open(bf, me, {});
+  TransitScene open(bf, me, kStrictRoute);
   auto s = open.shortest_route({{50, 30}, 0}, {{50, 60}, 0}, 60);
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->size(), 2u);
@@ -120,7 +124,7 @@ TEST(Route, GoesRoundAClosedEnemyGap) {
 TEST(Route, TurningIsMeasuredOnTheCheapestLeg) {
   Battlefield bf = wall_field();
   Unit me = infantry("me", 0, {{{50, 30}, 0}});
-  TransitScene scene(bf, me, {});
+  TransitScene scene(bf, me, kStrictRoute);
   auto r = scene.shortest_route({{50, 30}, 0}, {{50, 60}, 90}, 60);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->front().facing_deg, 0);
@@ -136,7 +140,7 @@ TEST(Route, CharacterizationCavalryRoundWoodAndEnemy) {
   bf.terrain.push_back(area("wood-1", TerrainKind::Wood, {{30, 40}, {48, 40}, {48, 52}, {30, 52}}));
   bf.units.push_back(infantry("orcs-1", 1, {{{53, 46}, 90}}));  // x 52..54, y 44..48: 4 cm from the wood
   Unit cav = cavalry("me", 0, {{{40, 30}, 0}});
-  TransitScene scene(bf, cav, {});
+  TransitScene scene(bf, cav, kStrictRoute);
   auto r = scene.shortest_route({{40, 30}, 0}, {{40, 62}, 0}, 60);
   ASSERT_TRUE(r.has_value());
   expect_legal(scene, *r);

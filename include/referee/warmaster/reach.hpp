@@ -1,24 +1,47 @@
-// Where a unit's stands can reach with one move (movement text: pace,
-// formation, the gap rule, terrain, the table edge), as polygons for
-// answers and as an SVG drawn over the battlefield.
+// Where a unit's stands can END one move (movement text: pace, formation,
+// the gap rule, terrain, the table edge, overlaps), as polygons for answers
+// and as an SVG drawn over the battlefield.
 //
-// The area is the set of points a stand's CENTRE can reach keeping its
-// facing, by a path that obeys the transit model (transit.hpp): the disc of
-// diameter = shortest edge, gates closing enemy gaps, terrain the mover may
-// not enter, the table edge. Keeping the facing, every corner moves as far as
-// the centre (reading 4), so the path length is the distance moved. The union
-// over the unit's stands is one multi-source distance field.
+// The promise (tests/warmaster/reach_check_agreement_test.cpp checks it):
+// - Each stand has its own area (ReachAnswer::stand_boundaries), measured
+//   from its own start; `boundary` is their union, what a board shades.
+// - A move in which every stand ends with its centre inside its own area,
+//   facing as the answer says, is accepted by the move checker
+//   (check_move): no false promises.
+// - A move the checker accepts ends each stand within miss_bound() of its
+//   area: 2.7% of the allowance (the grid's path error) + the margin (h /
+//   sqrt 2) + one cell h. The one exception is a way through a gap less than
+//   one cell wider than the narrowest the stand may pass (2 x clearance):
+//   the grid may have no sample in it.
 //
-// Method: a grid over the move's bounding box (cell 0.5 cm, coarser for long
-// moves so the grid stays under ~40 000 cells); cells whose centre is not
-// clear for the disc are blocked, and so are cells within 1.5 cells of a gate
-// (a band no grid step can jump). A Dijkstra with 16 neighbours (steps of
-// (1,0), (1,1) and (2,1) cells, in flat arrays) gives path lengths at most
-// 2.7% longer than the true shortest path (worst at 13 degrees off a grid
-// axis) and never shorter, so the area drawn errs on the small side. Marching squares
-// on (allowance - distance) trace the boundary, interpolated between cells.
-// Final poses are not checked: a stand whose centre can reach a point may
-// still overlap something there (the move checker decides).
+// Model.
+// - Transit (transit.hpp): the disc of half the shortest edge less the
+//   contact tolerance, gates closing enemy gaps, terrain the mover may not
+//   enter, the table edge.
+// - Facing (docs/rulings.md#warmaster-reach-facing): by default each stand keeps its own facing,
+//   so every corner moves as far as the centre (reading 4). With a final
+//   facing given, a corner moves at most 2 * rho * sin(turn / 2) further
+//   than the centre (rho: the half-diagonal), whichever leg it turns on, so
+//   that much comes off the allowance.
+// - The end (docs/rulings.md#warmaster-reach-end-poses): the footprint at the end facing must stay
+//   on the table, off other units' stands and out of terrain the troop type
+//   may not end in, as the move checker's overlap and terrain rules say.
+//   The unit's own stands are left out: they all move.
+//
+// Method: a grid over the move's bounding box (cell h = 0.5 cm, coarser for
+// long moves so the grid stays under ~40 000 cells). At each sample, the
+// disc's clearance (its edge's distance from what blocks it, a lower bound)
+// and, where it was reached, the footprint's room (its distance from what
+// it may not end on, shrunk by the contact tolerance over sqrt 2). Both are
+// 1-Lipschitz. A Dijkstra with 16 neighbours (steps of (1,0), (1,1) and
+// (2,1) cells) over samples where the disc is clear and at least 1.5 cells
+// from every gate; a step is clear when the clearances at its ends add up to
+// its length, otherwise the transit model decides it exactly. Path lengths
+// are at most 2.7% longer than the true shortest path and never shorter.
+// Marching squares trace min(allowance - distance, room - margin), with
+// every outside sample set to -h, so a boundary point lies no further from
+// its inside sample than that sample's value, and the margin covers the
+// inside of a cell.
 #pragma once
 
 #include <optional>
@@ -42,6 +65,8 @@ struct ReachRequest {
   ReachKind kind = ReachKind::Ordered;
   std::optional<double> allowance;       // override the pace (cm)
   double cell = 0.5;                     // grid cell (cm); coarsened for long moves
+  // The facing every stand ends with (degrees); by default each keeps its own.
+  std::optional<double> facing;
 };
 
 struct ReachAnswer {
@@ -51,10 +76,20 @@ struct ReachAnswer {
   std::string pace;                      // "full pace", "half pace (irregular formation)", ...
   double cell = 0.5;                     // the cell actually used
   std::vector<Polygon> boundary;         // closed rings: outer boundaries counter-clockwise, holes clockwise
+  // Each stand's own area (in the order of `starts`), rings as `boundary`,
+  // which is their union. A move whose every stand ends in its own area is
+  // legal as far as reach can tell (see the model above).
+  std::vector<std::vector<Polygon>> stand_boundaries;
   double area = 0;                       // cm^2 of the region (centres reachable)
   std::vector<Pose> starts;              // the stands' poses
   double clearance = 1;                  // the transit disc radius
   std::vector<Segment> gates;            // closed enemy gaps near the move
+  std::optional<double> facing;          // the end facing asked for; none: each stand keeps its own
+  double turn_cost = 0;                  // cm taken off the allowance for turning to `facing`
+  double margin = 0;                     // cm kept between the shaded area and where a footprint stops fitting
+  // A legal move's end centre lies at most this far outside the area
+  // (reach.hpp: the path error, the margin and the contour's cell error).
+  double miss_bound() const { return 0.027 * (allowance - turn_cost) + margin + cell; }
 };
 
 // Throws InputError when the mover does not exist.
