@@ -79,7 +79,8 @@ struct TransitOptions {
   // With a region: the MoveIndex (movement.hpp) of the battlefield the scene
   // is built on, through which the units near the region are found instead
   // of by visiting every unit. The same obstacles, in the same order; the
-  // cost follows the move, not the size of the battle.
+  // cost follows the move, not the size of the battle. Read only while the
+  // scene is built.
   const MoveIndex* index = nullptr;
 };
 
