@@ -112,4 +112,41 @@ inline Battlefield make_field(int units, int features = 20, std::uint64_t seed =
   return bf;
 }
 
+// make_field(units, features, seed) repeated `nx` x `ny` times on a table
+// nx * 180 by ny * 120 cm, each copy shifted by whole tables: a big battle in
+// which every unit of the first copy keeps its id and its surroundings (tiles
+// only add units and terrain beyond its table's edges). Copies' ids get
+// "@col,row". Built in code, so the file format's caps (battlefield_json.hpp,
+// kMaxUnits = 1000) do not apply: they guard untrusted input, not the engine.
+inline Battlefield make_tiled_field(int units, int nx, int ny, int features = 20, std::uint64_t seed = 20261121) {
+  const Battlefield base = make_field(units, features, seed);
+  Battlefield bf = base;
+  bf.width = base.width * nx;
+  bf.height = base.height * ny;
+  std::vector<TerrainFeature> terrain;
+  bf.units.clear();
+  for (int row = 0; row < ny; ++row) {
+    for (int col = 0; col < nx; ++col) {
+      const Vec2 shift{base.width * col, base.height * row};
+      const std::string tag = (col == 0 && row == 0) ? "" : "@" + std::to_string(col) + "," + std::to_string(row);
+      for (TerrainFeature f : base.terrain) {
+        f.id += tag;
+        for (Polygon& p : f.pieces)
+          for (Vec2& v : p.points) v += shift;
+        for (Vec2& v : f.line) v += shift;
+        f.bounds = {f.bounds.min + shift, f.bounds.max + shift};
+        terrain.push_back(std::move(f));
+      }
+      for (Unit u : base.units) {
+        u.id += tag;
+        u.name = u.id;
+        for (Stand& s : u.stands) s.pose.position += shift;
+        bf.units.push_back(std::move(u));
+      }
+    }
+  }
+  bf.terrain = CowVector<TerrainFeature>(std::move(terrain));
+  return bf;
+}
+
 }  // namespace referee::warmaster::bench

@@ -1,8 +1,10 @@
 // Checking Warmaster moves on the generated 180 x 120 field (bench/warmaster_field.hpp):
 // a 3-stand unit's direct move (target <= 20 us, growing with what is near the
-// move, not with the battle) and a move that needs a planned detour (target <= 300 us).
+// move, not with the battle: /640 and /2560 tile the /160 field 2 x 2 and
+// 4 x 4 around the same move, and should stay within 1.5x of /160) and a move that needs a planned detour (target <= 300 us).
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "referee/warmaster/movement.hpp"
@@ -48,8 +50,24 @@ Case find_case(int units, bool detour) {
   throw std::runtime_error("no suitable move on the bench field");
 }
 
+// Above 160 units: the 160-unit case's field tiled k x k (k * k * 160 units),
+// the same move by the same unit, whose surroundings stay as they were; only
+// the battle around them grows. Its check should cost what it did.
+Case find_tiled_case(int units) {
+  const int k = static_cast<int>(std::lround(std::sqrt(units / 160.0)));
+  if (k * k * 160 != units) throw std::runtime_error("tiled bench fields have 160 k^2 units");
+  Case c = find_case(160, false);
+  c.bf = bench::make_tiled_field(160, k, k);
+  MoveAnswer a = check_move(c.bf, c.req);
+  for (const auto& r : a.routes)
+    if (r.planned) throw std::runtime_error("the tiled field changed the bench move");
+  if (!a.verdict.legal()) throw std::runtime_error("the tiled field changed the bench move");
+  return c;
+}
+
 void BM_WarmasterCheckDirectMove(benchmark::State& state) {
-  Case c = find_case(static_cast<int>(state.range(0)), false);
+  const int units = static_cast<int>(state.range(0));
+  Case c = units > 160 ? find_tiled_case(units) : find_case(units, false);
   MoveIndex index(c.bf);  // built once per battlefield, as a game would
   MoveScratch scratch;    // kept from check to check, as a game would (one per thread)
   for (auto _ : state) {
@@ -58,7 +76,7 @@ void BM_WarmasterCheckDirectMove(benchmark::State& state) {
   }
   state.counters["units"] = static_cast<double>(c.bf.units.size());
 }
-BENCHMARK(BM_WarmasterCheckDirectMove)->Arg(40)->Arg(10)->Arg(160)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_WarmasterCheckDirectMove)->Arg(40)->Arg(10)->Arg(160)->Arg(640)->Arg(2560)->Unit(benchmark::kMicrosecond);
 
 void BM_WarmasterCheckDetourMove(benchmark::State& state) {
   Case c = find_case(40, true);

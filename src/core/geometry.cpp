@@ -302,8 +302,16 @@ double distance(const OrientedRect& r, const Polygon& poly) {
   return best;
 }
 
+// A quick reject on the bounds first: every edge, and every point contains()
+// accepts (within 1e-12 of the outline), lies within the polygon's bounds,
+// so a segment whose bounds are further from them than a hair (1e-9, far
+// above rounding) meets neither. Most pairs a caller asks about are far apart.
+// Likewise an end outside the bounds needs no containment test.
 bool intersects(const Segment& s, const Polygon& poly) {
-  if (contains(poly, s.a) || contains(poly, s.b)) return true;
+  if (poly.points.empty()) return false;
+  const Aabb box = poly.bounds().inflated(1e-9);
+  if (!s.bounds().overlaps(box)) return false;
+  if ((box.contains(s.a) && contains(poly, s.a)) || (box.contains(s.b) && contains(poly, s.b))) return true;
   const auto& pts = poly.points;
   for (std::size_t i = 0, n = pts.size(); i < n; ++i)
     if (segments_intersect(s, Segment{pts[i], pts[(i + 1) % n]})) return true;

@@ -13,6 +13,7 @@
 #include "referee/core/errors.hpp"
 #include "referee/warmaster/transit.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -417,8 +418,9 @@ Aabb unit_bounds(const Unit& u) {
   return box;
 }
 
+// `index`: of `bf`, or null. `whole_battle`: MoveScenes::whole_battle.
 MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth,
-                                TransitScratch* scratch) {
+                                TransitScratch* scratch, const MoveIndex* index = nullptr, bool whole_battle = false) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
   if (req.stands.size() != 1 || req.stands[0].stand != 0)
@@ -450,7 +452,8 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   for (const Pose& p : route.poses) area = area.merged(Aabb{p.position, p.position});
   const double margin = std::max(w, d) + w + 1.0;
   TransitOptions near_legs;
-  near_legs.region = area.inflated(margin);
+  if (!whole_battle) near_legs.region = area.inflated(margin);
+  near_legs.index = index;
   const TransitScene scene(bf, *c, settings, near_legs, scratch);
   Pose end = route.poses.back();
   bool end_refused = false;
@@ -474,7 +477,8 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       const bool legality = depth == CheckDepth::Legality;
       const double bound = legality ? a.allowance + 2 * kMeasureSlack : 2 * a.allowance;
       TransitOptions around;
-      if (legality) around.region = area.inflated(bound / 2 + margin);
+      if (legality && !whole_battle) around.region = area.inflated(bound / 2 + margin);
+      around.index = index;
       const TransitScene whole(bf, *c, settings, around, scratch);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
         route.poses = *planned;
@@ -611,6 +615,7 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
   unit_boxes_.assign(n, Aabb{});
   unit_present_.assign(n, 0);
   first_pose_.assign(n + 1, 0);
+  max_stand_radius_ = 0;
   std::size_t stands = 0;
   for (const Unit& u : bf.units) stands += u.stands.size();
   poses_.resize(stands);
@@ -628,8 +633,22 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
                         [](const Stand& s, const Pose& p) { return s.pose == p; });
     }
     unit_boxes_[i] = same ? earlier->unit_boxes_[i] : unit_bounds(u);
+    max_stand_radius_ = std::max(max_stand_radius_, stand_circumradius(u));
   }
   first_pose_[n] = next;
+  // The grid is laid out for every state of a game, so a few dozen units are
+  // scanned instead (less than one layout costs). Cells hold about one unit
+  // each, and are at least 10 cm (a unit's box spans one to four). Laid out
+  // now: an index is shared, read-only, between threads.
+  units_ = GridIndex();
+  if (n > kScanUnitsUpTo) {
+    const Aabb world = bf.table().inflated(20);
+    const double area = (world.max.x - world.min.x) * (world.max.y - world.min.y);
+    units_ = GridIndex(world, std::max(10.0, std::sqrt(area / static_cast<double>(n))));
+    for (std::size_t i = 0; i < n; ++i)
+      if (unit_present_[i]) units_.insert(static_cast<int>(i), unit_boxes_[i]);
+    units_.prepare();
+  }
 }
 
 std::optional<Aabb> MoveIndex::unit_box(std::size_t i) const {
@@ -638,6 +657,10 @@ std::optional<Aabb> MoveIndex::unit_box(std::size_t i) const {
 }
 
 void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
+  if (unit_boxes_.size() > kScanUnitsUpTo) {
+    units_.query(box, out);
+    return;
+  }
   for (std::size_t i = 0; i < unit_boxes_.size(); ++i)
     if (unit_present_[i] && unit_boxes_[i].overlaps(box)) out.push_back(static_cast<int>(i));
 }
@@ -662,6 +685,17 @@ MoveScenes::MoveScenes(MoveScratch* scratch) : impl(std::make_unique<Impl>()) { 
 MoveScratch* MoveScenes::scratch() const { return impl->scratch; }
 MoveScenes::~MoveScenes() = default;
 
+namespace {
+// The options a scene is built with: as asked, or with no region for
+// MoveScenes::whole_battle.
+TransitOptions scene_options(const TransitOptions& opts, const MoveScenes& scenes) {
+  if (!scenes.whole_battle) return opts;
+  TransitOptions whole = opts;
+  whole.region.reset();
+  return whole;
+}
+}  // namespace
+
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings, CheckDepth depth) {
   MoveScenes scenes;
@@ -676,7 +710,8 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
                       MoveScenes& scenes, CheckDepth depth) {
-  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth, scenes.impl->transit());
+  if (req.kind == MoveKind::Character)
+    return check_character_move(bf, req, settings, depth, scenes.impl->transit(), &index, scenes.whole_battle);
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
@@ -733,6 +768,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // Straight lines need only what is near them (gates span at most the
   // frontage); a planned route may wander up to max_route from its start.
   opts.region = area.inflated(reach);
+  opts.index = &index;
   MoveScenes::Impl& kept = *scenes.impl;
   const bool reuse = kept.scene && kept.unit == u.id && kept.flying == opts.flying && kept.evading == opts.evading &&
                      kept.ignore_units == opts.ignore_units && kept.region.min.x <= opts.region->min.x &&
@@ -744,7 +780,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     kept.evading = opts.evading;
     kept.ignore_units = opts.ignore_units;
     kept.region = *opts.region;
-    kept.scene.emplace(bf, u, settings, opts, kept.transit());
+    kept.scene.emplace(bf, u, settings, scene_options(opts, scenes), kept.transit());
   }
   TransitScene& scene = *kept.scene;
   // Routes are searched up to the allowance plus the stand's longest edge:
@@ -786,7 +822,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
     // strays more than L / 2 from the segment AB, which `area` contains.
     opts.region = area.inflated(max_route / 2 + reach);
-    TransitScene planner(bf, u, settings, opts, kept.transit());
+    TransitScene planner(bf, u, settings, scene_options(opts, scenes), kept.transit());
     chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
     a.order = orders.front();
     // Planned routes in another order: a stand that must go round something

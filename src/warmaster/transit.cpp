@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "referee/warmaster/movement.hpp"
 #include "referee/warmaster/transit_kernels.hpp"
 #include "referee/warmaster/troops.hpp"
 #include "stand_pairs.hpp"
@@ -90,11 +91,28 @@ TransitScene::Impl::~Impl() { drop_obstacles(obstacles, 0, scratch->points); }
 void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   table_w = bf.width;
   table_h = bf.height;
-  std::size_t total = 0;
-  for (const Unit& u : bf.units) total += u.stands.size();
-  for (const TerrainFeature& tf : bf.terrain) total += tf.pieces.size();
-  obstacles.reserve(total + 8);
   const std::optional<Aabb>& region = options.region;
+  // The units to visit: with an index, those whose box meets the region
+  // inflated by the largest stand's half-diagonal (and a hair for rounding),
+  // ascending, which holds every unit near_region accepts; otherwise all.
+  std::vector<int>& candidates = scratch->lists.units;
+  candidates.clear();
+  const bool indexed = region && options.index;
+  if (indexed) options.index->units_near(region->inflated(options.index->max_stand_radius() + 1e-6), candidates);
+  const std::size_t visits = indexed ? candidates.size() : bf.units.size();
+  auto unit_at = [&](std::size_t k) -> const Unit& {
+    return bf.units[indexed ? static_cast<std::size_t>(candidates[k]) : k];
+  };
+  // Terrain likewise: with an index, the features whose bounds meet the region.
+  std::vector<int>& near_features = scratch->lists.features;
+  near_features.clear();
+  if (indexed) options.index->terrain_near(*region, near_features);
+  const std::size_t feature_visits = indexed ? near_features.size() : bf.terrain.size();
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < visits; ++k) total += unit_at(k).stands.size();
+  for (std::size_t n = 0; n < feature_visits; ++n)
+    total += bf.terrain[indexed ? static_cast<std::size_t>(near_features[n]) : n].pieces.size();
+  obstacles.reserve(total + 8);
   auto near_region = [&](const Unit& u) {
     if (!region) return true;
     const Aabb reach = region->inflated(stand_circumradius(u));
@@ -103,7 +121,8 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
     return false;
   };
   RotMemo rot;  // a unit's stands nearly always share a facing
-  for (const Unit& u : bf.units) {
+  for (std::size_t k = 0; k < visits; ++k) {
+    const Unit& u = unit_at(k);
     // The region first: it is cheap, and rules out most units.
     if (!near_region(u) || u.id == mover_id || listed(options.ignore_units, u.id)) continue;
     bool enemy = u.side != side;
@@ -128,7 +147,8 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
     if (burst) burst_units.push_back(u.id);
   }
   if (!options.flying) {
-    for (std::size_t f = 0; f < bf.terrain.size(); ++f) {
+    for (std::size_t n = 0; n < feature_visits; ++n) {
+      const std::size_t f = indexed ? static_cast<std::size_t>(near_features[n]) : n;
       const TerrainFeature& tf = bf.terrain[f];
       if (region && !region->overlaps(tf.bounds)) continue;
       for (const Polygon& piece : tf.pieces) {

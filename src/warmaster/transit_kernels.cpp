@@ -157,11 +157,24 @@ bool fast_within(const Segment& s, const OrientedRect& rect, double thr) {
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly) {
   const auto& pts = poly.points;
   if (pts.size() < 3) return std::nullopt;
-  if (distance(path.a, poly) <= r) return 0.0;
+  // A contact puts the centre within r of the polygon, so within r of its
+  // bounds: a path whose bounds stay further away (by more than a hair,
+  // 1e-9, far above rounding) has none, and no edge need be looked at; and
+  // a start that far away does not start in contact.
+  const Aabb reach = poly.bounds().inflated(r + 1e-9);
+  if (!path.bounds().overlaps(reach)) return std::nullopt;
+  if (reach.contains(path.a) && distance(path.a, poly) <= r) return 0.0;
   Vec2 d = path.b - path.a;
   std::optional<double> best;
+  // The same test edge by edge: an entry into an edge's capsule is within r
+  // of the edge's bounds.
+  const Aabb swept = path.bounds().inflated(r + 1e-9);
   for (std::size_t i = 0, n = pts.size(); i < n; ++i) {
-    auto t = capsule_entry(path.a, d, pts[i], pts[(i + 1) % n], r);
+    const Vec2 p = pts[i], q = pts[(i + 1) % n];
+    if (std::min(p.x, q.x) > swept.max.x || std::max(p.x, q.x) < swept.min.x || std::min(p.y, q.y) > swept.max.y ||
+        std::max(p.y, q.y) < swept.min.y)
+      continue;
+    auto t = capsule_entry(path.a, d, p, q, r);
     if (t && (!best || *t < *best)) best = t;
   }
   return best;

@@ -73,7 +73,7 @@ class PointStore {
 // nothing once they have grown. Each list has one user, and none of those
 // calls another that uses the same list.
 struct SceneScratch {
-  std::vector<int> leg, gate_enemies, gate_near, own_near, point;
+  std::vector<int> leg, gate_enemies, gate_near, own_near, point, units, features;
 };
 
 // The route planner's buffers (transit_route.cpp), made on first use.

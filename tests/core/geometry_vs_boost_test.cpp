@@ -99,6 +99,47 @@ TEST(KernelsVsBoost, SegmentAgainstPolygonAndPointDistances) {
   }
 }
 
+// The box rejection in intersects(Segment, Polygon): segments drawn near the
+// polygon's bounds (across their corners and sides, where the boxes meet but
+// the shapes need not, and just outside) and far away, against Boost.
+TEST(KernelsVsBoost, SegmentNearAndFarFromThePolygonsBounds) {
+  Rng rng(8);
+  int rejected = 0, boxes_meet_apart = 0, meeting = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Vec2 c{uniform(rng, 20, 30), uniform(rng, 20, 30)};
+    int n = 3 + static_cast<int>(rng.below(8));
+    Polygon poly;
+    for (int k = 0; k < n; ++k) {
+      double a = 2 * kPi * (k + uniform(rng, 0.1, 0.9)) / n;
+      double r = uniform(rng, 2, 10);
+      poly.points.push_back(c + Vec2{std::cos(a), std::sin(a)} * r);
+    }
+    const Aabb box = poly.bounds();
+    auto near_box = [&] {
+      const double x = rng.below(2) == 0 ? box.min.x : box.max.x;
+      const double y = rng.below(2) == 0 ? box.min.y : box.max.y;
+      const double px = uniform(rng, -1.5, 1.5);
+      const double py = uniform(rng, -1.5, 1.5);
+      return Vec2{x + px, y + py};
+    };
+    Segment s{near_box(), near_box()};
+    if (rng.below(5) == 0) {
+      const double dx = uniform(rng, 15, 40);
+      const double dy = uniform(rng, -40, 40);
+      s = {s.a + Vec2{dx, dy}, s.b + Vec2{dx, dy}};
+    }
+    BSeg bs(BPoint(s.a.x, s.a.y), BPoint(s.b.x, s.b.y));
+    const bool ours = intersects(s, poly);
+    ASSERT_EQ(ours, bg::intersects(bs, to_boost(poly))) << "case " << i;
+    if (!s.bounds().overlaps(box)) ++rejected;
+    else if (!ours) ++boxes_meet_apart;
+    else ++meeting;
+  }
+  EXPECT_GT(rejected, 3000);
+  EXPECT_GT(boxes_meet_apart, 1000);
+  EXPECT_GT(meeting, 1000);
+}
+
 TEST(KernelsVsBoost, SelfIntersectionMatchesValidity) {
   Rng rng(99);
   int simple = 0, not_simple = 0;

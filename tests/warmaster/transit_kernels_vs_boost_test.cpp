@@ -154,3 +154,42 @@ TEST(TransitKernelsVsBoost, PolygonToPolygonClosestPoints) {
     ASSERT_NEAR(bg::distance(BPoint(cp.on_b.x, cp.on_b.y), to_boost(b)), 0, 1e-9);
   }
 }
+
+// The box rejection in first_contact: paths drawn around the polygon's
+// bounds inflated by r (just inside, just outside, across its corners, where
+// the boxes meet but the shapes need not) and far away. A contact is found
+// exactly when Boost's distance from the path is within r, whether or not
+// the boxes settle it.
+TEST(TransitKernelsVsBoost, FirstContactNearAndFarFromThePolygonsBounds) {
+  Rng rng(35);
+  int rejected = 0, boxes_meet_no_contact = 0, hits = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Polygon p = random_polygon(rng);
+    if (p.points.size() < 3) continue;
+    const double r = uniform(rng, 0.2, 2.0);
+    const Aabb box = p.bounds().inflated(r);
+    // Ends within 0.6 cm of the inflated bounds' corners or sides, or 20 to 60 cm off.
+    auto near_box = [&] {
+      const double x = rng.below(2) == 0 ? box.min.x : box.max.x, y = rng.below(2) == 0 ? box.min.y : box.max.y;
+      const bool corner = rng.below(2) == 0;
+      const double px = corner ? x + uniform(rng, -0.6, 0.6) : uniform(rng, box.min.x, box.max.x);
+      const double py = corner || rng.below(2) == 0 ? y + uniform(rng, -0.6, 0.6) : uniform(rng, box.min.y, box.max.y);
+      return Vec2{px, py};
+    };
+    Segment s{near_box(), near_box()};
+    if (rng.below(5) == 0) {
+      const Vec2 away = Rot::from_degrees(uniform(rng, 0, 360)).forward() * uniform(rng, 20, 60);
+      s = {s.a + away, s.b + away};
+    }
+    const double whole = bg::distance(to_boost(s), to_boost(p));
+    if (std::abs(whole - r) < 1e-7) continue;  // grazing: either answer is right
+    const auto t = first_contact(s, r, p);
+    ASSERT_EQ(t.has_value(), whole < r) << i << " distance " << whole << " r " << r;
+    if (!s.bounds().overlaps(box)) ++rejected;
+    else if (!t) ++boxes_meet_no_contact;
+    else ++hits;
+  }
+  EXPECT_GT(rejected, 3000);
+  EXPECT_GT(boxes_meet_no_contact, 1000);
+  EXPECT_GT(hits, 1000);
+}

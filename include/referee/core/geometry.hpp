@@ -193,7 +193,9 @@ std::optional<double> raycast(const Segment& s, const Polygon& poly);
 bool contains(const Polygon& poly, Vec2 p);  // boundary counts as inside
 // True when the interiors overlap by more than `tolerance`.
 bool overlaps(const OrientedRect& r, const Polygon& poly, double tolerance = 1e-6);
-bool intersects(const Segment& s, const Polygon& poly);  // crosses or lies inside
+// Crosses or lies inside. Rejects a segment whose bounds miss the polygon's
+// before any edge is looked at.
+bool intersects(const Segment& s, const Polygon& poly);
 bool intersects(const Segment& s, const OrientedRect& r);
 
 // True when no two non-adjacent edges touch and the polygon has >= 3 distinct points.

@@ -92,9 +92,10 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
 // for every move checked on that battlefield, so that a check looks only at
 // what is near the move. Keep it with the Battlefield it was built from.
 //
-// Terrain sits in a grid. Units are a flat list of bounding boxes scanned in
-// order: a battle has at most a few hundred units, and a scan of boxes costs
-// less than keeping a grid up to date as they move.
+// Terrain and units each sit in a uniform grid (core GridIndex), so a query
+// costs what is near the box asked about, not the size of the battle. The
+// units' grid is laid out afresh for every index (each state of a game), so
+// a battle of at most kScanUnitsUpTo units has none: their boxes are scanned.
 class MoveIndex {
  public:
   explicit MoveIndex(const Battlefield& bf);
@@ -107,6 +108,11 @@ class MoveIndex {
   void terrain_near(const Aabb& box, std::vector<int>& out) const;
   // Bounds of unit i's stands; nullopt when it has none on the table.
   std::optional<Aabb> unit_box(std::size_t i) const;
+  static constexpr std::size_t kScanUnitsUpTo = 64;
+  // The largest half-diagonal of any unit's stands (cm): a stand whose centre
+  // is within d of a box has its unit found by units_near(box inflated by
+  // d + this).
+  double max_stand_radius() const { return max_stand_radius_; }
 
  private:
   void index_units(const Battlefield& bf, const MoveIndex* earlier);
@@ -114,6 +120,8 @@ class MoveIndex {
   std::vector<unsigned char> unit_present_;
   std::vector<std::size_t> first_pose_;  // unit i's stand poses are poses_[first_pose_[i] .. first_pose_[i + 1])
   std::vector<Pose> poses_;
+  GridIndex units_;  // unit index -> unit_boxes_, units with stands only
+  double max_stand_radius_ = 0;
   std::shared_ptr<const GridIndex> terrain_;
 };
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
@@ -134,6 +142,9 @@ class MoveScenes {
   MoveScenes(const MoveScenes&) = delete;
   MoveScenes& operator=(const MoveScenes&) = delete;
   MoveScratch* scratch() const;
+  // Scenes hold every unit and feature of the battle, not only those near
+  // the move: slower, with the same answers (tests compare the two).
+  bool whole_battle = false;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

@@ -58,6 +58,8 @@
 
 namespace referee::warmaster {
 
+class MoveIndex;  // movement.hpp
+
 // Contact tolerance of the transit model (cm): a disc this close to an
 // obstacle touches it. 0.005 mm, below the hundredth of a millimetre readings
 // are taken to.
@@ -74,6 +76,12 @@ struct TransitOptions {
   // stand whose bounding circle meets it, terrain whose bounds meet it. A
   // scene for checking one move need not hold the whole battle.
   std::optional<Aabb> region;
+  // With a region: the MoveIndex (movement.hpp) of the battlefield the scene
+  // is built on, through which the units near the region are found instead
+  // of by visiting every unit. The same obstacles, in the same order; the
+  // cost follows the move, not the size of the battle. Read only while the
+  // scene is built.
+  const MoveIndex* index = nullptr;
 };
 
 // Working space for transit scenes and their route searches, kept from one

@@ -19,7 +19,8 @@ namespace referee::warmaster {
 // (a segment thickened by r) per edge. Entering the polygon itself means
 // crossing an edge, so it is enough to find the first entry into each
 // capsule: two offset lines and two end circles, each a linear or quadratic
-// equation in t.
+// equation in t. A path whose bounds, inflated by r, miss the polygon's is
+// rejected first, before any edge is looked at.
 std::optional<double> first_contact(const Segment& path, double r, const Polygon& poly);
 
 // Fast distances for the hot loops (no hypot; one square root per call).
