@@ -13,6 +13,7 @@ namespace referee::cli {
 void add_warmaster_move_commands(CLI::App& warmaster);     // check, render, leave-table
 void add_warmaster_reach_commands(CLI::App& warmaster);    // reach, los, distance, route
 void add_warmaster_command_commands(CLI::App& warmaster);  // odds
+void add_warmaster_shooting_commands(CLI::App& warmaster); // shoot
 void add_ancients_commands(CLI::App& ancients);
 void add_blightmeer_commands(CLI::App& blightmeer);
 // play, replay, state, query: the same for every system, over the game interface.

@@ -16,6 +16,7 @@
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/orders.hpp"
 #include "referee/warmaster/queries.hpp"
+#include "referee/warmaster/shooting.hpp"
 
 namespace referee::cli {
 
@@ -38,9 +39,30 @@ struct OddsOptions {
   bool table = false;
   double max_distance = 100;
   std::string plot;
+  // Shooting odds (shooting.hpp): given --attacks.
+  int attacks = -1;
+  std::string position = "open";
+  int armour = 0, hits = 1, stands = 3;
+  double pace = 20;
 };
 
+// The odds of a shooting exchange: unsaved hits, stands lost, drive backs.
+void run_shooting_odds(const OddsOptions& o) {
+  ShootingOddsRequest q;
+  q.attacks = o.attacks;
+  auto pos = position_from_string(o.position);
+  if (!pos) throw InputError("--position", "expected open, defended or fortified, not \"" + o.position + "\"");
+  q.position = *pos;
+  q.armour = o.armour;
+  q.hits = o.hits;
+  q.stands = o.stands;
+  q.pace = o.pace;
+  const ShootingOdds odds = shooting_odds(q);
+  emit(o.out, Json(odds), explain(odds));
+}
+
 void run_odds(const OddsOptions& o) {
+  if (o.attacks >= 0) return run_shooting_odds(o);
   OrderFactors f;
   if (!o.battle.empty()) {
     if (o.character.empty() || o.units.empty())
@@ -137,6 +159,17 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
   c->add_option("--max-distance", odds->max_distance, "Table and plot range, cm")
       ->check(finite_number())
       ->check(CLI::Range(20.0, 400.0));
+  c->add_option("--attacks", odds->attacks,
+                 "Shooting odds instead: the dice rolled (Attacks x stands shooting); with --position, --armour, "
+                 "--hits, --stands, --pace")
+      ->check(CLI::Range(0, 60));
+  c->add_option("--position", odds->position, "Shooting: the target's position, open, defended or fortified");
+  c->add_option("--armour", odds->armour, "Shooting: the target's armour save (0: none)")->check(CLI::Range(0, 6));
+  c->add_option("--hits", odds->hits, "Shooting: the target's Hits per stand (default 1)")->check(CLI::Range(1, 20));
+  c->add_option("--stands", odds->stands, "Shooting: the target's stands (default 3)")->check(CLI::Range(1, 100));
+  c->add_option("--pace", odds->pace, "Shooting: the target's full pace in cm, for rout (default 20)")
+      ->check(finite_number())
+      ->check(CLI::Range(0.1, 1000.0));
   c->add_option("--plot", odds->plot, "Write an SVG plot of success against distance");
   add_output_options(c, odds->out);
   c->callback([odds] { run_odds(*odds); });

@@ -97,7 +97,7 @@ Unit read_unit(const JsonReader& u, int side) {
   JsonReader self = u;
   self.require_object();
   u.allow_only({"id", "name", "type", "stands", "frontage", "depth", "pace", "stands_lost", "engaged", "confused",
-                "fortified", "sees_all_round"});
+                "fortified", "sees_all_round", "attacks", "hits", "armour", "missile", "terrifying"});
   Unit unit;
   unit.side = side;
   unit.id = u.id("id");
@@ -123,6 +123,12 @@ Unit read_unit(const JsonReader& u, int side) {
   unit.confused = u.boolean_or("confused", false);
   unit.fortified = u.boolean_or("fortified", false);
   unit.sees_all_round = u.boolean_or("sees_all_round", false);
+  unit.attacks = u.integer_or("attacks", 0, 0, 20);
+  unit.hits = u.integer_or("hits", 0, 0, 20);
+  if (unit.attacks > 0 && unit.hits == 0) u.fail("hits", "a unit with attacks needs its hits (1 or more)");
+  unit.armour = u.integer_or("armour", 0, 0, 6);
+  unit.missile = *missile_from_string(u.one_of_or("missile", missile_names(), "none"));
+  unit.terrifying = u.boolean_or("terrifying", false);
   JsonReader stands = u.at("stands");
   stands.require_array();
   if (stands.size() == 0) stands.fail("a unit needs at least one stand on the table");
@@ -378,6 +384,11 @@ Json to_json(const Battlefield& bf, const Settings* settings) {
       if (u.confused) ju["confused"] = true;
       if (u.fortified) ju["fortified"] = true;
       if (u.sees_all_round) ju["sees_all_round"] = true;
+      if (u.attacks) ju["attacks"] = u.attacks;
+      if (u.hits) ju["hits"] = u.hits;
+      if (u.armour) ju["armour"] = u.armour;
+      if (u.missile != Missile::None) ju["missile"] = to_string(u.missile);
+      if (u.terrifying) ju["terrifying"] = true;
       Json st = Json::array();
       for (const auto& s : u.stands) st.push_back(pose_json(s.pose));
       ju["stands"] = st;

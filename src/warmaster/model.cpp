@@ -40,6 +40,17 @@ constexpr std::array<std::pair<CharacterRole, const char*>, 3> kRoleNames{{
     {CharacterRole::Wizard, "wizard"},
 }};
 
+constexpr std::array<std::pair<Missile, const char*>, 8> kMissileNames{{
+    {Missile::None, "none"},
+    {Missile::Bow, "bow"},
+    {Missile::Crossbow, "crossbow"},
+    {Missile::StoneThrower, "stone_thrower"},
+    {Missile::Cannon, "cannon"},
+    {Missile::BoltThrower, "bolt_thrower"},
+    {Missile::Pistol, "pistol"},
+    {Missile::GoblinBow, "goblin_bow"},
+}};
+
 template <typename E, std::size_t N>
 const char* name_of(const std::array<std::pair<E, const char*>, N>& table, E e) {
   for (const auto& [k, n] : table)
@@ -78,6 +89,23 @@ std::optional<TroopType> troop_type_from_string(const std::string& s) { return p
 std::optional<TerrainKind> terrain_kind_from_string(const std::string& s) { return parse(kTerrainNames, s); }
 std::optional<CharacterRole> character_role_from_string(const std::string& s) { return parse(kRoleNames, s); }
 std::vector<std::string> troop_type_names() { return names(kTroopNames); }
+const char* to_string(Missile m) { return name_of(kMissileNames, m); }
+std::optional<Missile> missile_from_string(const std::string& s) { return parse(kMissileNames, s); }
+std::vector<std::string> missile_names() { return names(kMissileNames); }
+
+double missile_range(Missile m) {
+  switch (m) {
+    case Missile::None: return 0;
+    case Missile::Bow:
+    case Missile::Crossbow: return 30;
+    case Missile::StoneThrower:
+    case Missile::Cannon: return 60;
+    case Missile::BoltThrower: return 40;
+    case Missile::Pistol:
+    case Missile::GoblinBow: return 15;
+  }
+  return 0;
+}
 std::vector<std::string> terrain_kind_names() { return names(kTerrainNames); }
 std::vector<std::string> character_role_names() { return names(kRoleNames); }
 

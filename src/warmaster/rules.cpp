@@ -268,6 +268,38 @@ constexpr RuleInfo kRules[] = {
      "\"An evading unit can move through a friendly unengaged unit ... assuming the evaders have sufficient move to "
      "pass completely through\"; the unit burst through is confused. Reading: docs/rulings.md#warmaster-command-burst-through",
      "a unit named to burst through is not friendly and unengaged, or the evader ends on it"},
+    // --- Shooting (play sheet, "2. SHOOTING"; docs/warmaster-shooting.md) ---------
+    {"warmaster.shooting.target",
+     "\"Units shoot at the closest enemy within range\": bows and crossbows 30 cm, stone throwers and cannons 60, "
+     "bolt throwers 40, pistols and goblin bows 15; the target must be seen (movement text, line of sight). "
+     "Reading: docs/rulings.md#warmaster-shooting-targets",
+     "a unit with a missile weapon, not engaged, picks the closest enemy unit it can see within its range"},
+    {"warmaster.shooting.no_target",
+     "\"Units shoot at the closest enemy within range\"; an engaged unit does not shoot. Reading: "
+     "docs/rulings.md#warmaster-shooting-targets",
+     "a unit with a missile weapon is engaged, or sees no enemy unit within its range"},
+    {"warmaster.shooting.hits",
+     "\"Score to Hit: target in the open 4, 5 or 6; target in defended position 5 or 6; target in fortified "
+     "position 6\"; one die per Attack; \"each hit may be saved by a die roll that equals or beats Armour\" "
+     "(the profile's public facts). Reading: docs/rulings.md#warmaster-shooting-position",
+     "a unit shoots: its dice, the score needed, hits, saves and unsaved hits"},
+    {"warmaster.shooting.casualties",
+     "\"A stand is removed for every Hits value of unsaved hits\"; \"odd hits are discounted at the end of the "
+     "phase\" (public facts). Reading: docs/rulings.md#warmaster-shooting-casualties",
+     "a unit shot at loses stands for its unsaved hits"},
+    {"warmaster.shooting.drive_back",
+     "\"Units suffering missile hits are driven back D6cm per hit. -1 dice if Defended, -2 dice if Fortified. Units "
+     "are confused if any Drive Back dice roll a 6.\" Reading: docs/rulings.md#warmaster-shooting-drive-back-dice",
+     "at the end of the Shooting phase, a unit that suffered unsaved hits is driven back directly away from the "
+     "nearest unit that shot it"},
+    {"warmaster.shooting.rout",
+     "\"Units driven back by the full pace move or more are routed\"; a routed unit is removed. Reading: "
+     "docs/rulings.md#warmaster-shooting-drive-back-dice",
+     "a unit's drive-back dice total its full pace or more"},
+    {"warmaster.shooting.blocked",
+     "\"If they are driven back into impassable terrain as a result of shooting or magic, they may become "
+     "confused\" (movement text). Reading: docs/rulings.md#warmaster-shooting-blocked-drive-back",
+     "a drive back is cut short by terrain the unit may not enter, or by stands: it stops there, confused"},
 };
 
 }  // namespace

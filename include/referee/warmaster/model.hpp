@@ -36,6 +36,12 @@ enum class TerrainKind {
 
 enum class CharacterRole { General, Hero, Wizard };
 
+// Missile weapons and their ranges (play sheet, Shooting: "Range"):
+// bows and crossbows 30 cm, stone throwers and cannons 60 cm, bolt throwers
+// 40 cm, pistols and goblin bows 15 cm.
+enum class Missile { None, Bow, Crossbow, StoneThrower, Cannon, BoltThrower, Pistol, GoblinBow };
+double missile_range(Missile m);  // cm; 0 for None
+
 // A terrain feature. Area features are one polygon. Linear features
 // (obstacles, walls, rivers drawn as lines) are a polyline with a width; the
 // parser turns them into `pieces`, one quad per segment, leaving open the
@@ -76,6 +82,15 @@ struct Unit {
   bool confused = false;
   bool fortified = false;          // wholly or partly in a fortified position
   bool sees_all_round = false;     // 360 degree vision (e.g. Wolf Riders)
+  // The troop profile (docs/warmaster-shooting.md): each stand's
+  // Attacks and Hits, and the Armour save (a D6 equal to or above it saves;
+  // 0: no save). Zero attacks and hits: no profile given (a movement-only
+  // battle).
+  int attacks = 0;
+  int hits = 0;
+  int armour = 0;
+  Missile missile = Missile::None;
+  bool terrifying = false;
 
   double frontage() const { return width; }
   double shortest_edge() const { return width < depth ? width : depth; }
@@ -132,6 +147,9 @@ struct Battlefield {
 const char* to_string(TroopType t);
 const char* to_string(TerrainKind k);
 const char* to_string(CharacterRole r);
+const char* to_string(Missile m);
+std::optional<Missile> missile_from_string(const std::string& s);
+std::vector<std::string> missile_names();
 std::optional<TroopType> troop_type_from_string(const std::string& s);
 std::optional<TerrainKind> terrain_kind_from_string(const std::string& s);
 std::optional<CharacterRole> character_role_from_string(const std::string& s);

@@ -1,0 +1,146 @@
+// The Shooting phase (play sheet, "2. SHOOTING"; docs/warmaster-shooting.md,
+// and the readings cited below), as pure functions over a Battlefield.
+//
+// - Targets: each unit of the shooting side with a missile weapon that is
+//   not engaged (and not routed) shoots at the closest enemy unit it can see
+//   (sight.hpp) within its weapon's range (unit_distance, stand to stand).
+// - Hits: one D6 per Attack of each stand; 4+ hits a target in the open, 5+
+//   a defended one, 6 a fortified one. Each hit is saved by a D6 equal to or
+//   above the target's Armour (no save without one).
+// - Casualties: a stand is removed for each full Hits value of unsaved hits,
+//   counted over the whole phase; odd hits are discounted at its end.
+// - Drive backs, at the end of the phase: D6 cm per unsaved hit the unit
+//   suffered (docs/rulings.md#warmaster-shooting-drive-back-dice), one die
+//   fewer if defended and two fewer if fortified. Any 6 confuses the unit; a
+//   total of its full pace or more routs it (it is removed). The unit moves
+//   directly away from the nearest unit that shot it, whole and keeping its
+//   formation, through the movement engine (check_move, MoveKind::Dice); a
+//   move cut short by terrain, stands or the table edge stops where it is
+//   blocked and confuses the unit (docs/rulings.md#warmaster-shooting-blocked-drive-back). A unit whose
+//   drive back would take a stand over the table edge leaves the table and
+//   rolls on the off-table chart. Characters that have joined a unit move
+//   with it.
+//
+// Dice go through the caller's Dice, each roll labelled, so a scripted
+// sequence replays a phase exactly.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "referee/core/dice.hpp"
+#include "referee/core/ruling.hpp"
+#include "referee/warmaster/model.hpp"
+#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/settings.hpp"
+
+namespace referee::warmaster {
+
+// docs/rulings.md#warmaster-shooting-position
+enum class Position { Open, Defended, Fortified };
+const char* to_string(Position p);
+std::optional<Position> position_from_string(const std::string& s);
+// The unit's position against shooting and in combat, with the reason.
+struct PositionAnswer {
+  Position position = Position::Open;
+  std::string reason;
+};
+PositionAnswer position_of(const Battlefield& bf, const Unit& u, const Settings& settings = {});
+int to_hit(Position p);  // the D6 score needed: 4, 5 or 6
+
+struct ShootingTarget {
+  std::string shooter;
+  std::string target;        // empty: it cannot shoot
+  double distance = 0;       // cm, stand to stand
+  double range = 0;          // cm, the weapon's
+  Ruling ruling;             // warmaster.shooting.target (or .no_target), with the reason
+};
+// Every unit of `side` with a missile weapon, in battlefield order.
+std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings = {});
+
+struct ShotRolls {
+  std::string shooter, target;
+  Position position = Position::Open;
+  int needed = 4;              // to hit
+  std::vector<int> to_hit;     // one die per Attack
+  int hits = 0;
+  int armour = 0;              // the save needed; 0: none
+  std::vector<int> saves;      // one die per hit when there is a save
+  int unsaved = 0;
+};
+
+struct DriveBack {
+  std::string unit;
+  std::string away_from;       // the nearest unit that shot it
+  int hits = 0;                // unsaved hits it suffered this phase
+  int dice = 0;                // after the position's reduction
+  std::vector<int> rolls;
+  int total = 0;               // cm
+  double moved = 0;            // cm it actually moved
+  bool confused = false;       // a 6, or cut short
+  bool routed = false;         // total >= its full pace: removed
+  bool blocked = false;        // cut short before `total`
+  bool left_table = false;
+  std::optional<OffTableResult> off_table;
+};
+
+struct ShootingResult {
+  Battlefield after;
+  std::vector<ShootingTarget> targets;
+  std::vector<ShotRolls> shots;
+  // Per target: unsaved hits, stands removed, hits discounted at the end.
+  struct Casualties {
+    std::string unit;
+    int unsaved = 0;
+    int stands_removed = 0;
+    int discounted = 0;
+    bool destroyed = false;
+  };
+  std::vector<Casualties> casualties;
+  std::vector<DriveBack> drive_backs;
+  std::vector<Ruling> rulings;  // every step, in order, with its rule id and figures
+};
+
+// One Shooting phase for `side`. Throws InputError for a side other than 0 or 1.
+ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings = {});
+
+// Exact odds of one unit's shooting at one target (docs/warmaster-command.md
+// has the order odds; this is their shooting counterpart).
+struct ShootingOddsRequest {
+  int attacks = 0;             // dice rolled: Attacks x stands shooting
+  Position position = Position::Open;
+  int armour = 0;              // the target's save; 0: none
+  int hits = 1;                // the target's Hits per stand
+  int stands = 3;              // the target's stands
+  double pace = 20;            // the target's full pace, for rout
+};
+struct ShootingOddsRow {
+  int unsaved = 0;
+  double chance = 0;
+  std::string fraction;        // exact, over 36^attacks outcomes, when that fits in 64 bits
+  int stands_removed = 0;
+  int drive_back_dice = 0;
+  double confused = 0;         // P(any 6 | this many hits)
+  double routed = 0;           // P(total >= pace | this many hits), or 1 when destroyed
+  double mean_drive_back = 0;  // cm
+};
+struct ShootingOdds {
+  ShootingOddsRequest request;
+  int needed = 4;
+  double p_unsaved = 0;        // per attack
+  std::vector<ShootingOddsRow> rows;  // unsaved = 0 .. attacks
+  double mean_unsaved = 0, mean_stands_removed = 0;
+  double any_stand_removed = 0, confused = 0, routed = 0, destroyed = 0;
+};
+// Throws InputError naming the bad field.
+ShootingOdds shooting_odds(const ShootingOddsRequest& r);
+
+void to_json(nlohmann::json& j, const ShootingResult& r);
+void to_json(nlohmann::json& j, const ShootingOdds& o);
+std::string explain(const ShootingResult& r);
+std::string explain(const ShootingOdds& o);
+
+}  // namespace referee::warmaster

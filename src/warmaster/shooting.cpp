@@ -1,0 +1,556 @@
+// The Shooting phase: targets, hits, saves, casualties, drive backs, and
+// their exact odds. The model is described in shooting.hpp.
+#include "referee/warmaster/shooting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "referee/core/chance.hpp"
+#include "referee/core/errors.hpp"
+#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/troops.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+constexpr const char* kRuleTarget = "warmaster.shooting.target";
+constexpr const char* kRuleNoTarget = "warmaster.shooting.no_target";
+constexpr const char* kRuleHits = "warmaster.shooting.hits";
+constexpr const char* kRuleCasualties = "warmaster.shooting.casualties";
+constexpr const char* kRuleDriveBack = "warmaster.shooting.drive_back";
+constexpr const char* kRuleRout = "warmaster.shooting.rout";
+constexpr const char* kRuleBlocked = "warmaster.shooting.blocked";
+constexpr const char* kRuleOffTable = "warmaster.movement.off_table";
+
+// docs/rulings.md#warmaster-shooting-position: an obstacle a stand is
+// "behind" lies in front of its front edge, this close to it.
+constexpr double kBehind = 1.0;
+
+std::string cm(double v) { return format_measure(v, "cm"); }
+
+std::string weapon(Missile m) {
+  std::string s = to_string(m);
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
+std::string plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
+bool in_feature(const OrientedRect& r, const TerrainFeature& f, double tol) {
+  if (!r.bounds().overlaps(f.bounds)) return false;
+  for (const Polygon& p : f.pieces)
+    if (p.points.size() >= 3 && overlaps(r, p, tol)) return true;
+  return false;
+}
+
+// The obstacle lies ahead of the stand's front edge, within kBehind of it.
+bool behind(const OrientedRect& r, const TerrainFeature& f) {
+  const Segment front = r.front_edge();
+  const Vec2 mid = (front.a + front.b) / 2;
+  const Vec2 ahead = r.rot.forward();
+  for (const Polygon& p : f.pieces) {
+    if (p.points.size() < 3 || distance(front, p) > kBehind) continue;
+    Vec2 c{0, 0};
+    for (Vec2 v : p.points) c += v / static_cast<double>(p.points.size());
+    if (dot(c - mid, ahead) > 0) return true;
+  }
+  return false;
+}
+
+double stand_hits(const Unit& u) { return u.hits > 0 ? u.hits : 1; }
+
+void remove_unit(Battlefield& bf, const std::string& id) {
+  // docs/rulings.md#warmaster-shooting-characters: a character whose unit is
+  // removed stays where it is, on its own.
+  for (Character& c : bf.characters)
+    if (c.joined_unit == id) c.joined_unit.clear();
+  bf.units.erase(std::remove_if(bf.units.begin(), bf.units.end(), [&](const Unit& u) { return u.id == id; }),
+                 bf.units.end());
+}
+
+}  // namespace
+
+const char* to_string(Position p) {
+  switch (p) {
+    case Position::Open: return "open";
+    case Position::Defended: return "defended";
+    case Position::Fortified: return "fortified";
+  }
+  return "open";
+}
+
+std::optional<Position> position_from_string(const std::string& s) {
+  for (Position p : {Position::Open, Position::Defended, Position::Fortified})
+    if (s == to_string(p)) return p;
+  return std::nullopt;
+}
+
+int to_hit(Position p) { return p == Position::Open ? 4 : p == Position::Defended ? 5 : 6; }
+
+PositionAnswer position_of(const Battlefield& bf, const Unit& u, const Settings& settings) {
+  if (u.fortified) return {Position::Fortified, fmt::format("{} holds a fortified position (set by the scenario)", u.id)};
+  if (u.type != TroopType::Infantry || u.stands.empty())
+    return {Position::Open, fmt::format("{} is in the open: only infantry take defended positions", u.id)};
+  int in_dense = 0, behind_low = 0, behind_high = 0;
+  std::string dense_name, low_name, high_name;
+  for (std::size_t s = 0; s < u.stands.size(); ++s) {
+    const OrientedRect r = u.footprint(s);
+    bool dense = false, low = false, high = false;
+    for (const TerrainFeature& f : bf.terrain) {
+      if ((f.kind == TerrainKind::Wood || f.kind == TerrainKind::Village || f.kind == TerrainKind::BrokenGround) &&
+          !dense && in_feature(r, f, settings.contact_tolerance)) {
+        dense = true;
+        dense_name = f.id;
+      }
+      if (f.kind == TerrainKind::LowObstacle && !low && behind(r, f)) {
+        low = true;
+        low_name = f.id;
+      }
+      if (f.kind == TerrainKind::HighObstacle && !high && behind(r, f)) {
+        high = true;
+        high_name = f.id;
+      }
+    }
+    in_dense += dense;
+    behind_low += low;
+    behind_high += high;
+  }
+  // Half or more of its stands decide (docs/rulings.md#warmaster-shooting-position).
+  const int n = static_cast<int>(u.stands.size());
+  auto half = [&](int k) { return 2 * k >= n; };
+  if (half(behind_high))
+    return {Position::Fortified, fmt::format("{} is fortified: {} of its {} behind high obstacle {}", u.id,
+                                             behind_high, plural(n, "stand", "stands"), high_name)};
+  if (half(in_dense))
+    return {Position::Defended,
+            fmt::format("{} is defended: {} of its {} in {}", u.id, in_dense, plural(n, "stand", "stands"), dense_name)};
+  if (half(behind_low + behind_high))
+    return {Position::Defended, fmt::format("{} is defended: {} of its {} behind {}", u.id, behind_low + behind_high,
+                                            plural(n, "stand", "stands"), low_name.empty() ? high_name : low_name)};
+  return {Position::Open, fmt::format("{} is in the open (fewer than half its stands in or behind cover)", u.id)};
+}
+
+std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings) {
+  std::vector<ShootingTarget> out;
+  std::vector<Aabb> boxes;  // each unit's stands
+  for (const Unit& u : bf.units) {
+    Aabb b{{0, 0}, {0, 0}};
+    for (std::size_t s = 0; s < u.stands.size(); ++s) b = s == 0 ? u.footprint(s).bounds() : b.merged(u.footprint(s).bounds());
+    boxes.push_back(b);
+  }
+  for (const Unit& u : bf.units) {
+    if (u.side != side || u.missile == Missile::None || u.stands.empty()) continue;
+    ShootingTarget t;
+    t.shooter = u.id;
+    t.range = missile_range(u.missile);
+    if (u.engaged) {
+      t.ruling = {kRuleNoTarget, fmt::format("{} is engaged in combat and cannot shoot", u.id), {}};
+      out.push_back(std::move(t));
+      continue;
+    }
+    std::vector<std::pair<double, const Unit*>> near;
+    const Aabb reach = boxes[static_cast<std::size_t>(&u - bf.units.data())].inflated(t.range + kMeasureSlack);
+    for (const Unit& e : bf.units)
+      if (e.side != side && !e.stands.empty()) {
+        // Boxes apart by more than the range: the stands are too.
+        if (!reach.overlaps(boxes[static_cast<std::size_t>(&e - bf.units.data())])) continue;
+        const double d = unit_distance(u, e).distance;
+        if (d <= t.range + kMeasureSlack) near.push_back({d, &e});
+      }
+    std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string unseen;
+    for (const auto& [d, e] : near) {
+      if (!line_of_sight(bf, u, *e, settings, true).visible) {
+        if (unseen.empty()) unseen = fmt::format(" ({} is {} away but out of sight)", e->id, cm(d));
+        continue;
+      }
+      t.target = e->id;
+      t.distance = d;
+      t.ruling = {kRuleTarget,
+                  fmt::format("{} shoots at {}, the closest enemy unit it can see within its {}'s range of {}: {} away",
+                              u.id, e->id, weapon(u.missile), cm(t.range), format_compared(d, t.range, "cm").value),
+                  {{"distance", d, "cm"}, {"range", t.range, "cm"}}};
+      break;
+    }
+    if (t.target.empty())
+      t.ruling = {kRuleNoTarget,
+                  fmt::format("{} has no enemy unit in sight within its {}'s range of {}{}", u.id, weapon(u.missile),
+                              cm(t.range), unseen),
+                  {{"range", t.range, "cm"}}};
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings) {
+  if (side != 0 && side != 1) throw InputError("side", "must be 0 or 1");
+  ShootingResult res;
+  res.after = bf;
+  res.targets = shooting_targets(bf, side, settings);
+  for (const ShootingTarget& t : res.targets) res.rulings.push_back(t.ruling);
+
+  // 1. Every unit shoots at the target it had at the start of the phase
+  //    (docs/rulings.md#warmaster-shooting-targets).
+  std::map<std::string, int> unsaved;
+  std::map<std::string, std::string> nearest_shooter;  // target -> the closest unit that shot it
+  std::map<std::string, double> nearest_distance;
+  std::vector<std::string> order;  // targets in the order first shot
+  for (const ShootingTarget& t : res.targets) {
+    if (t.target.empty()) continue;
+    const Unit& u = *bf.find_unit(t.shooter);
+    const Unit& e = *bf.find_unit(t.target);
+    ShotRolls s;
+    s.shooter = u.id;
+    s.target = e.id;
+    s.position = position_of(bf, e, settings).position;
+    s.needed = to_hit(s.position);
+    s.armour = e.armour;
+    const int n = u.attacks * static_cast<int>(u.stands.size());
+    for (int k = 0; k < n; ++k) {
+      const int r = dice.d6(fmt::format("to hit: {} at {}", u.id, e.id));
+      s.to_hit.push_back(r);
+      s.hits += r >= s.needed;
+    }
+    s.unsaved = s.hits;
+    if (e.armour > 0)
+      for (int k = 0; k < s.hits; ++k) {
+        const int r = dice.d6(fmt::format("armour save: {}", e.id));
+        s.saves.push_back(r);
+        s.unsaved -= r >= e.armour;
+      }
+    res.rulings.push_back(
+        {kRuleHits,
+         fmt::format("{} rolls {} at {} ({}, hits on {}+): {}; {}", u.id, plural(n, "die", "dice"), e.id,
+                     to_string(s.position), s.needed, plural(s.hits, "hit", "hits"),
+                     e.armour > 0 ? fmt::format("{} saved on {}+, {} unsaved", s.hits - s.unsaved, e.armour, s.unsaved)
+                                  : fmt::format("no armour save, {} unsaved", s.unsaved)),
+         {{"dice", static_cast<double>(n), ""},
+          {"needed", static_cast<double>(s.needed), ""},
+          {"hits", static_cast<double>(s.hits), ""},
+          {"unsaved", static_cast<double>(s.unsaved), ""}}});
+    if (!unsaved.count(e.id)) order.push_back(e.id);
+    unsaved[e.id] += s.unsaved;
+    if (!nearest_shooter.count(e.id) || t.distance < nearest_distance[e.id]) {
+      nearest_shooter[e.id] = u.id;
+      nearest_distance[e.id] = t.distance;
+    }
+    res.shots.push_back(std::move(s));
+  }
+
+  // 2. Casualties: a stand per full Hits value, the stands furthest from the
+  //    nearest shooter first (docs/rulings.md#warmaster-shooting-casualties);
+  //    odd hits are discounted at the end of the phase.
+  for (const std::string& id : order) {
+    Unit& e = *res.after.find_unit(id);
+    ShootingResult::Casualties c;
+    c.unit = id;
+    c.unsaved = unsaved[id];
+    const int per = static_cast<int>(stand_hits(e));
+    c.stands_removed = std::min(static_cast<int>(e.stands.size()), c.unsaved / per);
+    c.destroyed = c.stands_removed >= static_cast<int>(e.stands.size());
+    c.discounted = c.destroyed ? 0 : c.unsaved - c.stands_removed * per;
+    const Unit& shooter = *bf.find_unit(nearest_shooter[id]);
+    std::vector<std::pair<double, std::size_t>> far;
+    for (std::size_t s = 0; s < e.stands.size(); ++s) {
+      double d = 1e18;
+      for (std::size_t k = 0; k < shooter.stands.size(); ++k)
+        d = std::min(d, distance(e.footprint(s), shooter.footprint(k)));
+      far.push_back({-d, s});
+    }
+    std::stable_sort(far.begin(), far.end());
+    std::vector<std::size_t> gone;
+    for (int k = 0; k < c.stands_removed; ++k) gone.push_back(far[static_cast<std::size_t>(k)].second);
+    std::sort(gone.rbegin(), gone.rend());
+    for (std::size_t s : gone) e.stands.erase(e.stands.begin() + static_cast<std::ptrdiff_t>(s));
+    e.stands_lost += c.stands_removed;
+    if (c.unsaved > 0)
+      res.rulings.push_back(
+          {kRuleCasualties,
+           fmt::format("{} suffers {}: {} removed ({} per stand){}", id, plural(c.unsaved, "unsaved hit", "unsaved hits"),
+                       plural(c.stands_removed, "stand", "stands"), plural(per, "hit", "hits"),
+                       c.destroyed ? ", the unit is destroyed"
+                                   : c.discounted ? fmt::format(", {} discounted at the end of the phase",
+                                                                plural(c.discounted, "odd hit", "odd hits"))
+                                                  : std::string()),
+           {{"unsaved", static_cast<double>(c.unsaved), ""},
+            {"stands_removed", static_cast<double>(c.stands_removed), ""},
+            {"discounted", static_cast<double>(c.discounted), ""}}});
+    if (c.destroyed) remove_unit(res.after, id);
+    res.casualties.push_back(c);
+  }
+
+  // 3. Drive backs, at the end of the phase.
+  for (const ShootingResult::Casualties& c : res.casualties) {
+    if (c.destroyed || c.unsaved == 0) continue;
+    const Unit& e = *res.after.find_unit(c.unit);
+    const Position pos = position_of(bf, *bf.find_unit(c.unit), settings).position;
+    DriveBack db;
+    db.unit = c.unit;
+    db.away_from = nearest_shooter[c.unit];
+    db.hits = c.unsaved;
+    db.dice = std::max(0, c.unsaved - (pos == Position::Defended ? 1 : pos == Position::Fortified ? 2 : 0));
+    for (int k = 0; k < db.dice; ++k) {
+      db.rolls.push_back(dice.d6(fmt::format("drive back: {}", e.id)));
+      db.total += db.rolls.back();
+    }
+    db.confused = std::find(db.rolls.begin(), db.rolls.end(), 6) != db.rolls.end();
+    const double pace = full_pace(e);
+    const std::string dice_words =
+        db.dice == 0 ? fmt::format("no dice ({} hits, {})", db.hits, to_string(pos))
+                     : fmt::format("{} ({}): {} cm", plural(db.dice, "die", "dice"), fmt::join(db.rolls, "+"), db.total);
+    if (db.dice > 0 && db.total >= pace) {
+      db.routed = true;
+      res.rulings.push_back({kRuleRout,
+                             fmt::format("{} is driven back {}, its full pace of {} or more: routed and removed",
+                                         e.id, dice_words, cm(pace)),
+                             {{"drive_back", static_cast<double>(db.total), "cm"}, {"pace", pace, "cm"}}});
+      remove_unit(res.after, e.id);
+      res.drive_backs.push_back(std::move(db));
+      continue;
+    }
+    if (db.total > 0) {
+      // Directly away from the nearest unit that shot it: from that unit's
+      // closest point to the target's.
+      const Unit& shooter = *bf.find_unit(db.away_from);
+      const ClosestPoints cp = unit_distance(shooter, e);
+      Vec2 dir = cp.on_b - cp.on_a;
+      if (length(dir) < 1e-9) {
+        Vec2 a{0, 0}, b{0, 0};
+        for (const Stand& s : shooter.stands) a += s.pose.position / static_cast<double>(shooter.stands.size());
+        for (const Stand& s : e.stands) b += s.pose.position / static_cast<double>(e.stands.size());
+        dir = b - a;
+      }
+      dir = dir / std::max(length(dir), 1e-12);
+      const MoveIndex index(res.after);
+      MoveScratch scratch;
+      auto attempt = [&](double d) {
+        MoveRequest req = slide_move(e, dir * d, MoveKind::Dice, d);
+        // Straight back, never round what blocks it: a waypoint halfway
+        // makes the checker take exactly these legs.
+        for (StandPlan& p : req.stands) {
+          const Pose& from = e.stands[static_cast<std::size_t>(p.stand)].pose;
+          p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
+        }
+        return check_move(res.after, index, req, settings, scratch, CheckDepth::Legality);
+      };
+      MoveAnswer full = attempt(db.total);
+      double go = db.total;
+      if (full.leaves_table) {
+        db.left_table = true;
+      } else if (!full.verdict.legal()) {
+        // Cut short: as far as it can go (to 0.01 cm), then confused.
+        double lo = 0, hi = db.total;
+        while (hi - lo > 0.01) {
+          const double mid = (lo + hi) / 2;
+          const MoveAnswer a = attempt(mid);
+          (a.verdict.legal() && !a.leaves_table ? lo : hi) = mid;
+        }
+        go = lo;
+        db.blocked = true;
+        db.confused = true;
+        res.rulings.push_back(
+            {kRuleBlocked,
+             fmt::format("{}'s drive back of {} is cut short after {}: {}; it stops there, confused", e.id,
+                         cm(db.total), cm(go),
+                         full.verdict.violations.empty() ? std::string("blocked") : full.verdict.violations.front().reason),
+             {{"drive_back", static_cast<double>(db.total), "cm"}, {"moved", go, "cm"}}});
+      }
+      if (db.left_table) {
+        db.off_table = resolve_off_table(e, dice, false);
+        res.rulings.push_back(db.off_table->ruling);
+        // docs/rulings.md#warmaster-shooting-off-table: whatever the chart says, the unit is
+        // off the table at the end of this phase; the game keeps track of its return.
+        remove_unit(res.after, e.id);
+        db.moved = db.total;
+      } else {
+        const Vec2 shift = dir * go;
+        Unit& moved = *res.after.find_unit(e.id);
+        for (Stand& s : moved.stands) s.pose.position += shift;
+        for (Character& ch : res.after.characters)
+          if (ch.joined_unit == moved.id) ch.pose.position += shift;
+        db.moved = go;
+      }
+    }
+    if (Unit* left = res.after.find_unit(db.unit); left && db.confused) left->confused = true;
+    res.rulings.push_back(
+        {kRuleDriveBack,
+         fmt::format("{} is driven back {} away from {}{}{}", c.unit, dice_words, db.away_from,
+                     db.blocked ? fmt::format(", moving only {}", cm(db.moved)) : std::string(),
+                     db.confused ? (db.blocked && std::find(db.rolls.begin(), db.rolls.end(), 6) == db.rolls.end()
+                                        ? ": confused (cut short)"
+                                        : ": confused (a 6 was rolled)")
+                                 : std::string()),
+         {{"dice", static_cast<double>(db.dice), ""},
+          {"drive_back", static_cast<double>(db.total), "cm"},
+          {"moved", db.moved, "cm"}}});
+    res.drive_backs.push_back(std::move(db));
+  }
+  return res;
+}
+
+// --- Odds ---------------------------------------------------------------------
+
+ShootingOdds shooting_odds(const ShootingOddsRequest& r) {
+  if (r.attacks < 0 || r.attacks > 60) throw InputError("attacks", "must be from 0 to 60 dice");
+  if (r.armour < 0 || r.armour > 6) throw InputError("armour", "must be from 0 (no save) to 6");
+  if (r.hits < 1 || r.hits > 20) throw InputError("hits", "must be from 1 to 20");
+  if (r.stands < 1 || r.stands > 100) throw InputError("stands", "must be from 1 to 100");
+  if (!(r.pace > 0 && r.pace <= 1000)) throw InputError("pace", "must be more than 0 and at most 1000 cm");
+  ShootingOdds o;
+  o.request = r;
+  o.needed = to_hit(r.position);
+  // Per attack, out of 36: hit (7 - needed of 6) and the save failed
+  // (armour - 1 of 6), or no save at all (6 of 6).
+  const std::int64_t a = (7 - o.needed) * (r.armour > 0 ? r.armour - 1 : 6);
+  const double p = static_cast<double>(a) / 36.0;
+  o.p_unsaved = p;
+  const int n = r.attacks;
+  const bool exact = n <= 12;  // 36^12 < 2^63
+  std::int64_t total = 1;
+  if (exact)
+    for (int k = 0; k < n; ++k) total *= 36;
+  const int reduction = r.position == Position::Defended ? 1 : r.position == Position::Fortified ? 2 : 0;
+  double binom = 1;  // C(n, k)
+  for (int k = 0; k <= n; ++k) {
+    if (k > 0) binom = binom * (n - k + 1) / k;
+    ShootingOddsRow row;
+    row.unsaved = k;
+    row.chance = binom * std::pow(p, k) * std::pow(1 - p, n - k);
+    if (exact) {
+      std::int64_t ways = static_cast<std::int64_t>(std::llround(binom));
+      for (int i = 0; i < k; ++i) ways *= a;
+      for (int i = 0; i < n - k; ++i) ways *= 36 - a;
+      row.fraction = fmt::format("{}/{}", ways, total);
+      row.chance = static_cast<double>(ways) / static_cast<double>(total);
+    }
+    row.stands_removed = std::min(r.stands, k / r.hits);
+    const bool destroyed = row.stands_removed >= r.stands;
+    row.drive_back_dice = destroyed ? 0 : std::max(0, k - reduction);
+    const int d = row.drive_back_dice;
+    row.confused = d > 0 ? 1 - std::pow(5.0 / 6.0, d) : 0;
+    if (destroyed) {
+      row.routed = 0;
+    } else if (d > 0) {
+      const int need = static_cast<int>(std::ceil(r.pace - 1e-9));
+      std::int64_t ways = 0, all = 1;
+      for (int i = 0; i < d && d <= 20; ++i) all *= 6;
+      if (d <= 20) {
+        for (int s = std::max(need, d); s <= 6 * d; ++s) ways += ways_to_sum(d, 6, s);
+        row.routed = static_cast<double>(ways) / static_cast<double>(all);
+      } else {
+        row.routed = 1;  // 21 dice or more always make 21 cm; no pace in the game exceeds that
+      }
+    }
+    row.mean_drive_back = 3.5 * d;
+    o.mean_unsaved += k * row.chance;
+    o.mean_stands_removed += row.stands_removed * row.chance;
+    if (row.stands_removed > 0) o.any_stand_removed += row.chance;
+    if (destroyed) o.destroyed += row.chance;
+    o.confused += row.confused * row.chance;
+    o.routed += row.routed * row.chance;
+    o.rows.push_back(row);
+  }
+  return o;
+}
+
+// --- Answers -----------------------------------------------------------------
+
+void to_json(nlohmann::json& j, const ShootingResult& r) {
+  using nlohmann::json;
+  json targets = json::array();
+  for (const ShootingTarget& t : r.targets)
+    targets.push_back({{"shooter", t.shooter},
+                       {"target", t.target.empty() ? json(nullptr) : json(t.target)},
+                       {"distance", t.distance},
+                       {"range", t.range},
+                       {"rule", t.ruling.rule},
+                       {"reason", t.ruling.reason}});
+  json shots = json::array();
+  for (const ShotRolls& s : r.shots)
+    shots.push_back({{"shooter", s.shooter}, {"target", s.target}, {"position", to_string(s.position)},
+                     {"needed", s.needed}, {"to_hit", s.to_hit}, {"hits", s.hits}, {"armour", s.armour},
+                     {"saves", s.saves}, {"unsaved", s.unsaved}});
+  json cas = json::array();
+  for (const auto& c : r.casualties)
+    cas.push_back({{"unit", c.unit}, {"unsaved", c.unsaved}, {"stands_removed", c.stands_removed},
+                   {"discounted", c.discounted}, {"destroyed", c.destroyed}});
+  json dbs = json::array();
+  for (const DriveBack& d : r.drive_backs) {
+    json x{{"unit", d.unit}, {"away_from", d.away_from}, {"hits", d.hits}, {"dice", d.dice}, {"rolls", d.rolls},
+           {"total", d.total}, {"moved", std::round(d.moved * 1000) / 1000}, {"confused", d.confused},
+           {"routed", d.routed}, {"blocked", d.blocked}, {"left_table", d.left_table}};
+    if (d.off_table) x["off_table"] = {{"roll", d.off_table->roll}, {"modified", d.off_table->modified},
+                                       {"reason", d.off_table->ruling.reason}};
+    dbs.push_back(x);
+  }
+  json rulings = json::array();
+  for (const Ruling& x : r.rulings) rulings.push_back(x);
+  j = {{"targets", targets}, {"shots", shots}, {"casualties", cas}, {"drive_backs", dbs}, {"rulings", rulings}};
+}
+
+void to_json(nlohmann::json& j, const ShootingOdds& o) {
+  using nlohmann::json;
+  json rows = json::array();
+  for (const ShootingOddsRow& r : o.rows) {
+    json x{{"unsaved", r.unsaved},
+           {"chance", r.chance},
+           {"stands_removed", r.stands_removed},
+           {"drive_back_dice", r.drive_back_dice},
+           {"confused", r.confused},
+           {"routed", r.routed},
+           {"mean_drive_back", r.mean_drive_back}};
+    if (!r.fraction.empty()) x["fraction"] = r.fraction;
+    rows.push_back(x);
+  }
+  j = {{"rule", kRuleHits},
+       {"attacks", o.request.attacks},
+       {"position", to_string(o.request.position)},
+       {"needed", o.needed},
+       {"armour", o.request.armour},
+       {"hits_per_stand", o.request.hits},
+       {"stands", o.request.stands},
+       {"pace", o.request.pace},
+       {"p_unsaved_per_attack", o.p_unsaved},
+       {"rows", rows},
+       {"mean_unsaved", o.mean_unsaved},
+       {"mean_stands_removed", o.mean_stands_removed},
+       {"any_stand_removed", o.any_stand_removed},
+       {"destroyed", o.destroyed},
+       {"confused", o.confused},
+       {"routed", o.routed}};
+}
+
+std::string explain(const ShootingResult& r) {
+  std::string s;
+  for (const Ruling& x : r.rulings) s += fmt::format("{}: {}\n", x.rule, x.reason);
+  if (r.rulings.empty()) s = "No unit of this side can shoot.\n";
+  return s;
+}
+
+std::string explain(const ShootingOdds& o) {
+  const ShootingOddsRequest& q = o.request;
+  std::string s = fmt::format(
+      "{} at a target {} (hits on {}+), armour {}, {} per stand, {}, pace {}: each die is an unsaved hit with "
+      "chance {:.4f}.\n",
+      plural(q.attacks, "die", "dice"),
+      q.position == Position::Open ? "in the open" : fmt::format("in a {} position", to_string(q.position)), o.needed,
+      q.armour > 0 ? fmt::format("{}+", q.armour) : std::string("none"), plural(q.hits, "hit", "hits"),
+      plural(q.stands, "stand", "stands"), cm(q.pace), o.p_unsaved);
+  s += "  unsaved  chance               stands lost  drive-back dice  confused  routed\n";
+  for (const ShootingOddsRow& r : o.rows)
+    s += fmt::format("  {:>7}  {:>8.4f} {:>11}  {:>11}  {:>15}  {:>8.4f}  {:>6.4f}\n", r.unsaved, r.chance,
+                     r.fraction.size() <= 11 ? r.fraction : std::string(), r.stands_removed, r.drive_back_dice,
+                     r.confused, r.routed);
+  s += fmt::format(
+      "Mean unsaved hits {:.3f}; at least one stand lost {:.4f}; destroyed {:.4f}; confused {:.4f}; routed {:.4f}.\n",
+      o.mean_unsaved, o.any_stand_removed, o.destroyed, o.confused, o.routed);
+  return s;
+}
+
+}  // namespace referee::warmaster
