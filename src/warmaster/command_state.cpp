@@ -404,10 +404,16 @@ Verdict CommandState::validate_order(const Action& a) const {
     if (same_character && contains_index(family_, ui)) any_in_family = true;
     else all_in_family = false;
   }
-  if (any_in_family && !all_in_family)
+  if (any_in_family && !all_in_family) {
+    std::vector<int> inside, outside;
+    for (int ui : group) (contains_index(family_, ui) ? inside : outside).push_back(ui);
     v.add("warmaster.command.brigade_finish",
-          fmt::format("units {} belong to the brigade being ordered ({}); finish it before ordering other units",
-                      join_ids(*bf_, group), join_ids(*bf_, family_)));
+          fmt::format("{} {} {} to the brigade being ordered ({}) but {} {} not; finish the brigade before "
+                      "ordering other units",
+                      inside.size() == 1 ? "unit" : "units", join_ids(*bf_, inside),
+                      inside.size() == 1 ? "belongs" : "belong", join_ids(*bf_, family_), join_ids(*bf_, outside),
+                      outside.size() == 1 ? "does" : "do"));
+  }
   if (!any_in_family)
     for (int ui : group)
       if (units_[static_cast<std::size_t>(ui)].orders > 0 && units_[static_cast<std::size_t>(ui)].ordered_by == c.id)

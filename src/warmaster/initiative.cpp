@@ -68,9 +68,10 @@ MoveRequest slide_led_by(const Unit& u, int lead, Vec2 shift, MoveKind kind) {
   return req;
 }
 
-bool crosses_mutual_barrier(const Battlefield& bf, const Segment& line, const Unit& u, const Unit& e) {
+bool crosses_mutual_barrier(const Battlefield& bf, const Segment& line, const Unit& u, const Unit& e,
+                            const Settings& settings) {
   for (const TerrainFeature& f : bf.terrain) {
-    if (may_enter(u.type, f.kind) || may_enter(e.type, f.kind)) continue;
+    if (may_enter(u.type, f.kind, settings) || may_enter(e.type, f.kind, settings)) continue;
     if (!line.bounds().overlaps(f.bounds)) continue;
     for (const Polygon& p : f.pieces)
       if (intersects(line, p)) return true;
@@ -93,7 +94,7 @@ bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, con
                         MoveScratch* scratch) {
   if (u.stands.empty() || e.stands.empty()) return false;
   const ClosestPoints cp = unit_distance(u, e);
-  if (!crosses_mutual_barrier(bf, Segment{cp.on_a, cp.on_b}, u, e)) return false;
+  if (!crosses_mutual_barrier(bf, Segment{cp.on_a, cp.on_b}, u, e, settings)) return false;
   TransitScratch* transit = scratch ? &scratch->transit : nullptr;
   return !can_reach_within_pace(bf, u, e, settings, transit) && !can_reach_within_pace(bf, e, u, settings, transit);
 }

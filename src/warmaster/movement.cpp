@@ -126,7 +126,7 @@ bool disc_in_feature(Vec2 c, double radius, const TerrainFeature& f, double tol)
   return false;
 }
 
-bool nobody_enters(TerrainKind k) { return !may_enter(TroopType::Infantry, k); }
+bool nobody_enters(TerrainKind k) { return !may_enter(TroopType::Infantry, k, Settings{}); }
 
 std::string feature_label(const TerrainFeature& f) { return fmt::format("{} '{}'", to_string(f.kind), f.id); }
 
@@ -278,7 +278,7 @@ std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrai
   double tol = settings.contact_tolerance;
   std::vector<const Polygon*> blocked;
   for (const TerrainFeature* f : terrain)
-    if (!may_enter(u.type, f->kind))
+    if (!may_enter(u.type, f->kind, settings))
       for (const auto& p : f->pieces) blocked.push_back(&p);
   RotMemo rot;
   for (const auto& r : routes) {
@@ -287,7 +287,8 @@ std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrai
     OrientedRect end = u.footprint_at(r.poses.back(), rot);
     for (const TerrainFeature* feature : terrain) {
       const TerrainFeature& f = *feature;
-      bool allowed = u.type == TroopType::Flyer ? flyer_may_end_in(f.kind) : may_enter(u.type, f.kind);
+      bool allowed =
+          u.type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings) : may_enter(u.type, f.kind, settings);
       if (allowed || !rect_in_feature(end, f, tol)) continue;
       refused[static_cast<std::size_t>(r.stand)] = true;
       const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;

@@ -414,7 +414,8 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
       }
     }
     for (const TerrainFeature& f : bf.terrain) {
-      bool may_end = unit->type == TroopType::Flyer ? flyer_may_end_in(f.kind) : may_enter(unit->type, f.kind);
+      bool may_end = unit->type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings)
+                                                    : may_enter(unit->type, f.kind, settings);
       if (may_end) continue;
       for (const Polygon& piece : f.pieces)
         if (piece.points.size() >= 3) end_obstacle(&piece, nullptr);

@@ -11,14 +11,15 @@ void to_json(nlohmann::json& j, const Settings& s) {
                      {"failed_first_order_moves_half_pace", s.failed_first_order_moves_half_pace},
                      {"first_turn_command_bonus", s.first_turn_command_bonus},
                      {"see_out_of_own_feature", s.see_out_of_own_feature},
-                     {"turn_limit", s.turn_limit}};
+                     {"turn_limit", s.turn_limit},
+                     {"open_villages_and_broken_ground", s.open_villages_and_broken_ground}};
 }
 
 Settings settings_from_json(const nlohmann::json& j, const char* path) {
   JsonReader r(j, path ? path : "settings");
   r.require_object();
   r.allow_only({"contact_tolerance", "failed_first_order_moves_half_pace", "first_turn_command_bonus",
-                "see_out_of_own_feature", "turn_limit"});
+                "see_out_of_own_feature", "turn_limit", "open_villages_and_broken_ground"});
   Settings s;
   // Up to 5 mm: anything larger would call stands a hand's breadth apart "touching".
   s.contact_tolerance = r.number_or("contact_tolerance", s.contact_tolerance, 0.0, 0.5);
@@ -27,6 +28,7 @@ Settings settings_from_json(const nlohmann::json& j, const char* path) {
   s.first_turn_command_bonus = r.boolean_or("first_turn_command_bonus", s.first_turn_command_bonus);
   s.see_out_of_own_feature = r.boolean_or("see_out_of_own_feature", s.see_out_of_own_feature);
   s.turn_limit = r.integer_or("turn_limit", s.turn_limit, 1, 1000);
+  s.open_villages_and_broken_ground = r.boolean_or("open_villages_and_broken_ground", s.open_villages_and_broken_ground);
   return s;
 }
 

@@ -158,7 +158,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
         set_outline(o.poly, piece.points, scratch->points);
         o.finish();
         o.name = tf.id;
-        o.blocks = !may_enter(type, tf.kind);
+        o.blocks = !may_enter(type, tf.kind, settings);
         o.feature = static_cast<int>(f);
         o.terrain = tf.kind;
       }

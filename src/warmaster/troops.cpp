@@ -17,7 +17,7 @@ double full_pace(TroopType t, double machine_pace) {
 
 double full_pace(const Unit& u) { return full_pace(u.type, u.machine_pace); }
 
-bool may_enter(TroopType t, TerrainKind k) {
+bool may_enter(TroopType t, TerrainKind k, const Settings& settings) {
   if (t == TroopType::Flyer) return true;  // flies over; where it ends is flyer_may_end_in()
   switch (k) {
     case TerrainKind::OpenHill:
@@ -26,9 +26,12 @@ bool may_enter(TroopType t, TerrainKind k) {
     case TerrainKind::Village:
     case TerrainKind::BrokenGround:
     case TerrainKind::Marsh:
-      // "all", but chariots, artillery and machines enter only open ground,
-      // open hills and bridges (movement text, Terrain).
-      return t == TroopType::Infantry || t == TroopType::Cavalry || t == TroopType::Monster;
+      // "Cavalry and monsters can't move into or over terrain features ...
+      // except for hills, bridges, shallow fordable rivers, grown fields and
+      // low obstacles", "unless players choose to agree otherwise before the
+      // game"; chariots, artillery and machines never.
+      return t == TroopType::Infantry ||
+             (settings.open_villages_and_broken_ground && (t == TroopType::Cavalry || t == TroopType::Monster));
     case TerrainKind::ShallowRiver:
     case TerrainKind::Ford:
     case TerrainKind::GrownField:
@@ -47,10 +50,10 @@ bool may_enter(TroopType t, TerrainKind k) {
   return false;
 }
 
-bool flyer_may_end_in(TerrainKind k) {
+bool flyer_may_end_in(TerrainKind k, const Settings& settings) {
   // As cavalry and monsters may, which excludes woods (docs/rulings.md#warmaster-flyers) and
   // the infantry-only and impassable features.
-  return may_enter(TroopType::Cavalry, k);
+  return may_enter(TroopType::Cavalry, k, settings);
 }
 
 bool is_dense(TerrainKind k) {

@@ -130,6 +130,12 @@ TEST(Brigade, FinishTheBrigadeBeforeMixingInOtherUnits) {
   CommandState s(make_game(brigade_field()));
   ASSERT_TRUE(play(s, order("g", {"Q", "R"}), {1, 1}).verdict.legal());
   expect_refused(s, order("g", {"R", "S"}), "warmaster.command.brigade_finish");
+  // The reason names the units actually in the brigade, and the one that is not.
+  const auto asked = s.ask_order("g", {"R", "S"});
+  ASSERT_FALSE(asked.verdict.legal());
+  EXPECT_NE(explain(asked.verdict).find("unit R belongs to the brigade being ordered (Q, R) but S does not"),
+            std::string::npos)
+      << explain(asked.verdict);
   // Ordering another unit ends the brigade's orders.
   ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());
   expect_refused(s, order("g", {"Q"}), "warmaster.command.no_return");

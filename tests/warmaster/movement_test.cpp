@@ -243,14 +243,48 @@ TEST(MovementTerrain, InfantryMayEnterAWood) {
   EXPECT_FALSE(has_rule(a, "warmaster.movement.terrain")) << reasons(a);
 }
 
-TEST(MovementTerrain, ChariotsStayOutOfVillagesButCavalryMayEnter) {
+// "Cavalry and monsters can't move into or over terrain features on the
+// battlefield except for hills, bridges, shallow fordable rivers, grown fields
+// and low obstacles"; other features are "a barrier to cavalry, chariot,
+// monster, machine and artillery movement (unless players choose to agree
+// otherwise before the game)". A village 10 cm ahead: infantry walk in,
+// cavalry and monsters halt at its edge unless the players agreed, chariots
+// always.
+TEST(MovementTerrain, VillagesAreABarrierToCavalryUnlessThePlayersAgree) {
   const char* village = R"([{"id": "v", "kind": "village", "polygon": [[40,30],[60,30],[60,50],[40,50],[40,30]]}])";
   Battlefield bf = field(village, R"([{"id": "ch", "type": "chariot", "stands": [{"x": 50, "y": 20}]},
-                                      {"id": "cav", "type": "cavalry", "stands": [{"x": 70, "y": 20}]}])");
-  EXPECT_TRUE(has_rule(check_move(bf, request(bf, R"({"unit": "ch", "stands": [{"stand": 0, "to": {"x": 50, "y": 34}}]})")),
-                       "warmaster.movement.terrain"));
-  EXPECT_FALSE(has_rule(check_move(bf, request(bf, R"({"unit": "cav", "stands": [{"stand": 0, "to": {"x": 58, "y": 34}}]})")),
-                        "warmaster.movement.terrain"));
+                                      {"id": "cav", "type": "cavalry", "stands": [{"x": 58, "y": 20}]},
+                                      {"id": "mon", "type": "monster", "stands": [{"x": 30, "y": 20}]},
+                                      {"id": "inf", "type": "infantry", "stands": [{"x": 90, "y": 20}]}])");
+  auto refused = [&](const char* move, const Settings& s) {
+    return has_rule(check_move(bf, request(bf, move), s), "warmaster.movement.terrain");
+  };
+  const char* cav = R"({"unit": "cav", "stands": [{"stand": 0, "to": {"x": 58, "y": 34}}]})";
+  const char* mon = R"({"unit": "mon", "stands": [{"stand": 0, "to": {"x": 42, "y": 34}}]})";
+  const char* ch = R"({"unit": "ch", "stands": [{"stand": 0, "to": {"x": 50, "y": 34}}]})";
+  Settings agreed;
+  agreed.open_villages_and_broken_ground = true;
+  EXPECT_TRUE(refused(cav, Settings{}));
+  EXPECT_TRUE(refused(mon, Settings{}));
+  EXPECT_TRUE(refused(ch, Settings{}));
+  EXPECT_FALSE(refused(cav, agreed));
+  EXPECT_FALSE(refused(mon, agreed));
+  EXPECT_TRUE(refused(ch, agreed));  // chariots enter only open ground, open hills and bridges
+  // The cavalry halts at the village's edge, its front edge on y = 30: centre 28.
+  const MoveAnswer a = check_move(bf, request(bf, cav));
+  EXPECT_NE(reasons(a).find("halt at the edge, at (58.00, 28.00)"), std::string::npos) << reasons(a);
+  // Broken ground and marsh alike; infantry always; a hill never stops anyone.
+  for (TerrainKind k : {TerrainKind::BrokenGround, TerrainKind::Marsh, TerrainKind::Village}) {
+    EXPECT_FALSE(may_enter(TroopType::Cavalry, k, Settings{}));
+    EXPECT_FALSE(may_enter(TroopType::Monster, k, Settings{}));
+    EXPECT_TRUE(may_enter(TroopType::Cavalry, k, agreed));
+    EXPECT_TRUE(may_enter(TroopType::Infantry, k, Settings{}));
+    EXPECT_FALSE(may_enter(TroopType::Artillery, k, agreed));
+    EXPECT_FALSE(flyer_may_end_in(k, Settings{}));  // flyers end only where their type could go
+    EXPECT_TRUE(flyer_may_end_in(k, agreed));
+  }
+  EXPECT_TRUE(may_enter(TroopType::Cavalry, TerrainKind::OpenHill, Settings{}));
+  EXPECT_FALSE(may_enter(TroopType::Cavalry, TerrainKind::Wood, agreed));
 }
 
 TEST(MovementTerrain, FlyersPassOverButMayNotEndInAWood) {

@@ -74,7 +74,7 @@ double narrowest(const Battlefield& bf, const Unit& u, const MoveAnswer& ans) {
         if (o.id != u.id)
           for (std::size_t i = 0; i < o.stands.size(); ++i) best = std::min(best, distance(leg, o.footprint(i)));
       for (const TerrainFeature& f : bf.terrain)
-        if (!may_enter(u.type, f.kind))
+        if (!may_enter(u.type, f.kind, Settings{}))
           for (const Polygon& p : f.pieces) best = std::min(best, distance(leg, p));
     }
   return best;

@@ -22,6 +22,11 @@ struct Settings {
   // The battle ends after the second side's Command phase of this turn
   // (docs/rulings.md#warmaster-turn-limit): the texts give no battle length.
   int turn_limit = 8;
+  // docs/rulings.md#warmaster-terrain-access: villages, broken and marshy ground are a barrier to
+  // cavalry and monsters "unless players choose to agree otherwise before the
+  // game" (movement text). True: they agreed, and cavalry and monsters (and
+  // flyers ending a move) may enter them.
+  bool open_villages_and_broken_ground = false;
 };
 
 void to_json(nlohmann::json& j, const Settings& s);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "referee/warmaster/model.hpp"
+#include "referee/warmaster/settings.hpp"
 
 namespace referee::warmaster {
 
@@ -19,16 +20,17 @@ double full_pace(const Unit& u);
 double full_pace(TroopType t, double machine_pace = 0);
 
 // May this troop type enter (or pass over, for ground troops) the terrain?
-// The terrain access table (docs/rulings.md#warmaster-terrain-access). Flyers
-// pass over everything but may not end inside terrain they could not enter as
-// ground troops would (docs/rulings.md#warmaster-flyers); see
-// flyer_may_end_in().
-bool may_enter(TroopType t, TerrainKind k);
-// Characters treat terrain as infantry (movement text, Character movement).
-inline bool character_may_enter(TerrainKind k) { return may_enter(TroopType::Infantry, k); }
-// Where a flying unit may finish: not in a wood (docs/rulings.md#warmaster-flyers), and not in
-// terrain nobody may enter.
-bool flyer_may_end_in(TerrainKind k);
+// The terrain access table (docs/rulings.md#warmaster-terrain-access), with the players' agreement
+// about villages and broken ground (Settings::open_villages_and_broken_ground).
+// Flyers pass over everything but may not end inside terrain they could not
+// enter as ground troops would (docs/rulings.md#warmaster-flyers); see flyer_may_end_in().
+bool may_enter(TroopType t, TerrainKind k, const Settings& settings);
+// Characters treat terrain as infantry (movement text, Character movement),
+// whom no agreement concerns.
+inline bool character_may_enter(TerrainKind k) { return may_enter(TroopType::Infantry, k, Settings{}); }
+// Where a flying unit may finish: where cavalry and monsters may go
+// (docs/rulings.md#warmaster-flyers): never a wood, nor terrain nobody may enter.
+bool flyer_may_end_in(TerrainKind k, const Settings& settings);
 
 // Woods, villages, broken and marshy ground: -1 Command (command text, penalty 4).
 bool is_dense(TerrainKind k);
