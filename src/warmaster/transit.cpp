@@ -190,6 +190,38 @@ void TransitScene::Impl::build_index() {
   gates_regions.clear();
 }
 
+// Two outlines whose nearest edges are parallel face each other along a
+// stretch, not at a point: the closest points found are one end of it. A gate
+// at each end of the stretch closes the whole gap between them (with the two
+// edges, a box the disc cannot enter without crossing a gate), not one end
+// of it (docs/rulings.md#warmaster-transit-enemy-gaps).
+template <typename Add>
+void parallel_gates(const Polygon& a, const Polygon& b, double dist, double tol, Add add) {
+  const auto& pa = a.points;
+  const auto& pb = b.points;
+  for (std::size_t i = 0, n = pa.size(); i < n; ++i) {
+    const Vec2 a0 = pa[i], a1 = pa[(i + 1) % n];
+    const double len = distance(a0, a1);
+    if (len <= tol) continue;
+    const Vec2 u = (a1 - a0) / len;
+    for (std::size_t j = 0, m = pb.size(); j < m; ++j) {
+      const Vec2 b0 = pb[j], b1 = pb[(j + 1) % m];
+      const double lb = distance(b0, b1);
+      if (lb <= tol || std::abs(cross(u, (b1 - b0) / lb)) > 1e-6) continue;
+      const double off = cross(u, b0 - a0);  // signed distance of b's line from a's
+      if (std::abs(std::abs(off) - dist) > tol) continue;
+      const double t0 = std::max(0.0, std::min(dot(b0 - a0, u), dot(b1 - a0, u)));
+      const double t1 = std::min(len, std::max(dot(b0 - a0, u), dot(b1 - a0, u)));
+      if (t1 - t0 <= tol) continue;
+      const Vec2 normal{-u.y, u.x};
+      for (double t : {t0, t1}) {
+        const Vec2 p = a0 + u * t;
+        add(Segment{p, p + normal * off});
+      }
+    }
+  }
+}
+
 // Gates between enemy stands and own stands already moved: remade for the
 // own blockers from `first` on whenever they change; the fixed gates, and
 // those of own blockers kept, stay cached.
@@ -209,6 +241,9 @@ void TransitScene::Impl::own_gates(std::size_t first) {
       ClosestPoints cp = referee::closest_points(*e.rect, *o.rect);
       if (cp.distance <= tol || cp.distance > frontage + tol) continue;
       gates.push_back({Segment{cp.on_a, cp.on_b}, i, static_cast<int>(k), cp.distance});
+      parallel_gates(e.poly, o.poly, cp.distance, tol, [&](const Segment& g) {
+        gates.push_back({g, i, static_cast<int>(k), cp.distance});
+      });
     }
   }
 }
@@ -243,11 +278,17 @@ void TransitScene::Impl::ensure_gates(const Aabb& region) const {
       ClosestPoints cp = (e.rect && o.rect) ? referee::closest_points(*e.rect, *o.rect) : closest_points(e.poly, o.poly);
       if (cp.distance <= tol || cp.distance > frontage + tol) continue;
       gates.push_back({Segment{cp.on_a, cp.on_b}, i, j, cp.distance});
+      parallel_gates(e.poly, o.poly, cp.distance, tol, [&](const Segment& g) { gates.push_back({g, i, j, cp.distance}); });
     }
     for (int edge = 0; edge < 4; ++edge) {
       auto [d, v] = edge_distance(e.poly, edge, table_w, table_h);
       if (d <= tol || d > frontage + tol) continue;
       gates.push_back({Segment{v, edge_foot(v, edge, table_w, table_h)}, i, -1, d});
+      // A stand edge parallel to the table edge: a gate at each of its ends.
+      for (Vec2 w : e.poly.points) {
+        const double dw = edge == 0 ? w.x : edge == 1 ? table_w - w.x : edge == 2 ? w.y : table_h - w.y;
+        if (w != v && dw <= d + tol) gates.push_back({Segment{w, edge_foot(w, edge, table_w, table_h)}, i, -1, d});
+      }
     }
   }
 }
@@ -446,6 +487,8 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   std::sort(crossings.begin(), crossings.end(), [](const Crossing& x, const Crossing& y) { return x.t < y.t; });
   for (const Crossing& c : crossings) {
     const TransitGateData& gate = m.gates[c.g];
+    // One gap may have a gate at each end: it is reported once.
+    if (std::find(reported.begin(), reported.end(), std::pair<int, int>{gate.a, gate.b}) != reported.end()) continue;
     gap_ruling(gate.a, gate.b, gate.width, a + (b - a) * c.t);
   }
 

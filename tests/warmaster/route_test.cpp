@@ -164,3 +164,45 @@ TEST(Route, CharacterizationCavalryRoundWoodAndEnemy) {
     EXPECT_NEAR((*r)[i].position.y, expected[i].y, 1e-3) << i;
   }
 }
+
+// "A stand cannot pass through a gap ... between an enemy stand and any
+// feature ... unless the gap is wider than the stand's own frontage ... or
+// between an enemy stand and the edge of a river." An enemy stand at x
+// 91.5-95.5 and a shallow river up to x 88.5, both spanning y 59-61: a 3 cm
+// gap with parallel sides. An infantry stand from (90, 50) to (90, 68) may go
+// through the river (docs/rulings.md#warmaster-transit-enemy-gaps), but its
+// centre may never be in the gap itself, not at either end of it. Run as
+// given and mirrored left-right, top-bottom and both.
+TEST(Route, AGapWithParallelSidesIsClosedAlongItsWholeLength) {
+  for (int mirror = 0; mirror < 4; ++mirror) {
+    const bool mx = mirror & 1, my = mirror & 2;
+    auto at = [&](double x, double y) { return Vec2{mx ? 180 - x : x, my ? 120 - y : y}; };
+    Battlefield bf = empty_field();
+    std::vector<Vec2> river{at(60, 59), at(88.5, 59), at(88.5, 61), at(60, 61)};
+    if ((mx != my)) std::reverse(river.begin(), river.end());
+    bf.terrain.push_back(area("river-1", TerrainKind::ShallowRiver, river));
+    const double facing = my ? 180 : 0;
+    bf.units.push_back(infantry("orcs", 1, {{at(93.5, 60), facing}}));
+    Unit me = infantry("me", 0, {{at(90, 50), facing}});
+    bf.units.push_back(me);
+    TransitScene scene(bf, me, {});
+    // The straight line runs through the gap: refused, naming it.
+    auto direct = scene.check_leg({at(90, 50), facing}, {at(90, 68), facing}, "stand 1");
+    ASSERT_FALSE(direct.empty()) << "mirror " << mirror;
+    EXPECT_EQ(direct[0].rule, "warmaster.movement.gap") << direct[0].reason;
+    auto r = scene.shortest_route({at(90, 50), facing}, {at(90, 68), facing}, 60);
+    ASSERT_TRUE(r.has_value()) << "mirror " << mirror;
+    expect_legal(scene, *r);
+    // No point of the centre path lies strictly inside the gap: x in (88.5,
+    // 91.5) while y in [59, 61], in the unmirrored frame.
+    for (std::size_t i = 1; i < r->size(); ++i) {
+      const Vec2 a = (*r)[i - 1].position, b = (*r)[i].position;
+      for (int k = 0; k <= 200; ++k) {
+        Vec2 p = a + (b - a) * (k / 200.0);
+        const Vec2 q = at(p.x, p.y);  // the mirror is its own inverse
+        EXPECT_FALSE(q.x > 88.5 + 1e-6 && q.x < 91.5 - 1e-6 && q.y >= 59 && q.y <= 61)
+            << "mirror " << mirror << ": the route passes the gap at (" << q.x << ", " << q.y << ")";
+      }
+    }
+  }
+}
