@@ -1,6 +1,8 @@
 // Feeds arbitrary bytes to the battlefield parser and, when a battlefield
-// parses, the same bytes to the move request parser and the move checker
-// against the bundled-style battle. Every failure must be an InputError.
+// parses, plays a Shooting phase for each side on it (profiles, positions,
+// drive backs through the move checker). The same bytes go to the move
+// request parser and the move checker against the bundled-style battle.
+// Every failure must be an InputError.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -8,7 +10,9 @@
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
+#include "referee/core/dice.hpp"
 #include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/shooting.hpp"
 
 namespace {
 
@@ -41,6 +45,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Settings s;
     Battlefield bf = parse_battlefield(j, &s);
     (void)to_json(bf, &s);
+    for (int side = 0; side < 2; ++side) {
+      SeededDice dice(size);
+      const ShootingResult r = resolve_shooting(bf, side, dice, s);
+      (void)explain(r);
+      (void)parse_battlefield(to_json(r.after, &s), nullptr);  // what a phase leaves loads again
+    }
   } catch (const InputError&) {
   }
   try {
