@@ -48,6 +48,9 @@ package_commands=(
   "ccache: ccache"
   "pkgconf: pkgconf pkg-config"
   "clang: clang clang++"
+  "chromium: chromium"
+  "nodejs: node nodejs"
+  "npm: npm npx"
 )
 shell_words=(
   # keywords and builtins of bash

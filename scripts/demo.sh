@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and has referee rule on a
-# move in the bundled default Warmaster battle and draw it.
+# The main job: installs what is missing, builds, and starts the web board
+# (`referee serve`) on the bundled default Warmaster battle, printing the
+# address to open. Before it serves, referee rules on a move in that battle
+# on the command line (out/default-move.json, out/default-battle.svg).
+# Usage: scripts/demo.sh [referee serve options, e.g. --port 8081]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,3 +15,4 @@ $ref warmaster check --battle scenarios/warmaster/default.json --move scenarios/
 $ref warmaster check --battle scenarios/warmaster/default.json --move scenarios/warmaster/default-move.json -o out/default-move.json
 $ref warmaster render --battle scenarios/warmaster/default.json --move scenarios/warmaster/default-move.json -o out/default-battle.svg
 echo "wrote out/default-move.json and out/default-battle.svg"
+exec "$ref" serve "$@"

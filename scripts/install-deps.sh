@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages referee builds and tests with, only when some
-# are missing. Usage: scripts/install-deps.sh [--fuzz]
+# are missing. Usage: scripts/install-deps.sh [--fuzz] [--web]
+#   --fuzz  clang and its libFuzzer runtime
+#   --web   what the web board's browser tests need: Debian's chromium (the
+#           tests never download a browser), and Node.js with npm for
+#           playwright-core (web/package-lock.json, installed with npm ci)
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkgconf nlohmann-json3-dev libcli11-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libcpp-httplib-dev)
-if [[ "${1:-}" == "--fuzz" ]]; then packages+=(clang libclang-rt-14-dev); fi
+for option in "$@"; do
+  case "$option" in
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --web) packages+=(chromium nodejs npm) ;;
+    *) echo "install-deps.sh: unknown option $option (expected --fuzz or --web)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

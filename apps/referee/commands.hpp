@@ -20,5 +20,7 @@ void add_blightmeer_commands(CLI::App& blightmeer);
 void add_game_commands(CLI::App& system, const GameType& type);
 // rules: the rule catalogue of "warmaster", "ancients" or "blightmeer".
 void add_rules_command(CLI::App& system_command, const std::string& system);
+// serve: the web board.
+void add_serve_command(CLI::App& app);
 
 }  // namespace referee::cli

@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   referee::cli::add_game_commands(*blightmeer, referee::builtin_games().at("blightmeer"));
   referee::cli::add_rules_command(*blightmeer, "blightmeer");
 
+  referee::cli::add_serve_command(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -1,0 +1,84 @@
+// referee serve: the web board (apps/server), on loopback unless --host says
+// otherwise. It opens on the default Warmaster battle, or on --battle.
+#include <csignal>
+#include <cstdio>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "http_server.hpp"
+#include "referee/core/errors.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace referee::cli {
+
+namespace {
+
+struct ServeOptions {
+  std::string battle;
+  std::string system;
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  std::size_t max_games = 500;
+  std::size_t max_body = 1 << 20;
+  double stop_after = 0;  // seconds; 0 serves until stopped
+};
+
+server::HttpServer* running = nullptr;
+
+void stop_on_signal(int) {
+  if (running != nullptr) running->stop();
+}
+
+void serve(const ServeOptions& o) {
+  const GameRegistry& registry = builtin_games();
+  std::vector<server::Battle> battles = server::bundled_battle_list(registry);
+  if (!o.battle.empty()) battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system));
+  server::Api api(registry, std::move(battles), {o.max_games, o.max_body});
+  server::HttpServer http(api);
+  const int port = http.bind(o.host, o.port);
+  if (port < 0) throw InputError("--port", fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", o.host, o.port));
+  const bool v6 = o.host.find(':') != std::string::npos;
+  std::cout << fmt::format("referee: the web board is at http://{}:{}/ (Ctrl-C stops it)\n",
+                           v6 ? "[" + o.host + "]" : o.host, port)
+            << std::flush;
+  if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
+    std::cerr << "referee: warning: listening on " << o.host
+              << ", so other machines can reach the board; each game is reached only through its id\n";
+  running = &http;
+  std::signal(SIGINT, stop_on_signal);
+  std::signal(SIGTERM, stop_on_signal);
+  std::thread timer;
+  if (o.stop_after > 0)
+    timer = std::thread([&http, s = o.stop_after] {
+      http.wait_until_ready();
+      std::this_thread::sleep_for(std::chrono::duration<double>(s));
+      http.stop();
+    });
+  http.listen();
+  if (timer.joinable()) timer.join();
+  running = nullptr;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto o = std::make_shared<ServeOptions>();
+  auto* cmd = app.add_subcommand("serve", "The web board: play every system in the browser (docs/api.md)");
+  cmd->add_option("--battle", o->battle, "A battle file to open on instead of the default Warmaster battle");
+  cmd->add_option("--system", o->system, "The --battle file's system (default: the one whose format it is)");
+  cmd->add_option("--host", o->host, "Address to listen on (default 127.0.0.1, this machine only)");
+  cmd->add_option("--port", o->port, "Port (default 8080; 0 picks a free one)")->check(CLI::Range(0, 65535));
+  cmd->add_option("--max-games", o->max_games, "Games kept in memory; the least recently used goes first (default 500)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (default 1048576)")
+      ->check(CLI::Range(1024, 64 << 20));
+  cmd->add_option("--stop-after", o->stop_after, "Stop after this many seconds (a smoke test of the set-up); default: serve until Ctrl-C")
+      ->check(CLI::Range(0.0, 1e7));
+  cmd->callback([o] { serve(*o); });
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,58 @@
+// The web board's round trip: a Warmaster move check sent to `referee
+// serve`'s HTTP server on loopback and answered (BM_ServeCheckMove, target a
+// median of 1 ms), and the same request handed to the API directly, to show
+// what HTTP adds.
+#include <benchmark/benchmark.h>
+
+#include <thread>
+
+#include <httplib.h>
+
+#include "api.hpp"
+#include "http_server.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace {
+
+using referee::server::Api;
+
+const char* kCheck =
+    R"({"name":"check","args":{"move":{"unit":"emp-halberd-1","stands":[{"stand":0,"to":{"x":56,"y":30}},)"
+    R"({"stand":1,"to":{"x":60,"y":30}},{"stand":2,"to":{"x":64,"y":30}}]}}})";
+
+std::string new_game(Api& api) {
+  const auto r = api.handle({"POST", "/api/games", "{}"});
+  return nlohmann::json::parse(r.body)["id"];
+}
+
+void BM_ServeCheckMove(benchmark::State& state) {
+  Api api(referee::builtin_games(), referee::server::bundled_battle_list(referee::builtin_games()));
+  referee::server::HttpServer http(api, 4);
+  const int port = http.bind("127.0.0.1", 0);
+  std::thread t([&] { http.listen(); });
+  http.wait_until_ready();
+  const std::string path = "/api/games/" + new_game(api) + "/query";
+  httplib::Client client("127.0.0.1", port);
+  client.set_keep_alive(true);
+  client.set_tcp_nodelay(true);
+  for (auto _ : state) {
+    auto r = client.Post(path, kCheck, "application/json");
+    if (!r || r->status != 200) state.SkipWithError("the check failed");
+    benchmark::DoNotOptimize(r->body.data());
+  }
+  http.stop();
+  t.join();
+}
+BENCHMARK(BM_ServeCheckMove)->Unit(benchmark::kMicrosecond);
+
+void BM_ServeCheckMoveNoHttp(benchmark::State& state) {
+  Api api(referee::builtin_games(), referee::server::bundled_battle_list(referee::builtin_games()));
+  const std::string path = "/api/games/" + new_game(api) + "/query";
+  for (auto _ : state) {
+    auto r = api.handle({"POST", path, kCheck});
+    benchmark::DoNotOptimize(r.body.data());
+  }
+}
+BENCHMARK(BM_ServeCheckMoveNoHttp)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The web board's browser tests: Debian's chromium driven by playwright-core
+# (from web/package-lock.json, with npm ci; no browser is downloaded) against
+# `referee serve`. Screenshots go to build/release/screenshots.
+# Usage: scripts/test-web.sh [referee binary]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh --web
+referee=$(realpath "${1:-build/release/apps/referee/referee}")
+(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+mkdir -p build/release/screenshots
+cd web
+REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)" node --test tests/

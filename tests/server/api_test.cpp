@@ -1,0 +1,282 @@
+// The web board's API (docs/api.md), driven directly: every route, the
+// errors a hostile or careless client gets, and that the board's answers
+// are the game interface's own (the same rolls and rulings as the command
+// line for the same seed and actions).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <regex>
+#include <thread>
+
+#include "api.hpp"
+#include "http_server.hpp"
+#include "referee/core/game_log.hpp"
+#include "referee/core/match.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace referee::server {
+namespace {
+
+Api make_api(Limits limits = {}) { return Api(builtin_games(), bundled_battle_list(builtin_games()), limits); }
+
+Json call(Api& api, const std::string& method, const std::string& path, const Json& body, int expect_status) {
+  const Response r = api.handle({method, path, body.is_null() ? "" : body.dump()});
+  EXPECT_EQ(r.status, expect_status) << method << " " << path << " -> " << r.body;
+  return r.content_type == "application/json" ? Json::parse(r.body) : Json(r.body);
+}
+
+Json json_of(const Response& r, int expect_status) {
+  EXPECT_EQ(r.status, expect_status) << r.body;
+  return Json::parse(r.body);
+}
+
+Json create(Api& api, const Json& body = Json::object()) { return call(api, "POST", "/api/games", body, 201); }
+
+// The default battle's first order: the Empire General (Command 9, at
+// (90, 5)) orders the Halberdiers, whose nearest stand is 26.5 cm away:
+// "-1 for each full 20cm distance" (warmaster-play-sheet), so 8 or less.
+const Json kOrder = {{"type", "order"}, {"character", "emp-general"}, {"unit", "emp-halberd-1"}};
+
+TEST(ServerApi, BattlesListEverySystemDefaultWarmasterFirst) {
+  Api api = make_api();
+  const Json b = call(api, "GET", "/api/battles", nullptr, 200);
+  EXPECT_EQ(b["default"], "warmaster/default");
+  std::set<std::string> systems;
+  for (const Json& x : b["battles"]) systems.insert(x["system"].get<std::string>());
+  EXPECT_EQ(systems, (std::set<std::string>{"warmaster", "ancients", "blightmeer"}));
+  EXPECT_EQ(b["battles"].size(), bundled_battles().size());
+  const Json scenario = call(api, "GET", "/api/battles/blightmeer/town", nullptr, 200);
+  EXPECT_EQ(scenario["name"], "Riverside town");
+  call(api, "GET", "/api/battles/blightmeer/nowhere", nullptr, 404);
+}
+
+TEST(ServerApi, ANewGameHasAnUnguessableIdAndTheWholeView) {
+  Api api = make_api();
+  const Json g = create(api);
+  EXPECT_TRUE(std::regex_match(g["id"].get<std::string>(), std::regex("[0-9a-f]{32}")));
+  EXPECT_EQ(g["system"], "warmaster");
+  EXPECT_EQ(g["battle"], "warmaster/default");
+  EXPECT_EQ(g["players"].size(), 2u);
+  EXPECT_EQ(g["turn"], 1);
+  EXPECT_EQ(g["position"], 0);
+  EXPECT_FALSE(g["can_undo"].get<bool>());
+  EXPECT_TRUE(g["scenario"].contains("terrain"));
+  EXPECT_TRUE(g["state"].contains("units"));
+  EXPECT_NE(create(api)["id"], g["id"]);
+  EXPECT_EQ(api.game_count(), 2u);
+}
+
+TEST(ServerApi, OrderOddsAndTheRollAreTheEngines) {
+  Api api = make_api();
+  const Json g = create(api, {{"seed", 42}});
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  const Json odds = call(api, "POST", base + "/query",
+                         {{"name", "order_odds"}, {"args", {{"character", "emp-general"}, {"units", {"emp-halberd-1"}}}}}, 200);
+  EXPECT_EQ(odds["command"], 9);
+  EXPECT_EQ(odds["needed"], 8);
+  EXPECT_EQ(odds["chance"]["fraction"], "26/36");
+  EXPECT_NEAR(odds["chance"]["value"].get<double>(), 26.0 / 36.0, 1e-6);
+
+  const Json chance = call(api, "POST", base + "/chance", {{"action", kOrder}}, 200);
+  double total = 0;
+  for (const Json& o : chance["outcomes"]) total += o["chance"]["value"].get<double>();
+  EXPECT_NEAR(total, 1.0, 1e-12);
+
+  // The same seed and action through a Match gives the same dice.
+  Match local(builtin_games().at("warmaster").load(bundled_battle_list(builtin_games())[0].scenario, "default", Json::object()),
+              DiceSource{42, std::nullopt}, "default");
+  const Outcome expected = local.play(kOrder);
+  const Json out = call(api, "POST", base + "/apply", {{"action", kOrder}}, 200);
+  ASSERT_TRUE(out["applied"].get<bool>()) << out.dump();
+  ASSERT_EQ(out["rolls"].size(), expected.rolls.size());
+  for (std::size_t i = 0; i < expected.rolls.size(); ++i) EXPECT_EQ(out["rolls"][i]["value"], expected.rolls[i].value);
+  EXPECT_EQ(out["game"]["state"], local.state().to_json());
+  EXPECT_EQ(out["game"]["position"], 1);
+}
+
+TEST(ServerApi, AnIllegalActionIsRefusedWithItsRuleAndTheStateIsUnchanged) {
+  Api api = make_api();
+  const Json g = create(api);
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  // An Orc character cannot order in the Empire's turn.
+  const Json bad = {{"type", "order"}, {"character", "orc-warboss"}, {"unit", "orc-boyz-1"}};
+  const Json v = call(api, "POST", base + "/validate", {{"action", bad}}, 200);
+  EXPECT_FALSE(v["legal"].get<bool>());
+  ASSERT_FALSE(v["violations"].empty());
+  EXPECT_FALSE(v["violations"][0]["rule"].get<std::string>().empty());
+  EXPECT_FALSE(v["violations"][0]["reason"].get<std::string>().empty());
+  const Json out = call(api, "POST", base + "/apply", {{"action", bad}}, 200);
+  EXPECT_FALSE(out["applied"].get<bool>());
+  EXPECT_EQ(out["violations"], v["violations"]);
+  EXPECT_EQ(out["game"]["state"], g["state"]);
+  EXPECT_TRUE(out["rolls"].empty());
+}
+
+TEST(ServerApi, UndoRedoLogImportAndReplay) {
+  Api api = make_api();
+  const Json g = create(api, {{"seed", 7}});
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  const Json after = call(api, "POST", base + "/apply", {{"action", kOrder}}, 200)["game"];
+  call(api, "POST", base + "/redo", nullptr, 409);
+  const Json undone = call(api, "POST", base + "/undo", nullptr, 200);
+  EXPECT_EQ(undone["state"], g["state"]);
+  EXPECT_TRUE(undone["can_redo"].get<bool>());
+  const Json redone = call(api, "POST", base + "/redo", nullptr, 200);
+  EXPECT_EQ(redone["state"], after["state"]);
+
+  const Response log = api.handle({"GET", base + "/log", ""});
+  ASSERT_EQ(log.status, 200);
+  EXPECT_EQ(log.content_type, "application/x-ndjson");
+  const GameLog parsed = GameLog::parse_jsonl(log.body, "log");
+  ASSERT_EQ(parsed.entries.size(), 1u);
+  EXPECT_EQ(parsed.seed, 7u);
+
+  const Json imported = json_of(api.handle({"POST", "/api/games/import", log.body}), 201);
+  EXPECT_NE(imported["id"], g["id"]);
+  EXPECT_EQ(imported["state"], after["state"]);
+  EXPECT_EQ(imported["position"], 1);
+
+  const Json r0 = call(api, "GET", base + "/replay/0", nullptr, 200);
+  EXPECT_EQ(r0["state"], g["state"]);
+  EXPECT_TRUE(r0["action"].is_null());
+  const Json r1 = call(api, "GET", base + "/replay/1", nullptr, 200);
+  EXPECT_EQ(r1["state"], after["state"]);
+  EXPECT_EQ(r1["action"], kOrder);
+  const Json bad_step = call(api, "GET", base + "/replay/2", nullptr, 400);
+  EXPECT_EQ(bad_step["error"]["field"], "step");
+  call(api, "GET", base + "/replay/-1", nullptr, 400);
+  // Replaying does not move the game.
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["position"], 1);
+}
+
+TEST(ServerApi, ATamperedLogIsRefusedNamingItsLine) {
+  Api api = make_api();
+  const Json g = create(api, {{"seed", 7}});
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  call(api, "POST", base + "/apply", {{"action", kOrder}}, 200);
+  std::string log = api.handle({"GET", base + "/log", ""}).body;
+  // Change the rolled value: the replay must notice.
+  const auto at = log.find("\"value\":");
+  ASSERT_NE(at, std::string::npos);
+  log[at + 8] = log[at + 8] == '6' ? '1' : static_cast<char>(log[at + 8] + 1);
+  const Json e = json_of(api.handle({"POST", "/api/games/import", log}), 400);
+  EXPECT_NE(e["error"]["message"].get<std::string>().find("line 2"), std::string::npos) << e.dump();
+  EXPECT_EQ(api.game_count(), 1u);
+}
+
+TEST(ServerApi, LegalActionsSampleQueriesAndEverySystem) {
+  Api api = make_api();
+  for (const char* battle : {"warmaster/default", "ancients/centre_clash", "blightmeer/town"}) {
+    const Json g = create(api, {{"battle", battle}});
+    const std::string base = "/api/games/" + g["id"].get<std::string>();
+    const Json legal = call(api, "GET", base + "/legal-actions", nullptr, 200);
+    EXPECT_FALSE(legal["actions"].empty()) << battle;
+    const Json sample = call(api, "POST", base + "/sample", {{"seed", 3}}, 200);
+    ASSERT_FALSE(sample["action"].is_null()) << battle;
+    EXPECT_TRUE(call(api, "POST", base + "/validate", {{"action", sample["action"]}}, 200)["legal"].get<bool>()) << battle;
+    const Json queries = call(api, "GET", base + "/queries", nullptr, 200);
+    EXPECT_FALSE(queries.empty()) << battle;
+    const Json rules = call(api, "GET", std::string("/api/rules/") + g["system"].get<std::string>(), nullptr, 200);
+    EXPECT_FALSE(rules.empty());
+  }
+  const Json gap = call(api, "GET", "/api/rules/warmaster/warmaster.movement.gap", nullptr, 200);
+  EXPECT_NE(gap["text"].get<std::string>().find("gap"), std::string::npos);
+  call(api, "GET", "/api/rules/warmaster/warmaster.no.such.rule", nullptr, 404);
+  call(api, "GET", "/api/rules/chess", nullptr, 400);
+  const Json systems = call(api, "GET", "/api/systems", nullptr, 200);
+  EXPECT_EQ(systems.size(), 3u);
+}
+
+TEST(ServerApi, AnUploadedBattleGoesThroughTheStrictParser) {
+  Api api = make_api();
+  Json scenario = bundled_battle_list(builtin_games())[0].scenario;
+  const Json g = create(api, {{"system", "warmaster"}, {"scenario", scenario}});
+  EXPECT_EQ(g["battle"], "uploaded battle");
+  scenario["armies"][0]["units"][0]["stands"][0]["x"] = "far";
+  const Json e = call(api, "POST", "/api/games", {{"system", "warmaster"}, {"scenario", scenario}}, 400);
+  EXPECT_EQ(e["error"]["field"], "scenario: armies[0].units[0].stands[0].x") << e.dump();
+  scenario["surprise"] = 1;
+  call(api, "POST", "/api/games", {{"system", "warmaster"}, {"scenario", scenario}}, 400);
+  EXPECT_EQ(api.game_count(), 1u);
+}
+
+TEST(ServerApi, BadRequestsNameTheFieldAndTheProblem) {
+  Api api = make_api({10, 4096});
+  const Json g = create(api);
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  auto raw = [&](const std::string& m, const std::string& path, const std::string& body) { return api.handle({m, path, body}); };
+
+  Response r = raw("POST", "/api/games", "{\"battle\": ");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(Json::parse(r.body)["error"]["field"].get<std::string>().find("body"), std::string::npos);
+  EXPECT_EQ(raw("POST", "/api/games", "[1, 2]").status, 400);
+  const Json unknown = call(api, "POST", "/api/games", {{"batle", "warmaster/default"}}, 400);
+  EXPECT_EQ(unknown["error"]["field"], "batle");
+  EXPECT_EQ(call(api, "POST", "/api/games", {{"seed", -1}}, 400)["error"]["field"], "seed");
+  EXPECT_EQ(call(api, "POST", "/api/games", {{"battle", "warmaster/nowhere"}}, 400)["error"]["field"], "battle");
+  EXPECT_EQ(call(api, "POST", "/api/games", {{"dice", {1, "six"}}}, 400)["error"]["field"], "dice[1]");
+  EXPECT_EQ(call(api, "POST", base + "/apply", {{"actoin", kOrder}}, 400)["error"]["field"], "actoin");
+  const Json malformed = call(api, "POST", base + "/apply", {{"action", {{"type", "teleport"}}}}, 400);
+  EXPECT_EQ(malformed["error"]["field"], "action.type");
+  EXPECT_EQ(call(api, "POST", base + "/query", {{"name", "nothing"}}, 400)["error"]["field"].get<std::string>().empty(), false);
+
+  EXPECT_EQ(raw("POST", base + "/apply", std::string(5000, ' ')).status, 413);
+  EXPECT_EQ(raw("GET", "/api/games/0123456789abcdef0123456789abcdef", "").status, 404);
+  EXPECT_EQ(raw("GET", "/api/games/../battles", "").status, 404);
+  EXPECT_EQ(raw("GET", "/api/nothing", "").status, 404);
+  EXPECT_EQ(raw("GET", "/api//battles", "").status, 404);
+  EXPECT_EQ(raw("PUT", "/api/games", "").status, 405);
+  EXPECT_EQ(raw("GET", base + "/apply", "").status, 405);
+  EXPECT_EQ(raw("GET", base + "/nothing", "").status, 404);
+  // None of that touched the game.
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["state"], g["state"]);
+}
+
+TEST(ServerApi, ScriptedDiceThatRunOutAreBadInputAndRecordNothing) {
+  Api api = make_api();
+  const Json g = create(api, {{"dice", {3}}});  // an order rolls 2D6
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  const Json e = call(api, "POST", base + "/apply", {{"action", kOrder}}, 400);
+  EXPECT_EQ(e["error"]["field"], "dice");
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["position"], 0);
+  const Json g2 = create(api, {{"dice", {3, 4}}});
+  const Json out = call(api, "POST", "/api/games/" + g2["id"].get<std::string>() + "/apply", {{"action", kOrder}}, 200);
+  ASSERT_EQ(out["rolls"].size(), 2u);
+  EXPECT_EQ(out["rolls"][0]["value"], 3);
+  EXPECT_EQ(out["rolls"][1]["value"], 4);
+}
+
+TEST(ServerApi, TheLeastRecentlyUsedGameMakesRoomAndDeleteForgets) {
+  Api api = make_api({3, 1 << 20});
+  const std::string a = create(api)["id"], b = create(api)["id"], c = create(api)["id"];
+  call(api, "GET", "/api/games/" + a, nullptr, 200);  // a is used again: b is now the oldest
+  create(api);
+  EXPECT_EQ(api.game_count(), 3u);
+  call(api, "GET", "/api/games/" + b, nullptr, 404);
+  call(api, "GET", "/api/games/" + a, nullptr, 200);
+  call(api, "DELETE", "/api/games/" + c, nullptr, 200);
+  call(api, "GET", "/api/games/" + c, nullptr, 404);
+}
+
+TEST(ServerApi, ConcurrentRequestsOnOneGameAndOnManyAgree) {
+  Api api = make_api();
+  const std::string id = create(api)["id"];
+  const Json expected = call(api, "POST", "/api/games/" + id + "/query",
+                             {{"name", "order_odds"}, {"args", {{"character", "emp-general"}, {"units", {"emp-halberd-1"}}}}}, 200);
+  std::atomic<int> wrong = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      const std::string mine = t % 2 == 0 ? id : create(api)["id"].get<std::string>();
+      for (int i = 0; i < 25; ++i) {
+        const Response r = api.handle({"POST", "/api/games/" + mine + "/query",
+                                       Json{{"name", "order_odds"}, {"args", {{"character", "emp-general"}, {"units", {"emp-halberd-1"}}}}}.dump()});
+        if (r.status != 200 || Json::parse(r.body) != expected) ++wrong;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
+}  // namespace referee::server

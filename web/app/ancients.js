@@ -1,0 +1,184 @@
+// The Commands & Colors: Ancients board: hexes in the board's printed
+// columns and rows (odd rows set half a hex right, row 0 at the top), the
+// section lines, units and leaders. Play a card from the hand: the units it
+// can order light up (the `orders` query). Click a unit to see its
+// destinations (the `destinations` query) marked "can battle", "no battle"
+// or "must battle", and click one to move there.
+import { el, fill } from './app.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
+const TERRAIN = { forest: '#8fbf7a', hill: '#d8c690', river: '#8cbfe6', ford: '#b5d8f0', clear: '#f7f3e8' };
+const ui = { gameId: null, card: null, plan: null, selected: [], dest: null };
+
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+const S3 = Math.sqrt(3);
+const centre = ([col, row]) => [col + 0.5 * (row & 1) + 0.5, row * S3 / 2 + 0.6];
+function hexPoints([x, y], scale = 1) {
+  const r = scale / S3;
+  return Array.from({ length: 6 }, (_, k) => {
+    const a = (Math.PI / 180) * (60 * k + 30);
+    return `${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`;
+  }).join(' ');
+}
+
+export function filterActions(actions) { return actions; }
+
+function classLabel(c) { return c.split('_').map((w) => w[0].toUpperCase()).join(''); }
+
+export function render(root, state, ctx) {
+  const sc = ctx.game.scenario;
+  if (ui.gameId !== ctx.game.id) Object.assign(ui, { gameId: ctx.game.id, card: null, plan: null, selected: [], dest: null });
+  const cols = sc.board?.columns ?? 13, rows = sc.board?.rows ?? 9;
+  const H = (rows - 1) * S3 / 2 + 1.2;
+  const terrainAt = new Map();
+  for (const t of sc.terrain ?? []) for (const h of t.hexes ?? []) terrainAt.set(`${h[0]},${h[1]}`, t.type);
+  const s = svg('svg', { viewBox: `-0.2 -0.2 ${cols + 0.4} ${H + 1.4}`, role: 'img', 'aria-label': 'Ancients board', id: 'an-svg' });
+  const destAt = new Map((ui.dest?.destinations ?? []).map((d) => [`${d.hex[0]},${d.hex[1]}`, d]));
+  const hexes = svg('g', { class: 'hexes' });
+  for (let row = 0; row < rows; ++row) {
+    const n = row & 1 ? cols - 1 : cols;
+    for (let col = 0; col < n; ++col) {
+      const key = `${col},${row}`;
+      const c = centre([col, row]);
+      const type = terrainAt.get(key);
+      const d = destAt.get(key);
+      hexes.append(svg('polygon', { points: hexPoints(c), fill: TERRAIN[type] ?? (type ? '#d9d2c0' : TERRAIN.clear), stroke: '#8a8170', 'stroke-width': 0.02, 'data-hex': key },
+        svg('title', {}, `${col},${row}${type ? ' ' + type : ''}`)));
+      if (type) hexes.append(svg('text', { x: c[0], y: c[1] - 0.3, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#33302a', 'pointer-events': 'none' }, type));
+      if (d) {
+        const battle = d.may_battle, must = d.close_combat_compulsory;
+        hexes.append(svg('polygon', { class: 'destination', 'data-hex': key, points: hexPoints(c, 0.9), fill: ui.dest.leader ? '#f5d76e' : battle ? '#7dd87d' : '#f0a35e', 'fill-opacity': 0.8, stroke: must ? '#b00020' : '#2d5a27', 'stroke-width': 0.04 },
+          svg('title', {}, d.battle_reason ?? `${d.hexes} hex${d.hexes === 1 ? '' : 'es'}`)));
+        const label = ui.dest.leader ? `${d.hexes}` : `${d.hexes} ${battle ? (must ? 'CC!' : 'B') : 'no B'}`;
+        hexes.append(svg('text', { x: c[0], y: c[1] - 0.12, 'font-size': 0.2, 'font-weight': 700, 'text-anchor': 'middle', fill: '#1d2b1a', 'pointer-events': 'none' }, label),
+          svg('text', { x: c[0], y: c[1] + 0.3, 'font-size': 0.15, 'text-anchor': 'middle', fill: '#1d2b1a', 'pointer-events': 'none' }, `${col},${row}`));
+      }
+    }
+  }
+  s.append(hexes);
+  // Section lines run through the centres of their column on the full rows.
+  for (const line of sc.board?.section_lines ?? []) s.append(svg('line', { x1: line + 0.5, y1: 0, x2: line + 0.5, y2: H - 0.1, stroke: '#5a4a2a', 'stroke-width': 0.03, 'stroke-dasharray': '0.12,0.1', 'pointer-events': 'none' }));
+
+  const orderable = new Set([...(ui.plan?.units ?? []).map((u) => u.id), ...(ui.plan?.leaders ?? []).map((l) => l.id)]);
+  const ordered = new Set((state.orders ?? []).map((o) => o.unit ?? o.leader));
+  const pieces = svg('g', { class: 'pieces' });
+  for (const u of state.units ?? []) {
+    if (!u.at || u.blocks <= 0) continue;
+    const [x, y] = centre(u.at);
+    const sel = ui.selected.includes(u.id);
+    const lit = orderable.has(u.id) || ordered.has(u.id);
+    pieces.append(svg('g', { class: 'piece', 'data-unit': u.id },
+      svg('rect', { x: x - 0.32, y: y - 0.22, width: 0.64, height: 0.44, rx: 0.05, fill: SIDE_COLOURS[u.side], stroke: sel ? '#111' : lit ? '#ffd400' : '#fff', 'stroke-width': sel || lit ? 0.07 : 0.03, 'data-unit': u.id },
+        svg('title', {}, `${u.id}: ${u.class.replaceAll('_', ' ')}, ${u.blocks} block${u.blocks === 1 ? '' : 's'}`)),
+      svg('text', { x, y: y - 0.02, 'font-size': 0.17, 'font-weight': 700, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, u.id),
+      svg('text', { x, y: y + 0.16, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, `${classLabel(u.class)} ×${u.blocks}`)));
+  }
+  for (const l of state.leaders ?? []) {
+    if (!l.at) continue;
+    const [x, y] = centre(l.at);
+    const attached = !!l.attached_to;
+    const lx = attached ? x + 0.3 : x, ly = attached ? y + 0.3 : y;
+    pieces.append(svg('g', { class: 'leader', 'data-unit': l.id },
+      svg('circle', { cx: lx, cy: ly, r: 0.16, fill: '#fff', stroke: SIDE_COLOURS[l.side], 'stroke-width': ui.selected.includes(l.id) ? 0.07 : 0.04, 'data-unit': l.id },
+        svg('title', {}, `leader ${l.id}${attached ? ', attached to ' + l.attached_to : ''}`)),
+      svg('text', { x: lx, y: ly + 0.05, 'font-size': 0.13, 'font-weight': 700, 'text-anchor': 'middle', fill: SIDE_COLOURS[l.side], 'pointer-events': 'none' }, 'L')));
+  }
+  s.append(pieces);
+
+  // Legend below the board.
+  const y0 = H + 0.45;
+  const legend = svg('g', { 'font-size': 0.22 });
+  let x = 0.1;
+  ctx.game.players.forEach((name, side) => {
+    legend.append(svg('rect', { x, y: y0 - 0.16, width: 0.3, height: 0.22, fill: SIDE_COLOURS[side] }), svg('text', { x: x + 0.38, y: y0 + 0.03 }, name));
+    x += 0.6 + name.length * 0.13;
+  });
+  legend.append(svg('circle', { cx: x + 0.15, cy: y0 - 0.05, r: 0.12, fill: '#fff', stroke: '#333', 'stroke-width': 0.03 }), svg('text', { x: x + 0.38, y: y0 + 0.03 }, 'leader (L)'),
+    svg('text', { x: x + 2, y: y0 + 0.03 }, 'unit: id, class, blocks'));
+  // Second row: the destination marks.
+  const y1 = y0 + 0.42;
+  x = 0.1;
+  for (const [fill, text] of [['#7dd87d', '2 B: 2 hexes, may battle'], ['#f0a35e', '2 no B: may not battle'], ['#7dd87d', '1 CC!: must battle (close combat)']]) {
+    legend.append(svg('rect', { x, y: y1 - 0.16, width: 0.3, height: 0.22, fill, stroke: text.includes('CC') ? '#b00020' : '#2d5a27', 'stroke-width': 0.03 }), svg('text', { x: x + 0.38, y: y1 + 0.03 }, text));
+    x += 0.7 + text.length * 0.11;
+  }
+  s.append(legend);
+  root.replaceChildren(s);
+  if (!ctx.replay && !ctx.game.terminal) attach(s, state, ctx);
+}
+
+function attach(s, state, ctx) {
+  s.addEventListener('click', async (ev) => {
+    const t = ev.target;
+    const hex = t.dataset?.hex;
+    if (hex && ui.dest && t.classList.contains('destination')) {
+      const [col, row] = hex.split(',').map(Number);
+      const piece = ui.dest.unit ?? ui.dest.leader;
+      const action = { type: 'move', [ui.dest.leader ? 'leader' : 'unit']: piece, to: [col, row] };
+      ui.dest = null;
+      await ctx.apply(action);
+      return;
+    }
+    const id = t.dataset?.unit;
+    if (!id) { ui.dest = null; render(s.parentNode, state, ctx); return; }
+    if (state.phase === 'movement' && (state.orders ?? []).length === 0) {
+      // Choosing what the card orders: toggle.
+      ui.selected = ui.selected.includes(id) ? ui.selected.filter((x) => x !== id) : [...ui.selected, id];
+      render(s.parentNode, state, ctx);
+      renderControls(ctx);
+      return;
+    }
+    ui.selected = [id];
+    try {
+      const d = await ctx.query('destinations', { unit: id });
+      ui.dest = d;
+      if (d.violations?.length) await ctx.showVerdict({ legal: false, violations: d.violations }, `${id} cannot move now`);
+      else ctx.message(el('div', {}, `${id}: ${d.count} destination${d.count === 1 ? '' : 's'}, allowance ${d.allowance} hex${d.allowance === 1 ? '' : 'es'}. Click one to move.`));
+    } catch (e) { ctx.showError(e); }
+    render(s.parentNode, state, ctx);
+  });
+}
+
+async function showPlan(ctx, card) {
+  ui.card = card;
+  try { ui.plan = await ctx.query('orders', { card }); } catch (e) { ctx.showError(e); ui.plan = null; }
+  ctx.refresh(false);
+}
+
+function renderControls(ctx) {
+  const root = document.getElementById('controls');
+  const state = ctx.game.state;
+  if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'ancients') return;
+  const side = state.side;
+  const hand = state.hands?.[side] ?? [];
+  if (state.phase === 'play_card') {
+    fill(root, el('h2', {}, `${ctx.game.players[side]}: play a card`),
+      el('div', { class: 'cards' }, hand.map((c) => el('div', { class: 'controls-row' },
+        el('button', { type: 'button', 'data-card': c, class: ui.card === c ? 'primary' : '', onclick: () => showPlan(ctx, c) }, c),
+        ui.card === c ? el('button', { type: 'button', class: 'primary', id: 'play-card', onclick: async () => { ui.plan = null; ui.card = null; await ctx.apply({ type: 'play_card', card: c }); } }, 'Play') : null))),
+      ui.plan ? el('div', {}, `${ui.plan.reason} (${ui.plan.orders} order${ui.plan.orders === 1 ? '' : 's'}; lit units may be ordered)`) : el('div', {}, 'Pick a card to light up the units it can order.'));
+    return;
+  }
+  const plan = state.plan;
+  ui.plan = plan ? { units: (plan.units ?? []).map((id) => ({ id })), leaders: (plan.leaders ?? []).map((id) => ({ id })) } : null;
+  const ordered = (state.orders ?? []).length > 0;
+  fill(root, el('h2', {}, `${ctx.game.players[side]}: ${state.card ?? ''}`),
+    el('div', {}, plan?.reason ?? ''),
+    ordered ? el('div', {}, `Ordered: ${(state.orders ?? []).map((o) => o.unit ?? o.leader).join(', ')}. Click one to see where it can go.`)
+      : el('div', { class: 'controls-row' }, `Choose up to ${plan?.total ?? '?'}: `, el('strong', {}, ui.selected.join(', ') || '(click lit units)'),
+        el('button', { type: 'button', class: 'primary', id: 'give-orders', disabled: !ui.selected.length, onclick: async () => {
+          const units = ui.selected.filter((id) => state.units.some((u) => u.id === id));
+          const leaders = ui.selected.filter((id) => state.leaders.some((l) => l.id === id));
+          ui.selected = [];
+          await ctx.apply({ type: 'order', ...(units.length ? { units } : {}), ...(leaders.length ? { leaders } : {}) });
+        } }, 'Order them')));
+}
+
+export function controls(root, ctx) { renderControls(ctx); }

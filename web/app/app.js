@@ -1,0 +1,229 @@
+// The web board's shell: the battle menu, the game's status, refusals with
+// their rule text, undo and redo, the log, saving and loading it, and the
+// replay. It speaks only the API of docs/api.md; each system's board
+// (warmaster.js, ancients.js, blightmeer.js) draws the state and builds the
+// actions, and every ruling comes from the server.
+import * as warmaster from './warmaster.js';
+import * as ancients from './ancients.js';
+import * as blightmeer from './blightmeer.js';
+
+const boards = { warmaster, ancients, blightmeer };
+const $ = (id) => document.getElementById(id);
+
+export class ApiError extends Error {
+  constructor(status, error) { super(error?.message ?? `HTTP ${status}`); this.status = status; this.error = error; }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = typeof body === 'string' ? 'text/plain' : 'application/json';
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  }
+  const res = await fetch('/api/' + path, init);
+  const text = await res.text();
+  const type = res.headers.get('Content-Type') || '';
+  const data = type.includes('application/json') && text ? JSON.parse(text) : text;
+  if (!res.ok) throw new ApiError(res.status, data?.error);
+  return data;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// Replaces a node's children, leaving out the null and false of optional parts.
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+const ruleTexts = new Map();  // system -> Map(rule id -> rule)
+async function ruleText(system, id) {
+  if (!ruleTexts.has(system)) {
+    const rules = await api('GET', `rules/${system}`);
+    ruleTexts.set(system, new Map(rules.map((r) => [r.id, r])));
+  }
+  return ruleTexts.get(system).get(id);
+}
+
+// The one game being played, and what the board needs to talk to it.
+export const ctx = {
+  game: null,          // the game's view (GET /api/games/{id})
+  replay: null,        // a past state being looked at, or null
+  async post(what, body) { return api('POST', `games/${ctx.game.id}/${what}`, body); },
+  async query(name, args) { return ctx.post('query', { name, args }); },
+  async validate(action) { return ctx.post('validate', { action }); },
+  // Applies an action; shows the rolls, or the refusal with its rule text.
+  async apply(action, label) {
+    try {
+      const out = await ctx.post('apply', { action });
+      ctx.game = out.game;
+      if (out.applied) showOutcome(label ?? describeAction(action), out);
+      else await showVerdict(out, label ?? describeAction(action));
+      await refresh(false);
+      return out;
+    } catch (e) { showError(e); return null; }
+  },
+  showVerdict: (...a) => showVerdict(...a),
+  showError: (...a) => showError(...a),
+  message: (node) => { $('message').replaceChildren(node); },
+  refresh: (...a) => refresh(...a),
+};
+
+export function describeAction(a) {
+  if (!a || typeof a !== 'object') return String(a);
+  if (a.type === 'move' && Array.isArray(a.moves) && a.moves.length === 0) return 'move: none (the ordered units stay)';
+  const parts = [a.type ?? a.kind ?? 'action'];
+  for (const k of ['character', 'unit', 'units', 'card', 'leader', 'to', 'hex'])
+    if (a[k] !== undefined) parts.push(`${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : a[k]}`);
+  return parts.join(', ');
+}
+
+function showOutcome(label, out) {
+  const rolls = out.rolls?.length
+    ? el('div', { class: 'rolls' }, 'Dice: ', out.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value))),
+      ' ', el('span', { class: 'muted' }, out.rolls.map((r) => r.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
+    : null;
+  const summary = out.result?.summary ?? out.result?.reason ?? out.result?.explain ?? '';
+  ctx.message(el('div', {}, el('div', { class: 'legal' }, `Done: ${label}`), rolls,
+    summary ? el('div', {}, String(summary)) : null));
+}
+
+// A verdict ({legal, violations}) with each rule's id, reason and text.
+export async function showVerdict(v, label = '') {
+  if (v.legal) {
+    ctx.message(el('div', { class: 'legal' }, `Legal${label ? ': ' + label : ''}`));
+    return;
+  }
+  const items = [];
+  for (const r of v.violations ?? []) {
+    const info = await ruleText(ctx.game.system, r.rule).catch(() => null);
+    items.push(el('li', {},
+      el('div', { class: 'rule' }, r.rule),
+      el('div', { class: 'reason' }, r.reason),
+      info ? el('div', { class: 'rule-text' }, info.text) : null));
+  }
+  ctx.message(el('div', {}, el('div', { class: 'illegal' }, `Refused${label ? ': ' + label : ''}`), el('ul', { class: 'violations' }, items)));
+}
+
+export function showError(e) {
+  const m = e instanceof ApiError && e.error ? e.error.message : String(e.message ?? e);
+  ctx.message(el('div', { class: 'error', role: 'alert' }, `Error: ${m}`));
+}
+
+function renderStatus() {
+  const g = ctx.game;
+  const r = g.result ?? {};
+  const who = g.current_player >= 0 ? g.players[g.current_player] : '—';
+  $('status').replaceChildren(...[
+    el('div', {}, el('strong', {}, g.battle), ` (${g.system})`),
+    el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
+    r.over ? el('div', { class: 'legal', id: 'result-line' }, `Over: ${r.winner !== null && r.winner !== undefined ? g.players[r.winner] + ' wins' : 'no winner'}${r.reason ? ' — ' + r.reason : ''}`) : null].filter(Boolean));
+  $('undo').disabled = !g.can_undo;
+  $('redo').disabled = !g.can_redo;
+  const step = $('replay-step');
+  step.max = String(g.position);
+  if (!ctx.replay) step.value = String(g.position);
+  $('replay-label').textContent = ctx.replay ? `step ${ctx.replay.step} of ${ctx.replay.steps}` : `step ${g.position} (live)`;
+  $('replay-live').disabled = !ctx.replay;
+}
+
+async function renderLog() {
+  const text = await api('GET', `games/${ctx.game.id}/log`);
+  const lines = text.split('\n').filter(Boolean).slice(1).map((l) => JSON.parse(l));
+  $('log-list').replaceChildren(...lines.map((e) => el('li', { class: e.refused ? 'refused' : '' },
+    `${describeAction(e.action)}${e.rolls?.length ? ' [' + e.rolls.map((r) => r.value).join(' ') + ']' : ''}${e.refused ? ' — refused' : ''}`)));
+}
+
+async function renderActions() {
+  const list = $('action-list');
+  if (ctx.replay || ctx.game.terminal) { list.replaceChildren(); return; }
+  const { actions } = await api('GET', `games/${ctx.game.id}/legal-actions`);
+  const board = boards[ctx.game.system];
+  const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;
+  list.replaceChildren(...shown.slice(0, 60).map((a) =>
+    el('button', { type: 'button', 'data-action': JSON.stringify(a), onclick: () => ctx.apply(a) }, describeAction(a))));
+  if (shown.length > 60) list.append(el('div', {}, `… and ${shown.length - 60} more`));
+}
+
+export async function refresh(fetchGame = true) {
+  if (fetchGame) ctx.game = await api('GET', `games/${ctx.game.id}`);
+  renderStatus();
+  const board = boards[ctx.game.system];
+  const state = ctx.replay ? ctx.replay.state : ctx.game.state;
+  board.render($('board'), state, ctx);
+  board.controls($('controls'), ctx);
+  await Promise.all([renderLog(), renderActions()]);
+}
+
+async function newGame(body) {
+  try {
+    ctx.game = await api('POST', 'games', body);
+    ctx.replay = null;
+    $('message').replaceChildren();
+    location.hash = ctx.game.id;
+    await refresh(false);
+  } catch (e) { showError(e); }
+  // Milliseconds from navigation to the first board drawn (the browser tests read it).
+  if (!document.body.dataset.readyMs) document.body.dataset.readyMs = performance.now().toFixed(1);
+}
+
+async function start() {
+  const { battles, default: first } = await api('GET', 'battles');
+  $('battle').replaceChildren(...battles.map((b) => el('option', { value: b.id }, b.title)));
+  $('battle').value = first;
+  $('new-game').onclick = () => newGame({ battle: $('battle').value, seed: Number($('seed').value) || 0 });
+  $('battle').onchange = () => $('new-game').click();
+  $('undo').onclick = async () => { try { ctx.game = await ctx.post('undo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
+  $('redo').onclick = async () => { try { ctx.game = await ctx.post('redo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
+  $('save-log').onclick = async () => {
+    const text = await api('GET', `games/${ctx.game.id}/log`);
+    const a = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' })), download: `${ctx.game.system}-game.jsonl` });
+    document.body.append(a); a.click(); a.remove();
+  };
+  $('load-log').onchange = async (ev) => {
+    const f = ev.target.files[0]; ev.target.value = '';
+    if (!f) return;
+    try { ctx.game = await api('POST', 'games/import', await f.text()); ctx.replay = null; location.hash = ctx.game.id; await refresh(false); } catch (e) { showError(e); }
+  };
+  $('upload-battle').onchange = async (ev) => {
+    const f = ev.target.files[0]; ev.target.value = '';
+    if (!f) return;
+    let scenario;
+    try { scenario = JSON.parse(await f.text()); } catch (e) { showError(new Error(`${f.name} is not JSON: ${e.message}`)); return; }
+    const systems = ['warmaster', 'ancients', 'blightmeer'];
+    const errors = [];
+    for (const system of systems) {
+      try { ctx.game = await api('POST', 'games', { system, scenario, seed: Number($('seed').value) || 0 }); ctx.replay = null; await refresh(false); return; }
+      catch (e) { errors.push(`as ${system}: ${e.error?.message ?? e.message}`); }
+    }
+    showError(new Error(`${f.name} is not a battle of any system. ${errors.join('; ')}`));
+  };
+  $('replay-step').oninput = async (ev) => {
+    const step = Number(ev.target.value);
+    if (step === ctx.game.position) { ctx.replay = null; await refresh(false); return; }
+    ctx.replay = await api('GET', `games/${ctx.game.id}/replay/${step}`);
+    await refresh(false);
+  };
+  $('replay-live').onclick = async () => { ctx.replay = null; await refresh(false); };
+  document.addEventListener('keydown', (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey)) return;
+    if (ev.key === 'z') { ev.preventDefault(); $('undo').click(); }
+    if (ev.key === 'y') { ev.preventDefault(); $('redo').click(); }
+  });
+  // A game id in the address resumes that game (while the server keeps it).
+  const id = location.hash.slice(1);
+  if (/^[0-9a-f]{32}$/.test(id)) {
+    try { ctx.game = await api('GET', `games/${id}`); await refresh(false); return; } catch { /* gone: start anew */ }
+  }
+  await newGame({ battle: first, seed: 1 });
+}
+
+start().catch(showError);

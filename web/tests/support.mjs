@@ -1,0 +1,42 @@
+// What every browser test needs: `referee serve` on a free loopback port, and
+// Debian's chromium (never a downloaded browser) driven by playwright-core.
+// REFEREE is the referee binary to test (scripts/test-web.sh sets it);
+// SCREENSHOTS is the folder the screenshots go to.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const screenshots = process.env.SCREENSHOTS ?? path.resolve('screenshots');
+mkdirSync(screenshots, { recursive: true });
+
+export async function startServer(args = []) {
+  const bin = process.env.REFEREE;
+  if (!bin) throw new Error('set REFEREE to the referee binary');
+  const proc = spawn(bin, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`referee serve did not start: ${out}`)), 15000);
+    const read = (chunk) => {
+      out += chunk;
+      const m = out.match(/http:\/\/[0-9.]+:\d+\//);
+      if (m) { clearTimeout(timer); resolve(m[0]); }
+    };
+    proc.stdout.on('data', read);
+    proc.stderr.on('data', read);
+    proc.on('exit', (code) => reject(new Error(`referee serve exited (${code}): ${out}`)));
+  });
+  return { url, stop: () => proc.kill('SIGTERM'), proc };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+}

@@ -1,0 +1,107 @@
+// Every bundled battle of every system loads in the browser; an Ancients card
+// is played and a unit ordered and moved; a Blightmeer climb is drawn, its
+// check's chance shown, and resolved with the dice.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, shot } from './support.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function openPage(width = 1280, height = 800) {
+  const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector('#board svg');
+  return page;
+}
+
+async function choose(page, battle) {
+  const before = await page.evaluate(() => location.hash);
+  await page.selectOption('#battle', battle);
+  await page.waitForFunction((h) => location.hash !== h, before);
+  await page.waitForSelector('#board svg');
+}
+
+test('each bundled battle of each system loads, at 1280 x 800 and at phone width', async () => {
+  const { battles } = await (await fetch(`${server.url}api/battles`)).json();
+  assert.ok(battles.length >= 7);
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    const page = await openPage(w, h);
+    for (const b of battles) {
+      await choose(page, b.id);
+      assert.match(await page.textContent('#status'), new RegExp(b.system));
+      const id = { warmaster: '#wm-svg', ancients: '#an-svg', blightmeer: '#bm-svg' }[b.system];
+      assert.equal(await page.locator(id).count(), 1, b.id);
+      if (w === 390) {
+        // Nothing wider than the screen: the board scales down.
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 392, `${b.id} is ${width} px wide at phone width`);
+      }
+    }
+    if (w === 390) await shot(page, 'phone-width');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test('Ancients: play a card, the units it orders light up, order one, move it', async () => {
+  const page = await openPage();
+  await choose(page, 'ancients/centre_clash');
+  assert.match(await page.textContent('#turn-line'), /Rome · play_card/);
+  await page.click('button[data-card="order-three-center"]');
+  await page.waitForSelector('#play-card');
+  // "Order Three Units Center": the lit units are the ones the card may order.
+  const id = await page.evaluate(() => location.hash.slice(1));
+  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
+  assert.equal(plan.orders, 3);
+  const lit = await page.locator('#an-svg rect[stroke="#ffd400"]').count();
+  assert.equal(lit, plan.units.length);
+  await page.click('#play-card');
+  await page.waitForFunction(() => /movement/.test(document.getElementById('turn-line').textContent));
+  const unit = plan.units[0].id;
+  await page.click(`#an-svg rect[data-unit="${unit}"]`);
+  await page.click('#give-orders');
+  await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
+  await page.click(`#an-svg rect[data-unit="${unit}"]`);
+  await page.waitForSelector('#an-svg polygon.destination');
+  const marks = await page.locator('#an-svg text').allTextContents();
+  assert.ok(marks.some((t) => /^\d (B|no B|CC!)$/.test(t)), marks.join('|'));
+  await shot(page, 'ancients-destinations');
+  const target = page.locator('#an-svg polygon.destination').first();
+  const hex = await target.getAttribute('data-hex');
+  await target.click({ force: true });
+  await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 3);
+  const game = await (await fetch(`${server.url}api/games/${id}`)).json();
+  assert.deepEqual(game.state.units.find((u) => u.id === unit).at, hex.split(',').map(Number));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Blightmeer: draw a climb onto the inn, see its check, resolve it with dice', async () => {
+  const page = await openPage();
+  await choose(page, 'blightmeer/town');
+  const svgPoint = (x, y) => page.evaluate(([x, y]) => {
+    const s = document.getElementById('bm-svg');
+    const p = s.createSVGPoint();
+    p.x = x; p.y = 36 - y;
+    const q = p.matrixTransform(s.getScreenCTM());
+    return { x: q.x, y: q.y };
+  }, [x, y]);
+  await page.click('#bm-svg circle[data-unit="captain"]');
+  await page.waitForSelector('#bm-svg g.reach rect');
+  await page.click('button[data-step="climb"]');
+  const to = await svgPoint(4.5, 7);
+  await page.mouse.click(to.x, to.y);
+  await page.waitForSelector('#bm-report');
+  // A 3" wall climbed by a Move 6, Agility 8 captain: 4" spent, one climb check at 13/20.
+  assert.match(await page.textContent('#bm-report'), /Legal: 4" of 6" used/);
+  assert.match(await page.textContent('#controls'), /climb check, Agility 8 \(13\/20 = 65\.0%\)/);
+  await shot(page, 'blightmeer-climb');
+  await page.click('#bm-resolve');
+  await page.waitForSelector('#message .rolls');
+  const dice = await page.locator('#message .rolls span.die').allTextContents();
+  assert.ok(dice.length >= 1);
+  assert.deepEqual(page.errors, []);
+});
