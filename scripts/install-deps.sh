@@ -11,7 +11,11 @@ packages=(g++ cmake ninja-build ccache pkgconf nlohmann-json3-dev libcli11-dev l
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    --web) packages+=(chromium nodejs npm) ;;
+    --web)
+      packages+=(chromium)
+      # A machine with its own Node.js (NodeSource's bundles npm) keeps it:
+      # Debian's npm package would conflict with it.
+      if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi ;;
     *) echo "install-deps.sh: unknown option $option (expected --fuzz or --web)" >&2; exit 2 ;;
   esac
 done
