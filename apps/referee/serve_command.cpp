@@ -37,7 +37,7 @@ void serve(const ServeOptions& o) {
   const GameRegistry& registry = builtin_games();
   std::vector<server::Battle> battles = server::bundled_battle_list(registry);
   if (!o.battle.empty()) battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system));
-  server::Api api(registry, std::move(battles), {o.max_games, o.max_body});
+  server::Api api(registry, std::move(battles), {o.max_games, o.max_body, 20000});
   server::HttpServer http(api);
   const int port = http.bind(o.host, o.port);
   if (port < 0) throw InputError("--port", fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", o.host, o.port));

@@ -225,6 +225,9 @@ Response Api::create_game(const Json& body) {
 
 Response Api::import_log(const std::string& body) {
   const GameLog log = GameLog::parse_jsonl(body, "log");
+  if (log.entries.size() > limits_.max_log_entries)
+    throw InputError("log", fmt::format("{} entries is more than the {} a game may hold here", log.entries.size(),
+                                        limits_.max_log_entries));
   if (log.battle.is_null()) throw InputError("log", "the log's header carries no battle, so it cannot be replayed here");
   auto match = std::make_unique<Match>(Match::replay(registry_, log, "log"));
   std::string name = log.scenario.empty() ? "imported log" : log.scenario;
@@ -337,6 +340,9 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       for (const ChanceOutcome& c : match.state().chance_outcomes(action, "action")) out.push_back(to_json_value(c));
       return ok({{"outcomes", out}});
     }
+    if (match.position() >= limits_.max_log_entries)
+      return error_response(409, "game", fmt::format("this game has reached the {} actions a game may hold here; "
+                                                     "save its log and load it into referee play", limits_.max_log_entries));
     Json out = outcome_json(match.play(action, "action"));
     out["game"] = view(parts[1], *slot);
     return ok(out);

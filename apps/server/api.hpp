@@ -14,7 +14,8 @@
 //     files (depth-limited, unknown fields refused), answering 400 with the
 //     field and the problem;
 //   - games live in memory only; at most Limits::max_games, the least
-//     recently used one dropped first; nothing on disk is read or written.
+//     recently used one dropped first, each with at most
+//     Limits::max_log_entries actions; nothing on disk is read or written.
 // Concurrency: the store has one mutex, and each game its own, so requests
 // on different games run in parallel and requests on one game in turn.
 #pragma once
@@ -53,6 +54,7 @@ struct Response {
 struct Limits {
   std::size_t max_games = 500;
   std::size_t max_body_bytes = 1 << 20;  // 1 MiB: a battle or a long log fits many times over
+  std::size_t max_log_entries = 20000;   // per game: a whole battle takes a few hundred
 };
 
 // A battle offered in the menu: a bundled one, or one given with --battle.

@@ -201,7 +201,7 @@ TEST(ServerApi, AnUploadedBattleGoesThroughTheStrictParser) {
 }
 
 TEST(ServerApi, BadRequestsNameTheFieldAndTheProblem) {
-  Api api = make_api({10, 4096});
+  Api api = make_api({10, 4096, 20000});
   const Json g = create(api);
   const std::string base = "/api/games/" + g["id"].get<std::string>();
   auto raw = [&](const std::string& m, const std::string& path, const std::string& body) { return api.handle({m, path, body}); };
@@ -246,8 +246,22 @@ TEST(ServerApi, ScriptedDiceThatRunOutAreBadInputAndRecordNothing) {
   EXPECT_EQ(out["rolls"][1]["value"], 4);
 }
 
+TEST(ServerApi, AGameHoldsAtMostTheLimitsActions) {
+  Limits limits;
+  limits.max_log_entries = 2;
+  Api api = make_api(limits);
+  const Json g = create(api);
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  const Json bad = {{"type", "order"}, {"character", "orc-warboss"}, {"unit", "orc-boyz-1"}};
+  call(api, "POST", base + "/apply", {{"action", bad}}, 200);  // refusals are logged too
+  call(api, "POST", base + "/apply", {{"action", bad}}, 200);
+  const Json full = call(api, "POST", base + "/apply", {{"action", kOrder}}, 409);
+  EXPECT_EQ(full["error"]["field"], "game");
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["position"], 2);
+}
+
 TEST(ServerApi, TheLeastRecentlyUsedGameMakesRoomAndDeleteForgets) {
-  Api api = make_api({3, 1 << 20});
+  Api api = make_api({3, 1 << 20, 20000});
   const std::string a = create(api)["id"], b = create(api)["id"], c = create(api)["id"];
   call(api, "GET", "/api/games/" + a, nullptr, 200);  // a is used again: b is now the oldest
   create(api);

@@ -17,7 +17,7 @@ namespace {
 class HttpServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    api_ = std::make_unique<Api>(builtin_games(), bundled_battle_list(builtin_games()), Limits{50, 64 * 1024});
+    api_ = std::make_unique<Api>(builtin_games(), bundled_battle_list(builtin_games()), Limits{50, 64 * 1024, 20000});
     http_ = std::make_unique<HttpServer>(*api_, 4);
     port_ = http_->bind("127.0.0.1", 0);
     ASSERT_GT(port_, 0);

@@ -159,7 +159,7 @@ function renderControls(ctx) {
     el('div', { class: 'controls-row' }, el('label', {}, el('input', { type: 'checkbox', checked: ui.run, onchange: async (e) => { ui.run = e.target.checked; ui.reach = await ctx.query('reach', { unit: ui.unit, run: ui.run }); await checkPath(ctx); ctx.refresh(false); } }), ' run')),
     el('ol', { id: 'bm-steps' }, ui.path.map((p, i) => el('li', {}, `${p.type.replace('_', ' ')} ${p.to ? 'to ' + p.to.join(', ') : p.ladder}${rep?.steps?.[i] ? ` — ${rep.steps[i].cost}"` : ''}`))),
     rep ? el('div', { id: 'bm-report', class: rep.legal ? 'legal' : 'illegal' }, `${rep.legal ? 'Legal' : 'Illegal'}: ${rep.spent}" of ${rep.allowance.total}" used`) : null,
-    rep?.checks?.length ? el('ul', {}, rep.checks.map((c) => el('li', {}, `step ${c.step + 1}: ${c.kind} check, Agility ${c.target} (${c.chance.fraction} = ${(c.chance.value * 100).toFixed(1)}%)${c.why ? ' — ' + c.why : ''}`))) : null,
+    rep?.checks?.length ? el('ul', {}, rep.checks.map((c) => el('li', {}, `step ${c.step + 1}: ${c.kind} check, Agility ${c.target} (${c.chance.fraction} = ${(c.chance.value * 100).toFixed(1)}%)${c.why?.length ? ' — ' + [].concat(c.why).join('; ') : ''}; if it fails, ${c.on_failure}`))) : null,
     rep && !rep.legal ? el('ul', {}, rep.violations.map((v) => el('li', {}, el('span', { class: 'rule' }, v.rule), ' ', v.reason))) : null,
     el('div', { class: 'controls-row' },
       el('button', { type: 'button', class: 'primary', id: 'bm-resolve', disabled: !rep?.legal, onclick: async () => {
