@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -163,6 +164,32 @@ std::vector<std::string> remove_unit(Battlefield& bf, const std::string& id, boo
   bf.units.erase(std::remove_if(bf.units.begin(), bf.units.end(), [&](const Unit& u) { return u.id == id; }),
                  bf.units.end());
   return chars;
+}
+
+// Removes `n` stands of `u`, those nearest the units in `foes` first (to
+// 0.01 cm); among those equally near, the one touching fewest stands of its
+// own unit, so a line loses its ends and stays in formation
+// (docs/rulings.md#warmaster-combat-casualties).
+void remove_stands(const Battlefield& bf, Unit& u, int n, const std::vector<std::string>& foes, double tol) {
+  for (int k = 0; k < n && !u.stands.empty(); ++k) {
+    std::size_t best = 0;
+    std::tuple<double, int, std::size_t> key{1e18, 0, 0};
+    for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      const OrientedRect r = u.footprint(s);
+      double d = 1e18;
+      for (const std::string& e : foes)
+        if (const Unit* eu = bf.find_unit(e))
+          for (std::size_t i = 0; i < eu->stands.size(); ++i) d = std::min(d, distance(r, eu->footprint(i)));
+      int neighbours = 0;
+      for (std::size_t o = 0; o < u.stands.size(); ++o) neighbours += o != s && touching(r, u.footprint(o), tol);
+      const std::tuple<double, int, std::size_t> mine{std::round(d * 100) / 100, neighbours, s};
+      if (s == 0 || mine < key) {
+        key = mine;
+        best = s;
+      }
+    }
+    u.stands.erase(u.stands.begin() + static_cast<std::ptrdiff_t>(best));
+  }
 }
 
 struct Slide {
@@ -562,12 +589,11 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
       a.position = pos.position;
       a.needed = to_hit(a.position);
       a.armour = t->armour;
-      std::map<std::string, AttackModifier> mods;
       auto add = [&](const std::string& name, int v) {
-        AttackModifier& m = mods[name];
-        m.name = name;
-        m.value = v;
-        ++m.stands;
+        auto m = std::find_if(a.modifiers.begin(), a.modifiers.end(),
+                              [&](const AttackModifier& x) { return x.name == name; });
+        if (m == a.modifiers.end()) m = a.modifiers.insert(a.modifiers.end(), AttackModifier{name, v, 0});
+        ++m->stands;
         return v;
       };
       for (const Fight& f : fights) {
@@ -592,7 +618,6 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
         a.dice += std::max(0, n);
       }
       if (a.stands == 0) continue;
-      for (auto& [name, m] : mods) a.modifiers.push_back(m);
       for (int k = 0; k < a.dice; ++k) {
         a.to_hit.push_back(dice.d6(fmt::format("combat to hit: {} at {}", id, tid)));
         a.hits += a.to_hit.back() >= a.needed;
@@ -664,19 +689,7 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
     const int per = u.hits > 0 ? u.hits : 1;
     c.stands_removed = std::min(static_cast<int>(u.stands.size()), total_hits[id] / per - removed[id]);
     removed[id] += c.stands_removed;
-    std::vector<std::pair<double, std::size_t>> order;
-    for (std::size_t s = 0; s < u.stands.size(); ++s) {
-      double d = 1e18;
-      for (const std::string& e : foes[id])
-        for (std::size_t k = 0; k < bf.find_unit(e)->stands.size(); ++k)
-          d = std::min(d, distance(u.footprint(s), bf.find_unit(e)->footprint(k)));
-      order.push_back({d, s});
-    }
-    std::stable_sort(order.begin(), order.end());
-    std::vector<std::size_t> gone;
-    for (int k = 0; k < c.stands_removed; ++k) gone.push_back(order[static_cast<std::size_t>(k)].second);
-    std::sort(gone.rbegin(), gone.rend());
-    for (std::size_t s : gone) u.stands.erase(u.stands.begin() + static_cast<std::ptrdiff_t>(s));
+    remove_stands(bf, u, c.stands_removed, foes[id], tol());
     u.stands_lost += c.stands_removed;
     c.destroyed = u.stands.empty();
     rep.rulings.push_back(
@@ -824,19 +837,7 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
         const int lost = std::min(static_cast<int>(mu.stands.size()),
                                   static_cast<int>(std::ceil(short_by / settings.blocked_retreat_cm_per_stand - 1e-9)));
         m.stands_lost = lost;
-        std::vector<std::pair<double, std::size_t>> order;
-        for (std::size_t st = 0; st < mu.stands.size(); ++st) {
-          double d = 1e18;
-          for (const std::string& e : foes[id])
-            if (const Unit* eu = bf.find_unit(e))
-              for (std::size_t k = 0; k < eu->stands.size(); ++k) d = std::min(d, distance(mu.footprint(st), eu->footprint(k)));
-          order.push_back({d, st});
-        }
-        std::stable_sort(order.begin(), order.end());
-        std::vector<std::size_t> drop;
-        for (int k = 0; k < lost; ++k) drop.push_back(order[static_cast<std::size_t>(k)].second);
-        std::sort(drop.rbegin(), drop.rend());
-        for (std::size_t st : drop) mu.stands.erase(mu.stands.begin() + static_cast<std::ptrdiff_t>(st));
+        remove_stands(bf, mu, lost, foes[id], tol());
         mu.stands_lost += lost;
         m.destroyed = mu.stands.empty();
         rep.rulings.push_back(
