@@ -295,7 +295,14 @@ const CombatDecision* decision_of(const CombatOptions& o, const std::string& uni
 
 // The connected group of units in contact, grown from `seeds` over enemy
 // contacts, in battlefield order.
+std::vector<Aabb> unit_boxes(const Battlefield& bf) {
+  std::vector<Aabb> out;
+  for (const Unit& u : bf.units) out.push_back(u.stands.empty() ? Aabb{{0, 0}, {0, 0}} : unit_box(u));
+  return out;
+}
+
 std::vector<std::string> contact_group(const Battlefield& bf, const std::vector<std::string>& seeds, double tol) {
+  const std::vector<Aabb> boxes = unit_boxes(bf);
   std::vector<char> in(bf.units.size(), 0);
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < bf.units.size(); ++i)
@@ -307,7 +314,8 @@ std::vector<std::string> contact_group(const Battlefield& bf, const std::vector<
     const std::size_t i = todo.back();
     todo.pop_back();
     for (std::size_t k = 0; k < bf.units.size(); ++k)
-      if (!in[k] && bf.units[k].side != bf.units[i].side && units_touch(bf.units[i], bf.units[k], tol)) {
+      if (!in[k] && bf.units[k].side != bf.units[i].side && boxes[i].inflated(tol).overlaps(boxes[k]) &&
+          units_touch(bf.units[i], bf.units[k], tol)) {
         in[k] = 1;
         todo.push_back(k);
       }
@@ -400,13 +408,31 @@ void to_json(nlohmann::json& j, const CombatOptions& o) {
 }
 
 std::vector<Engagement> find_engagements(const Battlefield& bf, const Settings& settings) {
+  // Components over enemy contacts, each pair of units tested once.
+  const std::size_t n = bf.units.size();
+  const std::vector<Aabb> boxes = unit_boxes(bf);
+  std::vector<std::size_t> root(n);
+  for (std::size_t i = 0; i < n; ++i) root[i] = i;
+  auto find = [&](std::size_t i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  std::vector<char> engaged(n, 0);
+  const double tol = settings.contact_tolerance;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = i + 1; k < n; ++k)
+      if (bf.units[i].side != bf.units[k].side && boxes[i].inflated(tol).overlaps(boxes[k]) &&
+          units_touch(bf.units[i], bf.units[k], tol)) {
+        engaged[i] = engaged[k] = 1;
+        root[find(i)] = find(k);
+      }
   std::vector<Engagement> out;
-  std::vector<char> done(bf.units.size(), 0);
-  for (std::size_t i = 0; i < bf.units.size(); ++i) {
-    if (done[i]) continue;
-    std::vector<std::string> g = contact_group(bf, {bf.units[i].id}, settings.contact_tolerance);
-    for (const std::string& id : g) done[static_cast<std::size_t>(bf.find_unit(id) - bf.units.data())] = 1;
-    if (g.size() > 1) out.push_back({std::move(g)});
+  std::map<std::size_t, std::size_t> index;  // component root -> engagement
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!engaged[i]) continue;
+    auto [at, fresh] = index.try_emplace(find(i), out.size());
+    if (fresh) out.emplace_back();
+    out[at->second].units.push_back(bf.units[i].id);
   }
   return out;
 }
@@ -462,23 +488,26 @@ struct Phase {
         for (std::size_t s = 0; s < u.stands.size(); ++s) {
           if (used.count({u.id, s})) continue;
           const OrientedRect r = u.footprint(s);
-          bool in_contact = false;
-          for (const Unit& e : bf.units)
-            if (e.side != side)
-              for (std::size_t k = 0; k < e.stands.size() && !in_contact; ++k)
-                in_contact = touching(r, e.footprint(k), tol());
-          if (in_contact) continue;
           const Segment front = r.front_edge();
           const Vec2 mid = (front.a + front.b) / 2;
           for (const auto& [b, facing] : backed) {
-            const Segment rear = edges(b)[2];
-            if (angle_between(facing, u.stands[s].pose.facing_deg) <= kSupportFacing && distance(mid, rear) <= tol()) {
+            if (angle_between(facing, u.stands[s].pose.facing_deg) > kSupportFacing ||
+                distance(mid, edges(b)[2]) > tol())
+              continue;
+            // Behind a fighting stand; not itself in contact with an enemy.
+            bool in_contact = false;
+            const Aabb near = r.bounds().inflated(tol());
+            for (const Unit& e : bf.units)
+              if (e.side != side)
+                for (std::size_t k = 0; k < e.stands.size() && !in_contact; ++k)
+                  in_contact = near.overlaps(e.footprint(k).bounds()) && touching(r, e.footprint(k), tol());
+            if (!in_contact) {
               used.insert({u.id, s});
               out.push_back(fmt::format("{}#{}", u.id, s));
               backed.push_back({r, u.stands[s].pose.facing_deg});
               grew = true;
-              break;
             }
+            break;
           }
         }
       }
@@ -636,7 +665,8 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
       }
       rep.rulings.push_back(
           {kRuleAttacks,
-           fmt::format("{}: {} of {} Attacks fight {}: {}{}", id, plural(a.stands, "stand", "stands"), u.attacks, tid,
+           fmt::format("{}: {} (Attacks {}) {} {}: {}{}", id, plural(a.stands, "stand", "stands"), u.attacks,
+                       a.stands == 1 ? "fights" : "fight", tid,
                        plural(a.dice, "die", "dice"),
                        mod_words.empty() ? std::string(" (no modifier)")
                                          : fmt::format(" ({})", fmt::join(mod_words, "; "))),
