@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/warmaster/combat.hpp"
@@ -513,6 +515,40 @@ TEST(Combat, RetreatingOffTheTableDestroysTheUnit) {
   EXPECT_EQ(m->off_table->outcome, OffTableOutcome::Destroyed);
   EXPECT_TRUE(has_rule(r, "warmaster.movement.off_table"));
   EXPECT_EQ(dice.remaining(), 0u);  // no chart roll
+}
+
+// "In any other situation roll a D6 and then consult the table": a draw's
+// fall back over the table edge is not a retreat, so the empire rolls on the
+// chart (a 5: it may come back) and is off the table at the end of the phase.
+TEST(Combat, FallingBackOffTheTableRollsOnTheChart) {
+  Battlefield bf = duel();
+  for (Stand& s : bf.units[0].stands) s.pose.position.y = 1.2;  // rear edge at y 0.2
+  for (Stand& s : bf.units[1].stands) s.pose.position.y = 3.2;
+  ScriptedDice dice({1, 1, 1, 2, 3, 4, 5, 1, 1, 1});
+  CombatReport r = resolve_combat(bf, 0, dice);
+  const CombatMove* m = move_of(r, "empire");
+  ASSERT_NE(m, nullptr) << reasons(r);
+  EXPECT_TRUE(m->left_table);
+  EXPECT_FALSE(m->destroyed);
+  ASSERT_TRUE(m->off_table.has_value());
+  EXPECT_EQ(m->off_table->roll, 5);
+  EXPECT_EQ(m->off_table->outcome, OffTableOutcome::ReturnsMayMove);
+  EXPECT_EQ(r.after.find_unit("empire"), nullptr);
+  EXPECT_NEAR(centre_y(r.after, "orcs"), 4.2, 1e-9);
+  EXPECT_EQ(dice.remaining(), 0u);
+}
+
+// The setting is read from a battle file's settings, and written only when
+// it differs from the default (so older logs keep their exact text).
+TEST(Combat, BlockedRetreatSettingRoundTrips) {
+  Settings s = settings_from_json(nlohmann::json::parse(R"({"blocked_retreat_cm_per_stand": 5})"));
+  EXPECT_EQ(s.blocked_retreat_cm_per_stand, 5.0);
+  nlohmann::json j;
+  to_json(j, s);
+  EXPECT_EQ(j.at("blocked_retreat_cm_per_stand"), 5.0);
+  to_json(j, Settings{});
+  EXPECT_FALSE(j.contains("blocked_retreat_cm_per_stand"));
+  EXPECT_THROW(settings_from_json(nlohmann::json::parse(R"({"blocked_retreat_cm_per_stand": 0})")), InputError);
 }
 
 // "If a unit is forced to retreat into impassable terrain during combat, then
