@@ -464,20 +464,9 @@ struct Phase {
   }
 
   // Supporting stands of `side` behind those fighting (docs/rulings.md#warmaster-combat-support).
-  std::vector<std::string> support(int side, const std::vector<OrientedRect>& fighting,
-                                   const std::vector<std::string>& group) const {
+  // `fighting`: the side's fighting stands and their facings.
+  std::vector<std::string> support(int side, std::vector<std::pair<OrientedRect, double>> backed) const {
     std::vector<std::string> out;
-    std::vector<std::pair<OrientedRect, double>> backed;  // rect, facing
-    for (const OrientedRect& r : fighting) backed.push_back({r, 0});
-    // The fighting stands' facings, for the facing test.
-    std::vector<double> facing_of;
-    for (const std::string& id : group) {
-      const Unit* u = bf.find_unit(id);
-      if (!u || u->side != side) continue;
-      for (std::size_t s = 0; s < u->stands.size(); ++s)
-        for (std::size_t f = 0; f < fighting.size(); ++f)
-          if (u->footprint(s) == fighting[f]) backed[f].second = u->stands[s].pose.facing_deg;
-    }
     std::set<std::pair<std::string, std::size_t>> used;
     for (bool grew = true; grew;) {
       grew = false;
@@ -516,8 +505,8 @@ struct Phase {
   }
 
   void run();
-  // One round of an engagement; returns the pursuers (empty: it is over).
-  std::vector<std::string> fight(int engagement, int round, const std::vector<std::string>& group,
+  // One round of an engagement, then the next while pursuers catch an enemy.
+  void fight(int engagement, int round, const std::vector<std::string>& group,
                                  const std::map<std::string, std::pair<int, double>>& pursuit,
                                  std::map<std::string, int>& total_hits, std::map<std::string, int>& removed);
   CombatMove fall_back(const std::string& id, const Contact& c, const CombatDecision* d, bool winner);
@@ -565,7 +554,7 @@ CombatMove Phase::fall_back(const std::string& id, const Contact& c, const Comba
   return m;
 }
 
-std::vector<std::string> Phase::fight(int engagement, int round, const std::vector<std::string>& group_in,
+void Phase::fight(int engagement, int round, const std::vector<std::string>& group_in,
                                       const std::map<std::string, std::pair<int, double>>& pursuit,
                                       std::map<std::string, int>& total_hits, std::map<std::string, int>& removed) {
   CombatRound cr;
@@ -590,7 +579,7 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
   }
 
   // 1. Attacks, hits and saves: each unit against each unit its stands fight.
-  std::array<std::vector<OrientedRect>, 2> fighting;
+  std::array<std::vector<std::pair<OrientedRect, double>>, 2> fighting;  // rect, facing
   std::map<std::string, int> unsaved;
   for (const std::string& id : group) {
     const Unit& u = *bf.find_unit(id);
@@ -606,7 +595,7 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
     for (std::size_t s = 0; s < u.stands.size(); ++s)
       if (auto f = fight_of(bf, u, s, group, tol())) {
         fights.push_back(*f);
-        fighting[static_cast<std::size_t>(u.side)].push_back(u.footprint(s));
+        fighting[static_cast<std::size_t>(u.side)].push_back({u.footprint(s), u.stands[s].pose.facing_deg});
       }
     for (const std::string& tid : group) {
       const Unit* t = bf.find_unit(tid);
@@ -695,7 +684,7 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
     side.side = s;
     for (const std::string& id : group)
       if (bf.find_unit(id)->side == s) side.units.push_back(id);
-    side.supporting = support(s, fighting[static_cast<std::size_t>(s)], group);
+    side.supporting = support(s, fighting[static_cast<std::size_t>(s)]);
     side.support = static_cast<int>(side.supporting.size());
     side.result = side.hits + side.support;
     if (side.support > 0)
@@ -1020,25 +1009,23 @@ std::vector<std::string> Phase::fight(int engagement, int round, const std::vect
         next[m.unit] = {static_cast<int>(std::floor(back / 3.0 + 1e-9)), back};
       }
     rep.rounds.push_back(std::move(cr));
-    if (pursuers.empty()) return {};
+    if (pursuers.empty()) return;
     // Only pursuers that caught an enemy fight on.
     const std::vector<std::string> g = contact_group(bf, pursuers, tol());
     bool both = false;
     for (const std::string& id : g) both = both || bf.find_unit(id)->side != w;
-    if (!both) return {};
+    if (!both) return;
     if (round >= options.max_rounds) {
       rep.rulings.push_back({kRuleRound,
                              fmt::format("Engagement {} stops after {} rounds (the guard max_rounds)", engagement + 1,
                                          options.max_rounds),
                              {{"rounds", static_cast<double>(round), ""}}});
-      return {};
+      return;
     }
-    // Tail call for the next round, with the bonuses.
     fight(engagement, round + 1, g, next, total_hits, removed);
-    return pursuers;
+    return;
   }
   rep.rounds.push_back(std::move(cr));
-  return {};
 }
 
 void Phase::run() {
