@@ -464,7 +464,7 @@ struct Phase {
   }
 
   // Supporting stands of `side` behind those fighting (docs/rulings.md#warmaster-combat-support).
-  // `fighting`: the side's fighting stands and their facings.
+  // `backed`: the side's fighting stands and their facings; supporters join it as found.
   std::vector<std::string> support(int side, std::vector<std::pair<OrientedRect, double>> backed) const {
     std::vector<std::string> out;
     std::set<std::pair<std::string, std::size_t>> used;
