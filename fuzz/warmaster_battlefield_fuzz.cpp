@@ -1,7 +1,9 @@
 // Feeds arbitrary bytes to the battlefield parser and, when a battlefield
-// parses, plays a Shooting phase for each side on it (profiles, positions,
-// drive backs through the move checker). The same bytes go to the move
-// request parser and the move checker against the bundled-style battle.
+// parses, plays a Shooting phase and a Combat phase for each side on it
+// (profiles, positions, drive backs, retreats and pursuits through the move
+// checker). The same bytes go to the move request parser and the move
+// checker against the bundled-style battle, and to the combat options parser
+// against it.
 // Every failure must be an InputError.
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/combat.hpp"
 #include "referee/core/dice.hpp"
 #include "referee/warmaster/movement.hpp"
 #include "referee/warmaster/shooting.hpp"
@@ -50,7 +53,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const ShootingResult r = resolve_shooting(bf, side, dice, s);
       (void)explain(r);
       (void)parse_battlefield(to_json(r.after, &s), nullptr);  // what a phase leaves loads again
+      SeededDice combat_dice(size + 1);
+      CombatOptions o;
+      for (const Unit& u : bf.units)
+        if (u.side == side) o.charged.push_back(u.id);  // every charge bonus in play
+      const CombatReport c = resolve_combat(bf, side, combat_dice, o, s);
+      (void)explain(c);
+      Json cj = c;
+      (void)cj;
+      (void)parse_battlefield(to_json(c.after, &s), nullptr);
     }
+  } catch (const InputError&) {
+  }
+  try {
+    const CombatOptions o = combat_options_from_json(j, small_battle());
+    SeededDice dice(size);
+    (void)resolve_combat(small_battle(), 0, dice, o);
   } catch (const InputError&) {
   }
   try {

@@ -14,6 +14,7 @@ void add_warmaster_move_commands(CLI::App& warmaster);     // check, render, lea
 void add_warmaster_reach_commands(CLI::App& warmaster);    // reach, los, distance, route
 void add_warmaster_command_commands(CLI::App& warmaster);  // odds
 void add_warmaster_shooting_commands(CLI::App& warmaster); // shoot
+void add_warmaster_combat_commands(CLI::App& warmaster);   // combat, combat-odds
 void add_ancients_commands(CLI::App& ancients);
 void add_blightmeer_commands(CLI::App& blightmeer);
 // play, replay, state, query: the same for every system, over the game interface.

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   referee::cli::add_warmaster_reach_commands(*warmaster);
   referee::cli::add_warmaster_command_commands(*warmaster);
   referee::cli::add_warmaster_shooting_commands(*warmaster);
+  referee::cli::add_warmaster_combat_commands(*warmaster);
   referee::cli::add_game_commands(*warmaster, referee::builtin_games().at("warmaster"));
   referee::cli::add_rules_command(*warmaster, "warmaster");
 

@@ -300,6 +300,68 @@ constexpr RuleInfo kRules[] = {
      "\"If they are driven back into impassable terrain as a result of shooting or magic, they may become "
      "confused\" (movement text). Reading: docs/rulings.md#warmaster-shooting-blocked-drive-back",
      "a drive back is cut short by terrain the unit may not enter, or by stands: it stops there, confused"},
+    // --- Combat (play sheet, "3. COMBAT"; docs/warmaster-combat.md) -------------------
+    {"warmaster.combat.engagement",
+     "Units in contact with the enemy fight; units touching enemies that touch others form one engagement. Reading: "
+     "docs/rulings.md#warmaster-combat-engagements",
+     "a Combat phase finds a connected group of units in contact with enemy units"},
+    {"warmaster.combat.attacks",
+     "\"Charging enemy in the open +1; Monster/chariot charging enemy in open +1; Pursuit attack +1; Extra pursuit "
+     "attack (per 3cm) +1; Fighting terrifying enemy -1; Fighting to side or rear -1; Confused -1\"; one die per "
+     "Attack. Reading: docs/rulings.md#warmaster-combat-modifiers",
+     "a unit's stands in contact fight an enemy unit: their dice and the modifiers applied"},
+    {"warmaster.combat.hits",
+     "\"Score to Hit: target in the open 4, 5 or 6; target in defended position 5 or 6; target in fortified position "
+     "6\"; \"each hit may be saved by a die roll that equals or beats Armour\" (public facts). Reading: "
+     "docs/rulings.md#warmaster-shooting-position",
+     "a unit's attack dice are rolled: the score needed, hits, saves and unsaved hits"},
+    {"warmaster.combat.support",
+     "\"+1 to Combat result per supporting stand\"; confused units \"cannot support\" (public facts). Reading: "
+     "docs/rulings.md#warmaster-combat-support",
+     "a side has stands behind its fighting stands, facing the same way"},
+    {"warmaster.combat.casualties",
+     "\"A stand is removed for every Hits value of unsaved hits\" (public facts). Reading: "
+     "docs/rulings.md#warmaster-combat-casualties",
+     "a unit in combat suffers unsaved hits and loses stands for them"},
+    {"warmaster.combat.result",
+     "The Combat result is the hits scored plus 1 per supporting stand; the higher wins, equal results are a draw. "
+     "Reading: docs/rulings.md#warmaster-combat-engagements",
+     "a round of an engagement is decided"},
+    {"warmaster.combat.draw",
+     "\"Both sides fall back up to 3D6cm and must fall back by the score of the lowest dice. A defended or fortified "
+     "unit can stand its ground instead.\" Reading: docs/rulings.md#warmaster-combat-decisions",
+     "a round is drawn: each unit falls back, or a defended or fortified unit stands"},
+    {"warmaster.combat.retreat",
+     "\"The loser must retreat by the difference in Combat results in cm\"; several losers share it, rounded up. "
+     "Reading: docs/rulings.md#warmaster-combat-moves",
+     "a losing unit retreats directly away from the enemy"},
+    {"warmaster.combat.artillery", "\"Artillery never pursue and are destroyed if they retreat.\"",
+     "an artillery unit loses a combat and must retreat: it is destroyed"},
+    {"warmaster.combat.blocked_retreat",
+     "\"If a unit is forced to retreat into impassable terrain during combat, then stands may be destroyed as a "
+     "result\" (movement text). Reading: docs/rulings.md#warmaster-combat-blocked-retreat",
+     "a retreat is cut short by terrain, stands or a gap: the unit loses stands for the distance it could not make"},
+    {"warmaster.combat.pursuit",
+     "\"The winner can fall back, stand its ground, pursue or (if the enemy is destroyed) advance\"; a pursuit fights "
+     "another round at +1 attack, +1 more per 3 cm the enemy retreated. Reading: "
+     "docs/rulings.md#warmaster-combat-pursuit",
+     "a winning unit follows a retreating enemy it fought"},
+    {"warmaster.combat.pursuit_refused",
+     "\"Infantry cannot pursue cavalry or chariots. Artillery never pursue ... Fortified units never pursue. Troops "
+     "cannot pursue enemy retreating into terrain they cannot enter. Non-flying units cannot pursue flyers.\" Reading: "
+     "docs/rulings.md#warmaster-combat-pursuit",
+     "a winner that would pursue may not: it stands its ground"},
+    {"warmaster.combat.stand", "The winner \"can ... stand its ground\". Reading: docs/rulings.md#warmaster-combat-decisions",
+     "a winning unit stands: its player chose so, or no enemy it fought is left"},
+    {"warmaster.combat.fall_back",
+     "The winner \"can fall back\". Reading: docs/rulings.md#warmaster-combat-decisions",
+     "a winning unit falls back: 3D6 cm at most, the lowest die at least"},
+    {"warmaster.combat.advance",
+     "The winner can \"(if the enemy is destroyed) advance\". Reading: docs/rulings.md#warmaster-combat-decisions",
+     "a winning unit whose enemy was destroyed advances straight ahead"},
+    {"warmaster.combat.round",
+     "A pursuit fights another round of combat. Reading: docs/rulings.md#warmaster-combat-pursuit",
+     "pursuers in contact again fight the next round (or the guard max_rounds stops an engagement)"},
 };
 
 }  // namespace

@@ -13,13 +13,18 @@ void to_json(nlohmann::json& j, const Settings& s) {
                      {"see_out_of_own_feature", s.see_out_of_own_feature},
                      {"turn_limit", s.turn_limit},
                      {"open_villages_and_broken_ground", s.open_villages_and_broken_ground}};
+  // Written only when changed, so that logs and battle files written before
+  // the Combat phase existed stay byte for byte what they were.
+  if (s.blocked_retreat_cm_per_stand != Settings{}.blocked_retreat_cm_per_stand)
+    j["blocked_retreat_cm_per_stand"] = s.blocked_retreat_cm_per_stand;
 }
 
 Settings settings_from_json(const nlohmann::json& j, const char* path) {
   JsonReader r(j, path ? path : "settings");
   r.require_object();
   r.allow_only({"contact_tolerance", "failed_first_order_moves_half_pace", "first_turn_command_bonus",
-                "see_out_of_own_feature", "turn_limit", "open_villages_and_broken_ground"});
+                "see_out_of_own_feature", "turn_limit", "open_villages_and_broken_ground",
+                "blocked_retreat_cm_per_stand"});
   Settings s;
   // Up to 5 mm: anything larger would call stands a hand's breadth apart "touching".
   s.contact_tolerance = r.number_or("contact_tolerance", s.contact_tolerance, 0.0, 0.5);
@@ -29,6 +34,9 @@ Settings settings_from_json(const nlohmann::json& j, const char* path) {
   s.see_out_of_own_feature = r.boolean_or("see_out_of_own_feature", s.see_out_of_own_feature);
   s.turn_limit = r.integer_or("turn_limit", s.turn_limit, 1, 1000);
   s.open_villages_and_broken_ground = r.boolean_or("open_villages_and_broken_ground", s.open_villages_and_broken_ground);
+  // From a hair (any shortfall costs every stand) to a table's length (none does).
+  s.blocked_retreat_cm_per_stand =
+      r.number_or("blocked_retreat_cm_per_stand", s.blocked_retreat_cm_per_stand, 0.01, 1000.0);
   return s;
 }
 

@@ -27,6 +27,10 @@ struct Settings {
   // game" (movement text). True: they agreed, and cavalry and monsters (and
   // flyers ending a move) may enter them.
   bool open_villages_and_broken_ground = false;
+  // docs/rulings.md#warmaster-combat-blocked-retreat: a unit forced to retreat from combat into terrain
+  // or stands it cannot pass "may" lose stands (movement text), with no number given. Ours: one stand
+  // for each this many cm, or part of them, of the retreat it could not make.
+  double blocked_retreat_cm_per_stand = 3.0;
 };
 
 void to_json(nlohmann::json& j, const Settings& s);

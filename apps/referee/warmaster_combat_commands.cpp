@@ -1,0 +1,113 @@
+// referee warmaster combat: one Combat phase on a battlefield, with seeded or
+// scripted dice and the players' decisions; referee warmaster combat-odds:
+// the exact odds of one exchange (combat.hpp).
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "referee/core/match.hpp"
+#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/combat.hpp"
+
+namespace referee::cli {
+
+namespace wm = referee::warmaster;
+
+namespace {
+
+struct CombatCliOptions {
+  std::string battle, dice, after, options;
+  std::vector<std::string> charged;
+  int side = 0;
+  std::uint64_t seed = 1;
+  OutputOptions out;
+};
+
+void run_combat(const CombatCliOptions& o) {
+  wm::BattlefieldFile bf = wm::load_battlefield_file(o.battle);
+  wm::CombatOptions options;
+  if (!o.options.empty()) {
+    const Json j = load_json_file(o.options);
+    options = naming_source(o.options, [&] { return wm::combat_options_from_json(j, bf.battlefield); });
+  }
+  for (const std::string& id : o.charged) {
+    if (!bf.battlefield.find_unit(id))
+      throw InputError("--charged", fmt::format("no unit \"{}\" in {}", id, o.battle));
+    if (std::find(options.charged.begin(), options.charged.end(), id) == options.charged.end())
+      options.charged.push_back(id);
+  }
+  DiceSource source{o.seed, std::nullopt};
+  if (!o.dice.empty()) source.script = parse_dice_script(o.dice, "--dice");
+  StreamDice dice(source);
+  wm::CombatReport r;
+  try {
+    r = wm::resolve_combat(bf.battlefield, o.side, dice, options, bf.settings);
+  } catch (const ScriptError& e) {
+    throw InputError("--dice", e.what());
+  }
+  Json j = r;
+  j["side"] = o.side;
+  j["options"] = options;
+  Json rolls = Json::array();
+  for (const Roll& x : dice.history()) rolls.push_back(x);
+  j["rolls"] = rolls;
+  // Everything is worked out; now write.
+  OutputSet outputs;
+  if (!o.after.empty()) outputs.add(o.after, wm::to_json(r.after, &bf.settings).dump(2) + "\n");
+  outputs.add_answer(o.out, j, wm::explain(r));
+  outputs.commit();
+}
+
+struct CombatOddsCliOptions {
+  wm::CombatOddsRequest q;
+  std::string a_position = "open", b_position = "open";
+  OutputOptions out;
+};
+
+void run_combat_odds(CombatOddsCliOptions o) {
+  for (auto [text, field, into] : {std::tuple{&o.a_position, "--a-position", &o.q.a.position},
+                                   std::tuple{&o.b_position, "--b-position", &o.q.b.position}}) {
+    auto p = wm::position_from_string(*text);
+    if (!p) throw InputError(field, "expected open, defended or fortified, not \"" + *text + "\"");
+    *into = *p;
+  }
+  const wm::CombatOdds odds = wm::combat_odds(o.q);
+  emit(o.out, Json(odds), wm::explain(odds));
+}
+
+}  // namespace
+
+void add_warmaster_combat_commands(CLI::App& warmaster) {
+  auto o = std::make_shared<CombatCliOptions>();
+  auto* c = warmaster.add_subcommand(
+      "combat", "One Combat phase: engagements, attacks, hits, results, retreats, pursuits, fall backs");
+  c->add_option("--battle", o->battle, "Battlefield JSON")->required();
+  c->add_option("--side", o->side, "The side whose turn it is (rolls first): 0 or 1")->check(CLI::Range(0, 1));
+  c->add_option("--seed", o->seed, "Dice seed (default 1)")->check(seed_number());
+  c->add_option("--dice", o->dice, "Scripted dice instead of the seed, in the order rolled, e.g. 4,6,2");
+  c->add_option("--charged", o->charged, "A unit that charged this turn (+1 in the open); repeat for more");
+  c->add_option("--options", o->options,
+                "Combat options JSON: {\"charged\": [...], \"decisions\": [{\"unit\", \"choice\", \"distance\"}]}");
+  c->add_option("--after", o->after, "Also write the battlefield after the phase (JSON)");
+  add_output_options(c, o->out);
+  c->callback([o] { run_combat(*o); });
+
+  auto q = std::make_shared<CombatOddsCliOptions>();
+  auto* d = warmaster.add_subcommand("combat-odds",
+                                     "Exact odds of one combat exchange: hits each side scores, win, draw, lose");
+  d->add_option("--a-dice", q->q.a.dice, "Side a's dice (Attacks x stands fighting, after modifiers)")
+      ->check(CLI::Range(0, 60));
+  d->add_option("--a-position", q->a_position, "Side a's position (b hits it on 4+, 5+ or 6): open, defended, fortified");
+  d->add_option("--a-armour", q->q.a.armour, "Side a's armour save (0: none)")->check(CLI::Range(0, 6));
+  d->add_option("--a-support", q->q.a.support, "Side a's supporting stands")->check(CLI::Range(0, 100));
+  d->add_option("--b-dice", q->q.b.dice, "Side b's dice")->check(CLI::Range(0, 60));
+  d->add_option("--b-position", q->b_position, "Side b's position: open, defended, fortified");
+  d->add_option("--b-armour", q->q.b.armour, "Side b's armour save (0: none)")->check(CLI::Range(0, 6));
+  d->add_option("--b-support", q->q.b.support, "Side b's supporting stands")->check(CLI::Range(0, 100));
+  add_output_options(d, q->out);
+  d->callback([q] { run_combat_odds(*q); });
+}
+
+}  // namespace referee::cli
