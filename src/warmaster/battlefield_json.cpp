@@ -306,8 +306,9 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
   for (int side = 0; side < 2; ++side) {
     JsonReader a = armies.at(static_cast<std::size_t>(side));
     a.require_object();
-    a.allow_only({"name", "units", "characters"});
-    bf.armies.push_back({a.string_or("name", side == 0 ? "army 0" : "army 1")});
+    a.allow_only({"name", "units", "characters", "break_point"});
+    bf.armies.push_back({a.string_or("name", side == 0 ? "army 0" : "army 1"),
+                         a.integer_or("break_point", 0, 1, static_cast<int>(kMaxUnits))});
     for (const auto& u : a.items("units")) {
       bf.units.push_back(read_unit(u, side));
       claim(u, bf.units.back().id);
@@ -374,6 +375,8 @@ Json to_json(const Battlefield& bf, const Settings* settings) {
   Json armies = Json::array();
   for (int side = 0; side < 2; ++side) {
     Json a{{"name", side < static_cast<int>(bf.armies.size()) ? bf.armies[static_cast<std::size_t>(side)].name : ""}};
+    if (side < static_cast<int>(bf.armies.size()) && bf.armies[static_cast<std::size_t>(side)].break_point > 0)
+      a["break_point"] = bf.armies[static_cast<std::size_t>(side)].break_point;
     Json units = Json::array();
     for (const auto& u : bf.units) {
       if (u.side != side) continue;

@@ -52,6 +52,7 @@ rc=$?
 [[ $rc -eq 3 ]] || fail "refused actions should exit 3, got $rc"
 grep -q 'warmaster.command.no_return' "$tmp/cross.json" || fail "crossroads: no_return refusal expected"
 grep -q 'warmaster.command.flyer_range' "$tmp/cross.json" || fail "crossroads: flyer_range refusal expected"
+grep -q 'warmaster.combat.unresolved' "$tmp/cross.json" || fail "crossroads: the Combat phase with units engaged is refused"
 [[ -s "$tmp/cross.log" ]] || fail "the log is written even when actions are refused"
 
 out="$("$ref" warmaster state --battle "$sc/command-crossroads.json" --legal --ask emp-general --unit halb-a)" \
