@@ -579,7 +579,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
         break;
       }
       // Confused units recover at the end of their own Command phase
-      // (README, "Confusion"); the side's Shooting phase follows.
+      // (public facts, "Confusion"); the side's Shooting phase follows.
       bool any_confused = false;
       for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
       if (any_confused) {

@@ -56,7 +56,7 @@ void check_positions(const CommandState& s, const std::string& after) {
   }
 }
 
-// Play sheet and README: one die per Attack, hits on the score needed, a save
+// Play sheet and the public facts: one die per Attack, hits on the score needed, a save
 // per hit at or above Armour, "a stand is removed for every Hits value of
 // unsaved hits", and the unit loses exactly those stands.
 void check_shooting(const CommandState& before, const ActionOutcome& o, const CommandState& after, Tally& t) {

@@ -234,7 +234,7 @@ TEST(CommandOrders, FlyersAreOrderedOnlyWithin20cmOfACharacter) {
   EXPECT_TRUE(s.validate(order("g", {"F2"})).legal());
 }
 
-// Play sheet, "SEQUENCE: 1. Command 2. Shoot 3. Combat"; README, "Confusion":
+// Play sheet, "SEQUENCE: 1. Command 2. Shoot 3. Combat"; public facts, "Confusion":
 // confused units "stop being confused at the end of their own Command phase".
 TEST(CommandOrders, EndPhaseLeadsThroughShootingAndCombatToTheOtherSide) {
   Battlefield bf = basic_field();
