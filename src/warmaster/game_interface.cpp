@@ -4,6 +4,7 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
+#include "referee/warmaster/army_list.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/command_sim.hpp"
@@ -137,6 +138,10 @@ std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string
   g->scenario = source;
   Json scenario = battlefield;
   to_json(scenario["settings"], g->settings);
+  // A bundled army list named by the battle travels with it, so a log
+  // replays with the profiles it was played with.
+  if (scenario.contains("army_list") && scenario["army_list"].is_string())
+    scenario["army_list"] = to_json(*bundled_army_list(scenario["army_list"].get<std::string>()));
   return std::make_shared<WarmasterGame>(std::move(g), std::move(scenario));
 }
 
