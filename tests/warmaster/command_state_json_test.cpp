@@ -270,6 +270,8 @@ TEST(CommandTurnLimit, TheBattleEndsAfterTheSecondSidesCombatPhaseOfTheLastTurn)
   BattlefieldFile f = load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/default.json");
   Settings settings = f.settings;
   settings.turn_limit = 2;
+  // No missiles, so that the Shooting phases roll nothing and lose no unit.
+  for (Unit& u : f.battlefield.units) u.missile = Missile::None;
   CommandState s(make_game(f.battlefield, settings));
   for (int turn = 0; turn < 3; ++turn) {
     end_turn(s);
