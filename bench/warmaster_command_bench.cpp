@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "referee/core/dice.hpp"
+#include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_state.hpp"
 #include "referee/warmaster/orders.hpp"
 #include "referee/warmaster/command_sim.hpp"
@@ -67,5 +68,33 @@ void BM_WarmasterRandomCommandPhase(benchmark::State& state) {
   state.counters["actions_per_phase"] = benchmark::Counter(static_cast<double>(actions) / state.iterations());
 }
 BENCHMARK(BM_WarmasterRandomCommandPhase)->Unit(benchmark::kMicrosecond);
+
+// A whole random battle on the bundled shooting battle (16 units with
+// profiles, both sides shooting): every side's Command phase at random, its
+// Shooting phase and its Combat phase, to the end (the turn limit of 8, or a
+// break point). Target: 100 games a second or more on one core.
+void BM_WarmasterRandomGame(benchmark::State& state) {
+  const BattlefieldFile f =
+      load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/shooting.json");
+  auto game = std::make_shared<CommandGame>();
+  game->start = f.battlefield;
+  game->settings = f.settings;
+  const CommandState start(game);
+  Rng rng(11);
+  MoveScratch scratch;
+  std::int64_t actions = 0, turns = 0, broken = 0;
+  for (auto _ : state) {
+    CommandState s = start;
+    SeededDice dice(rng.next());
+    actions += sim::random_battle(s, dice, rng, nullptr, scratch);
+    turns += 2 * (s.turn() - 1) + s.side();
+    broken += s.battle_over_reason().find("break point") != std::string::npos;
+  }
+  state.counters["actions_per_game"] = benchmark::Counter(static_cast<double>(actions) / state.iterations());
+  state.counters["side_turns_per_game"] = benchmark::Counter(static_cast<double>(turns) / state.iterations());
+  state.counters["ended_by_break_point"] = benchmark::Counter(static_cast<double>(broken) / state.iterations());
+  state.counters["games_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_WarmasterRandomGame)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -109,6 +109,17 @@ Played play_list(Match& m, const ActionList& actions) {
     if (!o.applied()) {
       p.refused.push_back({{"index", i}, {"violations", o.verdict.violations}});
       p.text += fmt::format("action {} refused: {}\n", i, explain(o.verdict));
+    } else if (o.result.is_object()) {
+      // An action that ends a phase says what it did ("text", a Shooting
+      // phase's report) and what comes next ("next"), so that the game reads
+      // phase by phase.
+      const auto said = [&](const char* key) {
+        const auto it = o.result.find(key);
+        return it != o.result.end() && it->is_string() ? it->get<std::string>() : std::string();
+      };
+      if (const std::string t = said("text"); !t.empty()) p.text += fmt::format("action {}:\n{}", i, t);
+      if (const std::string n = said("next"); !n.empty()) p.text += fmt::format("action {}: now {}\n", i, n);
+      if (const std::string b = said("battle_over"); !b.empty()) p.text += fmt::format("action {}: {}\n", i, b);
     }
   }
   return p;

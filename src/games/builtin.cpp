@@ -22,6 +22,7 @@ const std::vector<BundledBattle>& bundled_battles() {
       {"warmaster", "default", "scenarios/warmaster/default.json", "Warmaster: the default battle"},
       {"warmaster", "command-crossroads", "scenarios/warmaster/command-crossroads.json", "Warmaster: the crossroads"},
       {"warmaster", "gap-rule", "scenarios/warmaster/gap-rule.json", "Warmaster: the gap rule"},
+      {"warmaster", "shooting", "scenarios/warmaster/shooting.json", "Warmaster: missile troops on both sides"},
       {"ancients", "centre_clash", "scenarios/ancients/centre_clash.json", "Ancients: clash in the centre"},
       {"ancients", "river_crossing", "scenarios/ancients/river_crossing.json", "Ancients: river crossing"},
       {"blightmeer", "town", "scenarios/blightmeer/town.json", "Blightmeer: the town"},

@@ -1,5 +1,9 @@
 #include "referee/warmaster/battlefield_json.hpp"
 
+#include <fmt/ranges.h>
+
+#include "referee/warmaster/army_list.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -93,16 +97,27 @@ TerrainFeature read_terrain(const JsonReader& t) {
   return f;
 }
 
-Unit read_unit(const JsonReader& u, int side) {
+Unit read_unit(const JsonReader& u, int side, const ArmyList* list) {
   JsonReader self = u;
   self.require_object();
-  u.allow_only({"id", "name", "type", "stands", "frontage", "depth", "pace", "stands_lost", "engaged", "confused",
-                "fortified", "sees_all_round", "attacks", "hits", "armour", "missile", "terrifying"});
+  u.allow_only({"id", "name", "type", "troop", "stands", "frontage", "depth", "pace", "stands_lost", "engaged",
+                "confused", "fortified", "sees_all_round", "attacks", "hits", "armour", "missile", "terrifying"});
   Unit unit;
   unit.side = side;
   unit.id = u.id("id");
-  unit.name = u.string_or("name", unit.id);
-  unit.type = *troop_type_from_string(u.one_of("type", troop_type_names()));
+  // A unit names its troop in the army list, or gives its profile itself.
+  const TroopProfile* troop = nullptr;
+  if (u.has("troop")) {
+    const std::string name = u.string("troop");
+    if (!list) u.fail("troop", fmt::format("names troop \"{}\", but the battle gives no army_list", name));
+    troop = list->find(name);
+    if (!troop) u.fail("troop", fmt::format("no troop \"{}\" in army list \"{}\"", name, list->name));
+    for (const char* key : {"type", "attacks", "hits", "armour", "missile", "terrifying", "sees_all_round"})
+      if (u.has(key))
+        u.fail(key, fmt::format("given by its troop \"{}\": a unit names a troop or gives its profile, not both", name));
+  }
+  unit.name = u.string_or("name", troop ? troop->name : unit.id);
+  unit.type = troop ? troop->type : *troop_type_from_string(u.one_of("type", troop_type_names()));
   Vec2 size = default_stand_size(unit.type);
   unit.width = size.x;
   unit.depth = size.y;
@@ -122,13 +137,17 @@ Unit read_unit(const JsonReader& u, int side) {
   unit.engaged = u.boolean_or("engaged", false);
   unit.confused = u.boolean_or("confused", false);
   unit.fortified = u.boolean_or("fortified", false);
-  unit.sees_all_round = u.boolean_or("sees_all_round", false);
-  unit.attacks = u.integer_or("attacks", 0, 0, 20);
-  unit.hits = u.integer_or("hits", 0, 0, 20);
-  if (unit.attacks > 0 && unit.hits == 0) u.fail("hits", "a unit with attacks needs its hits (1 or more)");
-  unit.armour = u.integer_or("armour", 0, 0, 6);
-  unit.missile = *missile_from_string(u.one_of_or("missile", missile_names(), "none"));
-  unit.terrifying = u.boolean_or("terrifying", false);
+  unit.sees_all_round = u.boolean_or("sees_all_round", false);  // a troop's own is applied below
+  if (troop) {
+    apply_profile(unit, *troop);
+  } else {
+    unit.attacks = u.integer_or("attacks", 0, 0, 20);
+    unit.hits = u.integer_or("hits", 0, 0, 20);
+    if (unit.attacks > 0 && unit.hits == 0) u.fail("hits", "a unit with attacks needs its hits (1 or more)");
+    unit.armour = u.integer_or("armour", 0, 0, 6);
+    unit.missile = *missile_from_string(u.one_of_or("missile", missile_names(), "none"));
+    unit.terrifying = u.boolean_or("terrifying", false);
+  }
   JsonReader stands = u.at("stands");
   stands.require_array();
   if (stands.size() == 0) stands.fail("a unit needs at least one stand on the table");
@@ -257,7 +276,7 @@ std::vector<Polygon> linear_pieces(const std::vector<Vec2>& line, double width,
 Battlefield parse_battlefield(const Json& j, Settings* settings) {
   JsonReader root(j, "");
   root.require_object();
-  root.allow_only({"name", "description", "table", "settings", "terrain", "armies"});
+  root.allow_only({"name", "description", "table", "settings", "army_list", "terrain", "armies"});
   Battlefield bf;
   bf.name = root.string_or("name", "");
   root.string_or("description", "");
@@ -272,6 +291,20 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
   if (auto s = root.find("settings")) local = settings_from_json(s->json(), "settings");
   if (settings) *settings = local;
 
+  // The army list: a bundled one by name, or the list itself.
+  std::optional<ArmyList> inline_list;
+  const ArmyList* list = nullptr;
+  if (auto al = root.find("army_list")) {
+    if (al->json().is_string()) {
+      list = bundled_army_list(al->as_string());
+      if (!list)
+        al->fail(fmt::format("no bundled army list \"{}\" (bundled: {})", al->as_string(),
+                             fmt::join(bundled_army_list_names(), ", ")));
+    } else {
+      inline_list = parse_army_list(al->json(), al->path());
+      list = &*inline_list;
+    }
+  }
   std::set<std::string> ids;
   auto claim = [&](const JsonReader& item, const std::string& id) {
     if (!ids.insert(id).second) item.fail("id", fmt::format("duplicate id \"{}\"", id));
@@ -306,10 +339,11 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
   for (int side = 0; side < 2; ++side) {
     JsonReader a = armies.at(static_cast<std::size_t>(side));
     a.require_object();
-    a.allow_only({"name", "units", "characters"});
-    bf.armies.push_back({a.string_or("name", side == 0 ? "army 0" : "army 1")});
+    a.allow_only({"name", "units", "characters", "break_point"});
+    bf.armies.push_back({a.string_or("name", side == 0 ? "army 0" : "army 1"),
+                         a.integer_or("break_point", 0, 1, static_cast<int>(kMaxUnits))});
     for (const auto& u : a.items("units")) {
-      bf.units.push_back(read_unit(u, side));
+      bf.units.push_back(read_unit(u, side, list));
       claim(u, bf.units.back().id);
     }
     int generals = 0;
@@ -374,6 +408,8 @@ Json to_json(const Battlefield& bf, const Settings* settings) {
   Json armies = Json::array();
   for (int side = 0; side < 2; ++side) {
     Json a{{"name", side < static_cast<int>(bf.armies.size()) ? bf.armies[static_cast<std::size_t>(side)].name : ""}};
+    if (side < static_cast<int>(bf.armies.size()) && bf.armies[static_cast<std::size_t>(side)].break_point > 0)
+      a["break_point"] = bf.armies[static_cast<std::size_t>(side)].break_point;
     Json units = Json::array();
     for (const auto& u : bf.units) {
       if (u.side != side) continue;

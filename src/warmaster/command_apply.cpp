@@ -9,6 +9,7 @@
 #include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_state.hpp"
 #include "referee/warmaster/initiative.hpp"
+#include "referee/warmaster/shooting.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/troops.hpp"
 
@@ -328,6 +329,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
   MoveAnswer character_answer;
   const CheckDepth depth = describe == Describe::Yes ? CheckDepth::Explain : CheckDepth::Legality;
   if (battle_over()) out.verdict = validate(a, scratch);
+  else if (Verdict pv = validate_phase(a); !pv.legal()) out.verdict = std::move(pv);
   else if (a.type == ActionType::CharacterMove)
     out.verdict = validate_character_move(a, scratch, &character_answer, depth);
   else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, scratch, &initiative_move);
@@ -560,7 +562,9 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
           chars_[static_cast<std::size_t>(ci)].return_point = edge_where_left(bf, c, start_position);
           if (say) res["off_table"]["lost"] = true;
           if (c.role == CharacterRole::General)
-            battle_over_reason_ = fmt::format("the General {} left the table and did not return at once", c.id);
+            end_battle(fmt::format("the General {} left the table and did not return at once: his army withdraws",
+                                   c.id),
+                       1 - c.side, say ? &res : nullptr);
         } else {
           c.pose.position = edge_where_left(bf, c, start_position);
           if (say) res["off_table"]["returned_at"] = {c.pose.position.x, c.pose.position.y};
@@ -569,29 +573,153 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       break;
     }
     case ActionType::EndPhase: {
-      // Confused units recover at the end of their own Command phase.
+      if (phase_ == Phase::Combat) {
+        resolve_combat_phase(dice, say ? &res : nullptr);
+        pass_turn(say ? &res : nullptr);
+        break;
+      }
+      // Confused units recover at the end of their own Command phase
+      // (public facts, "Confusion"); the side's Shooting phase follows.
       bool any_confused = false;
       for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
       if (any_confused) {
         Battlefield& bf = mutable_battlefield();
         for (Unit& u : bf.units)
-          if (u.side == side_) u.confused = false;
+          if (u.side == side_ && u.confused) {
+            u.confused = false;
+            if (say) res["recovered"].push_back(u.id);
+          }
       }
-      side_ = 1 - side_;
-      if (side_ == 0) ++turn_;
-      begin_phase();
-      // Side 0 moves first, so the turn is complete when side 1 ends its
-      // phase (docs/rulings.md#warmaster-turn-limit). The clock still moves
-      // on, so the state shows the turn that will not be played.
-      if (side_ == 0 && turn_ > settings().turn_limit) {
-        battle_over_reason_ = fmt::format("turn limit ({} turns)", settings().turn_limit);
-        if (say) res["battle_over"] = battle_over_reason_;
-      }
+      phase_ = Phase::Shooting;
+      step_ = CommandStep::Characters;
+      break;
+    }
+    case ActionType::Shoot: {
+      apply_shooting(dice, say ? &res : nullptr);
+      phase_ = Phase::Combat;
       break;
     }
   }
+  if (!battle_over()) check_break_points(say ? &res : nullptr);
+  // What comes next, after an action that ends a phase.
+  if (say && (a.type == ActionType::EndPhase || a.type == ActionType::Shoot))
+    res["next"] = battle_over() ? std::string("the battle is over")
+                                : fmt::format("turn {}, side {}: {} phase", turn_, side_, to_string(phase_));
   out.rolls = dice.since(mark);
   return out;
+}
+
+void CommandState::end_battle(const std::string& reason, int winner, nlohmann::json* result) {
+  battle_over_reason_ = reason;
+  winner_ = winner;
+  if (result) {
+    (*result)["battle_over"] = reason;
+    (*result)["winner"] = winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner);
+  }
+}
+
+// docs/rulings.md#warmaster-break-point: an army that has lost its break
+// point in units withdraws at once, and the battle ends. Both at once (the
+// texts never say how) is a draw.
+void CommandState::check_break_points(nlohmann::json* result) {
+  bool broken[2] = {false, false};
+  int lost[2] = {0, 0}, points[2] = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    lost[side] = units_lost(side);
+    points[side] = break_point(side);
+    broken[side] = points[side] > 0 && lost[side] >= points[side];
+  }
+  if (!broken[0] && !broken[1]) return;
+  auto army = [&](int side) {
+    const std::vector<Army>& armies = bf_->armies;
+    return static_cast<std::size_t>(side) < armies.size() && !armies[static_cast<std::size_t>(side)].name.empty()
+               ? armies[static_cast<std::size_t>(side)].name
+               : fmt::format("army {}", side);
+  };
+  auto says = [&](int side) {
+    int units = 0;
+    for (const Unit& u : game_->start.units) units += u.side == side && !u.stands.empty();
+    return fmt::format("{} has lost {} {} of {}, reaching its break point of {}: it withdraws", army(side),
+                       lost[side], lost[side] == 1 ? "unit" : "units", units, points[side]);
+  };
+  if (broken[0] && broken[1]) end_battle(says(0) + "; " + says(1), -1, result);
+  else end_battle(says(broken[0] ? 0 : 1), broken[0] ? 1 : 0, result);
+}
+
+// Side 0 moves first, so a turn is complete when side 1's Combat phase ends
+// (docs/rulings.md#warmaster-turn-limit). The clock still moves on, so the
+// state shows the turn that will not be played.
+void CommandState::pass_turn(nlohmann::json* result) {
+  side_ = 1 - side_;
+  if (side_ == 0) ++turn_;
+  phase_ = Phase::Command;
+  begin_phase();
+  if (side_ == 0 && turn_ > settings().turn_limit) {
+    // docs/rulings.md#warmaster-end-of-battle: at the turn limit, the side
+    // that has destroyed more enemy units wins; as many is a draw.
+    const int lost0 = units_lost(0), lost1 = units_lost(1);
+    const int winner = lost0 == lost1 ? -1 : lost0 > lost1 ? 1 : 0;
+    end_battle(fmt::format("turn limit ({} turns): units lost {} to {}{}", settings().turn_limit, lost0, lost1,
+                           winner < 0 ? ", a draw" : ""),
+               winner, result);
+  }
+}
+
+void CommandState::resolve_combat_phase(Dice& dice, nlohmann::json* result) {
+  (void)dice;  // combat resolution will roll its dice here
+  // validate_combat_phase has refused the end of the phase if any unit is
+  // engaged: there is nothing to fight.
+  if (result) (*result)["combats"] = nlohmann::json::array();
+}
+
+// The side's Shooting phase (shooting.hpp) on the current battlefield, and
+// what it did carried into the state: resolve_shooting removes the units it
+// destroys, routs or drives off the table from its battlefield, while the
+// state keeps every unit in its place with its status.
+void CommandState::apply_shooting(Dice& dice, nlohmann::json* result) {
+  ShootingResult r = resolve_shooting(*bf_, side_, dice, settings());
+  if (result) {
+    to_json(*result, r);
+    (*result)["text"] = explain(r);
+  }
+  if (r.shots.empty() && r.drive_backs.empty()) return;  // nothing shot: the battlefield is as it was
+  auto next = std::make_shared<Battlefield>(*bf_);
+  next->characters = r.after.characters;
+  for (std::size_t i = 0; i < next->units.size(); ++i) {
+    Unit& u = next->units[i];
+    if (const Unit* after = r.after.find_unit(u.id)) {
+      u = *after;
+      continue;
+    }
+    const auto cas = std::find_if(r.casualties.begin(), r.casualties.end(),
+                                  [&](const ShootingResult::Casualties& c) { return c.unit == u.id; });
+    const auto db = std::find_if(r.drive_backs.begin(), r.drive_backs.end(),
+                                 [&](const DriveBack& d) { return d.unit == u.id; });
+    if (cas == r.casualties.end()) continue;  // not shot at: still there (cannot happen)
+    u.stands_lost += std::min(cas->stands_removed, static_cast<int>(u.stands.size()));
+    UnitStatus& st = units_[i];
+    u.engaged = u.confused = false;
+    if (cas->destroyed || db == r.drive_backs.end() || !db->left_table || !db->off_table ||
+        db->off_table->outcome == OffTableOutcome::Destroyed) {
+      // Destroyed by its casualties, routed, or driven off the table on 0 or less.
+      u.stands.clear();
+      st.destroyed = true;
+      continue;
+    }
+    // Driven off the table (docs/rulings.md#warmaster-shooting-off-table): on
+    // 1-2 (the chart's roll less the stands lost) it waits off the table and
+    // rolls again at the start of its side's next turn; on 3 or more it comes
+    // back at the point it left when the phase ends.
+    if (db->off_table->outcome == OffTableOutcome::GoneRollNextTurn) {
+      u.stands.clear();
+      st.off_table = true;
+      st.parked = db->left_at;
+    } else {
+      u.stands = back_on_table(*next, u, db->left_at, settings().contact_tolerance);
+      if (db->confused) u.confused = true;
+    }
+  }
+  replace_battlefield(std::move(next));
 }
 
 }  // namespace referee::warmaster

@@ -51,7 +51,9 @@ struct CommandStateAccess {
   struct Write {
     int* turn;
     int* side;
+    Phase* phase;
     CommandStep* step;
+    int* winner;
     std::vector<UnitStatus>* units;
     std::vector<CharacterStatus>* characters;
     bool* orders_begun;
@@ -64,7 +66,7 @@ struct CommandStateAccess {
     std::string* battle_over_reason;
   };
   static Write write(CommandState& s) {
-    return {&s.turn_,           &s.side_,           &s.step_,   &s.units_,          &s.chars_,
+    return {&s.turn_,           &s.side_,           &s.phase_,  &s.step_, &s.winner_, &s.units_, &s.chars_,
             &s.orders_begun_,   &s.general_failed_, &s.active_character_, &s.family_, &s.last_group_,
             &s.brigade_touching_, &s.pending_,       &s.battle_over_reason_};
   }

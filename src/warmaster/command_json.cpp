@@ -12,7 +12,8 @@ namespace referee::warmaster {
 
 namespace {
 std::vector<std::string> action_type_names() {
-  return {"off_table_return", "home_back", "initiative", "order", "move", "end_orders", "character_move", "end_phase"};
+  return {"off_table_return", "home_back", "initiative", "order", "move", "end_orders", "character_move", "end_phase",
+          "shoot"};
 }
 
 std::vector<std::string> id_list(const JsonReader& r, std::string_view key) {
@@ -104,6 +105,7 @@ Action parse_action(const Json& j, const Battlefield& bf, const std::string& pat
     }
     case ActionType::EndOrders:
     case ActionType::EndPhase:
+    case ActionType::Shoot:
       r.allow_only({"type"});
       break;
   }
@@ -147,7 +149,8 @@ Json to_json(const Action& a) {
       if (!a.join.empty()) j["join"] = a.join;
       break;
     case ActionType::EndOrders:
-    case ActionType::EndPhase: break;
+    case ActionType::EndPhase:
+    case ActionType::Shoot: break;
   }
   return j;
 }
@@ -175,13 +178,16 @@ Json state_to_json(const CommandState& s) {
   Json j;
   j["turn"] = s.turn();
   j["side"] = s.side();
-  j["phase"] = "command";
+  j["phase"] = to_string(s.phase());
   j["step"] = to_string(s.step());
   j["orders_begun"] = s.orders_begun();
   j["general_failed"] = s.general_failed();
   j["active_character"] = s.active_character();
   j["battle_over"] = s.battle_over();
-  if (s.battle_over()) j["battle_over_reason"] = s.battle_over_reason();
+  if (s.battle_over()) {
+    j["battle_over_reason"] = s.battle_over_reason();
+    j["winner"] = s.winner() < 0 ? Json(nullptr) : Json(s.winner());
+  }
   j["ordering"] = id_array(bf, *p.family);
   j["last_ordered"] = id_array(bf, *p.last_group);
   if (const auto& pm = s.pending()) {
@@ -309,17 +315,20 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
   JsonReader r(j, path);
   r.require_object();
   r.allow_only({"turn", "side", "phase", "step", "orders_begun", "general_failed", "active_character", "battle_over",
-                "battle_over_reason", "ordering", "last_ordered", "pending", "units", "characters"});
+                "battle_over_reason", "winner", "ordering", "last_ordered", "pending", "units", "characters"});
   CommandState s(game);
   CommandStateAccess::Write p = CommandStateAccess::write(s);
   Battlefield bf = start;
 
   *p.turn = r.integer("turn", 1, 1000);
   *p.side = r.integer("side", 0, 1);
-  r.one_of("phase", {"command"});
+  const std::string phase = r.one_of("phase", {"command", "shooting", "combat"});
+  *p.phase = phase == "command" ? Phase::Command : phase == "shooting" ? Phase::Shooting : Phase::Combat;
   const std::string step = r.one_of("step", {"initiative", "orders", "characters"});
   *p.step = step == "initiative" ? CommandStep::Initiative : step == "orders" ? CommandStep::Orders
                                                                               : CommandStep::Characters;
+  if (*p.phase != Phase::Command && *p.step != CommandStep::Characters)
+    r.fail("step", "after the Command phase the step is \"characters\", its last");
   *p.orders_begun = required_bool(r, "orders_begun");
   *p.general_failed = required_bool(r, "general_failed");
   *p.active_character = read_character_ref(r, "active_character", start);
@@ -328,6 +337,10 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
     r.fail("battle_over_reason", over ? "required when the battle is over" : "given, but the battle is not over");
   *p.battle_over_reason = over ? r.string("battle_over_reason") : std::string();
   if (over && p.battle_over_reason->empty()) r.fail("battle_over_reason", "must not be empty");
+  if (over != r.has("winner"))
+    r.fail("winner", over ? "required when the battle is over (null for a draw)" : "given, but the battle is not over");
+  *p.winner = -1;
+  if (over && !r.at("winner").json().is_null()) *p.winner = r.integer("winner", 0, 1);
 
   // The units, in the battle's order, with their stands.
   JsonReader units = r.at("units");

@@ -72,7 +72,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
 
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   int applied = 0;
-  if (s.battle_over()) return 0;
+  if (s.battle_over() || s.phase() != Phase::Command) return 0;
   const Battlefield* bf = &s.battlefield();
   const int side = s.side();
   for (std::size_t i = 0; i < s.units().size(); ++i)
@@ -96,7 +96,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       bf = &s.battlefield();
       const Unit& u = bf->units[i];
       if (u.side != side || !s.units()[i].near_enemy_at_start || (rng.next() & 1)) continue;
-      const bool charge = (rng.next() & 1) != 0;
+      const bool charge = (rng.next() & 1) != 0 && kCombatResolutionAvailable;
       // A copy: applying the move replaces the battlefield the list belongs to.
       const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge);
       for (const InitiativeCandidate& c : targets) {
@@ -171,13 +171,38 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
   return applied;
 }
 
+int random_turn(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
+  MoveScratch scratch;
+  return random_turn(s, dice, rng, observer, scratch);
+}
+
+int random_turn(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+  int applied = random_command_phase(s, dice, rng, observer, scratch);
+  Action shoot;
+  shoot.type = ActionType::Shoot;
+  if (!s.battle_over() && s.phase() == Phase::Shooting) try_apply(s, shoot, dice, observer, applied, scratch);
+  Action end_phase;
+  end_phase.type = ActionType::EndPhase;
+  if (!s.battle_over() && s.phase() == Phase::Combat) try_apply(s, end_phase, dice, observer, applied, scratch);
+  return applied;
+}
+
+int random_battle(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch,
+                  int max_turns) {
+  int applied = 0;
+  for (int t = 0; t < max_turns && !s.battle_over(); ++t) applied += random_turn(s, dice, rng, observer, scratch);
+  return applied;
+}
+
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_legal_action(s, dice, rng, observer, scratch);
 }
 
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
-  const std::vector<Action> legal = s.legal_actions(scratch);
+  std::vector<Action> legal = s.legal_actions(scratch);
+  if (!kCombatResolutionAvailable)
+    std::erase_if(legal, [](const Action& a) { return a.type == ActionType::Initiative && a.charge; });
   if (legal.empty()) return false;
   const Action& a = legal[rng.below(legal.size())];
   int applied = 0;

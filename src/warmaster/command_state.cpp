@@ -14,7 +14,7 @@
 namespace referee::warmaster {
 
 namespace {
-constexpr std::array<std::pair<ActionType, const char*>, 8> kActionNames{{
+constexpr std::array<std::pair<ActionType, const char*>, 9> kActionNames{{
     {ActionType::OffTableReturn, "off_table_return"},
     {ActionType::HomeBack, "home_back"},
     {ActionType::Initiative, "initiative"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<ActionType, const char*>, 8> kActionNames{{
     {ActionType::EndOrders, "end_orders"},
     {ActionType::CharacterMove, "character_move"},
     {ActionType::EndPhase, "end_phase"},
+    {ActionType::Shoot, "shoot"},
 }};
 
 bool contains_index(const std::vector<int>& v, int i) { return std::find(v.begin(), v.end(), i) != v.end(); }
@@ -36,6 +37,15 @@ std::string join_ids(const Battlefield& bf, const std::vector<int>& units) {
   return s;
 }
 }  // namespace
+
+const char* to_string(Phase p) {
+  switch (p) {
+    case Phase::Command: return "command";
+    case Phase::Shooting: return "shooting";
+    case Phase::Combat: return "combat";
+  }
+  return "?";
+}
 
 const char* to_string(CommandStep s) {
   switch (s) {
@@ -212,17 +222,99 @@ Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
     v.add("warmaster.command.battle_over", "the battle is over: " + battle_over_reason_);
     return v;
   }
+  if (Verdict pv = validate_phase(a); !pv.legal()) return pv;
   switch (a.type) {
+    case ActionType::Shoot: return v;
     case ActionType::OffTableReturn: return validate_off_table(a);
     case ActionType::HomeBack: return validate_home_back(a);
     case ActionType::Initiative: return validate_initiative(a, scratch);
     case ActionType::Order: return validate_order(a);
     case ActionType::Move: return validate_move(a, scratch);
     case ActionType::CharacterMove: return validate_character_move(a, scratch);
-    case ActionType::EndOrders:
-    case ActionType::EndPhase: return validate_step_change(a);
+    case ActionType::EndOrders: return validate_step_change(a);
+    case ActionType::EndPhase: return phase_ == Phase::Combat ? validate_combat_phase() : validate_step_change(a);
   }
   return v;
+}
+
+// Play sheet, "SEQUENCE: 1. Command 2. Shoot 3. Combat"
+// (docs/rulings.md#warmaster-turn-sequence): each action belongs to one phase.
+Verdict CommandState::validate_phase(const Action& a) const {
+  Verdict v;
+  const char* side_name = side_ == 0 ? "side 0" : "side 1";
+  switch (phase_) {
+    case Phase::Command:
+      if (a.type == ActionType::Shoot)
+        v.add("warmaster.phase.sequence",
+              fmt::format("it is the Command phase of {}: shooting comes after it (end_phase first)", side_name));
+      break;
+    case Phase::Shooting:
+      if (a.type == ActionType::EndPhase)
+        v.add("warmaster.phase.sequence",
+              fmt::format("the Shooting phase of {} ends when it is resolved (shoot): every unit that can shoot "
+                          "must shoot at the closest enemy",
+                          side_name));
+      else if (a.type != ActionType::Shoot)
+        v.add("warmaster.phase.sequence",
+              fmt::format("it is the Shooting phase of {}: the Command phase is over, and the only action now is "
+                          "shoot",
+                          side_name));
+      break;
+    case Phase::Combat:
+      if (a.type != ActionType::EndPhase)
+        v.add("warmaster.phase.sequence",
+              fmt::format("it is the Combat phase of {}: the only action now is end_phase, which fights the "
+                          "engagements and passes the turn",
+                          side_name));
+      break;
+  }
+  return v;
+}
+
+std::vector<std::string> CommandState::engaged_units() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < bf_->units.size(); ++i)
+    if (bf_->units[i].engaged && !bf_->units[i].stands.empty() && !units_[i].off_table && !units_[i].destroyed)
+      out.push_back(bf_->units[i].id);
+  return out;
+}
+
+// The Combat phase ends only when no engagement is left to fight. This build
+// cannot fight one (kCombatResolutionAvailable), so it says so instead of
+// passing over the combat.
+Verdict CommandState::validate_combat_phase() const {
+  Verdict v;
+  const std::vector<std::string> engaged = engaged_units();
+  if (!engaged.empty() && !kCombatResolutionAvailable) {
+    std::string ids;
+    for (const std::string& id : engaged) ids += (ids.empty() ? "" : ", ") + id;
+    v.add("warmaster.combat.unresolved",
+          fmt::format("{} {} engaged in combat, and combat resolution is not available in this build: the Combat "
+                      "phase cannot end with {} unfought",
+                      engaged.size() == 1 ? "unit" : "units", ids + (engaged.size() == 1 ? " is" : " are"),
+                      engaged.size() == 1 ? "its combat" : "their combats"),
+          {{"engaged", static_cast<double>(engaged.size()), ""}});
+  }
+  return v;
+}
+
+// Units that took the field (had stands when the battle began) and are now
+// destroyed: by casualties, routed, or off the table for good.
+int CommandState::units_lost(int side) const {
+  int lost = 0;
+  for (std::size_t i = 0; i < bf_->units.size(); ++i)
+    if (bf_->units[i].side == side && !game_->start.units[i].stands.empty() && units_[i].destroyed) ++lost;
+  return lost;
+}
+
+int CommandState::break_point(int side) const {
+  const Battlefield& start = game_->start;
+  if (side >= 0 && static_cast<std::size_t>(side) < start.armies.size() &&
+      start.armies[static_cast<std::size_t>(side)].break_point > 0)
+    return start.armies[static_cast<std::size_t>(side)].break_point;
+  int units = 0;
+  for (const Unit& u : start.units) units += u.side == side && !u.stands.empty();
+  return (units + 1) / 2;
 }
 
 void CommandState::require_no_pending_returns(Verdict& v) const {

@@ -4,6 +4,7 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
+#include "referee/warmaster/army_list.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/command_sim.hpp"
@@ -25,17 +26,17 @@ class WarmasterState final : public GameState {
   Json to_json() const override { return state_to_json(s_); }
   int current_player() const override { return s_.battle_over() ? -1 : s_.side(); }
   int turn() const override { return s_.turn(); }
-  std::string phase() const override { return to_string(s_.step()); }
+  // "command: initiative", "command: orders", "command: characters", "shooting", "combat".
+  std::string phase() const override {
+    if (s_.phase() == Phase::Command) return std::string("command: ") + to_string(s_.step());
+    return to_string(s_.phase());
+  }
   bool is_terminal() const override { return s_.battle_over(); }
 
   Json result() const override {
     if (!s_.battle_over()) return game_result(false, std::nullopt, "");
-    // A General who left the table for good loses the battle for his side.
-    const Battlefield& bf = s_.battlefield();
-    for (std::size_t i = 0; i < bf.characters.size(); ++i)
-      if (bf.characters[i].role == CharacterRole::General && s_.characters()[i].lost)
-        return game_result(true, 1 - bf.characters[i].side, s_.battle_over_reason());
-    return game_result(true, std::nullopt, s_.battle_over_reason());
+    return game_result(true, s_.winner() < 0 ? std::nullopt : std::optional<int>(s_.winner()),
+                       s_.battle_over_reason());
   }
 
   Verdict validate(const Json& action, const std::string& path) const override {
@@ -64,12 +65,20 @@ class WarmasterState final : public GameState {
       const Action slide = sim::random_slide(s_, rng);
       if (s_.validate(slide).legal()) return warmaster::to_json(slide);
     }
-    const std::vector<Action> legal = s_.legal_actions();
+    std::vector<Action> legal = s_.legal_actions();
+    // No charges while this build cannot fight the combats they start
+    // (kCombatResolutionAvailable): random play would stop in the Combat phase.
+    if (!kCombatResolutionAvailable)
+      std::erase_if(legal, [](const Action& a) { return a.type == ActionType::Initiative && a.charge; });
     if (legal.empty()) return std::nullopt;
     return warmaster::to_json(legal[rng.below(legal.size())]);
   }
 
   std::vector<ChanceOutcome> chance_outcomes(const Json& action, const std::string& path) const override {
+    // A Shooting phase rolls a few dice per Attack of every shooting unit,
+    // beyond counting every face; `referee warmaster odds --attacks`
+    // (shooting_odds, shooting.hpp) gives each unit's exact odds instead.
+    if (parse_action(action, s_.battlefield(), path).type == ActionType::Shoot) return {};
     auto label = [](const Outcome& o) -> std::string {
       const Json& r = o.result;
       if (r.contains("passed"))
@@ -129,11 +138,15 @@ std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string
   g->scenario = source;
   Json scenario = battlefield;
   to_json(scenario["settings"], g->settings);
+  // A bundled army list named by the battle travels with it, so a log
+  // replays with the profiles it was played with.
+  if (scenario.contains("army_list") && scenario["army_list"].is_string())
+    scenario["army_list"] = to_json(*bundled_army_list(scenario["army_list"].get<std::string>()));
   return std::make_shared<WarmasterGame>(std::move(g), std::move(scenario));
 }
 
 GameType game_type() {
-  return {"warmaster", "Warmaster", "movement, initiative, orders, in cm with 40 x 20 mm stands", &load_game, query_catalogue()};
+  return {"warmaster", "Warmaster", "command (initiative, orders, movement), shooting and the combat phase, to the end of the battle, in cm with 40 x 20 mm stands", &load_game, query_catalogue()};
 }
 
 const CommandState* typed_state(const GameState& s) {

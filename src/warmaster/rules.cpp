@@ -85,7 +85,9 @@ constexpr RuleInfo kRules[] = {
      "an action names a unit or character of the side not moving"},
     {"warmaster.command.battle_over",
      "\"If a General leaves the table (for whatever reason) and does not return immediately then the battle is over "
-     "and his army withdraws\". Reading: docs/rulings.md#warmaster-command-off-the-table",
+     "and his army withdraws\"; an army that has lost its break point in units withdraws; the scenario's turn limit. "
+     "Readings: docs/rulings.md#warmaster-command-off-the-table, docs/rulings.md#warmaster-end-of-battle, "
+     "docs/rulings.md#warmaster-break-point, docs/rulings.md#warmaster-turn-limit",
      "any action after the battle has ended"},
     {"warmaster.command.off_table",
      "A unit that has left the table takes no part until it reappears. Reading: "
@@ -268,6 +270,16 @@ constexpr RuleInfo kRules[] = {
      "\"An evading unit can move through a friendly unengaged unit ... assuming the evaders have sufficient move to "
      "pass completely through\"; the unit burst through is confused. Reading: docs/rulings.md#warmaster-command-burst-through",
      "a unit named to burst through is not friendly and unengaged, or the evader ends on it"},
+    // --- The turn (play sheet, "SEQUENCE") -------------------------------------
+    {"warmaster.phase.sequence",
+     "\"SEQUENCE: 1. Command 2. Shoot 3. Combat\": each side's turn is its Command phase, then its Shooting "
+     "phase, then the Combat phase. Reading: docs/rulings.md#warmaster-turn-sequence",
+     "an action of another phase: a command action after end_phase, end_phase before the Shooting phase is "
+     "resolved (shoot), shoot outside the Shooting phase"},
+    {"warmaster.combat.unresolved",
+     "\"3. COMBAT\": engaged units fight in the Combat phase. This build has no combat resolution, so the phase "
+     "cannot end while units are engaged. Reading: docs/rulings.md#warmaster-turn-sequence",
+     "end_phase in the Combat phase while units are engaged in combat"},
     // --- Shooting (play sheet, "2. SHOOTING"; docs/warmaster-shooting.md) ---------
     {"warmaster.shooting.target",
      "\"Units shoot at the closest enemy within range\": bows and crossbows 30 cm, stone throwers and cannons 60, "

@@ -362,6 +362,8 @@ ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, con
              {{"drive_back", static_cast<double>(db.total), "cm"}, {"moved", go, "cm"}}});
       }
       if (db.left_table) {
+        db.left_at = e.stands;
+        for (Stand& s : db.left_at) s.pose.position += dir * static_cast<double>(db.total);
         db.off_table = resolve_off_table(e, dice, false);
         res.rulings.push_back(db.off_table->ruling);
         // docs/rulings.md#warmaster-shooting-off-table: whatever the chart says, the unit is

@@ -52,7 +52,16 @@ rc=$?
 [[ $rc -eq 3 ]] || fail "refused actions should exit 3, got $rc"
 grep -q 'warmaster.command.no_return' "$tmp/cross.json" || fail "crossroads: no_return refusal expected"
 grep -q 'warmaster.command.flyer_range' "$tmp/cross.json" || fail "crossroads: flyer_range refusal expected"
+grep -q 'warmaster.combat.unresolved' "$tmp/cross.json" || fail "crossroads: the Combat phase with units engaged is refused"
 [[ -s "$tmp/cross.log" ]] || fail "the log is written even when actions are refused"
+
+# A whole battle, phase by phase: Command, Shooting, Combat for each side, to the turn limit.
+out="$("$ref" warmaster play --battle "$sc/shooting.json" --seed 3 --actions "$sc/battle-actions/shooting-standoff.json" \
+  --explain -o "$tmp/whole.log")" || fail "whole battle play exit"
+grep -q 'action 1: now turn 1, side 0: combat phase' <<<"$out" || fail "whole battle: phases named: $out"
+grep -q 'warmaster.shooting.hits: emp-handgunners' <<<"$out" || fail "whole battle: the Shooting phase reported: $out"
+grep -q 'the game is over after turn 9: turn limit (8 turns)' <<<"$out" || fail "whole battle: the end and its reason: $out"
+"$ref" warmaster replay --log "$tmp/whole.log" >/dev/null || fail "whole battle replay"
 
 out="$("$ref" warmaster state --battle "$sc/command-crossroads.json" --legal --ask emp-general --unit halb-a)" \
   || fail "state exit"

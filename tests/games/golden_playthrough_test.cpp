@@ -39,6 +39,9 @@ std::vector<Playthrough> playthroughs() {
       {"blightmeer-town", "blightmeer", "scenarios/blightmeer/town.json", "tests/games/golden/blightmeer-town-actions.json", 5,
        0},
       {"warmaster-default-random", "warmaster", "scenarios/warmaster/default.json", "", 2026, 120},
+      // Whole battles, from the first action to the end (turn limit or break point).
+      {"warmaster-default-whole", "warmaster", "scenarios/warmaster/default.json", "", 14, 5000},
+      {"warmaster-shooting-whole", "warmaster", "scenarios/warmaster/shooting.json", "", 14, 5000},
       {"ancients-river-random", "ancients", "scenarios/ancients/river_crossing.json", "", 2026, 120},
       {"blightmeer-ruin-random", "blightmeer", "scenarios/blightmeer/ruin.json", "", 2026, 120},
   };
@@ -89,6 +92,10 @@ TEST_P(Golden, PlaysAgainByteForByteAndReplays) {
   EXPECT_GT(log.entries.size(), 5u);
   const Match replayed = Match::replay(builtin_games(), log, file);
   EXPECT_EQ(replayed.state().to_json(), m.state().to_json());
+  if (p.golden.find("-whole") != std::string::npos) {
+    EXPECT_TRUE(m.state().is_terminal()) << "a whole game ends";
+    EXPECT_FALSE(m.state().result().at("reason").get<std::string>().empty());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Playthroughs, Golden, ::testing::ValuesIn(playthroughs()),

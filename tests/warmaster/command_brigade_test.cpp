@@ -215,8 +215,8 @@ TEST(OffTable, ARollOfOneOrTwoRollsAgainNextTurn) {
   EXPECT_EQ(m.result["off_table"][0]["outcome"], to_string(OffTableOutcome::GoneRollNextTurn));
   EXPECT_TRUE(status(s, "T").off_table);
   EXPECT_TRUE(unit(s, "T").stands.empty());
-  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
-  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  end_turn(s);
+  end_turn(s);
   EXPECT_TRUE(status(s, "T").returns_next_turn);
   // It rolls before anything else moves.
   expect_refused(s, order("g", {"S"}), "warmaster.command.off_table_return");
@@ -290,10 +290,10 @@ TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsOffTheTableUntilItRollsBack) {
       EXPECT_EQ(o.result["off_table"]["lost"], true);
       EXPECT_FALSE(s.battle_over());  // only the General's loss ends the battle
       EXPECT_TRUE(state_to_json(s)["characters"][2]["lost"].get<bool>());
-      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      end_turn(s);
       // The other side's phase: nothing waits on the hero.
       EXPECT_FALSE(s.characters()[2].returns_next_turn);
-      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      end_turn(s);
       // Its side's next phase: the roll comes before anything else.
       EXPECT_TRUE(s.characters()[2].returns_next_turn);
       expect_refused(s, order("g", {"S"}), "warmaster.command.off_table_return");
@@ -322,8 +322,8 @@ TEST(OffTable, ACharacterOffTheTableComesBackOnALaterRollOfThreeOrMore) {
     CommandState s(make_game(hero_field(CharacterRole::Hero)));
     ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
     ASSERT_TRUE(play(s, hero_walks_off("h"), {2}).verdict.legal());
-    ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
-    ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+    end_turn(s);
+    end_turn(s);
     Action back;
     back.type = ActionType::OffTableReturn;
     back.character = "h";
@@ -360,8 +360,8 @@ TEST(OffTable, AFlyerCannotUseACharacterThatIsOffTheTable) {
   EXPECT_TRUE(s.validate(order("g", {"F"})).legal());  // the hero is within 20 cm
   ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
   ASSERT_TRUE(play(s, hero_walks_off("h"), {1}).verdict.legal());
-  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
-  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  end_turn(s);
+  end_turn(s);
   Action back;
   back.type = ActionType::OffTableReturn;
   back.character = "h";
@@ -387,8 +387,8 @@ TEST(OffTable, ACharacterOnItsOwnRollingThreeToSixComesBackWhereItLeft) {
       EXPECT_DOUBLE_EQ(h.pose.position.x, 30.0);
       EXPECT_DOUBLE_EQ(h.pose.position.y, 1.25);  // the base's edge on the table edge
       EXPECT_EQ(state_to_json(s)["characters"][2]["lost"], false);
-      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
-      ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+      end_turn(s);
+      end_turn(s);
       EXPECT_TRUE(s.validate(order("h", {"P"})).legal());
     }
 }

@@ -107,6 +107,16 @@ inline void expect_refused(CommandState& s, const Action& a, const std::string& 
   EXPECT_EQ(state_to_json(s), before) << "a refused action changed the state";
 }
 
+// Ends the side's turn from its Command phase (play sheet, "SEQUENCE: 1.
+// Command 2. Shoot 3. Combat"): end_phase, shoot (no unit of these fields
+// shoots, so no dice), end_phase of the Combat phase.
+inline void end_turn(CommandState& s) {
+  for (ActionType t : {ActionType::EndPhase, ActionType::Shoot, ActionType::EndPhase}) {
+    const ActionOutcome o = play(s, simple(t));
+    ASSERT_TRUE(o.verdict.legal()) << to_string(t) << ": " << explain(o.verdict);
+  }
+}
+
 inline const UnitStatus& status(const CommandState& s, const std::string& id) {
   for (std::size_t i = 0; i < s.battlefield().units.size(); ++i)
     if (s.battlefield().units[i].id == id) return s.units()[i];

@@ -234,17 +234,33 @@ TEST(CommandOrders, FlyersAreOrderedOnlyWithin20cmOfACharacter) {
   EXPECT_TRUE(s.validate(order("g", {"F2"})).legal());
 }
 
-TEST(CommandOrders, EndPhasePassesTheTurnAndClearsConfusion) {
+// Play sheet, "SEQUENCE: 1. Command 2. Shoot 3. Combat"; public facts, "Confusion":
+// confused units "stop being confused at the end of their own Command phase".
+TEST(CommandOrders, EndPhaseLeadsThroughShootingAndCombatToTheOtherSide) {
   Battlefield bf = basic_field();
   bf.units[0].confused = true;
   CommandState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
+  const ActionOutcome end_command = play(s, simple(ActionType::EndPhase));
+  ASSERT_TRUE(end_command.verdict.legal());
+  EXPECT_EQ(s.phase(), Phase::Shooting);
+  EXPECT_EQ(s.side(), 0);
+  EXPECT_FALSE(unit(s, "A").confused);
+  EXPECT_EQ(end_command.result.at("recovered"), Json::array({"A"}));
+  // Nothing of the Command phase is open any more, and the phase ends only by shooting.
+  expect_refused(s, order("g", {"A"}), "warmaster.phase.sequence");
+  expect_refused(s, simple(ActionType::EndOrders), "warmaster.phase.sequence");
+  expect_refused(s, simple(ActionType::EndPhase), "warmaster.phase.sequence");
+  ASSERT_TRUE(play(s, simple(ActionType::Shoot)).verdict.legal());
+  EXPECT_EQ(s.phase(), Phase::Combat);
+  expect_refused(s, simple(ActionType::Shoot), "warmaster.phase.sequence");
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  EXPECT_EQ(s.phase(), Phase::Command);
   EXPECT_EQ(s.side(), 1);
   EXPECT_EQ(s.turn(), 1);
-  EXPECT_FALSE(unit(s, "A").confused);
   EXPECT_EQ(status(s, "B").orders, 0);
-  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  expect_refused(s, simple(ActionType::Shoot), "warmaster.phase.sequence");
+  end_turn(s);
   EXPECT_EQ(s.side(), 0);
   EXPECT_EQ(s.turn(), 2);
 }

@@ -110,7 +110,7 @@ TEST_P(CommandRandomSimShard, ThousandsOfRandomActionsKeepTheInvariantsAndReplay
     rec.log.seed = dice_seed;
     const sim::Observer obs = rec.observer();
     for (int phase = 0; phase < 40 && !s.battle_over(); ++phase, ++phases)
-      sim::random_command_phase(s, dice, rng, &obs);
+      sim::random_turn(s, dice, rng, &obs);
     total += rec.actions;
     // Replaying the log with the same seed gives the same state, field for field.
     const CommandState replayed = replay_log(game, GameLog::parse_jsonl(rec.log.to_jsonl(), "sim.log"), "sim.log");
@@ -164,8 +164,8 @@ TEST(CommandRandomSim, UndescribedPlayGivesTheSameGame) {
     };
     for (int phase = 0; phase < 6 && !described.battle_over(); ++phase) {
       const int before = applied;
-      sim::random_command_phase(described, dice_a, rng_a, &count);
-      EXPECT_EQ(sim::random_command_phase(undescribed, dice_b, rng_b, nullptr), applied - before);
+      sim::random_turn(described, dice_a, rng_a, &count);
+      EXPECT_EQ(sim::random_turn(undescribed, dice_b, rng_b, nullptr), applied - before);
       ASSERT_EQ(state_to_json(undescribed), state_to_json(described)) << "seed " << seed << " phase " << phase;
       ASSERT_EQ(dice_b.history().size(), dice_a.history().size());
     }
@@ -180,7 +180,7 @@ TEST(CommandRandomSim, CloningIsCheapAndIndependent) {
   EXPECT_EQ(&a.battlefield(), &b.battlefield());  // shared until a stand moves
   SeededDice dice(3);
   Rng rng(4);
-  sim::random_command_phase(b, dice, rng, nullptr);
+  sim::random_turn(b, dice, rng, nullptr);
   EXPECT_EQ(a.side(), 0);
   EXPECT_EQ(b.side(), 1);
   EXPECT_EQ(state_to_json(a), state_to_json(CommandState(game)));

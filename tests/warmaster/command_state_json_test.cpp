@@ -63,7 +63,7 @@ void expect_same_play(CommandState original, CommandState resumed, std::uint64_t
     steps.push_back({a, o});
   };
   SeededDice dice_a(seed), dice_b(seed);
-  for (int k = 0; k < phases && !original.battle_over(); ++k) sim::random_command_phase(original, dice_a, rng, &record);
+  for (int k = 0; k < phases && !original.battle_over(); ++k) sim::random_turn(original, dice_a, rng, &record);
   // A few uniform picks as well, so that pending moves and holds are played.
   for (int k = 0; k < 10 && sim::random_legal_action(original, dice_a, rng, &record); ++k) {
   }
@@ -91,7 +91,7 @@ TEST(CommandStateJson, RoundTripsExactlyAfterEveryActionOfRandomGames) {
       for (const CharacterStatus& c : after.characters()) lost += c.lost;
       for (const UnitStatus& u : after.units()) off_table += u.off_table || u.destroyed;
     };
-    while (!s.battle_over()) sim::random_command_phase(s, dice, rng, &check);
+    while (!s.battle_over()) sim::random_turn(s, dice, rng, &check);
     over += s.battle_over();
     if (HasFailure()) return;
   }
@@ -140,7 +140,7 @@ TEST(CommandStateJson, AResumedStatePlaysExactlyAsTheOriginal) {
       expect_same_play(s, resumed, seed * 1000 + static_cast<std::uint64_t>(point), continuation, 3);
       ++resumed_points;
       if (HasFailure()) return;
-      sim::random_command_phase(s, dice, rng, nullptr);
+      sim::random_turn(s, dice, rng, nullptr);
     }
   }
   EXPECT_GE(resumed_points, 25);
@@ -208,7 +208,15 @@ TEST_F(MalformedCommandState, ErrorsNameTheField) {
   EXPECT_EQ(field_of([](Json& j) { j["turn"] = 0; }), "state.turn");
   EXPECT_EQ(field_of([](Json& j) { j["side"] = 2; }), "state.side");
   EXPECT_EQ(field_of([](Json& j) { j["step"] = "shooting"; }), "state.step");
-  EXPECT_EQ(field_of([](Json& j) { j["phase"] = "combat"; }), "state.phase");
+  EXPECT_EQ(field_of([](Json& j) { j["phase"] = "melee"; }), "state.phase");
+  // After the Command phase the step is its last, characters.
+  EXPECT_EQ(field_of([](Json& j) { j["phase"] = "combat"; }), "state.step");
+  EXPECT_EQ(field_of([](Json& j) {
+              j["battle_over"] = true;
+              j["battle_over_reason"] = "turn limit";
+            }),
+            "state.winner");
+  EXPECT_EQ(field_of([](Json& j) { j["winner"] = 0; }), "state.winner");
   EXPECT_EQ(field_of([](Json& j) { j["orders_begun"] = "yes"; }), "state.orders_begun");
   EXPECT_EQ(field_of([](Json& j) { j["active_character"] = "nobody"; }), "state.active_character");
   EXPECT_EQ(field_of([](Json& j) { j["battle_over"] = true; }), "state.battle_over_reason");
@@ -258,37 +266,47 @@ TEST_F(MalformedCommandState, AStateOfAnotherBattleIsRefused) {
 
 // --- the end of the battle by turn limit ---------------------------------------------
 
-TEST(CommandTurnLimit, TheBattleEndsAfterTheSecondSidesPhaseOfTheLastTurn) {
+TEST(CommandTurnLimit, TheBattleEndsAfterTheSecondSidesCombatPhaseOfTheLastTurn) {
   BattlefieldFile f = load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/default.json");
   Settings settings = f.settings;
   settings.turn_limit = 2;
+  // No missiles, so that the Shooting phases roll nothing and lose no unit.
+  for (Unit& u : f.battlefield.units) u.missile = Missile::None;
   CommandState s(make_game(f.battlefield, settings));
-  for (int phase = 0; phase < 3; ++phase) {
-    ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
-    EXPECT_FALSE(s.battle_over()) << "after phase " << phase + 1;
+  for (int turn = 0; turn < 3; ++turn) {
+    end_turn(s);
+    EXPECT_FALSE(s.battle_over()) << "after side-turn " << turn + 1;
   }
   EXPECT_EQ(s.turn(), 2);
   EXPECT_EQ(s.side(), 1);
+  ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  ASSERT_TRUE(play(s, simple(ActionType::Shoot)).verdict.legal());
+  EXPECT_FALSE(s.battle_over()) << "the last turn ends with side 1's Combat phase";
   const ActionOutcome last = play(s, simple(ActionType::EndPhase));
   ASSERT_TRUE(last.verdict.legal());
   EXPECT_TRUE(s.battle_over());
-  EXPECT_EQ(s.battle_over_reason(), "turn limit (2 turns)");
-  EXPECT_EQ(last.result.at("battle_over"), "turn limit (2 turns)");
+  // No unit lost on either side: a draw (docs/rulings.md#warmaster-end-of-battle).
+  const std::string reason = "turn limit (2 turns): units lost 0 to 0, a draw";
+  EXPECT_EQ(s.battle_over_reason(), reason);
+  EXPECT_EQ(s.winner(), -1);
+  EXPECT_EQ(last.result.at("battle_over"), reason);
+  EXPECT_TRUE(last.result.at("winner").is_null());
   expect_refused(s, simple(ActionType::EndPhase), "warmaster.command.battle_over");
   expect_refused(s, order("emp-general", {"emp-crossbow"}), "warmaster.command.battle_over");
   // The ended battle reads back ended.
   const CommandState back = state_from_json(make_game(f.battlefield, settings), state_to_json(s), "state");
   EXPECT_TRUE(back.battle_over());
-  EXPECT_EQ(back.battle_over_reason(), "turn limit (2 turns)");
+  EXPECT_EQ(back.battle_over_reason(), reason);
+  EXPECT_EQ(back.winner(), -1);
 }
 
 TEST(CommandTurnLimit, TheDefaultIsEightTurns) {
   EXPECT_EQ(Settings{}.turn_limit, 8);
   CommandState s(make_game(random_field(6, 1)));
-  for (int phase = 0; phase < 15; ++phase) ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
+  for (int turn = 0; turn < 15; ++turn) end_turn(s);
   EXPECT_FALSE(s.battle_over());
-  play(s, simple(ActionType::EndPhase));
-  EXPECT_EQ(s.battle_over_reason(), "turn limit (8 turns)");
+  end_turn(s);
+  EXPECT_EQ(s.battle_over_reason(), "turn limit (8 turns): units lost 0 to 0, a draw");
 }
 
 TEST(CommandTurnLimit, ReadFromTheBattlefieldSettings) {

@@ -1,12 +1,22 @@
-// The Warmaster Command phase as a game (OpenSpiel style): an immutable game
+// A Warmaster battle as a game (OpenSpiel style): an immutable game
 // description (CommandGame), a cheap-to-clone state (CommandState) that holds
 // the battlefield positions and the per-turn flags, validation that never
 // changes the state, and application that rolls through the given Dice.
 //
-// Sequence of one side's Command phase (command text; movement text):
-//   initiative step  off-table returns (rolled first), home back, initiative moves
-//   orders step      order -> (test rolled) -> move; order -> move; ...
-//   characters step  each character moves once, then end_phase passes the turn
+// Each side's turn follows the play sheet's sequence, "1. Command 2. Shoot
+// 3. Combat" (docs/rulings.md#warmaster-turn-sequence):
+//   Command phase (command text; movement text)
+//     initiative step  off-table returns (rolled first), home back, initiative moves
+//     orders step      order -> (test rolled) -> move; order -> move; ...
+//     characters step  each character moves once, then end_phase ends the phase
+//                      (the side's confused units recover here)
+//   Shooting phase     shoot: every unit of the side that can shoot does
+//                      (resolve_shooting, shooting.hpp), drive backs included
+//   Combat phase       end_phase: the engagements are fought (resolve_combat_phase)
+//                      and the turn passes to the other side
+// The battle ends (docs/rulings.md#warmaster-end-of-battle) when a General
+// leaves the table for good, when an army has lost its break point in units,
+// or after side 1's Combat phase of the last turn (setting turn_limit).
 #pragma once
 
 #include <memory>
@@ -26,10 +36,15 @@
 
 namespace referee::warmaster {
 
+// The phases of one side's turn (play sheet, "SEQUENCE").
+enum class Phase { Command, Shooting, Combat };
+const char* to_string(Phase p);
+
+// The steps of the Command phase.
 enum class CommandStep { Initiative, Orders, Characters };
 const char* to_string(CommandStep s);
 
-enum class ActionType { OffTableReturn, HomeBack, Initiative, Order, Move, EndOrders, CharacterMove, EndPhase };
+enum class ActionType { OffTableReturn, HomeBack, Initiative, Order, Move, EndOrders, CharacterMove, EndPhase, Shoot };
 const char* to_string(ActionType t);
 std::optional<ActionType> action_type_from_string(const std::string& s);
 
@@ -55,6 +70,13 @@ Action character_move(const Character& c, const Pose& to);
 // Unit `u` using initiative against `enemy`: a charge with the engine's
 // straight charge move (plan_straight_charge), or an evade left to the engine.
 Action initiative_action(const Unit& u, const Unit& enemy, bool charge);
+
+// Whether this build resolves combat. It does not yet: the Combat phase is
+// stepped through, and end_phase refuses to end it while units are engaged
+// (warmaster.combat.unresolved), rather than skip their combats. Random play
+// (sample_action, command_sim.hpp) therefore makes no charges while this is
+// false, so that random battles reach their end.
+constexpr bool kCombatResolutionAvailable = false;
 
 // Flags of one unit, parallel to Battlefield::units. Engaged, confused and
 // stands lost live on the Unit itself (the movement engine reads them).
@@ -125,9 +147,21 @@ class CommandState {
   const Battlefield& battlefield() const { return *bf_; }
   int turn() const { return turn_; }
   int side() const { return side_; }
+  Phase phase() const { return phase_; }
+  // The Command phase's step; in the Shooting and Combat phases, the last one (characters).
   CommandStep step() const { return step_; }
   bool battle_over() const { return !battle_over_reason_.empty(); }
   const std::string& battle_over_reason() const { return battle_over_reason_; }
+  // The side that won, once the battle is over; -1 for a draw (or while it goes on).
+  int winner() const { return winner_; }
+  // Break points (docs/rulings.md#warmaster-break-point): the units a side
+  // has lost (destroyed, routed, or gone off the table for good), and the
+  // number at which its army withdraws (the battle file's, or half its units
+  // rounded up).
+  int units_lost(int side) const;
+  int break_point(int side) const;
+  // Units engaged in combat now (on the table), in battlefield order.
+  std::vector<std::string> engaged_units() const;
   const std::vector<UnitStatus>& units() const { return units_; }
   const std::vector<CharacterStatus>& characters() const { return chars_; }
   const std::optional<PendingMove>& pending() const { return pending_; }
@@ -226,6 +260,26 @@ class CommandState {
   Verdict validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer = nullptr,
                                   CheckDepth depth = CheckDepth::Explain) const;
   Verdict validate_step_change(const Action& a) const;
+  // Actions belong to their phase (warmaster.phase.sequence).
+  Verdict validate_phase(const Action& a) const;
+  // The Combat phase may end: no engagement is left unresolved.
+  Verdict validate_combat_phase() const;
+  // The one place the Combat phase's engagements are resolved, when the
+  // phase ends. This build has no combat resolution
+  // (kCombatResolutionAvailable): validate_combat_phase refuses while any
+  // unit is engaged, so this is reached only with no engagements, and it
+  // records that none were fought. Combat resolution is called from here.
+  void resolve_combat_phase(Dice& dice, nlohmann::json* result);
+  // The Shooting phase of the side whose turn it is, its casualties, drive
+  // backs and units driven off the table carried into the state.
+  void apply_shooting(Dice& dice, nlohmann::json* result);
+  // The end of the battle by break point, checked after every action that
+  // may remove a unit; `result` (may be null) receives battle_over.
+  void check_break_points(nlohmann::json* result);
+  // The turn passes to the other side, whose Command phase begins; the
+  // battle ends after the last turn.
+  void pass_turn(nlohmann::json* result);
+  void end_battle(const std::string& reason, int winner, nlohmann::json* result);
   void require_no_pending_returns(Verdict& v) const;
 
   // Checks one unit's move on `bf` (the movement engine plus the command
@@ -249,7 +303,9 @@ class CommandState {
   mutable std::vector<std::optional<std::vector<InitiativeCandidate>>> targets_;  // per unit, evade then charge
   int turn_ = 1;
   int side_ = 0;
+  Phase phase_ = Phase::Command;
   CommandStep step_ = CommandStep::Initiative;
+  int winner_ = -1;
   std::vector<UnitStatus> units_;
   std::vector<CharacterStatus> chars_;
   bool orders_begun_ = false;

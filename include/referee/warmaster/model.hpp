@@ -123,6 +123,9 @@ struct Character {
 
 struct Army {
   std::string name;
+  // Units lost at which the army withdraws (docs/rulings.md#warmaster-break-point);
+  // 0: half its units, rounded up.
+  int break_point = 0;
 };
 
 struct Battlefield {

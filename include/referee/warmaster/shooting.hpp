@@ -85,6 +85,8 @@ struct DriveBack {
   bool blocked = false;        // cut short before `total`
   bool left_table = false;
   std::optional<OffTableResult> off_table;
+  std::vector<Stand> left_at;  // left_table: its stands moved by the whole drive back, off the
+                               // table (where a game keeps it until it returns)
 };
 
 struct ShootingResult {
