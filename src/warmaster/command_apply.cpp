@@ -7,6 +7,7 @@
 
 #include "command_internal.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/combat.hpp"
 #include "referee/warmaster/command_state.hpp"
 #include "referee/warmaster/initiative.hpp"
 #include "referee/warmaster/shooting.hpp"
@@ -665,11 +666,73 @@ void CommandState::pass_turn(nlohmann::json* result) {
   }
 }
 
+// The side's Combat phase (combat.hpp) on the current battlefield, with the
+// units that charged this turn, and what it did carried into the state as
+// apply_shooting does: resolve_combat drops the units it destroys and those
+// that leave the table from its battlefield, while the state keeps every
+// unit in its place with its status, and every character by id.
 void CommandState::resolve_combat_phase(Dice& dice, nlohmann::json* result) {
-  (void)dice;  // combat resolution will roll its dice here
-  // validate_combat_phase has refused the end of the phase if any unit is
-  // engaged: there is nothing to fight.
-  if (result) (*result)["combats"] = nlohmann::json::array();
+  CombatOptions options;
+  for (std::size_t i = 0; i < bf_->units.size(); ++i)
+    if (units_[i].charged) options.charged.push_back(bf_->units[i].id);
+  CombatReport r = resolve_combat(*bf_, side_, dice, options, settings());
+  if (result) {
+    to_json((*result)["combats"], r);
+    (*result)["text"] = explain(r);
+  }
+  if (r.engagements.empty()) return;  // nothing fought: the battlefield is as it was
+  auto next = std::make_shared<Battlefield>(*bf_);
+  for (std::size_t i = 0; i < next->units.size(); ++i) {
+    Unit& u = next->units[i];
+    if (u.stands.empty()) continue;  // already off the table or destroyed
+    if (const Unit* after = r.after.find_unit(u.id)) {
+      u = *after;
+      continue;
+    }
+    UnitStatus& st = units_[i];
+    const CombatMove* left = nullptr;
+    for (const CombatRound& round : r.rounds)
+      for (const CombatMove& m : round.moves)
+        if (m.unit == u.id && m.left_table && m.off_table) left = &m;
+    u.engaged = u.confused = false;
+    if (left == nullptr || left->destroyed || left->off_table->outcome == OffTableOutcome::Destroyed) {
+      // Destroyed: by its casualties, as artillery that had to retreat, or
+      // retreating over the table edge.
+      for (const CombatRound& round : r.rounds)
+        for (const CombatCasualties& c : round.casualties)
+          if (c.unit == u.id) u.stands_lost += c.stands_removed;
+      u.stands.clear();
+      st.destroyed = true;
+      continue;
+    }
+    // A fall back, pursuit or advance off the table rolled on the chart
+    // (docs/rulings.md#warmaster-combat-off-table-return): on 1-2 it waits
+    // off the table; on 3 or more it comes back where it stood before the
+    // phase, the nearest the stands of the table can say to where it left.
+    if (left->off_table->outcome == OffTableOutcome::GoneRollNextTurn) {
+      st.off_table = true;
+      st.parked = u.stands;
+      u.stands.clear();
+    } else {
+      u.stands = back_on_table(*next, u, u.stands, settings().contact_tolerance);
+    }
+  }
+  // Characters by id: those that left the table with their unit are lost.
+  for (std::size_t i = 0; i < next->characters.size(); ++i) {
+    Character& c = next->characters[i];
+    const auto it = std::find_if(r.after.characters.begin(), r.after.characters.end(),
+                                 [&](const Character& a) { return a.id == c.id; });
+    if (it != r.after.characters.end()) {
+      c = *it;
+    } else if (!chars_[i].lost) {
+      chars_[i].lost = true;
+      chars_[i].return_point = c.pose.position;
+      if (c.role == CharacterRole::General)
+        end_battle(fmt::format("the General {} left the table with his unit: his army withdraws", c.id), 1 - c.side,
+                   result);
+    }
+  }
+  replace_battlefield(std::move(next));
 }
 
 // The side's Shooting phase (shooting.hpp) on the current battlefield, and

@@ -22,8 +22,7 @@ std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
   std::vector<Action> out;
   if (battle_over()) return out;
   if (phase_ != Phase::Command) {
-    // Shooting: shoot. Combat: end_phase, unless an engagement cannot be
-    // fought in this build (then nothing is legal: warmaster.combat.unresolved).
+    // Shooting: shoot. Combat: end_phase, which fights the engagements.
     Action a;
     a.type = phase_ == Phase::Shooting ? ActionType::Shoot : ActionType::EndPhase;
     if (validate(a, scratch).legal()) out.push_back(a);

@@ -96,7 +96,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       bf = &s.battlefield();
       const Unit& u = bf->units[i];
       if (u.side != side || !s.units()[i].near_enemy_at_start || (rng.next() & 1)) continue;
-      const bool charge = (rng.next() & 1) != 0 && kCombatResolutionAvailable;
+      const bool charge = (rng.next() & 1) != 0;
       // A copy: applying the move replaces the battlefield the list belongs to.
       const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge);
       for (const InitiativeCandidate& c : targets) {
@@ -200,9 +200,7 @@ bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* 
 }
 
 bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
-  std::vector<Action> legal = s.legal_actions(scratch);
-  if (!kCombatResolutionAvailable)
-    std::erase_if(legal, [](const Action& a) { return a.type == ActionType::Initiative && a.charge; });
+  const std::vector<Action> legal = s.legal_actions(scratch);
   if (legal.empty()) return false;
   const Action& a = legal[rng.below(legal.size())];
   int applied = 0;

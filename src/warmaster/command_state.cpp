@@ -279,24 +279,9 @@ std::vector<std::string> CommandState::engaged_units() const {
   return out;
 }
 
-// The Combat phase ends only when no engagement is left to fight. This build
-// cannot fight one (kCombatResolutionAvailable), so it says so instead of
-// passing over the combat.
-Verdict CommandState::validate_combat_phase() const {
-  Verdict v;
-  const std::vector<std::string> engaged = engaged_units();
-  if (!engaged.empty() && !kCombatResolutionAvailable) {
-    std::string ids;
-    for (const std::string& id : engaged) ids += (ids.empty() ? "" : ", ") + id;
-    v.add("warmaster.combat.unresolved",
-          fmt::format("{} {} engaged in combat, and combat resolution is not available in this build: the Combat "
-                      "phase cannot end with {} unfought",
-                      engaged.size() == 1 ? "unit" : "units", ids + (engaged.size() == 1 ? " is" : " are"),
-                      engaged.size() == 1 ? "its combat" : "their combats"),
-          {{"engaged", static_cast<double>(engaged.size()), ""}});
-  }
-  return v;
-}
+// The Combat phase may always end: ending it fights every engagement
+// (resolve_combat_phase).
+Verdict CommandState::validate_combat_phase() const { return {}; }
 
 // Units that took the field (had stands when the battle began) and are now
 // destroyed: by casualties, routed, or off the table for good.

@@ -65,11 +65,7 @@ class WarmasterState final : public GameState {
       const Action slide = sim::random_slide(s_, rng);
       if (s_.validate(slide).legal()) return warmaster::to_json(slide);
     }
-    std::vector<Action> legal = s_.legal_actions();
-    // No charges while this build cannot fight the combats they start
-    // (kCombatResolutionAvailable): random play would stop in the Combat phase.
-    if (!kCombatResolutionAvailable)
-      std::erase_if(legal, [](const Action& a) { return a.type == ActionType::Initiative && a.charge; });
+    const std::vector<Action> legal = s_.legal_actions();
     if (legal.empty()) return std::nullopt;
     return warmaster::to_json(legal[rng.below(legal.size())]);
   }

@@ -276,10 +276,6 @@ constexpr RuleInfo kRules[] = {
      "phase, then the Combat phase. Reading: docs/rulings.md#warmaster-turn-sequence",
      "an action of another phase: a command action after end_phase, end_phase before the Shooting phase is "
      "resolved (shoot), shoot outside the Shooting phase"},
-    {"warmaster.combat.unresolved",
-     "\"3. COMBAT\": engaged units fight in the Combat phase. This build has no combat resolution, so the phase "
-     "cannot end while units are engaged. Reading: docs/rulings.md#warmaster-turn-sequence",
-     "end_phase in the Combat phase while units are engaged in combat"},
     // --- Shooting (play sheet, "2. SHOOTING"; docs/warmaster-shooting.md) ---------
     {"warmaster.shooting.target",
      "\"Units shoot at the closest enemy within range\": bows and crossbows 30 cm, stone throwers and cannons 60, "

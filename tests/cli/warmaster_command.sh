@@ -52,7 +52,7 @@ rc=$?
 [[ $rc -eq 3 ]] || fail "refused actions should exit 3, got $rc"
 grep -q 'warmaster.command.no_return' "$tmp/cross.json" || fail "crossroads: no_return refusal expected"
 grep -q 'warmaster.command.flyer_range' "$tmp/cross.json" || fail "crossroads: flyer_range refusal expected"
-grep -q 'warmaster.combat.unresolved' "$tmp/cross.json" || fail "crossroads: the Combat phase with units engaged is refused"
+grep -qF '"combats":{"engagements":[{"units":["knights","wolves"]}]' "$tmp/cross.log" || fail "crossroads: the Combat phase fights the charge's combat"
 [[ -s "$tmp/cross.log" ]] || fail "the log is written even when actions are refused"
 
 # A whole battle, phase by phase: Command, Shooting, Combat for each side, to the turn limit.

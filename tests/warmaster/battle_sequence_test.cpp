@@ -158,7 +158,10 @@ TEST(BattleSequence, TheBattleFileSetsAnArmysBreakPoint) {
   EXPECT_EQ(test_support::error_of([&] { parse_battlefield(j); }), "armies[1].break_point: 0 is out of range [1, 1000]");
 }
 
-TEST(BattleSequence, TheCombatPhaseRefusesToEndWithUnitsEngagedRatherThanSkipTheirCombat) {
+// Play sheet: "SEQUENCE: 1. Command 2. Shoot 3. Combat". The charge made in
+// the Command phase is fought when the Combat phase ends, with the charger's
+// +1 ("charging an enemy in the open"), and what it did stays in the state.
+TEST(BattleSequence, TheCombatPhaseFightsTheEngagementsTheChargesMade) {
   Battlefield bf = empty_field();
   bf.units.push_back(line_unit("A", 0, 60, 50));
   bf.units.push_back(line_unit("E", 1, 60, 62, 180));
@@ -172,13 +175,28 @@ TEST(BattleSequence, TheCombatPhaseRefusesToEndWithUnitsEngagedRatherThanSkipThe
   ASSERT_TRUE(play(s, simple(ActionType::Shoot)).verdict.legal());
   ASSERT_EQ(s.phase(), Phase::Combat);
   EXPECT_EQ(s.engaged_units(), (std::vector<std::string>{"A", "E"}));
-  expect_refused(s, simple(ActionType::EndPhase), "warmaster.combat.unresolved");
-  const Verdict v = s.validate(simple(ActionType::EndPhase));
-  ASSERT_EQ(v.violations.size(), 1u);
-  EXPECT_EQ(v.violations[0].reason,
-            "units A, E are engaged in combat, and combat resolution is not available in this build: the Combat "
-            "phase cannot end with their combats unfought");
-  EXPECT_TRUE(s.legal_actions().empty());
+  SeededDice dice(11);
+  const ActionOutcome combat = s.apply(simple(ActionType::EndPhase), dice);
+  ASSERT_TRUE(combat.verdict.legal()) << explain(combat.verdict);
+  EXPECT_FALSE(combat.rolls.empty());
+  const Json& fought = combat.result["combats"];
+  ASSERT_EQ(fought["engagements"].size(), 1u) << fought.dump();
+  bool charge_bonus = false;
+  int removed_e = 0;
+  for (const Json& round : fought["rounds"]) {
+    for (const Json& at : round["attacks"])
+      if (at["attacker"] == "A" && round["round"] == 1)
+        for (const Json& m : at["modifiers"]) charge_bonus |= m["name"] == "charging an enemy in the open" && m["value"] == 1;
+    for (const Json& c : round["casualties"])
+      if (c["unit"] == "E") removed_e += c["stands_removed"].get<int>();
+  }
+  EXPECT_TRUE(charge_bonus) << fought.dump();
+  // The turn has passed, and E's losses are the state's.
+  EXPECT_EQ(s.side(), 1);
+  EXPECT_EQ(s.phase(), Phase::Command);
+  const Unit* e = s.battlefield().find_unit("E");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->stands_lost, removed_e);
 }
 
 TEST(BattleSequence, AtTheTurnLimitTheSideThatLostFewerUnitsWins) {

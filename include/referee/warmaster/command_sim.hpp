@@ -23,8 +23,6 @@ using Observer = std::function<void(const CommandState& before, const Action& a,
 // applied; none outside the Command phase. `observer` may be null.
 // `scratch`: the caller's working space for the move checks, kept from one
 // phase to the next (one per thread); without it, each call makes its own.
-// While the build has no combat resolution (kCombatResolutionAvailable) it
-// makes evades but no charges, so that its games reach their end.
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer);
 int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch);
 

@@ -71,12 +71,6 @@ Action character_move(const Character& c, const Pose& to);
 // straight charge move (plan_straight_charge), or an evade left to the engine.
 Action initiative_action(const Unit& u, const Unit& enemy, bool charge);
 
-// Whether this build resolves combat. It does not yet: the Combat phase is
-// stepped through, and end_phase refuses to end it while units are engaged
-// (warmaster.combat.unresolved), rather than skip their combats. Random play
-// (sample_action, command_sim.hpp) therefore makes no charges while this is
-// false, so that random battles reach their end.
-constexpr bool kCombatResolutionAvailable = false;
 
 // Flags of one unit, parallel to Battlefield::units. Engaged, confused and
 // stands lost live on the Unit itself (the movement engine reads them).
@@ -262,13 +256,11 @@ class CommandState {
   Verdict validate_step_change(const Action& a) const;
   // Actions belong to their phase (warmaster.phase.sequence).
   Verdict validate_phase(const Action& a) const;
-  // The Combat phase may end: no engagement is left unresolved.
+  // The Combat phase may always end: ending it fights the engagements.
   Verdict validate_combat_phase() const;
-  // The one place the Combat phase's engagements are resolved, when the
-  // phase ends. This build has no combat resolution
-  // (kCombatResolutionAvailable): validate_combat_phase refuses while any
-  // unit is engaged, so this is reached only with no engagements, and it
-  // records that none were fought. Combat resolution is called from here.
+  // The one place the Combat phase's engagements are fought (combat.hpp),
+  // when the phase ends; its casualties, retreats, pursuits and units gone
+  // from the table carried into the state.
   void resolve_combat_phase(Dice& dice, nlohmann::json* result);
   // The Shooting phase of the side whose turn it is, its casualties, drive
   // backs and units driven off the table carried into the state.
