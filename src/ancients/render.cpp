@@ -40,6 +40,8 @@ const char* kNoBattleFill = "#f0a35e";
 const char* kLeaderDestFill = "#f5d76e";
 const char* kCompulsory = "#b00020";
 const char* kSection = "#5a4a2a";
+const std::array<const char*, 3> tints{"#f3e6e6", "#eef0e2", "#e4ebf5"};  // left, centre, right section
+const char* kShared = "#d9d2c0";
 
 // The mark on a destination hex: hexes moved, then whether it may battle.
 std::string destination_mark(const Destination& d, bool of_unit) {
@@ -50,7 +52,10 @@ std::string destination_mark(const Destination& d, bool of_unit) {
 
 std::string side_name(const Battle& b, int side) {
   const std::string& player = b.players[static_cast<std::size_t>(side & 1)].name;
-  return fmt::format("side {} ({}{}{})", side, side == 0 ? "bottom" : "top", player.empty() ? "" : ", ", player);
+  const char* seat = side == 0 ? "bottom" : "top";
+  // A player named after the seat ("bottom (side 0)") adds nothing.
+  const bool says_more = !player.empty() && player.find(seat) == std::string::npos;
+  return fmt::format("side {} ({}{}{})", side, seat, says_more ? ", " : "", says_more ? player : "");
 }
 
 struct Text {
@@ -71,8 +76,16 @@ std::string render_board(const Battle& b, const Position& p, const RenderOptions
   using Mark = LegendEntry::Mark;
   std::vector<LegendEntry> key;
   for (int side = 0; side < 2; ++side)
-    key.push_back({Mark::box, style(side_colour(side), "#222222", 0.01), "unit of " + side_name(b, side) + ": class, id, blocks", {}});
-  key.push_back({Mark::box, style(kLeaderFill, "#222222", 0.015), "leader: its name on a gold tag, under its unit", {}});
+    if (std::any_of(b.units.begin(), b.units.end(), [&](const UnitSpec& u) { return u.side == side; }))
+      key.push_back({Mark::box, style(side_colour(side), "#222222", 0.01), "unit of " + side_name(b, side) + ": class [blocks], id", {}});
+  if (!b.leaders.empty())
+    key.push_back({Mark::box, style(kLeaderFill, "#222222", 0.015), "leader: its name on a gold tag, under its unit", {}});
+  if (o.shade_sections) {
+    key.push_back({Mark::box, style(tints[0], "#8a8170", 0.01), "left section (side 0's left)", {}});
+    key.push_back({Mark::box, style(tints[1], "#8a8170", 0.01), "centre section", {}});
+    key.push_back({Mark::box, style(tints[2], "#8a8170", 0.01), "right section", {}});
+    key.push_back({Mark::box, style(kShared, "#8a8170", 0.01), "hex cut by a line: in both sections", {}});
+  }
   if (o.selected_hex >= 0) key.push_back({Mark::box, style("none", "#ffd400", 0.05), "the piece asked about", {}});
   key.push_back({Mark::line, style("none", kSection, 0.02, 1.0, "stroke-dasharray=\"6,5\""), "section line (hexes cut belong to both)", {}});
   if (!o.destinations.empty()) {
@@ -91,15 +104,16 @@ std::string render_board(const Battle& b, const Position& p, const RenderOptions
       if (const TerrainType* t = b.terrain_at(i); t && std::find(terrains.begin(), terrains.end(), t) == terrains.end())
         terrains.push_back(t);
   for (const TerrainType* t : terrains) key.push_back({Mark::box, style(t->fill, "#8a8170", 0.01), t->name, {}});
-  const int columns = 3;
-  const double column_width = g.columns() / 3.0 - 0.2;
+  // As many columns as fit the board's width, each as wide as the widest entry.
   const std::string legend_title = o.title.empty() ? std::string("Key") : o.title;
+  const double one_column = legend_size("", key, kLegendSize, 1).x;
+  const int columns = std::clamp(static_cast<int>(g.columns() / one_column), 1, 3);
+  const double column_width = std::max(one_column, (g.columns() - 0.2) / columns);
   const Vec2 legend = legend_size(legend_title, key, kLegendSize, columns, column_width);
 
   const Aabb board{{-0.3, -0.3}, {g.columns() + 0.3, height + 0.3}};
   SvgWriter svg({{0, -0.5 - legend.y}, {static_cast<double>(g.columns()), height}}, kPixelsPerHex, 0.3);
   svg.rect({{-0.3, -0.8 - legend.y}, {g.columns() + 0.3, height + 0.3}}, style("#fbf8f0", "none", 0.0));
-  static const std::array<const char*, 3> tints{"#f3e6e6", "#eef0e2", "#e4ebf5"};
 
   // Every text is laid out first, so the section lines can stop short of them
   // and leader names can keep off the unit boxes.
@@ -160,7 +174,7 @@ std::string render_board(const Battle& b, const Position& p, const RenderOptions
     std::string fill = "#f7f3e8";
     if (o.shade_sections) {
       std::uint8_t m = g.section_mask(i);
-      fill = (m & (m - 1)) ? "#d9d2c0" : tints[m == 1 ? 0 : m == 2 ? 1 : 2];
+      fill = (m & (m - 1)) ? kShared : tints[m == 1 ? 0 : m == 2 ? 1 : 2];
     }
     if (const TerrainType* t = b.terrain_at(i)) fill = t->fill;
     auto pts = hex_corners(c);

@@ -69,6 +69,9 @@ check "replay consistent" has "$tmp/replay.json" '"consistent": true'
 expect_exit 0 "render" "$referee" ancients render --battle "$river" --sections -o "$tmp/river.svg"
 check "render svg" has "$tmp/river.svg" 'id="units"'
 check "render has a legend" has "$tmp/river.svg" 'id="legend"'
+# The picture in docs/ancients-hexes.md is what the command draws now.
+"$referee" ancients render --battle "$root/scenarios/ancients/empty_board.json" --sections -o "$tmp/board.svg"
+check "docs/ancients-board.svg is up to date" cmp -s "$tmp/board.svg" "$root/docs/ancients-board.svg"
 # render after a list of actions: played as `play` plays them, the heavy
 # cavalry drawn on 7,5 (its unit box centred there) and the title counting them.
 expect_exit 0 "render after actions" "$referee" ancients render --battle "$battle" --actions "$tmp/mid.json" -o "$tmp/mid.svg"

@@ -68,6 +68,11 @@ contains "$tmp/out" '"turns"' "route json turns"
 expect_exit 0 "render" -- "$referee" blightmeer render --battle "$ruin" -o "$tmp/ruin.svg"
 contains "$tmp/ruin.svg" 'gallery' "render svg"
 contains "$tmp/ruin.svg" 'id="grid"' "render grid"
+# The pictures in docs/blightmeer.md are what the commands draw now.
+"$referee" blightmeer render --battle "$town" -o "$tmp/town.svg"
+cmp -s "$tmp/town.svg" "$root/docs/blightmeer-town.svg" || fail "docs/blightmeer-town.svg is out of date (see docs/blightmeer.md)"
+"$referee" blightmeer reach --battle "$town" --unit elf --svg "$tmp/elf.svg" >/dev/null
+cmp -s "$tmp/elf.svg" "$root/docs/blightmeer-reach.svg" || fail "docs/blightmeer-reach.svg is out of date (see docs/blightmeer.md)"
 contains "$tmp/ruin.svg" '>36&quot;</text>' "render inch marks"
 
 # Resolve two moves with seeded dice (the Move phase alone: no turn rules).
