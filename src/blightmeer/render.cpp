@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "referee/blightmeer/io.hpp"
+#include "referee/core/ruling.hpp"
 #include "referee/core/svg.hpp"
 
 namespace referee::blightmeer {
@@ -80,15 +81,28 @@ std::string kind_name(RegionKind k) {
   return n;
 }
 
-std::string legend_title(const Terrain& t, const ReachAnswer* reach) {
+std::string legend_title(const Terrain& t, const ReachAnswer* reach, const RouteOption* route) {
   const std::string name = t.name.empty() ? "Blightmeer" : t.name;
+  if (route && route->found)
+    return fmt::format("{}: route of {} ({} {} in {})", name, route->report.unit, route->request.run ? "running" : "moving",
+                       inches(route->report.spent),
+                       count_of(static_cast<double>(split_by_turn(route->report).legs.size()), "turn", "turns"));
   return reach ? fmt::format("{}: reach of {} ({} {})", name, reach->unit, reach->run ? "running" : "moving",
                              inches(reach->allowance))
                : name;
 }
 
+// Turn 1 solid, later turns dashed, in colours that read over terrain.
+const char* kTurnColour[3] = {"#0b6e4f", "#7b2cbf", "#c2185b"};
+const char* turn_colour(int turn) { return kTurnColour[std::clamp(turn, 1, 3) - 1]; }
+SvgStyle turn_style(int turn) {
+  return {"none", turn_colour(turn), 0.18, 1.0,
+          turn == 1 ? std::string("stroke-linecap=\"round\"") : std::string("stroke-dasharray=\"6,3\"")};
+}
+
 // The legend: what every colour, border and mark means.
-std::vector<LegendEntry> legend_entries(const Terrain& t, const State& s, const ReachAnswer* reach) {
+std::vector<LegendEntry> legend_entries(const Terrain& t, const State& s, const ReachAnswer* reach,
+                                       const RouteOption* route) {
   const std::vector<std::string> sides = side_names(s);
   double max_h = 0;
   for (const Surface& sf : t.surfaces) max_h = std::max(max_h, sf.height);
@@ -96,7 +110,13 @@ std::vector<LegendEntry> legend_entries(const Terrain& t, const State& s, const 
   using Mark = LegendEntry::Mark;
   for (std::size_t k = 0; k < sides.size() && k < 2; ++k)
     key.push_back({Mark::circle, {kSideFill[k], "black", 0.05, 1.0, {}}, "unit of " + sides[k], {}});
-  if (reach) key.push_back({Mark::circle, {"#ffffff", "black", 0.1, 1.0, {}}, "the unit asked about", {}});
+  if (reach || route) key.push_back({Mark::circle, {"#ffffff", "black", 0.1, 1.0, {}}, "the unit asked about", {}});
+  if (route && route->found) {
+    const std::size_t turns = split_by_turn(route->report).legs.size();
+    for (std::size_t k = 1; k <= std::min<std::size_t>(turns, 3); ++k)
+      key.push_back({Mark::line, turn_style(static_cast<int>(k)), fmt::format("route, turn {}{}", k, k == 3 && turns > 3 ? " and later" : ""), {}});
+    key.push_back({Mark::circle, {"#ffffff", kTurnColour[0], 0.08, 1.0, {}}, "where a turn's move stops (T1, T2...)", {}});
+  }
   key.push_back({Mark::line, {"none", kEngaged, 0.22, 1.0, {}}, "engaged (in a melee)", {}});
   key.push_back({Mark::glyph, {"#111111", "none", 0, 1.0, {}}, "Stunned", "St"});
   key.push_back({Mark::glyph, {"#111111", "none", 0, 1.0, {}}, "Dazed", "Dz"});
@@ -133,10 +153,10 @@ std::vector<LegendEntry> legend_entries(const Terrain& t, const State& s, const 
 }
 }  // namespace
 
-std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reach) {
+std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reach, const RouteOption* route) {
   const Aabb table = t.table();
-  const std::vector<LegendEntry> key = legend_entries(t, s, reach);
-  const std::string title = legend_title(t, reach);
+  const std::vector<LegendEntry> key = legend_entries(t, s, reach, route);
+  const std::string title = legend_title(t, reach, route);
   const Vec2 legend = legend_size(title, key, kLegendSize);
   const Aabb world{{table.min.x - 1.6, std::min(table.min.y, table.max.y - legend.y) - 1.4},
                    {table.max.x + kLegendGap + legend.x, table.max.y + 1.4}};
@@ -155,10 +175,22 @@ std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reac
     if (!u.incapacitated)
       placer.keep_clear({{u.pos.x - u.radius(), u.pos.y - u.radius()}, {u.pos.x + u.radius(), u.pos.y + u.radius()}});
   std::vector<PendingLabel> labels;
+  const TurnSplit split = route && route->found ? split_by_turn(route->report) : TurnSplit{};
+  // The stops of each turn but the last, then the end: keep their marks clear.
+  for (std::size_t k = 0; k < split.legs.size(); ++k) {
+    const Vec2 p = split.legs[k].stop.xy();
+    placer.keep_clear({{p.x - 0.3, p.y - 0.3}, {p.x + 0.3, p.y + 0.3}});
+  }
   auto add_label = [&](Vec2 anchor, std::string text, double gap, std::string colour = "#111111") {
     Vec2 at = placer.place(anchor, text, kLabelSize, gap);
     labels.push_back({at, std::move(text), std::move(colour)});
   };
+  for (std::size_t k = 0; k < split.legs.size(); ++k) {
+    const TurnLeg& l = split.legs[k];
+    const bool last = k + 1 == split.legs.size();
+    add_label(l.stop.xy(), last ? fmt::format("end, turn {}", l.turn) : fmt::format("T{} stops", l.turn), 0.35,
+              turn_colour(l.turn));
+  }
   for (const Unit& u : s.units) {
     if (u.incapacitated) continue;
     std::string text = u.id + (u.pos.z > kEps ? " on " + inches(u.pos.z) : "") + state_marks(u);
@@ -221,6 +253,25 @@ std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reac
     w.circle(l.bottom.xy(), 0.15, {"#7a4a10", "none", 0, 1.0, {}});
   }
   w.end_group();
+  if (route && route->found) {
+    // Each step split where a turn stops, drawn in that turn's style.
+    w.begin_group("route");
+    std::size_t leg = 0;
+    for (const StepReport& st : route->report.steps) {
+      Vec3 from = st.from;
+      while (leg + 1 < split.legs.size() && split.legs[leg].last_step == st.index && split.legs[leg].mid_step) {
+        w.line(from.xy(), split.legs[leg].stop.xy(), turn_style(split.legs[leg].turn));
+        from = split.legs[leg].stop;
+        ++leg;
+      }
+      while (leg + 1 < split.legs.size() && st.index > split.legs[leg].last_step) ++leg;
+      const int turn = split.legs.empty() ? 1 : split.legs[std::min(leg, split.legs.size() - 1)].turn;
+      w.line(from.xy(), st.to.xy(), turn_style(turn));
+    }
+    for (const TurnLeg& l : split.legs)
+      w.circle(l.stop.xy(), 0.25, {"#ffffff", turn_colour(l.turn), 0.08, 1.0, {}});
+    w.end_group();
+  }
   w.begin_group("engaged");
   for (std::size_t i = 0; i < s.units.size(); ++i) {
     const Unit& u = s.units[i];
@@ -244,7 +295,7 @@ std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reac
     if (u.staggered) states += ", Staggered";
     if (u.treasure) states += ", carrying Treasure";
     w.title(fmt::format("{} '{}' ({}, at {:.1f}, {:.1f}, {:.1f}{})", u.name, u.id, u.side, u.pos.x, u.pos.y, u.pos.z, states));
-    bool mover = reach && reach->unit == u.id;
+    bool mover = (reach && reach->unit == u.id) || (route && route->found && route->report.unit == u.id);
     std::string fill = mover ? "#ffffff" : kSideFill[side_index(u.side) & 1];
     w.circle(u.pos.xy(), u.radius(), {fill, u.engaged_with.empty() ? "black" : kEngaged, mover ? 0.12 : 0.08, 1.0, {}});
     if (u.treasure) {

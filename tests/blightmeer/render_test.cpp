@@ -200,5 +200,23 @@ TEST(BlightmeerRouteTurns, ExplainedRouteNamesEachTurnAndWhereItStops) {
   EXPECT_EQ(j["risk_free"]["turns"].size(), 4u);
 }
 
+TEST(BlightmeerPicture, ARouteIsDrawnTurnByTurnWithWhereEachTurnStops) {
+  Battle b = picture_town();
+  RouteAnswer a = best_route(*b.terrain, b.state, "captain", {18, 20, 0}, false);
+  ASSERT_TRUE(a.safe.found);
+  const std::string svg = render_svg(*b.terrain, b.state, nullptr, &a.safe);
+  const std::size_t at = svg.find("<g id=\"route\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string g = svg.substr(at, svg.find("</g>", at) - at);
+  EXPECT_EQ(occurrences(g, "<circle"), 4);  // three stops and the end
+  EXPECT_EQ(occurrences(g, "stroke-dasharray"), occurrences(g, "<line") - 3);  // turn 1 (steps 0, 1 and part of 2) is solid
+  const std::vector<PictureLabel> ls = picture_labels(svg);
+  for (const char* text : {"T1 stops", "T2 stops", "T3 stops", "end, turn 4"}) EXPECT_TRUE(find_label(ls, text)) << text;
+  for (std::size_t i = 0; i < ls.size(); ++i)
+    for (std::size_t j = i + 1; j < ls.size(); ++j) EXPECT_FALSE(boxes_overlap(ls[i].box, ls[j].box)) << ls[i].text << " / " << ls[j].text;
+  EXPECT_NE(svg.find(">route, turn 1<"), std::string::npos);
+  EXPECT_NE(svg.find("route of captain (moving 20.8&quot; in 4 turns)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace referee::blightmeer

@@ -65,6 +65,9 @@ contains "$tmp/out" "turn 1: steps 0-2, 6.0 in of 6.0 in; stops at" "turn 1 stop
 contains "$tmp/out" "part-way along step 2" "turn 1 stops part-way along a walk"
 expect_exit 0 "long route json" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20
 contains "$tmp/out" '"turns"' "route json turns"
+expect_exit 0 "route --svg" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20 --svg "$tmp/route.svg"
+contains "$tmp/route.svg" 'id="route"' "route svg"
+contains "$tmp/route.svg" '>T1 stops<' "route svg marks where turn 1 stops"
 expect_exit 0 "render" -- "$referee" blightmeer render --battle "$ruin" -o "$tmp/ruin.svg"
 contains "$tmp/ruin.svg" 'gallery' "render svg"
 contains "$tmp/ruin.svg" 'id="grid"' "render grid"
@@ -73,6 +76,8 @@ contains "$tmp/ruin.svg" 'id="grid"' "render grid"
 cmp -s "$tmp/town.svg" "$root/docs/blightmeer-town.svg" || fail "docs/blightmeer-town.svg is out of date (see docs/blightmeer.md)"
 "$referee" blightmeer reach --battle "$town" --unit elf --svg "$tmp/elf.svg" >/dev/null
 cmp -s "$tmp/elf.svg" "$root/docs/blightmeer-reach.svg" || fail "docs/blightmeer-reach.svg is out of date (see docs/blightmeer.md)"
+"$referee" blightmeer route --battle "$town" --unit captain --to 18,20 --svg "$tmp/captain.svg" >/dev/null
+cmp -s "$tmp/captain.svg" "$root/docs/blightmeer-route.svg" || fail "docs/blightmeer-route.svg is out of date (see docs/blightmeer.md)"
 contains "$tmp/ruin.svg" '>36&quot;</text>' "render inch marks"
 
 # Resolve two moves with seeded dice (the Move phase alone: no turn rules).
