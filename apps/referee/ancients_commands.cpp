@@ -155,22 +155,29 @@ void add_route(CLI::App& parent) {
 
 void add_render(CLI::App& parent) {
   struct Opts {
-    std::string battle, out;
+    std::string battle, out, actions;
     bool sections = false, no_labels = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* cmd = parent.add_subcommand("render", "Draw the battle as SVG");
+  auto* cmd = parent.add_subcommand("render", "Draw the battle as SVG, at its start or after a list of actions");
   cmd->add_option("--battle", o->battle, "Battle file (JSON)")->required();
+  cmd->add_option("--actions", o->actions,
+                  "Draw the position after these actions, played as `play` plays them (a list, or {\"actions\": [...]})");
   cmd->add_option("-o,--out", o->out, "SVG file (default: standard output)");
   cmd->add_flag("--sections", o->sections, "Tint the three sections");
   cmd->add_flag("--no-labels", o->no_labels, "Leave out the col,row labels");
   cmd->callback([o] {
     Loaded l = load(o->battle);
+    // The actions go through the game interface, so a refused one is an
+    // error naming its index (exit 2) and nothing is drawn.
+    const Situation sit = situation(l, o->battle, o->actions);
     RenderOptions ro;
     ro.shade_sections = o->sections;
     ro.hex_labels = !o->no_labels;
     ro.title = l.battle.name;
-    std::string svg = render_board(l.battle, Position::initial(l.battle), ro);
+    if (sit.in_game())
+      ro.title += fmt::format(" after {}", count_of(static_cast<double>(sit.match->log().entries.size()), "action", "actions"));
+    std::string svg = render_board(l.battle, sit.state().position, ro);
     emit_file(o->out.empty() ? "-" : o->out, svg);
   });
 }

@@ -57,17 +57,24 @@ void add_blightmeer_commands(CLI::App& app) {
     auto unit = std::make_shared<std::string>();
     auto to = std::make_shared<std::string>();
     auto run = std::make_shared<bool>(false);
+    auto svg = std::make_shared<std::string>();
     auto out = std::make_shared<OutputOptions>();
     cmd->add_option("--battle", *battle, "Battlefield JSON file")->required();
     cmd->add_option("--unit", *unit, "Unit id")->required();
     cmd->add_option("--to", *to, "Destination x,y[,z] in inches")->required();
     cmd->add_flag("--run", *run, "Run (1.5 x Move)");
+    cmd->add_option("--svg", *svg, "Also draw the route (the risk-free one, else the one with checks) turn by turn");
     add_output_options(cmd, *out);
     cmd->callback([=] {
       bm::Battle b = bm::load_battle(*battle);
       bm::Vec3 p = parse_point(*to, "--to");
       bm::RouteAnswer a = bm::best_route(*b.terrain, b.state, *unit, p, *run);
-      emit(*out, bm::route_json(a), bm::explain_route(a));
+      const bm::RouteOption* drawn = a.safe.found ? &a.safe : &a.risky;
+      std::string picture = svg->empty() ? std::string() : bm::render_svg(*b.terrain, b.state, nullptr, drawn);
+      OutputSet outputs;
+      if (!svg->empty()) outputs.add(*svg, picture);
+      outputs.add_answer(*out, bm::route_json(a), bm::explain_route(a));
+      outputs.commit();
     });
   }
   {

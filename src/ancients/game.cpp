@@ -550,7 +550,7 @@ GameState state_from_json(const Battle& b, const nlohmann::json& j, const std::s
 }
 
 std::string game_over_reason(const Battle& b, const GameState& s) {
-  if (s.turn > b.turn_limit) return fmt::format("turn limit ({} turns)", b.turn_limit);
+  if (s.turn > b.turn_limit) return fmt::format("turn limit ({})", count_of(b.turn_limit, "turn", "turns"));
   if (s.phase == Phase::play_card && s.hands[static_cast<std::size_t>(s.side)].empty())
     return fmt::format("side {} has no command card left to play", s.side);
   return {};

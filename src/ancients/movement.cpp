@@ -250,8 +250,8 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   if (s.seen(to) && (s.flags[ti] & kEndable)) {
     if (warrior_ok(b, p, unit, to, s.dist[ti])) return v;
     v.add("ancients.movement.allowance",
-          fmt::format("{} may move {} hexes only to end adjacent to an enemy unit or leader, and {} is not", who,
-                      s.dist[ti], there),
+          fmt::format("{} may move {} only to end adjacent to an enemy unit or leader, and {} is not", who,
+                      count_of(s.dist[ti], "hex", "hexes"), there),
           {{"hexes", static_cast<double>(s.dist[ti]), "hexes"}, {"allowed without a charge", 1, "hexes"}});
     return v;
   }
@@ -273,12 +273,13 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   if (distance > allowance) {
     if (limited)
       v.add("ancients.movement.terrain",
-            fmt::format("{} starts in {} and may move only {} hex when leaving; {} is {} hexes away", who, limited->name,
-                        allowance, there, distance),
+            fmt::format("{} starts in {} and may move only {} when leaving; {} is {} away", who, limited->name,
+                        count_of(allowance, "hex", "hexes"), there, count_of(distance, "hex", "hexes")),
             {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", static_cast<double>(allowance), "hexes"}});
     else
       v.add("ancients.movement.allowance",
-            fmt::format("{} is {} hexes away; {} moves at most {}", there, distance, c.name, allowance),
+            fmt::format("{} is {} away; {} moves at most {}", there, count_of(distance, "hex", "hexes"), c.name,
+                        count_of(allowance, "hex", "hexes")),
             {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", static_cast<double>(allowance), "hexes"}});
   }
   if (!v.legal()) return v;
@@ -289,13 +290,13 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   search_unit(b, p, unit, free, s);
   if (s.seen(to)) {
     v.add("ancients.movement.blocked",
-          fmt::format("every route of at most {} hexes from {} to {} passes through a hex held by another unit or an enemy "
+          fmt::format("every route of at most {} from {} to {} passes through a hex held by another unit or an enemy "
                       "leader, or ends its move early on a lone friendly leader",
-                      allowance, hex_name(b, st.hex), there),
+                      count_of(allowance, "hex", "hexes"), hex_name(b, st.hex), there),
           {{"allowed", static_cast<double>(allowance), "hexes"}});
   } else {
     v.add("ancients.movement.terrain",
-          fmt::format("terrain stops or bars every route of at most {} hexes from {} to {}", allowance,
+          fmt::format("terrain stops or bars every route of at most {} from {} to {}", count_of(allowance, "hex", "hexes"),
                       hex_name(b, st.hex), there),
           {{"allowed", static_cast<double>(allowance), "hexes"}});
   }
@@ -371,7 +372,8 @@ Verdict check_leader_move(const Battle& b, const Position& p, int leader, ColRow
     v.add("ancients.movement.terrain", fmt::format("{} is {}, which leaders cannot enter", there, t->name));
   const int distance = hex_distance(b.board.axial(st.hex), b.board.axial(to));
   if (distance > kLeaderAllowance)
-    v.add("ancients.leader.allowance", fmt::format("{} is {} hexes away; a lone leader moves at most {}", there, distance, kLeaderAllowance),
+    v.add("ancients.leader.allowance", fmt::format("{} is {} away; a lone leader moves at most {}", there, count_of(distance, "hex", "hexes"),
+                      count_of(kLeaderAllowance, "hex", "hexes")),
           {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", kLeaderAllowance, "hexes"}});
   if (!v.legal()) return v;
   PathScratch s;
@@ -380,11 +382,13 @@ Verdict check_leader_move(const Battle& b, const Position& p, int leader, ColRow
   search_leader(b, p, leader, false, s);
   if (s.seen(to))
     v.add("ancients.leader.blocked",
-          fmt::format("every route of at most {} hexes from {} to {} passes through an enemy unit or leader", kLeaderAllowance,
+          fmt::format("every route of at most {} from {} to {} passes through an enemy unit or leader",
+                      count_of(kLeaderAllowance, "hex", "hexes"),
                       hex_name(b, st.hex), there));
   else
     v.add("ancients.movement.terrain",
-          fmt::format("impassable terrain bars every route of at most {} hexes from {} to {}", kLeaderAllowance,
+          fmt::format("impassable terrain bars every route of at most {} from {} to {}",
+                      count_of(kLeaderAllowance, "hex", "hexes"),
                       hex_name(b, st.hex), there));
   return v;
 }

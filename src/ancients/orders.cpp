@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "referee/core/ruling.hpp"
+
 namespace referee::ancients {
 
 namespace {
@@ -120,7 +122,7 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
       plan.reason = c.count_is_command
                         ? fmt::format("{} orders as many units as the player's command: {} (cards held, counting this one)",
                                       c.name, command)
-                        : fmt::format("{} orders {} units", c.name, fixed);
+                        : fmt::format("{} orders {}", c.name, count_of(fixed, "unit", "units"));
       if (plan.units.empty() && c.fallback_one_unit) use_fallback(fmt::format("no unit {} orders", c.name));
       break;
     }
@@ -136,9 +138,9 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
       plan.total = 1 + 1 + c.linked;
       plan.rule = "ancients.card.leadership";
       plan.reason = fmt::format(
-          "{} orders one leader, the unit he is attached to, and up to {} units in a chain of adjacent hexes linked to "
+          "{} orders one leader, the unit he is attached to, and up to {} in a chain of adjacent hexes linked to "
           "him; no leader may detach",
-          c.name, c.linked);
+          c.name, count_of(c.linked, "unit", "units"));
       if (plan.leaders.empty() && c.fallback_one_unit) use_fallback("no leader to order through");
       break;
     }
@@ -210,7 +212,8 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
       if (!it.leader && it.index != ls.attached) others.push_back(it.index);
     if (static_cast<int>(others.size()) > c.linked)
       v.add("ancients.card.count",
-            fmt::format("{} orders at most {} linked units besides the leader's own; {} chosen", c.name, c.linked, others.size()),
+            fmt::format("{} orders at most {} besides the leader's own; {} chosen", c.name,
+                        count_of(c.linked, "linked unit", "linked units"), others.size()),
             {{"ordered", static_cast<double>(others.size()), ""}, {"allowed", static_cast<double>(c.linked), ""}});
     // Grow the chain from the leader's hex through ordered units only.
     std::vector<char> in_chain(others.size(), 0);

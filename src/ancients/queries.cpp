@@ -135,7 +135,8 @@ Json destinations_query(const Battle& b, const GameState& s, bool in_game, const
     if (in_game) why = game_filter(b, s, piece, dests);
     j.update({{"leader", id}, {"from", hex_json(b.board, from)}, {"allowance", kLeaderAllowance},
               {"rule", "ancients.leader.allowance"}});
-    t = fmt::format("leader {} at {} moves up to {} hexes alone\n", id, format_hex(b.board.col_row(from)), kLeaderAllowance);
+    t = fmt::format("leader {} at {} moves up to {} alone\n", id, format_hex(b.board.col_row(from)),
+                    count_of(kLeaderAllowance, "hex", "hexes"));
     for (const Destination& d : dests) {
       list.push_back(destination_json(b, p, -1, d));
       const int u = p.unit_on(d.hex);
@@ -190,10 +191,10 @@ Json route_query(const Battle& b, const GameState& s, bool in_game, const JsonRe
           j["may_battle"] = d.may_battle;
           j["close_combat_compulsory"] = d.close_combat_compulsory;
           j["battle_reason"] = battle_reason(b, p, piece.index, d);
-          t = fmt::format("legal: {} hex{}; {}", d.hexes, d.hexes == 1 ? "" : "es", battle_reason(b, p, piece.index, d));
+          t = fmt::format("legal: {}; {}", count_of(d.hexes, "hex", "hexes"), battle_reason(b, p, piece.index, d));
         }
     } else {
-      t = fmt::format("legal: {} hexes", path.size() - 1);
+      t = fmt::format("legal: {}", count_of(static_cast<double>(path.size() - 1), "hex", "hexes"));
     }
   }
   if (text) *text = t + "\n";

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -88,7 +89,64 @@ nlohmann::json option_json(const RouteOption& o) {
   if (!o.found) return nullptr;
   nlohmann::json j = report_json(o.report);
   j["move"] = move_to_json(o.request);
+  const TurnSplit split = split_by_turn(o.report);
+  nlohmann::json turns = nlohmann::json::array();
+  for (const TurnLeg& l : split.legs)
+    turns.push_back({{"turn", l.turn}, {"steps", {l.first_step, l.last_step}}, {"spent", r3(l.spent)},
+                     {"allowance", r3(l.allowance)}, {"stop", vec3_json(l.stop)}, {"stops_mid_step", l.mid_step}});
+  j["turns"] = turns;
+  if (!split.possible) j["turns_blocked_at_step"] = split.blocking_step;
   return j;
+}
+
+// A route longer than one turn's move, turn by turn, with where each turn stops.
+std::string explain_turns(const RouteOption& o) {
+  const TurnSplit split = split_by_turn(o.report);
+  if (split.possible && split.legs.size() <= 1) return {};
+  std::string out;
+  if (!split.possible) {
+    return fmt::format("  step {} alone costs more than a whole turn's move ({}): no split by turn reaches the end\n",
+                       split.blocking_step, format_measure(o.report.allowance.base * o.report.allowance.multiplier, "in"));
+  }
+  out += fmt::format("  longer than one turn's move: {} (docs/rulings.md#blightmeer-route-turns)\n",
+                     count_of(static_cast<double>(split.legs.size()), "turn", "turns"));
+  for (std::size_t i = 0; i < split.legs.size(); ++i) {
+    const TurnLeg& l = split.legs[i];
+    const bool last = i + 1 == split.legs.size();
+    const std::string steps = l.first_step == l.last_step ? fmt::format("step {}", l.first_step)
+                                                           : fmt::format("steps {}-{}", l.first_step, l.last_step);
+    out += fmt::format("  turn {}: {}, {} of {}; {} {}{}\n", l.turn, steps, format_measure(l.spent, "in"),
+                       format_measure(l.allowance, "in"), last ? "ends at" : "stops at", fmt_pos(l.stop),
+                       l.mid_step ? fmt::format(", part-way along step {}", l.last_step) : "");
+  }
+  return out;
+}
+
+// Where a set of reach cells lies: the ground or each surface, with the
+// span of cell centres on it, largest group first.
+std::string where_cells(const ReachAnswer& a, int checks) {
+  std::map<int, std::pair<int, Aabb>> by_surface;
+  for (const ReachCell& c : a.cells) {
+    if (c.checks != checks) continue;
+    auto [it, fresh] = by_surface.try_emplace(c.surface, 0, Aabb{c.p.xy(), c.p.xy()});
+    ++it->second.first;
+    it->second.second = it->second.second.merged({c.p.xy(), c.p.xy()});
+  }
+  std::vector<std::pair<int, std::pair<int, Aabb>>> groups(by_surface.begin(), by_surface.end());
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+  std::string out;
+  for (const auto& [surface, g] : groups) {
+    const std::string on = surface < 0 || static_cast<std::size_t>(surface) >= a.surface_ids.size()
+                               ? std::string("the ground")
+                               : a.surface_ids[static_cast<std::size_t>(surface)];
+    double z = 0;
+    for (const ReachCell& c : a.cells)
+      if (c.checks == checks && c.surface == surface) z = c.p.z;
+    out += fmt::format("    {} on {}{}: x {:.1f} to {:.1f}, y {:.1f} to {:.1f}\n", count_of(g.first, "cell", "cells"),
+                       on, surface < 0 ? "" : fmt::format(" ({} up)", format_measure(z, "in")), g.second.min.x,
+                       g.second.max.x, g.second.min.y, g.second.max.y);
+  }
+  return out;
 }
 }  // namespace
 
@@ -151,6 +209,7 @@ std::string explain_route(const RouteAnswer& a) {
     out += fmt::format("{}: {}, every check passes {}\n", name, format_measure(o.report.spent, "in"),
                        o.report.all_checks.fraction());
     out += explain_report(o.report);
+    out += explain_turns(o);
   };
   one("risk-free route", a.safe);
   one("route with checks", a.risky);
@@ -158,10 +217,18 @@ std::string explain_route(const RouteAnswer& a) {
 }
 
 std::string explain_reach(const ReachAnswer& a) {
-  return fmt::format("{} can reach {} one-inch cells this turn ({} {}): {} with no check, {} with one, {} with two, {} "
-                     "with three or more\n",
-                     a.unit, a.cells.size(), a.run ? "running" : "moving", format_measure(a.allowance, "in"),
-                     a.counts[0], a.counts[1], a.counts[2], a.counts[3]);
+  std::string out = fmt::format("{} can reach {} this turn ({} {}): {} with no check, {} with one, {} with two, {} "
+                                "with three or more (x and y are cell centres, in inches)\n",
+                                a.unit, count_of(static_cast<double>(a.cells.size()), "one-inch cell", "one-inch cells"),
+                                a.run ? "running" : "moving", format_measure(a.allowance, "in"), a.counts[0], a.counts[1],
+                                a.counts[2], a.counts[3]);
+  const char* names[4] = {"no check", "one check", "two checks", "three or more checks"};
+  for (int k = 0; k < 4; ++k) {
+    if (a.counts[k] == 0) continue;
+    out += fmt::format("  with {}:\n", names[k]);
+    out += where_cells(a, k);
+  }
+  return out;
 }
 
 }  // namespace referee::blightmeer

@@ -324,6 +324,66 @@ RouteAnswer best_route(const Terrain& t, const State& s, const std::string& unit
   return a;
 }
 
+TurnSplit split_by_turn(const MoveReport& r) {
+  TurnSplit out;
+  const double full = r.allowance.base * r.allowance.multiplier;
+  TurnLeg leg;
+  leg.allowance = full;
+  leg.stop = r.steps.empty() ? r.final_pos : r.steps.front().from;
+  leg.first_step = r.steps.empty() ? 0 : r.steps.front().index;
+  auto close = [&](Vec3 stop, int last, bool mid) {
+    leg.stop = stop;
+    leg.last_step = last;
+    leg.mid_step = mid;
+    out.legs.push_back(leg);
+    TurnLeg next;
+    next.turn = leg.turn + 1;
+    next.allowance = full;
+    next.first_step = mid ? last : last + 1;
+    next.stop = stop;
+    leg = next;
+  };
+  for (const StepReport& st : r.steps) {
+    double left = st.cost;
+    Vec3 from = st.from;
+    while (true) {
+      // Difficult ground or water in this turn's part costs the turn 2 in.
+      const double budget = leg.allowance - (slows(st.bits) ? 2.0 : 0.0);
+      if (leg.spent + left <= budget + kEps) {
+        leg.spent += left;
+        if (slows(st.bits)) leg.allowance = budget;
+        leg.stop = st.to;
+        leg.last_step = st.index;
+        break;
+      }
+      const double room = budget - leg.spent;
+      if (st.type == StepType::walk && room > kEps) {
+        // Stop part-way along the walk, where this turn's inches run out.
+        const double f = room / left;
+        const Vec3 stop{from.x + (st.to.x - from.x) * f, from.y + (st.to.y - from.y) * f, st.to.z};
+        leg.spent += room;
+        if (slows(st.bits)) leg.allowance = budget;
+        close(stop, st.index, true);
+        left -= room;
+        from = stop;
+        continue;
+      }
+      if (leg.spent <= kEps) {  // a whole turn cannot hold this step
+        out.possible = false;
+        out.blocking_step = st.index;
+        out.legs.push_back(leg);
+        return out;
+      }
+      close(from, st.index - 1, false);
+    }
+  }
+  if (leg.spent > kEps || out.legs.empty()) {
+    leg.last_step = std::max(leg.last_step, leg.first_step);
+    out.legs.push_back(leg);
+  }
+  return out;
+}
+
 // Reach: Dijkstra over (node, crossed-difficult, checks so far) with checks
 // capped at 3, pruned at the allowance. A node's class is the fewest checks
 // among the states that fit the allowance.
@@ -336,6 +396,7 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
   a.unit = unit;
   a.run = run;
   a.allowance = base_allowance(*v.u, run).total;
+  for (const Surface& sf : t.surfaces) a.surface_ids.push_back(sf.id);
   const double budget = a.allowance + 1e-6;
   auto idx = [](int n, int flag, int k) { return (n * 2 + flag) * 4 + k; };
   std::vector<double> cost(static_cast<std::size_t>((N + 1) * 8), kInf);
@@ -370,7 +431,8 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
     for (int k = 0; k < 4; ++k) {
       double c = std::min(cost[static_cast<std::size_t>(idx(n, 0, k))], cost[static_cast<std::size_t>(idx(n, 1, k))]);
       if (c <= budget) {
-        a.cells.push_back({v.g.nodes[static_cast<std::size_t>(n)].p, k, c});
+        const Vec3 at = v.g.nodes[static_cast<std::size_t>(n)].p;
+        a.cells.push_back({at, k, c, at.z > kEps ? t.surface_at(at.xy()) : -1});
         ++a.counts[k];
         break;
       }

@@ -52,6 +52,19 @@ void to_json(nlohmann::json& j, const Verdict& v) {
   j = nlohmann::json{{"legal", v.legal()}, {"violations", v.violations}};
 }
 
+std::string count_of(double n, std::string_view one, std::string_view many) {
+  return fmt::format("{:g} {}", n, n == 1 ? one : many);
+}
+
+std::string unit_for(double value, const std::string& unit) {
+  if (value != 1) return unit;
+  if (unit == "hexes") return "hex";
+  if (unit == "inches") return "inch";
+  if (unit == "blocks") return "block";
+  if (unit == "checks") return "check";
+  return unit;
+}
+
 std::string format_measure(double value, const std::string& unit) {
   std::string n = fmt::format("{:.1f}", value);
   if (n == "-0.0") n = "0.0";
@@ -130,8 +143,9 @@ std::string explain(const Ruling& r) {
     s += " (";
     for (std::size_t i = 0; i < r.figures.size(); ++i) {
       if (i) s += ", ";
-      s += r.figures[i].name + " " + fmt::format("{:g}", std::round(r.figures[i].value * 100) / 100);
-      if (!r.figures[i].unit.empty()) s += " " + r.figures[i].unit;
+      const double v = std::round(r.figures[i].value * 100) / 100;
+      s += r.figures[i].name + " " + fmt::format("{:g}", v);
+      if (!r.figures[i].unit.empty()) s += " " + unit_for(v, r.figures[i].unit);
     }
     s += ")";
   }

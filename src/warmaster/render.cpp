@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "referee/core/ruling.hpp"
 #include "referee/core/svg.hpp"
 
 namespace referee::warmaster {
@@ -67,7 +68,8 @@ std::string render_svg(const Battlefield& bf, const MoveAnswer* answer, const st
   svg.begin_group("units");
   for (const auto& u : bf.units) {
     svg.begin_group("unit-" + u.id, to_string(u.type));
-    svg.title(fmt::format("{} '{}' ({}, {} stands)", u.name, u.id, to_string(u.type), u.stands.size()));
+    svg.title(fmt::format("{} '{}' ({}, {})", u.name, u.id, to_string(u.type),
+                          count_of(static_cast<double>(u.stands.size()), "stand", "stands")));
     for (std::size_t i = 0; i < u.stands.size(); ++i) draw_stand(svg, u.footprint(i), u.side, 1.0);
     Vec2 c = centroid(u);
     double behind = u.side == 0 ? -1 : 1;

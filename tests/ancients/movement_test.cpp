@@ -53,7 +53,7 @@ TEST(AncientsAllowance, RouteBeyondAllowanceNamesDistanceAndAllowance) {
   Battle b = make_battle({unit("hi", "heavy_infantry", 0, 6, 6)});
   Verdict v = check_unit_move(b, Position::initial(b), 0, {6, 4}, {});
   ASSERT_EQ(rules_of(v), std::vector<std::string>{"ancients.movement.allowance"});
-  EXPECT_EQ(v.violations[0].reason, "6,4 is 2 hexes away; heavy infantry moves at most 1");
+  EXPECT_EQ(v.violations[0].reason, "6,4 is 2 hexes away; heavy infantry moves at most 1 hex");
   EXPECT_EQ(v.violations[0].figures[0].value, 2);
   EXPECT_EQ(v.violations[0].figures[1].value, 1);
 }

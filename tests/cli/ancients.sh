@@ -68,6 +68,21 @@ check "replay consistent" has "$tmp/replay.json" '"consistent": true'
 # render.
 expect_exit 0 "render" "$referee" ancients render --battle "$river" --sections -o "$tmp/river.svg"
 check "render svg" has "$tmp/river.svg" 'id="units"'
+check "render has a legend" has "$tmp/river.svg" 'id="legend"'
+# The picture in docs/ancients-hexes.md is what the command draws now.
+"$referee" ancients render --battle "$root/scenarios/ancients/empty_board.json" --sections -o "$tmp/board.svg"
+check "docs/ancients-board.svg is up to date" cmp -s "$tmp/board.svg" "$root/docs/ancients-board.svg"
+# render after a list of actions: played as `play` plays them, the heavy
+# cavalry drawn on 7,5 (its unit box centred there) and the title counting them.
+expect_exit 0 "render after actions" "$referee" ancients render --battle "$battle" --actions "$tmp/mid.json" -o "$tmp/mid.svg"
+check "render after actions: title" has "$tmp/mid.svg" 'after 3 actions'
+"$referee" ancients render --battle "$battle" -o "$tmp/start.svg"
+check "render after actions differs from the start" test "$(cmp -s "$tmp/mid.svg" "$tmp/start.svg"; echo $?)" = 1
+# An action the game refuses: exit 2, the error names its index, no file.
+printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1"]},{"type":"move","unit":"a_hi1","to":[6,3]}]}' >"$tmp/refused.json"
+expect_exit 2 "render with a refused action" "$referee" ancients render --battle "$battle" --actions "$tmp/refused.json" -o "$tmp/refused.svg"
+check "refused action named by index" has "$tmp/err" 'actions\[2\]'
+[ -e "$tmp/refused.svg" ] && { echo "FAIL: render wrote refused.svg"; fail=1; }
 
 # Bad input: exit 2, a message naming the item, and no output file.
 bad() {  # bad <name> <expected message fragment> <json_tool edit>...

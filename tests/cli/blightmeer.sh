@@ -53,8 +53,32 @@ contains "$tmp/out" '"with_checks"' "route with checks"
 expect_exit 0 "reach" -- "$referee" blightmeer reach --battle "$town" --unit elf --svg "$tmp/reach.svg"
 contains "$tmp/out" '"no_check"' "reach counts"
 contains "$tmp/reach.svg" '<svg' "reach svg"
+contains "$tmp/reach.svg" 'id="legend"' "reach svg legend"
+contains "$tmp/reach.svg" 'id="reach-levels"' "reach svg marks the level of each cell"
+expect_exit 0 "reach --explain" -- "$referee" blightmeer reach --battle "$town" --unit elf --explain
+contains "$tmp/out" 'cells on inn (3.0 in up): x ' "reach says where the cells are"
+contains "$tmp/out" 'cells on the ground: x ' "reach names the ground"
+# A route longer than one turn's move (the captain's Move is 6): split by turn.
+expect_exit 0 "long route" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20 --explain
+contains "$tmp/out" "longer than one turn's move: 4 turns" "route split by turn"
+contains "$tmp/out" "turn 1: steps 0-2, 6.0 in of 6.0 in; stops at" "turn 1 stops where its move runs out"
+contains "$tmp/out" "part-way along step 2" "turn 1 stops part-way along a walk"
+expect_exit 0 "long route json" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20
+contains "$tmp/out" '"turns"' "route json turns"
+expect_exit 0 "route --svg" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20 --svg "$tmp/route.svg"
+contains "$tmp/route.svg" 'id="route"' "route svg"
+contains "$tmp/route.svg" '>T1 stops<' "route svg marks where turn 1 stops"
 expect_exit 0 "render" -- "$referee" blightmeer render --battle "$ruin" -o "$tmp/ruin.svg"
 contains "$tmp/ruin.svg" 'gallery' "render svg"
+contains "$tmp/ruin.svg" 'id="grid"' "render grid"
+# The pictures in docs/blightmeer.md are what the commands draw now.
+"$referee" blightmeer render --battle "$town" -o "$tmp/town.svg"
+cmp -s "$tmp/town.svg" "$root/docs/blightmeer-town.svg" || fail "docs/blightmeer-town.svg is out of date (see docs/blightmeer.md)"
+"$referee" blightmeer reach --battle "$town" --unit elf --svg "$tmp/elf.svg" >/dev/null
+cmp -s "$tmp/elf.svg" "$root/docs/blightmeer-reach.svg" || fail "docs/blightmeer-reach.svg is out of date (see docs/blightmeer.md)"
+"$referee" blightmeer route --battle "$town" --unit captain --to 18,20 --svg "$tmp/captain.svg" >/dev/null
+cmp -s "$tmp/captain.svg" "$root/docs/blightmeer-route.svg" || fail "docs/blightmeer-route.svg is out of date (see docs/blightmeer.md)"
+contains "$tmp/ruin.svg" '>36&quot;</text>' "render inch marks"
 
 # Resolve two moves with seeded dice (the Move phase alone: no turn rules).
 cat >"$tmp/moves.json" <<'JSON'

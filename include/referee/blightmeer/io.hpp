@@ -39,7 +39,9 @@ std::string explain_resolution(const Resolution& r);
 std::string explain_route(const RouteAnswer& a);
 std::string explain_reach(const ReachAnswer& a);
 
-// Pictures seen from above, heights marked (render.cpp).
-std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reach = nullptr);
+// Pictures seen from above, heights marked (render.cpp): optionally a reach
+// overlay, and a route drawn turn by turn with where each turn's move stops.
+std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reach = nullptr,
+                       const RouteOption* route = nullptr);
 
 }  // namespace referee::blightmeer

@@ -78,6 +78,7 @@ struct ReachCell {
   Vec3 p;
   int checks = 0;     // fewest checks needed to end here (3 means 3 or more)
   double cost = 0;    // inches spent by that route, penalty included
+  int surface = -1;   // the surface it stands on (index into Terrain::surfaces), -1 the ground
 };
 
 struct ReachAnswer {
@@ -86,7 +87,31 @@ struct ReachAnswer {
   double allowance = 0;   // before any difficult-terrain penalty
   std::vector<ReachCell> cells;
   int counts[4] = {0, 0, 0, 0};
+  std::vector<std::string> surface_ids;  // Terrain::surfaces' ids, so the answer can name where cells are
 };
+
+// A route longer than one turn's move, split by turn
+// (docs/rulings.md#blightmeer-route-turns). Each turn spends at most the
+// unit's allowance (Move, halved when Staggered, x1.5 when running), less 2 in
+// in a turn whose part of the route crosses difficult ground or water. A walk
+// may stop part-way; a climb, ladder or jump is taken whole in one turn. The
+// split is a plan for the player, not a ruling: states change between turns,
+// and each turn's move is checked on its own when it is made.
+struct TurnLeg {
+  int turn = 1;
+  int first_step = 0;    // the report's step indices (StepReport::index), inclusive;
+  int last_step = 0;     // a walk cut in two appears in both turns
+  double spent = 0;      // inches this turn, penalty included
+  double allowance = 0;  // this turn's allowance (penalty taken off)
+  Vec3 stop;             // where this turn's move stops
+  bool mid_step = false; // the stop is part-way along step `last_step`
+};
+struct TurnSplit {
+  std::vector<TurnLeg> legs;  // one leg when the route fits this turn
+  bool possible = true;       // false: a single climb, ladder or jump costs more than a whole turn
+  int blocking_step = 0;      // that step
+};
+TurnSplit split_by_turn(const MoveReport& report);
 
 ReachAnswer unit_reach(const Terrain& terrain, const State& state, const std::string& unit, bool run);
 

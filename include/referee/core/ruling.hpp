@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -45,6 +46,14 @@ void to_json(nlohmann::json& j, const Verdict& v);
 // "warmaster.movement.distance: stand 2, ... (moved 21.4 cm, allowed 20 cm)"
 std::string explain(const Ruling& r);
 std::string explain(const Verdict& v);
+
+// A count with its noun in the right number: count_of(1, "hex", "hexes") is
+// "1 hex", count_of(2, ...) "2 hexes". Reasons and answers print counts
+// through it, never "1 hexes".
+std::string count_of(double n, std::string_view one, std::string_view many);
+// A figure's unit in the right number for its value: "hexes" is "hex" for
+// exactly 1 (and "inches" "inch"); other units ("in", "cm") are unchanged.
+std::string unit_for(double value, const std::string& unit);
 
 // Formats a measurement the way rulings print it: one decimal, trailing
 // ".0" kept ("20.0 cm"), so reasons read consistently.

@@ -5,6 +5,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "referee/core/geometry.hpp"
 
@@ -35,6 +36,13 @@ class SvgWriter {
   void circle(Vec2 c, double r, const SvgStyle& s);
   // `size` in world units; text is anchored at its middle.
   void text(Vec2 at, const std::string& s, double size, const std::string& fill = "black");
+  // Text starting at `at` (left-aligned), for keys and lists.
+  void text_left(Vec2 at, const std::string& s, double size, const std::string& fill = "black", bool bold = false);
+  // Text on a pale box (text_box's), so it reads over lines and fills; the
+  // group carries class "label" and the box's world corners as data-box, so
+  // tests can check that no two labels overlap.
+  void label(Vec2 at, const std::string& s, double size, const std::string& fill = "black",
+             const std::string& background = "#ffffff", double opacity = 0.8);
   void raw(const std::string& element);  // already in pixel space
 
   std::string finish();  // closes the document and returns it
@@ -52,6 +60,58 @@ class SvgWriter {
   std::string body_;
   int depth_ = 0;
 };
+
+// The box a line of text takes, centred on `at`, in world units. Estimated,
+// not measured (there is no font engine): sans-serif glyphs average 0.6 em
+// wide and a line is 1.1 em tall; real widths differ by up to about 20%, which
+// the padding of 0.1 em a side absorbs for the short labels pictures use.
+Aabb text_box(Vec2 at, const std::string& s, double size);
+
+// Places labels so that none overlaps another or an area kept clear (a unit's
+// base, a legend). Each label tries positions round its anchor, nearest first;
+// when every one is taken it goes where it overlaps least (and `placed()`
+// then shows the overlap, which tests check for). Caller owns it per picture.
+class LabelPlacer {
+ public:
+  explicit LabelPlacer(Aabb bounds) : bounds_(bounds) {}
+  void keep_clear(const Aabb& box) { clear_.push_back(box); }
+  // `gap` is the distance from the anchor to the nearest edge of the label
+  // for the first ring of positions (0: the first try is centred on it).
+  Vec2 place(Vec2 anchor, const std::string& s, double size, double gap = 0.0);
+  const std::vector<Aabb>& placed() const { return placed_; }
+  const std::vector<Aabb>& kept_clear() const { return clear_; }
+
+ private:
+  double overlap(const Aabb& b) const;
+  Aabb bounds_;
+  std::vector<Aabb> clear_;
+  std::vector<Aabb> placed_;
+};
+
+// The parts of segment a-b outside every box (so a line can stop short of
+// labels instead of striking through them).
+std::vector<Segment> segment_outside(Vec2 a, Vec2 b, std::span<const Aabb> boxes);
+
+// A key to the picture's marks, drawn in a framed box with its top-left
+// corner at `top_left` and entries in `columns` columns. Group id "legend";
+// every entry is a group of class "legend-entry" holding its label.
+struct LegendEntry {
+  enum class Mark { box, circle, line, glyph };
+  Mark mark = Mark::box;
+  SvgStyle style;
+  std::string label;
+  std::string glyph;  // Mark::glyph: the text drawn as the mark (style.fill colours it)
+};
+Aabb draw_legend(SvgWriter& svg, Vec2 top_left, const std::string& title, std::span<const LegendEntry> entries,
+                 double size, int columns = 1, double column_width = 0.0);
+// The width and height draw_legend will take, to make room for it.
+Vec2 legend_size(const std::string& title, std::span<const LegendEntry> entries, double size, int columns = 1,
+                 double column_width = 0.0);
+
+// A measuring grid over `area`: thin lines every `step`, stronger ones every
+// `major` steps, and the distance from the area's corner in `unit` at each
+// major line along the bottom and left edges (outside the area). Group id "grid".
+void draw_grid(SvgWriter& svg, const Aabb& area, double step, int major, const std::string& unit, double text_size);
 
 // Text for an XML attribute or element: markup characters escaped, and any
 // control character XML forbids (all below U+0020 but tab, newline and carriage
