@@ -91,9 +91,11 @@ function showOutcome(label, out) {
     ? el('div', { class: 'rolls' }, 'Dice: ', out.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value))),
       ' ', el('span', { class: 'muted' }, out.rolls.map((r) => r.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
     : null;
-  const summary = out.result?.summary ?? out.result?.reason ?? out.result?.explain ?? '';
+  const summary = out.result?.text ?? out.result?.summary ?? out.result?.reason ?? out.result?.explain ?? '';
   ctx.message(el('div', {}, el('div', { class: 'legal' }, `Done: ${label}`), rolls,
-    summary ? el('div', {}, String(summary)) : null));
+    summary ? el('div', { class: 'summary' }, String(summary)) : null,
+    out.result?.next ? el('div', {}, `Next: ${out.result.next}`) : null,
+    out.result?.battle_over ? el('div', { class: 'legal' }, `The battle is over: ${out.result.battle_over}`) : null));
 }
 
 // A verdict ({legal, violations}) with each rule's id, reason and text.
