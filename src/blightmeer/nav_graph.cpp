@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "referee/blightmeer/route.hpp"
 
@@ -94,6 +95,125 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
     out.push_back(e);
   }
 }
+
+// Pairs of boundary nodes along every footprint side where the level changes:
+// the top on the side (a hair inside, so it reads the upper level) and the
+// foot kFootGap outside. Samples include both ends of the side, so a side
+// whose length is a whole number of quarter inches is sampled at every
+// quarter inch from its corner.
+void add_boundary_nodes(const Terrain& t, NavGraph& g) {
+  constexpr double kInside = 1e-7;
+  // None on a table whose sides are too long in all for kMaxBoundarySamples,
+  // so loading stays quick at the caps (its routes use the grid alone).
+  double perimeter = 0;
+  for (const Surface& s : t.surfaces)
+    for (std::size_t i = 0; i < s.footprint.points.size(); ++i)
+      perimeter += distance(s.footprint.points[i], s.footprint.points[(i + 1) % s.footprint.points.size()]);
+  const bool sampled = perimeter / kBoundaryStep <= kMaxBoundarySamples;
+  for (const Surface& s : sampled ? std::span<const Surface>(t.surfaces) : std::span<const Surface>()) {
+    const auto& pts = s.footprint.points;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const Vec2 a = pts[i], b = pts[(i + 1) % pts.size()];
+      const double len = distance(a, b);
+      if (len < 1e-9) continue;
+      const Vec2 d = (b - a) / len;
+      const Vec2 n{d.y, -d.x};
+      const int steps = std::max(1, static_cast<int>(std::ceil(len / kBoundaryStep - 1e-9)));
+      for (int k = 0; k <= steps; ++k) {
+        const Vec2 q = a + (b - a) * (static_cast<double>(k) / steps);
+        const double l1 = t.level_at(q + n * kFootGap), l2 = t.level_at(q - n * kFootGap);
+        if (std::abs(l1 - l2) < kEps) continue;
+        const Vec2 out = l1 < l2 ? n : Vec2{-n.x, -n.y};
+        const Vec2 top = q - out * kInside, foot = q + out * kFootGap;
+        if (!t.on_table(top) || !t.on_table(foot) || t.in_impassable(top) || t.in_impassable(foot)) continue;
+        const double lt = t.level_at(top), lf = t.level_at(foot);
+        if (lt < lf + kEps) continue;
+        g.nodes.push_back({{top.x, top.y, lt}, true, NodeKind::top, out});
+        g.nodes.push_back({{foot.x, foot.y, lf}, false, NodeKind::foot, out});
+      }
+    }
+  }
+  // Bucket every non-grid node by its cell for the searches around a point.
+  const int cells = g.nx * g.ny;
+  g.extra_first.assign(static_cast<std::size_t>(cells) + 1, 0);
+  const int grid = cells;
+  auto cell = [&](int n) {
+    const Vec3 p = g.nodes[static_cast<std::size_t>(n)].p;
+    return g.cell_of(p.y, g.ny) * g.nx + g.cell_of(p.x, g.nx);
+  };
+  if (cells == 0) return;
+  for (int n = grid; n < static_cast<int>(g.nodes.size()); ++n) ++g.extra_first[static_cast<std::size_t>(cell(n)) + 1];
+  for (int c = 0; c < cells; ++c) g.extra_first[static_cast<std::size_t>(c) + 1] += g.extra_first[static_cast<std::size_t>(c)];
+  g.extra.resize(static_cast<std::size_t>(g.extra_first.back()));
+  std::vector<int> fill(g.extra_first.begin(), g.extra_first.end() - 1);
+  for (int n = grid; n < static_cast<int>(g.nodes.size()); ++n) g.extra[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell(n))]++)] = n;
+}
+
+// A walk is the same both ways: its reverse is added without a second scan.
+void add_walk_both(const Terrain& t, const NavGraph& g, int a, int b, double max_walk,
+                   std::vector<std::vector<NavEdge>>& adj) {
+  auto& la = adj[static_cast<std::size_t>(a)];
+  const std::size_t before = la.size();
+  edges_of_kinds(t, g.nodes[static_cast<std::size_t>(a)].p, g.nodes[static_cast<std::size_t>(b)].p, b, max_walk, 0,
+                 kWalkEdge, la);
+  if (la.size() > before) {
+    NavEdge back = la.back();
+    back.to = a;
+    adj[static_cast<std::size_t>(b)].push_back(back);
+  }
+}
+
+void link_boundary_nodes(const Terrain& t, const NavGraph& g, double reach, std::vector<std::vector<NavEdge>>& adj) {
+  const int grid = g.nx * g.ny;
+  const int total = static_cast<int>(g.nodes.size());
+  const double jump_reach = std::min(reach, t.settings.jump_across_reach);
+  auto node = [&](int n) -> const NavNode& { return g.nodes[static_cast<std::size_t>(n)]; };
+  // Calls f on grid cells and on non-grid nodes within r of p.
+  auto around = [&](Vec2 p, double r, bool cells, bool extras, auto&& f) {
+    if (grid == 0) return;
+    const int i0 = g.cell_of(p.x - r, g.nx), i1 = g.cell_of(p.x + r, g.nx);
+    const int j0 = g.cell_of(p.y - r, g.ny), j1 = g.cell_of(p.y + r, g.ny);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const int c = j * g.nx + i;
+        if (cells && g.valid(c) && distance(node(c).p.xy(), p) <= r + kEps) f(c);
+        if (extras)
+          for (int k = g.extra_first[static_cast<std::size_t>(c)]; k < g.extra_first[static_cast<std::size_t>(c) + 1]; ++k) {
+            const int m = g.extra[static_cast<std::size_t>(k)];
+            if (m >= g.boundary && distance(node(m).p.xy(), p) <= r + kEps) f(m);
+          }
+      }
+  };
+  for (int b = g.boundary; b < total; ++b) {
+    const NavNode& nb = node(b);
+    auto& out = adj[static_cast<std::size_t>(b)];
+    const Vec3 p = nb.p;
+    if (nb.kind == NodeKind::top) {
+      // Its own foot: climb down, jump down; and the climb back up.
+      const Vec3 f = node(b + 1).p;
+      edges_of_kinds(t, p, f, b + 1, 0, 0, kClimbEdge | kJumpDownEdge, out);
+      edges_of_kinds(t, f, p, b, 0, 0, kClimbEdge, adj[static_cast<std::size_t>(b) + 1]);
+    }
+    // Straight walks to the cells around (both ways), and to the boundary nodes near it.
+    around(p.xy(), kBoundaryWalk, true, false, [&](int c) {
+      if (std::abs(node(c).p.z - p.z) < kEps) add_walk_both(t, g, b, c, kBoundaryWalk, adj);
+    });
+    around(p.xy(), kBoundaryLink, false, true, [&](int m) {
+      if (m > b && std::abs(node(m).p.z - p.z) < kEps) add_walk_both(t, g, b, m, kBoundaryLink, adj);
+    });
+    if (nb.kind != NodeKind::top) continue;
+    // Jumps across to the tops across a gap, each facing the other. (A jump
+    // down lands at the own foot and walks on: the same inches as landing
+    // further out; the cells' own jumps still go over things.)
+    around(p.xy(), jump_reach, false, true, [&](int m) {
+      const NavNode& nm = node(m);
+      if (nm.kind != NodeKind::top) return;
+      const Vec2 d = nm.p.xy() - p.xy();
+      if (dot(d, nb.out) <= 0 || dot(d, nm.out) >= 0) return;
+      edges_of_kinds(t, p, nm.p, m, 0, jump_reach, kJumpAcrossEdge, out);
+    });
+  }
+}
 }  // namespace
 
 void edges_between(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, std::vector<NavEdge>& out) {
@@ -130,9 +250,11 @@ NavGraph build_nav_graph(const Terrain& t, double max_reach) {
       }
     }
   for (const Ladder& l : t.ladders) {
-    g.nodes.push_back({l.bottom, false});
-    g.nodes.push_back({l.top, false});
+    g.nodes.push_back({l.bottom, false, NodeKind::ladder_end, {}});
+    g.nodes.push_back({l.top, false, NodeKind::ladder_end, {}});
   }
+  g.boundary = static_cast<int>(g.nodes.size());
+  add_boundary_nodes(t, g);
   std::vector<std::vector<NavEdge>> adj(g.nodes.size());
   const double reach = std::max(max_reach, t.settings.jump_across_reach);
   const int jr = static_cast<int>(std::ceil(std::max(reach, t.settings.jump_down_range)));
@@ -183,6 +305,7 @@ NavGraph build_nav_graph(const Terrain& t, double max_reach) {
       adj[static_cast<std::size_t>(ends[k])].push_back(e);
     }
   }
+  link_boundary_nodes(t, g, reach, adj);
   g.first.assign(g.nodes.size() + 1, 0);
   for (std::size_t n = 0; n < adj.size(); ++n) g.first[n + 1] = g.first[n] + static_cast<int>(adj[n].size());
   g.edges.reserve(static_cast<std::size_t>(g.first.back()));

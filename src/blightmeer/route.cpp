@@ -49,18 +49,24 @@ struct UnitView {
     const double touch = u->radius() + o.radius();
     const double reach = touch + 2.4;
     const int grid = g.nx * g.ny;
-    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-      if (static_cast<int>(n) < grid) {
-        // grid cells: only look at the square around the unit
-        int i = static_cast<int>(n) % g.nx, j = static_cast<int>(n) / g.nx;
-        if (std::abs(i + 0.5 - o.pos.x) > reach + 1 || std::abs(j + 0.5 - o.pos.y) > reach + 1) continue;
-      }
-      const Vec3 p = g.nodes[n].p;
-      if (std::isnan(p.z) || std::abs(p.z - o.pos.z) >= 0.5) continue;
+    if (grid == 0) return;
+    auto consider = [&](int n) {
+      const Vec3 p = g.nodes[static_cast<std::size_t>(n)].p;
+      if (std::isnan(p.z) || std::abs(p.z - o.pos.z) >= 0.5) return;
       double d = distance(p.xy(), o.pos.xy());
-      if (d < touch - kEps) occupied[n] = 1;
-      if (blocks && d < reach) near[n] = 1;
-    }
+      if (d < touch - kEps) occupied[static_cast<std::size_t>(n)] = 1;
+      if (blocks && d < reach) near[static_cast<std::size_t>(n)] = 1;
+    };
+    // Only the square around the unit: its cells, and the other nodes by the cell they lie in.
+    const int i0 = g.cell_of(o.pos.x - reach - 1, g.nx), i1 = g.cell_of(o.pos.x + reach + 1, g.nx);
+    const int j0 = g.cell_of(o.pos.y - reach - 1, g.ny), j1 = g.cell_of(o.pos.y + reach + 1, g.ny);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const int c = j * g.nx + i;
+        consider(c);
+        for (int k = g.extra_first[static_cast<std::size_t>(c)]; k < g.extra_first[static_cast<std::size_t>(c) + 1]; ++k)
+          consider(g.extra[static_cast<std::size_t>(k)]);
+      }
   }
 
   bool walk_blocked(Vec3 a, Vec3 b) const {
@@ -102,14 +108,21 @@ struct Extras {
 };
 
 void nodes_around(const NavGraph& g, Vec2 c, double r, const std::function<void(int)>& f) {
-  const int grid = g.nx * g.ny;
-  int i0 = std::max(0, static_cast<int>(std::floor(c.x - r))), i1 = std::min(g.nx - 1, static_cast<int>(std::floor(c.x + r)));
-  int j0 = std::max(0, static_cast<int>(std::floor(c.y - r))), j1 = std::min(g.ny - 1, static_cast<int>(std::floor(c.y + r)));
+  if (g.nx <= 0 || g.ny <= 0) return;
+  const int i0 = g.cell_of(c.x - r, g.nx), i1 = g.cell_of(c.x + r, g.nx);
+  const int j0 = g.cell_of(c.y - r, g.ny), j1 = g.cell_of(c.y + r, g.ny);
   for (int j = j0; j <= j1; ++j)
     for (int i = i0; i <= i1; ++i)
       if (g.valid(j * g.nx + i)) f(j * g.nx + i);
-  for (int n = grid; n < static_cast<int>(g.nodes.size()); ++n)
-    if (distance(g.nodes[static_cast<std::size_t>(n)].p.xy(), c) <= r) f(n);
+  // Ladder ends and boundary nodes, by the cell they lie in.
+  for (int j = j0; j <= j1; ++j)
+    for (int i = i0; i <= i1; ++i) {
+      const auto c0 = static_cast<std::size_t>(j * g.nx + i);
+      for (int k = g.extra_first[c0]; k < g.extra_first[c0 + 1]; ++k) {
+        const int n = g.extra[static_cast<std::size_t>(k)];
+        if (distance(g.nodes[static_cast<std::size_t>(n)].p.xy(), c) <= r) f(n);
+      }
+    }
 }
 
 Extras make_extras(const UnitView& v, Vec3 start, const Vec3* goal) {
@@ -117,14 +130,33 @@ Extras make_extras(const UnitView& v, Vec3 start, const Vec3* goal) {
   const NavGraph& g = v.g;
   const int N = static_cast<int>(g.nodes.size());
   const double r = std::max({2.3, v.t.settings.jump_down_range, g.max_reach});
+  // Straight walks from the start and to the destination reach every ladder
+  // end and boundary node within kEndpointWalk, so a short leg that ends
+  // where a climb or a jump starts is never a grid zig-zag; cells are joined
+  // within 2.3 in as the grid's own walks are (plain walks are straightened
+  // afterwards).
+  const int grid = g.nx * g.ny;
+  auto walk_to = [&](int n) { return n < grid ? 2.3 : kEndpointWalk; };
+  // A boundary node changes level only across its own side: a climb or jump
+  // from the start (or to the destination) that would cross it the wrong way
+  // has a cheaper twin at another node, and is not scanned for.
+  auto crosses_right_way = [&](int n, Vec3 q) {
+    const NavNode& nd = g.nodes[static_cast<std::size_t>(n)];
+    if (nd.kind == NodeKind::cell || nd.kind == NodeKind::ladder_end || std::abs(q.z - nd.p.z) < kEps) return true;
+    const double side = dot(q.xy() - nd.p.xy(), nd.out);  // > 0: q lies on the foot's side
+    if (nd.kind == NodeKind::top) return q.z > nd.p.z || side > 0;
+    return q.z < nd.p.z || side < 0;
+  };
   nodes_around(g, start.xy(), r, [&](int n) {
-    edges_between(v.t, start, g.nodes[static_cast<std::size_t>(n)].p, n, 2.3, x.from_start);
+    if (crosses_right_way(n, start))
+      edges_between(v.t, start, g.nodes[static_cast<std::size_t>(n)].p, n, walk_to(n), x.from_start);
   });
   if (goal) {
     x.to_goal.resize(static_cast<std::size_t>(N + 1));
     nodes_around(g, goal->xy(), r, [&](int n) {
       auto& list = x.to_goal[static_cast<std::size_t>(n)];
-      edges_between(v.t, g.nodes[static_cast<std::size_t>(n)].p, *goal, N + 1, 2.3, list);
+      if (!crosses_right_way(n, *goal)) return;
+      edges_between(v.t, g.nodes[static_cast<std::size_t>(n)].p, *goal, N + 1, walk_to(n), list);
       if (!list.empty()) x.goal_from.push_back(n);
     });
     edges_between(v.t, start, *goal, N + 1, 1e9, x.to_goal[static_cast<std::size_t>(N)]);
@@ -398,12 +430,21 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
   a.allowance = base_allowance(*v.u, run).total;
   for (const Surface& sf : t.surfaces) a.surface_ids.push_back(sf.id);
   const double budget = a.allowance + 1e-6;
+  // The search runs a little past the allowance: a cell a straight walk
+  // reaches within the allowance is reached by a grid walk within this
+  // (16-neighbour walks are at most about 3% longer, and a boundary node is
+  // joined to the cells within kBoundaryWalk), so cells beyond it need no
+  // straight walk tried.
+  const double search_budget = budget * 1.03 + 0.5;
   auto idx = [](int n, int flag, int k) { return (n * 2 + flag) * 4 + k; };
   std::vector<double> cost(static_cast<std::size_t>((N + 1) * 8), kInf);
   using QE = std::pair<double, int>;
   std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
   cost[static_cast<std::size_t>(idx(N, 0, 0))] = 0;
   q.push({0, idx(N, 0, 0)});
+  // Nodes reached by a climb, a jump or a ladder: where a straight walk may start.
+  std::vector<std::uint8_t> landed(static_cast<std::size_t>(N + 1), 0);
+  landed[static_cast<std::size_t>(N)] = 1;
   while (!q.empty()) {
     const double c = q.top().first;
     const int st = q.top().second;
@@ -417,16 +458,74 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
       if (!v.usable(n, e, pa, pb, check)) return;
       int nflag = flag | (slows(e.bits) ? 1 : 0);
       double nc = c + e.cost + (nflag && !flag ? 2.0 : 0.0);
-      if (nc > budget) return;
+      if (nc > search_budget) return;
       int nk = std::min(3, k + (check ? 1 : 0));
+      // Skip a state another state of the node beats on checks and on cost
+      // (a state that has not paid the difficult-ground penalty may still pay it).
+      for (int f2 = 0; f2 < 2; ++f2)
+        for (int k2 = 0; k2 <= nk; ++k2)
+          if (cost[static_cast<std::size_t>(idx(e.to, f2, k2))] + (f2 < nflag ? 2.0 : 0.0) <= nc + 1e-9) return;
       int ns = idx(e.to, nflag, nk);
-      if (nc < cost[static_cast<std::size_t>(ns)] - 1e-9) {
-        cost[static_cast<std::size_t>(ns)] = nc;
-        q.push({nc, ns});
-      }
+      cost[static_cast<std::size_t>(ns)] = nc;
+      if (e.kind != EdgeKind::walk) landed[static_cast<std::size_t>(e.to)] = 1;
+      q.push({nc, ns});
     });
   }
-  for (int n = 0; n < N; ++n) {
+  // The cheapest class at each cell so far (4: none within the budget), and
+  // the fewest checks with which the search reached it at all.
+  const int grid = v.g.nx * v.g.ny;
+  std::vector<std::uint8_t> cls(static_cast<std::size_t>(grid), 4), seen(static_cast<std::size_t>(grid), 4);
+  for (int n = 0; n < grid; ++n)
+    for (int k = 3; k >= 0; --k) {
+      const double c = std::min(cost[static_cast<std::size_t>(idx(n, 0, k))], cost[static_cast<std::size_t>(idx(n, 1, k))]);
+      if (c <= budget) cls[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
+      if (c <= search_budget) seen[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
+    }
+  // Finish with straight walks from the start and every boundary node reached
+  // by a climb or a jump to the cells around, where that puts a cell in reach or in a class with
+  // fewer checks: the grid's own walks zig-zag, and a leg after a climb or a
+  // jump is walked straight. Costs already found are not lowered.
+  for (int n = v.g.boundary; n <= N; ++n) {
+    double cmin = kInf;
+    int kmin = 4;
+    for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st)
+      if (cost[static_cast<std::size_t>(st)] <= budget) {
+        cmin = std::min(cmin, cost[static_cast<std::size_t>(st)]);
+        kmin = std::min(kmin, st % 4);
+      }
+    // Nearer cells are joined to boundary nodes in the graph already.
+    const double near_r = n < N ? kBoundaryWalk : 2.3;
+    const double r = budget - cmin;
+    if (kmin == 4 || r <= near_r || !landed[static_cast<std::size_t>(n)]) continue;
+    const Vec3 pa = node_pos(v, n, start, start);
+    const int i0 = v.g.cell_of(pa.x - r, v.g.nx), i1 = v.g.cell_of(pa.x + r, v.g.nx);
+    const int j0 = v.g.cell_of(pa.y - r, v.g.ny), j1 = v.g.cell_of(pa.y + r, v.g.ny);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const int m = j * v.g.nx + i;
+        if (cls[static_cast<std::size_t>(m)] <= kmin || seen[static_cast<std::size_t>(m)] > cls[static_cast<std::size_t>(m)] - 1) continue;
+        const Vec3 pb = v.g.nodes[static_cast<std::size_t>(m)].p;
+        if (!(std::abs(pb.z - pa.z) <= kEps)) continue;  // other levels, and NaN for impassable cells
+        const double d = distance(pa.xy(), pb.xy());
+        if (d <= near_r || cmin + d > budget) continue;
+        auto sc = v.t.scan(pa.xy(), pb.xy(), pa.z);
+        if (sc.impassable || sc.leaves_table || sc.min_level < pa.z - kEps || sc.max_level > pa.z + kEps) continue;
+        if ((v.sinks && (sc.bits & kDeep)) || v.walk_blocked(pa, pb)) continue;
+        for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st) {
+          const double c = cost[static_cast<std::size_t>(st)];
+          const int k = st % 4, flag = (st / 4) % 2;
+          if (c > budget || k >= cls[static_cast<std::size_t>(m)]) continue;
+          const int nflag = flag | (slows(sc.bits) ? 1 : 0);
+          const double nc = c + d + (nflag && !flag ? 2.0 : 0.0);
+          if (nc > budget) continue;
+          auto& slot = cost[static_cast<std::size_t>(idx(m, nflag, k))];
+          slot = std::min(slot, nc);
+          cls[static_cast<std::size_t>(m)] = static_cast<std::uint8_t>(k);
+        }
+      }
+  }
+  // Cells and ladder ends; boundary nodes are waypoints, not places to report.
+  for (int n = 0; n < v.g.boundary; ++n) {
     if (!v.g.valid(n) || v.occupied[static_cast<std::size_t>(n)]) continue;
     for (int k = 0; k < 4; ++k) {
       double c = std::min(cost[static_cast<std::size_t>(idx(n, 0, k))], cost[static_cast<std::size_t>(idx(n, 1, k))]);

@@ -2,16 +2,38 @@
 // from the terrain, and a flat-array Dijkstra per question that returns costs
 // and predecessors with no global state.
 //
-// Nodes: one per 1-inch grid cell centre (x+0.5, y+0.5) at the level there,
-// plus both ends of every ladder. Edges: walks to the 16 neighbours within
-// sqrt(5) on the same level; climbs to a neighbour on another level within the
-// climb leeway; ladders; jumps down within 3 inches from a node at an edge;
-// jumps across a gap between edge nodes. A unit's own start and its
-// destination join the graph per question. Unit-dependent rules (blocking
-// units, animals on ladders, jump reach, armour in deep water) are applied
-// while searching, so one graph serves every unit.
+// Nodes: one per 1-inch grid cell centre (x+0.5, y+0.5) at the level there;
+// both ends of every ladder; and boundary nodes along every footprint side
+// where the level changes, every 0.25 in or less (none on a table whose
+// sides total more than 1000 in, see kMaxBoundarySamples: its routes and
+// reach use the cells alone, as before), in pairs: the top on the
+// side itself (the lip) and the foot just past it (kFootGap). Edges: walks to
+// the 16 neighbours within sqrt(5) on the same level; climbs to a neighbour
+// on another level within the climb leeway; ladders; jumps down within
+// 3 inches from a node at an edge; jumps across a gap between edge nodes.
+// Boundary nodes add straight walks to the cells within kBoundaryWalk and to
+// other boundary nodes within kBoundaryLink, the climb and the jump down
+// between a top and its foot, jumps down from a top to lower cells, and jumps
+// across from a top to the tops and edge cells across a gap (within the
+// default jump reach). So a climb or a jump is taken where the straight line
+// crosses the edge, not from a cell centre: a jump across a 1-inch alley is
+// 1 inch from lip to lip, and a climb costs its height plus the few
+// thousandths of an inch between foot and top.
+//
+// A unit's own start and its destination join the graph per question, with
+// straight walks to every node within max_reach (6 in), and reach finishes
+// with straight walks from every boundary node it reached to the cells
+// around. Error bound: a route is longer than the best move through the same
+// edge crossing only by where the nearest boundary pair lies (at most 0.125 in
+// along the side from the best crossing point, a second-order detour) and by
+// grid walks where a leg is longer than those straight links; on the seeded
+// walls, alleys and roofs of tests/blightmeer/route_search_test.cpp that is
+// under 1% (see docs/blightmeer.md). Unit-dependent rules (blocking units,
+// animals on ladders, jump reach, armour in deep water) are applied while
+// searching, so one graph serves every unit.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -35,19 +57,40 @@ struct NavEdge {
   int ladder = -1;
 };
 
+enum class NodeKind : std::uint8_t { cell, ladder_end, top, foot };
+
 struct NavNode {
   Vec3 p;
   bool edge = false;  // a neighbour is lower: a unit may jump from here
+  NodeKind kind = NodeKind::cell;
+  Vec2 out;           // boundary nodes: unit normal of the side, from the top towards the foot
 };
+
+// Boundary sampling: spacing along a side, the foot's distance past the side,
+// and the reach of the straight walks that join boundary nodes to the rest.
+inline constexpr double kBoundaryStep = 0.25;
+inline constexpr double kMaxBoundarySamples = 4000;
+inline constexpr double kFootGap = 1e-3;
+inline constexpr double kBoundaryWalk = 1.5;
+inline constexpr double kBoundaryLink = 1.0;
+// A question's start and destination walk straight to boundary nodes this near.
+inline constexpr double kEndpointWalk = 3.5;
 
 struct NavGraph {
   int nx = 0;
   int ny = 0;
   double max_reach = 6;
-  std::vector<NavNode> nodes;   // grid cells first (index j*nx+i; invalid cells have NaN z), then ladder ends
+  std::vector<NavNode> nodes;   // grid cells first (index j*nx+i; invalid cells have NaN z), then ladder ends,
+                                // then boundary nodes from `boundary`
+  int boundary = 0;
+  // Non-grid nodes by the 1-inch cell they lie in (clamped to the table):
+  // node ids of cell c are extra[extra_first[c] .. extra_first[c+1]).
+  std::vector<int> extra_first;
+  std::vector<int> extra;
   std::vector<int> first;       // CSR: edges of node n are [first[n], first[n+1])
   std::vector<NavEdge> edges;
   bool valid(int n) const { return !std::isnan(nodes[static_cast<std::size_t>(n)].p.z); }
+  int cell_of(double v, int n) const { return std::clamp(static_cast<int>(std::floor(v)), 0, std::max(0, n - 1)); }
 };
 
 NavGraph build_nav_graph(const Terrain& terrain, double max_reach = 6.0);
