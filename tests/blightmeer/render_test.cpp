@@ -193,8 +193,10 @@ TEST(BlightmeerRouteTurns, ExplainedRouteNamesEachTurnAndWhereItStops) {
   ASSERT_TRUE(a.safe.found);
   const std::string text = explain_route(a);
   EXPECT_NE(text.find("longer than one turn's move: 4 turns"), std::string::npos) << text;
-  EXPECT_NE(text.find("turn 1: steps 0-2, 6.0 in of 6.0 in; stops at ("), std::string::npos) << text;
-  EXPECT_NE(text.find("turn 4: step 3, "), std::string::npos) << text;
+  // Walk 3.0 in, then part of the long walk: the first turn stops part-way along step 1.
+  EXPECT_NE(text.find("turn 1: steps 0-1, 6.0 in of 6.0 in; stops at (6.3, 11.9, 0.0), part-way along step 1"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("turn 4: step 2, 2.4 in of 6.0 in"), std::string::npos) << text;
   EXPECT_NE(text.find("; ends at (18.0, 20.0, 0.0)"), std::string::npos) << text;
   const nlohmann::json j = route_json(a);
   EXPECT_EQ(j["risk_free"]["turns"].size(), 4u);
@@ -209,13 +211,13 @@ TEST(BlightmeerPicture, ARouteIsDrawnTurnByTurnWithWhereEachTurnStops) {
   ASSERT_NE(at, std::string::npos);
   const std::string g = svg.substr(at, svg.find("</g>", at) - at);
   EXPECT_EQ(occurrences(g, "<circle"), 4);  // three stops and the end
-  EXPECT_EQ(occurrences(g, "stroke-dasharray"), occurrences(g, "<line") - 3);  // turn 1 (steps 0, 1 and part of 2) is solid
+  EXPECT_EQ(occurrences(g, "stroke-dasharray"), occurrences(g, "<line") - 2);  // turn 1 (step 0 and part of 1) is solid
   const std::vector<PictureLabel> ls = picture_labels(svg);
   for (const char* text : {"T1 stops", "T2 stops", "T3 stops", "end, turn 4"}) EXPECT_TRUE(find_label(ls, text)) << text;
   for (std::size_t i = 0; i < ls.size(); ++i)
     for (std::size_t j = i + 1; j < ls.size(); ++j) EXPECT_FALSE(boxes_overlap(ls[i].box, ls[j].box)) << ls[i].text << " / " << ls[j].text;
   EXPECT_NE(svg.find(">route, turn 1<"), std::string::npos);
-  EXPECT_NE(svg.find("route of captain (moving 20.8&quot; in 4 turns)"), std::string::npos);
+  EXPECT_NE(svg.find("route of captain (moving 20.4&quot; in 4 turns)"), std::string::npos);
 }
 
 }  // namespace

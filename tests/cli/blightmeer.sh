@@ -61,7 +61,7 @@ contains "$tmp/out" 'cells on the ground: x ' "reach names the ground"
 # A route longer than one turn's move (the captain's Move is 6): split by turn.
 expect_exit 0 "long route" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20 --explain
 contains "$tmp/out" "longer than one turn's move: 4 turns" "route split by turn"
-contains "$tmp/out" "turn 1: steps 0-2, 6.0 in of 6.0 in; stops at" "turn 1 stops where its move runs out"
+contains "$tmp/out" "turn 1: steps 0-1, 6.0 in of 6.0 in; stops at" "turn 1 stops where its move runs out"
 contains "$tmp/out" "part-way along step 2" "turn 1 stops part-way along a walk"
 expect_exit 0 "long route json" -- "$referee" blightmeer route --battle "$town" --unit captain --to 18,20
 contains "$tmp/out" '"turns"' "route json turns"
