@@ -183,6 +183,9 @@ std::vector<QueryInfo> query_catalogue() {
        {{"move", "a move request: {unit, kind, stands: [{stand, to: {x, y, facing}}]}"}}},
       {"order_odds", "What an order needs now: penalties, the number needed on 2D6 and its exact chance",
        {{"character", "character id"}, {"units", "[unit id, ...] (one unit, or a brigade)"}}},
+      {"battlefield", "The battlefield now, in the battle file's format: terrain, and every unit with its type, "
+                      "stand size and profile (troops resolved), and the characters",
+       {}},
   };
 }
 
@@ -195,6 +198,12 @@ Json answer_query(const Battlefield& bf, const Settings& settings, const std::st
   if (name == "distance") return distance_query(bf, r, text);
   if (name == "route") return route_query(bf, settings, r, text);
   if (name == "check") return check_query(bf, settings, r, text);
+  if (name == "battlefield") {
+    r.allow_only({});
+    if (text) *text = fmt::format("{} units and {} characters on a {} x {} cm table\n", bf.units.size(),
+                                  bf.characters.size(), bf.width, bf.height);
+    return to_json(bf, &settings);
+  }
   std::string known;
   for (const QueryInfo& q : query_catalogue()) known += (known.empty() ? "" : ", ") + q.name;
   throw InputError("query", fmt::format("unknown Warmaster query \"{}\" (known: {})", name, known));

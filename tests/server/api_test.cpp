@@ -77,6 +77,19 @@ TEST(ServerApi, OrderOddsAndTheRollAreTheEngines) {
   EXPECT_EQ(odds["chance"]["fraction"], "26/36");
   EXPECT_NEAR(odds["chance"]["value"].get<double>(), 26.0 / 36.0, 1e-6);
 
+  // The battlefield with troops resolved: the board draws each stand at its size.
+  const Json bf = call(api, "POST", base + "/query", {{"name", "battlefield"}}, 200);
+  bool knights = false;
+  for (const Json& army : bf["armies"])
+    for (const Json& u : army["units"])
+      if (u["id"] == "emp-knights") {
+        knights = true;
+        EXPECT_EQ(u["type"], "cavalry");
+        EXPECT_EQ(u["frontage"], 2.0);
+        EXPECT_EQ(u["depth"], 4.0);
+      }
+  EXPECT_TRUE(knights) << bf.dump();
+
   const Json chance = call(api, "POST", base + "/chance", {{"action", kOrder}}, 200);
   double total = 0;
   for (const Json& o : chance["outcomes"]) total += o["chance"]["value"].get<double>();

@@ -58,12 +58,22 @@ export function filterActions(actions) {
 
 export function render(root, state, ctx) {
   const scenario = ctx.game.scenario;
-  if (ui.gameId !== ctx.game.id) Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null });
+  if (ui.gameId !== ctx.game.id) {
+    Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null, bf: null });
+    // The battlefield with troops resolved (each unit's type and stand size):
+    // the scenario may only name a troop from its army list.
+    const id = ctx.game.id;
+    ctx.query('battlefield', {}).then((bf) => {
+      if (ui.gameId !== id) return;
+      ui.bf = bf;
+      render(root, ctx.replay ? ctx.replay.state : ctx.game.state, ctx);
+    }).catch((e) => ctx.showError(e));
+  }
   const W = scenario.table?.width ?? 180, H = scenario.table?.height ?? 120;
   const margin = 18;
   const sx = (x) => x, sy = (y) => H - y;
   const pts = (ps) => ps.map(([x, y]) => `${sx(x).toFixed(2)},${sy(y).toFixed(2)}`).join(' ');
-  const info = scenarioUnits(scenario);
+  const info = scenarioUnits(ui.bf ?? scenario);
 
   const s = svg('svg', { viewBox: `-2 -2 ${W + 4} ${H + margin + 2}`, role: 'img', 'aria-label': 'Warmaster table', id: 'wm-svg' });
   s.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#e8eddc', stroke: '#6b7a55', 'stroke-width': 0.4 }));
