@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)scene.check_leg(from, to, "stand 1");
   (void)scene.shortest_route(from, to, 30);
   (void)scene.gates();
-  (void)reach(bf, {u.id, ReachKind::Charge, std::nullopt, 1.0}, settings);
+  (void)reach(bf, {u.id, ReachKind::Charge, std::nullopt, 1.0, std::nullopt}, settings);
   if (bf.units.size() > 1) {
     (void)line_of_sight(bf, u, bf.units[1], settings, false);
     (void)unit_distance(u, bf.units[1]);

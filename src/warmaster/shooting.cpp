@@ -26,7 +26,6 @@ constexpr const char* kRuleCasualties = "warmaster.shooting.casualties";
 constexpr const char* kRuleDriveBack = "warmaster.shooting.drive_back";
 constexpr const char* kRuleRout = "warmaster.shooting.rout";
 constexpr const char* kRuleBlocked = "warmaster.shooting.blocked";
-constexpr const char* kRuleOffTable = "warmaster.movement.off_table";
 
 // docs/rulings.md#warmaster-shooting-position: an obstacle a stand is
 // "behind" lies in front of its front edge, this close to it.
