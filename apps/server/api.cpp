@@ -17,7 +17,11 @@ namespace referee::server {
 
 namespace {
 
-Response json_response(int status, const Json& j) { return {status, "application/json", j.dump()}; }
+// Errors echo what the client sent (a battle id, a path), which need not be
+// UTF-8: invalid bytes become U+FFFD rather than an exception.
+Response json_response(int status, const Json& j) {
+  return {status, "application/json", j.dump(-1, ' ', false, Json::error_handler_t::replace)};
+}
 Response ok(const Json& j) { return json_response(200, j); }
 
 // "/api/games/x/apply" -> {"games", "x", "apply"}. Empty segments ("//") and

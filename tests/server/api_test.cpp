@@ -234,6 +234,13 @@ TEST(ServerApi, BadRequestsNameTheFieldAndTheProblem) {
   EXPECT_EQ(call(api, "POST", base + "/query", {{"name", "nothing"}}, 400)["error"]["field"].get<std::string>().empty(), false);
 
   EXPECT_EQ(raw("POST", base + "/apply", std::string(5000, ' ')).status, 413);
+  // Found by fuzz/server_api_fuzz.cpp: an error that echoes bytes that are not UTF-8 is still JSON.
+  r = raw("POST", "/api/games", "{\"battle\": \"ancien\xcb\xcb\"}");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_TRUE(Json::accept(r.body)) << r.body;
+  r = raw("GET", "/api/no\xff", "");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_TRUE(Json::accept(r.body)) << r.body;
   EXPECT_EQ(raw("GET", "/api/games/0123456789abcdef0123456789abcdef", "").status, 404);
   EXPECT_EQ(raw("GET", "/api/games/../battles", "").status, 404);
   EXPECT_EQ(raw("GET", "/api/nothing", "").status, 404);
