@@ -7,7 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --web
 referee=$(realpath "${1:-build/release/apps/referee/referee}")
-(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+# npm trusts the system's certificate store when there is one (Node.js
+# otherwise trusts only its own built-in list, which a network with its own
+# certificate authority, such as a company proxy, is not in).
+cafile=()
+[[ -f /etc/ssl/certs/ca-certificates.crt ]] && cafile=(--cafile=/etc/ssl/certs/ca-certificates.crt)
+(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error "${cafile[@]}")
 mkdir -p build/release/screenshots
 cd web
 REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)" node --test tests/
