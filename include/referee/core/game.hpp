@@ -134,6 +134,11 @@ struct GameType {
   std::function<std::shared_ptr<const Game>(const Json& scenario, const std::string& source, const Json& settings)>
       load;
   std::vector<QueryInfo> queries;  // what Game::queries() answers, known before any battle is loaded
+  // The built-in opponent, for systems that have one (empty otherwise): the
+  // action it chooses for the current player of `state`, drawn with `rng`
+  // where it breaks ties or varies its play; nullopt once the game is over.
+  // It plays through this interface, so every action it returns validates.
+  std::function<std::optional<Json>(const GameState& state, Rng& rng)> opponent = {};
 };
 
 // Systems by name. A plain value: builtin_games() (games.hpp) holds the
