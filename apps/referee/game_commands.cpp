@@ -6,7 +6,10 @@
 // refusal is recorded in the log, and play goes on; `play` then exits 3 so a
 // script notices. Malformed input (a bad file, an unknown id) is exit 2 and
 // nothing is written.
+#include <array>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -21,6 +24,8 @@
 #include "referee/core/json_io.hpp"
 #include "referee/core/match.hpp"
 #include "referee/games/builtin.hpp"
+#include "referee/warmaster/game_interface.hpp"
+#include "referee/warmaster/render.hpp"
 
 namespace referee::cli {
 
@@ -170,25 +175,199 @@ Match open_match(const GameType& type, const SetupOptions& setup, const std::str
   return m;
 }
 
+// Who plays each side: `--opponent` names the sides the built-in opponent
+// plays ("0", "1", "both", or a side's name); the others play from the plan
+// file, then from standard input with --interactive.
+std::array<bool, 2> opponent_sides(const std::vector<std::string>& given, const GameType& type,
+                                   const std::vector<std::string>& players) {
+  std::array<bool, 2> sides{false, false};
+  if (given.empty()) return sides;
+  if (!type.opponent) throw InputError("--opponent", fmt::format("{} has no built-in opponent yet", type.title));
+  for (const std::string& g : given) {
+    if (g == "both") {
+      sides = {true, true};
+      continue;
+    }
+    bool found = false;
+    for (std::size_t i = 0; i < 2 && i < players.size(); ++i)
+      if (g == std::to_string(i) || g == players[i]) sides[i] = found = true;
+    if (!found)
+      throw InputError("--opponent", fmt::format("\"{}\" is not a side: give 0, 1, both, \"{}\" or \"{}\"", g,
+                                                 players.empty() ? "" : players[0], players.size() < 2 ? "" : players[1]));
+  }
+  return sides;
+}
+
+// One line for an action that was applied: who did what, and what the dice said.
+std::string narrate(const Json& action, const Outcome& o) {
+  std::string type = action.value("type", std::string("action"));
+  for (char& c : type)
+    if (c == '_') c = ' ';
+  std::string who;
+  const auto add = [&](const std::string& s) { who += (who.empty() ? "" : ", ") + s; };
+  if (action.contains("character") && action["character"].is_string()) add(action["character"].get<std::string>());
+  if (action.contains("unit") && action["unit"].is_string()) add(action["unit"].get<std::string>());
+  if (action.contains("units") && action["units"].is_array())
+    for (const Json& u : action["units"])
+      if (u.is_string()) add(u.get<std::string>());
+  if (action.contains("moves") && action["moves"].is_array() && who.empty())
+    for (const Json& m : action["moves"])
+      if (m.is_object() && m.contains("unit") && m["unit"].is_string()) add(m["unit"].get<std::string>());
+  std::string line = type + (who.empty() ? "" : " " + who);
+  const Json& r = o.result;
+  if (r.is_object() && r.contains("passed") && r.contains("needed") && r["passed"].is_boolean()) {
+    int total = 0;
+    for (const Roll& roll : o.rolls) total += roll.value;
+    line += fmt::format(": {} ({} rolled, {} or less needed)", r["passed"].get<bool>() ? "passed" : "failed", total,
+                        r["needed"].dump());
+  } else if (r.is_object() && r.contains("outcome") && r["outcome"].is_string()) {
+    line += ": " + r["outcome"].get<std::string>();
+  } else if (!o.rolls.empty()) {
+    line += ": rolled";
+    for (const Roll& roll : o.rolls) line += fmt::format(" {}", roll.value);
+  }
+  return line;
+}
+
+// A picture of a state, for the systems that draw one after each phase.
+std::function<std::string(const GameState&, const std::string&)> phase_picture(const GameType& type) {
+  if (type.name != "warmaster") return {};
+  return [](const GameState& s, const std::string& caption) {
+    const warmaster::CommandState* w = warmaster::typed_state(s);
+    return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
+  };
+}
+
+std::string file_slug(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (keep) out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "side" : out;
+}
+
 void add_play(CLI::App& parent, const GameType& type) {
   struct Opts {
     SetupOptions setup;
-    std::string actions, out;
+    std::string actions, out, svg_dir;
+    std::vector<std::string> opponent;
+    std::uint64_t opponent_seed = 0;
+    bool opponent_seed_given = false;
+    bool interactive = false;
+    std::size_t max_actions = 100000;
     bool explain = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* cmd = parent.add_subcommand("play", "Play a list of actions and write the game log (refusals are logged; exit 3)");
+  auto* cmd = parent.add_subcommand(
+      "play", "Play a game: actions from a plan file, from you (--interactive), or from the built-in opponent "
+              "(--opponent); write the game log (refused plan actions are logged; exit 3)");
   add_setup_options(cmd, o->setup, type.name, true);
-  cmd->add_option("--actions", o->actions, "Actions file (JSON): an array, or {\"actions\": [...]}")->required();
+  cmd->add_option("--actions", o->actions, "Plan file (JSON): an array of actions, or {\"actions\": [...]}");
+  cmd->add_option("--opponent", o->opponent,
+                  "The built-in opponent plays this side: 0, 1, both, or a side's name; repeatable");
+  cmd->add_option("--opponent-seed", o->opponent_seed,
+                  "Seed of the opponent's own choices (default: the dice seed), so a game replays the same")
+      ->check(seed_number())
+      ->each([o](const std::string&) { o->opponent_seed_given = true; });
+  cmd->add_flag("--interactive", o->interactive,
+                "Sides the opponent does not play take their actions from standard input, one JSON action a line, "
+                "once the plan file is used up");
+  cmd->add_option("--max-actions", o->max_actions, "Stop after this many actions (default 100000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{10000000}));
   cmd->add_option("-o,--out", o->out, "Write the game log (JSON Lines) here; the summary goes to standard output");
-  cmd->add_flag("--explain", o->explain, "Print the summary as readable text");
+  if (phase_picture(type))
+    cmd->add_option("--svg-dir", o->svg_dir, "Write a picture of the battle after each phase into this folder");
+  cmd->add_flag("--explain", o->explain, "Print the summary as readable text: a narrative of the game");
   cmd->callback([o, &type] {
+    if (o->actions.empty() && o->opponent.empty() && !o->interactive)
+      throw InputError("--actions", "give a plan file, --opponent or --interactive: nothing would be played");
     Played played;
-    Match m = open_match(type, o->setup, o->actions, "", &played);
+    const bool plain = o->opponent.empty() && !o->interactive;
+    Match m = open_match(type, o->setup, plain ? o->actions : std::string(), "", plain ? &played : nullptr);
+    const std::vector<std::string> players = m.game().players();
+    const std::array<bool, 2> bot = opponent_sides(o->opponent, type, players);
+    const auto picture = o->svg_dir.empty() ? decltype(phase_picture(type)){} : phase_picture(type);
+    std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
+    auto side_name = [&](int p) {
+      return p >= 0 && static_cast<std::size_t>(p) < players.size() ? players[static_cast<std::size_t>(p)] : std::string("-");
+    };
+    if (picture) pictures.emplace_back("000-start.svg", picture(m.state(), "the battle before turn 1"));
+
+    if (!plain) {
+      const ActionList plan = o->actions.empty() ? ActionList{Json::array(), "actions", ""} : load_actions(o->actions);
+      std::size_t next = 0, line_no = 0;
+      Rng rng(o->opponent_seed_given ? o->opponent_seed : o->setup.seed);
+      while (!m.state().is_terminal() && m.log().entries.size() < o->max_actions) {
+        const GameState& s = m.state();
+        const int p = s.current_player();
+        const int turn = s.turn();
+        const std::string phase = s.phase();
+        Json action;
+        std::string where;
+        if (p >= 0 && p < 2 && bot[static_cast<std::size_t>(p)]) {
+          std::optional<Json> a = type.opponent(s, rng);
+          if (!a) break;
+          action = std::move(*a);
+          where = fmt::format("opponent[{}]", m.log().entries.size());
+        } else if (next < plan.json.size()) {
+          where = fmt::format("{}[{}]", plan.path, next);
+          action = plan.json[next++];
+        } else if (o->interactive) {
+          std::cerr << fmt::format("turn {}, {} (side {}), {}: your action as JSON ('legal' lists them, 'quit' ends)> ",
+                                   turn, side_name(p), p, phase)
+                    << std::flush;
+          std::string line;
+          if (!std::getline(std::cin, line) || line == "quit") break;
+          ++line_no;
+          if (line.empty()) continue;
+          if (line == "legal") {
+            for (const Json& a : s.legal_actions()) std::cerr << "  " << a.dump() << "\n";
+            continue;
+          }
+          try {
+            action = parse_json_text(line, fmt::format("input line {}", line_no));
+            (void)s.validate(action, "action");
+          } catch (const InputError& e) {
+            std::cerr << e.what() << "\n";
+            continue;
+          }
+          where = fmt::format("input line {}", line_no);
+        } else {
+          break;
+        }
+        const bool from_plan = !where.starts_with("opponent") && !where.starts_with("input");
+        const Outcome out =
+            from_plan ? naming_source(o->actions, [&] { return m.play(action, where); }) : m.play(action, where);
+        if (!out.applied()) {
+          played.refused.push_back({{"index", m.log().entries.size() - 1}, {"from", where}, {"violations", out.verdict.violations}});
+          played.text += fmt::format("{} refused: {}\n", where, explain(out.verdict));
+          if (where.starts_with("opponent"))
+            throw std::logic_error("the built-in opponent chose an action the rules refuse: " + explain(out.verdict));
+          continue;
+        }
+        played.text += fmt::format("turn {}, {}: {}\n", turn, side_name(p), narrate(action, out));
+        if (out.result.is_object()) {
+          if (const auto t = out.result.find("text"); t != out.result.end() && t->is_string())
+            played.text += t->get<std::string>();
+          if (const auto b = out.result.find("battle_over"); b != out.result.end() && b->is_string())
+            played.text += b->get<std::string>() + "\n";
+        }
+        const GameState& after = m.state();
+        if (picture && (after.turn() != turn || after.current_player() != p || after.phase() != phase))
+          pictures.emplace_back(fmt::format("{:03}-turn{}-{}-{}.svg", pictures.size(), turn, file_slug(side_name(p)),
+                                            file_slug(phase)),
+                                picture(after, fmt::format("turn {}, {}: after the {}", turn, side_name(p), phase)));
+      }
+    }
+
     Json answer = summary_json(m);
     answer["actions"] = m.log().entries.size();
     answer["refused"] = played.refused;
     answer["state"] = m.state().to_json();
+    if (picture) answer["pictures"] = pictures.size();
     const std::string text = played.text + fmt::format("{} actions, {} refused; log of {} entries\n",
                                                        m.log().entries.size(), played.refused.size(),
                                                        m.log().entries.size()) +
@@ -198,6 +377,12 @@ void add_play(CLI::App& parent, const GameType& type) {
     OutputSet outputs;
     outputs.add(o->out.empty() ? "-" : o->out, m.log().to_jsonl());
     if (!o->out.empty()) outputs.add("-", summary);
+    if (picture) {
+      std::error_code ec;
+      std::filesystem::create_directories(o->svg_dir, ec);
+      if (ec) throw InputError("--svg-dir", fmt::format("cannot make the folder: {}", ec.message()));
+      for (auto& [name, svg] : pictures) outputs.add((std::filesystem::path(o->svg_dir) / name).string(), std::move(svg));
+    }
     outputs.commit();
     if (o->out.empty()) std::cerr << summary << std::flush;
     if (!played.refused.empty()) std::exit(3);
