@@ -7,8 +7,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "referee/core/match.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "warmaster_phase_command.hpp"
 #include "referee/warmaster/combat.hpp"
 
 namespace referee::cli {
@@ -18,15 +17,13 @@ namespace wm = referee::warmaster;
 namespace {
 
 struct CombatCliOptions {
-  std::string battle, dice, after, options;
+  PhaseCliOptions phase;
+  std::string options;
   std::vector<std::string> charged;
-  int side = 0;
-  std::uint64_t seed = 1;
-  OutputOptions out;
 };
 
 void run_combat(const CombatCliOptions& o) {
-  wm::BattlefieldFile bf = wm::load_battlefield_file(o.battle);
+  const wm::BattlefieldFile bf = wm::load_battlefield_file(o.phase.battle);
   wm::CombatOptions options;
   if (!o.options.empty()) {
     const Json j = load_json_file(o.options);
@@ -34,30 +31,13 @@ void run_combat(const CombatCliOptions& o) {
   }
   for (const std::string& id : o.charged) {
     if (!bf.battlefield.find_unit(id))
-      throw InputError("--charged", fmt::format("no unit \"{}\" in {}", id, o.battle));
+      throw InputError("--charged", fmt::format("no unit \"{}\" in {}", id, o.phase.battle));
     if (std::find(options.charged.begin(), options.charged.end(), id) == options.charged.end())
       options.charged.push_back(id);
   }
-  DiceSource source{o.seed, std::nullopt};
-  if (!o.dice.empty()) source.script = parse_dice_script(o.dice, "--dice");
-  StreamDice dice(source);
-  wm::CombatReport r;
-  try {
-    r = wm::resolve_combat(bf.battlefield, o.side, dice, options, bf.settings);
-  } catch (const ScriptError& e) {
-    throw InputError("--dice", e.what());
-  }
-  Json j = r;
-  j["side"] = o.side;
-  j["options"] = options;
-  Json rolls = Json::array();
-  for (const Roll& x : dice.history()) rolls.push_back(x);
-  j["rolls"] = rolls;
-  // Everything is worked out; now write.
-  OutputSet outputs;
-  if (!o.after.empty()) outputs.add(o.after, wm::to_json(r.after, &bf.settings).dump(2) + "\n");
-  outputs.add_answer(o.out, j, wm::explain(r));
-  outputs.commit();
+  run_phase(
+      o.phase, bf, [&](Dice& dice) { return wm::resolve_combat(bf.battlefield, o.phase.side, dice, options, bf.settings); },
+      [&](Json& j) { j["options"] = options; });
 }
 
 struct CombatOddsCliOptions {
@@ -83,15 +63,11 @@ void add_warmaster_combat_commands(CLI::App& warmaster) {
   auto o = std::make_shared<CombatCliOptions>();
   auto* c = warmaster.add_subcommand(
       "combat", "One Combat phase: engagements, attacks, hits, results, retreats, pursuits, fall backs");
-  c->add_option("--battle", o->battle, "Battlefield JSON")->required();
-  c->add_option("--side", o->side, "The side whose turn it is (rolls first): 0 or 1")->check(CLI::Range(0, 1));
-  c->add_option("--seed", o->seed, "Dice seed (default 1)")->check(seed_number());
-  c->add_option("--dice", o->dice, "Scripted dice instead of the seed, in the order rolled, e.g. 4,6,2");
+  add_phase_options(c, o->phase, "The side whose turn it is (rolls first): 0 or 1");
   c->add_option("--charged", o->charged, "A unit that charged this turn (+1 in the open); repeat for more");
   c->add_option("--options", o->options,
                 "Combat options JSON: {\"charged\": [...], \"decisions\": [{\"unit\", \"choice\", \"distance\"}]}");
-  c->add_option("--after", o->after, "Also write the battlefield after the phase (JSON)");
-  add_output_options(c, o->out);
+  add_phase_outputs(c, o->phase);
   c->callback([o] { run_combat(*o); });
 
   auto q = std::make_shared<CombatOddsCliOptions>();

@@ -510,6 +510,16 @@ struct Phase {
                                  const std::map<std::string, std::pair<int, double>>& pursuit,
                                  std::map<std::string, int>& total_hits, std::map<std::string, int>& removed);
   CombatMove fall_back(const std::string& id, const Contact& c, const CombatDecision* d, bool winner);
+  // A fall back, advance or pursuit that took unit `id` off the table: not a
+  // retreat, so it rolls on the off-table chart (docs/rulings.md#warmaster-combat-moves)
+  // and leaves with its joined characters. Returns the end of its ruling.
+  std::string leaves_table(const std::string& id, CombatMove& m) {
+    m.left_table = true;
+    m.off_table = resolve_off_table(*bf.find_unit(id), dice, false);
+    rep.rulings.push_back(m.off_table->ruling);
+    m.characters = remove_unit(bf, id, true);
+    return fmt::format(": it leaves the table{}", with_characters(m.characters, "leaves"));
+  }
 };
 
 CombatMove Phase::fall_back(const std::string& id, const Contact& c, const CombatDecision* d, bool winner) {
@@ -531,13 +541,7 @@ CombatMove Phase::fall_back(const std::string& id, const Contact& c, const Comba
   m.characters = s.characters;
   std::string tail;
   if (s.left_table) {
-    // A fall back is not a retreat: the off-table chart
-    // (docs/rulings.md#warmaster-combat-moves).
-    m.left_table = true;
-    m.off_table = resolve_off_table(*bf.find_unit(id), dice, false);
-    rep.rulings.push_back(m.off_table->ruling);
-    m.characters = remove_unit(bf, id, true);
-    tail = fmt::format(": it leaves the table{}", with_characters(m.characters, "leaves"));
+    tail = leaves_table(id, m);
   } else if (s.blocked) {
     tail = fmt::format(", cut short after {} ({})", cm(s.moved), s.why);
   } else {
@@ -905,13 +909,7 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
         m.characters = s.characters;
         std::string tail = s.blocked ? fmt::format(", stopping after {} ({})", cm(s.moved), s.why)
                                      : with_characters(s.characters, "moves");
-        if (s.left_table) {
-          m.left_table = true;
-          m.off_table = resolve_off_table(*bf.find_unit(id), dice, false);
-          rep.rulings.push_back(m.off_table->ruling);
-          m.characters = remove_unit(bf, id, true);
-          tail = fmt::format(": it leaves the table{}", with_characters(m.characters, "leaves"));
-        }
+        if (s.left_table) tail = leaves_table(id, m);
         rep.rulings.push_back({kRuleAdvance,
                                fmt::format("{} advances {} straight ahead, its enemy destroyed{}", id, cm(m.distance), tail),
                                {{"distance", m.distance, "cm"}, {"moved", m.moved, "cm"}}});
@@ -986,11 +984,7 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
       std::string tail = s.blocked ? fmt::format(", stopping after {} ({})", cm(s.moved), s.why)
                                    : with_characters(s.characters, "moves");
       if (s.left_table) {
-        m.left_table = true;
-        m.off_table = resolve_off_table(*bf.find_unit(id), dice, false);
-        rep.rulings.push_back(m.off_table->ruling);
-        m.characters = remove_unit(bf, id, true);
-        tail = fmt::format(": it leaves the table{}", with_characters(m.characters, "leaves"));
+        tail = leaves_table(id, m);
       } else {
         pursuers.push_back(id);
       }
