@@ -47,7 +47,7 @@ TEST(BlightmeerRouteSearch, ClimbsWhereTheLineMeetsTheWall) {
   EXPECT_FALSE(r.safe.found);  // no ladder: every way up is a climb
   ASSERT_TRUE(r.risky.found);
   EXPECT_TRUE(r.risky.report.verdict.legal()) << explain(r.risky.report.verdict);
-  EXPECT_NEAR(r.risky.report.spent, 5.5, 2e-3);
+  EXPECT_NEAR(r.risky.report.spent, 5.5, 1e-5);  // the exact crossing: the straight line, plus the wall
   ASSERT_EQ(r.risky.report.checks.size(), 1u);
   EXPECT_EQ(r.risky.report.checks[0].rule, "blightmeer.climb.check");
   EXPECT_EQ(r.risky.report.all_checks.fraction(), "13/20");  // Agility 8
@@ -71,7 +71,7 @@ TEST(BlightmeerRouteSearch, ReachIncludesCellsPastAClimbOffTheGrid) {
     RouteAnswer r = best_route(*b.terrain, b.state, "a", {10.5, y, 3}, false);
     ASSERT_TRUE(r.risky.found);
     EXPECT_TRUE(r.risky.report.verdict.legal()) << explain(r.risky.report.verdict);
-    EXPECT_NEAR(r.risky.report.spent, m.spent, 2e-3);
+    EXPECT_NEAR(r.risky.report.spent, m.spent, 1e-5);
   }
   EXPECT_EQ(cell(a, 11.5, 7.5, 3), nullptr);  // 6.20 in
 }
@@ -103,6 +103,35 @@ TEST(BlightmeerRouteSearch, JumpsANarrowAlleyWithNoCheck) {
   // Reach's costs are the search's (grid walks where they sufficed): within 1%.
   EXPECT_GE(far->cost, std::hypot(5.5, 0.5) - 1e-6);
   EXPECT_LE(far->cost, std::hypot(5.5, 0.5) * 1.01);
+}
+
+// "No Jump Across check needs to be made to jump distances 1" or less": an
+// alley 0.9 in wide, crossed on the slant from (8, 5) to (12.5, 7.5) on 3 in
+// roofs. The straight line is hypot(4.5, 2.5) = 5.148 in but crosses
+// 0.9 * 5.148 / 4.5 = 1.03 in of alley: a check. With no check, the jump is
+// at most 1 in, so at most sqrt(1 - 0.81) = 0.436 in sideways, and the best
+// lips make the rest straight: 1 + hypot(4.5 - 0.9, 2.5 - 0.436) = 5.150 in.
+TEST(BlightmeerRouteSearch, CrossesASlantAlleyFreeAtTheBestLipsWithinOneInch) {
+  Battle b = field({rect("west", 3, 0, 0, 10, 12), rect("east", 3, 10.9, 0, 20, 12)}, {unit("a", 8, 5, 3)});
+  const double side = std::sqrt(1 - 0.81);
+  const double free = 1 + std::hypot(3.6, 2.5 - side), checked = std::hypot(4.5, 2.5);
+  RouteAnswer r = best_route(*b.terrain, b.state, "a", {12.5, 7.5, 3}, false);
+  ASSERT_TRUE(r.safe.found);
+  EXPECT_TRUE(r.safe.report.verdict.legal()) << explain(r.safe.report.verdict);
+  EXPECT_TRUE(r.safe.report.checks.empty());
+  EXPECT_TRUE(has_note(r.safe.report, "blightmeer.jump_across.short"));
+  EXPECT_NEAR(r.safe.report.spent, free, 1e-5);
+  ASSERT_TRUE(r.risky.found);
+  EXPECT_TRUE(r.risky.report.verdict.legal()) << explain(r.risky.report.verdict);
+  ASSERT_EQ(r.risky.report.checks.size(), 1u);
+  EXPECT_EQ(r.risky.report.checks[0].rule, "blightmeer.jump_across.check");
+  EXPECT_NEAR(r.risky.report.spent, checked, 1e-5);
+
+  ReachAnswer a = unit_reach(*b.terrain, b.state, "a", false);
+  const ReachCell* c = cell(a, 12.5, 7.5, 3);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->checks, 0);
+  EXPECT_GE(c->cost, free - 1e-5);
 }
 
 // The bundled town: the Wood Elf on the inn roof (3 in) to the warehouse roof
