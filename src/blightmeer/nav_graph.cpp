@@ -42,7 +42,7 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
     if ((kinds & kWalkEdge) && d <= max_walk + kEps && sc.min_level > za - kEps && sc.max_level < za + kEps) {
       NavEdge e;
       e.to = to;
-      e.cost = static_cast<float>(d);
+      e.cost = d;
       e.kind = EdgeKind::walk;
       e.bits = static_cast<std::uint8_t>(sc.bits);
       out.push_back(e);
@@ -51,8 +51,8 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
         sc.max_level < za + kEps) {
       NavEdge e;
       e.to = to;
-      e.cost = static_cast<float>(d);
-      e.measure = static_cast<float>(d);
+      e.cost = d;
+      e.measure = d;
       e.kind = EdgeKind::jump_across;
       e.bits = static_cast<std::uint8_t>(t.regions_at(b.xy(), zb));
       out.push_back(e);
@@ -69,7 +69,7 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
   if ((kinds & kClimbEdge) && d <= s.climb_leeway + kEps && !sc.unclimbable_wall) {
     NavEdge e;
     e.to = to;
-    e.cost = static_cast<float>(d + std::abs(zb - za));
+    e.cost = d + std::abs(zb - za);
     e.kind = EdgeKind::climb;
     e.bits = landing_bits;
     out.push_back(e);
@@ -77,8 +77,8 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
   if ((kinds & kJumpDownEdge) && zb < za && d <= s.jump_down_range + kEps && sc.max_level < za + kEps) {
     NavEdge e;
     e.to = to;
-    e.cost = static_cast<float>(d);
-    e.measure = static_cast<float>(za - zb);
+    e.cost = d;
+    e.measure = za - zb;
     e.kind = EdgeKind::jump_down;
     e.bits = landing_bits;
     out.push_back(e);
@@ -87,8 +87,8 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
       sc.min_level < std::min(za, zb) - kEps && sc.max_level < std::max(za, zb) + kEps) {
     NavEdge e;
     e.to = to;
-    e.cost = static_cast<float>(d);
-    e.measure = static_cast<float>(d);
+    e.cost = d;
+    e.measure = d;
     e.rise = static_cast<float>(zb - za);
     e.kind = EdgeKind::jump_across;
     e.bits = landing_bits;
@@ -101,7 +101,7 @@ void edges_of_kinds(const Terrain& t, Vec3 a, Vec3 b, int to, double max_walk, d
 // foot kFootGap outside. Samples include both ends of the side, so a side
 // whose length is a whole number of quarter inches is sampled at every
 // quarter inch from its corner.
-void add_boundary_nodes(const Terrain& t, NavGraph& g) {
+bool add_boundary_nodes(const Terrain& t, NavGraph& g) {
   constexpr double kInside = 1e-7;
   // None on a table whose sides are too long in all for kMaxBoundarySamples,
   // so loading stays quick at the caps (its routes use the grid alone).
@@ -141,12 +141,44 @@ void add_boundary_nodes(const Terrain& t, NavGraph& g) {
     const Vec3 p = g.nodes[static_cast<std::size_t>(n)].p;
     return g.cell_of(p.y, g.ny) * g.nx + g.cell_of(p.x, g.nx);
   };
-  if (cells == 0) return;
+  if (cells == 0) return sampled;
   for (int n = grid; n < static_cast<int>(g.nodes.size()); ++n) ++g.extra_first[static_cast<std::size_t>(cell(n)) + 1];
   for (int c = 0; c < cells; ++c) g.extra_first[static_cast<std::size_t>(c) + 1] += g.extra_first[static_cast<std::size_t>(c)];
   g.extra.resize(static_cast<std::size_t>(g.extra_first.back()));
   std::vector<int> fill(g.extra_first.begin(), g.extra_first.end() - 1);
   for (int n = grid; n < static_cast<int>(g.nodes.size()); ++n) g.extra[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell(n))]++)] = n;
+  return sampled;
+}
+
+// Every footprint side as a portal, with its outward normal from the
+// footprint's winding; and the pairs of sides of two raised surfaces that face
+// each other within `reach` (a jump across or down between them).
+void add_portals(const Terrain& t, double reach, NavGraph& g) {
+  for (std::size_t si = 0; si < t.surfaces.size(); ++si) {
+    const auto& pts = t.surfaces[si].footprint.points;
+    const double wind = t.surfaces[si].footprint.signed_area() > 0 ? 1.0 : -1.0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const Vec2 a = pts[i], b = pts[(i + 1) % pts.size()];
+      const double len = distance(a, b);
+      if (len < 1e-9) continue;
+      const Vec2 d = (b - a) / len;
+      g.portals.push_back({a, b, Vec2{d.y, -d.x} * wind, static_cast<int>(si)});
+    }
+  }
+  const int n = static_cast<int>(g.portals.size());
+  for (int i = 0; i < n; ++i) {
+    const NavPortal& p = g.portals[static_cast<std::size_t>(i)];
+    if (t.surfaces[static_cast<std::size_t>(p.surface)].height < kEps) continue;
+    for (int j = 0; j < n; ++j) {
+      const NavPortal& q = g.portals[static_cast<std::size_t>(j)];
+      if (q.surface == p.surface || t.surfaces[static_cast<std::size_t>(q.surface)].height < kEps) continue;
+      // Some of q in front of p, and some of p in front of q.
+      if (std::max(dot(q.a - p.a, p.out), dot(q.b - p.a, p.out)) <= 0) continue;
+      if (std::max(dot(p.a - q.a, q.out), dot(p.b - q.a, q.out)) <= 0) continue;
+      if (closest_points(Segment{p.a, p.b}, Segment{q.a, q.b}).distance > reach + kEps) continue;
+      g.jump_pairs.emplace_back(i, j);
+    }
+  }
 }
 
 // A walk is the same both ways: its reverse is added without a second scan.
@@ -254,9 +286,10 @@ NavGraph build_nav_graph(const Terrain& t, double max_reach) {
     g.nodes.push_back({l.top, false, NodeKind::ladder_end, {}});
   }
   g.boundary = static_cast<int>(g.nodes.size());
-  add_boundary_nodes(t, g);
+  const bool sampled = add_boundary_nodes(t, g);
   std::vector<std::vector<NavEdge>> adj(g.nodes.size());
   const double reach = std::max(max_reach, t.settings.jump_across_reach);
+  if (sampled) add_portals(t, std::max(reach, t.settings.jump_down_range), g);
   const int jr = static_cast<int>(std::ceil(std::max(reach, t.settings.jump_down_range)));
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
@@ -293,7 +326,7 @@ NavGraph build_nav_graph(const Terrain& t, double max_reach) {
         }
     }
     const Ladder& l = t.ladders[li];
-    float cost = static_cast<float>(distance(l.bottom.xy(), l.top.xy()) + std::abs(l.top.z - l.bottom.z));
+    double cost = distance(l.bottom.xy(), l.top.xy()) + std::abs(l.top.z - l.bottom.z);
     for (int k = 0; k < 2; ++k) {
       NavEdge e;
       e.to = ends[1 - k];

@@ -285,20 +285,11 @@ std::vector<Hop> smooth(const UnitView& v, Vec3 start, const std::vector<Hop>& h
   return out;
 }
 
-RouteOption make_option(const UnitView& v, const RouteSearch& r, Vec3 start, Vec3 goal, bool run) {
-  RouteOption o;
-  if (r.goal_state < 0) return o;
-  o.found = true;
-  o.search_cost = r.cost[static_cast<std::size_t>(r.goal_state)];
-  std::vector<Hop> hops;
-  for (int st = r.goal_state; r.pred[static_cast<std::size_t>(st)].state >= 0; st = r.pred[static_cast<std::size_t>(st)].state) {
-    const Pred& p = r.pred[static_cast<std::size_t>(st)];
-    hops.push_back({p.kind, p.ladder, node_pos(v, st / 2, start, goal)});
-  }
-  std::reverse(hops.begin(), hops.end());
-  hops = smooth(v, start, hops);
-  o.request.unit = v.u->id;
-  o.request.run = run;
+// The hops of a search as a move request (a walk that goes nowhere is dropped).
+MoveRequest to_request(const UnitView& v, Vec3 start, const std::vector<Hop>& hops, bool run) {
+  MoveRequest m;
+  m.unit = v.u->id;
+  m.run = run;
   Vec3 at = start;
   for (const Hop& h : hops) {
     bool same = distance(h.to.xy(), at.xy()) < 1e-9 && std::abs(h.to.z - at.z) < kEps;
@@ -319,8 +310,24 @@ RouteOption make_option(const UnitView& v, const RouteSearch& r, Vec3 start, Vec
       case EdgeKind::jump_down: s.type = StepType::jump_down; break;
       case EdgeKind::jump_across: s.type = StepType::jump_across; break;
     }
-    o.request.path.push_back(s);
+    m.path.push_back(s);
   }
+  return m;
+}
+
+RouteOption make_option(const UnitView& v, const RouteSearch& r, Vec3 start, Vec3 goal, bool run) {
+  RouteOption o;
+  if (r.goal_state < 0) return o;
+  o.found = true;
+  o.search_cost = r.cost[static_cast<std::size_t>(r.goal_state)];
+  std::vector<Hop> hops;
+  for (int st = r.goal_state; r.pred[static_cast<std::size_t>(st)].state >= 0; st = r.pred[static_cast<std::size_t>(st)].state) {
+    const Pred& p = r.pred[static_cast<std::size_t>(st)];
+    hops.push_back({p.kind, p.ladder, node_pos(v, st / 2, start, goal)});
+  }
+  std::reverse(hops.begin(), hops.end());
+  hops = smooth(v, start, hops);
+  o.request = to_request(v, start, hops, run);
   o.report = check_move(v.t, v.s, o.request);
   return o;
 }
@@ -340,6 +347,237 @@ Vec3 checked_destination(const Terrain& t, Vec3 to) {
 
 }  // namespace
 
+namespace {
+
+// Where on the segment a + t (b - a), t in [lo, hi] within [0, 1], the walk
+// p -> e -> q is shortest: |p - e| + |e - q| is convex in t, so it is the
+// line's own minimiser (where p -> q meets the line, or p -> q reflected in
+// it when both lie on one side) clamped to the interval.
+double best_on_segment(Vec2 a, Vec2 b, Vec2 p, Vec2 q, double lo = 0, double hi = 1) {
+  const Vec2 d = b - a;
+  const double len2 = dot(d, d);
+  const double tp = dot(p - a, d) / len2, tq = dot(q - a, d) / len2;
+  const double sp = std::abs(cross(d, p - a)), sq = std::abs(cross(d, q - a));
+  const double t = sp + sq < 1e-15 ? (tp + tq) / 2 : tp + (tq - tp) * sp / (sp + sq);
+  return std::clamp(t, lo, hi);
+}
+
+// Golden-section search for the least of a convex function on [lo, hi].
+template <class F>
+double golden_min(double lo, double hi, F&& f, int iterations = 64) {
+  constexpr double r = 0.6180339887498949;
+  double x1 = hi - r * (hi - lo), x2 = lo + r * (hi - lo);
+  double f1 = f(x1), f2 = f(x2);
+  for (int i = 0; i < iterations && hi - lo > 1e-13; ++i) {
+    if (f1 <= f2) {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - r * (hi - lo);
+      f1 = f(x1);
+    } else {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + r * (hi - lo);
+      f2 = f(x2);
+    }
+  }
+  return f1 <= f2 ? x1 : x2;
+}
+
+// The lips of the shortest walk p -> e1, jump e1 -> e2 (at most `len`), walk
+// e2 -> q, with e1 on side s1 and e2 on side s2. The feasible set is convex and
+// the length convex in (e1, e2), so its least over e2 for a given e1 (the
+// closed form above, on the part of s2 within `len` of e1) is convex in e1's
+// place along s1, found by golden section on the part of s1 within `len` of s2.
+bool best_lips(const NavPortal& s1, const NavPortal& s2, Vec2 p, Vec2 q, double len, Vec2& e1, Vec2& e2) {
+  const Vec2 u1 = s1.b - s1.a, u2 = s2.b - s2.a;
+  const Segment seg2{s2.a, s2.b};
+  auto at1 = [&](double t) { return s1.a + u1 * t; };
+  auto gap = [&](double t) { return distance(at1(t), seg2); };
+  const double tmin = golden_min(0, 1, gap);
+  if (gap(tmin) > len) return false;
+  auto edge = [&](double in, double outside) {  // gap(in) <= len < gap(outside)
+    for (int i = 0; i < 60; ++i) {
+      const double m = (in + outside) / 2;
+      (gap(m) <= len ? in : outside) = m;
+    }
+    return in;
+  };
+  const double lo = gap(0) <= len ? 0 : edge(tmin, 0), hi = gap(1) <= len ? 1 : edge(tmin, 1);
+  // The part of s2 within `len` of a: a quadratic in t2.
+  auto window = [&](Vec2 a, double& l2, double& h2) {
+    const double A = dot(u2, u2), B = dot(u2, s2.a - a), C = length_squared(s2.a - a) - len * len;
+    const double disc = B * B - A * C;
+    if (disc < 0) {
+      l2 = h2 = std::clamp(-B / A, 0.0, 1.0);
+      return;
+    }
+    const double r = std::sqrt(disc);
+    l2 = std::clamp((-B - r) / A, 0.0, 1.0);
+    h2 = std::clamp((-B + r) / A, 0.0, 1.0);
+    if (l2 > h2) l2 = h2 = std::clamp(-B / A, 0.0, 1.0);
+  };
+  auto second = [&](Vec2 a) {
+    double l2, h2;
+    window(a, l2, h2);
+    return s2.a + u2 * best_on_segment(s2.a, s2.b, a, q, l2, h2);
+  };
+  const double t1 = golden_min(lo, hi, [&](double t) {
+    const Vec2 a = at1(t), b = second(a);
+    return distance(p, a) + distance(a, b) + distance(b, q);
+  });
+  e1 = at1(t1);
+  e2 = second(e1);
+  return true;
+}
+
+struct ReachPred {
+  int state = -1;
+  EdgeKind kind = EdgeKind::walk;
+  int ladder = -1;
+};
+
+// A cell state set after the search: from an anchor state (the start, a
+// ladder end or a boundary node), up to three hops.
+struct Finish {
+  int anchor = -1;
+  int count = 0;
+  Hop hops[3];
+};
+
+// Offsets that put a point on a side firmly on one side of it: inside a
+// footprint by as little as the boundary nodes' tops, outside by a little more.
+constexpr double kLipIn = 1e-7;
+constexpr double kLipOut = 1e-6;
+
+// A straight walk on one level, as check_move judges it: the level stays the
+// same, nothing impassable, on the table, no blocking unit, and no deep water
+// for a unit whose armour sinks. Adds the regions crossed to `bits`.
+bool straight_walk(const UnitView& v, Vec3 from, Vec2 to, unsigned& bits) {
+  if (distance(from.xy(), to) < 1e-12) return true;
+  auto sc = v.t.scan(from.xy(), to, from.z);
+  if (sc.impassable || sc.leaves_table || sc.min_level < from.z - kEps || sc.max_level > from.z + kEps) return false;
+  if ((v.sinks && (sc.bits & kDeep)) || v.walk_blocked(from, {to.x, to.y, from.z})) return false;
+  bits |= sc.bits;
+  return true;
+}
+
+// One exact crossing: a straight walk from an anchor to `from` on the
+// anchor's level, a climb, jump down or jump across to `to`, and a straight
+// walk to the target.
+struct Crossing {
+  Hop hops[3];
+  int checks = 1;
+  double cost = 0;    // inches, without any difficult-ground penalty
+  unsigned bits = 0;  // regions crossed
+};
+
+// check_move's rules for that move, given that the anchor pa was reached legally.
+bool test_crossing(const UnitView& v, Vec3 pa, Vec2 from, Vec2 to, EdgeKind kind, Vec3 pm, Crossing& out) {
+  const Terrain& t = v.t;
+  const Settings& st = t.settings;
+  if (std::abs(t.level_at(from) - pa.z) > kEps) return false;
+  const double lz = t.level_at(to);
+  if (t.in_impassable(to) || (kind != EdgeKind::walk && std::abs(lz - pm.z) > kEps)) return false;
+  const double hop = distance(from, to);
+  unsigned bits = 0;
+  if (!straight_walk(v, pa, from, bits)) return false;
+  int checks = 1;
+  double vertical = 0;
+  if (kind == EdgeKind::climb) {
+    if (lz < pa.z + kEps || hop > st.climb_leeway + kEps) return false;
+    auto sc = t.scan(from, to, lz);
+    if (sc.impassable || sc.unclimbable_wall || sc.leaves_table) return false;
+    vertical = lz - pa.z;
+  } else if (kind == EdgeKind::jump_down) {
+    if (lz > pa.z - kEps || hop > st.jump_down_range + kEps) return false;
+    auto sc = t.scan(from, to, lz);
+    if (sc.impassable || sc.leaves_table || sc.max_level > pa.z + kEps) return false;
+  } else {
+    if (lz - pa.z > 1 + kEps || hop > v.u->jump_across_reach + kEps) return false;
+    auto sc = t.scan(from, to, lz);
+    if (sc.impassable || sc.leaves_table || sc.max_level > std::max(pa.z, lz) + kEps) return false;
+    if (hop <= st.free_jump_gap + kEps) checks = 0;
+  }
+  const unsigned landing = t.regions_at(to, lz);
+  if (v.sinks && (landing & kDeep)) return false;
+  bits |= landing;
+  const Vec3 at{to.x, to.y, lz};
+  if (overlapping_unit(v.s, v.self, at, v.u->radius()) >= 0 || !straight_walk(v, at, pm.xy(), bits)) return false;
+  out.hops[0] = {EdgeKind::walk, -1, {from.x, from.y, pa.z}};
+  out.hops[1] = {kind, -1, at};
+  out.hops[2] = {EdgeKind::walk, -1, pm};
+  out.checks = checks;
+  // Summed in path order, as check_move sums its steps.
+  out.cost = distance(pa.xy(), from) + (hop + vertical) + distance(to, pm.xy());
+  out.bits = bits;
+  return true;
+}
+
+// Calls f(crossing) for the shortest legal crossing from pa to pm over each
+// footprint side (a climb up onto its surface or a jump down off it) and over
+// each pair of facing sides (a jump across, free within the free gap, or a
+// jump down onto a lower roof), skipping those whose straight-line bound
+// exceeds r or that need more than max_checks checks (0 or 1).
+template <class F>
+void exact_crossings(const UnitView& v, Vec3 pa, Vec3 pm, double r, int max_checks, F&& f) {
+  const NavGraph& g = v.g;
+  const Terrain& t = v.t;
+  const Vec2 p = pa.xy(), q = pm.xy();
+  if (distance(p, q) > r || max_checks < 0) return;
+  auto height = [&](const NavPortal& s) { return t.surfaces[static_cast<std::size_t>(s.surface)].height; };
+  auto bound = [&](const NavPortal& s) { const Segment seg{s.a, s.b}; return distance(p, seg) + distance(q, seg); };
+  Crossing c;
+  if (max_checks >= 1)
+    for (const NavPortal& s : g.portals) {
+      const double h = height(s);
+      const bool up = h > pa.z + kEps && std::abs(pm.z - h) < kEps;
+      if (!up && !(std::abs(h - pa.z) < kEps && pm.z < pa.z - kEps)) continue;
+      if (bound(s) + (up ? h - pa.z : 0) > r) continue;
+      // The crossing point, kept off the corners; `from` on pa's side of the side, `to` on pm's.
+      const double len = distance(s.a, s.b), margin = std::min(0.5, kLipOut / len);
+      const Vec2 e = s.a + (s.b - s.a) * best_on_segment(s.a, s.b, p, q, margin, 1 - margin);
+      const Vec2 from = up ? e + s.out * kLipOut : e - s.out * kLipIn;
+      const Vec2 to = up ? e - s.out * kLipIn : e + s.out * kLipOut;
+      if (test_crossing(v, pa, from, to, up ? EdgeKind::climb : EdgeKind::jump_down, pm, c)) f(c);
+    }
+  if (pa.z < kEps || pm.z < kEps) return;
+  const Settings& st = t.settings;
+  const double jump_reach = std::min(v.u->jump_across_reach, std::max(g.max_reach, st.jump_across_reach));
+  for (const auto& [i1, i2] : g.jump_pairs) {
+    const NavPortal& s1 = g.portals[static_cast<std::size_t>(i1)];
+    const NavPortal& s2 = g.portals[static_cast<std::size_t>(i2)];
+    if (std::abs(height(s1) - pa.z) > kEps || std::abs(height(s2) - pm.z) > kEps) continue;
+    if (distance(p, Segment{s1.a, s1.b}) + closest_points(Segment{s1.a, s1.b}, Segment{s2.a, s2.b}).distance +
+            distance(q, Segment{s2.a, s2.b}) > r)
+      continue;
+    struct Way {
+      double len;
+      EdgeKind kind;
+      int checks;
+    };
+    Way ways[3];
+    int n = 0;
+    if (pm.z - pa.z <= 1 + kEps) {
+      ways[n++] = {st.free_jump_gap, EdgeKind::jump_across, 0};
+      if (jump_reach > st.free_jump_gap) ways[n++] = {jump_reach, EdgeKind::jump_across, 1};
+    }
+    if (pm.z < pa.z - kEps) ways[n++] = {st.jump_down_range, EdgeKind::jump_down, 1};
+    for (int w = 0; w < n; ++w) {
+      if (ways[w].checks > max_checks) continue;
+      // The lips move kLipIn into their footprints, so the jump is at most
+      // 2 kLipIn longer than solved for: within check_move's tolerance.
+      Vec2 e1, e2;
+      if (!best_lips(s1, s2, p, q, ways[w].len + 2 * kLipIn, e1, e2)) continue;
+      if (test_crossing(v, pa, e1 - s1.out * kLipIn, e2 - s2.out * kLipIn, ways[w].kind, pm, c)) f(c);
+    }
+  }
+}
+
+}  // namespace
+
 RouteAnswer best_route(const Terrain& t, const State& s, const std::string& unit, Vec3 to, bool run) {
   UnitView v(t, s, unit);
   Vec3 goal = checked_destination(t, to);
@@ -353,6 +591,19 @@ RouteAnswer best_route(const Terrain& t, const State& s, const std::string& unit
   RouteSearch any = search_route(v, x, start, goal, true);
   if (any.goal_state >= 0 && (!a.safe.found || any.cost[static_cast<std::size_t>(any.goal_state)] < a.safe.search_cost - 1e-6))
     a.risky = make_option(v, any, start, goal, run);
+  // The search crosses a side only at its boundary nodes: the exact crossing
+  // from the start straight to the destination replaces an option it beats.
+  auto spent = [](const RouteOption& o) { return o.report.spent + o.report.allowance.penalty; };
+  exact_crossings(v, start, goal, kInf, 1, [&](const Crossing& c) {
+    RouteOption o;
+    o.found = true;
+    o.request = to_request(v, start, {c.hops, c.hops + 3}, run);
+    o.report = check_move(t, s, o.request);
+    o.search_cost = spent(o);
+    RouteOption& slot = c.checks == 0 ? a.safe : a.risky;
+    if (o.report.complete && (!slot.found || spent(o) < spent(slot) - 1e-9)) slot = std::move(o);
+  });
+  if (a.risky.found && a.safe.found && spent(a.risky) >= spent(a.safe) - 1e-6) a.risky = RouteOption{};
   return a;
 }
 
@@ -418,12 +669,20 @@ TurnSplit split_by_turn(const MoveReport& r) {
 
 // Reach: Dijkstra over (node, crossed-difficult, checks so far) with checks
 // capped at 3, pruned at the allowance. A node's class is the fewest checks
-// among the states that fit the allowance.
-ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit, bool run) {
+// among the states that fit the allowance. Then two finishing passes from the
+// start, the ladder ends and every boundary node a climb, ladder or jump
+// landed on (the anchors): straight walks to the cells around, and exact
+// crossings (a climb up or a jump down across one side, or a jump across
+// between two facing sides, each at the exact point, between straight walks)
+// to cells the search left out or reached with more checks. Every crossing is
+// tested with the rules check_move applies, so each cell's move is one check
+// accepts.
+ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit, bool run, bool with_moves) {
   UnitView v(t, s, unit);
   Vec3 start = v.u->pos;
   Extras x = make_extras(v, start, nullptr);
-  const int N = static_cast<int>(v.g.nodes.size());
+  const NavGraph& g = v.g;
+  const int N = static_cast<int>(g.nodes.size());
   ReachAnswer a;
   a.unit = unit;
   a.run = run;
@@ -437,7 +696,11 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
   // straight walk tried.
   const double search_budget = budget * 1.03 + 0.5;
   auto idx = [](int n, int flag, int k) { return (n * 2 + flag) * 4 + k; };
-  std::vector<double> cost(static_cast<std::size_t>((N + 1) * 8), kInf);
+  const auto states = static_cast<std::size_t>((N + 1) * 8);
+  std::vector<double> cost(states, kInf);
+  std::vector<ReachPred> pred(with_moves ? states : 0);
+  std::vector<int> fin(with_moves ? states : 0, -1);
+  std::vector<Finish> finishes;
   using QE = std::pair<double, int>;
   std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
   cost[static_cast<std::size_t>(idx(N, 0, 0))] = 0;
@@ -467,13 +730,14 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
           if (cost[static_cast<std::size_t>(idx(e.to, f2, k2))] + (f2 < nflag ? 2.0 : 0.0) <= nc + 1e-9) return;
       int ns = idx(e.to, nflag, nk);
       cost[static_cast<std::size_t>(ns)] = nc;
+      if (with_moves) pred[static_cast<std::size_t>(ns)] = {st, e.kind, e.ladder};
       if (e.kind != EdgeKind::walk) landed[static_cast<std::size_t>(e.to)] = 1;
       q.push({nc, ns});
     });
   }
   // The cheapest class at each cell so far (4: none within the budget), and
   // the fewest checks with which the search reached it at all.
-  const int grid = v.g.nx * v.g.ny;
+  const int grid = g.nx * g.ny;
   std::vector<std::uint8_t> cls(static_cast<std::size_t>(grid), 4), seen(static_cast<std::size_t>(grid), 4);
   for (int n = 0; n < grid; ++n)
     for (int k = 3; k >= 0; --k) {
@@ -481,11 +745,22 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
       if (c <= budget) cls[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
       if (c <= search_budget) seen[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
     }
+  // Sets a cell's state when it is cheaper, and remembers how.
+  auto settle = [&](int m, int nflag, int k, double nc, const Finish& f) {
+    auto& slot = cost[static_cast<std::size_t>(idx(m, nflag, k))];
+    if (nc >= slot) return;
+    slot = nc;
+    cls[static_cast<std::size_t>(m)] = std::min(cls[static_cast<std::size_t>(m)], static_cast<std::uint8_t>(k));
+    if (!with_moves) return;
+    fin[static_cast<std::size_t>(idx(m, nflag, k))] = static_cast<int>(finishes.size());
+    finishes.push_back(f);
+  };
+  auto walk_ok = [&](Vec3 from, Vec2 to, unsigned& bits) { return straight_walk(v, from, to, bits); };
   // Finish with straight walks from the start and every boundary node reached
   // by a climb or a jump to the cells around, where that puts a cell in reach or in a class with
   // fewer checks: the grid's own walks zig-zag, and a leg after a climb or a
   // jump is walked straight. Costs already found are not lowered.
-  for (int n = v.g.boundary; n <= N; ++n) {
+  for (int n = g.boundary; n <= N; ++n) {
     double cmin = kInf;
     int kmin = 4;
     for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st)
@@ -498,40 +773,86 @@ ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit
     const double r = budget - cmin;
     if (kmin == 4 || r <= near_r || !landed[static_cast<std::size_t>(n)]) continue;
     const Vec3 pa = node_pos(v, n, start, start);
-    const int i0 = v.g.cell_of(pa.x - r, v.g.nx), i1 = v.g.cell_of(pa.x + r, v.g.nx);
-    const int j0 = v.g.cell_of(pa.y - r, v.g.ny), j1 = v.g.cell_of(pa.y + r, v.g.ny);
+    const int i0 = g.cell_of(pa.x - r, g.nx), i1 = g.cell_of(pa.x + r, g.nx);
+    const int j0 = g.cell_of(pa.y - r, g.ny), j1 = g.cell_of(pa.y + r, g.ny);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
-        const int m = j * v.g.nx + i;
+        const int m = j * g.nx + i;
         if (cls[static_cast<std::size_t>(m)] <= kmin || seen[static_cast<std::size_t>(m)] > cls[static_cast<std::size_t>(m)] - 1) continue;
-        const Vec3 pb = v.g.nodes[static_cast<std::size_t>(m)].p;
+        const Vec3 pb = g.nodes[static_cast<std::size_t>(m)].p;
         if (!(std::abs(pb.z - pa.z) <= kEps)) continue;  // other levels, and NaN for impassable cells
         const double d = distance(pa.xy(), pb.xy());
         if (d <= near_r || cmin + d > budget) continue;
-        auto sc = v.t.scan(pa.xy(), pb.xy(), pa.z);
-        if (sc.impassable || sc.leaves_table || sc.min_level < pa.z - kEps || sc.max_level > pa.z + kEps) continue;
-        if ((v.sinks && (sc.bits & kDeep)) || v.walk_blocked(pa, pb)) continue;
+        unsigned bits = 0;
+        if (!walk_ok(pa, pb.xy(), bits)) continue;
         for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st) {
           const double c = cost[static_cast<std::size_t>(st)];
           const int k = st % 4, flag = (st / 4) % 2;
           if (c > budget || k >= cls[static_cast<std::size_t>(m)]) continue;
-          const int nflag = flag | (slows(sc.bits) ? 1 : 0);
+          const int nflag = flag | (slows(bits) ? 1 : 0);
           const double nc = c + d + (nflag && !flag ? 2.0 : 0.0);
           if (nc > budget) continue;
-          auto& slot = cost[static_cast<std::size_t>(idx(m, nflag, k))];
-          slot = std::min(slot, nc);
-          cls[static_cast<std::size_t>(m)] = static_cast<std::uint8_t>(k);
+          settle(m, nflag, k, nc, Finish{st, 1, {{EdgeKind::walk, -1, pb}, {}, {}}});
         }
       }
   }
+  // Exact crossings from the anchors, tried only for a cell they could put in
+  // reach or in a class with fewer checks.
+  for (int n = grid; n <= N && grid > 0 && !g.portals.empty(); ++n) {
+    if (!landed[static_cast<std::size_t>(n)]) continue;
+    const Vec3 pa = node_pos(v, n, start, start);
+    for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st) {
+      const double c = cost[static_cast<std::size_t>(st)];
+      const int k = st % 4, flag = (st / 4) % 2;
+      if (c > budget) continue;
+      const double r = budget - c;
+      const int i0 = g.cell_of(pa.x - r, g.nx), i1 = g.cell_of(pa.x + r, g.nx);
+      const int j0 = g.cell_of(pa.y - r, g.ny), j1 = g.cell_of(pa.y + r, g.ny);
+      for (int j = j0; j <= j1; ++j)
+        for (int i = i0; i <= i1; ++i) {
+          const int m = j * g.nx + i;
+          const int have = cls[static_cast<std::size_t>(m)];
+          if (have <= k || !g.valid(m)) continue;
+          const Vec3 pm = g.nodes[static_cast<std::size_t>(m)].p;
+          exact_crossings(v, pa, pm, r, have == 4 ? 1 : have - 1 - k, [&](const Crossing& cr) {
+            const int nk = std::min(3, k + cr.checks);
+            if (nk >= cls[static_cast<std::size_t>(m)]) return;
+            const int nflag = flag | (slows(cr.bits) ? 1 : 0);
+            const double nc = c + cr.cost + (nflag && !flag ? 2.0 : 0.0);
+            if (nc > budget) return;
+            settle(m, nflag, nk, nc, Finish{st, 3, {cr.hops[0], cr.hops[1], cr.hops[2]}});
+          });
+        }
+    }
+  }
   // Cells and ladder ends; boundary nodes are waypoints, not places to report.
-  for (int n = 0; n < v.g.boundary; ++n) {
-    if (!v.g.valid(n) || v.occupied[static_cast<std::size_t>(n)]) continue;
+  auto move_to = [&](int st) {
+    std::vector<Hop> hops;
+    while (st >= 0) {
+      if (const int f = fin[static_cast<std::size_t>(st)]; f >= 0) {
+        const Finish& fr = finishes[static_cast<std::size_t>(f)];
+        for (int h = fr.count - 1; h >= 0; --h) hops.push_back(fr.hops[h]);
+        st = fr.anchor;
+        continue;
+      }
+      const ReachPred& p = pred[static_cast<std::size_t>(st)];
+      if (p.state < 0) break;
+      hops.push_back({p.kind, p.ladder, node_pos(v, st / 8, start, start)});
+      st = p.state;
+    }
+    std::reverse(hops.begin(), hops.end());
+    return to_request(v, start, hops, run);
+  };
+  for (int n = 0; n < g.boundary; ++n) {
+    if (!g.valid(n) || v.occupied[static_cast<std::size_t>(n)]) continue;
     for (int k = 0; k < 4; ++k) {
-      double c = std::min(cost[static_cast<std::size_t>(idx(n, 0, k))], cost[static_cast<std::size_t>(idx(n, 1, k))]);
+      const int s0 = idx(n, 0, k), s1 = idx(n, 1, k);
+      const int best = cost[static_cast<std::size_t>(s0)] <= cost[static_cast<std::size_t>(s1)] ? s0 : s1;
+      const double c = cost[static_cast<std::size_t>(best)];
       if (c <= budget) {
-        const Vec3 at = v.g.nodes[static_cast<std::size_t>(n)].p;
-        a.cells.push_back({at, k, c, at.z > kEps ? t.surface_at(at.xy()) : -1});
+        const Vec3 at = g.nodes[static_cast<std::size_t>(n)].p;
+        a.cells.push_back({at, k, c, at.z > kEps ? t.surface_at(at.xy()) : -1, {}});
+        if (with_moves) a.cells.back().move = move_to(best);
         ++a.counts[k];
         break;
       }

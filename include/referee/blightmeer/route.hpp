@@ -21,16 +21,39 @@
 // thousandths of an inch between foot and top.
 //
 // A unit's own start and its destination join the graph per question, with
-// straight walks to every node within max_reach (6 in), and reach finishes
-// with straight walks from every boundary node it reached to the cells
-// around. Error bound: a route is longer than the best move through the same
-// edge crossing only by where the nearest boundary pair lies (at most 0.125 in
-// along the side from the best crossing point, a second-order detour) and by
-// grid walks where a leg is longer than those straight links; on the seeded
-// walls, alleys and roofs of tests/blightmeer/route_search_test.cpp that is
-// under 1% (see docs/blightmeer.md). Unit-dependent rules (blocking units,
-// animals on ladders, jump reach, armour in deep water) are applied while
-// searching, so one graph serves every unit.
+// straight walks to every node within max_reach (6 in). A route is the
+// search's (its grid walks straightened) or, when shorter, the exact crossing
+// from the start straight to the destination (below); either way its answer is
+// check_move's verdict on it.
+//
+// Reach: a cell is reached when a move check_move accepts ends at its centre
+// (at its level) within the allowance; its class is the fewest checks of such
+// a move. The search's costs are costs of such moves (its edges are legal
+// steps, summed in doubles as check_move sums them). It finishes from the
+// anchors (the start, the ladder ends, and every boundary node a climb, ladder
+// or jump landed on) with straight walks to the cells around, and with exact
+// crossings: for an anchor a and a cell centre c on another level, the climb
+// up or jump down across one footprint side at the point e where
+// |a - e| + |e - c| is least (where a -> c meets the side, or the nearer end of
+// it), and the jump across (free within the free gap, checked within the
+// unit's reach) or down between two facing sides at the lips e1, e2 where
+// |a - e1| + |e1 - e2| + |e2 - c| is least with |e1 - e2| within the limit (a
+// convex problem: closed form for e2, golden section for e1). Each crossing
+// is tested with check_move's rules (levels, scans, blocking units, landing on
+// a unit, deep water). Error bound: a move of the form straight walk from an
+// anchor, one climb or jump, straight walk to a cell centre, is never missed
+// and never given more checks (on the seeded walls, alleys and roofs of
+// tests/blightmeer/route_search_test.cpp every cell such a move reaches is in
+// reach), as long as its crossing lies more than 1e-6 in from a corner and on
+// a side with one level on either side of it along its length (a side partly
+// covered by another surface is tried at its best point only, and where the
+// levels there are wrong the graph answers). A cell whose best move bends
+// elsewhere (around a corner on one level, or between two crossings anywhere
+// but at an anchor) is reached through the graph, up to 3% longer. A cell's
+// cost is that of the move found, not always the least. Never the other way: with_moves gives each cell the
+// move that reaches it, and check_move accepts every one. Unit-dependent rules
+// (blocking units, animals on ladders, jump reach, armour in deep water) are
+// applied while searching, so one graph serves every unit.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +61,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "referee/blightmeer/model.hpp"
@@ -47,11 +71,13 @@ namespace referee::blightmeer {
 
 enum class EdgeKind : std::uint8_t { walk, climb, ladder, jump_down, jump_across };
 
+// Costs and gaps are doubles: a reach cell is promised only when the sum of its
+// edges, as check_move adds them, fits the allowance (floats would be 1e-6 off).
 struct NavEdge {
-  int to = 0;
-  float cost = 0;      // inches spent
-  float measure = 0;   // jump down: drop; jump across: gap (horizontal)
+  double cost = 0;     // inches spent
+  double measure = 0;  // jump down: drop; jump across: gap (horizontal)
   float rise = 0;      // jump across: landing height above the take-off
+  int to = 0;
   EdgeKind kind = EdgeKind::walk;
   std::uint8_t bits = 0;  // TerrainBits crossed
   int ladder = -1;
@@ -76,6 +102,16 @@ inline constexpr double kBoundaryLink = 1.0;
 // A question's start and destination walk straight to boundary nodes this near.
 inline constexpr double kEndpointWalk = 3.5;
 
+// A footprint side, where the level may change: reach takes a climb or a jump
+// down across it at the exact point a straight walk in and a straight walk out
+// are shortest, and a jump across between two facing sides (`jump_pairs`) at
+// the exact lips. `out` is the footprint's outward unit normal.
+struct NavPortal {
+  Vec2 a, b;
+  Vec2 out;
+  int surface = 0;
+};
+
 struct NavGraph {
   int nx = 0;
   int ny = 0;
@@ -87,6 +123,8 @@ struct NavGraph {
   // node ids of cell c are extra[extra_first[c] .. extra_first[c+1]).
   std::vector<int> extra_first;
   std::vector<int> extra;
+  std::vector<NavPortal> portals;                  // every footprint side (none when boundary nodes are not sampled)
+  std::vector<std::pair<int, int>> jump_pairs;     // sides of two raised surfaces facing each other within jump reach
   std::vector<int> first;       // CSR: edges of node n are [first[n], first[n+1])
   std::vector<NavEdge> edges;
   bool valid(int n) const { return !std::isnan(nodes[static_cast<std::size_t>(n)].p.z); }
@@ -122,6 +160,7 @@ struct ReachCell {
   int checks = 0;     // fewest checks needed to end here (3 means 3 or more)
   double cost = 0;    // inches spent by that route, penalty included
   int surface = -1;   // the surface it stands on (index into Terrain::surfaces), -1 the ground
+  MoveRequest move;   // with_moves: a move that ends here, spends `cost` and needs `checks` checks
 };
 
 struct ReachAnswer {
@@ -156,6 +195,7 @@ struct TurnSplit {
 };
 TurnSplit split_by_turn(const MoveReport& report);
 
-ReachAnswer unit_reach(const Terrain& terrain, const State& state, const std::string& unit, bool run);
+ReachAnswer unit_reach(const Terrain& terrain, const State& state, const std::string& unit, bool run,
+                       bool with_moves = false);
 
 }  // namespace referee::blightmeer
