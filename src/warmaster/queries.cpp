@@ -263,7 +263,7 @@ Json shooting_odds_query(const CommandState& s, const JsonReader& r, std::string
     const Unit& u = *bf.find_unit(t.shooter);
     const int attacks = u.attacks * static_cast<int>(u.stands.size());
     Json j{{"shooter", t.shooter}, {"target", t.target.empty() ? Json(nullptr) : Json(t.target)},
-           {"distance", milli(t.distance)}, {"range", milli(t.range)}, {"attacks", attacks},
+           {"distance", t.target.empty() ? Json(nullptr) : Json(milli(t.distance))}, {"range", milli(t.range)}, {"attacks", attacks},
            {"rule", t.ruling.rule}, {"reason", t.ruling.reason}};
     shooters.push_back(j);
     if (t.target.empty()) continue;

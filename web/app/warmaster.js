@@ -88,11 +88,13 @@ function turned(poses, c, deg) {
     return { ...p, x: c.x + x * Math.cos(r) + y * Math.sin(r), y: c.y - x * Math.sin(r) + y * Math.cos(r), facing: (p.facing ?? 0) + deg };
   });
 }
-// Where the rotate handle of a formation sits: in front of its centre.
+// Where the rotate handle of a formation sits: in front of its centre, past
+// the unit's label.
+export const HANDLE_AHEAD = 9;
 function handleAt(poses, depth) {
   const c = centreOf(poses);
   const f = ((poses[0].facing ?? 0) * Math.PI) / 180;
-  const reach = depth / 2 + 6;
+  const reach = depth / 2 + HANDLE_AHEAD;
   return { c, h: { x: c.x + Math.sin(f) * reach, y: c.y + Math.cos(f) * reach } };
 }
 
@@ -233,7 +235,7 @@ export function render(root, state, ctx) {
   legend.append(svg('rect', { x: 2, y: y2 - 1.5, width: 4, height: 2, fill: 'none', stroke: '#6a1b9a', 'stroke-width': 0.4, 'stroke-dasharray': '1 0.7' }),
     svg('text', { x: 7, y: y2 + 1 }, "the engine's evade, where initiative offers one"),
     svg('circle', { cx: 72, cy: y2, r: 1.4, fill: '#fff', stroke: '#111', 'stroke-width': 0.4 }),
-    svg('text', { x: 75, y: y2 + 1 }, 'rotate handle of the selected unit: drag it round to turn the unit (or the wheel while dragging)'));
+    svg('text', { x: 75, y: y2 + 1 }, 'rotate handle: drag it round to turn the selected unit'));
   s.append(legend);
 
   root.replaceChildren(s);
