@@ -172,7 +172,7 @@ async function maybeOpponent() {
     showOpponent(out);
     await refresh(false);
   } catch (e) { showError(e); } finally { ctx.opponentBusy = false; }
-  // Both sides the opponent's: play on, one turn at a time, so the board is seen.
+  // Both sides the opponent's: play on, a turn at a time, each drawn.
   if (!ctx.game.terminal && ctx.opponent[ctx.game.id]?.[ctx.game.current_player]) setTimeout(maybeOpponent, 300);
 }
 
@@ -216,7 +216,7 @@ export async function refresh(fetchGame = true) {
   // Milliseconds from navigation to the first board drawn (the browser tests read it).
   if (!document.body.dataset.readyMs) document.body.dataset.readyMs = performance.now().toFixed(1);
   await Promise.all([renderLog(), renderActions()]);
-  if (!ctx.replay) setTimeout(maybeOpponent, 0);
+  if (!ctx.replay && !ctx.opponentBusy) setTimeout(maybeOpponent, 0);
 }
 
 async function newGame(body) {

@@ -69,9 +69,10 @@ test('players: hot-seat by default; the built-in opponent control follows GET /a
   // opponent plays the Orcs' whole turn on the server and the board says what it did.
   await page.selectOption('#player-1', 'opponent');
   const id = await page.evaluate(() => location.hash.slice(1));
-  for (const type of ['end_orders', 'end_phase', 'shoot', 'end_phase']) {
+  const steps = ['end_orders', 'end_phase', 'shoot', 'end_phase'];
+  for (const [i, type] of steps.entries()) {
     await page.click(`#action-list button[data-action*='"type":"${type}"']`);
-    await page.waitForFunction((n) => document.querySelector('#log-list').children.length >= n, 1);
+    await page.waitForFunction((n) => document.querySelector('#log-list').children.length >= n, i + 1);
   }
   await page.waitForSelector('#opponent-report', { timeout: 60000 });
   await page.waitForFunction(() => /Turn 2 · Empire/.test(document.getElementById('turn-line').textContent), null, { timeout: 60000 });
@@ -82,7 +83,7 @@ test('players: hot-seat by default; the built-in opponent control follows GET /a
   await shot(page, 'warmaster-opponent-turn');
   // Undo steps back over the opponent's last action, as over any other.
   await page.click('#undo');
-  await page.waitForFunction((p) => document.getElementById('replay-label').textContent.includes(`step ${p - 1}`), g.position);
+  await page.waitForFunction((p) => document.getElementById('replay-label').textContent === `step ${p - 1} (live)`, g.position);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
