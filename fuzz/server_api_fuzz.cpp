@@ -23,7 +23,7 @@ struct Fixture {
   std::string id;
   Fixture() {
     api = std::make_unique<server::Api>(builtin_games(), server::bundled_battle_list(builtin_games()),
-                                        server::Limits{16, 64 * 1024, 200});
+                                        server::Limits{16, 64 * 1024, 200, 50});
     fresh_game();
   }
   void fresh_game() {

@@ -15,4 +15,6 @@ cafile=()
 (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error "${cafile[@]}")
 mkdir -p build/release/screenshots
 cd web
-REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)" node --test tests/
+# One test file at a time: the load and redraw times they print are a
+# browser's alone, not several browsers' competing for the cores.
+REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)" node --test --test-concurrency=1 tests/

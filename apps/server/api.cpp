@@ -136,7 +136,8 @@ Response Api::route(const Request& request) {
     for (const GameType& t : registry_.types()) {
       Json q = Json::array();
       for (const QueryInfo& qi : t.queries) q.push_back(to_json_value(qi));
-      out.push_back({{"name", t.name}, {"title", t.title}, {"summary", t.summary}, {"queries", q}});
+      out.push_back({{"name", t.name}, {"title", t.title}, {"summary", t.summary}, {"opponent", static_cast<bool>(t.opponent)},
+                     {"queries", q}});
     }
     return ok(out);
   }
@@ -165,7 +166,11 @@ Response Api::route(const Request& request) {
 Response Api::battles_route(const std::vector<std::string>& parts) {
   if (parts.size() == 1) {
     Json list = Json::array();
-    for (const Battle& b : battles_) list.push_back({{"id", b.id}, {"system", b.system}, {"title", b.title}});
+    for (const Battle& b : battles_) {
+      const GameType* type = registry_.find(b.system);
+      list.push_back({{"id", b.id}, {"system", b.system}, {"title", b.title},
+                      {"opponent", type != nullptr && static_cast<bool>(type->opponent)}});
+    }
     return ok({{"default", battles_.front().id}, {"battles", list}});
   }
   const std::string id = fmt::format("{}", fmt::join(parts.begin() + 1, parts.end(), "/"));
@@ -224,6 +229,7 @@ Response Api::create_game(const Json& body) {
   std::string id = store(std::move(match), name);
   auto slot = find_game(id);
   std::lock_guard lock(slot->mutex);
+  slot->opponent_seed = dice.seed;
   return json_response(201, view(id, *slot));
 }
 
@@ -238,6 +244,7 @@ Response Api::import_log(const std::string& body) {
   std::string id = store(std::move(match), name);
   auto slot = find_game(id);
   std::lock_guard lock(slot->mutex);
+  slot->opponent_seed = slot->match->dice_source().seed;
   return json_response(201, view(id, *slot));
 }
 
@@ -351,6 +358,10 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     out["game"] = view(parts[1], *slot);
     return ok(out);
   }
+  if (what == "opponent") {
+    if (!need("POST")) return method_not_allowed("POST");
+    return opponent_route(parts[1], *slot, body);
+  }
   if (what == "legal-actions") {
     if (!need("GET")) return method_not_allowed("GET");
     return ok({{"actions", match.state().legal_actions()}});
@@ -391,6 +402,50 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     return {200, "application/x-ndjson", match.current_log().to_jsonl()};
   }
   return error_response(404, "path", "no such route: /api/games/{id}/" + what);
+}
+
+// The built-in opponent plays the current player's actions through the
+// Match, as /apply does (logged, rolled with the game's dice, undoable).
+// Each choice is drawn with an Rng seeded from the game's seed and the log
+// position it is made at: the same game asks the same questions and gets
+// the same answers, after an undo as on a replay.
+Response Api::opponent_route(const std::string& id, Slot& slot, const std::string& body) {
+  const Json j = body_object(body);
+  JsonReader r(j, "");
+  r.allow_only({"until"});
+  const bool one = r.one_of_or("until", {"action", "player"}, "player") == "action";
+  Match& match = *slot.match;
+  const GameType& type = registry_.at(match.game().system(), "system");
+  if (!type.opponent)
+    return error_response(409, "system", type.title + " has no built-in opponent here; play both sides (hot-seat)");
+  if (match.state().is_terminal())
+    return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
+  const int player = match.state().current_player();
+  Json actions = Json::array();
+  std::string stopped;
+  for (std::size_t n = 0;; ++n) {
+    if (match.state().is_terminal()) { stopped = "game over"; break; }
+    if (match.state().current_player() != player) { stopped = "player changed"; break; }
+    if (n == limits_.max_opponent_actions) {
+      stopped = fmt::format("{} actions, the most one request plays", n);
+      break;
+    }
+    if (match.position() >= limits_.max_log_entries) { stopped = "the game's log is full"; break; }
+    const std::uint64_t position = match.position();
+    Rng rng(slot.opponent_seed ^ (0x9E3779B97F4A7C15ULL * (position + 1)));
+    const std::optional<Json> action = type.opponent(match.state(), rng);
+    if (!action) { stopped = "no action"; break; }
+    Json out = outcome_json(match.play(*action, "opponent"));
+    out["action"] = *action;
+    out["player"] = player;
+    const bool refused = !out["applied"].get<bool>();
+    actions.push_back(std::move(out));
+    // An opponent's action always validates (game.hpp); a refusal would
+    // repeat for ever, so it ends the request and the log shows it.
+    if (refused) { stopped = "the opponent's action was refused"; break; }
+    if (one) { stopped = "one action"; break; }
+  }
+  return ok({{"player", player}, {"actions", actions}, {"stopped", stopped}, {"game", view(id, slot)}});
 }
 
 }  // namespace referee::server

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -55,6 +56,7 @@ struct Limits {
   std::size_t max_games = 500;
   std::size_t max_body_bytes = 1 << 20;  // 1 MiB: a battle or a long log fits many times over
   std::size_t max_log_entries = 20000;   // per game: a whole battle takes a few hundred
+  std::size_t max_opponent_actions = 500;  // per /opponent request: a guard far above one player's turn
 };
 
 // A battle offered in the menu: a bundled one, or one given with --battle.
@@ -84,6 +86,10 @@ class Api {
     std::mutex mutex;
     std::unique_ptr<Match> match;
     std::string battle;  // the battle's id or name, for people
+    // The built-in opponent's choices are drawn from this seed (the game's
+    // dice seed) and the log position, so a game replays the same and an
+    // undone choice is chosen again.
+    std::uint64_t opponent_seed = 1;
     std::chrono::steady_clock::time_point used;
   };
 
@@ -93,6 +99,7 @@ class Api {
   Response game_route(const std::string& method, const std::vector<std::string>& parts, const std::string& body);
   Response battles_route(const std::vector<std::string>& parts);
   Response rules_route(const std::vector<std::string>& parts);
+  Response opponent_route(const std::string& id, Slot& slot, const std::string& body);
   std::shared_ptr<Slot> find_game(const std::string& id);
   std::string store(std::unique_ptr<Match> match, std::string battle);
   Json view(const std::string& id, const Slot& slot) const;

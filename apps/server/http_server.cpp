@@ -99,6 +99,10 @@ HttpServer::HttpServer(Api& api, int threads) : impl_(std::make_unique<Impl>(api
     impl_->listen_fd = sock;
   });
   svr.set_write_timeout(10, 0);
+  // A page load asks for the page, its style, four modules and the first
+  // API answers over a handful of connections; the library's default of 5
+  // requests per connection makes the browser open new ones part way.
+  svr.set_keep_alive_max_count(100);
 
   auto api_handler = [this](const httplib::Request& req, httplib::Response& res) {
     const Response r = impl_->api.handle({req.method, req.path, req.body});

@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "referee/core/errors.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/initiative.hpp"
 #include "referee/warmaster/movement.hpp"
 #include "referee/warmaster/orders.hpp"
 #include "referee/warmaster/reach.hpp"
+#include "referee/warmaster/shooting.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/transit.hpp"
 #include "referee/warmaster/troops.hpp"
@@ -183,6 +187,14 @@ std::vector<QueryInfo> query_catalogue() {
        {{"move", "a move request: {unit, kind, stands: [{stand, to: {x, y, facing}}]}"}}},
       {"order_odds", "What an order needs now: penalties, the number needed on 2D6 and its exact chance",
        {{"character", "character id"}, {"units", "[unit id, ...] (one unit, or a brigade)"}}},
+      {"shooting_odds", "Before the Shooting phase is rolled: each shooter's target (as the engine picks it) and, per "
+                        "target, the exact odds of its unsaved hits, stands lost and drive back",
+       {{"side", "0 or 1 (default: the side whose turn it is)"}}},
+      {"combat_odds", "Before the Combat phase is rolled: each engagement's first-round attacks and support, and the "
+                      "exact chance of each side winning, and of a draw",
+       {}},
+      {"evade_plan", "Where the engine's evade would take a unit evading an enemy by initiative (nothing is moved)",
+       {{"unit", "unit id"}, {"enemy", "the enemy unit evaded"}, {"burst_through", "[friendly unit id, ...] (default none)"}}},
       {"battlefield", "The battlefield now, in the battle file's format: terrain, and every unit with its type, "
                       "stand size and profile (troops resolved), and the characters",
        {}},
@@ -229,8 +241,198 @@ std::string order_target_text(const OrderTarget& t) {
   return s;
 }
 
+
+namespace {
+
+// The side's Shooting phase before a die is rolled: shooting_targets picks
+// each shooter's target as resolve_shooting will, and the hits of every
+// shooter at one target are pooled, since casualties and drive backs count
+// the hits a unit suffers over the whole phase (shooting.hpp). Each target's
+// odds are shooting_odds over the pooled Attacks, so they are exact when the
+// shooters fire in one go; the engine rolls them unit by unit, which gives
+// the same distribution of the total.
+Json shooting_odds_query(const CommandState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"side"});
+  const int side = r.integer_or("side", s.side(), 0, 1);
+  const Battlefield& bf = s.battlefield();
+  const std::vector<ShootingTarget> targets = shooting_targets(bf, side, s.settings());
+  Json shooters = Json::array();
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<int, std::vector<std::string>>> pooled;  // target -> attacks, shooters
+  for (const ShootingTarget& t : targets) {
+    const Unit& u = *bf.find_unit(t.shooter);
+    const int attacks = u.attacks * static_cast<int>(u.stands.size());
+    Json j{{"shooter", t.shooter}, {"target", t.target.empty() ? Json(nullptr) : Json(t.target)},
+           {"distance", t.target.empty() ? Json(nullptr) : Json(milli(t.distance))}, {"range", milli(t.range)}, {"attacks", attacks},
+           {"rule", t.ruling.rule}, {"reason", t.ruling.reason}};
+    shooters.push_back(j);
+    if (t.target.empty()) continue;
+    auto [it, fresh] = pooled.try_emplace(t.target);
+    if (fresh) order.push_back(t.target);
+    it->second.first += attacks;
+    it->second.second.push_back(t.shooter);
+  }
+  Json out_targets = Json::array();
+  std::string t = fmt::format("Side {} shooting: {} {}\n", side, targets.size(), targets.size() == 1 ? "shooter" : "shooters");
+  for (const ShootingTarget& st : targets) t += "  " + st.ruling.reason + "\n";
+  for (const std::string& id : order) {
+    const Unit& e = *bf.find_unit(id);
+    ShootingOddsRequest q;
+    q.attacks = std::min(pooled[id].first, 60);
+    q.position = position_of(bf, e, s.settings()).position;
+    q.armour = e.armour;
+    q.hits = e.hits > 0 ? e.hits : 1;
+    q.stands = static_cast<int>(e.stands.size());
+    q.pace = full_pace(e);
+    const ShootingOdds o = shooting_odds(q);
+    Json j = o;
+    j["target"] = id;
+    j["shooters"] = pooled[id].second;
+    j["position_reason"] = position_of(bf, e, s.settings()).reason;
+    out_targets.push_back(j);
+    t += fmt::format("{} ({}, hit on {}+, save {}): {} dice; no unsaved hit {:.1f}%, a stand lost {:.1f}%, "
+                     "confused {:.1f}%, routed {:.1f}%\n",
+                     id, to_string(q.position), o.needed, q.armour > 0 ? fmt::format("{}+", q.armour) : "none",
+                     q.attacks, 100 * o.rows[0].chance, 100 * o.any_stand_removed, 100 * o.confused, 100 * o.routed);
+  }
+  if (text) *text = t;
+  return {{"side", side}, {"shooters", shooters}, {"targets", out_targets}};
+}
+
+// A Dice that always rolls 1: every attack misses, so resolve_combat lays
+// out the first round's attacks and support without a hit changing them.
+class OnesDice final : public Dice {
+ protected:
+  int draw(int, const std::string&) override { return 1; }
+};
+
+// The distribution of the sum of independent counts.
+std::vector<double> convolve(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> c(a.size() + b.size() - 1, 0.0);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t k = 0; k < b.size(); ++k) c[i + k] += a[i] * b[k];
+  return c;
+}
+
+// Unsaved hits of `dice` dice, each hitting on `needed`+ and saved on
+// `armour`+ (0: no save): binomial, by repeated convolution.
+std::vector<double> unsaved_hits(int dice, int needed, int armour) {
+  const double p = (7.0 - needed) / 6.0 * (armour > 0 ? (armour - 1) / 6.0 : 1.0);
+  std::vector<double> d{1.0};
+  for (int k = 0; k < dice; ++k) d = convolve(d, {1 - p, p});
+  return d;
+}
+
+// The side's Combat phase before a die is rolled: resolve_combat, with
+// every die a 1, lays out each engagement's first round (attacks after their
+// modifiers, each target's position and Armour, supporting stands) exactly as
+// the phase will; the chance of each result follows from the dice alone.
+// Pursuit rounds depend on the first round's outcome and are not included.
+Json combat_odds_query(const CommandState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({});
+  CombatOptions options;
+  for (std::size_t i = 0; i < s.units().size(); ++i)
+    if (s.units()[i].charged) options.charged.push_back(s.battlefield().units[i].id);
+  OnesDice ones;
+  const CombatReport rep = resolve_combat(s.battlefield(), s.side(), ones, options, s.settings());
+  Json engagements = Json::array();
+  std::string t;
+  for (const CombatRound& round : rep.rounds) {
+    if (round.round != 1) continue;
+    std::array<std::vector<double>, 2> result;  // result (hits + support) of each side
+    Json sides = Json::array();
+    for (int side = 0; side < 2; ++side) {
+      const CombatSideResult& sr = round.sides[static_cast<std::size_t>(side)];
+      std::vector<double> hits{1.0};
+      Json attacks = Json::array();
+      int dice = 0;
+      for (const CombatAttack& a : round.attacks) {
+        const Unit* u = s.battlefield().find_unit(a.attacker);
+        if (!u || u->side != side) continue;
+        Json mods = Json::array();
+        for (const AttackModifier& m : a.modifiers) mods.push_back({{"name", m.name}, {"value", m.value}, {"stands", m.stands}});
+        attacks.push_back({{"attacker", a.attacker}, {"target", a.target}, {"stands", a.stands}, {"dice", a.dice},
+                           {"position", to_string(a.position)}, {"needed", a.needed}, {"armour", a.armour},
+                           {"modifiers", mods}});
+        dice += a.dice;
+        hits = convolve(hits, unsaved_hits(a.dice, a.needed, a.armour));
+      }
+      std::vector<double>& res = result[static_cast<std::size_t>(side)];
+      res.assign(static_cast<std::size_t>(sr.support), 0.0);
+      res.insert(res.end(), hits.begin(), hits.end());
+      double mean = 0;
+      for (std::size_t k = 0; k < hits.size(); ++k) mean += static_cast<double>(k) * hits[k];
+      sides.push_back({{"side", side}, {"units", sr.units}, {"dice", dice}, {"attacks", attacks},
+                       {"support", sr.support}, {"supporting", sr.supporting}, {"hits", hits}, {"mean_hits", mean}});
+    }
+    double win0 = 0, draw = 0, win1 = 0;
+    for (std::size_t a = 0; a < result[0].size(); ++a)
+      for (std::size_t b = 0; b < result[1].size(); ++b) {
+        const double p = result[0][a] * result[1][b];
+        (a > b ? win0 : a == b ? draw : win1) += p;
+      }
+    engagements.push_back({{"engagement", round.engagement}, {"units", round.units}, {"sides", sides},
+                           {"side_0_wins", win0}, {"draw", draw}, {"side_1_wins", win1}});
+    t += fmt::format("Engagement {} ({}): side 0 wins {:.1f}%, draw {:.1f}%, side 1 wins {:.1f}%\n",
+                     round.engagement + 1, fmt::join(round.units, ", "), 100 * win0, 100 * draw, 100 * win1);
+  }
+  if (engagements.empty()) t = "No engagement: nothing fights.\n";
+  if (text) *text = t;
+  return {{"side", s.side()}, {"rule", "warmaster.combat.hits"}, {"engagements", engagements}};
+}
+
+// The engine's own evade (CommandState::compute_evade, plan_evade), shown
+// before a player chooses it: the stands' poses at its end, or why none.
+Json evade_plan_query(const CommandState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "enemy", "burst_through"});
+  const Battlefield& bf = s.battlefield();
+  const std::string unit = r.string("unit"), enemy = r.string("enemy");
+  const Unit* u = bf.find_unit(unit);
+  const Unit* e = bf.find_unit(enemy);
+  if (!u) r.fail("unit", fmt::format("no unit \"{}\" on the battlefield", unit));
+  if (!e) r.fail("enemy", fmt::format("no unit \"{}\" on the battlefield", enemy));
+  if (e->side == u->side) r.fail("enemy", fmt::format("{} is on {}'s side", enemy, unit));
+  std::vector<std::string> burst;
+  if (r.has("burst_through"))
+    for (const JsonReader& b : r.items("burst_through")) {
+      burst.push_back(b.as_string());
+      if (!bf.find_unit(burst.back())) b.fail(fmt::format("no unit \"{}\" on the battlefield", burst.back()));
+    }
+  const EvadeLine line = evade_line(*u, *e);
+  const auto plan = s.compute_evade(unit, enemy, burst);
+  Json j{{"rule", "warmaster.initiative.evade"}, {"unit", unit}, {"enemy", enemy}, {"possible", plan.has_value()},
+         {"line", {{"stand", line.stand}, {"from", point(line.from)}, {"direction", point(line.direction)}}}};
+  if (!plan) {
+    if (text) *text = fmt::format("{} cannot evade {}: no legal slide along the evade line\n", unit, enemy);
+    j["stands"] = Json::array();
+    return j;
+  }
+  Json stands = Json::array();
+  double moved = 0;
+  for (const StandPlan& p : plan->stands) {
+    const Pose& to = p.final_pose;
+    stands.push_back({{"stand", p.stand}, {"to", pose(to)}});
+    const std::size_t i = static_cast<std::size_t>(p.stand);
+    if (i < u->stands.size()) moved = std::max(moved, distance(u->stands[i].pose.position, to.position));
+  }
+  j["stands"] = stands;
+  j["distance"] = milli(moved);
+  j["move"] = to_json(*plan);
+  if (text) *text = fmt::format("{} evades {} by {:.1f} cm along the evade line\n", unit, enemy, moved);
+  return j;
+}
+
+}  // namespace
+
 Json answer_query(const CommandState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text) {
+  if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan") {
+    JsonReader r(args, path);
+    r.require_object();
+    if (name == "shooting_odds") return shooting_odds_query(s, r, text);
+    if (name == "combat_odds") return combat_odds_query(s, r, text);
+    return evade_plan_query(s, r, text);
+  }
   if (name != "order_odds") return answer_query(s.battlefield(), s.settings(), name, args, path, text);
   JsonReader r(args, path);
   r.require_object();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <regex>
 #include <thread>
 
@@ -310,6 +311,107 @@ TEST(ServerApi, ConcurrentRequestsOnOneGameAndOnManyAgree) {
     });
   for (auto& th : threads) th.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// A registry for the built-in opponent's route: Ancients given a random
+// opponent (GameState::sample_action, whose actions always validate: a
+// legitimate opponent for a test), Blightmeer explicitly none, Warmaster as
+// built in.
+GameRegistry opponent_registry() {
+  GameRegistry reg;
+  for (GameType t : builtin_games().types()) {
+    if (t.name == "ancients") t.opponent = [](const GameState& s, Rng& rng) { return s.sample_action(rng); };
+    if (t.name == "blightmeer") t.opponent = {};
+    reg.add(std::move(t));
+  }
+  return reg;
+}
+
+TEST(ServerApiOpponent, SystemsAndBattlesSayWhichHaveAnOpponent) {
+  const GameRegistry reg = opponent_registry();
+  Api api(reg, bundled_battle_list(reg));
+  std::map<std::string, bool> has;
+  for (const Json& t : call(api, "GET", "/api/systems", nullptr, 200)) has[t["name"]] = t["opponent"];
+  EXPECT_TRUE(has.at("ancients"));
+  EXPECT_FALSE(has.at("blightmeer"));
+  for (const Json& b : call(api, "GET", "/api/battles", nullptr, 200)["battles"])
+    EXPECT_EQ(b["opponent"].get<bool>(), has.at(b["system"])) << b["id"];
+}
+
+TEST(ServerApiOpponent, PlaysTheCurrentPlayersTurnThroughTheMatchLoggedAndUndoable) {
+  const GameRegistry reg = opponent_registry();
+  Api api(reg, bundled_battle_list(reg));
+  const Json g = create(api, {{"battle", "ancients/centre_clash"}, {"seed", 7}});
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  const int first = g["current_player"];
+
+  // One action: exactly one log entry, applied, by the current player.
+  const Json one = call(api, "POST", base + "/opponent", {{"until", "action"}}, 200);
+  ASSERT_EQ(one["actions"].size(), 1u);
+  EXPECT_TRUE(one["actions"][0]["applied"].get<bool>());
+  EXPECT_EQ(one["stopped"], "one action");
+  EXPECT_EQ(one["game"]["position"], 1);
+
+  // The rest of the player's turn: every action applied, until the other player is to play.
+  const Json rest = call(api, "POST", base + "/opponent", nullptr, 200);
+  EXPECT_EQ(rest["player"], first);
+  ASSERT_FALSE(rest["actions"].empty());
+  for (const Json& a : rest["actions"]) EXPECT_TRUE(a["applied"].get<bool>()) << a.dump();
+  EXPECT_EQ(rest["stopped"], "player changed");
+  EXPECT_NE(rest["game"]["current_player"], first);
+  const std::size_t played = 1 + rest["actions"].size();
+  EXPECT_EQ(rest["game"]["position"], played);
+
+  // The log holds them with their rolls, as /apply would have written them.
+  const std::string log = call(api, "GET", base + "/log", nullptr, 200).get<std::string>();
+  const GameLog parsed = GameLog::parse_jsonl(log, "log");
+  ASSERT_EQ(parsed.entries.size(), played);
+  EXPECT_EQ(parsed.entries[0].action, one["actions"][0]["action"]);
+  for (std::size_t i = 0; i < rest["actions"].size(); ++i) {
+    EXPECT_EQ(parsed.entries[i + 1].action, rest["actions"][i]["action"]);
+    EXPECT_EQ(Json(parsed.entries[i + 1].rolls), rest["actions"][i]["rolls"]);
+  }
+
+  // Undo goes back over them one by one; asked again at the same position,
+  // the opponent chooses the same (its Rng is the game's seed and the position).
+  call(api, "POST", base + "/undo", nullptr, 200);
+  const Json again = call(api, "POST", base + "/opponent", {{"until", "action"}}, 200);
+  EXPECT_EQ(again["actions"][0]["action"], rest["actions"].back()["action"]);
+
+  // Another game with the same seed plays the same actions.
+  const Json h = create(api, {{"battle", "ancients/centre_clash"}, {"seed", 7}});
+  const std::string base2 = "/api/games/" + h["id"].get<std::string>();
+  call(api, "POST", base2 + "/opponent", {{"until", "action"}}, 200);
+  const Json rest2 = call(api, "POST", base2 + "/opponent", nullptr, 200);
+  EXPECT_EQ(rest2["actions"], rest["actions"]);
+}
+
+TEST(ServerApiOpponent, NoOpponentOrAGameOverOrABadBodyIsAClearError) {
+  const GameRegistry reg = opponent_registry();
+  Api api(reg, bundled_battle_list(reg));
+  const Json g = create(api, {{"battle", "blightmeer/town"}});
+  const Json none = call(api, "POST", "/api/games/" + g["id"].get<std::string>() + "/opponent", nullptr, 409);
+  EXPECT_EQ(none["error"]["field"], "system");
+  EXPECT_NE(none["error"]["message"].get<std::string>().find("no built-in opponent"), std::string::npos);
+
+  const std::string base = "/api/games/" + create(api, {{"battle", "ancients/centre_clash"}})["id"].get<std::string>();
+  EXPECT_EQ(call(api, "POST", base + "/opponent", {{"until", "turn"}}, 400)["error"]["field"], "until");
+  EXPECT_EQ(call(api, "POST", base + "/opponent", {{"untill", "player"}}, 400)["error"]["status"], 400);
+  call(api, "GET", base + "/opponent", nullptr, 405);
+
+  // Played to the end by the opponent on both sides: then 409 naming the game.
+  Limits small;
+  small.max_opponent_actions = 3;
+  Api capped(reg, bundled_battle_list(reg), small);
+  const std::string c = "/api/games/" + create(capped, {{"battle", "ancients/centre_clash"}})["id"].get<std::string>();
+  const Json three = call(capped, "POST", c + "/opponent", nullptr, 200);
+  EXPECT_LE(three["actions"].size(), 3u);
+  bool over = false;
+  for (int i = 0; i < 2000 && !over; ++i) over = call(capped, "POST", c + "/opponent", nullptr, 200)["game"]["terminal"].get<bool>();
+  ASSERT_TRUE(over);
+  const Json done = call(capped, "POST", c + "/opponent", nullptr, 409);
+  EXPECT_EQ(done["error"]["field"], "game");
+  EXPECT_NE(done["error"]["message"].get<std::string>().find("game is over"), std::string::npos);
 }
 
 }  // namespace

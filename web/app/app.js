@@ -57,6 +57,9 @@ async function ruleText(system, id) {
 export const ctx = {
   game: null,          // the game's view (GET /api/games/{id})
   replay: null,        // a past state being looked at, or null
+  systems: new Map(),  // name -> GET /api/systems entry (has it a built-in opponent?)
+  opponent: {},        // game id -> [bool, bool]: which sides the built-in opponent plays
+  opponentBusy: false,
   async post(what, body) { return api('POST', `games/${ctx.game.id}/${what}`, body); },
   async query(name, args) { return ctx.post('query', { name, args }); },
   async validate(action) { return ctx.post('validate', { action }); },
@@ -135,6 +138,54 @@ function renderStatus() {
   if (!ctx.replay) step.value = String(g.position);
   $('replay-label').textContent = ctx.replay ? `step ${ctx.replay.step} of ${ctx.replay.steps}` : `step ${g.position} (live)`;
   $('replay-live').disabled = !ctx.replay;
+  renderPlayers();
+}
+
+// Who plays each side: "you" (hot-seat, both at this board) or the built-in
+// opponent, for systems that have one (GET /api/systems says so).
+function renderPlayers() {
+  const g = ctx.game;
+  const sys = ctx.systems.get(g.system);
+  const has = !!sys?.opponent;
+  // A new game keeps the choice made for the last one.
+  const sides = ctx.opponent[g.id] ?? (ctx.opponent[g.id] = (ctx.lastSides ?? g.players.map(() => false)).slice());
+  const tip = has ? 'Who plays this side' : `${sys?.title ?? g.system} has no built-in opponent yet: both sides are played here (hot-seat)`;
+  $('players').replaceChildren(el('h2', {}, 'Players'), ...g.players.map((name, side) =>
+    el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
+      el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
+        onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); maybeOpponent(); } },
+      el('option', { value: 'you', selected: !sides[side] }, 'you'),
+      el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))));
+}
+
+// When it is the turn of a side the built-in opponent plays, it plays that
+// side's actions on the server (POST .../opponent, the game's own dice and
+// log), and the board shows what it did.
+async function maybeOpponent() {
+  const g = ctx.game;
+  if (ctx.opponentBusy || ctx.replay || !g || g.terminal || g.current_player < 0) return;
+  if (!ctx.systems.get(g.system)?.opponent || !ctx.opponent[g.id]?.[g.current_player]) return;
+  ctx.opponentBusy = true;
+  try {
+    const out = await ctx.post('opponent', { until: 'player' });
+    ctx.game = out.game;
+    showOpponent(out);
+    await refresh(false);
+  } catch (e) { showError(e); } finally { ctx.opponentBusy = false; }
+  // Both sides the opponent's: play on, a turn at a time, each drawn.
+  if (!ctx.game.terminal && ctx.opponent[ctx.game.id]?.[ctx.game.current_player]) setTimeout(maybeOpponent, 300);
+}
+
+function showOpponent(out) {
+  const who = ctx.game.players[out.player] ?? `player ${out.player}`;
+  const items = out.actions.map((a) => {
+    const summary = a.result?.text ?? a.result?.summary ?? '';
+    return el('li', { class: a.applied ? '' : 'refused' }, describeAction(a.action),
+      a.rolls?.length ? el('span', { class: 'rolls' }, ' ', a.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value)))) : null,
+      summary ? el('div', { class: 'summary' }, String(summary)) : null);
+  });
+  ctx.message(el('div', { id: 'opponent-report' }, el('div', { class: 'legal' }, `The built-in opponent played ${who}: ${out.actions.length} action${out.actions.length === 1 ? '' : 's'} (${out.stopped})`),
+    el('ol', { class: 'opponent-actions' }, items)));
 }
 
 async function renderLog() {
@@ -162,7 +213,10 @@ export async function refresh(fetchGame = true) {
   const state = ctx.replay ? ctx.replay.state : ctx.game.state;
   board.render($('board'), state, ctx);
   board.controls($('controls'), ctx);
+  // Milliseconds from navigation to the first board drawn (the browser tests read it).
+  if (!document.body.dataset.readyMs) document.body.dataset.readyMs = performance.now().toFixed(1);
   await Promise.all([renderLog(), renderActions()]);
+  if (!ctx.replay && !ctx.opponentBusy) setTimeout(maybeOpponent, 0);
 }
 
 async function newGame(body) {
@@ -173,12 +227,16 @@ async function newGame(body) {
     location.hash = ctx.game.id;
     await refresh(false);
   } catch (e) { showError(e); }
-  // Milliseconds from navigation to the first board drawn (the browser tests read it).
-  if (!document.body.dataset.readyMs) document.body.dataset.readyMs = performance.now().toFixed(1);
 }
 
 async function start() {
-  const { battles, default: first } = await api('GET', 'battles');
+  // The first game is asked for at once, beside the menu's lists: a cold
+  // page load waits for one round trip, not three.
+  const id = location.hash.slice(1);
+  const resume = /^[0-9a-f]{32}$/.test(id);
+  const firstGame = resume ? null : api('POST', 'games', { seed: 1 }).catch((e) => e);
+  const [{ battles, default: first }, systems] = await Promise.all([api('GET', 'battles'), api('GET', 'systems')]);
+  for (const sys of systems) ctx.systems.set(sys.name, sys);
   $('battle').replaceChildren(...battles.map((b) => el('option', { value: b.id }, b.title)));
   $('battle').value = first;
   $('new-game').onclick = () => newGame({ battle: $('battle').value, seed: Number($('seed').value) || 0 });
@@ -221,11 +279,17 @@ async function start() {
     if (ev.key === 'y') { ev.preventDefault(); $('redo').click(); }
   });
   // A game id in the address resumes that game (while the server keeps it).
-  const id = location.hash.slice(1);
-  if (/^[0-9a-f]{32}$/.test(id)) {
+  if (resume) {
     try { ctx.game = await api('GET', `games/${id}`); await refresh(false); return; } catch { /* gone: start anew */ }
+    await newGame({ battle: first, seed: 1 });
+    return;
   }
-  await newGame({ battle: first, seed: 1 });
+  const made = await firstGame;
+  if (made instanceof Error) { showError(made); return; }
+  ctx.game = made;
+  ctx.replay = null;
+  location.hash = ctx.game.id;
+  await refresh(false);
 }
 
 start().catch(showError);

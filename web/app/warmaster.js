@@ -1,7 +1,10 @@
 // The Warmaster table: terrain, stands with their facing, characters, a
 // scale and a legend; a selected unit's reach shaded (the `reach` query);
-// stands dragged and turned (wheel) with the move checked on the server
-// while they move; orders with what they need on 2D6.
+// stands dragged and turned (the rotate handle, or the wheel) with the move
+// checked on the server while they move; orders with what they need on 2D6;
+// the engine's evade drawn where initiative offers one (`evade_plan`); the
+// exact odds of the Shooting and Combat phases before they are rolled
+// (`shooting_odds`, `combat_odds`).
 //
 // Coordinates are the engine's: centimetres, y northward, facings in compass
 // degrees (0 faces +y). The picture puts north at the top.
@@ -25,7 +28,7 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 // Per-game memory of the board: what is selected, the reach shown, a drag.
-const ui = { gameId: null, selected: [], reach: null, drag: null, lastCheck: null };
+const ui = { gameId: null, selected: [], reach: null, drag: null, lastCheck: null, evades: [], evadePlans: new Map(), evadeKey: '' };
 
 function standSize(unit) {
   const infantry = unit.type === 'infantry' || unit.type === undefined;
@@ -51,9 +54,48 @@ function scenarioUnits(scenario) {
   return map;
 }
 
-export function filterActions(actions) {
+export function filterActions(actions, ctx) {
+  // The evades initiative offers: where the engine's evade would go is drawn
+  // before one is chosen.
+  if (ctx) noteEvades(ctx, actions.filter((a) => a.type === 'initiative' && a.kind === 'evade' && !a.move));
   // Moves are made by dragging; the list keeps the discrete actions.
   return actions.filter((a) => (a.type !== 'move' || a.moves?.length === 0) && a.type !== 'character_move');
+}
+
+function noteEvades(ctx, evades) {
+  const key = `${ctx.game.id}@${ctx.game.position}`;
+  if (ui.evadeKey === key) return;
+  ui.evadeKey = key;
+  ui.evades = evades;
+  ui.evadePlans = new Map();
+  if (!evades.length) return;
+  Promise.all(evades.map((a) => ctx.query('evade_plan', { unit: a.unit, enemy: a.target, ...(a.burst_through ? { burst_through: a.burst_through } : {}) })
+    .then((p) => ui.evadePlans.set(`${a.unit}>${a.target}`, p)).catch(() => null)))
+    .then(() => { if (ui.evadeKey === key && !ui.drag) render(document.getElementById('board'), ctx.game.state, ctx); });
+}
+
+// The centre of a formation and the way its first stand faces.
+function centreOf(poses) {
+  return { x: poses.reduce((a, p) => a + p.x, 0) / poses.length, y: poses.reduce((a, p) => a + p.y, 0) / poses.length };
+}
+// Compass bearing (0 = +y, clockwise) from a to b, in degrees.
+function bearing(a, b) { return (Math.atan2(b.x - a.x, b.y - a.y) * 180) / Math.PI; }
+// Poses turned by `deg` (compass, clockwise) about `c`.
+function turned(poses, c, deg) {
+  const r = (deg * Math.PI) / 180;
+  return poses.map((p) => {
+    const x = p.x - c.x, y = p.y - c.y;
+    return { ...p, x: c.x + x * Math.cos(r) + y * Math.sin(r), y: c.y - x * Math.sin(r) + y * Math.cos(r), facing: (p.facing ?? 0) + deg };
+  });
+}
+// Where the rotate handle of a formation sits: in front of its centre, past
+// the unit's label.
+export const HANDLE_AHEAD = 9;
+function handleAt(poses, depth) {
+  const c = centreOf(poses);
+  const f = ((poses[0].facing ?? 0) * Math.PI) / 180;
+  const reach = depth / 2 + HANDLE_AHEAD;
+  return { c, h: { x: c.x + Math.sin(f) * reach, y: c.y + Math.cos(f) * reach } };
 }
 
 export function render(root, state, ctx) {
@@ -75,7 +117,7 @@ export function render(root, state, ctx) {
   const pts = (ps) => ps.map(([x, y]) => `${sx(x).toFixed(2)},${sy(y).toFixed(2)}`).join(' ');
   const info = scenarioUnits(ui.bf ?? scenario);
 
-  const s = svg('svg', { viewBox: `-2 -2 ${W + 4} ${H + margin + 2}`, role: 'img', 'aria-label': 'Warmaster table', id: 'wm-svg' });
+  const s = svg('svg', { viewBox: `-2 -2 ${W + 4} ${H + margin + 7}`, role: 'img', 'aria-label': 'Warmaster table', id: 'wm-svg' });
   s.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#e8eddc', stroke: '#6b7a55', 'stroke-width': 0.4 }));
   // A 10 cm grid, faint, so distances can be judged by eye.
   const grid = svg('g', { stroke: '#d3dbc2', 'stroke-width': 0.15 });
@@ -137,7 +179,37 @@ export function render(root, state, ctx) {
       svg('title', {}, `${meta.name ?? c.id} (${c.id}), ${c.role}, Command ${meta.command ?? '?'}`)));
     labels.append(svg('text', { x: sx(p.x), y: sy(p.y) + 4, 'font-size': 2.2, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' }, c.id));
   }
-  s.append(units, labels);
+  // The engine's evade for each evade initiative offers: dashed stands where
+  // it would end, and the way there.
+  const ghosts = svg('g', { class: 'evade-plans', 'pointer-events': 'none' });
+  if (!ctx.replay) for (const a of ui.evades) {
+    const plan = ui.evadePlans.get(`${a.unit}>${a.target}`);
+    const u = (state.units ?? []).find((x) => x.id === a.unit);
+    if (!plan || !u) continue;
+    const [w, d] = standSize(info.get(u.id) ?? {});
+    if (!plan.possible) continue;
+    for (const st of plan.stands) {
+      const c = corners(st.to.x, st.to.y, st.to.facing ?? 0, w, d);
+      ghosts.append(svg('polygon', { class: 'evade-ghost', 'data-unit': a.unit, 'data-enemy': a.target, points: pts(c), fill: 'none', stroke: '#6a1b9a', 'stroke-width': 0.4, 'stroke-dasharray': '1 0.7' }));
+    }
+    const from = centreOf(u.stands), to = centreOf(plan.stands.map((st) => st.to));
+    ghosts.append(svg('line', { x1: sx(from.x), y1: sy(from.y), x2: sx(to.x), y2: sy(to.y), stroke: '#6a1b9a', 'stroke-width': 0.3, 'stroke-dasharray': '1 0.7' }),
+      svg('text', { x: sx(to.x), y: sy(to.y) + 4.2, 'font-size': 2.2, 'text-anchor': 'middle', fill: '#6a1b9a', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
+        `evade from ${a.target}: ${plan.distance} cm`));
+  }
+  // The rotate handle of the selected unit: drag it round to turn the unit.
+  const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
+  const handle = svg('g', { class: 'rotate' });
+  if (one && !ctx.replay && !ctx.game.terminal) {
+    const poses = ui.drag && ui.drag.unit === one.id ? ui.drag.poses : one.stands;
+    const [, d] = standSize(info.get(one.id) ?? {});
+    const { c, h } = handleAt(poses, d);
+    handle.append(svg('line', { x1: sx(c.x), y1: sy(c.y), x2: sx(h.x), y2: sy(h.y), stroke: '#111', 'stroke-width': 0.25, 'stroke-dasharray': '0.6 0.4', 'pointer-events': 'none' }),
+      svg('circle', { class: 'rotate-handle', 'data-rotate': one.id, cx: sx(h.x), cy: sy(h.y), r: 1.6, fill: '#fff', stroke: '#111', 'stroke-width': 0.4 },
+        svg('title', {}, `Drag round to turn ${one.id}`)),
+      svg('path', { d: `M${sx(h.x) - 0.9},${sy(h.y) + 0.3} A0.9,0.9 0 1 1 ${sx(h.x) + 0.6},${sy(h.y) + 0.7}`, fill: 'none', stroke: '#111', 'stroke-width': 0.3, 'pointer-events': 'none' }));
+  }
+  s.append(ghosts, units, labels, handle);
 
   // Scale and legend below the table.
   const y0 = H + 4;
@@ -159,6 +231,11 @@ export function render(root, state, ctx) {
     svg('text', { x: 7, y: y1 + 1 }, 'stand, front edge dark'),
     svg('circle', { cx: 47, cy: y1, r: 1.5, fill: '#fff', stroke: '#555', 'stroke-width': 0.7 }), svg('text', { x: 50, y: y1 + 1 }, 'character'),
     svg('text', { x: 70, y: y1 + 1 }, 'While dragging: green outline legal, red illegal (the reason is on the right).'));
+  const y2 = y1 + 5;
+  legend.append(svg('rect', { x: 2, y: y2 - 1.5, width: 4, height: 2, fill: 'none', stroke: '#6a1b9a', 'stroke-width': 0.4, 'stroke-dasharray': '1 0.7' }),
+    svg('text', { x: 7, y: y2 + 1 }, "the engine's evade, where initiative offers one"),
+    svg('circle', { cx: 72, cy: y2, r: 1.4, fill: '#fff', stroke: '#111', 'stroke-width': 0.4 }),
+    svg('text', { x: 75, y: y2 + 1 }, 'rotate handle: drag it round to turn the selected unit'));
   s.append(legend);
 
   root.replaceChildren(s);
@@ -236,6 +313,14 @@ function attachPointer(s, state, ctx, info, H) {
   s.addEventListener('pointerdown', async (ev) => {
     const t = ev.target;
     const to = toTable(s, ev, H);
+    if (t.dataset?.rotate) {
+      const u = byId.get(t.dataset.rotate);
+      const start = u.stands.map((p) => ({ ...p }));
+      const c = centreOf(start);
+      ui.drag = { unit: u.id, rotate: true, centre: c, from: bearing(c, to), grab: to, start, poses: start.map((p) => ({ ...p })), legal: null, moved: false };
+      s.setPointerCapture(ev.pointerId);
+      return;
+    }
     if (t.dataset?.character) {
       const c = state.characters.find((x) => x.id === t.dataset.character);
       ui.drag = { character: c.id, grab: to, start: [{ x: c.pose.x, y: c.pose.y }], poses: [{ x: c.pose.x, y: c.pose.y }], legal: null };
@@ -258,7 +343,16 @@ function attachPointer(s, state, ctx, info, H) {
   s.addEventListener('pointermove', (ev) => {
     if (!ui.drag) return;
     const t0 = performance.now();
-    moveDrag(toTable(s, ev, H));
+    if (ui.drag.rotate) {
+      const d = ui.drag;
+      let deg = Math.round(bearing(d.centre, toTable(s, ev, H)) - d.from);
+      if (deg > 180) deg -= 360;
+      if (deg < -180) deg += 360;
+      d.poses = turned(d.start, d.centre, deg);
+      d.turn = deg;
+      d.moved = deg !== 0;
+      document.getElementById('board').dataset.turn = String(deg);
+    } else moveDrag(toTable(s, ev, H));
     redraw();
     // From the pointer move to the table (reach shading included) drawn
     // anew; the browser tests report it.
@@ -269,7 +363,7 @@ function attachPointer(s, state, ctx, info, H) {
     checkDrag(ctx, state);
   });
   s.addEventListener('wheel', (ev) => {
-    if (!ui.drag || ui.drag.character) return;
+    if (!ui.drag || ui.drag.character || ui.drag.rotate) return;
     ev.preventDefault();
     const d = ui.drag;
     const step = ev.deltaY > 0 ? 5 : -5;
@@ -330,10 +424,58 @@ async function renderOdds(box, ctx, character, units) {
   } catch (e) { box.replaceChildren(el('div', { class: 'error' }, e.error?.message ?? e.message)); }
 }
 
+const pct = (p) => `${(p * 100).toFixed(1)}%`;
+
+// Before "shoot": each shooter's target as the engine picks it, and per
+// target the exact chance of each number of unsaved hits, of losing a stand,
+// and of each drive-back result (the `shooting_odds` query).
+async function renderShootingOdds(box, ctx) {
+  try {
+    const q = await ctx.query('shooting_odds', {});
+    const name = ctx.game.players[q.side];
+    const shooters = q.shooters.map((x) => el('li', {}, x.target ? `${x.shooter} → ${x.target} (${x.distance} cm, range ${x.range} cm, ${x.attacks} dice)` : `${x.shooter}: no target — ${x.reason}`));
+    const targets = q.targets.map((t) => el('div', { class: 'odds-target', 'data-target': t.target },
+      el('div', {}, el('strong', {}, t.target), ` shot by ${t.shooters.join(', ')}: ${t.attacks} dice, ${t.position} (hits on ${t.needed}+), ${t.armour ? `save ${t.armour}+` : 'no save'}`),
+      el('table', {},
+        el('tr', {}, el('th', {}, 'unsaved hits'), t.rows.map((r) => el('th', {}, String(r.unsaved)))),
+        el('tr', {}, el('td', {}, 'chance'), t.rows.map((r) => el('td', { title: r.fraction ?? '' }, pct(r.chance)))),
+        el('tr', {}, el('td', {}, 'stands lost'), t.rows.map((r) => el('td', {}, String(r.stands_removed)))),
+        el('tr', {}, el('td', {}, 'drive back'), t.rows.map((r) => el('td', {}, r.drive_back_dice ? `${r.drive_back_dice}D6 ≈${r.mean_drive_back.toFixed(1)} cm` : '—')))),
+      el('div', { class: 'odds-summary' }, `a stand lost ${pct(t.any_stand_removed)} · destroyed ${pct(t.destroyed)} · confused (a 6 on a drive-back die) ${pct(t.confused)} · routed (driven back ${t.pace} cm or more) ${pct(t.routed)}`)));
+    box.replaceChildren(el('div', { class: 'odds', id: 'shooting-odds' }, el('h2', {}, `Shooting odds: ${name}`),
+      shooters.length ? el('ul', { class: 'shooters' }, shooters) : el('div', {}, 'No unit of this side can shoot.'), targets,
+      el('div', { class: 'hint' }, 'Exact, before the dice; press "shoot" among the actions to roll.')));
+  } catch (e) { box.replaceChildren(el('div', { class: 'error' }, e.error?.message ?? e.message)); }
+}
+
+// In the Combat phase: each engagement's first round (dice, support) and the
+// exact chance of each side winning, and of a draw (the `combat_odds` query).
+async function renderCombatOdds(box, ctx) {
+  try {
+    const q = await ctx.query('combat_odds', {});
+    const [a, b] = ctx.game.players;
+    const rows = q.engagements.map((e) => el('div', { class: 'odds-engagement', 'data-engagement': e.engagement },
+      el('div', {}, el('strong', {}, `Engagement ${e.engagement + 1}: `), e.units.join(', ')),
+      el('table', {},
+        el('tr', {}, el('th', {}, ''), el('th', {}, 'dice'), el('th', {}, 'support'), el('th', {}, 'mean hits')),
+        e.sides.map((sd) => el('tr', {}, el('td', {}, ctx.game.players[sd.side]), el('td', {}, String(sd.dice)), el('td', {}, String(sd.support)), el('td', {}, sd.mean_hits.toFixed(2))))),
+      el('div', { class: 'odds-summary' }, `${a} wins ${pct(e.side_0_wins)} · draw ${pct(e.draw)} · ${b} wins ${pct(e.side_1_wins)}`)));
+    box.replaceChildren(el('div', { class: 'odds', id: 'combat-odds' }, el('h2', {}, 'Combat odds (first round)'),
+      rows.length ? rows : el('div', {}, 'No engagement: nothing fights this phase.'),
+      el('div', { class: 'hint' }, 'Exact for the first round, before the dice; pursuit rounds depend on it.')));
+  } catch (e) { box.replaceChildren(el('div', { class: 'error' }, e.error?.message ?? e.message)); }
+}
+
 function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
   if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'warmaster') return;
+  if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
+    const box = el('div', {});
+    fill(root, box);
+    (ctx.game.phase === 'shooting' ? renderShootingOdds : renderCombatOdds)(box, ctx);
+    return;
+  }
   const mine = (state.characters ?? []).filter((c) => c.side === state.side && !c.lost && !c.finished);
   const chosen = ui.character && mine.some((c) => c.id === ui.character) ? ui.character : (state.active_character || mine[0]?.id);
   ui.character = chosen;
@@ -346,7 +488,7 @@ function renderControls(ctx) {
   fill(root, el('h2', {}, 'Orders'),
     el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.join(', ') : '(select units)')),
     odds, el('div', { class: 'controls-row' }, give),
-    el('div', { class: 'hint' }, 'Drag a unit to move it (the wheel turns it while dragging); green is legal, red shows the rule. Drag a character to move it.'));
+    el('div', { class: 'hint' }, 'Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it.'));
   renderOdds(odds, ctx, chosen, units);
 }
 
