@@ -49,6 +49,7 @@ package_commands=(
   "pkgconf: pkgconf pkg-config"
   "clang: clang clang++"
   "chromium: chromium"
+  "firefox-esr: firefox-esr"
   "nodejs: node nodejs"
   "npm: npm npx"
 )

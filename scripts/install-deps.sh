@@ -2,9 +2,10 @@
 # Installs the Debian packages referee builds and tests with, only when some
 # are missing. Usage: scripts/install-deps.sh [--fuzz] [--web]
 #   --fuzz  clang and its libFuzzer runtime
-#   --web   what the web board's browser tests need: Debian's chromium (the
-#           tests never download a browser), and Node.js with npm for
-#           playwright-core (web/package-lock.json, installed with npm ci)
+#   --web   what the web board's browser tests need: Debian's chromium and
+#           firefox-esr (the tests never download a browser), and Node.js
+#           with npm for playwright-core and puppeteer-core
+#           (web/package-lock.json, installed with npm ci)
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkgconf nlohmann-json3-dev libcli11-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libcpp-httplib-dev)
@@ -12,7 +13,7 @@ for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --web)
-      packages+=(chromium)
+      packages+=(chromium firefox-esr)
       # A machine with its own Node.js (NodeSource's bundles npm) keeps it:
       # Debian's npm package would conflict with it.
       if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi ;;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The web board's browser tests: Debian's chromium driven by playwright-core
-# (from web/package-lock.json, with npm ci; no browser is downloaded) against
-# `referee serve`. Screenshots go to build/release/screenshots.
+# The web board's browser tests against `referee serve`: first in Debian's
+# chromium driven by playwright-core, then in Debian's firefox-esr driven by
+# puppeteer-core over WebDriver BiDi (both from web/package-lock.json, with
+# npm ci; no browser is downloaded). Screenshots go to build/release/screenshots
+# (Firefox's are named firefox-*).
 # Usage: scripts/test-web.sh [referee binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +14,17 @@ referee=$(realpath "${1:-build/release/apps/referee/referee}")
 # certificate authority, such as a company proxy, is not in).
 cafile=()
 [[ -f /etc/ssl/certs/ca-certificates.crt ]] && cafile=(--cafile=/etc/ssl/certs/ca-certificates.crt)
-(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error "${cafile[@]}")
+(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error "${cafile[@]}")
 mkdir -p build/release/screenshots
 cd web
-# One test file at a time: the load and redraw times they print are a
-# browser's alone, not several browsers' competing for the cores.
-REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)" node --test --test-concurrency=1 tests/
+export REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)"
+# One browser at a time (node --test would sort the files and may run them
+# side by side), so the load and redraw times they print are a browser's
+# alone: every chromium file, one after another, then Firefox's; both run
+# even if the first fails.
+chromium_tests=()
+for f in tests/*.test.mjs; do [[ $f == tests/firefox.test.mjs ]] || chromium_tests+=("$f"); done
+status=0
+node --test --test-concurrency=1 "${chromium_tests[@]}" || status=1
+node --test tests/firefox.test.mjs || status=1
+exit $status

@@ -1,11 +1,13 @@
 // What every browser test needs: `referee serve` on a free loopback port, and
-// Debian's chromium (never a downloaded browser) driven by playwright-core.
+// Debian's browsers (never a downloaded one): chromium driven by
+// playwright-core, firefox-esr driven by puppeteer-core over WebDriver BiDi.
 // REFEREE is the referee binary to test (scripts/test-web.sh sets it);
 // SCREENSHOTS is the folder the screenshots go to.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 
 export const screenshots = process.env.SCREENSHOTS ?? path.resolve('screenshots');
 mkdirSync(screenshots, { recursive: true });
@@ -34,6 +36,18 @@ export async function launch() {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
            '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// playwright-core supports only its own patched Firefox (a download; its
+// stock-Firefox BiDi channel is private and experimental); puppeteer-core
+// drives a stock Firefox over WebDriver BiDi as a documented feature and,
+// given executablePath, never fetches a browser.
+export async function launchFirefox() {
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX ?? '/usr/bin/firefox-esr',
+    headless: true,
   });
 }
 
