@@ -65,10 +65,11 @@ CombatOddsSide odds_side(const Unit& u, int dice, Position position) {
 
 }  // namespace
 
-double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings) {
+double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
+                    int fighting_charger, int fighting_target) {
   if (charger.stands.empty() || target.stands.empty()) return -1;
-  const int sa = static_cast<int>(charger.stands.size());
-  const int sb = static_cast<int>(target.stands.size());
+  const int sa = fighting_charger > 0 ? fighting_charger : static_cast<int>(charger.stands.size());
+  const int sb = fighting_target > 0 ? fighting_target : static_cast<int>(target.stands.size());
   const Position pos = position_of(bf, target, settings).position;
   int a = charger.attacks * sa;
   if (pos == Position::Open) {
@@ -158,11 +159,44 @@ const std::vector<unsigned char>& passable(const Battlefield& bf, TroopType type
 
 // Distance (cm, along the grid) from every cell to the target unit's
 // stands, round what `mover` may not enter. In scratch.field.
+// Other units' stands are in the way too (a file of men does not walk
+// through a friendly unit on a bridge): the field goes round them, so a
+// crowded crossing sends the next unit to another.
 void distance_field(const Battlefield& bf, const Unit& mover, const Unit& target, const Settings& settings,
-                    OpponentScratch& scratch) {
+                    OpponentScratch& scratch, const std::vector<int>& movers = {}) {
   const Grid g = grid_of(bf);
   const double margin = 0.5 * std::max(mover.width, mover.depth) + 0.5;
-  const std::vector<unsigned char>& open = passable(bf, mover.type, margin, settings, scratch);
+  std::vector<unsigned char>& open = scratch.open_now;
+  open = passable(bf, mover.type, margin, settings, scratch);
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const Unit& u = bf.units[i];
+    if (&u == &mover || &u == &target || std::find(movers.begin(), movers.end(), static_cast<int>(i)) != movers.end())
+      continue;
+    for (std::size_t k = 0; k < u.stands.size(); ++k) {
+      const OrientedRect r = u.footprint(k);
+      const Aabb b = r.bounds().inflated(margin);
+      for (double y = b.min.y; y <= b.max.y + kCell; y += kCell)
+        for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) {
+          const int i2 = g.index({std::min(x, b.max.x), std::min(y, b.max.y)});
+          if (distance(g.centre(i2), r) < margin * 0.8) open[static_cast<std::size_t>(i2)] = 0;
+        }
+    }
+  }
+  // Where the movers stand is open again (friends touching them must not
+  // shut them in), as far as the terrain allows.
+  const std::vector<unsigned char>& terrain_open = passable(bf, mover.type, margin, settings, scratch);
+  auto reopen = [&](const Unit& u) {
+    for (std::size_t k = 0; k < u.stands.size(); ++k) {
+      const Aabb b = u.footprint(k).bounds().inflated(margin + kCell);
+      for (double y = b.min.y; y <= b.max.y + kCell; y += kCell)
+        for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) {
+          const std::size_t i2 = static_cast<std::size_t>(g.index({std::min(x, b.max.x), std::min(y, b.max.y)}));
+          open[i2] = terrain_open[i2];
+        }
+    }
+  };
+  reopen(mover);
+  for (int m : movers) reopen(bf.units[static_cast<std::size_t>(m)]);
   std::vector<float>& d = scratch.field;
   d.assign(static_cast<std::size_t>(g.nx * g.ny), std::numeric_limits<float>::infinity());
   std::vector<int>& heap = scratch.heap;
@@ -493,10 +527,37 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
     if (v >= c.o.charge_margin) targets.push_back({v, &en});
   }
   std::sort(targets.begin(), targets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [v, en] : targets) {
+  for (const auto& [whole, en] : targets) {
+    (void)whole;
     std::vector<MoveRequest> moves = lined_up_charges(u, *en);
     moves.push_back(plan_straight_charge(u, *en));
-    for (MoveRequest& m : moves) {
+    // The odds of each move with the stands that will touch: a column
+    // charging fights with its first stand only.
+    std::vector<std::pair<double, std::size_t>> ranked;
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+      const Unit after = unit_after(u, moves[k]);
+      int fa = 0, fb = 0;
+      const double touch = c.settings.contact_tolerance + 0.02;
+      for (std::size_t i = 0; i < after.stands.size(); ++i)
+        for (std::size_t j = 0; j < en->stands.size(); ++j)
+          if (distance(after.footprint(i), en->footprint(j)) <= touch) {
+            ++fa;
+            break;
+          }
+      for (std::size_t j = 0; j < en->stands.size(); ++j)
+        for (std::size_t i = 0; i < after.stands.size(); ++i)
+          if (distance(after.footprint(i), en->footprint(j)) <= touch) {
+            ++fb;
+            break;
+          }
+      if (fa == 0) continue;
+      const double mv = charge_value(c.bf, u, *en, c.settings, fa, std::max(fb, 1));
+      if (mv >= c.o.charge_margin) ranked.push_back({mv, k});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [mv, k] : ranked) {
+      const MoveRequest& m = moves[k];
+      const double v = mv;
       Action a = shell;
       if (initiative) {
         a.charge = true;
@@ -555,7 +616,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
     reason = "holds: nothing to go for";
     return hold;
   }
-  distance_field(c.bf, lead, *target, c.settings, c.scratch);
+  distance_field(c.bf, lead, *target, c.settings, c.scratch, units);
   const Vec2 start = centroid(lead);
   const double way = field_at(c.bf, c.scratch, start);
   if (way >= kFar) {
@@ -575,6 +636,9 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
     const double d = want * f;
     if (d < 0.5) continue;
     auto [point, heading] = along(path, d);
+    if (std::getenv("OPP_DEBUG"))
+      first_refusal += "\n  f=" + std::to_string(f) + " d=" + std::to_string(d) + " path=" + std::to_string(path.size()) +
+                       " way=" + std::to_string(way) + " point=" + std::to_string(point.x) + "," + std::to_string(point.y);
     if (length(heading) < 1e-9) continue;
     heading = Rot::from_degrees(jitter).apply(heading);
     std::vector<Action> tries;
@@ -618,6 +682,28 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
         first_refusal += "\n  try f=" + std::to_string(f) + " #" + std::to_string(&a - tries.data()) + ": " +
                          (v.violations.empty() ? std::string() : v.violations.front().reason);
       else if (first_refusal.empty()) first_refusal = explain(v);
+    }
+  }
+  // Last: straight slides in sixteen directions, kept when they bring the
+  // units nearer along the way (round a friend in the way, off a bank).
+  std::vector<std::pair<double, Vec2>> slides;
+  const double before = field_at(c.bf, c.scratch, start);
+  for (int k = 0; k < 16; ++k)
+    for (double f : {1.0, 0.5}) {
+      const Vec2 shift = Rot::from_degrees(22.5 * k + jitter).forward() * ((allowance - 0.05) * f);
+      const double after = field_at(c.bf, c.scratch, start + shift);
+      if (after < before - 1.0) slides.push_back({after, shift});
+    }
+  std::sort(slides.begin(), slides.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (slides.size() > 10) slides.resize(10);
+  for (const auto& [after, shift] : slides) {
+    Action a;
+    a.type = ActionType::Move;
+    for (int ui : units) a.moves.push_back(slide_move(c.bf.units[static_cast<std::size_t>(ui)], shift, kind));
+    if (guarded && danger(c, unit_after(lead, a.moves.front())) >= c.o.evade_margin) continue;
+    if (c.legal(a)) {
+      reason = "slides " + std::to_string(static_cast<int>(length(shift))) + " cm toward " + target->id;
+      return a;
     }
   }
   reason = "holds: no legal advance toward " + target->id + " (" + first_refusal + ")";

@@ -74,6 +74,7 @@ struct OpponentScratch {
     std::vector<unsigned char> open;  // 1: a stand's centre may pass
   };
   std::vector<Passable> passable;
+  std::vector<unsigned char> open_now;  // the grid with the units of the moment, reused
   std::vector<float> field;            // distance field, reused
   std::vector<int> heap;               // Dijkstra's frontier, reused
 };
@@ -90,8 +91,10 @@ struct OpponentChoice {
 OpponentChoice choose_opponent_action(const CommandState& s, Rng& rng, const OpponentOptions& options,
                                       OpponentScratch& scratch);
 
-// Odds of `charger` charging `target` now, one round, every stand fighting:
-// P(charger wins) - P(charger loses).
-double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings);
+// Odds of `charger` charging `target` now, one round: P(charger wins) -
+// P(charger loses), with a little for tougher stands. The stands fighting on
+// each side: the given counts, or (0) every stand.
+double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
+                    int fighting_charger = 0, int fighting_target = 0);
 
 }  // namespace referee::warmaster
