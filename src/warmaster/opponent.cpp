@@ -163,12 +163,12 @@ const std::vector<unsigned char>& passable(const Battlefield& bf, TroopType type
 // through a friendly unit on a bridge): the field goes round them, so a
 // crowded crossing sends the next unit to another.
 void distance_field(const Battlefield& bf, const Unit& mover, const Unit& target, const Settings& settings,
-                    OpponentScratch& scratch, const std::vector<int>& movers = {}) {
+                    OpponentScratch& scratch, const std::vector<int>& movers = {}, bool units_block = true) {
   const Grid g = grid_of(bf);
   const double margin = 0.5 * std::max(mover.width, mover.depth) + 0.5;
   std::vector<unsigned char>& open = scratch.open_now;
   open = passable(bf, mover.type, margin, settings, scratch);
-  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+  for (std::size_t i = 0; i < bf.units.size() && units_block; ++i) {
     const Unit& u = bf.units[i];
     if (&u == &mover || &u == &target || std::find(movers.begin(), movers.end(), static_cast<int>(i)) != movers.end())
       continue;
@@ -349,7 +349,7 @@ std::optional<MoveRequest> column_along(const Unit& u, const std::vector<Vec2>& 
 // of it started from, then along the way, so that a column threads a ford or
 // a bridge as a file of men would.
 std::optional<MoveRequest> column_follow(const Battlefield& bf, const OpponentScratch& scratch, const Unit& u,
-                                         double d, MoveKind kind) {
+                                         double d, MoveKind kind, bool straight_tail) {
   const std::size_t n = u.stands.size();
   if (n == 0 || d < static_cast<double>(n - 1) * u.depth + 0.5) return std::nullopt;
   std::vector<std::size_t> order(n);
@@ -372,9 +372,15 @@ std::optional<MoveRequest> column_follow(const Battlefield& bf, const OpponentSc
   MoveRequest req;
   req.mover = u.id;
   req.kind = kind;
+  const auto [lead_end, lead_heading] = along(path, d);
   for (std::size_t k = 0; k < n; ++k) {
     const double t = d - static_cast<double>(k) * u.depth;
-    const auto [end, heading] = along(path, t);
+    auto [end, heading] = along(path, t);
+    if (straight_tail) {
+      // Touching front to back behind the lead, all facing its way: a column.
+      heading = lead_heading;
+      end = lead_end - lead_heading * ((u.depth + 0.01) * static_cast<double>(k));
+    }
     if (length(heading) < 1e-9) return std::nullopt;
     std::vector<Vec2> via;
     for (std::size_t j = k; j-- > 0;) via.push_back(u.stands[order[j]].pose.position);
@@ -618,7 +624,12 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
   }
   distance_field(c.bf, lead, *target, c.settings, c.scratch, units);
   const Vec2 start = centroid(lead);
-  const double way = field_at(c.bf, c.scratch, start);
+  double way = field_at(c.bf, c.scratch, start);
+  if (way >= kFar) {
+    // Every way is shut by units for now: go by the terrain alone.
+    distance_field(c.bf, lead, *target, c.settings, c.scratch, units, false);
+    way = field_at(c.bf, c.scratch, start);
+  }
   if (way >= kFar) {
     reason = "holds: no way to " + target->id;
     return hold;
@@ -651,10 +662,11 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
       tries.push_back(a);
       a.moves = {place_unit(lead, point, std::nullopt, kind)};
       tries.push_back(a);
-      if (auto col = column_follow(c.bf, c.scratch, lead, d, kind)) {
-        a.moves = {*col};
-        tries.push_back(a);
-      }
+      for (bool straight : {true, false})
+        if (auto col = column_follow(c.bf, c.scratch, lead, d, kind, straight)) {
+          a.moves = {*col};
+          tries.push_back(a);
+        }
       if (auto col = column_along(lead, path, d, kind)) {
         a.moves = {*col};
         tries.push_back(a);
