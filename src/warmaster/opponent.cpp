@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <cstdlib>
 
 #include "referee/warmaster/combat.hpp"
 #include "referee/warmaster/initiative.hpp"
@@ -647,9 +646,6 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
     const double d = want * f;
     if (d < 0.5) continue;
     auto [point, heading] = along(path, d);
-    if (std::getenv("OPP_DEBUG"))
-      first_refusal += "\n  f=" + std::to_string(f) + " d=" + std::to_string(d) + " path=" + std::to_string(path.size()) +
-                       " way=" + std::to_string(way) + " point=" + std::to_string(point.x) + "," + std::to_string(point.y);
     if (length(heading) < 1e-9) continue;
     heading = Rot::from_degrees(jitter).apply(heading);
     std::vector<Action> tries;
@@ -690,10 +686,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
         reason = "advances " + std::to_string(static_cast<int>(d)) + " cm toward " + target->id;
         return a;
       }
-      if (std::getenv("OPP_DEBUG"))
-        first_refusal += "\n  try f=" + std::to_string(f) + " #" + std::to_string(&a - tries.data()) + ": " +
-                         (v.violations.empty() ? std::string() : v.violations.front().reason);
-      else if (first_refusal.empty()) first_refusal = explain(v);
+      if (first_refusal.empty() && !v.violations.empty()) first_refusal = v.violations.front().reason;
     }
   }
   // Last: straight slides in sixteen directions, kept when they bring the
@@ -718,7 +711,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
       return a;
     }
   }
-  reason = "holds: no legal advance toward " + target->id + " (" + first_refusal + ")";
+  reason = "holds: no legal advance toward " + target->id + (first_refusal.empty() ? "" : " (" + first_refusal + ")");
   return hold;
 }
 
