@@ -51,7 +51,7 @@ struct OpponentOptions {
   double min_first_order = 0.58;    // 7 or less on 2D6
   double min_further_order = 0.58;
   // A charge is made when P(win) - P(lose) of the first round is at least this.
-  double charge_margin = 0.1;
+  double charge_margin = 0.3;
   // A unit evades when the enemy charging it would have P(win) - P(lose) of
   // at least this.
   double evade_margin = 0.25;
