@@ -19,6 +19,9 @@ void add_ancients_commands(CLI::App& ancients);
 void add_blightmeer_commands(CLI::App& blightmeer);
 // play, replay, state, query: the same for every system, over the game interface.
 void add_game_commands(CLI::App& system, const GameType& type);
+// arena: seeded games of the built-in opponent against a random legal player
+// (or itself), for a system whose GameType has an opponent; nothing otherwise.
+void add_arena_command(CLI::App& system, const GameType& type);
 // rules: the rule catalogue of "warmaster", "ancients" or "blightmeer".
 void add_rules_command(CLI::App& system_command, const std::string& system);
 // serve: the web board.

@@ -26,18 +26,21 @@ int main(int argc, char** argv) {
   referee::cli::add_warmaster_shooting_commands(*warmaster);
   referee::cli::add_warmaster_combat_commands(*warmaster);
   referee::cli::add_game_commands(*warmaster, referee::builtin_games().at("warmaster"));
+  referee::cli::add_arena_command(*warmaster, referee::builtin_games().at("warmaster"));
   referee::cli::add_rules_command(*warmaster, "warmaster");
 
   auto* ancients = app.add_subcommand("ancients", "Commands & Colors: Ancients: hex movement, leaders, command cards");
   ancients->require_subcommand(1);
   referee::cli::add_ancients_commands(*ancients);
   referee::cli::add_game_commands(*ancients, referee::builtin_games().at("ancients"));
+  referee::cli::add_arena_command(*ancients, referee::builtin_games().at("ancients"));
   referee::cli::add_rules_command(*ancients, "ancients");
 
   auto* blightmeer = app.add_subcommand("blightmeer", "Blightmeer: 3D skirmish movement in inches");
   blightmeer->require_subcommand(1);
   referee::cli::add_blightmeer_commands(*blightmeer);
   referee::cli::add_game_commands(*blightmeer, referee::builtin_games().at("blightmeer"));
+  referee::cli::add_arena_command(*blightmeer, referee::builtin_games().at("blightmeer"));
   referee::cli::add_rules_command(*blightmeer, "blightmeer");
 
   referee::cli::add_serve_command(app);

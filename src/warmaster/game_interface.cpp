@@ -8,6 +8,7 @@
 #include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/command_sim.hpp"
+#include "referee/warmaster/opponent.hpp"
 #include "referee/warmaster/queries.hpp"
 #include "referee/warmaster/rules.hpp"
 
@@ -141,8 +142,22 @@ std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string
   return std::make_shared<WarmasterGame>(std::move(g), std::move(scenario));
 }
 
+namespace {
+// The built-in opponent (opponent.hpp) through the interface: the typed
+// state in, the chosen action out as JSON. Each call makes its own scratch:
+// the interface keeps nothing between calls.
+std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
+  const CommandState* s = typed_state(state);
+  if (!s || s->battle_over()) return std::nullopt;
+  OpponentScratch scratch;
+  return warmaster::to_json(choose_opponent_action(*s, rng, OpponentOptions{}, scratch).action);
+}
+}  // namespace
+
 GameType game_type() {
-  return {"warmaster", "Warmaster", "command (initiative, orders, movement), shooting and the combat phase, to the end of the battle, in cm with 40 x 20 mm stands", &load_game, query_catalogue()};
+  GameType t{"warmaster", "Warmaster", "command (initiative, orders, movement), shooting and the combat phase, to the end of the battle, in cm with 40 x 20 mm stands", &load_game, query_catalogue()};
+  t.opponent = &opponent_action;
+  return t;
 }
 
 const CommandState* typed_state(const GameState& s) {

@@ -1,0 +1,129 @@
+// referee <system> arena: seeded games between the built-in opponent and a
+// random legal player (GameState::sample_action), through the game
+// interface only, for every system whose GameType has an opponent. It
+// measures the opponent: wins per side, draws, mean turns.
+//
+// Game g (0-based) rolls its dice from seed S + g, and each side draws its
+// choices from its own generator seeded from the same number, so a game is
+// replayed exactly by its seed.
+#include <chrono>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
+#include "referee/core/game.hpp"
+#include "referee/core/json_io.hpp"
+
+namespace referee::cli {
+
+namespace {
+
+enum class Player { Opponent, Random };
+
+Player player_from(const std::string& s, const std::string& field) {
+  if (s == "opponent") return Player::Opponent;
+  if (s == "random") return Player::Random;
+  throw InputError(field, "\"" + s + "\": expected opponent or random");
+}
+
+// The same mixing as SplitMix64, so that neighbouring seeds give unrelated streams.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+void add_arena_command(CLI::App& system, const GameType& type) {
+  if (!type.opponent) return;
+  struct Opts {
+    std::string battle, side0 = "opponent", side1 = "random";
+    int games = 20;
+    std::uint64_t seed = 1;
+    int max_actions = 20000;
+    OutputOptions out;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = system.add_subcommand(
+      "arena", "Play seeded games between the built-in opponent and a random legal player; print wins per side");
+  cmd->add_option("--battle", o->battle, "Battle file (JSON)")->required();
+  cmd->add_option("--games", o->games, "Number of games (default 20)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--seed", o->seed, "First seed: game g uses seed + g (default 1)")->check(seed_number());
+  cmd->add_option("--side0", o->side0, "Who plays side 0: opponent or random (default opponent)");
+  cmd->add_option("--side1", o->side1, "Who plays side 1: opponent or random (default random)");
+  cmd->add_option("--max-actions", o->max_actions, "Actions after which a game is abandoned (default 20000)")
+      ->check(CLI::Range(1, 10000000));
+  add_output_options(cmd, o->out);
+  cmd->callback([o, &type] {
+    const Player players[2] = {player_from(o->side0, "--side0"), player_from(o->side1, "--side1")};
+    const Json battle = load_json_file(o->battle);
+    const std::shared_ptr<const Game> game = type.load(battle, o->battle, Json::object());
+    int wins[2] = {0, 0}, draws = 0, unfinished = 0, refused = 0;
+    long long turns = 0, actions = 0;
+    Json per_game = Json::array();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int g = 0; g < o->games; ++g) {
+      const std::uint64_t seed = o->seed + static_cast<std::uint64_t>(g);
+      SeededDice dice(mix(seed));
+      Rng rng[2] = {Rng(mix(seed ^ 0xA5A5A5A5ull)), Rng(mix(seed ^ 0x5A5A5A5A00ull))};
+      std::unique_ptr<GameState> s = game->new_initial_state();
+      int n = 0;
+      while (!s->is_terminal() && n < o->max_actions) {
+        const int p = s->current_player();
+        const std::optional<Json> a = players[p] == Player::Opponent ? type.opponent(*s, rng[p])
+                                                                     : s->sample_action(rng[p]);
+        if (!a) break;
+        const Outcome out = s->apply(*a, dice, "action", false);
+        ++n;
+        if (!out.applied()) {
+          // Never expected: both players return only legal actions.
+          ++refused;
+          break;
+        }
+      }
+      actions += n;
+      const Json r = s->result();
+      int winner = -1;
+      if (!s->is_terminal()) ++unfinished;
+      else if (r.at("winner").is_null()) ++draws;
+      else ++wins[winner = r.at("winner").get<int>()];
+      turns += s->turn();
+      per_game.push_back({{"seed", seed}, {"winner", winner < 0 ? Json(nullptr) : Json(winner)},
+                          {"turn", s->turn()}, {"reason", r.at("reason")}});
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::vector<std::string> names = game->players();
+    Json answer = {{"system", type.name},
+                   {"battle", o->battle},
+                   {"games", o->games},
+                   {"seed", o->seed},
+                   {"players", {o->side0, o->side1}},
+                   {"armies", names},
+                   {"wins", {wins[0], wins[1]}},
+                   {"draws", draws},
+                   {"unfinished", unfinished},
+                   {"refused", refused},
+                   {"win_rate", {static_cast<double>(wins[0]) / o->games, static_cast<double>(wins[1]) / o->games}},
+                   {"mean_turns", static_cast<double>(turns) / o->games},
+                   {"mean_actions", static_cast<double>(actions) / o->games},
+                   {"seconds", seconds},
+                   {"per_game", per_game}};
+    std::string text = fmt::format("{} games on {}, seeds {} to {}\n", o->games, o->battle, o->seed,
+                                   o->seed + static_cast<std::uint64_t>(o->games) - 1);
+    for (int side = 0; side < 2; ++side)
+      text += fmt::format("side {} ({}, {}): {} wins ({:.1f}%)\n", side, names.at(static_cast<std::size_t>(side)),
+                          side == 0 ? o->side0 : o->side1, wins[side], 100.0 * wins[side] / o->games);
+    text += fmt::format("draws {}, unfinished {}, refused actions {}; mean turns {:.2f}, mean actions {:.1f}; {:.1f} s\n",
+                        draws, unfinished, refused, static_cast<double>(turns) / o->games,
+                        static_cast<double>(actions) / o->games, seconds);
+    emit(o->out, answer, text);
+  });
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# End-to-end: referee warmaster arena (seeded games between the built-in
+# opponent and a random legal player, through the game interface), and exit 2
+# on bad input. Usage: warmaster_arena.sh <path-to-referee> <repo-root> <json_tool>
+set -uo pipefail
+ref="$1"
+root="$2"
+json_tool="$3"
+sc="$root/scenarios/warmaster"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# Four games of the opponent (Orcs, side 1) against the random player on the
+# default battle: every game finishes, no action is refused, and the random
+# player wins none of them.
+"$ref" warmaster arena --battle "$sc/default.json" --games 4 --seed 1 --side0 random --side1 opponent \
+  -o "$tmp/arena.json" || fail "arena exit $?"
+[[ "$("$json_tool" get "$tmp/arena.json" /games)" == 4 ]] || fail "4 games played"
+[[ "$("$json_tool" get "$tmp/arena.json" /unfinished)" == 0 ]] || fail "every game finished"
+[[ "$("$json_tool" get "$tmp/arena.json" /refused)" == 0 ]] || fail "no action refused"
+[[ "$("$json_tool" get "$tmp/arena.json" /wins/0)" == 0 ]] || fail "the random player won a game"
+[[ "$("$json_tool" get "$tmp/arena.json" /per_game/0/seed)" == 1 ]] || fail "game 0 plays seed 1"
+
+# The same seeds give the same games; the text form names both sides.
+"$ref" warmaster arena --battle "$sc/default.json" --games 4 --seed 1 --side0 random --side1 opponent \
+  -o "$tmp/again.json" || fail "arena exit $?"
+"$json_tool" equal "$tmp/arena.json" /per_game "$tmp/again.json" /per_game || fail "the same seeds gave other games"
+out="$("$ref" warmaster arena --battle "$sc/combat.json" --games 2 --side0 opponent --side1 opponent --explain)" ||
+  fail "arena --explain exit $?"
+grep -q 'side 0 (Empire, opponent)' <<<"$out" || fail "text names side 0: $out"
+grep -q 'side 1 (Orcs, opponent)' <<<"$out" || fail "text names side 1: $out"
+
+expect_2() {
+  local what="$1"
+  shift
+  "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
+  local code=$?
+  [[ $code -eq 2 ]] || fail "$what: exit $code, want 2"
+  grep -q . "$tmp/err.txt" || fail "$what: no error message"
+}
+expect_2 "unknown player" "$ref" warmaster arena --battle "$sc/default.json" --side0 wizard
+grep -q 'side0' "$tmp/err.txt" || fail "unknown player: the error names --side0"
+expect_2 "no games" "$ref" warmaster arena --battle "$sc/default.json" --games 0
+expect_2 "missing battle" "$ref" warmaster arena --battle "$tmp/none.json"
+# Systems without a built-in opponent have no arena.
+expect_2 "ancients has no arena" "$ref" ancients arena --battle x.json
+
+[[ $failures -eq 0 ]] || exit 1
+echo "warmaster arena: all passed"

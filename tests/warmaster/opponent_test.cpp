@@ -1,0 +1,234 @@
+// The built-in opponent (opponent.hpp): every action it chooses is legal,
+// it finishes whole battles, it beats a random legal player, and in small
+// positions it makes the choice the rules and the odds make clear.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "command_fixtures.hpp"
+#include "referee/core/json_io.hpp"
+#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/game_interface.hpp"
+#include "referee/warmaster/opponent.hpp"
+#include "referee/warmaster/sight.hpp"
+
+namespace referee::warmaster {
+namespace {
+
+using namespace testing;
+
+const std::string kOpponentScenarios = std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/";
+
+// The same mixing as the arena command, so a seed here is a seed there.
+std::uint64_t opp_mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+struct OppGameResult {
+  int winner = -1;
+  bool over = false;
+  int refused = 0;     // actions of the opponent that did not validate
+  int opponent_actions = 0;
+};
+
+// One battle through the game interface: `opponent_side` (0, 1, or 2 for
+// both) played by the built-in opponent (GameType::opponent), the other side
+// by the random legal player (GameState::sample_action).
+OppGameResult opp_play_game(const GameType& type, const Game& game, std::uint64_t seed, int opponent_side) {
+  SeededDice dice(opp_mix(seed));
+  Rng rng[2] = {Rng(opp_mix(seed ^ 0xA5A5A5A5ull)), Rng(opp_mix(seed ^ 0x5A5A5A5A00ull))};
+  std::unique_ptr<GameState> s = game.new_initial_state();
+  OppGameResult r;
+  for (int n = 0; n < 20000 && !s->is_terminal(); ++n) {
+    const int p = s->current_player();
+    const bool opp = opponent_side == 2 || opponent_side == p;
+    const std::optional<Json> a = opp ? type.opponent(*s, rng[p]) : s->sample_action(rng[p]);
+    if (!a) break;
+    if (opp) {
+      ++r.opponent_actions;
+      // Checked on its own before it is applied: validate never changes the state.
+      if (!s->validate(*a).legal()) ++r.refused;
+    }
+    if (!s->apply(*a, dice, "action", false).applied()) break;
+  }
+  r.over = s->is_terminal();
+  if (r.over && !s->result().at("winner").is_null()) r.winner = s->result().at("winner").get<int>();
+  return r;
+}
+
+std::shared_ptr<const Game> opp_load(const std::string& file) {
+  return load_game(load_json_file(kOpponentScenarios + file), file, Json::object());
+}
+
+TEST(Opponent, IsRegisteredForWarmaster) {
+  EXPECT_TRUE(static_cast<bool>(game_type().opponent));
+}
+
+// GameType::opponent: "It plays through this interface, so every action it
+// returns validates". Whole battles, both sides played by the opponent.
+TEST(Opponent, EveryActionItChoosesValidatesAndItFinishesBattles) {
+  const GameType type = game_type();
+  for (const char* file : {"default.json", "shooting.json", "combat.json"}) {
+    const auto game = opp_load(file);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const OppGameResult r = opp_play_game(type, *game, seed, 2);
+      EXPECT_TRUE(r.over) << file << " seed " << seed;
+      EXPECT_EQ(r.refused, 0) << file << " seed " << seed;
+      // The combat battle starts in contact and may end in the first turn.
+      EXPECT_GT(r.opponent_actions, std::string(file) == "combat.json" ? 3 : 50) << file << " seed " << seed;
+    }
+  }
+}
+
+// The issue's measure: "over 200 seeded games on the bundled battles, it
+// beats a random legal player at least 90% of the time". Here a fixed set of
+// seeds, the opponent on each side of the default battle in turn (the
+// `referee warmaster arena` command runs the 200).
+TEST(Opponent, BeatsTheRandomLegalPlayer) {
+  const GameType type = game_type();
+  const auto game = opp_load("default.json");
+  int wins = 0, games = 0, refused = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed)
+    for (int side : {0, 1}) {
+      const OppGameResult r = opp_play_game(type, *game, seed, side);
+      ++games;
+      wins += r.winner == side;
+      refused += r.refused;
+      EXPECT_TRUE(r.over);
+      // The random player never wins a game against it on these seeds.
+      EXPECT_NE(r.winner, 1 - side) << "seed " << seed << ", opponent on side " << side;
+    }
+  EXPECT_EQ(refused, 0);
+  // Draws (no unit destroyed by either side by the turn limit) are the other
+  // outcome; see docs/warmaster-opponent.md for the measured rates.
+  EXPECT_GE(wins, games * 3 / 4) << wins << " wins in " << games;
+}
+
+// --- Small positions where the choice is clear ---------------------------------
+
+// A field with one unit of each side and a General each.
+Battlefield opp_duel(Unit mine, Unit theirs) {
+  Battlefield bf = empty_field();
+  bf.units.push_back(std::move(mine));
+  bf.units.push_back(std::move(theirs));
+  bf.characters.push_back(character("g0", 0, CharacterRole::General, 9, 60, 5));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 115));
+  return bf;
+}
+
+Unit opp_profile(Unit u, int attacks, int hits, int armour) {
+  u.attacks = attacks;
+  u.hits = hits;
+  u.armour = armour;
+  return u;
+}
+
+OpponentChoice opp_choose(const CommandState& s, std::uint64_t seed = 1) {
+  Rng rng(seed);
+  OpponentScratch scratch;
+  return choose_opponent_action(s, rng, OpponentOptions{}, scratch);
+}
+
+// Movement text: "a unit can use its own initiative to either charge or
+// evade from the closest visible enemy unit within 20cm". Knights (3
+// Attacks, Armour 4+, +1 for charging an enemy in the open) facing weak
+// infantry (1 Attack, no Armour) 12 cm away: combat_odds favour the charge.
+TEST(Opponent, ChargesAWeakEnemyInTheOpenByInitiativeWhenTheOddsFavourIt) {
+  const Unit knights = opp_profile(line_unit("knights", 0, 60, 50, 0, TroopType::Cavalry), 3, 3, 4);
+  const Unit levy = opp_profile(line_unit("levy", 1, 60, 65, 180), 1, 3, 0);
+  Battlefield bf = opp_duel(knights, levy);
+  CommandState s(make_game(bf));
+  ASSERT_TRUE(status(s, "knights").near_enemy_at_start);
+  EXPECT_GT(charge_value(s.battlefield(), unit(s, "knights"), unit(s, "levy"), s.settings()), 0.5);
+  const OpponentChoice c = opp_choose(s);
+  EXPECT_EQ(c.action.type, ActionType::Initiative) << c.reason;
+  EXPECT_TRUE(c.action.charge) << c.reason;
+  EXPECT_EQ(c.action.target, "levy");
+  EXPECT_TRUE(s.validate(c.action).legal());
+  // Applied, the knights are in contact and fight this turn as chargers.
+  ActionOutcome o = play(s, c.action);
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(status(s, "knights").charged);
+}
+
+// "or it can evade away from the closest enemy unit that it can see within
+// 20cm": weak infantry facing a strong unit does not charge, it evades.
+TEST(Opponent, EvadesAndDoesNotChargeWhenTheOddsArePoor) {
+  const Unit levy = opp_profile(line_unit("levy", 0, 60, 50), 1, 3, 0);
+  const Unit ogres = opp_profile(line_unit("ogres", 1, 60, 65, 180), 5, 4, 5);
+  CommandState s(make_game(opp_duel(levy, ogres)));
+  // The ogres charging the levy would win far more often than lose.
+  EXPECT_GT(charge_value(s.battlefield(), unit(s, "ogres"), unit(s, "levy"), s.settings()), 0.8);
+  const OpponentChoice c = opp_choose(s);
+  EXPECT_EQ(c.action.type, ActionType::Initiative) << c.reason;
+  EXPECT_FALSE(c.action.charge) << c.reason;
+  EXPECT_EQ(c.action.target, "ogres");
+  ActionOutcome o = play(s, c.action);
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  // Directly away from the enemy: further from it than before.
+  EXPECT_GT(unit_distance(unit(s, "levy"), unit(s, "ogres")).distance, 13.0);
+}
+
+// Play sheet, "SHOOTING: Units shoot at the closest enemy within range": the
+// Shooting phase has one action, and the opponent takes it.
+TEST(Opponent, ShootsInTheShootingPhaseAndEndsTheCombatPhase) {
+  const Unit bows = opp_profile(line_unit("bows", 0, 60, 20), 1, 3, 0);
+  const Unit foe = opp_profile(line_unit("foe", 1, 60, 45, 180), 3, 3, 6);
+  CommandState s(make_game(opp_duel(bows, foe)));
+  SeededDice dice(3);
+  int guard = 0;
+  while (s.phase() == Phase::Command && guard++ < 20) {
+    const OpponentChoice c = opp_choose(s);
+    ASSERT_TRUE(s.validate(c.action).legal()) << c.reason;
+    ASSERT_TRUE(s.apply(c.action, dice).verdict.legal());
+  }
+  ASSERT_EQ(s.phase(), Phase::Shooting);
+  EXPECT_EQ(opp_choose(s).action.type, ActionType::Shoot);
+}
+
+// Shooters "keep at range": crossbowmen with an enemy 24 cm away (inside
+// their 30 cm) are not ordered forward.
+TEST(Opponent, KeepsShootersAtRangeInsteadOfOrderingThemForward) {
+  Unit xbows = opp_profile(line_unit("xbows", 0, 60, 20), 1, 3, 0);
+  xbows.missile = Missile::Crossbow;
+  const Unit foe = opp_profile(line_unit("foe", 1, 60, 45, 180), 3, 3, 6);
+  CommandState s(make_game(opp_duel(xbows, foe)));
+  const OpponentChoice c = opp_choose(s);
+  EXPECT_NE(c.action.type, ActionType::Order) << c.reason;
+  // Without a missile weapon, the same unit is ordered to advance.
+  Unit foot = opp_profile(line_unit("foot", 0, 60, 20), 3, 3, 6);
+  CommandState t(make_game(opp_duel(foot, foe)));
+  const OpponentChoice d = opp_choose(t);
+  EXPECT_EQ(d.action.type, ActionType::Order) << d.reason;
+}
+
+// Orders in sequence (command text: each character issues his orders in
+// turn; a General who fails ends all orders): Heroes before the General.
+TEST(Opponent, IssuesTheHeroesOrdersBeforeTheGenerals) {
+  Battlefield bf = empty_field();
+  bf.units.push_back(opp_profile(line_unit("a", 0, 40, 30), 3, 3, 6));
+  bf.units.push_back(opp_profile(line_unit("b", 0, 120, 30), 3, 3, 6));
+  bf.units.push_back(opp_profile(line_unit("e", 1, 80, 100, 180), 3, 3, 6));
+  bf.characters.push_back(character("gen", 0, CharacterRole::General, 9, 80, 20));
+  bf.characters.push_back(character("hero", 0, CharacterRole::Hero, 8, 40, 20));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 80, 115));
+  CommandState s(make_game(bf));
+  const OpponentChoice c = opp_choose(s);
+  ASSERT_EQ(c.action.type, ActionType::Order) << c.reason;
+  EXPECT_EQ(c.action.character, "hero");
+}
+
+// Deterministic given the Rng: the same seed, the same choice.
+TEST(Opponent, SameSeedSameChoices) {
+  const auto game = opp_load("default.json");
+  const GameType type = game_type();
+  std::unique_ptr<GameState> s = game->new_initial_state();
+  Rng r1(7), r2(7);
+  EXPECT_EQ(*type.opponent(*s, r1), *type.opponent(*s, r2));
+}
+
+}  // namespace
+}  // namespace referee::warmaster
