@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -182,4 +184,89 @@ TEST(GridIndex, AgreesWithABruteForceScan) {
   GridIndex none;
   none.insert(4, {{1, 1}, {2, 2}});
   EXPECT_EQ(none.query({{0, 0}, {3, 3}}), (std::vector<int>{4}));
+}
+
+// contains() and distance(Segment, Polygon) skip edges by their bounds (the
+// point far outside an edge's box is not on it; an edge whose box is further
+// than the best distance so far cannot be nearer). The skips must change no
+// answer, bit for bit: here against the plain forms that measure every edge,
+// on random polygons at scales from millimetres to kilometres, with points and
+// segments on the outline, on vertices, a hair inside and outside, and away.
+namespace {
+bool contains_every_edge(const Polygon& poly, Vec2 p) {
+  const auto& pts = poly.points;
+  std::size_t n = pts.size();
+  if (n < 3) return false;
+  bool inside = false;
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    Vec2 a = pts[j], b = pts[i];
+    if (distance(p, Segment{a, b}) <= 1e-12) return true;
+    if ((b.y > p.y) != (a.y > p.y)) {
+      double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+      if (p.x < x) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+double distance_every_edge(const Segment& s, const Polygon& poly) {
+  if (intersects(s, poly)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  const auto& pts = poly.points;
+  for (std::size_t i = 0, n = pts.size(); i < n; ++i)
+    best = std::min(best, closest_points(s, Segment{pts[i], pts[(i + 1) % n]}).distance);
+  return best;
+}
+
+double skip_draw(Rng& rng, double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(rng.next() >> 11) * (1.0 / 9007199254740992.0);
+}
+}  // namespace
+
+TEST(Polygon, ContainsAndSegmentDistanceSkipNoEdgeThatDecides) {
+  Rng rng(20261125);
+  int on_outline = 0, inside = 0, outside = 0, measured = 0;
+  for (double scale : {1e-3, 1.0, 100.0, 1e4, 1e6}) {
+    for (int i = 0; i < 4000; ++i) {
+      const Vec2 c{skip_draw(rng, -1, 1) * scale, skip_draw(rng, -1, 1) * scale};
+      const int n = 3 + static_cast<int>(rng.below(8));
+      Polygon poly;
+      for (int k = 0; k < n; ++k) {
+        const double a = 2 * kPi * (k + skip_draw(rng, 0.1, 0.9)) / n;
+        const double r = skip_draw(rng, 0.05, 0.5) * scale;
+        poly.points.push_back(c + Vec2{std::cos(a), std::sin(a)} * r);
+      }
+      // Probes: on an edge, on a vertex, a hair (1e-13 .. 1e-8 of the scale
+      // and absolute) to either side of an edge, and anywhere near.
+      const std::size_t e = rng.below(static_cast<std::uint64_t>(n));
+      const Vec2 a = poly.points[e], b = poly.points[(e + 1) % static_cast<std::size_t>(n)];
+      const Vec2 on = a + (b - a) * skip_draw(rng, 0, 1);
+      const Vec2 nrm = normalized(perp(b - a));
+      std::vector<Vec2> probes{on, a, c, {c.x + skip_draw(rng, -1, 1) * scale, c.y + skip_draw(rng, -1, 1) * scale}};
+      for (double h : {1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8}) {
+        probes.push_back(on + nrm * h);
+        probes.push_back(on - nrm * h);
+        probes.push_back(on + nrm * (h * scale));
+        probes.push_back(on - nrm * (h * scale));
+      }
+      for (Vec2 p : probes) {
+        const bool ours = contains(poly, p), plain = contains_every_edge(poly, p);
+        ASSERT_EQ(ours, plain) << "scale " << scale << " case " << i << " at (" << p.x << ", " << p.y << ")";
+        if (distance(p, Segment{a, b}) <= 1e-12) ++on_outline;
+        else (ours ? inside : outside)++;
+      }
+      for (int k = 0; k < 4; ++k) {
+        const Vec2 p = probes[rng.below(probes.size())];
+        const Vec2 q{c.x + skip_draw(rng, -1.5, 1.5) * scale, c.y + skip_draw(rng, -1.5, 1.5) * scale};
+        const Segment s = k == 0 ? Segment{p, p + (q - p) * 1e-3} : Segment{p, q};
+        const double ours = distance(s, poly), plain = distance_every_edge(s, poly);
+        ASSERT_EQ(ours, plain) << "scale " << scale << " case " << i << " segment " << k;
+        measured += ours > 0;
+      }
+    }
+  }
+  EXPECT_GT(on_outline, 10000);
+  EXPECT_GT(inside, 10000);
+  EXPECT_GT(outside, 10000);
+  EXPECT_GT(measured, 10000);
 }

@@ -155,3 +155,45 @@ TEST(KernelsVsBoost, SelfIntersectionMatchesValidity) {
   EXPECT_GT(simple, 500);
   EXPECT_GT(not_simple, 500);
 }
+
+// segment_depth: the deepest point of a segment inside a stand, against the
+// depth Boost measures (distance to the outline, inside) at many points along
+// it: never shallower than any of them, and no deeper than the deepest by
+// more than the spacing of the points.
+TEST(KernelsVsBoost, SegmentDepthIntoAStand) {
+  Rng rng(1126);
+  int entering = 0, missing = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const OrientedRect r = random_stand(rng, 10);
+    const Polygon poly = to_polygon(r);
+    const BPoly bp = to_boost(poly);
+    BLine outline;
+    for (Vec2 v : poly.points) bg::append(outline, BPoint(v.x, v.y));
+    bg::append(outline, BPoint(poly.points[0].x, poly.points[0].y));
+    const double ax = uniform(rng, 0, 10);
+    const double ay = uniform(rng, 0, 10);
+    const double bx = uniform(rng, 0, 10);
+    const double by = uniform(rng, 0, 10);
+    const Segment s{{ax, ay}, {bx, by}};
+    const double ours = segment_depth(s, r);
+    const int steps = 400;
+    double deepest = -1;
+    for (int k = 0; k <= steps; ++k) {
+      const Vec2 p = s.a + (s.b - s.a) * (static_cast<double>(k) / steps);
+      const BPoint bpnt(p.x, p.y);
+      if (!bg::within(bpnt, bp)) continue;
+      const double d = bg::distance(bpnt, outline);
+      deepest = std::max(deepest, d);
+      EXPECT_GE(ours, d - 1e-9) << "case " << i << " step " << k;
+    }
+    if (deepest < 0) {
+      ++missing;
+      EXPECT_LE(ours, s.length() / steps + 1e-9) << "case " << i;  // at most a step's worth inside, unseen
+    } else {
+      ++entering;
+      EXPECT_LE(ours, deepest + s.length() / steps + 1e-9) << "case " << i;
+    }
+  }
+  EXPECT_GT(entering, 500);
+  EXPECT_GT(missing, 500);
+}

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "referee/core/dice.hpp"
 #include "referee/warmaster/transit_kernels.hpp"
@@ -192,4 +194,118 @@ TEST(TransitKernelsVsBoost, FirstContactNearAndFarFromThePolygonsBounds) {
   EXPECT_GT(rejected, 3000);
   EXPECT_GT(boxes_meet_no_contact, 1000);
   EXPECT_GT(hits, 1000);
+}
+
+// Sight (sight.cpp) skips crosses_interior() for a stand a line runs at least
+// 1e-3 deep into (segment_depth): such a line always crosses the stand's
+// interior by crosses_interior()'s own measure. Checked here on lines drawn to
+// be awkward for it: across the stand at random, just past a corner, nearly
+// along an edge (the splitting is least certain there), starting or ending
+// inside, and short; at table coordinates and every facing.
+TEST(TransitKernelsVsBoost, LineDeepIntoAStandCrossesItsInterior) {
+  Rng rng(1125);
+  int deep = 0, barely = 0, along = 0;
+  for (int i = 0; i < 40000; ++i) {
+    const Pose pose{{uniform(rng, 0, 180), uniform(rng, 0, 120)}, uniform(rng, 0, 360)};
+    const double width = uniform(rng, 1, 6);
+    const double depth = uniform(rng, 1, 6);
+    const OrientedRect r = OrientedRect::from_pose(pose, width, depth);
+    const Polygon poly = to_polygon(r);
+    const auto c = r.corners();
+    const int kind = static_cast<int>(rng.below(5));
+    Segment s;
+    if (kind == 0) {  // anywhere about the stand
+      const Vec2 p{uniform(rng, -8, 8), uniform(rng, -8, 8)};
+      const Vec2 q{uniform(rng, -8, 8), uniform(rng, -8, 8)};
+      s = {r.center + p, r.center + q};
+    } else if (kind == 1) {  // past a corner, 1e-3 to 1e-2 inside it
+      const Vec2 k = c[rng.below(4)];
+      const Vec2 in = normalized(r.center - k) * uniform(rng, 1e-3, 1e-2);
+      const double a = uniform(rng, 0, 2 * kPi);
+      const Vec2 d{std::cos(a), std::sin(a)};
+      s = {k + in - d * uniform(rng, 0.1, 20), k + in + d * uniform(rng, 0.1, 20)};
+    } else if (kind == 2) {  // nearly along an edge, just inside it
+      const std::size_t e = rng.below(4);
+      const Vec2 a = c[e], b = c[(e + 1) % 4];
+      const Vec2 in = normalized(r.center - (a + b) / 2) * uniform(rng, 1e-3, 3e-3);
+      const double tilt = std::pow(10.0, -uniform(rng, 3, 15)) * (rng.below(2) == 0 ? 1 : -1);
+      const Vec2 dir = normalized(b - a);
+      const Vec2 d = normalized(dir + perp(dir) * tilt);
+      const Vec2 mid = (a + b) / 2 + in;
+      s = {mid - d * uniform(rng, 0.5, 30), mid + d * uniform(rng, 0.5, 30)};
+      ++along;
+    } else if (kind == 3) {  // from inside to anywhere
+      const Vec2 p{uniform(rng, -0.5, 0.5) * width, uniform(rng, -0.5, 0.5) * depth};
+      s = {r.center + r.rot.apply(p), r.center + Vec2{uniform(rng, -10, 10), uniform(rng, -10, 10)}};
+      if (rng.below(2) == 0) std::swap(s.a, s.b);
+    } else {  // short, inside or across the outline
+      const Vec2 p = r.center + r.rot.apply(Vec2{uniform(rng, -0.6, 0.6) * width, uniform(rng, -0.6, 0.6) * depth});
+      const double a = uniform(rng, 0, 2 * kPi);
+      s = {p, p + Vec2{std::cos(a), std::sin(a)} * uniform(rng, 1e-3, 0.1)};
+    }
+    const double reach = segment_depth(s, r);
+    if (reach < 1e-3) continue;
+    ++deep;
+    barely += reach < 2e-3;
+    ASSERT_TRUE(crosses_interior(s, poly, 1e-7))
+        << "case " << i << " kind " << kind << " depth " << reach << " from (" << s.a.x << ", " << s.a.y << ") to ("
+        << s.b.x << ", " << s.b.y << ")";
+  }
+  EXPECT_GT(deep, 15000);
+  EXPECT_GT(barely, 2000);
+  EXPECT_GT(along, 5000);
+}
+
+// The same for convex terrain pieces (sight.cpp tries a line's depth at its
+// middle and at its point nearest the piece's centre): any point of the line
+// 1e-3 or more inside a convex polygon, measured to the nearest edge line,
+// means crosses_interior() finds the crossing. Lines across, nearly along an
+// edge, through corners and short; Boost agrees the line meets the interior.
+TEST(TransitKernelsVsBoost, LineDeepIntoAConvexPieceCrossesItsInterior) {
+  Rng rng(1127);
+  int deep = 0, barely = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Polygon poly;
+    do {
+      poly = ccw(convex_hull(random_polygon(rng).points));
+    } while (poly.points.size() < 3);
+    const auto& p = poly.points;
+    const std::size_t n = p.size();
+    auto depth = [&](Vec2 x) {  // ccw: inside is to the left of every edge
+      double d = std::numeric_limits<double>::infinity();
+      for (std::size_t k = 0; k < n; ++k) {
+        const Vec2 e = p[(k + 1) % n] - p[k];
+        d = std::min(d, cross(e, x - p[k]) / length(e));
+      }
+      return d;
+    };
+    Segment s;
+    const int kind = static_cast<int>(rng.below(3));
+    if (kind == 0) {
+      s = random_segment(rng);
+    } else if (kind == 1) {  // nearly along an edge, just inside it
+      const std::size_t e = rng.below(n);
+      const Vec2 a = p[e], b = p[(e + 1) % n];
+      const Vec2 dir = normalized(b - a);
+      const double tilt = std::pow(10.0, -uniform(rng, 3, 15)) * (rng.below(2) == 0 ? 1 : -1);
+      const Vec2 d = normalized(dir + perp(dir) * tilt);
+      const Vec2 mid = (a + b) / 2 + perp(dir) * uniform(rng, 1e-3, 3e-3);
+      s = {mid - d * uniform(rng, 0.5, 20), mid + d * uniform(rng, 0.5, 20)};
+    } else {  // through a vertex's neighbourhood
+      const Vec2 k = p[rng.below(n)];
+      const double a = uniform(rng, 0, 2 * kPi);
+      const Vec2 d{std::cos(a), std::sin(a)};
+      const Vec2 in = normalized(Vec2{5, 5} - k) * uniform(rng, 1e-3, 1e-2);
+      s = {k + in - d * uniform(rng, 0.01, 10), k + in + d * uniform(rng, 0.01, 10)};
+    }
+    double reach = -1;
+    for (int k = 0; k <= 64; ++k) reach = std::max(reach, depth(s.a + (s.b - s.a) * (k / 64.0)));
+    if (reach < 1e-3) continue;
+    ++deep;
+    barely += reach < 2e-3;
+    ASSERT_TRUE(crosses_interior(s, poly, 1e-7)) << "case " << i << " kind " << kind << " depth " << reach;
+    EXPECT_TRUE(bg::intersects(to_boost(s), to_boost(poly))) << "case " << i;
+  }
+  EXPECT_GT(deep, 5000);
+  EXPECT_GT(barely, 200);
 }

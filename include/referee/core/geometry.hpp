@@ -188,6 +188,12 @@ bool segments_intersect(const Segment& s, const Segment& t);
 std::optional<double> segment_intersection(const Segment& s, const Segment& t);
 // Parameter t in [0,1] along s where it first enters the rectangle (0 if it starts inside).
 std::optional<double> raycast(const Segment& s, const OrientedRect& r);
+// How deep the segment reaches into the rectangle: the largest distance from
+// the outline of any of its points inside the rectangle; 0 or less when it
+// misses or only touches. Exact up to rounding: in the rectangle's frame that
+// distance, min(half.x - |x|, half.y - |y|), is concave and piecewise linear
+// along the segment, so its largest value is at an end or at a kink.
+double segment_depth(const Segment& s, const OrientedRect& r);
 std::optional<double> raycast(const Segment& s, const Polygon& poly);
 
 bool contains(const Polygon& poly, Vec2 p);  // boundary counts as inside
