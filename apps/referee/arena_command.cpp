@@ -74,6 +74,7 @@ void add_arena_command(CLI::App& system, const GameType& type) {
       Rng rng[2] = {Rng(mix(seed ^ 0xA5A5A5A5ull)), Rng(mix(seed ^ 0x5A5A5A5A00ull))};
       std::unique_ptr<GameState> s = game->new_initial_state();
       int n = 0;
+      Json refusal;  // the refused action and its rulings: a bug, kept so it can be reported
       while (!s->is_terminal() && n < o->max_actions) {
         const int p = s->current_player();
         const std::optional<Json> a = players[p] == Player::Opponent ? type.opponent(*s, rng[p])
@@ -84,6 +85,8 @@ void add_arena_command(CLI::App& system, const GameType& type) {
         if (!out.applied()) {
           // Never expected: both players return only legal actions.
           ++refused;
+          refusal = {{"action", *a}, {"player", p}, {"turn", s->turn()}, {"phase", s->phase()},
+                     {"violations", out.verdict.violations}};
           break;
         }
       }
@@ -96,6 +99,7 @@ void add_arena_command(CLI::App& system, const GameType& type) {
       turns += s->turn();
       per_game.push_back({{"seed", seed}, {"winner", winner < 0 ? Json(nullptr) : Json(winner)},
                           {"turn", s->turn()}, {"reason", r.at("reason")}});
+      if (!refusal.is_null()) per_game.back()["refused"] = refusal;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::vector<std::string> names = game->players();

@@ -420,7 +420,7 @@ Aabb unit_bounds(const Unit& u) {
 }
 
 // `index`: of `bf`, or null. `whole_battle`: MoveScenes::whole_battle.
-MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth,
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth /*depth: the same search for both*/,
                                 TransitScratch* scratch, const MoveIndex* index = nullptr, bool whole_battle = false) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
@@ -472,13 +472,12 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     // Reasons are written only for legs that are blocked and not replanned.
     bool blocked = any_leg_blocked(scene, route.poses);
     if (blocked && route.poses.size() == 2) {
-      // Explaining searches to twice the allowance, to show by how much a
-      // detour fails; a route longer than the allowance is refused anyway.
-      // (The measure of a route is never less than its centre's path.)
-      const bool legality = depth == CheckDepth::Legality;
-      const double bound = legality ? a.allowance + 2 * kMeasureSlack : 2 * a.allowance;
+      // Searched to twice the allowance, to show by how much a detour fails;
+      // the same search whether or not reasons are written, so the verdict
+      // never depends on it (a tighter bound for legality alone refused
+      // routes the explaining check found).
+      const double bound = 2 * a.allowance;
       TransitOptions around;
-      if (legality && !whole_battle) around.region = area.inflated(bound / 2 + margin);
       around.index = index;
       const TransitScene whole(bf, *c, settings, around, scratch);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
@@ -786,12 +785,13 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   TransitScene& scene = *kept.scene;
   // Routes are searched up to the allowance plus the stand's longest edge:
   // enough to show by how much a slightly long detour fails, without
-  // searching the whole table for hopeless ones. For legality alone, up to
-  // the allowance: the corner that moves furthest moves at least as far as
-  // the centre, so a longer route is refused anyway.
-  const double max_route = depth == CheckDepth::Legality
-                               ? std::max(pace.allowance, 1.0) + 2 * kMeasureSlack
-                               : std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  // searching the whole table for hopeless ones. The same bound for legality
+  // alone: the search's own measure of a route can exceed the route it
+  // finally gives, so a tighter bound refused moves that the explaining
+  // check accepts, and a verdict must never depend on whether its reasons
+  // are written.
+  (void)depth;
+  const double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   // The listed order first; the other orders are made only if it fails.
   std::vector<std::vector<int>> orders{req.order.empty() ? moving : req.order};
   const bool other_orders = req.order.empty() && moving.size() > 1;

@@ -44,6 +44,15 @@ expect_2 "unknown player" "$ref" warmaster arena --battle "$sc/default.json" --s
 grep -q 'side0' "$tmp/err.txt" || fail "unknown player: the error names --side0"
 expect_2 "no games" "$ref" warmaster arena --battle "$sc/default.json" --games 0
 expect_2 "missing battle" "$ref" warmaster arena --battle "$tmp/none.json"
+# A move the check accepts with its reasons written must not be refused when
+# applied without them: in this game the opponents' 115th action was a half-pace
+# move round a friendly unit that the quicker check, searching routes only up
+# to the allowance, refused (a verdict that depended on whether it was explained).
+"$ref" warmaster arena --battle "$sc/pitched-battle.json" --games 1 --seed 47 --side0 opponent --side1 opponent \
+  >"$tmp/pitched.json" || fail "pitched battle arena exit $?"
+grep -q '"refused": 0,' "$tmp/pitched.json" || fail "pitched battle, seed 47: an action was refused: $(grep -A3 '"refused": {' "$tmp/pitched.json" | head -5)"
+grep -q '"unfinished": 0,' "$tmp/pitched.json" || fail "pitched battle, seed 47: unfinished"
+
 # Systems without a built-in opponent have no arena.
 expect_2 "ancients has no arena" "$ref" ancients arena --battle x.json
 
