@@ -334,8 +334,9 @@ TEST(ServerApiOpponent, SystemsAndBattlesSayWhichHaveAnOpponent) {
   for (const Json& t : call(api, "GET", "/api/systems", nullptr, 200)) has[t["name"]] = t["opponent"];
   EXPECT_TRUE(has.at("ancients"));
   EXPECT_FALSE(has.at("blightmeer"));
-  for (const Json& b : call(api, "GET", "/api/battles", nullptr, 200)["battles"])
-    EXPECT_EQ(b["opponent"].get<bool>(), has.at(b["system"])) << b["id"];
+  // Kept: a range-for over a member of a temporary would outlive it.
+  const Json battles = call(api, "GET", "/api/battles", nullptr, 200);
+  for (const Json& b : battles["battles"]) EXPECT_EQ(b["opponent"].get<bool>(), has.at(b["system"])) << b["id"];
 }
 
 TEST(ServerApiOpponent, PlaysTheCurrentPlayersTurnThroughTheMatchLoggedAndUndoable) {
