@@ -307,11 +307,13 @@ void add_play(CLI::App& parent, const GameType& type) {
         const std::string phase = s.phase();
         Json action;
         std::string where;
+        enum class From { Opponent, Plan, Player } from = From::Plan;
         if (p >= 0 && p < 2 && bot[static_cast<std::size_t>(p)]) {
           std::optional<Json> a = type.opponent(s, rng);
           if (!a) break;
           action = std::move(*a);
           where = fmt::format("opponent[{}]", m.log().entries.size());
+          from = From::Opponent;
         } else if (next < plan.json.size()) {
           where = fmt::format("{}[{}]", plan.path, next);
           action = plan.json[next++];
@@ -335,16 +337,16 @@ void add_play(CLI::App& parent, const GameType& type) {
             continue;
           }
           where = fmt::format("input line {}", line_no);
+          from = From::Player;
         } else {
           break;
         }
-        const bool from_plan = !where.starts_with("opponent") && !where.starts_with("input");
         const Outcome out =
-            from_plan ? naming_source(o->actions, [&] { return m.play(action, where); }) : m.play(action, where);
+            from == From::Plan ? naming_source(o->actions, [&] { return m.play(action, where); }) : m.play(action, where);
         if (!out.applied()) {
           played.refused.push_back({{"index", m.log().entries.size() - 1}, {"from", where}, {"violations", out.verdict.violations}});
           played.text += fmt::format("{} refused: {}\n", where, explain(out.verdict));
-          if (where.starts_with("opponent"))
+          if (from == From::Opponent)
             throw std::logic_error("the built-in opponent chose an action the rules refuse: " + explain(out.verdict));
           continue;
         }
