@@ -7,6 +7,7 @@
 // choices from its own generator seeded from the same number, so a game is
 // replayed exactly by its seed.
 #include <chrono>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -43,7 +44,7 @@ std::uint64_t mix(std::uint64_t x) {
 void add_arena_command(CLI::App& system, const GameType& type) {
   if (!type.opponent) return;
   struct Opts {
-    std::string battle, side0 = "opponent", side1 = "random";
+    std::string battle, side0 = "opponent", side1 = "random", svg_dir;
     int games = 20;
     std::uint64_t seed = 1;
     int max_actions = 20000;
@@ -59,8 +60,13 @@ void add_arena_command(CLI::App& system, const GameType& type) {
   cmd->add_option("--side1", o->side1, "Who plays side 1: opponent or random (default random)");
   cmd->add_option("--max-actions", o->max_actions, "Actions after which a game is abandoned (default 20000)")
       ->check(CLI::Range(1, 10000000));
+  if (phase_picture(type))
+    cmd->add_option("--svg-dir", o->svg_dir,
+                    "Write a picture of each game's end into this folder (game-SEED.svg), to see how it was won");
   add_output_options(cmd, o->out);
   cmd->callback([o, &type] {
+    const auto picture = o->svg_dir.empty() ? decltype(phase_picture(type)){} : phase_picture(type);
+    std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
     const Player players[2] = {player_from(o->side0, "--side0"), player_from(o->side1, "--side1")};
     const Json battle = load_json_file(o->battle);
     const std::shared_ptr<const Game> game = type.load(battle, o->battle, Json::object());
@@ -100,6 +106,10 @@ void add_arena_command(CLI::App& system, const GameType& type) {
       per_game.push_back({{"seed", seed}, {"winner", winner < 0 ? Json(nullptr) : Json(winner)},
                           {"turn", s->turn()}, {"reason", r.at("reason")}});
       if (!refusal.is_null()) per_game.back()["refused"] = refusal;
+      if (picture)
+        pictures.emplace_back(fmt::format("game-{}.svg", seed),
+                              picture(*s, fmt::format("seed {}, turn {}: {}", seed, s->turn(),
+                                                      r.at("reason").get<std::string>())));
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::vector<std::string> names = game->players();
@@ -126,6 +136,14 @@ void add_arena_command(CLI::App& system, const GameType& type) {
     text += fmt::format("draws {}, unfinished {}, refused actions {}; mean turns {:.2f}, mean actions {:.1f}; {:.1f} s\n",
                         draws, unfinished, refused, static_cast<double>(turns) / o->games,
                         static_cast<double>(actions) / o->games, seconds);
+    if (picture) {
+      std::error_code ec;
+      std::filesystem::create_directories(o->svg_dir, ec);
+      if (ec) throw InputError("--svg-dir", fmt::format("cannot make the folder: {}", ec.message()));
+      OutputSet outputs;
+      for (auto& [name, svg] : pictures) outputs.add((std::filesystem::path(o->svg_dir) / name).string(), std::move(svg));
+      outputs.commit();
+    }
     emit(o->out, answer, text);
   });
 }

@@ -2,6 +2,7 @@
 // Every function lives in its own file so the systems grow independently.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,9 @@ void add_game_commands(CLI::App& system, const GameType& type);
 // arena: seeded games of the built-in opponent against a random legal player
 // (or itself), for a system whose GameType has an opponent; nothing otherwise.
 void add_arena_command(CLI::App& system, const GameType& type);
+// A picture of a state (SVG text) for the systems that draw one (Warmaster);
+// empty for the others. The caption goes under the table.
+std::function<std::string(const GameState&, const std::string&)> phase_picture(const GameType& type);
 // rules: the rule catalogue of "warmaster", "ancients" or "blightmeer".
 void add_rules_command(CLI::App& system_command, const std::string& system);
 // serve: the web board.

@@ -229,15 +229,6 @@ std::string narrate(const Json& action, const Outcome& o) {
   return line;
 }
 
-// A picture of a state, for the systems that draw one after each phase.
-std::function<std::string(const GameState&, const std::string&)> phase_picture(const GameType& type) {
-  if (type.name != "warmaster") return {};
-  return [](const GameState& s, const std::string& caption) {
-    const warmaster::CommandState* w = warmaster::typed_state(s);
-    return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
-  };
-}
-
 std::string file_slug(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -515,6 +506,15 @@ void add_query(CLI::App& parent, const GameType& type) {
 }
 
 }  // namespace
+
+// A picture of a state, for the systems that draw one after each phase.
+std::function<std::string(const GameState&, const std::string&)> phase_picture(const GameType& type) {
+  if (type.name != "warmaster") return {};
+  return [](const GameState& s, const std::string& caption) {
+    const warmaster::CommandState* w = warmaster::typed_state(s);
+    return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
+  };
+}
 
 void add_game_commands(CLI::App& system, const GameType& type) {
   add_play(system, type);

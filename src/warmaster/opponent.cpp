@@ -65,7 +65,7 @@ CombatOddsSide odds_side(const Unit& u, int dice, Position position) {
 }  // namespace
 
 double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
-                    int fighting_charger, int fighting_target) {
+                    int fighting_charger, int fighting_target, int ally_dice) {
   if (charger.stands.empty() || target.stands.empty()) return -1;
   const int sa = fighting_charger > 0 ? fighting_charger : static_cast<int>(charger.stands.size());
   const int sb = fighting_target > 0 ? fighting_target : static_cast<int>(target.stands.size());
@@ -76,6 +76,7 @@ double charge_value(const Battlefield& bf, const Unit& charger, const Unit& targ
     if (charger.type == TroopType::Monster || charger.type == TroopType::Chariot) a += sa;
   }
   if (target.terrifying) a -= sa;
+  a += std::max(0, ally_dice);
   int b = target.attacks * sb;
   if (charger.terrifying) b -= sb;
   CombatOddsRequest r;
@@ -518,6 +519,58 @@ struct Candidate {
   std::string reason;
 };
 
+// The odds a charge needs. Late in a battle that is not being won (no more
+// enemy units lost than our own), a draw is no better than a loss, so the
+// opponent takes fights it would otherwise refuse.
+double charge_margin(const Ctx& c) {
+  const int left = c.settings.turn_limit - c.s.turn();  // full turns after this one
+  const bool winning = c.s.units_lost(1 - c.side) > c.s.units_lost(c.side);
+  if (!winning && left < c.o.press_turns) return c.o.press_charge_margin;
+  return c.o.charge_margin;
+}
+
+// Stands of `f` touching any stand of `e`.
+int stands_touching(const Ctx& c, const Unit& f, const Unit& e) {
+  const double touch = c.settings.contact_tolerance + 0.02;
+  int k = 0;
+  for (std::size_t i = 0; i < f.stands.size(); ++i)
+    for (std::size_t j = 0; j < e.stands.size(); ++j)
+      if (distance(f.footprint(i), e.footprint(j)) <= touch) {
+        ++k;
+        break;
+      }
+  return k;
+}
+
+// The dice friends of `u` will add against `en` in the same engagement: those
+// already touching it (a charge made earlier this phase), and, by initiative,
+// those that may still charge it by initiative because it is their closest
+// visible enemy (each is expected to bring two stands into contact). Ganging
+// up is how a weaker army wins fights: the combat result is the sum of hits.
+int ally_dice(const Ctx& c, const Unit& u, const Unit& en, bool initiative) {
+  const bool open = position_of(c.bf, en, c.settings).position == Position::Open;
+  int dice = 0;
+  for (std::size_t i = 0; i < c.bf.units.size(); ++i) {
+    const Unit& f = c.bf.units[i];
+    if (f.side != c.side || f.id == u.id || !on_table(c.s, i) || f.attacks <= 0 || keeps_range(f)) continue;
+    const UnitStatus& st = c.s.units()[i];
+    const int per = f.attacks - (f.confused ? 1 : 0) - (en.terrifying ? 1 : 0);
+    if (const int k = stands_touching(c, f, en); k > 0) {
+      dice += k * (per + (st.charged && open ? 1 : 0));
+      continue;
+    }
+    if (!initiative || !st.near_enemy_at_start || st.used_initiative || st.moved || f.engaged || f.confused ||
+        st.frozen)
+      continue;
+    for (const InitiativeCandidate& cand : c.s.initiative_targets(f.id, true)) {
+      if (!cand.visible) continue;
+      if (cand.enemy == en.id) dice += std::min<int>(2, static_cast<int>(f.stands.size())) * (per + (open ? 1 : 0));
+      break;
+    }
+  }
+  return dice;
+}
+
 // The best favourable charge by `u` (ordered or by initiative), validated.
 std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& shell, bool initiative,
                                      const std::string& only_target = {}) {
@@ -528,12 +581,13 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
     const Unit& en = c.bf.units[e];
     if (!only_target.empty() && en.id != only_target) continue;
     if (unit_distance(u, en).distance > allowance) continue;
-    const double v = charge_value(c.bf, u, en, c.settings);
-    if (v >= c.o.charge_margin) targets.push_back({v, &en});
+    const double v = charge_value(c.bf, u, en, c.settings, 0, 0, ally_dice(c, u, en, initiative));
+    if (v >= charge_margin(c)) targets.push_back({v, &en});
   }
   std::sort(targets.begin(), targets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (const auto& [whole, en] : targets) {
     (void)whole;
+    const int allies = ally_dice(c, u, *en, initiative);
     std::vector<MoveRequest> moves = lined_up_charges(u, *en);
     moves.push_back(plan_straight_charge(u, *en));
     // The odds of each move with the stands that will touch: a column
@@ -556,8 +610,8 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
             break;
           }
       if (fa == 0) continue;
-      const double mv = charge_value(c.bf, u, *en, c.settings, fa, std::max(fb, 1));
-      if (mv >= c.o.charge_margin) ranked.push_back({mv, k});
+      const double mv = charge_value(c.bf, u, *en, c.settings, fa, std::max(fb, 1), allies);
+      if (mv >= charge_margin(c)) ranked.push_back({mv, k});
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [mv, k] : ranked) {
@@ -898,23 +952,73 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
 
 // --- Characters -----------------------------------------------------------------
 
+bool wants_to_move(const Ctx& c, const Unit& u);
+
+// The units a character stays near. Each Hero or Wizard, in order, takes
+// the unit furthest from the General that no one has taken yet and the two
+// units nearest that one; the General keeps the rest (all of them when he
+// is alone). Characters that stand by the same units waste their orders on
+// the units nearest them, and a flank far from the General is never
+// ordered.
+std::vector<std::size_t> character_group(const Ctx& c, std::size_t who) {
+  const Battlefield& bf = c.bf;
+  // Units that will want orders (not guns already in range): the others
+  // need no character near them.
+  std::vector<std::size_t> own, all;
+  for (std::size_t i = 0; i < bf.units.size(); ++i)
+    if (bf.units[i].side == c.side && on_table(c.s, i)) {
+      all.push_back(i);
+      if (wants_to_move(c, bf.units[i])) own.push_back(i);
+    }
+  if (own.empty()) own = all;
+  const Character* general = nullptr;
+  std::vector<std::size_t> helpers;  // characters, by index
+  for (std::size_t ci = 0; ci < bf.characters.size(); ++ci) {
+    const Character& ch = bf.characters[ci];
+    if (ch.side != c.side || c.s.characters()[ci].lost) continue;
+    if (ch.role == CharacterRole::General) general = &ch;
+    else helpers.push_back(ci);
+  }
+  const Character& me = bf.characters[who];
+  // A small army, or one whose General is gone: everyone stays by all of it.
+  if (general == nullptr || own.size() <= 3) return own;
+  std::vector<char> taken(bf.units.size(), 0);
+  std::vector<std::size_t> mine;
+  for (std::size_t h : helpers) {
+    const Vec2 from = general->pose.position;
+    std::size_t far = bf.units.size();
+    double fd = -1;
+    for (std::size_t i : own)
+      if (!taken[i] && distance(centroid(bf.units[i]), from) > fd) fd = distance(centroid(bf.units[i]), from), far = i;
+    if (far == bf.units.size()) break;
+    std::vector<std::pair<double, std::size_t>> near;
+    for (std::size_t i : own)
+      if (!taken[i]) near.push_back({distance(centroid(bf.units[i]), centroid(bf.units[far])), i});
+    std::sort(near.begin(), near.end());
+    if (near.size() > 3) near.resize(3);
+    for (const auto& [d, i] : near) {
+      (void)d;
+      taken[i] = 1;
+      if (h == who) mine.push_back(i);
+    }
+  }
+  if (me.role != CharacterRole::General) return mine.empty() ? own : mine;
+  for (std::size_t i : own)
+    if (!taken[i]) mine.push_back(i);
+  return mine.empty() ? own : mine;
+}
+
 std::optional<Candidate> next_character_move(const Ctx& c) {
   const Battlefield& bf = c.bf;
   for (std::size_t ci = 0; ci < bf.characters.size(); ++ci) {
     const Character& ch = bf.characters[ci];
     const CharacterStatus& cs = c.s.characters()[ci];
     if (ch.side != c.side || cs.moved || cs.lost || cs.frozen || !ch.joined_unit.empty()) continue;
-    // Its units: the General all of them; others the three nearest.
-    std::vector<std::pair<double, Vec2>> own;
-    for (std::size_t i = 0; i < bf.units.size(); ++i)
-      if (bf.units[i].side == c.side && on_table(c.s, i))
-        own.push_back({character_distance(ch, bf.units[i]).distance, centroid(bf.units[i])});
-    if (own.empty()) continue;
-    std::sort(own.begin(), own.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    const std::size_t n = ch.role == CharacterRole::General ? own.size() : std::min<std::size_t>(3, own.size());
+    const std::vector<std::size_t> group = character_group(c, ci);
+    if (group.empty()) continue;
     Vec2 centre{0, 0};
-    for (std::size_t k = 0; k < n; ++k) centre += own[k].second;
-    centre = centre * (1.0 / static_cast<double>(n));
+    for (std::size_t i : group) centre += centroid(bf.units[i]);
+    centre = centre * (1.0 / static_cast<double>(group.size()));
     // Behind them: away from the nearest enemy.
     Vec2 away{0, c.side == 0 ? -1.0 : 1.0};
     double nearest = kFar;

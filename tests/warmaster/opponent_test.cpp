@@ -3,7 +3,10 @@
 // positions it makes the choice the rules and the odds make clear.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "command_fixtures.hpp"
 #include "referee/core/json_io.hpp"
@@ -84,27 +87,38 @@ TEST(Opponent, EveryActionItChoosesValidatesAndItFinishesBattles) {
 }
 
 // The issue's measure: "over 200 seeded games on the bundled battles, it
-// beats a random legal player at least 90% of the time". Here a fixed set of
-// seeds, the opponent on each side of the default battle in turn (the
-// `referee warmaster arena` command runs the 200).
+// beats a random legal player at least 90% of the time". Here the first 20
+// seeds of the 200 (`referee warmaster arena` runs them all; the rates are in
+// docs/warmaster-opponent.md), the opponent on each side in turn. On the
+// pitched battle it wins 38 of these 40 games (the Empire loses seed 17 and
+// draws one); on the river battle, where the Empire must cross at a ford or a
+// bridge against a stronger army, it wins 33 of 40 and loses 3.
 TEST(Opponent, BeatsTheRandomLegalPlayer) {
   const GameType type = game_type();
-  const auto game = opp_load("default.json");
-  int wins = 0, games = 0, refused = 0;
-  for (std::uint64_t seed = 1; seed <= 12; ++seed)
-    for (int side : {0, 1}) {
-      const OppGameResult r = opp_play_game(type, *game, seed, side);
-      ++games;
-      wins += r.winner == side;
-      refused += r.refused;
-      EXPECT_TRUE(r.over);
-      // The random player never wins a game against it on these seeds.
-      EXPECT_NE(r.winner, 1 - side) << "seed " << seed << ", opponent on side " << side;
-    }
-  EXPECT_EQ(refused, 0);
-  // Draws (no unit destroyed by either side by the turn limit) are the other
-  // outcome; see docs/warmaster-opponent.md for the measured rates.
-  EXPECT_GE(wins, games * 3 / 4) << wins << " wins in " << games;
+  struct Expect {
+    const char* file;
+    int min_wins, max_losses;
+  };
+  for (const Expect& e : {Expect{"pitched-battle.json", 36, 1}, Expect{"default.json", 30, 3}}) {
+    const auto game = opp_load(e.file);
+    int wins = 0, losses = 0, games = 0, refused = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed)
+      for (int side : {0, 1}) {
+        const OppGameResult r = opp_play_game(type, *game, seed, side);
+        ++games;
+        wins += r.winner == side;
+        losses += r.winner == 1 - side;
+        refused += r.refused;
+        EXPECT_TRUE(r.over) << e.file << " seed " << seed;
+        // Playing the Orcs it wins every one of these games.
+        if (side == 1) {
+          EXPECT_EQ(r.winner, 1) << e.file << " seed " << seed;
+        }
+      }
+    EXPECT_EQ(refused, 0) << e.file;
+    EXPECT_GE(wins, e.min_wins) << e.file << ": " << wins << " wins in " << games;
+    EXPECT_LE(losses, e.max_losses) << e.file << ": " << losses << " losses in " << games;
+  }
 }
 
 // --- Small positions where the choice is clear ---------------------------------
@@ -219,6 +233,101 @@ TEST(Opponent, IssuesTheHeroesOrdersBeforeTheGenerals) {
   const OpponentChoice c = opp_choose(s);
   ASSERT_EQ(c.action.type, ActionType::Order) << c.reason;
   EXPECT_EQ(c.action.character, "hero");
+}
+
+// Halberdiers (3 Attacks, Armour 6+) 12 cm from Orc Boyz (4 Attacks, 6+).
+// Alone, a charge is even (12 dice, +1 a stand charging in the open, against
+// 12): the opponent does not make it, and as the Orcs charging would have 15
+// dice against 9, it evades. Play sheet: "Combat result: hits scored plus 1
+// per supporting stand" is summed over all the units of an engagement, so
+// with a second unit beside it that can also charge the Boyz by initiative
+// (its closest enemy too, each bringing about two stands), the first charges.
+Battlefield gang_field(bool friend_beside) {
+  Battlefield bf = empty_field();
+  bf.units.push_back(opp_profile(line_unit("halberds", 0, 50, 50), 3, 3, 6));
+  if (friend_beside) bf.units.push_back(opp_profile(line_unit("friends", 0, 72, 50), 3, 3, 6));
+  bf.units.push_back(opp_profile(line_unit("boyz", 1, 60, 65, 180), 4, 3, 6));
+  bf.characters.push_back(character("g0", 0, CharacterRole::General, 9, 60, 5));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 115));
+  return bf;
+}
+
+TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
+  {
+    CommandState s(make_game(gang_field(false)));
+    const double alone = charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings());
+    EXPECT_LT(alone, 0.3);
+    // Two more stands of Attacks 3 charging in the open: 8 dice more.
+    EXPECT_GE(charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings(), 0, 0, 8), 0.3);
+    const OpponentChoice c = opp_choose(s);
+    ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
+    EXPECT_FALSE(c.action.charge) << c.reason;  // it evades
+  }
+  CommandState s(make_game(gang_field(true)));
+  const OpponentChoice c = opp_choose(s);
+  ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
+  EXPECT_TRUE(c.action.charge) << c.reason;
+  EXPECT_EQ(c.action.target, "boyz");
+  SeededDice dice(1);
+  ASSERT_TRUE(s.apply(c.action, dice).verdict.legal());
+  // The friend, now with the first unit in contact, charges the same enemy.
+  const OpponentChoice d = opp_choose(s);
+  ASSERT_EQ(d.action.type, ActionType::Initiative) << d.reason;
+  EXPECT_TRUE(d.action.charge) << d.reason;
+  EXPECT_EQ(d.action.unit, "friends");
+  EXPECT_EQ(d.action.target, "boyz");
+}
+
+// A draw at the turn limit is no better than a loss for a side that has not
+// destroyed more units than it lost: in the last three turns it takes the
+// even charge it refuses earlier (OpponentOptions::press_turns,
+// press_charge_margin).
+TEST(Opponent, TakesEvenChargesLateInABattleItIsNotWinning) {
+  Settings late;
+  late.turn_limit = 2;  // turn 1 of 2: one turn after this one
+  CommandState s(make_game(gang_field(false), late));
+  const double v = charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings());
+  ASSERT_LT(v, 0.3);
+  ASSERT_GE(v, OpponentOptions{}.press_charge_margin);
+  const OpponentChoice c = opp_choose(s);
+  ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
+  EXPECT_TRUE(c.action.charge) << c.reason;
+  EXPECT_EQ(c.action.target, "boyz");
+}
+
+// Command text: a character can only order units within its command
+// distance, with -1 for each full 20 cm beyond the first. The Hero goes to
+// the units furthest from the General, so that a far flank is ordered at
+// all; the General stays by the rest.
+TEST(Opponent, TheHeroGoesToTheFlankFurthestFromTheGeneral) {
+  Battlefield bf = empty_field();
+  for (double x : {30.0, 50.0}) bf.units.push_back(opp_profile(line_unit(fmt::format("near{}", x), 0, x, 30), 3, 3, 6));
+  for (double x : {130.0, 145.0, 160.0})
+    bf.units.push_back(opp_profile(line_unit(fmt::format("far{}", x), 0, x, 30), 3, 3, 6));
+  bf.units.push_back(opp_profile(line_unit("e", 1, 90, 110, 180), 3, 3, 6));
+  bf.characters.push_back(character("gen", 0, CharacterRole::General, 9, 40, 20));
+  bf.characters.push_back(character("hero", 0, CharacterRole::Hero, 8, 45, 20));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 90, 118));
+  CommandState s(make_game(bf));
+  SeededDice dice(2);
+  std::optional<Vec2> hero_to, gen_to;
+  for (int guard = 0; guard < 60 && s.phase() == Phase::Command; ++guard) {
+    const OpponentChoice c = opp_choose(s);
+    ASSERT_TRUE(s.validate(c.action).legal()) << c.reason;
+    ASSERT_TRUE(s.apply(c.action, dice).verdict.legal());
+    if (c.action.type != ActionType::CharacterMove) continue;
+    for (const Character& ch : s.battlefield().characters) {
+      if (ch.id == c.action.character && ch.id == "hero") hero_to = ch.pose.position;
+      if (ch.id == c.action.character && ch.id == "gen") gen_to = ch.pose.position;
+    }
+  }
+  ASSERT_TRUE(hero_to.has_value());
+  // From x 45 toward the far flank (x 130-160), as far as its 60 cm allows.
+  EXPECT_GT(hero_to->x, 95.0);
+  // The General stays by the near units (or does not move at all).
+  if (gen_to) {
+    EXPECT_LT(gen_to->x, 60.0);
+  }
 }
 
 // Deterministic given the Rng: the same seed, the same choice.

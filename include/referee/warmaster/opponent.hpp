@@ -52,6 +52,10 @@ struct OpponentOptions {
   double min_further_order = 0.58;
   // A charge is made when P(win) - P(lose) of the first round is at least this.
   double charge_margin = 0.3;
+  // In the last `press_turns` turns of a battle it is not winning (it has
+  // destroyed no more units than it lost), it charges at this margin instead.
+  int press_turns = 3;
+  double press_charge_margin = -0.2;
   // A unit evades when the enemy charging it would have P(win) - P(lose) of
   // at least this.
   double evade_margin = 0.25;
@@ -93,8 +97,10 @@ OpponentChoice choose_opponent_action(const CommandState& s, Rng& rng, const Opp
 
 // Odds of `charger` charging `target` now, one round: P(charger wins) -
 // P(charger loses), with a little for tougher stands. The stands fighting on
-// each side: the given counts, or (0) every stand.
+// each side: the given counts, or (0) every stand. `ally_dice`: the dice of
+// friends that fight the same target in the same engagement (already in
+// contact, or about to charge it too), added to the charger's.
 double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
-                    int fighting_charger = 0, int fighting_target = 0);
+                    int fighting_charger = 0, int fighting_target = 0, int ally_dice = 0);
 
 }  // namespace referee::warmaster
