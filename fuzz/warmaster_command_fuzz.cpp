@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const Json j = parse_json_text(text, "action");
     CommandState s(game());
-    const Action a = parse_action(j, s.battlefield(), "action");
+    const Action a = parse_action(j, s, "action");
     ScriptedDice dice({3, 4, 5, 2, 6, 1});
     (void)s.validate(a);
     (void)s.apply(a, dice);

@@ -358,53 +358,61 @@ const char* to_string(CombatMoveKind k) {
   return "stand";
 }
 
+std::vector<CombatDecision> combat_decisions_from_json(const nlohmann::json& j, const Battlefield& bf,
+                                                       const std::string& path) {
+  JsonReader d(j, path);
+  d.require_array();
+  std::vector<std::string> names;
+  for (CombatChoice c : {CombatChoice::Default, CombatChoice::Pursue, CombatChoice::Stand, CombatChoice::FallBack,
+                         CombatChoice::Advance})
+    names.push_back(to_string(c));
+  std::vector<CombatDecision> out;
+  for (JsonReader x : d.items()) {
+    x.require_object();
+    x.allow_only({"unit", "choice", "distance"});
+    CombatDecision dec;
+    dec.unit = x.string("unit");
+    if (!bf.find_unit(dec.unit)) x.fail("unit", fmt::format("no unit \"{}\" on the battlefield", dec.unit));
+    for (const CombatDecision& o : out)
+      if (o.unit == dec.unit) x.fail("unit", "this unit already has a decision");
+    dec.choice = *combat_choice_from_string(x.one_of_or("choice", names, "default"));
+    if (x.has("distance")) dec.distance = x.number("distance", 0, 1000);
+    out.push_back(std::move(dec));
+  }
+  return out;
+}
+
+nlohmann::json combat_decisions_to_json(const std::vector<CombatDecision>& decisions) {
+  nlohmann::json d = nlohmann::json::array();
+  for (const CombatDecision& x : decisions) {
+    nlohmann::json e{{"unit", x.unit}, {"choice", to_string(x.choice)}};
+    if (x.distance) e["distance"] = *x.distance;
+    d.push_back(e);
+  }
+  return d;
+}
+
 CombatOptions combat_options_from_json(const nlohmann::json& j, const Battlefield& bf, const char* path) {
   JsonReader r(j, path ? path : "options");
   r.require_object();
   r.allow_only({"charged", "decisions", "max_rounds"});
   CombatOptions o;
-  auto known = [&](const JsonReader& at, const std::string& id) {
-    if (!bf.find_unit(id)) at.fail(fmt::format("no unit \"{}\" on the battlefield", id));
-  };
   if (auto c = r.find("charged")) {
     c->require_array();
     for (const JsonReader& x : c->items()) {
       const std::string id = x.as_string();
-      known(x, id);
+      if (!bf.find_unit(id)) x.fail(fmt::format("no unit \"{}\" on the battlefield", id));
       if (std::find(o.charged.begin(), o.charged.end(), id) != o.charged.end()) x.fail("listed twice");
       o.charged.push_back(id);
     }
   }
-  if (auto d = r.find("decisions")) {
-    d->require_array();
-    std::vector<std::string> names;
-    for (CombatChoice c : {CombatChoice::Default, CombatChoice::Pursue, CombatChoice::Stand, CombatChoice::FallBack,
-                           CombatChoice::Advance})
-      names.push_back(to_string(c));
-    for (JsonReader x : d->items()) {
-      x.require_object();
-      x.allow_only({"unit", "choice", "distance"});
-      CombatDecision dec;
-      dec.unit = x.string("unit");
-      known(x.at("unit"), dec.unit);
-      if (decision_of(o, dec.unit)) x.fail("unit", "this unit already has a decision");
-      dec.choice = *combat_choice_from_string(x.one_of_or("choice", names, "default"));
-      if (x.has("distance")) dec.distance = x.number("distance", 0, 1000);
-      o.decisions.push_back(std::move(dec));
-    }
-  }
+  if (auto d = r.find("decisions")) o.decisions = combat_decisions_from_json(d->json(), bf, d->path());
   o.max_rounds = r.integer_or("max_rounds", o.max_rounds, 1, 100);
   return o;
 }
 
 void to_json(nlohmann::json& j, const CombatOptions& o) {
-  nlohmann::json d = nlohmann::json::array();
-  for (const CombatDecision& x : o.decisions) {
-    nlohmann::json e{{"unit", x.unit}, {"choice", to_string(x.choice)}};
-    if (x.distance) e["distance"] = *x.distance;
-    d.push_back(e);
-  }
-  j = {{"charged", o.charged}, {"decisions", d}, {"max_rounds", o.max_rounds}};
+  j = {{"charged", o.charged}, {"decisions", combat_decisions_to_json(o.decisions)}, {"max_rounds", o.max_rounds}};
 }
 
 std::vector<Engagement> find_engagements(const Battlefield& bf, const Settings& settings) {

@@ -575,7 +575,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
     }
     case ActionType::EndPhase: {
       if (phase_ == Phase::Combat) {
-        resolve_combat_phase(dice, say ? &res : nullptr);
+        resolve_combat_phase(a.decisions, dice, say ? &res : nullptr);
         pass_turn(say ? &res : nullptr);
         break;
       }
@@ -671,10 +671,15 @@ void CommandState::pass_turn(nlohmann::json* result) {
 // apply_shooting does: resolve_combat drops the units it destroys and those
 // that leave the table from its battlefield, while the state keeps every
 // unit in its place with its status, and every character by id.
-void CommandState::resolve_combat_phase(Dice& dice, nlohmann::json* result) {
+// The decisions are standing orders for the whole phase, for units of either
+// side, taken as given: resolve_combat rules on one that does not fit what
+// happens (docs/rulings.md#warmaster-combat-decisions).
+void CommandState::resolve_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice,
+                                        nlohmann::json* result) {
   CombatOptions options;
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (units_[i].charged) options.charged.push_back(bf_->units[i].id);
+  options.decisions = decisions;
   CombatReport r = resolve_combat(*bf_, side_, dice, options, settings());
   if (result) {
     to_json((*result)["combats"], r);

@@ -7,6 +7,7 @@
 #include "referee/core/dice.hpp"
 #include "command_internal.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/combat.hpp"
 
 namespace referee::warmaster {
 
@@ -38,7 +39,8 @@ MoveRequest parse_move_at(const Json& j, const Battlefield& bf, const std::strin
 Json pose_json(const Pose& p) { return Json{{"x", p.position.x}, {"y", p.position.y}, {"facing", p.facing_deg}}; }
 }  // namespace
 
-Action parse_action(const Json& j, const Battlefield& bf, const std::string& path) {
+Action parse_action(const Json& j, const CommandState& state, const std::string& path) {
+  const Battlefield& bf = state.battlefield();
   JsonReader r(j, path);
   r.require_object();
   Action a;
@@ -103,8 +105,19 @@ Action parse_action(const Json& j, const Battlefield& bf, const std::string& pat
       a.moves.push_back(parse_move_at(mj, bf, path));
       break;
     }
-    case ActionType::EndOrders:
     case ActionType::EndPhase:
+      r.allow_only({"type", "decisions"});
+      if (auto d = r.find("decisions")) {
+        // Decisions are about the fights of a Combat phase
+        // (docs/rulings.md#warmaster-combat-decisions); given with another
+        // phase's end_phase they are a mistake to point out, not to drop.
+        if (state.phase() != Phase::Combat)
+          d->fail(fmt::format("decisions are given only with the end_phase of the Combat phase; this is the {} phase",
+                              to_string(state.phase())));
+        a.decisions = combat_decisions_from_json(d->json(), bf, d->path());
+      }
+      break;
+    case ActionType::EndOrders:
     case ActionType::Shoot:
       r.allow_only({"type"});
       break;
@@ -148,8 +161,10 @@ Json to_json(const Action& a) {
       if (!a.moves.empty()) j["stands"] = to_json(a.moves[0])["stands"];
       if (!a.join.empty()) j["join"] = a.join;
       break;
-    case ActionType::EndOrders:
     case ActionType::EndPhase:
+      if (!a.decisions.empty()) j["decisions"] = combat_decisions_to_json(a.decisions);
+      break;
+    case ActionType::EndOrders:
     case ActionType::Shoot: break;
   }
   return j;
@@ -485,7 +500,7 @@ PlayReport play_actions(std::shared_ptr<const CommandGame> game, std::uint64_t s
   SeededDice dice(seed);
   if (!actions.is_array()) throw InputError(path, "expected an array of actions");
   for (std::size_t i = 0; i < actions.size(); ++i) {
-    const Action a = parse_action(actions[i], state.battlefield(), fmt::format("{}[{}]", path, i));
+    const Action a = parse_action(actions[i], state, fmt::format("{}[{}]", path, i));
     ActionOutcome o = state.apply(a, dice);
     if (!o.verdict.legal()) rep.refused.emplace_back(static_cast<int>(i), o.verdict);
     rep.log.append(to_json(a), o.rolls, o.result);
@@ -500,7 +515,7 @@ CommandState replay_log(std::shared_ptr<const CommandGame> game, const GameLog& 
   for (const LogEntry& e : log.entries) {
     // One entry per line after the header line.
     const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
-    const Action a = parse_action(e.action, state.battlefield(), where + ": action");
+    const Action a = parse_action(e.action, state, where + ": action");
     ActionOutcome o = state.apply(a, dice);
     if (o.rolls != e.rolls)
       throw InputError(where, fmt::format("the rolls do not match seed {}: the log has {} dice, the engine rolled {}",

@@ -232,7 +232,7 @@ Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
     case ActionType::Move: return validate_move(a, scratch);
     case ActionType::CharacterMove: return validate_character_move(a, scratch);
     case ActionType::EndOrders: return validate_step_change(a);
-    case ActionType::EndPhase: return phase_ == Phase::Combat ? validate_combat_phase() : validate_step_change(a);
+    case ActionType::EndPhase: return phase_ == Phase::Combat ? validate_combat_phase(a) : validate_step_change(a);
   }
   return v;
 }
@@ -247,6 +247,12 @@ Verdict CommandState::validate_phase(const Action& a) const {
       if (a.type == ActionType::Shoot)
         v.add("warmaster.phase.sequence",
               fmt::format("it is the Command phase of {}: shooting comes after it (end_phase first)", side_name));
+      // parse_action refuses these as bad input; a typed caller is told here.
+      if (a.type == ActionType::EndPhase && !a.decisions.empty())
+        v.add("warmaster.combat.decisions",
+              fmt::format("it is the Command phase of {}: decisions are given with the end_phase of the Combat "
+                          "phase",
+                          side_name));
       break;
     case Phase::Shooting:
       if (a.type == ActionType::EndPhase)
@@ -280,8 +286,27 @@ std::vector<std::string> CommandState::engaged_units() const {
 }
 
 // The Combat phase may always end: ending it fights every engagement
-// (resolve_combat_phase).
-Verdict CommandState::validate_combat_phase() const { return {}; }
+// (resolve_combat_phase). Its decisions are checked as
+// combat_decisions_from_json reads them, for typed callers, so that
+// resolve_combat never refuses them half-way: a decision that does not fit
+// what happens in the fight (advance with the enemy still there, a pursuit
+// the rules forbid) is not refused here but ruled on by resolve_combat
+// (docs/rulings.md#warmaster-combat-decisions).
+Verdict CommandState::validate_combat_phase(const Action& a) const {
+  Verdict v;
+  for (std::size_t k = 0; k < a.decisions.size(); ++k) {
+    const CombatDecision& d = a.decisions[k];
+    if (unit_index(d.unit) < 0)
+      v.add("warmaster.combat.decisions", fmt::format("decision {}: no unit \"{}\" on the battlefield", k + 1, d.unit));
+    for (std::size_t e = 0; e < k; ++e)
+      if (a.decisions[e].unit == d.unit)
+        v.add("warmaster.combat.decisions", fmt::format("decision {}: unit {} already has a decision", k + 1, d.unit));
+    if (d.distance && !(std::isfinite(*d.distance) && *d.distance >= 0 && *d.distance <= 1000))
+      v.add("warmaster.combat.decisions",
+            fmt::format("decision {}: a distance is from 0 to 1000 cm, not {}", k + 1, *d.distance));
+  }
+  return v;
+}
 
 // Units that took the field (had stands when the battle began) and are now
 // destroyed: by casualties, routed, or off the table for good.

@@ -41,11 +41,11 @@ class WarmasterState final : public GameState {
   }
 
   Verdict validate(const Json& action, const std::string& path) const override {
-    return s_.validate(parse_action(action, s_.battlefield(), path));
+    return s_.validate(parse_action(action, s_, path));
   }
 
   Outcome apply(const Json& action, Dice& dice, const std::string& path, bool describe) override {
-    const Action a = parse_action(action, s_.battlefield(), path);
+    const Action a = parse_action(action, s_, path);
     ActionOutcome o = s_.apply(a, dice, describe ? CommandState::Describe::Yes : CommandState::Describe::No);
     Outcome out{std::move(o.verdict), std::move(o.rolls), std::move(o.result)};
     if (!out.applied()) out.result = nullptr;
@@ -75,7 +75,7 @@ class WarmasterState final : public GameState {
     // A Shooting phase rolls a few dice per Attack of every shooting unit,
     // beyond counting every face; `referee warmaster odds --attacks`
     // (shooting_odds, shooting.hpp) gives each unit's exact odds instead.
-    if (parse_action(action, s_.battlefield(), path).type == ActionType::Shoot) return {};
+    if (parse_action(action, s_, path).type == ActionType::Shoot) return {};
     auto label = [](const Outcome& o) -> std::string {
       const Json& r = o.result;
       if (r.contains("passed"))

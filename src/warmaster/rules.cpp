@@ -370,6 +370,12 @@ constexpr RuleInfo kRules[] = {
     {"warmaster.combat.round",
      "A pursuit fights another round of combat. Reading: docs/rulings.md#warmaster-combat-pursuit",
      "pursuers in contact again fight the next round (or the guard max_rounds stops an engagement)"},
+    {"warmaster.combat.decisions",
+     "\"The winner can fall back, stand its ground, pursue or (if the enemy is destroyed) advance\"; after a draw \"a "
+     "defended or fortified unit can stand its ground instead\": each unit's player decides, once, before the phase is "
+     "fought. Reading: docs/rulings.md#warmaster-combat-decisions",
+     "the decisions given with the Combat phase's end_phase name a unit not on the battlefield or one unit twice, "
+     "give a distance outside 0 to 1000 cm, or come with another phase's end_phase"},
 };
 
 }  // namespace

@@ -50,6 +50,22 @@ grep -q -- '--opponent: "2" is not a side: give 0, 1, both, "Empire of Ostland" 
   fail "--opponent 2: the reason, $(cat "$tmp/err.txt")"
 [[ ! -e "$tmp/none.jsonl" ]] || fail "a refused command wrote its log"
 
+# The Combat phase's end_phase carries the players' decisions
+# (docs/rulings.md#warmaster-combat-decisions): logged as given, replayed;
+# with another phase's end_phase they are bad input, exit 2, nothing written.
+printf '%s' '[{"type":"end_phase"},{"type":"shoot"},{"type":"end_phase","decisions":[{"unit":"emp-knights","choice":"stand"},{"unit":"orc-trolls","choice":"fall_back","distance":3}]}]' >"$tmp/decide.json"
+"$ref" warmaster play --battle "$sc/default.json" --actions "$tmp/decide.json" -o "$tmp/decide.jsonl" >/dev/null ||
+  fail "a plan with combat decisions exit $?"
+grep -q '"decisions":\[{"choice":"stand","unit":"emp-knights"},{"choice":"fall_back","distance":3,"unit":"orc-trolls"}\]' \
+  "$tmp/decide.jsonl" || fail "the decisions are logged as given"
+"$ref" warmaster replay --log "$tmp/decide.jsonl" -o "$tmp/decide-replay.json" || fail "a log with decisions replays"
+printf '%s' '[{"type":"end_phase","decisions":[{"unit":"emp-knights","choice":"stand"}]}]' >"$tmp/decide-early.json"
+"$ref" warmaster play --battle "$sc/default.json" --actions "$tmp/decide-early.json" -o "$tmp/none.jsonl" 2>"$tmp/err.txt"
+[[ $? == 2 ]] || fail "decisions in the Command phase: exit 2"
+grep -q '\[0\].decisions: decisions are given only with the end_phase of the Combat phase; this is the command phase' \
+  "$tmp/err.txt" || fail "decisions in the Command phase: the field, $(cat "$tmp/err.txt")"
+[[ ! -e "$tmp/none.jsonl" ]] || fail "refused decisions wrote a log"
+
 # The built-in opponent against itself: the whole battle, to its end.
 "$ref" warmaster play --battle "$sc/default.json" --opponent both --seed 5 --explain -o "$tmp/bots.jsonl" \
   --svg-dir "$tmp/bots" >"$tmp/bots.txt" || fail "opponent against opponent exit $?"

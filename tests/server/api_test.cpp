@@ -232,6 +232,12 @@ TEST(ServerApi, BadRequestsNameTheFieldAndTheProblem) {
   EXPECT_EQ(call(api, "POST", base + "/apply", {{"actoin", kOrder}}, 400)["error"]["field"], "actoin");
   const Json malformed = call(api, "POST", base + "/apply", {{"action", {{"type", "teleport"}}}}, 400);
   EXPECT_EQ(malformed["error"]["field"], "action.type");
+  // Combat decisions belong to the Combat phase's end_phase
+  // (docs/rulings.md#warmaster-combat-decisions): bad input here, with the game as it was.
+  const Json before = call(api, "GET", base, Json(), 200)["state"];
+  const Json decide = {{"type", "end_phase"}, {"decisions", Json::array({{{"unit", "emp-knights"}, {"choice", "stand"}}})}};
+  EXPECT_EQ(call(api, "POST", base + "/apply", {{"action", decide}}, 400)["error"]["field"], "action.decisions");
+  EXPECT_EQ(call(api, "GET", base, Json(), 200)["state"], before);
   EXPECT_EQ(call(api, "POST", base + "/query", {{"name", "nothing"}}, 400)["error"]["field"].get<std::string>().empty(), false);
 
   EXPECT_EQ(raw("POST", base + "/apply", std::string(5000, ' ')).status, 413);

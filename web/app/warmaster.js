@@ -462,8 +462,32 @@ async function renderCombatOdds(box, ctx) {
       el('div', { class: 'odds-summary' }, `${a} wins ${pct(e.side_0_wins)} · draw ${pct(e.draw)} · ${b} wins ${pct(e.side_1_wins)}`)));
     box.replaceChildren(el('div', { class: 'odds', id: 'combat-odds' }, el('h2', {}, 'Combat odds (first round)'),
       rows.length ? rows : el('div', {}, 'No engagement: nothing fights this phase.'),
-      el('div', { class: 'hint' }, 'Exact for the first round, before the dice; pursuit rounds depend on it.')));
+      el('div', { class: 'hint' }, 'Exact for the first round, before the dice; pursuit rounds depend on it.')),
+      decisionsForm(ctx, q.engagements));
   } catch (e) { box.replaceChildren(el('div', { class: 'error' }, e.error?.message ?? e.message)); }
+}
+
+// What each engaged unit does after a round, sent with the end_phase that
+// fights the phase: standing orders for both sides' units, a unit left on
+// "default" not named (docs/rulings.md#warmaster-combat-decisions). A
+// choice that does not fit what happens is ruled on by the engine.
+const CHOICES = [['default', 'default'], ['pursue', 'pursue'], ['stand', 'stand'], ['fall_back', 'fall back'], ['advance', 'advance']];
+function decisionsForm(ctx, engagements) {
+  const units = [...new Set(engagements.flatMap((e) => e.units))];
+  if (!units.length) return null;
+  const key = `${ctx.game.id}@${ctx.game.position}`;
+  if (ui.decisionsKey !== key) Object.assign(ui, { decisionsKey: key, decisions: {} });
+  const selects = units.map((u) => el('select', { 'data-decision': u, 'aria-label': `Decision for ${u}`, onchange: (ev) => { ui.decisions[u] = ev.target.value; } },
+    CHOICES.map(([v, label]) => el('option', { value: v, selected: (ui.decisions[u] ?? 'default') === v }, label))));
+  const fight = el('button', { type: 'button', class: 'primary', id: 'fight-combat', onclick: () => {
+    const decisions = units.filter((u) => (ui.decisions[u] ?? 'default') !== 'default').map((u) => ({ unit: u, choice: ui.decisions[u] }));
+    const label = decisions.length ? `end_phase, ${decisions.map((d) => `${d.unit} ${d.choice.replace('_', ' ')}`).join(', ')}` : 'end_phase';
+    ctx.apply(decisions.length ? { type: 'end_phase', decisions } : { type: 'end_phase' }, label);
+  } }, 'Fight the Combat phase');
+  return el('div', { class: 'decisions', id: 'combat-decisions' }, el('h2', {}, 'After each round'),
+    el('table', {}, units.map((u, i) => el('tr', {}, el('td', {}, u), el('td', {}, selects[i])))),
+    el('div', { class: 'controls-row' }, fight),
+    el('div', { class: 'hint' }, 'Both sides\' units: a winner pursues when allowed by default, a draw falls back its lowest die (defended: stands).'));
 }
 
 function renderControls(ctx) {

@@ -117,6 +117,24 @@ test('combat odds in the Combat phase: each engagement\'s win, draw, lose', asyn
   await page.close();
 });
 
+test('combat decisions: a select per engaged unit, sent with the end_phase', async () => {
+  const g = await gameOf('scenarios/warmaster/combat.json');
+  await play(g.id, 'end_orders', 'end_phase', 'shoot');
+  const page = await openPage(`${server.url}#${g.id}`);
+  await page.waitForSelector('#combat-decisions select[data-decision]');
+  const q = await post(`games/${g.id}/query`, { name: 'combat_odds' });
+  const engaged = [...new Set(q.engagements.flatMap((e) => e.units))];
+  assert.equal(await page.locator('#combat-decisions select[data-decision]').count(), engaged.length);
+  await page.selectOption(`select[data-decision="${engaged[0]}"]`, 'stand');
+  await page.click('#fight-combat');
+  await page.waitForFunction((id) => fetch(`api/games/${id}`).then((r) => r.json()).then((v) => v.phase !== 'combat'), g.id);
+  const log = await (await fetch(`${server.url}api/games/${g.id}/log`)).text();
+  const last = JSON.parse(log.trim().split('\n').at(-1));
+  assert.deepEqual(last.action, { type: 'end_phase', decisions: [{ unit: engaged[0], choice: 'stand' }] });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the rotate handle turns the selected unit, checked green while turning', async () => {
   const page = await openPage();
   const id = await page.evaluate(() => location.hash.slice(1));

@@ -86,6 +86,13 @@ struct CombatOptions {
 // Reads {"charged": [...], "decisions": [{"unit", "choice", "distance"}], "max_rounds"};
 // checks units exist in `bf`. InputError naming the field path.
 CombatOptions combat_options_from_json(const nlohmann::json& j, const Battlefield& bf, const char* path = "options");
+// Reads the "decisions" array alone, `j` at `path`: each unit of `bf` at most
+// once, a known choice ("default" when none is given), a distance from 0 to
+// 1000 cm. Shared by the options file and the Combat phase's end_phase action,
+// so both refuse the same things with the same words.
+std::vector<CombatDecision> combat_decisions_from_json(const nlohmann::json& j, const Battlefield& bf,
+                                                       const std::string& path);
+nlohmann::json combat_decisions_to_json(const std::vector<CombatDecision>& decisions);
 void to_json(nlohmann::json& j, const CombatOptions& o);
 
 // A connected group of units in contact with enemies, in battlefield order.

@@ -14,8 +14,10 @@
 
 namespace referee::warmaster {
 
-// Parses one action; errors name `path` and the field ("actions[3].units[0]: ...").
-Action parse_action(const Json& j, const Battlefield& bf, const std::string& path);
+// Parses one action for `state` (ids are checked against its battlefield, and
+// a Combat phase's "decisions" are refused with any other phase's end_phase);
+// errors name `path` and the field ("actions[3].units[0]: ...").
+Action parse_action(const Json& j, const CommandState& state, const std::string& path);
 Json to_json(const Action& a);
 
 // Everything later play depends on (the flags, the units being ordered, the

@@ -12,8 +12,9 @@
 //                      (the side's confused units recover here)
 //   Shooting phase     shoot: every unit of the side that can shoot does
 //                      (resolve_shooting, shooting.hpp), drive backs included
-//   Combat phase       end_phase: the engagements are fought (resolve_combat_phase)
-//                      and the turn passes to the other side
+//   Combat phase       end_phase: the engagements are fought (resolve_combat_phase),
+//                      with the players' decisions it carries, and the turn
+//                      passes to the other side
 // The battle ends (docs/rulings.md#warmaster-end-of-battle) when a General
 // leaves the table for good, when an army has lost its break point in units,
 // or after side 1's Combat phase of the last turn (setting turn_limit).
@@ -28,6 +29,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/core/ruling.hpp"
+#include "referee/warmaster/combat.hpp"
 #include "referee/warmaster/initiative.hpp"
 #include "referee/warmaster/model.hpp"
 #include "referee/warmaster/movement.hpp"
@@ -63,6 +65,10 @@ struct Action {
                                            // unit's move (an evade may leave it to the engine);
                                            // character_move: the character's
   std::string join;                        // character_move: unit joined at the end, if any
+  // end_phase of the Combat phase only: what units do after a round, given
+  // before it is fought, for units of either side; a unit not named takes
+  // the default (docs/rulings.md#warmaster-combat-decisions).
+  std::vector<CombatDecision> decisions;
 };
 
 // The action moving character `c` to `to` (a character's own move, with no test).
@@ -256,12 +262,13 @@ class CommandState {
   Verdict validate_step_change(const Action& a) const;
   // Actions belong to their phase (warmaster.phase.sequence).
   Verdict validate_phase(const Action& a) const;
-  // The Combat phase may always end: ending it fights the engagements.
-  Verdict validate_combat_phase() const;
+  // The Combat phase may always end: ending it fights the engagements. Its
+  // decisions must name known units, each once, with a usable distance.
+  Verdict validate_combat_phase(const Action& a) const;
   // The one place the Combat phase's engagements are fought (combat.hpp),
-  // when the phase ends; its casualties, retreats, pursuits and units gone
-  // from the table carried into the state.
-  void resolve_combat_phase(Dice& dice, nlohmann::json* result);
+  // when the phase ends, with the players' decisions; its casualties,
+  // retreats, pursuits and units gone from the table carried into the state.
+  void resolve_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice, nlohmann::json* result);
   // The Shooting phase of the side whose turn it is, its casualties, drive
   // backs and units driven off the table carried into the state.
   void apply_shooting(Dice& dice, nlohmann::json* result);
