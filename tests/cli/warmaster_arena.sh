@@ -32,6 +32,17 @@ out="$("$ref" warmaster arena --battle "$sc/combat.json" --games 2 --side0 oppon
 grep -q 'side 0 (Empire, opponent)' <<<"$out" || fail "text names side 0: $out"
 grep -q 'side 1 (Orcs, opponent)' <<<"$out" || fail "text names side 1: $out"
 
+# --svg-dir: a picture of each game's end, named by its seed and captioned
+# with the result.
+"$ref" warmaster arena --battle "$sc/pitched-battle.json" --games 2 --seed 5 --svg-dir "$tmp/ends" \
+  -o "$tmp/ends.json" || fail "arena --svg-dir exit $?"
+for seed in 5 6; do
+  [[ -s "$tmp/ends/game-$seed.svg" ]] || fail "no picture of game $seed"
+  grep -q "seed $seed, turn" "$tmp/ends/game-$seed.svg" || fail "game $seed: the caption does not name it"
+done
+reason5="$("$json_tool" get "$tmp/ends.json" /per_game/0/reason)"
+grep -qF "${reason5:1:20}" "$tmp/ends/game-5.svg" || fail "game 5's picture does not give its result ($reason5)"
+
 expect_2() {
   local what="$1"
   shift
@@ -44,6 +55,9 @@ expect_2 "unknown player" "$ref" warmaster arena --battle "$sc/default.json" --s
 grep -q 'side0' "$tmp/err.txt" || fail "unknown player: the error names --side0"
 expect_2 "no games" "$ref" warmaster arena --battle "$sc/default.json" --games 0
 expect_2 "missing battle" "$ref" warmaster arena --battle "$tmp/none.json"
+touch "$tmp/a-file"
+expect_2 "svg folder is a file" "$ref" warmaster arena --battle "$sc/pitched-battle.json" --games 1 --svg-dir "$tmp/a-file/x"
+grep -q 'svg-dir' "$tmp/err.txt" || fail "bad --svg-dir: the error names it"
 # A move the check accepts with its reasons written must not be refused when
 # applied without them: in this game the opponents' 115th action was a half-pace
 # move round a friendly unit that the quicker check, searching routes only up
