@@ -38,6 +38,49 @@ function standSize(unit) {
 }
 
 // The four corners of a stand centred at (x, y), facing f (compass degrees).
+function boxOf(points) {
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
+}
+
+function overlap(a, b) {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+// Where each label goes: above its unit (characters: below), else below,
+// right or left of it, else a little further off; the first place that
+// covers no stand, character or label already placed and stays on the
+// table, or failing that the place that covers least. Units in contact sit
+// close, and labels written always above them ran over one another.
+export function placeLabels(wanted, obstacles, table) {
+  const placed = [];
+  const out = [];
+  for (const l of wanted) {
+    const tw = l.text.length * l.size * 0.56, th = l.size * 1.05, gap = 0.6;
+    const { x0, x1, y0, y1 } = l.box, mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+    const above = { x: mx, y: y0 - gap - th / 2 }, below = { x: mx, y: y1 + gap + th / 2 };
+    const spots = [l.below ? below : above, l.below ? above : below,
+      { x: x1 + gap + tw / 2, y: my }, { x: x0 - gap - tw / 2, y: my }];
+    for (const k of [1, 2]) spots.push({ x: mx, y: y0 - gap - th / 2 - k * th }, { x: mx, y: y1 + gap + th / 2 + k * th });
+    let best = null, bestCost = Infinity;
+    for (const p of spots) {
+      const b = { x0: p.x - tw / 2, x1: p.x + tw / 2, y0: p.y - th / 2, y1: p.y + th / 2 };
+      let cost = 0;
+      for (const o of obstacles) cost += overlap(b, o);
+      for (const o of placed) cost += 2 * overlap(b, o);
+      const outside = (b.x1 - b.x0) * (b.y1 - b.y0) - overlap(b, table);
+      cost += outside;
+      if (cost < bestCost - 1e-9) { bestCost = cost; best = { p, b }; }
+      if (cost === 0) break;
+    }
+    placed.push(best.b);
+    // SVG text sits on its baseline: about a third of the height below the centre.
+    out.push({ x: best.p.x, y: best.p.y + th * 0.33, size: l.size, text: l.text, attrs: l.attrs });
+  }
+  return out;
+}
+
 function corners(x, y, f, w, d) {
   const r = (f * Math.PI) / 180;
   const F = [Math.sin(r), Math.cos(r)], R = [Math.cos(r), -Math.sin(r)];
@@ -126,14 +169,17 @@ export function render(root, state, ctx) {
   s.append(grid);
 
   const terrain = svg('g', { class: 'terrain' });
-  const terrainLabels = [];
+  const terrainLabels = [], terrainLabelBoxes = [];
   for (const t of scenario.terrain ?? []) {
     const [fill, stroke] = TERRAIN_STYLE[t.kind] ?? ['#ccc', '#888'];
     const title = svg('title', {}, `${t.name ?? t.id} (${t.kind.replaceAll('_', ' ')})`);
     if (t.polygon) terrain.append(svg('polygon', { points: pts(t.polygon), fill, stroke, 'stroke-width': 0.3, 'fill-opacity': 0.85 }, title));
     if (t.polygon) {
       const cx = t.polygon.reduce((a, p) => a + p[0], 0) / t.polygon.length, cy = t.polygon.reduce((a, p) => a + p[1], 0) / t.polygon.length;
-      terrainLabels.push(svg('text', { x: sx(cx), y: sy(cy) + 0.8, 'font-size': 2.2, 'font-style': 'italic', 'text-anchor': 'middle', fill: '#3b3b2b', 'fill-opacity': 0.8, 'pointer-events': 'none' }, (t.name ?? t.kind).replaceAll('_', ' ')));
+      const name = (t.name ?? t.kind).replaceAll('_', ' ');
+      terrainLabels.push(svg('text', { x: sx(cx), y: sy(cy) + 0.8, 'font-size': 2.2, 'font-style': 'italic', 'text-anchor': 'middle', fill: '#3b3b2b', 'fill-opacity': 0.8, 'pointer-events': 'none' }, name));
+      const tw = name.length * 2.2 * 0.56;
+      terrainLabelBoxes.push({ x0: sx(cx) - tw / 2, x1: sx(cx) + tw / 2, y0: sy(cy) - 1.4, y1: sy(cy) + 1.2 });
     } else if (t.line) terrain.append(svg('polyline', { points: pts(t.line), fill: 'none', stroke: fill === 'none' ? stroke : fill, 'stroke-width': t.width ?? 1, 'stroke-linecap': 'butt' }, title));
   }
   terrain.append(...terrainLabels);
@@ -147,6 +193,8 @@ export function render(root, state, ctx) {
 
   const units = svg('g', { class: 'units' });
   const labels = svg('g', { class: 'labels', 'pointer-events': 'none' });
+  // Stand, character and terrain-name boxes, and the labels to place among them (placeLabels).
+  const obstacles = [...terrainLabelBoxes], wanted = [];
   for (const u of state.units ?? []) {
     if (u.destroyed || u.off_table || !u.stands?.length) continue;
     const meta = info.get(u.id) ?? {};
@@ -166,8 +214,9 @@ export function render(root, state, ctx) {
     const ps = drag ? drag.poses : u.stands;
     const cx = ps.reduce((a, p) => a + p.x, 0) / ps.length, cy = Math.max(...ps.map((p) => p.y));
     const tags = [u.confused ? 'confused' : '', u.engaged ? 'engaged' : '', u.finished ? 'done' : ''].filter(Boolean).join(', ');
-    labels.append(svg('text', { x: sx(cx), y: sy(cy) - 3.2, 'font-size': 2.6, 'text-anchor': 'middle', fill: '#111', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke', 'data-label': u.id },
-      u.id + (tags ? ` (${tags})` : '')));
+    const box = boxOf(ps.flatMap((p) => corners(p.x, p.y, p.facing ?? 0, w, d)).map(([x, y]) => [sx(x), sy(y)]));
+    obstacles.push(box);
+    wanted.push({ box, text: u.id + (tags ? ` (${tags})` : ''), size: 2.6, attrs: { fill: '#111', 'data-label': u.id } });
   }
   for (const c of state.characters ?? []) {
     if (c.lost && !c.returns_next_turn) continue;
@@ -177,8 +226,12 @@ export function render(root, state, ctx) {
     const legal = ui.drag && ui.drag.character === c.id ? ui.drag.legal : null;
     units.append(svg('circle', { class: 'stand character', 'data-character': c.id, cx: sx(p.x), cy: sy(p.y), r: 1.5, fill: '#fff', stroke: legal === false ? '#c62828' : legal === true ? '#1a7f37' : colour, 'stroke-width': 0.7 },
       svg('title', {}, `${meta.name ?? c.id} (${c.id}), ${c.role}, Command ${meta.command ?? '?'}`)));
-    labels.append(svg('text', { x: sx(p.x), y: sy(p.y) + 4, 'font-size': 2.2, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' }, c.id));
+    const box = { x0: sx(p.x) - 1.6, x1: sx(p.x) + 1.6, y0: sy(p.y) - 1.6, y1: sy(p.y) + 1.6 };
+    obstacles.push(box);
+    wanted.push({ box, text: c.id, size: 2.2, below: true, attrs: { fill: colour, 'data-label': c.id } });
   }
+  for (const l of placeLabels(wanted, obstacles, { x0: 0, x1: W, y0: 0, y1: H }))
+    labels.append(svg('text', { x: l.x, y: l.y, 'font-size': l.size, 'text-anchor': 'middle', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke', ...l.attrs }, l.text));
   // The engine's evade for each evade initiative offers: dashed stands where
   // it would end, and the way there.
   const ghosts = svg('g', { class: 'evade-plans', 'pointer-events': 'none' });
