@@ -112,6 +112,18 @@ test('combat odds in the Combat phase: each engagement\'s win, draw, lose', asyn
   assert.equal(await page.locator('#combat-odds .odds-engagement').count(), q.engagements.length);
   const first = await page.textContent('#combat-odds .odds-engagement[data-engagement="0"]');
   assert.ok(first.includes(`wins ${(q.engagements[0].side_0_wins * 100).toFixed(1)}%`), first);
+  // Units in contact stand close: no two of their labels overlap.
+  const boxes = await page.evaluate(() => [...document.querySelectorAll('#wm-svg .labels text')].map((t) => {
+    const b = t.getBBox();
+    return { id: t.textContent, x0: b.x, x1: b.x + b.width, y0: b.y, y1: b.y + b.height };
+  }));
+  assert.ok(boxes.length >= 8, `${boxes.length} labels`);
+  for (let i = 0; i < boxes.length; ++i)
+    for (let j = i + 1; j < boxes.length; ++j) {
+      const a = boxes[i], b = boxes[j];
+      const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      assert.ok(w <= 0.05 || h <= 0.05, `labels ${a.id} and ${b.id} overlap`);
+    }
   await shot(page, 'warmaster-combat-odds');
   assert.deepEqual(page.errors, []);
   await page.close();
