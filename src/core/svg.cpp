@@ -150,6 +150,32 @@ Aabb text_box(Vec2 at, const std::string& s, double size) {
   return {{at.x - half_w, at.y - half_h}, {at.x + half_w, at.y + half_h}};
 }
 
+std::vector<std::string> wrap_text(const std::string& s, double size, double width, double widen) {
+  auto wide = [&](const std::string& t) {
+    const Aabb b = text_box({0, 0}, t, size * widen);
+    return b.max.x - b.min.x;
+  };
+  std::vector<std::string> lines;
+  std::string line, word;
+  auto add = [&] {
+    if (word.empty()) return;
+    if (line.empty() || wide(line + " " + word) <= width) {
+      line = line.empty() ? word : line + " " + word;
+    } else {
+      lines.push_back(line);
+      line = word;
+    }
+    word.clear();
+  };
+  for (char c : s) {
+    if (c == ' ') add();
+    else word += c;
+  }
+  add();
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
 double LabelPlacer::overlap(const Aabb& b) const {
   double o = 0;
   for (const Aabb& p : placed_) o += overlap_area(b, p);
@@ -221,6 +247,21 @@ std::vector<Segment> segment_outside(Vec2 a, Vec2 b, std::span<const Aabb> boxes
 
 namespace {
 constexpr double kMarkWidth = 1.6, kPad = 0.6, kRow = 1.6;  // in text sizes
+constexpr double kTitleLine = 1.3;                           // between a title's lines, in text sizes
+constexpr double kBold = 1.05;                               // the title is bold: a little wider
+// fit_legend_title: DejaVu Sans Bold (the usual sans-serif) has lowercase
+// letters up to about 0.7 em wide against text_box's 0.6 em average, so a
+// wrapped line is allowed 10% less than the estimate says it may take.
+constexpr double kBoldMargin = 1.1;
+
+std::vector<std::string> title_lines(const std::string& title) {
+  std::vector<std::string> lines;
+  std::size_t from = 0;
+  for (std::size_t at; (at = title.find('\n', from)) != std::string::npos; from = at + 1)
+    lines.push_back(title.substr(from, at - from));
+  lines.push_back(title.substr(from));
+  return lines;
+}
 
 double column_width_of(std::span<const LegendEntry> entries, double size, double column_width) {
   if (column_width > 0) return column_width;
@@ -233,15 +274,29 @@ double column_width_of(std::span<const LegendEntry> entries, double size, double
 }
 }  // namespace
 
+std::string fit_legend_title(const std::string& title, std::span<const LegendEntry> entries, double size,
+                             int columns, double column_width) {
+  const double inner = std::max(1, columns) * column_width_of(entries, size, column_width);
+  std::string out;
+  for (const std::string& given : title_lines(title))
+    for (const std::string& l : wrap_text(given, size, inner, kBold * kBoldMargin)) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
 Vec2 legend_size(const std::string& title, std::span<const LegendEntry> entries, double size, int columns,
                  double column_width) {
   columns = std::max(1, columns);
   const std::size_t cols = static_cast<std::size_t>(columns);
   const std::size_t rows = (entries.size() + cols - 1) / cols;
-  const Aabb t = text_box({0, 0}, title, size * 1.05);  // the title is bold: a little wider
+  const std::vector<std::string> lines = title_lines(title);
+  double title_width = 0;
+  for (const std::string& l : lines) {
+    const Aabb t = text_box({0, 0}, l, size * kBold);
+    title_width = std::max(title_width, t.max.x - t.min.x);
+  }
   const double width = std::max(2 * kPad * size + columns * column_width_of(entries, size, column_width),
-                                t.max.x - t.min.x + 2 * kPad * size);
-  return {width, (2.6 + kRow * static_cast<double>(rows)) * size};
+                                title_width + 2 * kPad * size);
+  return {width, (2.6 + kTitleLine * static_cast<double>(lines.size() - 1) + kRow * static_cast<double>(rows)) * size};
 }
 
 Aabb draw_legend(SvgWriter& svg, Vec2 top_left, const std::string& title, std::span<const LegendEntry> entries,
@@ -254,12 +309,17 @@ Aabb draw_legend(SvgWriter& svg, Vec2 top_left, const std::string& title, std::s
   const Aabb frame{{top_left.x, top_left.y - height}, {top_left.x + width, top_left.y}};
   svg.begin_group("legend");
   svg.rect(frame, {"#ffffff", "#555555", 0.03 * size / 0.5, 0.92, {}});
-  svg.text_left({top_left.x + pad, top_left.y - 1.2 * size}, title, size, "#222222", true);
+  const std::vector<std::string> lines = title_lines(title);
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    svg.text_left({top_left.x + pad, top_left.y - (1.2 + kTitleLine * static_cast<double>(k)) * size}, lines[k], size,
+                  "#222222", true);
+  // The entries start below the title's last line.
+  const double below = kTitleLine * static_cast<double>(lines.size() - 1) * size;
   const std::size_t rows = (entries.size() + static_cast<std::size_t>(columns) - 1) / static_cast<std::size_t>(columns);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const LegendEntry& e = entries[i];
     const double x = top_left.x + pad + static_cast<double>(i / rows) * column_width;
-    const double y = top_left.y - 2.6 * size - static_cast<double>(i % rows) * row;
+    const double y = top_left.y - 2.6 * size - below - static_cast<double>(i % rows) * row;
     svg.begin_group(fmt::format("legend-{}", i), "legend-entry");
     const Vec2 m{x + mark_w / 2, y};
     switch (e.mark) {

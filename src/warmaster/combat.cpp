@@ -780,7 +780,26 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
         const CombatDecision* d = decision_of(options, id);
         const CombatChoice choice = d ? d->choice : CombatChoice::Default;
         const PositionAnswer pos = position_of(bf, *bf.find_unit(id), settings);
-        if (pos.position != Position::Open && (choice == CombatChoice::Default || choice == CombatChoice::Stand)) {
+        const bool may_stand = pos.position != Position::Open;
+        // "Both sides fall back ... A defended or fortified unit can stand its
+        // ground instead": after a draw nobody pursues or advances, and only a
+        // defended or fortified unit stands. Any other choice is refused, said
+        // so in a ruling, and the default (fall back by the lowest die, or stand
+        // when it may) takes its place (docs/rulings.md#warmaster-combat-decisions).
+        if (choice == CombatChoice::Pursue || choice == CombatChoice::Advance ||
+            (choice == CombatChoice::Stand && !may_stand)) {
+          const std::string what = may_stand ? "it stands its ground" : "it falls back";
+          rep.rulings.push_back(
+              {kRuleDraw,
+               choice == CombatChoice::Stand
+                   ? fmt::format("{} is in the open: after a draw only a defended or fortified unit may stand its "
+                                 "ground; {}",
+                                 id, what)
+                   : fmt::format("{} may not {} after a draw (\"Both sides fall back\"); {}", id,
+                                 choice == CombatChoice::Pursue ? "pursue" : "advance", what),
+               {}});
+        }
+        if (may_stand && choice != CombatChoice::FallBack) {
           CombatMove m;
           m.unit = id;
           m.kind = CombatMoveKind::Stand;
@@ -789,7 +808,10 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
           cr.moves.push_back(m);
           continue;
         }
-        cr.moves.push_back(fall_back(id, contact[id], d, false));
+        // The decision's distance is the fall back its player asked for, so it
+        // counts only when the choice was to fall back; a refused choice falls
+        // back by the lowest die, as the default does.
+        cr.moves.push_back(fall_back(id, contact[id], choice == CombatChoice::FallBack ? d : nullptr, false));
       }
   } else {
     const int w = *cr.winner;

@@ -40,7 +40,7 @@ constexpr std::array<std::pair<CharacterRole, const char*>, 3> kRoleNames{{
     {CharacterRole::Wizard, "wizard"},
 }};
 
-constexpr std::array<std::pair<Missile, const char*>, 8> kMissileNames{{
+constexpr std::array<std::pair<Missile, const char*>, 9> kMissileNames{{
     {Missile::None, "none"},
     {Missile::Bow, "bow"},
     {Missile::Crossbow, "crossbow"},
@@ -49,6 +49,7 @@ constexpr std::array<std::pair<Missile, const char*>, 8> kMissileNames{{
     {Missile::BoltThrower, "bolt_thrower"},
     {Missile::Pistol, "pistol"},
     {Missile::GoblinBow, "goblin_bow"},
+    {Missile::Handgun, "handgun"},
 }};
 
 template <typename E, std::size_t N>
@@ -97,7 +98,10 @@ double missile_range(Missile m) {
   switch (m) {
     case Missile::None: return 0;
     case Missile::Bow:
-    case Missile::Crossbow: return 30;
+    case Missile::Crossbow:
+    // Not in the play sheet's range table: 30 cm, as crossbows
+    // (docs/rulings.md#warmaster-shooting-handguns).
+    case Missile::Handgun: return 30;
     case Missile::StoneThrower:
     case Missile::Cannon: return 60;
     case Missile::BoltThrower: return 40;

@@ -97,7 +97,10 @@ std::string render_svg(const Battlefield& bf, const RenderOptions& o) {
   const MoveAnswer* answer = o.answer;
   const Aabb table = bf.table();
   const std::vector<LegendEntry> key = legend_entries(bf, answer);
-  const std::string title = o.caption.empty() ? bf.name : o.caption;
+  // A caption (the arena's and play's pictures: "seed 9, turn 9: turn limit
+  // (8 turns): units lost 0 to 0, a draw") is wrapped to the key's width:
+  // on one line it ran past the picture's right edge.
+  const std::string title = fit_legend_title(o.caption.empty() ? bf.name : o.caption, key, kLegendSize);
   const Vec2 legend = legend_size(title, key, kLegendSize);
   // The key sits right of the table, the cm marks of the grid below and left of it.
   const Aabb world{{table.min.x - 5.0, std::min(table.min.y, table.max.y - legend.y) - 5.0},

@@ -338,7 +338,8 @@ constexpr RuleInfo kRules[] = {
     {"warmaster.combat.draw",
      "\"Both sides fall back up to 3D6cm and must fall back by the score of the lowest dice. A defended or fortified "
      "unit can stand its ground instead.\" Reading: docs/rulings.md#warmaster-combat-decisions",
-     "a round is drawn: each unit falls back, or a defended or fortified unit stands"},
+     "a round is drawn: each unit falls back, or a defended or fortified unit stands; a decision the draw does not "
+     "allow (pursue, advance, or stand in the open) is set aside, saying why"},
     {"warmaster.combat.retreat",
      "\"The loser must retreat by the difference in Combat results in cm\"; several losers share it, rounded up. "
      "Reading: docs/rulings.md#warmaster-combat-moves",

@@ -32,8 +32,10 @@ grep -q 'warmaster.shooting.target: emp-handgunners shoots at orc-trolls' "$tmp/
 for f in 000-start.svg 001-turn1-empire-of-ostland-command-initiative.svg 002-turn1-empire-of-ostland-shooting.svg; do
   [[ -s "$tmp/pictures/$f" ]] || fail "picture $f"
 done
-grep -q 'turn 1, Empire of Ostland: after the shooting' "$tmp/pictures/002-turn1-empire-of-ostland-shooting.svg" ||
-  fail "each picture says which phase it follows"
+# The caption is the key's bold title, wrapped to the key's width: its lines joined again.
+caption="$(sed -n 's/.*font-weight="bold"[^>]*>\([^<]*\)<.*/\1/p' "$tmp/pictures/002-turn1-empire-of-ostland-shooting.svg" | paste -sd' ')"
+[[ "$caption" == 'turn 1, Empire of Ostland: after the shooting' ]] ||
+  fail "each picture says which phase it follows (caption: $caption)"
 grep -q '>20cm<' "$tmp/pictures/000-start.svg" || fail "the picture has a scale"
 grep -q 'id="legend"' "$tmp/pictures/000-start.svg" || fail "the picture has a key"
 # The log replays.

@@ -2,6 +2,9 @@
 // stop at labels, the legend and the measuring grid.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "referee/core/ruling.hpp"
 #include "referee/core/svg.hpp"
@@ -81,6 +84,61 @@ TEST(SvgLegend, EveryEntryIsDrawnWithItsLabelInsideTheFrame) {
   EXPECT_NE(out.find(">red thing<"), std::string::npos);
   EXPECT_NE(out.find(">St<"), std::string::npos);
   EXPECT_NE(out.find(">Stunned<"), std::string::npos);
+}
+
+// wrap_text breaks at spaces only, each line within the width (text_box's
+// estimate), a word too long for it alone on its line, never cut.
+TEST(SvgLegend, WrapTextBreaksAtSpacesWithinTheWidth) {
+  const double size = 1.0;
+  auto wide = [&](const std::string& t) { return text_box({0, 0}, t, size).max.x * 2; };
+  const std::string text = "seed 9, turn 9: turn limit (8 turns): units lost 0 to 0, a draw";
+  const double width = wide("turn limit (8 turns):");
+  const std::vector<std::string> lines = wrap_text(text, size, width);
+  ASSERT_GT(lines.size(), 2u);
+  std::string joined;
+  for (const std::string& l : lines) {
+    EXPECT_LE(wide(l), width + 1e-9) << l;
+    EXPECT_NE(l.front(), ' ');
+    EXPECT_NE(l.back(), ' ');
+    joined += (joined.empty() ? "" : " ") + l;
+  }
+  EXPECT_EQ(joined, text);
+  EXPECT_EQ(wrap_text("a unbreakable-word-longer-than-the-width b", size, wide("a b")),
+            (std::vector<std::string>{"a", "unbreakable-word-longer-than-the-width", "b"}));
+  EXPECT_TRUE(wrap_text("", size, 10).empty());
+  EXPECT_EQ(wrap_text("short", size, 100), std::vector<std::string>{"short"});
+}
+
+// A long title is fitted to the entries' width: several bold lines, the frame
+// no wider than the entries make it, and the entries below the last line.
+TEST(SvgLegend, ALongTitleWrapsToTheEntriesWidthAboveThem) {
+  std::vector<LegendEntry> entries{{LegendEntry::Mark::box, {"#f00", "none", 0, 1, {}}, "red thing", {}},
+                                   {LegendEntry::Mark::line, {"none", "#00f", 0.1, 1, {}}, "border", {}}};
+  const std::string caption = "seed 9, turn 9: turn limit (8 turns): units lost 0 to 0, a draw";
+  const std::string title = fit_legend_title(caption, entries, 0.5);
+  const std::size_t lines = static_cast<std::size_t>(std::count(title.begin(), title.end(), '\n')) + 1;
+  ASSERT_GT(lines, 3u) << title;
+  std::string joined = title;
+  std::replace(joined.begin(), joined.end(), '\n', ' ');
+  EXPECT_EQ(joined, caption);
+  EXPECT_NEAR(legend_size(title, entries, 0.5).x, legend_size("", entries, 0.5).x, 1e-12);
+  EXPECT_GT(legend_size(title, entries, 0.5).y, legend_size("Key", entries, 0.5).y);
+  // A short title is left as it is.
+  EXPECT_EQ(fit_legend_title("Key", entries, 0.5), "Key");
+
+  SvgWriter svg({{0, 0}, {40, 40}}, 10.0);
+  const Aabb frame = draw_legend(svg, {1, 39}, title, entries, 0.5);
+  EXPECT_NEAR(frame.max.y - frame.min.y, legend_size(title, entries, 0.5).y, 1e-12);
+  const std::string out = svg.finish();
+  EXPECT_EQ(count(out, "font-weight=\"bold\""), static_cast<int>(lines));
+  // SVG y grows downwards: the last title line is above the first entry.
+  auto y_of = [&](const std::string& text) {
+    const std::size_t at = out.find(">" + text + "<");
+    const std::size_t y = out.rfind(" y=\"", at);
+    return std::stod(out.substr(y + 4));
+  };
+  const std::string last = title.substr(title.rfind('\n') + 1);
+  EXPECT_LT(y_of(last), y_of("red thing"));
 }
 
 TEST(SvgGrid, AOneInchGridOnA36InchTableHas37LinesEachWayAndMarksEverySix) {

@@ -34,6 +34,8 @@ TEST(ArmyList, TheBundledListHoldsTwoArmiesProfiles) {
   EXPECT_TRUE(g->terrifying);
   EXPECT_EQ(g->hits, 8);
   EXPECT_EQ(list->find("wolf-riders")->missile, Missile::GoblinBow);
+  // Handgunners shoot handguns, not crossbows (docs/rulings.md#warmaster-shooting-handguns).
+  EXPECT_EQ(list->find("handgunners")->missile, Missile::Handgun);
   EXPECT_TRUE(list->find("wolf-riders")->sees_all_round);
   EXPECT_EQ(bundled_army_list("elves"), nullptr);
 }

@@ -148,6 +148,68 @@ TEST(CombatDecisions, ADrawFallsBackTheDistanceAsked) {
   EXPECT_NEAR(unit(by_default, "E").stands[0].pose.position.y, 53.0, 1e-9);
 }
 
+// "Both sides fall back up to 3D6cm and must fall back by the score of the
+// lowest dice. A defended or fortified unit can stand its ground instead."
+// A and E are both in the open, so neither may stand, and after a draw nobody
+// pursues or advances: each choice is refused with a ruling and the default
+// (fall back by the lowest die) takes its place. The distances asked for
+// belong to a fall back, which neither chose, so they count for nothing.
+// Same dice as above: 1 hit each, A rolls 2, 3, 4 (2 cm, to y = 48), E rolls
+// 1, 2, 6 (1 cm, to y = 53), not the 5 and 9 cm asked.
+TEST(CombatDecisions, AfterADrawAUnitInTheOpenMayNotStandAndFallsBackWithARuling) {
+  CommandState s(make_game(base_to_base()));
+  to_combat_phase(s);
+  const ActionOutcome o =
+      play(s, end_combat_with({decided("A", CombatChoice::Stand, 5.0), decided("E", CombatChoice::Advance, 9.0)}),
+           {6, 1, 6, 2, 3, 4, 1, 2, 6});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw",
+                           "A is in the open: after a draw only a defended or fortified unit may stand its ground; it "
+                           "falls back"));
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw",
+                           "E may not advance after a draw (\"Both sides fall back\"); it falls back"));
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw", "A falls back 2.0 cm away from E (3D6: 2+3+4"));
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw", "E falls back 1.0 cm away from A (3D6: 1+2+6"));
+  EXPECT_FALSE(combat_ruled(o, "warmaster.combat.draw", "stands its ground after the draw"));
+  EXPECT_NEAR(unit(s, "A").stands[0].pose.position.y, 48.0, 1e-9);
+  EXPECT_NEAR(unit(s, "E").stands[0].pose.position.y, 53.0, 1e-9);
+
+  // Pursue is refused the same way; and the default, even with a distance,
+  // falls back by the lowest die: the distance is only for "fall_back".
+  CommandState p(make_game(base_to_base()));
+  to_combat_phase(p);
+  const ActionOutcome q =
+      play(p, end_combat_with({decided("A", CombatChoice::Pursue), decided("E", CombatChoice::Default, 9.0)}),
+           {6, 1, 6, 2, 3, 4, 1, 2, 6});
+  ASSERT_TRUE(q.verdict.legal()) << explain(q.verdict);
+  EXPECT_TRUE(combat_ruled(q, "warmaster.combat.draw",
+                           "A may not pursue after a draw (\"Both sides fall back\"); it falls back"));
+  EXPECT_TRUE(combat_ruled(q, "warmaster.combat.draw", "E falls back 1.0 cm away from A"));
+  EXPECT_NEAR(unit(p, "A").stands[0].pose.position.y, 48.0, 1e-9);
+  EXPECT_NEAR(unit(p, "E").stands[0].pose.position.y, 53.0, 1e-9);
+  EXPECT_EQ(p.phase(), Phase::Command);
+}
+
+// "A defended or fortified unit can stand its ground instead": E in a wood
+// (the wood's edge at y = 51.5 covers E's stand, y 51 to 53, not A's) is
+// defended, so A's 6 hits it on 5+ and E's 6 hits A: 1 to 1, a draw. E was
+// told to pursue: refused with a ruling, and it stands, its default. A falls
+// back its lowest die, 2 (2, 3, 4), to y = 48, and rolls the only 3D6.
+TEST(CombatDecisions, AfterADrawADefendedUnitToldToPursueStandsWithARuling) {
+  Battlefield bf = base_to_base();
+  bf.terrain.push_back(area("wood-1", TerrainKind::Wood, {{40, 51.5}, {80, 51.5}, {80, 70}, {40, 70}}));
+  CommandState s(make_game(bf));
+  to_combat_phase(s);
+  const ActionOutcome o = play(s, end_combat_with({decided("E", CombatChoice::Pursue, 9.0)}), {6, 1, 6, 2, 3, 4});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw",
+                           "E may not pursue after a draw (\"Both sides fall back\"); it stands its ground"));
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw", "E stands its ground after the draw"));
+  EXPECT_TRUE(combat_ruled(o, "warmaster.combat.draw", "A falls back 2.0 cm away from E (3D6: 2+3+4"));
+  EXPECT_EQ(unit(s, "E").stands[0].pose.position, (Vec2{60, 52}));
+  EXPECT_NEAR(unit(s, "A").stands[0].pose.position.y, 48.0, 1e-9);
+}
+
 // Through the one game interface: JSON in, the field named in any error,
 // and the state as it was.
 TEST(CombatDecisions, BadDecisionsAreInputErrorsNamingTheFieldAndChangeNothing) {

@@ -109,6 +109,25 @@ TEST(Shooting, TheClosestEnemyInSightWithinRange) {
   EXPECT_EQ(shooting_targets(engaged, 0)[0].ruling.rule, "warmaster.shooting.no_target");
 }
 
+// The play sheet's range table has no handgun: ours shoots 30 cm, as
+// crossbows, and is otherwise the same (docs/rulings.md#warmaster-shooting-handguns).
+// The rulings name the weapon the unit carries.
+TEST(Shooting, HandgunsShootThirtyCentimetresAsCrossbows) {
+  EXPECT_EQ(missile_range(Missile::Handgun), 30.0);
+  EXPECT_EQ(missile_range(Missile::Handgun), missile_range(Missile::Crossbow));
+  EXPECT_EQ(std::string(to_string(Missile::Handgun)), "handgun");
+  EXPECT_EQ(missile_from_string("handgun").value_or(Missile::None), Missile::Handgun);
+  Battlefield bf = duel(30.0);
+  bf.units[0].missile = Missile::Handgun;
+  const auto in = shooting_targets(bf, 0);
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_EQ(in[0].target, "orcs");
+  EXPECT_NE(in[0].ruling.reason.find("within its handgun's range of 30.0 cm"), std::string::npos) << in[0].ruling.reason;
+  Battlefield far = duel(30.1);
+  far.units[0].missile = Missile::Handgun;
+  EXPECT_TRUE(shooting_targets(far, 0)[0].target.empty());
+}
+
 // Three archer stands of 1 Attack at orcs in the open with a 6+ save:
 // to hit 4, 6, 2 (two hits on 4+), saves 6 (saved) and 3 (not): one unsaved
 // hit. No stand is lost (Hits 3), the odd hit is discounted, and the orcs are

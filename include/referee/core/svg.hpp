@@ -67,6 +67,11 @@ class SvgWriter {
 // the padding of 0.1 em a side absorbs for the short labels pictures use.
 Aabb text_box(Vec2 at, const std::string& s, double size);
 
+// `s` broken at spaces into lines each no wider than `width` (text_box's
+// estimate at `size`, widened by `widen` for bold text); a word longer than
+// the width is a line of its own, never cut. Empty for an empty string.
+std::vector<std::string> wrap_text(const std::string& s, double size, double width, double widen = 1.0);
+
 // Places labels so that none overlaps another or an area kept clear (a unit's
 // base, a legend). Each label tries positions round its anchor, nearest first;
 // when every one is taken it goes where it overlaps least (and `placed()`
@@ -94,7 +99,9 @@ std::vector<Segment> segment_outside(Vec2 a, Vec2 b, std::span<const Aabb> boxes
 
 // A key to the picture's marks, drawn in a framed box with its top-left
 // corner at `top_left` and entries in `columns` columns. Group id "legend";
-// every entry is a group of class "legend-entry" holding its label.
+// every entry is a group of class "legend-entry" holding its label. The
+// title is bold, one line per '\n' in it (wrap_text, joined, fits a long
+// caption to the key's width), the entries below its last line.
 struct LegendEntry {
   enum class Mark { box, circle, line, glyph };
   Mark mark = Mark::box;
@@ -104,6 +111,12 @@ struct LegendEntry {
 };
 Aabb draw_legend(SvgWriter& svg, Vec2 top_left, const std::string& title, std::span<const LegendEntry> entries,
                  double size, int columns = 1, double column_width = 0.0);
+// `title` broken into lines ('\n') that fit the width the entries take, so a
+// long caption wraps instead of widening the key past the picture's edge. The
+// width a bold line is allowed is estimated with room to spare (DejaVu Sans
+// Bold, the usual sans-serif, has letters up to 0.7 em wide).
+std::string fit_legend_title(const std::string& title, std::span<const LegendEntry> entries, double size,
+                             int columns = 1, double column_width = 0.0);
 // The width and height draw_legend will take, to make room for it.
 Vec2 legend_size(const std::string& title, std::span<const LegendEntry> entries, double size, int columns = 1,
                  double column_width = 0.0);

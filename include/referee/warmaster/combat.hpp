@@ -62,10 +62,10 @@ namespace referee::warmaster {
 // What a unit's player does after a combat round (docs/rulings.md#warmaster-combat-decisions).
 enum class CombatChoice {
   Default,   // a winner pursues when allowed, else stands; a draw falls back (defended/fortified: stands)
-  Pursue,    // a winner: pursue (refused, with a ruling, when the rules forbid it: it stands)
-  Stand,     // a winner, or a defended or fortified unit after a draw
+  Pursue,    // a winner: pursue (refused, with a ruling, when the rules forbid it, or after a draw: the default)
+  Stand,     // a winner, or a defended or fortified unit after a draw (in the open: refused, with a ruling: it falls back)
   FallBack,  // a winner, or any unit after a draw: 3D6, at least the lowest die
-  Advance,   // a winner whose enemy was destroyed: straight ahead up to its full pace
+  Advance,   // a winner whose enemy was destroyed: straight ahead up to its full pace (after a draw: refused)
 };
 const char* to_string(CombatChoice c);
 std::optional<CombatChoice> combat_choice_from_string(const std::string& s);
@@ -74,7 +74,9 @@ struct CombatDecision {
   std::string unit;
   CombatChoice choice = CombatChoice::Default;
   // Fall back: the distance wanted, kept between the lowest die and the
-  // 3D6 total. Advance: at most the unit's full pace (the default).
+  // 3D6 total. Advance: at most the unit's full pace (the default). Ignored
+  // with any other choice, and with a refused one: a draw's fall back is then
+  // the lowest die (docs/rulings.md#warmaster-combat-decisions).
   std::optional<double> distance;
 };
 
