@@ -20,6 +20,9 @@ const GameRegistry& builtin_games() {
 const std::vector<BundledBattle>& bundled_battles() {
   static const std::vector<BundledBattle> battles = {
       {"warmaster", "default", "scenarios/warmaster/default.json", "Warmaster: the default battle"},
+      {"warmaster", "pitched-battle", "scenarios/warmaster/pitched-battle.json",
+       "Warmaster: the fields of Hochland (a fair battle against the opponent)"},
+      {"warmaster", "combat", "scenarios/warmaster/combat.json", "Warmaster: three fights in contact (the Combat phase)"},
       {"warmaster", "command-crossroads", "scenarios/warmaster/command-crossroads.json", "Warmaster: the crossroads"},
       {"warmaster", "gap-rule", "scenarios/warmaster/gap-rule.json", "Warmaster: the gap rule"},
       {"warmaster", "shooting", "scenarios/warmaster/shooting.json", "Warmaster: missile troops on both sides"},
