@@ -1,6 +1,7 @@
 #include "referee/core/game.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "referee/core/errors.hpp"
@@ -85,11 +86,18 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
     bool complete = true;
     try {
       const Outcome o = probe->apply(action, dice, path);
+      // The product cannot overflow: each die was admitted below only while it fitted.
       std::int64_t weight = 1;
       for (std::size_t i = 0; i < prefix.size(); ++i) weight *= sides_at[i];
       leaves.push_back({label(o), weight});
       if (leaves.size() > max_leaves) return std::nullopt;
     } catch (const PrefixDice::Beyond& b) {
+      // A sequence of dice whose sample space no longer fits in 64 bits (a
+      // Combat phase may roll forty dice; 6^25 does not fit) is too many to
+      // enumerate: the caller states the chances its own way.
+      std::int64_t space = 1;
+      for (int sides : sides_at) space *= sides;
+      if (b.sides <= 0 || space > std::numeric_limits<std::int64_t>::max() / b.sides) return std::nullopt;
       prefix.push_back(1);
       sides_at.push_back(b.sides);
       complete = false;
@@ -106,7 +114,11 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
   }
   if (leaves.size() == 1 && leaves[0].weight == 1) return std::vector<ChanceOutcome>{};  // no dice
   std::int64_t denom = 1;
-  for (const Leaf& l : leaves) denom = denom / gcd64(denom, l.weight) * l.weight;
+  for (const Leaf& l : leaves) {
+    const std::int64_t step = l.weight / gcd64(denom, l.weight);
+    if (denom > std::numeric_limits<std::int64_t>::max() / step) return std::nullopt;  // no common denominator fits
+    denom *= step;
+  }
   std::vector<ChanceOutcome> out;
   for (const Leaf& l : leaves) {
     auto it = std::find_if(out.begin(), out.end(), [&](const ChanceOutcome& c) { return c.label == l.label; });

@@ -162,8 +162,9 @@ class GameRegistry {
 // sequence so far branches over its faces), and sums the exact chance of
 // each label that `label` gives an outcome. Exact for any system whose
 // apply() rolls through the Dice it is given; nullopt when more than
-// `max_leaves` sequences would be needed (a system then states its chances
-// itself) or the action is refused.
+// `max_leaves` sequences would be needed, or when the dice of one sequence
+// have more outcomes than 64 bits count (a system then states its chances
+// itself), or the action is refused.
 std::optional<std::vector<ChanceOutcome>> enumerate_chance(
     const GameState& state, const Json& action, const std::function<std::string(const Outcome&)>& label,
     const std::string& path = "action", std::size_t max_leaves = 4096);
