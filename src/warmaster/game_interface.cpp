@@ -73,9 +73,12 @@ class WarmasterState final : public GameState {
 
   std::vector<ChanceOutcome> chance_outcomes(const Json& action, const std::string& path) const override {
     // A Shooting phase rolls a few dice per Attack of every shooting unit,
-    // beyond counting every face; `referee warmaster odds --attacks`
-    // (shooting_odds, shooting.hpp) gives each unit's exact odds instead.
-    if (parse_action(action, s_, path).type == ActionType::Shoot) return {};
+    // and a Combat phase's end_phase every fighting stand's, beyond counting
+    // every face (enumerate_chance would clone and fight it some twenty-five
+    // times before giving up); `referee warmaster odds --attacks` and the
+    // shooting_odds and combat_odds queries give their exact odds instead.
+    const Action a = parse_action(action, s_, path);
+    if (a.type == ActionType::Shoot || (a.type == ActionType::EndPhase && s_.phase() == Phase::Combat)) return {};
     auto label = [](const Outcome& o) -> std::string {
       const Json& r = o.result;
       if (r.contains("passed"))

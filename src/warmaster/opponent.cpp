@@ -576,18 +576,24 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
                                      const std::string& only_target = {}) {
   if (keeps_range(u) || u.attacks <= 0) return std::nullopt;
   const double allowance = pace_of(u, MoveKind::Charge, c.settings);
-  std::vector<std::pair<double, const Unit*>> targets;
+  const double margin = charge_margin(c);
+  struct Target {
+    double value;
+    const Unit* unit;
+    int allies;  // ally_dice: worked out once, it asks each friend's initiative targets
+  };
+  std::vector<Target> targets;
   for (std::size_t e : enemies(c)) {
     const Unit& en = c.bf.units[e];
     if (!only_target.empty() && en.id != only_target) continue;
     if (unit_distance(u, en).distance > allowance) continue;
-    const double v = charge_value(c.bf, u, en, c.settings, 0, 0, ally_dice(c, u, en, initiative));
-    if (v >= charge_margin(c)) targets.push_back({v, &en});
+    const int allies = ally_dice(c, u, en, initiative);
+    const double v = charge_value(c.bf, u, en, c.settings, 0, 0, allies);
+    if (v >= margin) targets.push_back({v, &en, allies});
   }
-  std::sort(targets.begin(), targets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [whole, en] : targets) {
+  std::sort(targets.begin(), targets.end(), [](const Target& a, const Target& b) { return a.value > b.value; });
+  for (const auto& [whole, en, allies] : targets) {
     (void)whole;
-    const int allies = ally_dice(c, u, *en, initiative);
     std::vector<MoveRequest> moves = lined_up_charges(u, *en);
     moves.push_back(plan_straight_charge(u, *en));
     // The odds of each move with the stands that will touch: a column
@@ -595,23 +601,11 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
     std::vector<std::pair<double, std::size_t>> ranked;
     for (std::size_t k = 0; k < moves.size(); ++k) {
       const Unit after = unit_after(u, moves[k]);
-      int fa = 0, fb = 0;
-      const double touch = c.settings.contact_tolerance + 0.02;
-      for (std::size_t i = 0; i < after.stands.size(); ++i)
-        for (std::size_t j = 0; j < en->stands.size(); ++j)
-          if (distance(after.footprint(i), en->footprint(j)) <= touch) {
-            ++fa;
-            break;
-          }
-      for (std::size_t j = 0; j < en->stands.size(); ++j)
-        for (std::size_t i = 0; i < after.stands.size(); ++i)
-          if (distance(after.footprint(i), en->footprint(j)) <= touch) {
-            ++fb;
-            break;
-          }
+      const int fa = stands_touching(c, after, *en);
       if (fa == 0) continue;
+      const int fb = stands_touching(c, *en, after);
       const double mv = charge_value(c.bf, u, *en, c.settings, fa, std::max(fb, 1), allies);
-      if (mv >= charge_margin(c)) ranked.push_back({mv, k});
+      if (mv >= margin) ranked.push_back({mv, k});
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [mv, k] : ranked) {
@@ -984,8 +978,8 @@ std::vector<std::size_t> character_group(const Ctx& c, std::size_t who) {
   if (general == nullptr || own.size() <= 3) return own;
   std::vector<char> taken(bf.units.size(), 0);
   std::vector<std::size_t> mine;
+  const Vec2 from = general->pose.position;
   for (std::size_t h : helpers) {
-    const Vec2 from = general->pose.position;
     std::size_t far = bf.units.size();
     double fd = -1;
     for (std::size_t i : own)

@@ -21,6 +21,23 @@ std::shared_ptr<const Game> tictactoe(const GameRegistry& r) {
   return r.at("tictactoe").load(Json{{"name", "empty board"}}, "test", Json::object());
 }
 
+// enumerate_chance counts every sequence of faces in 64 bits: a toss of two
+// dice is 36 sequences, 18 for each side; one of 30 dice (6^30 sequences,
+// past 2^63) is refused as too many instead of overflowing the count.
+TEST(GameInterface, EnumeratedChanceStopsWhereTheSampleSpaceOutgrows64Bits) {
+  testing_games::TicTacToeState s;
+  const Json toss{{"type", "toss"}};
+  const auto starts = [](const Outcome& o) { return o.result.at("starts").dump(); };
+  s.toss_dice = 2;
+  const auto two = enumerate_chance(s, toss, starts);
+  ASSERT_TRUE(two.has_value());
+  ASSERT_EQ(two->size(), 2u);
+  EXPECT_EQ((*two)[0].chance, (Chance{18, 36}));
+  EXPECT_EQ((*two)[1].chance, (Chance{18, 36}));
+  s.toss_dice = 30;
+  EXPECT_FALSE(enumerate_chance(s, toss, starts, "action", 1u << 20).has_value());
+}
+
 TEST(GameInterface, RandomGamesOfTicTacToePassEveryGenericCheck) {
   const GameRegistry reg = test_registry();
   int finished = 0, refusals = 0, chance = 0;

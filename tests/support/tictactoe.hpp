@@ -21,6 +21,9 @@ class TicTacToeState final : public GameState {
   bool tossed = false;
   int to_move = 0;
   int moves = 0;
+  // Dice the toss rolls: the first decides; the others only widen the sample
+  // space, for tests of enumerate_chance's limits.
+  int toss_dice = 1;
 
   std::unique_ptr<GameState> clone() const override { return std::make_unique<TicTacToeState>(*this); }
   Json to_json() const override {
@@ -77,6 +80,7 @@ class TicTacToeState final : public GameState {
     if (p.toss) {
       const std::size_t mark = dice.history().size();
       const int d = dice.d6("who starts");
+      for (int k = 1; k < toss_dice; ++k) (void)dice.d6("for show");
       o.rolls = dice.since(mark);
       to_move = d <= 3 ? 0 : 1;
       tossed = true;
