@@ -1,5 +1,6 @@
 #include "referee/core/match.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -92,6 +93,80 @@ GameLog Match::current_log() const {
   return out;
 }
 
+namespace {
+
+// Where two results first differ: the path ("rulings[1].rule") and the two
+// values there. Objects are walked in key order, arrays in order. A value
+// only one side has is null on the other.
+struct Difference {
+  std::string path;
+  Json logged, now;
+};
+
+bool is_ruling(const Json& j) { return j.is_object() && j.contains("rule") && j.contains("reason"); }
+
+// With `rulings_only`, only a pair of rulings (objects with "rule" and
+// "reason") that differ, or a ruling one side has and the other not, counts:
+// so the answer names the rule behind a changed result when there is one.
+bool first_difference(const Json& logged, const Json& now, const std::string& path, bool rulings_only,
+                      Difference& d) {
+  if (logged == now) return false;
+  auto found = [&] {
+    d = {path, logged, now};
+    return true;
+  };
+  if (is_ruling(logged) || is_ruling(now)) return found();
+  auto at = [](const std::string& base, const std::string& key) { return base.empty() ? key : base + "." + key; };
+  if (logged.is_object() && now.is_object()) {
+    for (auto it = logged.begin(); it != logged.end(); ++it)
+      if (first_difference(it.value(), now.contains(it.key()) ? now.at(it.key()) : Json(), at(path, it.key()),
+                           rulings_only, d))
+        return true;
+    for (auto it = now.begin(); it != now.end(); ++it)
+      if (!logged.contains(it.key()) && first_difference(Json(), it.value(), at(path, it.key()), rulings_only, d))
+        return true;
+    return !rulings_only && found();
+  }
+  if (logged.is_array() && now.is_array()) {
+    for (std::size_t i = 0; i < std::max(logged.size(), now.size()); ++i)
+      if (first_difference(i < logged.size() ? logged[i] : Json(), i < now.size() ? now[i] : Json(),
+                           fmt::format("{}[{}]", path, i), rulings_only, d))
+        return true;
+    return !rulings_only && found();
+  }
+  return !rulings_only && found();
+}
+
+std::string shorten(const Json& j) {
+  std::string s = j.dump();
+  return s.size() <= 160 ? s : s.substr(0, 157) + "...";
+}
+
+std::string ruling_words(const Json& r) {
+  return fmt::format("{}: {}", r.at("rule").get<std::string>(), r.at("reason").get<std::string>());
+}
+
+// Names the rule behind a changed result, so a log made before a rule was
+// fixed says which rule the engine now applies.
+std::string describe_difference(const Json& logged, const Json& now) {
+  Difference d;
+  if (first_difference(logged, now, "", true, d)) {
+    if (is_ruling(d.now) && is_ruling(d.logged))
+      return fmt::format(" (first at result.{}): the engine now rules {}; the log has {}", d.path,
+                         ruling_words(d.now), ruling_words(d.logged));
+    if (is_ruling(d.now))
+      return fmt::format(" (first at result.{}): the engine now rules {}, which the log does not have", d.path,
+                         ruling_words(d.now));
+    return fmt::format(" (first at result.{}): the log has {}, which the engine no longer rules", d.path,
+                       ruling_words(d.logged));
+  }
+  if (!first_difference(logged, now, "", false, d)) return "";
+  return fmt::format(" (first at result{}{}): the log has {}, the engine gives {}", d.path.empty() ? "" : ".", d.path,
+                     shorten(d.logged), shorten(d.now));
+}
+
+}  // namespace
+
 Match Match::replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
                     const Json* scenario, const std::string& scenario_name) {
   const std::string header = source_name + " line 1";
@@ -118,15 +193,19 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
     if (refused != !o.applied())
       throw InputError(where, refused ? "the log says this action was refused, but the engine applies it now"
                                       : "the engine refuses this action now: " + explain(o.verdict));
+    // A changed result names the rule behind it, whether the rolls or the
+    // result show it first.
+    auto changed = [&] { return refused ? std::string() : describe_difference(e.result, o.result); };
     if (o.rolls.size() != e.rolls.size())
-      throw InputError(where, fmt::format("the log has {} rolls, the engine rolled {}", e.rolls.size(), o.rolls.size()));
+      throw InputError(where, fmt::format("the log has {} rolls, the engine rolled {}{}", e.rolls.size(),
+                                          o.rolls.size(), changed()));
     for (std::size_t i = 0; i < o.rolls.size(); ++i)
       if (o.rolls[i].value != e.rolls[i].value || o.rolls[i].sides != e.rolls[i].sides)
-        throw InputError(where, fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}",
+        throw InputError(where, fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}{}",
                                             i + 1, e.rolls[i].value, e.rolls[i].sides, o.rolls[i].value,
-                                            o.rolls[i].sides));
+                                            o.rolls[i].sides, changed()));
     if (refused ? Json(refusal_json(o.verdict)) != e.refused : o.result != e.result)
-      throw InputError(where, "replaying this action gives a different result from the one logged");
+      throw InputError(where, "replaying this action gives a different result from the one logged" + changed());
   }
   return m;
 }

@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include "referee/warmaster/army_list.hpp"
+#include "referee/warmaster/contact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -336,6 +337,7 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
         cs->fail(fmt::format("{} characters in the two armies: at most {} are allowed", characters, kMaxCharacters));
     }
   }
+  std::vector<std::optional<bool>> engaged_given;  // per unit, the file's "engaged" if it gave one
   for (int side = 0; side < 2; ++side) {
     JsonReader a = armies.at(static_cast<std::size_t>(side));
     a.require_object();
@@ -345,6 +347,7 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
     for (const auto& u : a.items("units")) {
       bf.units.push_back(read_unit(u, side, list));
       claim(u, bf.units.back().id);
+      engaged_given.push_back(u.has("engaged") ? std::optional<bool>(bf.units.back().engaged) : std::nullopt);
     }
     int generals = 0;
     if (auto cs = a.find("characters")) {
@@ -366,6 +369,15 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
                        fmt::format("\"{}\" is not a unit of the character's own army", ch.joined_unit));
   }
   check_no_overlaps(bf, local);
+  // Engaged is contact, worked out from the stands; a flag that says
+  // otherwise is a mistake in the file (docs/rulings.md#warmaster-engaged).
+  if (const auto wrong = check_engaged_flags(bf, engaged_given, local.contact_tolerance)) {
+    const Unit& u = bf.units[wrong->unit];
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < wrong->unit; ++i) k += bf.units[i].side == u.side;
+    throw InputError(fmt::format("armies[{}].units[{}].engaged", u.side, k), wrong->reason);
+  }
+  mark_engaged(bf, local.contact_tolerance);
   return bf;
 }
 

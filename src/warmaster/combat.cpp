@@ -15,6 +15,7 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
+#include "referee/warmaster/contact.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/troops.hpp"
 
@@ -54,14 +55,6 @@ Aabb unit_box(const Unit& u) {
   Aabb b = u.footprint(0).bounds();
   for (std::size_t s = 1; s < u.stands.size(); ++s) b = b.merged(u.footprint(s).bounds());
   return b;
-}
-
-bool units_touch(const Unit& a, const Unit& b, double tol) {
-  if (a.stands.empty() || b.stands.empty() || !unit_box(a).inflated(tol).overlaps(unit_box(b))) return false;
-  for (std::size_t i = 0; i < a.stands.size(); ++i)
-    for (std::size_t k = 0; k < b.stands.size(); ++k)
-      if (touching(a.footprint(i), b.footprint(k), tol)) return true;
-  return false;
 }
 
 std::array<Segment, 4> edges(const OrientedRect& r) {
@@ -418,7 +411,6 @@ void to_json(nlohmann::json& j, const CombatOptions& o) {
 std::vector<Engagement> find_engagements(const Battlefield& bf, const Settings& settings) {
   // Components over enemy contacts, each pair of units tested once.
   const std::size_t n = bf.units.size();
-  const std::vector<Aabb> boxes = unit_boxes(bf);
   std::vector<std::size_t> root(n);
   for (std::size_t i = 0; i < n; ++i) root[i] = i;
   auto find = [&](std::size_t i) {
@@ -426,14 +418,10 @@ std::vector<Engagement> find_engagements(const Battlefield& bf, const Settings& 
     return i;
   };
   std::vector<char> engaged(n, 0);
-  const double tol = settings.contact_tolerance;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = i + 1; k < n; ++k)
-      if (bf.units[i].side != bf.units[k].side && boxes[i].inflated(tol).overlaps(boxes[k]) &&
-          units_touch(bf.units[i], bf.units[k], tol)) {
-        engaged[i] = engaged[k] = 1;
-        root[find(i)] = find(k);
-      }
+  for (const auto& [i, k] : enemy_contacts(bf, settings.contact_tolerance)) {
+    engaged[i] = engaged[k] = 1;
+    root[find(i)] = find(k);
+  }
   std::vector<Engagement> out;
   std::map<std::size_t, std::size_t> index;  // component root -> engagement
   for (std::size_t i = 0; i < n; ++i) {
@@ -1085,14 +1073,8 @@ void Phase::run() {
     std::map<std::string, int> total_hits, removed;
     fight(static_cast<int>(i), 1, g, {}, total_hits, removed);
   }
-  for (Unit& u : bf.units) {
-    u.engaged = false;
-    for (const Unit& e : bf.units)
-      if (e.side != u.side && units_touch(u, e, tol())) {
-        u.engaged = true;
-        break;
-      }
-  }
+  // Engaged ends when contact ends (docs/rulings.md#warmaster-engaged).
+  mark_engaged(bf, tol());
 }
 
 }  // namespace

@@ -402,10 +402,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       if (say) res["move"] = to_json(req);
       if (a.charge) {
         s.charged = true;
-        Unit& mu = bf.units[static_cast<std::size_t>(ui)];
-        mu.engaged = true;
-        for (const std::string& id : enemies_in_contact(bf, mu, settings().contact_tolerance))
-          bf.find_unit(id)->engaged = true;
+        refresh_engaged();
       } else {
         for (const std::string& id : a.burst_through) {
           bf.find_unit(id)->confused = true;
@@ -518,11 +515,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
         s.moved = true;
         if (req.kind == MoveKind::Charge) {
           s.charged = true;
-          Battlefield& bf = mutable_battlefield();
-          Unit& mu = bf.units[static_cast<std::size_t>(ui)];
-          mu.engaged = true;
-          for (const std::string& id : enemies_in_contact(bf, mu, settings().contact_tolerance))
-            bf.find_unit(id)->engaged = true;
+          refresh_engaged();
         }
         if (say) res["moves"].push_back(to_json(req));
         place_after_move(ui, req, move_plan.answers[k], dice, say ? &res : nullptr);
@@ -593,11 +586,13 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       }
       phase_ = Phase::Shooting;
       step_ = CommandStep::Characters;
+      refresh_engaged();
       break;
     }
     case ActionType::Shoot: {
-      apply_shooting(dice, say ? &res : nullptr);
+      apply_shooting(a.targets, dice, say ? &res : nullptr);
       phase_ = Phase::Combat;
+      refresh_engaged();
       break;
     }
   }
@@ -744,8 +739,8 @@ void CommandState::resolve_combat_phase(const std::vector<CombatDecision>& decis
 // what it did carried into the state: resolve_shooting removes the units it
 // destroys, routs or drives off the table from its battlefield, while the
 // state keeps every unit in its place with its status.
-void CommandState::apply_shooting(Dice& dice, nlohmann::json* result) {
-  ShootingResult r = resolve_shooting(*bf_, side_, dice, settings());
+void CommandState::apply_shooting(const std::vector<TargetChoice>& choices, Dice& dice, nlohmann::json* result) {
+  ShootingResult r = resolve_shooting(*bf_, side_, dice, settings(), choices);
   if (result) {
     to_json(*result, r);
     (*result)["text"] = explain(r);

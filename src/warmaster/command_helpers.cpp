@@ -17,20 +17,6 @@ bool units_may_touch(const Unit& a, const Unit& b, double gap) {
   return false;
 }
 
-// Stand by stand, and only pairs whose circumscribed discs come within the
-// tolerance: the first pair found touching settles it.
-bool units_touch(const Unit& a, const Unit& b, double tolerance) {
-  if (a.stands.empty() || b.stands.empty()) return false;
-  const double reach = stand_circumradius(a) + stand_circumradius(b) + tolerance;
-  RotMemo rot_a, rot_b;  // each unit's stands nearly always share a facing
-  for (std::size_t i = 0; i < a.stands.size(); ++i)
-    for (std::size_t j = 0; j < b.stands.size(); ++j) {
-      if (length_squared(a.stands[i].pose.position - b.stands[j].pose.position) > reach * reach) continue;
-      if (within_distance(a.footprint(i, rot_a), b.footprint(j, rot_b), tolerance)) return true;
-    }
-  return false;
-}
-
 bool connected(const std::vector<int>& group, const std::vector<std::vector<int>>& adj) {
   if (group.empty()) return false;
   std::vector<int> seen{group.front()};
@@ -55,13 +41,6 @@ std::vector<std::vector<int>> touching_between(const Battlefield& bf, const std:
       }
     }
   return adj;
-}
-
-std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u, double tolerance) {
-  std::vector<std::string> out;
-  for (const Unit& e : bf.units)
-    if (e.side != u.side && units_touch(u, e, tolerance)) out.push_back(e.id);
-  return out;
 }
 
 bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {

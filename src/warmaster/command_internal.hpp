@@ -6,6 +6,7 @@
 
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/contact.hpp"
 #include "referee/warmaster/model.hpp"
 #include "referee/warmaster/movement.hpp"
 
@@ -19,10 +20,6 @@ bool units_may_touch(const Unit& a, const Unit& b, double gap);
 bool connected(const std::vector<int>& group, const std::vector<std::vector<int>>& adj);
 // Neighbour lists for the units in `group` only, measured on `bf`.
 std::vector<std::vector<int>> touching_between(const Battlefield& bf, const std::vector<int>& group, double tolerance);
-// Do two units touch (within the tolerance)?
-bool units_touch(const Unit& a, const Unit& b, double tolerance);
-// Enemy units (other side) touching `u` on `bf`.
-std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u, double tolerance);
 
 // Fits the requested move kind to what the pending order allows (a failed
 // first order moves at half pace and cannot charge; a home back moves the

@@ -118,8 +118,24 @@ Action parse_action(const Json& j, const CommandState& state, const std::string&
       }
       break;
     case ActionType::EndOrders:
-    case ActionType::Shoot:
       r.allow_only({"type"});
+      break;
+    case ActionType::Shoot:
+      r.allow_only({"type", "targets"});
+      if (auto t = r.find("targets")) {
+        // The player's choices where enemies are equally close
+        // (docs/rulings.md#warmaster-shooting-ties): [{"shooter", "target"}].
+        t->require_array();
+        if (t->size() > bf.units.size()) t->fail(fmt::format("at most one choice per unit ({})", bf.units.size()));
+        for (JsonReader c : t->items()) {
+          c.require_object();
+          c.allow_only({"shooter", "target"});
+          TargetChoice tc{c.string("shooter"), c.string("target")};
+          if (!bf.find_unit(tc.shooter)) c.fail("shooter", fmt::format("no unit \"{}\" in this battle", tc.shooter));
+          if (!bf.find_unit(tc.target)) c.fail("target", fmt::format("no unit \"{}\" in this battle", tc.target));
+          a.targets.push_back(std::move(tc));
+        }
+      }
       break;
   }
   return a;
@@ -164,8 +180,14 @@ Json to_json(const Action& a) {
     case ActionType::EndPhase:
       if (!a.decisions.empty()) j["decisions"] = combat_decisions_to_json(a.decisions);
       break;
-    case ActionType::EndOrders:
-    case ActionType::Shoot: break;
+    case ActionType::EndOrders: break;
+    case ActionType::Shoot:
+      if (!a.targets.empty()) {
+        Json t = Json::array();
+        for (const TargetChoice& c : a.targets) t.push_back({{"shooter", c.shooter}, {"target", c.target}});
+        j["targets"] = t;
+      }
+      break;
   }
   return j;
 }
@@ -409,6 +431,13 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
     for (int n : touching[i])
       if (n == static_cast<int>(i)) u.fail("brigade_touching", "a unit does not touch itself");
     any_touching |= !touching[i].empty();
+  }
+  // The flags must be what the stands say (docs/rulings.md#warmaster-engaged).
+  {
+    std::vector<std::optional<bool>> given;
+    for (const Unit& u : bf.units) given.push_back(u.engaged);
+    if (const auto wrong = check_engaged_flags(bf, given, game->settings.contact_tolerance))
+      units.at(wrong->unit).fail("engaged", wrong->reason);
   }
   if (any_touching && !*p.orders_begun)
     units.fail("the units touching when ordered movement began are known only once an order is given");

@@ -8,6 +8,7 @@
 #include "command_internal.hpp"
 #include "referee/warmaster/command_state.hpp"
 #include "referee/warmaster/initiative.hpp"
+#include "referee/warmaster/shooting.hpp"
 #include "referee/warmaster/sight.hpp"
 
 namespace referee::warmaster {
@@ -21,10 +22,21 @@ std::vector<Action> CommandState::legal_actions() const {
 std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
   std::vector<Action> out;
   if (battle_over()) return out;
-  if (phase_ != Phase::Command) {
-    // Shooting: shoot. Combat: end_phase, which fights the engagements.
+  if (phase_ == Phase::Shooting) {
+    // Shoot, once for each way the player may choose between equally close
+    // enemies (docs/rulings.md#warmaster-shooting-ties).
+    for (std::vector<TargetChoice>& choices : target_choice_sets(shooting_targets(*bf_, side_, settings()))) {
+      Action a;
+      a.type = ActionType::Shoot;
+      a.targets = std::move(choices);
+      out.push_back(std::move(a));
+    }
+    return out;
+  }
+  if (phase_ == Phase::Combat) {
+    // End_phase, which fights the engagements.
     Action a;
-    a.type = phase_ == Phase::Shooting ? ActionType::Shoot : ActionType::EndPhase;
+    a.type = ActionType::EndPhase;
     if (validate(a, scratch).legal()) out.push_back(a);
     return out;
   }

@@ -76,9 +76,18 @@ CommandState::CommandState(std::shared_ptr<const CommandGame> game)
   chars_.resize(bf_->characters.size());
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].stands.empty()) units_[i].destroyed = true;
+  begin_phase();
   // Built now, so that every clone of this state shares it.
   move_index();
-  begin_phase();
+}
+
+void CommandState::refresh_engaged() {
+  const std::vector<char> engaged = engaged_now(*bf_, settings().contact_tolerance);
+  bool same = true;
+  for (std::size_t i = 0; i < engaged.size() && same; ++i) same = bf_->units[i].engaged == (engaged[i] != 0);
+  if (same) return;
+  Battlefield& bf = mutable_battlefield();
+  for (std::size_t i = 0; i < engaged.size(); ++i) bf.units[i].engaged = engaged[i] != 0;
 }
 
 int CommandState::unit_index(const std::string& id) const {
@@ -135,6 +144,7 @@ const MoveIndex& CommandState::move_index() const {
 // units within 20 cm of an enemy now are the ones that may use initiative
 // (movement text, "Moving by initiative": "at the start of the Command phase").
 void CommandState::begin_phase() {
+  refresh_engaged();
   const std::vector<char> near_enemy = enemies_within(*bf_, side_, 20.0);
   for (std::size_t i = 0; i < units_.size(); ++i) {
     UnitStatus& s = units_[i];
@@ -224,7 +234,9 @@ Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
   }
   if (Verdict pv = validate_phase(a); !pv.legal()) return pv;
   switch (a.type) {
-    case ActionType::Shoot: return v;
+    case ActionType::Shoot:
+      // The choices between equally close targets (docs/rulings.md#warmaster-shooting-ties).
+      return a.targets.empty() ? v : check_target_choices(shooting_targets(*bf_, side_, settings()), a.targets);
     case ActionType::OffTableReturn: return validate_off_table(a);
     case ActionType::HomeBack: return validate_home_back(a);
     case ActionType::Initiative: return validate_initiative(a, scratch);

@@ -1071,15 +1071,35 @@ Candidate pending_move(const Ctx& c) {
   return {a, 0, reason};
 }
 
+// Where a shooter has enemies equally close, the shooting player chooses
+// (docs/rulings.md#warmaster-shooting-ties). Ours: the one each die hurts
+// most (hit and not saved), then the one with fewest stands left, then the
+// closest (docs/warmaster-opponent.md, "Shooting").
+Action shoot_action(const Ctx& c) {
+  Action a;
+  a.type = ActionType::Shoot;
+  for (const ShootingTarget& t : shooting_targets(c.bf, c.side, c.settings)) {
+    if (t.choices.size() < 2) continue;
+    auto worth = [&](const std::string& id) {
+      const Unit& e = *c.bf.find_unit(id);
+      const double per_die = (7.0 - to_hit(position_of(c.bf, e, c.settings).position)) / 6.0 *
+                             (e.armour > 0 ? (e.armour - 1) / 6.0 : 1.0);
+      return std::pair<double, double>{per_die, -static_cast<double>(e.stands.size())};
+    };
+    std::string best = t.choices.front();
+    for (const std::string& id : t.choices)
+      if (worth(id) > worth(best)) best = id;
+    if (best != t.choices.front()) a.targets.push_back({t.shooter, best});
+  }
+  return a;
+}
+
 Candidate choose(const Ctx& c) {
   const CommandState& s = c.s;
   Action end_phase;
   end_phase.type = ActionType::EndPhase;
-  if (s.phase() == Phase::Shooting) {
-    Action a;
-    a.type = ActionType::Shoot;
-    return {a, 0, "shoots: every unit at the closest visible enemy in range"};
-  }
+  if (s.phase() == Phase::Shooting)
+    return {shoot_action(c), 0, "shoots: every unit at the closest enemy in range that it sees and that is not engaged"};
   if (s.phase() == Phase::Combat) return {end_phase, 0, "fights the engagements"};
 
   // Units and characters off the table roll to return before anything else.

@@ -261,10 +261,14 @@ Json shooting_odds_query(const CommandState& s, const JsonReader& r, std::string
   std::map<std::string, std::pair<int, std::vector<std::string>>> pooled;  // target -> attacks, shooters
   for (const ShootingTarget& t : targets) {
     const Unit& u = *bf.find_unit(t.shooter);
-    const int attacks = u.attacks * static_cast<int>(u.stands.size());
+    // Only the stands within range of the target and in sight roll
+    // (docs/rulings.md#warmaster-shooting-range-per-stand).
+    const int attacks = u.attacks * static_cast<int>(t.stands.size());
     Json j{{"shooter", t.shooter}, {"target", t.target.empty() ? Json(nullptr) : Json(t.target)},
            {"distance", t.target.empty() ? Json(nullptr) : Json(milli(t.distance))}, {"range", milli(t.range)}, {"attacks", attacks},
-           {"rule", t.ruling.rule}, {"reason", t.ruling.reason}};
+           {"stands", t.stands}, {"rule", t.rulings.back().rule}, {"reason", t.rulings.back().reason}};
+    if (!t.choices.empty()) j["choices"] = t.choices;
+    if (!t.passed_over.empty()) j["passed_over"] = t.passed_over;
     shooters.push_back(j);
     if (t.target.empty()) continue;
     auto [it, fresh] = pooled.try_emplace(t.target);
@@ -274,7 +278,8 @@ Json shooting_odds_query(const CommandState& s, const JsonReader& r, std::string
   }
   Json out_targets = Json::array();
   std::string t = fmt::format("Side {} shooting: {} {}\n", side, targets.size(), targets.size() == 1 ? "shooter" : "shooters");
-  for (const ShootingTarget& st : targets) t += "  " + st.ruling.reason + "\n";
+  for (const ShootingTarget& st : targets)
+    for (const Ruling& x : st.rulings) t += "  " + x.reason + "\n";
   for (const std::string& id : order) {
     const Unit& e = *bf.find_unit(id);
     ShootingOddsRequest q;

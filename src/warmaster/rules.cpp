@@ -279,13 +279,22 @@ constexpr RuleInfo kRules[] = {
     // --- Shooting (play sheet, "2. SHOOTING"; docs/warmaster-shooting.md) ---------
     {"warmaster.shooting.target",
      "\"Units shoot at the closest enemy within range\": bows and crossbows 30 cm, stone throwers and cannons 60, "
-     "bolt throwers 40, pistols and goblin bows 15; the target must be seen (movement text, line of sight). "
-     "Reading: docs/rulings.md#warmaster-shooting-targets",
-     "a unit with a missile weapon, not engaged, picks the closest enemy unit it can see within its range"},
+     "bolt throwers 40, pistols and goblin bows 15; the target must be seen (movement text, line of sight); only "
+     "the stands within range of it and in sight shoot; between enemies equally close the shooting player "
+     "chooses. Readings: docs/rulings.md#warmaster-shooting-targets, "
+     "docs/rulings.md#warmaster-shooting-range-per-stand, docs/rulings.md#warmaster-shooting-ties",
+     "a unit with a missile weapon, not engaged, picks the closest enemy unit it can see within its range that "
+     "is not engaged; a choice of target names an enemy that is not among the equally close"},
     {"warmaster.shooting.no_target",
-     "\"Units shoot at the closest enemy within range\"; an engaged unit does not shoot. Reading: "
-     "docs/rulings.md#warmaster-shooting-targets",
-     "a unit with a missile weapon is engaged, or sees no enemy unit within its range"},
+     "\"Units shoot at the closest enemy within range\". Reading: docs/rulings.md#warmaster-shooting-targets",
+     "a unit with a missile weapon sees no enemy unit within its range that it may shoot at"},
+    {"warmaster.shooting.engaged",
+     "Units engaged in combat cannot shoot and cannot be shot at (the standard rules, which the play sheet's "
+     "\"Units shoot at the closest enemy within range\" summarises); a unit is engaged while an enemy stand "
+     "touches it. Readings: docs/rulings.md#warmaster-shooting-engaged, "
+     "docs/rulings.md#warmaster-engaged",
+     "a shooter is engaged in combat and does not shoot, or passes over a closer enemy that is engaged (unless "
+     "the setting shoot_into_combat is on)"},
     {"warmaster.shooting.hits",
      "\"Score to Hit: target in the open 4, 5 or 6; target in defended position 5 or 6; target in fortified "
      "position 6\"; one die per Attack; \"each hit may be saved by a die roll that equals or beats Armour\" "

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -12,8 +13,10 @@
 
 #include "referee/core/chance.hpp"
 #include "referee/core/errors.hpp"
+#include "referee/warmaster/contact.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -21,6 +24,7 @@ namespace {
 
 constexpr const char* kRuleTarget = "warmaster.shooting.target";
 constexpr const char* kRuleNoTarget = "warmaster.shooting.no_target";
+constexpr const char* kRuleEngaged = "warmaster.shooting.engaged";
 constexpr const char* kRuleHits = "warmaster.shooting.hits";
 constexpr const char* kRuleCasualties = "warmaster.shooting.casualties";
 constexpr const char* kRuleDriveBack = "warmaster.shooting.drive_back";
@@ -135,64 +139,215 @@ PositionAnswer position_of(const Battlefield& bf, const Unit& u, const Settings&
   return {Position::Open, fmt::format("{} is in the open (fewer than half its stands in or behind cover)", u.id)};
 }
 
-std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings) {
+namespace {
+
+// The stands of `u` that shoot at `e`: within `range` of it and seeing it
+// (docs/rulings.md#warmaster-shooting-range-per-stand), or, with the setting
+// range_per_stand off, every stand when the unit is within range and sees it.
+std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const StandRects& ru, const Unit& e,
+                                 double unit_gap, double range, const Settings& settings) {
+  std::vector<int> out;
+  if (!settings.range_per_stand) {
+    if (line_of_sight(bf, u, e, settings, true).visible)
+      for (std::size_t s = 0; s < u.stands.size(); ++s) out.push_back(static_cast<int>(s));
+    return out;
+  }
+  const StandRects re(e);
+  for (std::size_t s = 0; s < u.stands.size(); ++s) {
+    // The nearest stand settles it when the units are as close as the range
+    // allows only through it; otherwise measure this stand's own distance.
+    double d = unit_gap;
+    if (u.stands.size() > 1) {
+      d = std::numeric_limits<double>::infinity();
+      for (std::size_t k = 0; k < e.stands.size(); ++k) d = std::min(d, distance(ru[s], re[k]));
+    }
+    if (d > range + kMeasureSlack) continue;
+    if (line_of_sight(bf, u, s, e, settings, true).visible) out.push_back(static_cast<int>(s));
+  }
+  return out;
+}
+
+std::string stand_list(const std::vector<int>& stands) {
+  std::vector<int> numbers;
+  for (int s : stands) numbers.push_back(s + 1);
+  return fmt::format("{} {}", stands.size() == 1 ? "stand" : "stands", fmt::join(numbers, ", "));
+}
+
+}  // namespace
+
+std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings,
+                                             const std::vector<TargetChoice>& choices) {
   std::vector<ShootingTarget> out;
+  const double tol = settings.contact_tolerance;
+  // Engaged is contact, worked out from the stands (contact.hpp).
+  const std::vector<char> engaged = engaged_now(bf, tol);
   std::vector<Aabb> boxes;  // each unit's stands
   for (const Unit& u : bf.units) {
     Aabb b{{0, 0}, {0, 0}};
     for (std::size_t s = 0; s < u.stands.size(); ++s) b = s == 0 ? u.footprint(s).bounds() : b.merged(u.footprint(s).bounds());
     boxes.push_back(b);
   }
-  for (const Unit& u : bf.units) {
+  auto foes = [&](const Unit& u) { return fmt::format("{}", fmt::join(enemies_in_contact(bf, u, tol), ", ")); };
+  for (std::size_t ui = 0; ui < bf.units.size(); ++ui) {
+    const Unit& u = bf.units[ui];
     if (u.side != side || u.missile == Missile::None || u.stands.empty()) continue;
     ShootingTarget t;
     t.shooter = u.id;
     t.range = missile_range(u.missile);
-    if (u.engaged) {
-      t.ruling = {kRuleNoTarget, fmt::format("{} is engaged in combat and cannot shoot", u.id), {}};
+    if (engaged[ui]) {
+      t.rulings.push_back({kRuleEngaged,
+                           fmt::format("{} is engaged in combat with {} and cannot shoot", u.id, foes(u)), {}});
       out.push_back(std::move(t));
       continue;
     }
-    std::vector<std::pair<double, const Unit*>> near;
-    const Aabb reach = boxes[static_cast<std::size_t>(&u - bf.units.data())].inflated(t.range + kMeasureSlack);
-    for (const Unit& e : bf.units)
-      if (e.side != side && !e.stands.empty()) {
-        // Boxes apart by more than the range: the stands are too.
-        if (!reach.overlaps(boxes[static_cast<std::size_t>(&e - bf.units.data())])) continue;
-        const double d = unit_distance(u, e).distance;
-        if (d <= t.range + kMeasureSlack) near.push_back({d, &e});
-      }
-    std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    struct Near {
+      double distance;
+      std::size_t unit;
+    };
+    std::vector<Near> near;
+    const Aabb reach = boxes[ui].inflated(t.range + kMeasureSlack);
+    for (std::size_t ei = 0; ei < bf.units.size(); ++ei) {
+      const Unit& e = bf.units[ei];
+      // Boxes apart by more than the range: the stands are too.
+      if (e.side == side || e.stands.empty() || !reach.overlaps(boxes[ei])) continue;
+      const double d = unit_distance(u, e).distance;
+      if (d <= t.range + kMeasureSlack) near.push_back({d, ei});
+    }
+    std::stable_sort(near.begin(), near.end(), [](const Near& a, const Near& b) { return a.distance < b.distance; });
+    const auto choice = std::find_if(choices.begin(), choices.end(), [&](const TargetChoice& c) { return c.shooter == u.id; });
+    const StandRects ru(u);
+    struct Found {
+      const Unit* unit;
+      double distance;
+      std::vector<int> stands;
+    };
+    std::vector<Found> found;  // the closest that may be shot, and those as close
     std::string unseen;
-    for (const auto& [d, e] : near) {
-      if (!line_of_sight(bf, u, *e, settings, true).visible) {
-        if (unseen.empty()) unseen = fmt::format(" ({} is {} away but out of sight)", e->id, cm(d));
+    for (const Near& n : near) {
+      if (!found.empty() && n.distance > found.front().distance + tol) break;
+      const Unit& e = bf.units[n.unit];
+      std::vector<int> stands = shooting_stands(bf, u, ru, e, n.distance, t.range, settings);
+      if (stands.empty()) {
+        if (unseen.empty()) unseen = fmt::format(" ({} is {} away but out of sight)", e.id, cm(n.distance));
         continue;
       }
-      t.target = e->id;
-      t.distance = d;
-      t.ruling = {kRuleTarget,
-                  fmt::format("{} shoots at {}, the closest enemy unit it can see within its {}'s range of {}: {} away",
-                              u.id, e->id, weapon(u.missile), cm(t.range), format_compared(d, t.range, "cm").value),
-                  {{"distance", d, "cm"}, {"range", t.range, "cm"}}};
-      break;
+      if (engaged[n.unit] && !settings.shoot_into_combat) {
+        t.passed_over.push_back(e.id);
+        t.rulings.push_back({kRuleEngaged,
+                             fmt::format("{} passes over {}, {} away: it is engaged in combat with {}, and units "
+                                         "engaged in combat cannot be shot at",
+                                         u.id, e.id, cm(n.distance), foes(e)),
+                             {{"distance", n.distance, "cm"}}});
+        continue;
+      }
+      found.push_back({&e, n.distance, std::move(stands)});
     }
-    if (t.target.empty())
-      t.ruling = {kRuleNoTarget,
-                  fmt::format("{} has no enemy unit in sight within its {}'s range of {}{}", u.id, weapon(u.missile),
-                              cm(t.range), unseen),
-                  {{"range", t.range, "cm"}}};
+    if (found.empty()) {
+      t.rulings.push_back({kRuleNoTarget,
+                           fmt::format("{} has no enemy unit in sight within its {}'s range of {}{}{}", u.id,
+                                       weapon(u.missile), cm(t.range),
+                                       t.passed_over.empty() ? "" : " that is not engaged in combat", unseen),
+                           {{"range", t.range, "cm"}}});
+      out.push_back(std::move(t));
+      continue;
+    }
+    std::size_t pick = 0;
+    if (found.size() > 1)
+      for (std::size_t k = 0; k < found.size(); ++k) {
+        t.choices.push_back(found[k].unit->id);
+        if (choice != choices.end() && choice->target == found[k].unit->id) {
+          pick = k;
+          t.chosen = true;
+        }
+      }
+    const Found& f = found[pick];
+    t.target = f.unit->id;
+    t.distance = f.distance;
+    t.stands = f.stands;
+    t.every_stand = t.stands.size() == u.stands.size();
+    std::string reason =
+        fmt::format("{} shoots at {}, the closest enemy unit it can see within its {}'s range of {}: {} away", u.id,
+                    t.target, weapon(u.missile), cm(t.range), format_compared(t.distance, t.range, "cm").value);
+    if (!t.every_stand)
+      reason += fmt::format("; {} of its {} stands ({}) within range and in sight shoot", t.stands.size(),
+                            u.stands.size(), stand_list(t.stands));
+    if (found.size() > 1) {
+      std::vector<std::string> others;
+      for (const Found& o : found)
+        if (o.unit != f.unit) others.push_back(fmt::format("{} at {:.2f} cm", o.unit->id, o.distance));
+      reason += fmt::format("; {} {} as close (within the contact tolerance of {:g} cm), and the shooting player "
+                            "chooses: {}",
+                            fmt::join(others, " and "), others.size() == 1 ? "is" : "are", tol,
+                            t.chosen ? fmt::format("{} chosen", t.target)
+                                     : fmt::format("none chosen, so the closest, {}", t.target));
+    }
+    std::vector<Figure> figures{{"distance", t.distance, "cm"}, {"range", t.range, "cm"}};
+    if (!t.every_stand) figures.push_back({"stands", static_cast<double>(t.stands.size()), ""});
+    t.rulings.push_back({kRuleTarget, reason, std::move(figures)});
     out.push_back(std::move(t));
   }
   return out;
 }
 
-ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings) {
+Verdict check_target_choices(const std::vector<ShootingTarget>& targets, const std::vector<TargetChoice>& choices) {
+  Verdict v;
+  for (std::size_t k = 0; k < choices.size(); ++k) {
+    const TargetChoice& c = choices[k];
+    for (std::size_t j = 0; j < k; ++j)
+      if (choices[j].shooter == c.shooter)
+        v.add(kRuleTarget, fmt::format("target choice {}: {} is given a target twice", k + 1, c.shooter));
+    const auto t = std::find_if(targets.begin(), targets.end(), [&](const ShootingTarget& x) { return x.shooter == c.shooter; });
+    if (t == targets.end()) {
+      v.add(kRuleTarget, fmt::format("target choice {}: {} is not a unit with a missile weapon on the side shooting",
+                                     k + 1, c.shooter));
+    } else if (t->choices.empty()) {
+      v.add(kRuleTarget,
+            t->target.empty()
+                ? fmt::format("target choice {}: {} cannot shoot, so it has no target to choose", k + 1, c.shooter)
+                : fmt::format("target choice {}: {} has no choice: it shoots at {}, the closest enemy unit, {} "
+                              "away, and no other is as close",
+                              k + 1, c.shooter, t->target, cm(t->distance)));
+    } else if (std::find(t->choices.begin(), t->choices.end(), c.target) == t->choices.end()) {
+      v.add(kRuleTarget, fmt::format("target choice {}: {} may choose between {}, equally close; not {}", k + 1,
+                                     c.shooter, fmt::join(t->choices, " and "), c.target));
+    }
+  }
+  return v;
+}
+
+std::vector<std::vector<TargetChoice>> target_choice_sets(const std::vector<ShootingTarget>& targets,
+                                                          std::size_t cap) {
+  std::vector<std::vector<TargetChoice>> sets{{}};
+  for (const ShootingTarget& t : targets) {
+    if (t.choices.size() < 2) continue;
+    // Each set so far, with this shooter left at its closest or given each
+    // other choice in turn.
+    const std::size_t before = sets.size();
+    for (std::size_t k = 0; k < before; ++k)
+      for (std::size_t c = 1; c < t.choices.size(); ++c) {
+        std::vector<TargetChoice> more = sets[k];
+        more.push_back({t.shooter, t.choices[c]});
+        sets.push_back(std::move(more));
+      }
+  }
+  if (sets.size() <= cap) return sets;
+  std::vector<std::vector<TargetChoice>> single{{}};
+  for (const ShootingTarget& t : targets)
+    for (std::size_t c = 1; c < t.choices.size(); ++c) single.push_back({{t.shooter, t.choices[c]}});
+  return single;
+}
+
+ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings,
+                                const std::vector<TargetChoice>& choices) {
   if (side != 0 && side != 1) throw InputError("side", "must be 0 or 1");
   ShootingResult res;
   res.after = bf;
-  res.targets = shooting_targets(bf, side, settings);
-  for (const ShootingTarget& t : res.targets) res.rulings.push_back(t.ruling);
+  res.targets = shooting_targets(bf, side, settings, choices);
+  if (!choices.empty()) {
+    const Verdict v = check_target_choices(shooting_targets(bf, side, settings), choices);
+    if (!v.legal()) throw InputError("targets", v.violations.front().reason);
+  }
+  for (const ShootingTarget& t : res.targets) res.rulings.insert(res.rulings.end(), t.rulings.begin(), t.rulings.end());
 
   // 1. Every unit shoots at the target it had at the start of the phase
   //    (docs/rulings.md#warmaster-shooting-targets).
@@ -207,10 +362,12 @@ ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, con
     ShotRolls s;
     s.shooter = u.id;
     s.target = e.id;
+    s.stands = t.stands;
+    s.every_stand = t.every_stand;
     s.position = position_of(bf, e, settings).position;
     s.needed = to_hit(s.position);
     s.armour = e.armour;
-    const int n = u.attacks * static_cast<int>(u.stands.size());
+    const int n = u.attacks * static_cast<int>(t.stands.size());
     for (int k = 0; k < n; ++k) {
       const int r = dice.d6(fmt::format("to hit: {} at {}", u.id, e.id));
       s.to_hit.push_back(r);
@@ -225,7 +382,9 @@ ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, con
       }
     res.rulings.push_back(
         {kRuleHits,
-         fmt::format("{} rolls {} at {} ({}, hits on {}+): {}; {}", u.id, plural(n, "die", "dice"), e.id,
+         fmt::format("{} rolls {} at {} ({}{}, hits on {}+): {}; {}", u.id, plural(n, "die", "dice"), e.id,
+                     !t.every_stand ? fmt::format("{} of {} stands, ", stand_list(t.stands), u.stands.size())
+                         : std::string(),
                      to_string(s.position), s.needed, plural(s.hits, "hit", "hits"),
                      e.armour > 0 ? fmt::format("{} saved on {}+, {} unsaved", s.hits - s.unsaved, e.armour, s.unsaved)
                                   : fmt::format("no armour save, {} unsaved", s.unsaved)),
@@ -470,13 +629,25 @@ void to_json(nlohmann::json& j, const ShootingResult& r) {
                        {"target", t.target.empty() ? json(nullptr) : json(t.target)},
                        {"distance", t.distance},
                        {"range", t.range},
-                       {"rule", t.ruling.rule},
-                       {"reason", t.ruling.reason}});
+                       {"rule", t.rulings.back().rule},
+                       {"reason", t.rulings.back().reason}});
+  for (std::size_t k = 0; k < r.targets.size(); ++k) {
+    const ShootingTarget& t = r.targets[k];
+    // Which stands shoot, when not all of them do (absent: every stand).
+    if (!t.target.empty() && !t.every_stand) targets[k]["stands"] = t.stands;
+    if (!t.choices.empty()) {
+      targets[k]["choices"] = t.choices;
+      targets[k]["chosen"] = t.chosen;
+    }
+    if (!t.passed_over.empty()) targets[k]["passed_over"] = t.passed_over;
+  }
   json shots = json::array();
-  for (const ShotRolls& s : r.shots)
+  for (const ShotRolls& s : r.shots) {
     shots.push_back({{"shooter", s.shooter}, {"target", s.target}, {"position", to_string(s.position)},
                      {"needed", s.needed}, {"to_hit", s.to_hit}, {"hits", s.hits}, {"armour", s.armour},
                      {"saves", s.saves}, {"unsaved", s.unsaved}});
+    if (!s.every_stand) shots.back()["stands"] = s.stands;
+  }
   json cas = json::array();
   for (const auto& c : r.casualties)
     cas.push_back({{"unit", c.unit}, {"unsaved", c.unsaved}, {"stands_removed", c.stands_removed},

@@ -464,10 +464,13 @@ SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vecto
   return ans;
 }
 
-Views unit_views(const Unit& u, const StandRects& rects, const Settings& settings, bool front_only) {
+// Every stand's edges that may see, or those of stand `only` alone.
+Views unit_views(const Unit& u, const StandRects& rects, const Settings& settings, bool front_only,
+                 std::size_t only = static_cast<std::size_t>(-1)) {
   Views out;
   bool all_round = u.sees_all_round && !front_only;
   for (std::size_t s = 0; s < u.stands.size(); ++s) {
+    if (only != static_cast<std::size_t>(-1) && s != only) continue;
     auto c = rects[s].corners();
     const std::size_t body = out.bodies.size();
     const std::size_t first_edge = out.edges.size();
@@ -548,6 +551,17 @@ SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit&
                         Excluded{&viewer.id, &target.id}, settings);
   a.distance = nearest_stands(viewer, rv, target, rt).points.distance;
   a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, std::size_t stand, const Unit& target,
+                          const Settings& settings, bool front_only) {
+  const StandRects rv(viewer), rt(target);
+  SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only, stand), unit_targets(target, rt),
+                        Excluded{&viewer.id, &target.id}, settings);
+  a.distance = nearest_stands(viewer, rv, target, rt).points.distance;
+  a.reason = fmt::format("stand {} of {} {} {}: {}", stand + 1, viewer.id, a.visible ? "sees" : "cannot see",
+                         target.id, a.reason);
   return a;
 }
 

@@ -166,11 +166,17 @@ TEST(CommandOrders, TheOtherSideCannotOrder) {
   expect_refused(s, order("g1", {"E"}), "warmaster.command.side");
 }
 
+// Engaged is contact (docs/rulings.md#warmaster-engaged): an enemy line
+// whose front edge meets B's at y = 21 engages it; a flag alone does not.
 TEST(CommandOrders, ConfusedAndEngagedUnitsCannotBeOrdered) {
   Battlefield bf = basic_field();
   bf.units[0].confused = true;
-  bf.units[1].engaged = true;
+  bf.units[2].engaged = true;  // C: no enemy touches it, so the flag is set right
+  bf.units.push_back(line_unit("E3", 1, 60, 22, 180));
   CommandState s(make_game(bf));
+  EXPECT_TRUE(s.battlefield().units[1].engaged);
+  EXPECT_FALSE(s.battlefield().units[2].engaged);
+  EXPECT_EQ(s.engaged_units(), (std::vector<std::string>{"B", "E3"}));
   expect_refused(s, order("g", {"A"}), "warmaster.command.confused");
   expect_refused(s, order("g", {"B"}), "warmaster.command.engaged");
 }

@@ -92,21 +92,31 @@ TEST(Shooting, TheClosestEnemyInSightWithinRange) {
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].target, "orcs");
   EXPECT_NEAR(t[0].distance, 20.0, 1e-9);
-  EXPECT_EQ(t[0].ruling.rule, "warmaster.shooting.target");
+  EXPECT_EQ(t[0].rulings.back().rule, "warmaster.shooting.target");
   // 30.0 cm is within range; 30.1 is not.
   EXPECT_EQ(shooting_targets(duel(30.0), 0)[0].target, "orcs");
   auto far = shooting_targets(duel(30.1), 0);
   EXPECT_TRUE(far[0].target.empty());
-  EXPECT_EQ(far[0].ruling.rule, "warmaster.shooting.no_target");
+  EXPECT_EQ(far[0].rulings.back().rule, "warmaster.shooting.no_target");
   // A closer enemy unit wins; the orcs have no missile weapon, so they never shoot.
   Battlefield two = duel(25);
   two.units.push_back(infantry("goblins", 1, {{{80, 42}, 180}}));
   EXPECT_EQ(shooting_targets(two, 0)[0].target, "goblins");
   EXPECT_TRUE(shooting_targets(two, 1).empty());
-  // Engaged units do not shoot.
+  // "Units engaged in combat cannot shoot": engaged is worked out from the
+  // stands (docs/rulings.md#warmaster-engaged). An enemy stand against the
+  // archers' right flank (x 56): they do not shoot.
   Battlefield engaged = duel();
-  engaged.units[0].engaged = true;
-  EXPECT_EQ(shooting_targets(engaged, 0)[0].ruling.rule, "warmaster.shooting.no_target");
+  engaged.units.push_back(infantry("flankers", 1, {{{57, 30}, 90}}));
+  const auto held = shooting_targets(engaged, 0);
+  EXPECT_TRUE(held[0].target.empty());
+  EXPECT_EQ(held[0].rulings.back().rule, "warmaster.shooting.engaged");
+  EXPECT_NE(held[0].rulings.back().reason.find("engaged in combat with flankers"), std::string::npos)
+      << held[0].rulings.back().reason;
+  // A flag with no enemy stand touching is not contact: they shoot.
+  Battlefield flagged = duel();
+  flagged.units[0].engaged = true;
+  EXPECT_EQ(shooting_targets(flagged, 0)[0].target, "orcs");
 }
 
 // The play sheet's range table has no handgun: ours shoots 30 cm, as
@@ -122,7 +132,7 @@ TEST(Shooting, HandgunsShootThirtyCentimetresAsCrossbows) {
   const auto in = shooting_targets(bf, 0);
   ASSERT_EQ(in.size(), 1u);
   EXPECT_EQ(in[0].target, "orcs");
-  EXPECT_NE(in[0].ruling.reason.find("within its handgun's range of 30.0 cm"), std::string::npos) << in[0].ruling.reason;
+  EXPECT_NE(in[0].rulings.back().reason.find("within its handgun's range of 30.0 cm"), std::string::npos) << in[0].rulings.back().reason;
   Battlefield far = duel(30.1);
   far.units[0].missile = Missile::Handgun;
   EXPECT_TRUE(shooting_targets(far, 0)[0].target.empty());

@@ -35,6 +35,7 @@
 #include "referee/warmaster/movement.hpp"
 #include "referee/warmaster/orders.hpp"
 #include "referee/warmaster/settings.hpp"
+#include "referee/warmaster/shooting.hpp"
 
 namespace referee::warmaster {
 
@@ -69,6 +70,10 @@ struct Action {
   // before it is fought, for units of either side; a unit not named takes
   // the default (docs/rulings.md#warmaster-combat-decisions).
   std::vector<CombatDecision> decisions;
+  // shoot only: the player's target for a shooter that has two or more enemy
+  // units equally close (docs/rulings.md#warmaster-shooting-ties); a shooter
+  // not named shoots at the closest.
+  std::vector<TargetChoice> targets;
 };
 
 // The action moving character `c` to `to` (a character's own move, with no test).
@@ -237,6 +242,11 @@ class CommandState {
   // by clones until a stand moves.
   const MoveIndex& move_index() const;
   void begin_phase();
+  // Unit::engaged set from the stands (contact.hpp), changing the battlefield
+  // only where a flag was wrong: at the start of every phase, after each
+  // charge, and after the stands moved in the Shooting and Combat phases
+  // (docs/rulings.md#warmaster-engaged).
+  void refresh_engaged();
   // The order test's factors as the state stands (no validation); nullopt
   // for an unknown character or no known unit.
   std::optional<OrderFactors> order_factors_now(const std::string& character,
@@ -271,7 +281,7 @@ class CommandState {
   void resolve_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice, nlohmann::json* result);
   // The Shooting phase of the side whose turn it is, its casualties, drive
   // backs and units driven off the table carried into the state.
-  void apply_shooting(Dice& dice, nlohmann::json* result);
+  void apply_shooting(const std::vector<TargetChoice>& choices, Dice& dice, nlohmann::json* result);
   // The end of the battle by break point, checked after every action that
   // may remove a unit; `result` (may be null) receives battle_over.
   void check_break_points(nlohmann::json* result);

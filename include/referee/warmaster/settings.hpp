@@ -31,6 +31,16 @@ struct Settings {
   // or stands it cannot pass "may" lose stands (movement text), with no number given. Ours: one stand
   // for each this many cm, or part of them, of the retreat it could not make.
   double blocked_retreat_cm_per_stand = 3.0;
+  // docs/rulings.md#warmaster-shooting-engaged: units engaged in combat cannot be shot at (the standard
+  // rules, which the play sheet summarises): a shooter passes over an engaged enemy to the closest one
+  // that is not. True: the play sheet's literal "units shoot at the closest enemy within range",
+  // engaged or not.
+  bool shoot_into_combat = false;
+  // docs/rulings.md#warmaster-shooting-range-per-stand: only the stands of a shooting unit that are
+  // themselves within range of its target, and see it, roll their dice (the standard rules measure
+  // range from each stand). False: the play sheet's unit reading, every stand of a unit in range
+  // shoots.
+  bool range_per_stand = true;
 };
 
 void to_json(nlohmann::json& j, const Settings& s);

@@ -1,10 +1,20 @@
 // The Shooting phase (play sheet, "2. SHOOTING"; docs/warmaster-shooting.md,
 // and the readings cited below), as pure functions over a Battlefield.
 //
+// - Engaged (contact.hpp): a unit is engaged while an enemy stand touches
+//   it, worked out from the stands at the start of the phase. Units engaged
+//   in combat neither shoot nor are shot at
+//   (docs/rulings.md#warmaster-shooting-engaged; setting shoot_into_combat).
 // - Targets: each unit of the shooting side with a missile weapon that is
-//   not engaged (and not routed) shoots at the closest enemy unit it can see
-//   (sight.hpp) within its weapon's range (unit_distance, stand to stand).
-// - Hits: one D6 per Attack of each stand; 4+ hits a target in the open, 5+
+//   not engaged shoots at the closest enemy unit (unit_distance, stand to
+//   stand) that one of its stands can see (sight.hpp) within its weapon's
+//   range, passing over engaged enemies. Where enemies are equally close
+//   (within the contact tolerance) the shooting player chooses
+//   (docs/rulings.md#warmaster-shooting-ties).
+// - Range per stand: only the stands within range of the target that see it
+//   roll (docs/rulings.md#warmaster-shooting-range-per-stand; setting
+//   range_per_stand).
+// - Hits: one D6 per Attack of each stand that shoots; 4+ hits a target in the open, 5+
 //   a defended one, 6 a fortified one. Each hit is saved by a D6 equal to or
 //   above the target's Armour (no save without one).
 // - Casualties: a stand is removed for each full Hits value of unsaved hits,
@@ -51,18 +61,59 @@ struct PositionAnswer {
 PositionAnswer position_of(const Battlefield& bf, const Unit& u, const Settings& settings = {});
 int to_hit(Position p);  // the D6 score needed: 4, 5 or 6
 
+// The shooting player's choice between enemy units equally close to one of
+// its shooters (docs/rulings.md#warmaster-shooting-ties).
+struct TargetChoice {
+  std::string shooter, target;
+  bool operator==(const TargetChoice&) const = default;
+};
+
 struct ShootingTarget {
   std::string shooter;
   std::string target;        // empty: it cannot shoot
-  double distance = 0;       // cm, stand to stand
+  double distance = 0;       // cm, unit to unit (their closest stands)
   double range = 0;          // cm, the weapon's
-  Ruling ruling;             // warmaster.shooting.target (or .no_target), with the reason
+  // The shooter's stands that shoot (indices into its stands, in order):
+  // those within range of the target that see it. Every stand when the
+  // setting range_per_stand is off.
+  std::vector<int> stands;
+  bool every_stand = true;   // `stands` is all of them (the JSON then leaves them out)
+  // Two or more when enemy units lie equally close (within the contact
+  // tolerance of the closest): the shooting player may pick any of them;
+  // `target` is the one picked (the closest, first in the battle's order,
+  // unless the player chose another). Empty when there is no choice.
+  std::vector<std::string> choices;
+  bool chosen = false;       // the player chose `target` among `choices`
+  // Engaged enemy units closer than the target, passed over
+  // (warmaster.shooting.engaged), nearest first.
+  std::vector<std::string> passed_over;
+  // warmaster.shooting.engaged for each unit passed over (or for a shooter
+  // that is engaged itself), then warmaster.shooting.target (or
+  // .no_target), with the reason.
+  std::vector<Ruling> rulings;
 };
-// Every unit of `side` with a missile weapon, in battlefield order.
-std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings = {});
+// Every unit of `side` with a missile weapon, in battlefield order, each
+// with its target: the closest enemy unit, not engaged (unless the setting
+// shoot_into_combat), that at least one of its stands sees within range,
+// or the player's choice where `choices` names one of the equally close.
+// A choice that is not one of a shooter's equally close enemies is refused
+// by check_target_choices; here it is ignored.
+std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings = {},
+                                             const std::vector<TargetChoice>& choices = {});
+// Each choice must name a shooter of `side` (once) and one of the enemy
+// units equally close to it (warmaster.shooting.target). `targets` is
+// shooting_targets' answer without choices.
+Verdict check_target_choices(const std::vector<ShootingTarget>& targets, const std::vector<TargetChoice>& choices);
+// The sets of choices a player may make: none first (every shooter at its
+// closest), then every combination naming some shooters' other equally close
+// enemies, at most `cap` sets in all; past the cap, each single other choice.
+std::vector<std::vector<TargetChoice>> target_choice_sets(const std::vector<ShootingTarget>& targets,
+                                                          std::size_t cap = 32);
 
 struct ShotRolls {
   std::string shooter, target;
+  std::vector<int> stands;     // the shooter's stands that shot (indices)
+  bool every_stand = true;     // all of them shot (the JSON then leaves `stands` out)
   Position position = Position::Open;
   int needed = 4;              // to hit
   std::vector<int> to_hit;     // one die per Attack
@@ -106,8 +157,11 @@ struct ShootingResult {
   std::vector<Ruling> rulings;  // every step, in order, with its rule id and figures
 };
 
-// One Shooting phase for `side`. Throws InputError for a side other than 0 or 1.
-ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings = {});
+// One Shooting phase for `side`, with the player's choices of target where
+// enemies are equally close. Throws InputError for a side other than 0 or 1,
+// or for a choice that check_target_choices refuses.
+ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings = {},
+                                const std::vector<TargetChoice>& choices = {});
 
 // Exact odds of one unit's shooting at one target (docs/warmaster-command.md
 // has the order odds; this is their shooting counterpart).

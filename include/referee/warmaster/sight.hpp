@@ -43,6 +43,13 @@ struct SightAnswer {
 // settings.see_out_of_own_feature is set (the default; docs/rulings.md#warmaster-see-out-of-own-feature).
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
                           bool front_only = true);
+// The same, from stand `stand` of the viewer alone (its front edge, or its
+// free edges when it sees all round and `front_only` is false): whether that
+// stand sees the target. Shooting counts only the stands that do
+// (docs/rulings.md#warmaster-shooting-range-per-stand). `distance` is still
+// the units'.
+SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, std::size_t stand, const Unit& target,
+                          const Settings& settings, bool front_only = true);
 // A character sees from any point of its base; characters never block and
 // are seen like a stand of their own.
 SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings);
