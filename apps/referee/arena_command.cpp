@@ -8,6 +8,7 @@
 // replayed exactly by its seed.
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -71,6 +72,7 @@ void add_arena_command(CLI::App& system, const GameType& type) {
     const Json battle = load_json_file(o->battle);
     const std::shared_ptr<const Game> game = type.load(battle, o->battle, Json::object());
     int wins[2] = {0, 0}, draws = 0, unfinished = 0, refused = 0;
+    std::map<std::string, long long> audits;  // the system's checks: times each saw its rule broken
     long long turns = 0, actions = 0;
     Json per_game = Json::array();
     const auto t0 = std::chrono::steady_clock::now();
@@ -86,8 +88,12 @@ void add_arena_command(CLI::App& system, const GameType& type) {
         const std::optional<Json> a = players[p] == Player::Opponent ? type.opponent(*s, rng[p])
                                                                      : s->sample_action(rng[p]);
         if (!a) break;
-        const Outcome out = s->apply(*a, dice, "action", false);
+        // With checks to make, the outcome is described (the same game).
+        const std::unique_ptr<GameState> before = type.audit ? s->clone() : nullptr;
+        const Outcome out = s->apply(*a, dice, "action", type.audit != nullptr);
         ++n;
+        if (before && out.applied())
+          for (const auto& [check, times] : type.audit(*before, out, *s)) audits[check] += times;
         if (!out.applied()) {
           // Never expected: both players return only legal actions.
           ++refused;
@@ -128,6 +134,7 @@ void add_arena_command(CLI::App& system, const GameType& type) {
                    {"mean_actions", static_cast<double>(actions) / o->games},
                    {"seconds", seconds},
                    {"per_game", per_game}};
+    if (type.audit) answer["audits"] = audits;
     std::string text = fmt::format("{} games on {}, seeds {} to {}\n", o->games, o->battle, o->seed,
                                    o->seed + static_cast<std::uint64_t>(o->games) - 1);
     for (int side = 0; side < 2; ++side)
@@ -136,6 +143,12 @@ void add_arena_command(CLI::App& system, const GameType& type) {
     text += fmt::format("draws {}, unfinished {}, refused actions {}; mean turns {:.2f}, mean actions {:.1f}; {:.1f} s\n",
                         draws, unfinished, refused, static_cast<double>(turns) / o->games,
                         static_cast<double>(actions) / o->games, seconds);
+    if (type.audit) {
+      text += "checks over every action:";
+      if (audits.empty()) text += " none broken";
+      for (const auto& [check, times] : audits) text += fmt::format(" {} {};", check, times);
+      text += "\n";
+    }
     if (picture) {
       std::error_code ec;
       std::filesystem::create_directories(o->svg_dir, ec);

@@ -378,6 +378,8 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
         s.parked.clear();
         s.off_table = false;
         s.frozen = r.outcome == OffTableOutcome::ReturnsCannotMove;
+        // Back where it left, it may be touching an enemy that has come up since.
+        refresh_engaged();
       }
       break;
     }
@@ -402,7 +404,6 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       if (say) res["move"] = to_json(req);
       if (a.charge) {
         s.charged = true;
-        refresh_engaged();
       } else {
         for (const std::string& id : a.burst_through) {
           bf.find_unit(id)->confused = true;
@@ -411,6 +412,8 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
       }
       MoveAnswer none;
       place_after_move(ui, req, none, dice, say ? &res : nullptr);
+      // A charge engages the units it touches, unless it left the table.
+      if (a.charge) refresh_engaged();
       break;
     }
     case ActionType::Order: {
@@ -513,12 +516,10 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
         const int ui = unit_index(req.mover);
         UnitStatus& s = units_[static_cast<std::size_t>(ui)];
         s.moved = true;
-        if (req.kind == MoveKind::Charge) {
-          s.charged = true;
-          refresh_engaged();
-        }
+        if (req.kind == MoveKind::Charge) s.charged = true;
         if (say) res["moves"].push_back(to_json(req));
         place_after_move(ui, req, move_plan.answers[k], dice, say ? &res : nullptr);
+        if (req.kind == MoveKind::Charge) refresh_engaged();
       }
       break;
     }

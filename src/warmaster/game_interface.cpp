@@ -8,6 +8,7 @@
 #include "referee/warmaster/battlefield_json.hpp"
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/command_sim.hpp"
+#include "referee/warmaster/contact.hpp"
 #include "referee/warmaster/opponent.hpp"
 #include "referee/warmaster/queries.hpp"
 #include "referee/warmaster/rules.hpp"
@@ -155,11 +156,35 @@ std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
   OpponentScratch scratch;
   return warmaster::to_json(choose_opponent_action(*s, rng, OpponentOptions{}, scratch).action);
 }
+
+// The arena's checks over every action of a played game: shots at units
+// that were engaged when the Shooting phase began (an enemy stand touching
+// them: docs/rulings.md#warmaster-shooting-engaged), and units whose engaged
+// flag disagrees with their stands after the action
+// (docs/rulings.md#warmaster-engaged).
+std::vector<std::pair<std::string, int>> audit(const GameState& before, const Outcome& outcome,
+                                               const GameState& after) {
+  const CommandState* b = typed_state(before);
+  const CommandState* a = typed_state(after);
+  if (!b || !a) return {};
+  const double tol = b->settings().contact_tolerance;
+  int into_combat = 0;
+  if (const auto shots = outcome.result.find("shots"); shots != outcome.result.end() && shots->is_array())
+    for (const Json& shot : *shots) {
+      const Unit* target = b->battlefield().find_unit(shot.at("target").get<std::string>());
+      into_combat += target && !enemies_in_contact(b->battlefield(), *target, tol).empty();
+    }
+  int wrong_flags = 0;
+  const std::vector<char> engaged = engaged_now(a->battlefield(), tol);
+  for (std::size_t i = 0; i < engaged.size(); ++i) wrong_flags += a->battlefield().units[i].engaged != (engaged[i] != 0);
+  return {{"shots at engaged units", into_combat}, {"engaged flags that disagree with the stands", wrong_flags}};
+}
 }  // namespace
 
 GameType game_type() {
   GameType t{"warmaster", "Warmaster", "command (initiative, orders, movement), shooting and the combat phase, to the end of the battle, in cm with 40 x 20 mm stands", &load_game, query_catalogue()};
   t.opponent = &opponent_action;
+  t.audit = &audit;
   return t;
 }
 

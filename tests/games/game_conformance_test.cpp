@@ -41,6 +41,18 @@ void warmaster_invariant(const GameState& gs) {
             EXPECT_FALSE(overlaps(a, b, tol)) << bf.units[i].id << " overlaps " << bf.units[j].id;
           }
         }
+  // Engaged is contact, after every action (docs/rulings.md#warmaster-engaged):
+  // measured here stand by stand, not through contact.hpp's sweep.
+  for (const warmaster::Unit& u : bf.units) {
+    bool touching = false;
+    for (const warmaster::Unit& e : bf.units)
+      if (e.side != u.side)
+        for (std::size_t p = 0; p < u.stands.size() && !touching; ++p)
+          for (std::size_t q = 0; q < e.stands.size() && !touching; ++q)
+            touching = distance(u.footprint(p), e.footprint(q)) <= tol;
+    EXPECT_EQ(u.engaged, touching) << u.id << (touching ? " touches an enemy but is not marked engaged"
+                                                        : " is marked engaged but touches no enemy");
+  }
 }
 
 // Each hex holds at most one unit, and the occupancy index agrees with the units.

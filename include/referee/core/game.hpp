@@ -139,6 +139,13 @@ struct GameType {
   // where it breaks ties or varies its play; nullopt once the game is over.
   // It plays through this interface, so every action it returns validates.
   std::function<std::optional<Json>(const GameState& state, Rng& rng)> opponent = {};
+  // Checks a system makes over games it plays (the arena reports them): from
+  // the state before an applied action, the action's outcome (described) and
+  // the state after it, each check's name and the times it saw the rule
+  // broken in this action. Empty for systems with none.
+  std::function<std::vector<std::pair<std::string, int>>(const GameState& before, const Outcome& outcome,
+                                                         const GameState& after)>
+      audit = {};
 };
 
 // Systems by name. A plain value: builtin_games() (games.hpp) holds the
