@@ -152,18 +152,20 @@ std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const Sta
       for (std::size_t s = 0; s < u.stands.size(); ++s) out.push_back(static_cast<int>(s));
     return out;
   }
-  const StandRects re(e);
-  for (std::size_t s = 0; s < u.stands.size(); ++s) {
-    // The nearest stand settles it when the units are as close as the range
-    // allows only through it; otherwise measure this stand's own distance.
-    double d = unit_gap;
-    if (u.stands.size() > 1) {
-      d = std::numeric_limits<double>::infinity();
-      for (std::size_t k = 0; k < e.stands.size(); ++k) d = std::min(d, distance(ru[s], re[k]));
+  std::vector<int> in_range;
+  if (u.stands.size() == 1) {
+    if (unit_gap <= range + kMeasureSlack) in_range.push_back(0);
+  } else {
+    const StandRects re(e);
+    for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      double d = std::numeric_limits<double>::infinity();
+      for (std::size_t k = 0; k < e.stands.size() && d > range + kMeasureSlack; ++k) d = std::min(d, distance(ru[s], re[k]));
+      if (d <= range + kMeasureSlack) in_range.push_back(static_cast<int>(s));
     }
-    if (d > range + kMeasureSlack) continue;
-    if (line_of_sight(bf, u, s, e, settings, true).visible) out.push_back(static_cast<int>(s));
   }
+  const std::vector<char> sees = stands_that_see(bf, u, e, settings, in_range);
+  for (int s : in_range)
+    if (sees[static_cast<std::size_t>(s)]) out.push_back(s);
   return out;
 }
 

@@ -204,21 +204,19 @@ struct Excluded {
   bool has(const std::string& id) const { return (a && *a == id) || (b && *b == id); }
 };
 
-// Sight between one set of edges and one set of target shapes.
-SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vector<Target>& targets,
-                  const Excluded& exclude_units, const Settings& settings) {
-  SightAnswer ans;
-  const std::vector<Viewpoint>& views = view_set.edges;
-  const std::vector<Body>& bodies = view_set.bodies;
-  if (views.empty() || targets.empty()) {
-    ans.reason = "no stand to see from or to";
-    ans.blocked_by = "nothing to see";
-    return ans;
-  }
-  Aabb area = views[0].edge.bounds();
-  for (const auto& b : bodies) area = area.merged(b.poly.bounds());
+// The bodies' and targets' box: what a line between them can cross.
+Aabb sight_area(const Views& view_set, const std::vector<Target>& targets) {
+  Aabb area = view_set.edges[0].edge.bounds();
+  for (const auto& b : view_set.bodies) area = area.merged(b.poly.bounds());
   for (const auto& t : targets) area = area.merged(t.poly.bounds());
+  return area;
+}
 
+// What may block a line within `area`: other units' stands and terrain that
+// blocks sight. Built once and searched for each viewpoint set that lies in
+// the area (the search only ever tests blockers near each line, so a larger
+// area changes no answer).
+std::vector<Blocker> sight_blockers(const Battlefield& bf, const Aabb& area, const Excluded& exclude_units) {
   std::vector<Blocker> blockers;
   for (const Unit& u : bf.units) {
     if (u.stands.empty()) continue;
@@ -241,6 +239,21 @@ SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vecto
     for (const Polygon& piece : tf.pieces)
       if (piece.points.size() >= 3 && piece.bounds().overlaps(area))
         blockers.push_back({piece, piece.bounds(), &tf.id, static_cast<int>(f), {}, -1, {}, {}});
+  }
+  return blockers;
+}
+
+// Sight between one set of edges and one set of target shapes, past
+// `blockers` (sight_blockers over an area holding both).
+SightAnswer search(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
+                   const Settings& settings) {
+  SightAnswer ans;
+  const std::vector<Viewpoint>& views = view_set.edges;
+  const std::vector<Body>& bodies = view_set.bodies;
+  if (views.empty() || targets.empty()) {
+    ans.reason = "no stand to see from or to";
+    ans.blocked_by = "nothing to see";
+    return ans;
   }
 
   // Features each viewpoint's stand and each target is inside (overlaps),
@@ -464,6 +477,16 @@ SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vecto
   return ans;
 }
 
+SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vector<Target>& targets,
+                  const Excluded& exclude_units, const Settings& settings) {
+  if (view_set.edges.empty() || targets.empty()) {
+    std::vector<Blocker> none;
+    return search(none, view_set, targets, settings);
+  }
+  std::vector<Blocker> blockers = sight_blockers(bf, sight_area(view_set, targets), exclude_units);
+  return search(blockers, view_set, targets, settings);
+}
+
 // Every stand's edges that may see, or those of stand `only` alone.
 Views unit_views(const Unit& u, const StandRects& rects, const Settings& settings, bool front_only,
                  std::size_t only = static_cast<std::size_t>(-1)) {
@@ -554,15 +577,21 @@ SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit&
   return a;
 }
 
-SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, std::size_t stand, const Unit& target,
-                          const Settings& settings, bool front_only) {
+std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, const Unit& target,
+                                  const Settings& settings, const std::vector<int>& asked) {
+  std::vector<char> out(viewer.stands.size(), 0);
+  if (asked.empty() || target.stands.empty()) return out;
   const StandRects rv(viewer), rt(target);
-  SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only, stand), unit_targets(target, rt),
-                        Excluded{&viewer.id, &target.id}, settings);
-  a.distance = nearest_stands(viewer, rv, target, rt).points.distance;
-  a.reason = fmt::format("stand {} of {} {} {}: {}", stand + 1, viewer.id, a.visible ? "sees" : "cannot see",
-                         target.id, a.reason);
-  return a;
+  const std::vector<Target> targets = unit_targets(target, rt);
+  const Views all = unit_views(viewer, rv, settings, true);
+  if (all.edges.empty()) return out;
+  std::vector<Blocker> blockers = sight_blockers(bf, sight_area(all, targets), Excluded{&viewer.id, &target.id});
+  for (int s : asked) {
+    if (s < 0 || static_cast<std::size_t>(s) >= viewer.stands.size()) continue;
+    const Views one = unit_views(viewer, rv, settings, true, static_cast<std::size_t>(s));
+    out[static_cast<std::size_t>(s)] = !one.edges.empty() && search(blockers, one, targets, settings).visible;
+  }
+  return out;
 }
 
 SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings) {

@@ -43,13 +43,12 @@ struct SightAnswer {
 // settings.see_out_of_own_feature is set (the default; docs/rulings.md#warmaster-see-out-of-own-feature).
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
                           bool front_only = true);
-// The same, from stand `stand` of the viewer alone (its front edge, or its
-// free edges when it sees all round and `front_only` is false): whether that
-// stand sees the target. Shooting counts only the stands that do
-// (docs/rulings.md#warmaster-shooting-range-per-stand). `distance` is still
-// the units'.
-SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, std::size_t stand, const Unit& target,
-                          const Settings& settings, bool front_only = true);
+// For each stand of the viewer listed in `asked`: does it see the target from
+// its front edge, by the rule above applied to that stand alone? Shooting
+// counts only the stands that do (docs/rulings.md#warmaster-shooting-range-per-stand).
+// The blockers are gathered once for all of them. Stands not asked: false.
+std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, const Unit& target,
+                                  const Settings& settings, const std::vector<int>& asked);
 // A character sees from any point of its base; characters never block and
 // are seen like a stand of their own.
 SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings);
