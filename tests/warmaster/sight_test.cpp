@@ -4,6 +4,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/warmaster/sight.hpp"
+#include "../../bench/warmaster_field.hpp"
 #include "warmaster_test_fields.hpp"
 
 using namespace referee;
@@ -163,4 +164,33 @@ TEST(Sight, FreeEdgesExcludeEdgesAgainstOwnStands) {
   // Three stands in line: 4 + 3 + 4 = 11 free edges... the middle stand's two sides touch.
   EXPECT_EQ(sight_edges(bf.units[0], {}, false).size(), 8u);
   EXPECT_EQ(sight_edges(bf.units[0], {}, true).size(), 3u);
+}
+
+// A unit sees another exactly when one of its stands does
+// (docs/rulings.md#warmaster-shooting-range-per-stand: shooting asks each
+// stand): over every pair of units within 60 cm on the 40-unit bench field
+// with its terrain, the unit's answer is the "or" of its stands' answers, and
+// a stand alone never sees more than its unit.
+TEST(Sight, AUnitSeesWhenOneOfItsStandsSees) {
+  const Battlefield bf = referee::warmaster::bench::make_field(40);
+  const Settings s;
+  int pairs = 0, seen = 0, partly = 0;
+  for (const Unit& a : bf.units)
+    for (const Unit& b : bf.units) {
+      if (&a == &b || a.stands.empty() || b.stands.empty() || unit_distance(a, b).distance > 60) continue;
+      std::vector<int> all;
+      for (std::size_t k = 0; k < a.stands.size(); ++k) all.push_back(static_cast<int>(k));
+      const std::vector<char> stands = stands_that_see(bf, a, b, s, all);
+      int n = 0;
+      for (char c : stands) n += c != 0;
+      EXPECT_EQ(line_of_sight(bf, a, b, s).visible, n > 0) << a.id << " -> " << b.id;
+      ++pairs;
+      seen += n > 0;
+      partly += n > 0 && n < static_cast<int>(a.stands.size());
+    }
+  // The field has both kinds, and some units that see with only part of their stands.
+  EXPECT_GT(pairs, 100);
+  EXPECT_GT(seen, 10);
+  EXPECT_GT(partly, 0);
+  std::printf("[sight per stand] %d pairs, %d seen, %d seen by only some stands\n", pairs, seen, partly);
 }
