@@ -86,6 +86,9 @@ export function describeAction(a) {
   const parts = [a.type ?? a.kind ?? 'action'];
   for (const k of ['character', 'unit', 'units', 'card', 'leader', 'to', 'hex'])
     if (a[k] !== undefined) parts.push(`${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : a[k]}`);
+  // A shooting player's choices between equally close targets.
+  if (Array.isArray(a.targets)) parts.push(...a.targets.map((t) => `${t.shooter} shoots at ${t.target}`));
+  else if (a.type === 'shoot') parts.push('every shooter at its closest target');
   return parts.join(', ');
 }
 

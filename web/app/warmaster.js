@@ -486,7 +486,11 @@ async function renderShootingOdds(box, ctx) {
   try {
     const q = await ctx.query('shooting_odds', {});
     const name = ctx.game.players[q.side];
-    const shooters = q.shooters.map((x) => el('li', {}, x.target ? `${x.shooter} → ${x.target} (${x.distance} cm, range ${x.range} cm, ${x.attacks} dice)` : `${x.shooter}: no target — ${x.reason}`));
+    const shooters = q.shooters.map((x) => el('li', {}, x.target
+      ? `${x.shooter} → ${x.target} (${x.distance} cm, range ${x.range} cm, ${x.attacks} dice)` +
+        (x.choices ? `; equally close: ${x.choices.join(', ')} (choose among the actions)` : '') +
+        (x.passed_over ? `; passes over ${x.passed_over.join(', ')} (engaged in combat)` : '')
+      : `${x.shooter}: no target — ${x.reason}`));
     const targets = q.targets.map((t) => el('div', { class: 'odds-target', 'data-target': t.target },
       el('div', {}, el('strong', {}, t.target), ` shot by ${t.shooters.join(', ')}: ${t.attacks} dice, ${t.position} (hits on ${t.needed}+), ${t.armour ? `save ${t.armour}+` : 'no save'}`),
       el('table', {},
