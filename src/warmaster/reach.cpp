@@ -141,7 +141,7 @@ double pseudo_angle(Vec2 v) {
 //
 // The disc meets an obstacle when its centre enters the obstacle grown by
 // r, the union of one capsule per edge, and it enters that union through an
-// edge's outer offset (only edges facing the start) or a vertex's disc: the
+// edge's offset facing the start or a vertex's disc: the
 // least distance to each of those within a bin is exact (a disc's is at the
 // direction nearest its centre, a segment's that of the piece of it the bin
 // sees), so each depth is exact up to the bin's width.
@@ -164,8 +164,12 @@ class Fan {
       const Vec2 d = b - a;
       const double len = length(d);
       if (len == 0) continue;
-      const Vec2 out = Vec2{d.y, -d.x} / len;  // outward for a counter-clockwise ring
-      if (dot(out, a - o_) < 0) edge(a + out * radius, b + out * radius);
+      // Outward for a counter-clockwise ring. The inner offset is in the
+      // grown polygon too: taking it as well keeps the depths safe whatever
+      // the ring's winding (a self-crossing outline has none to trust).
+      const Vec2 out = Vec2{d.y, -d.x} / len;
+      for (const Vec2 side : {out, -out})
+        if (dot(side, a - o_) < 0) edge(a + side * radius, b + side * radius);
     }
   }
   // The segment grown by `radius` (a capsule): a gate.
@@ -759,7 +763,8 @@ std::string explain(const ReachAnswer& a) {
   return fmt::format(
       "{} ({}, {} {}): its stands' centres can end in {:.1f} cm^2 in {} region(s) with {} hole(s), {}; {} closed "
       "enemy gap(s) nearby. Every point shaded is a legal end for a stand's centre; a legal end lies at most {} "
-      "outside it. Grid {} cm, transit disc radius {}.\n",
+      "outside it, but in a gap or between two things less than a cell wider than the stand. Grid {} cm, transit "
+      "disc radius {}.\n",
       a.mover, to_string(a.kind), a.pace, format_measure(a.allowance, "cm"), a.area, outer, holes, facing_words(a),
       a.gates.size(), format_measure(a.miss_bound(), "cm"), a.cell, fmt::format("{:.3g} cm", a.clearance));
 }

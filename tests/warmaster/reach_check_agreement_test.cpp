@@ -288,7 +288,7 @@ bool judge(const Battlefield& bf, const MoveIndex& index, const Settings& settin
   const auto where = [&] {
     return u.id + " turned " + std::to_string(turn) + ", stand " + std::to_string(worst) + " to (" +
            std::to_string(ends[worst].position.x) + ", " + std::to_string(ends[worst].position.y) + "), " +
-           std::to_string(outside) + " cm outside";
+           (a.stand_boundaries[worst].empty() ? std::string("its area empty") : std::to_string(outside) + " cm outside");
   };
   if (outside > a.miss_bound() && thin_place(obstacles(bf, u), u, ans, ends[worst], a.clearance, a.cell)) {
     ++t.thin;
