@@ -68,15 +68,18 @@ static void BM_WarmasterCheckLeg(benchmark::State& state) {
 BENCHMARK(BM_WarmasterCheckLeg)->Unit(benchmark::kMicrosecond);
 
 // The whole reach of a unit (target <= 5 ms): arg 0 an infantry unit ordered
-// (20 cm), arg 1 a cavalry unit charging (30 cm).
+// (20 cm), arg 1 a cavalry unit charging (30 cm), arg 2 the infantry unit
+// ordered to end facing 90 degrees from where it faces (straight legs and
+// routes charged differently for the turn).
 static void BM_WarmasterReach(benchmark::State& state) {
   Battlefield bf = bench::make_field(40);
-  TroopType want = state.range(0) == 0 ? TroopType::Infantry : TroopType::Cavalry;
+  TroopType want = state.range(0) == 1 ? TroopType::Cavalry : TroopType::Infantry;
   const Unit* unit = nullptr;
   for (const Unit& u : bf.units)
     if (u.type == want) { unit = &u; break; }
   if (!unit) throw std::runtime_error("no unit of that type");
-  ReachRequest req{unit->id, state.range(0) == 0 ? ReachKind::Ordered : ReachKind::Charge, std::nullopt, 0.5, std::nullopt};
+  ReachRequest req{unit->id, state.range(0) == 1 ? ReachKind::Charge : ReachKind::Ordered, std::nullopt, 0.5, std::nullopt};
+  if (state.range(0) == 2) req.facing = unit->stands[0].pose.facing_deg + 90;
   for (auto _ : state) benchmark::DoNotOptimize(reach(bf, req));
 }
-BENCHMARK(BM_WarmasterReach)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WarmasterReach)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);

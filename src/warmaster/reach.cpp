@@ -70,8 +70,18 @@ std::vector<Polygon> contours(const Grid& g, const std::vector<double>& f) {
     next[static_cast<std::size_t>(from)] = to;
     starts.push_back(from);
   };
-  for (int j = 0; j + 1 < g.ny; ++j)
-    for (int i = 0; i + 1 < g.nx; ++i) {
+  // Only the cells round the inside samples can hold the contour.
+  int i_lo = g.nx, i_hi = -1, j_lo = g.ny, j_hi = -1;
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i)
+      if (f[g.at(i, j)] >= 0) {
+        i_lo = std::min(i_lo, i);
+        i_hi = std::max(i_hi, i);
+        j_lo = std::min(j_lo, j);
+        j_hi = std::max(j_hi, j);
+      }
+  for (int j = std::max(0, j_lo - 1); j <= std::min(g.ny - 2, j_hi); ++j)
+    for (int i = std::max(0, i_lo - 1); i <= std::min(g.nx - 2, i_hi); ++i) {
       double bl = f[g.at(i, j)], br = f[g.at(i + 1, j)], tr = f[g.at(i + 1, j + 1)], tl = f[g.at(i, j + 1)];
       int c = (bl >= 0) | ((br >= 0) << 1) | ((tr >= 0) << 2) | ((tl >= 0) << 3);
       int B = edge_h(i, j), T = edge_h(i, j + 1), L = edge_v(i, j), R = edge_v(i + 1, j);
@@ -112,6 +122,163 @@ std::vector<Polygon> contours(const Grid& g, const std::vector<double>& f) {
     if (ring.points.size() >= 3) rings.push_back(std::move(ring));
   }
   return rings;
+}
+
+// A direction's pseudo-angle in [0, 4): rises with the angle counter-
+// clockwise from +x, as the angle does, at a rate between 1/2 and 1, and
+// costs a division instead of an atan2.
+double pseudo_angle(Vec2 v) {
+  const double p = v.y / (std::abs(v.x) + std::abs(v.y));
+  return v.x >= 0 ? (v.y >= 0 ? p : 4 + p) : 2 - p;
+}
+
+// Straight lines out of a stand's start (docs/warmaster-geometry.md, section
+// 4). The directions are split into kBins bins by pseudo-angle; a bin's
+// depth is the least distance, over all its directions, at which the transit
+// disc's centre would come within r of a blocking obstacle or touch a gate.
+// So the straight leg from the start to any point nearer than its bin's depth
+// is clear, and the move checker takes that leg as it is.
+//
+// The disc meets an obstacle when its centre enters the obstacle grown by
+// r, the union of one capsule per edge, and it enters that union through an
+// edge's offset facing the start or a vertex's disc: the
+// least distance to each of those within a bin is exact (a disc's is at the
+// direction nearest its centre, a segment's that of the piece of it the bin
+// sees), so each depth is exact up to the bin's width.
+class Fan {
+ public:
+  static constexpr int kBins = 1024;
+  explicit Fan(Vec2 origin) : o_(origin), depth_(kBins, kInf) {}
+
+  // The filled polygon (counter-clockwise) grown by `radius`.
+  void add_polygon(const Polygon& poly, double radius) {
+    const std::size_t n = poly.points.size();
+    if (n < 2) return;
+    if (fast_distance(o_, poly) <= radius) {  // the start is in it (an illegal start may still leave)
+      blind_ = true;
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 a = poly.points[i], b = poly.points[(i + 1) % n];
+      disc(a, radius);
+      const Vec2 d = b - a;
+      const double len = length(d);
+      if (len == 0) continue;
+      // Outward for a counter-clockwise ring. The inner offset is in the
+      // grown polygon too: taking it as well keeps the depths safe whatever
+      // the ring's winding (a self-crossing outline has none to trust).
+      const Vec2 out = Vec2{d.y, -d.x} / len;
+      for (const Vec2 side : {out, -out})
+        if (dot(side, a - o_) < 0) edge(a + side * radius, b + side * radius);
+    }
+  }
+  // The segment grown by `radius` (a capsule): a gate.
+  void add_capsule(const Segment& s, double radius) {
+    if (distance(o_, s) <= radius) {
+      blind_ = true;
+      return;
+    }
+    add_polygon(Polygon{{s.a, s.b}}, radius);
+  }
+  bool blind() const { return blind_; }
+
+  static int bin(Vec2 v) { return std::min(kBins - 1, static_cast<int>(pseudo_angle(v) * (kBins / 4.0))); }
+  // Is the straight leg from the start to the point `v` from it, `t` away
+  // (t = |v|), clear?
+  bool sees(Vec2 v, double t) const { return t == 0 || t < depth_[static_cast<std::size_t>(bin(v))] - kSlack; }
+  // Is the straight leg from the start clear to every point within `rad` of
+  // the point `v` from the start, `t` away (t = |v|)? The bins those
+  // points fall in lie within asin(rad / t) of v's, and a pseudo-angle
+  // changes no faster than the angle.
+  bool sees_around(Vec2 v, double t, double rad) const {
+    if (blind_ || t <= rad) return false;
+    const int k = static_cast<int>(std::ceil(std::asin(rad / t) * (kBins / 4.0))) + 1;
+    if (2 * k + 1 >= kBins) return false;
+    const int b = bin(v);
+    for (int i = b - k; i <= b + k; ++i)
+      if (depth_[static_cast<std::size_t>((i + kBins) % kBins)] - kSlack <= t + rad) return false;
+    return true;
+  }
+
+ private:
+  static constexpr double kSlack = 1e-7;  // rounding, far below the transit tolerance
+  // The unit directions of the bins' edges, kBins + 1 of them (the last is the first).
+  static const std::vector<Vec2>& edges() {
+    static const std::vector<Vec2> e = [] {
+      std::vector<Vec2> out;
+      for (int i = 0; i <= kBins; ++i) {
+        const double q = 4.0 * (i % kBins) / kBins;  // the pseudo-angle's inverse, then normalised
+        Vec2 d = q < 1 ? Vec2{1 - q, q} : q < 2 ? Vec2{1 - q, 2 - q} : q < 3 ? Vec2{q - 3, 2 - q} : Vec2{q - 3, q - 4};
+        out.push_back(normalized(d));
+      }
+      return out;
+    }();
+    return e;
+  }
+  void lower(int b, double t) {
+    double& d = depth_[static_cast<std::size_t>(b)];
+    d = std::min(d, t);
+  }
+  // A disc: along each direction its entry distance grows with the angle
+  // from its centre, so within a bin the least is at the direction nearest
+  // the centre.
+  void disc(Vec2 c, double radius) {
+    const Vec2 v = c - o_;
+    const double dd = length(v);
+    if (dd <= radius) {
+      blind_ = true;
+      return;
+    }
+    const Vec2 u = v / dd;
+    const double sa = radius / dd, ca = std::sqrt(1 - sa * sa);
+    const int first = bin(Vec2{u.x * ca + u.y * sa, -u.x * sa + u.y * ca});
+    const int last = bin(Vec2{u.x * ca - u.y * sa, u.x * sa + u.y * ca});
+    const int centre = bin(u);
+    const auto& e = edges();
+    bool before = true;
+    for (int b = first;; b = (b + 1) % kBins) {
+      if (b == centre) {
+        before = false;
+        lower(b, dd - radius);
+      } else {
+        const Vec2 dir = e[static_cast<std::size_t>(before ? b + 1 : b)];
+        const double cd = dot(dir, u), sd = cross(dir, u);
+        lower(b, dd * cd - std::sqrt(std::max(0.0, radius * radius - dd * dd * sd * sd)));
+      }
+      if (b == last) break;
+    }
+  }
+  // A segment not seen edge-on (its ends' discs cover that case).
+  void edge(Vec2 a, Vec2 b) {
+    Vec2 va = a - o_, vb = b - o_;
+    const double cr = cross(va, vb);
+    if (std::abs(cr) <= 1e-12 * (length_squared(va) + length_squared(vb))) return;
+    if (cr < 0) std::swap(va, vb);  // va to vb counter-clockwise
+    const Vec2 d = vb - va;
+    const int first = bin(va), last = bin(vb);
+    const auto& e = edges();
+    // The point of the segment a direction meets, as a fraction of the way from va.
+    auto at = [&](Vec2 dir) { return std::clamp(cross(va, dir) / cross(dir, d), 0.0, 1.0); };
+    for (int b = first;; b = (b + 1) % kBins) {
+      const double l0 = b == first ? 0.0 : at(e[static_cast<std::size_t>(b)]);
+      const double l1 = b == last ? 1.0 : at(e[static_cast<std::size_t>(b + 1)]);
+      lower(b, distance(Vec2{0, 0}, Segment{va + d * l0, va + d * l1}));
+      if (b == last) break;
+    }
+  }
+
+  Vec2 o_;
+  std::vector<double> depth_;
+  bool blind_ = false;
+};
+
+// The most the move checker's measure (docs/rulings.md#warmaster-move-distance)
+// gives a straight leg of centre displacement `dv` on which the stand also
+// turns: each corner moves by dv plus its own turn offset.
+double turned_leg(Vec2 dv, const std::array<Vec2, 4>& corner_turn) {
+  double most = 0;
+  for (Vec2 w : corner_turn) most = std::max(most, length_squared(dv + w));
+  return std::sqrt(most);
 }
 
 }  // namespace
@@ -176,30 +343,51 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   ans.clearance = m.r;
   const Unit* unit = req.kind == ReachKind::Character ? nullptr : bf.find_unit(req.mover);
 
-  // The facing at the end (docs/rulings.md#warmaster-reach-facing): each stand's own, or the one asked
-  // for. Turning moves a corner 2 * rho * sin(turn / 2) further than the
-  // centre at most (rho: the half-diagonal), whichever leg the turn is on,
-  // so that much comes off the allowance.
+  // The facing at the end (docs/rulings.md#warmaster-reach-facing): each
+  // stand's own, or the one asked for. Turning moves a corner at most
+  // 2 * rho * sin(turn / 2) further than the centre (rho: the
+  // half-diagonal), whichever leg the turn is on, so a route is charged that
+  // much; one straight leg is charged what its corners really move
+  // (turned_leg), and that is at least 2 * sin(turn / 2) * half the shortest
+  // edge more than the centre's, so a route is overcharged by turn_slack at
+  // most.
   std::vector<double> facings;
+  // Per stand: a route's charge for the turn, and how the turn moves each
+  // corner (for straight legs).
+  const std::size_t n_stands = ans.starts.size();
+  std::vector<double> turn(n_stands, 0.0);
+  std::vector<std::array<Vec2, 4>> corner_turn(n_stands, std::array<Vec2, 4>{});
+  double least_turn_share = 0;  // the least a turn's cost can be, as a share of `turn`
   if (req.facing) {
     if (!std::isfinite(*req.facing) || std::abs(*req.facing) > 360) throw InputError("facing", "must be between -360 and 360 degrees");
     ans.facing = *req.facing;
     facings.push_back(*req.facing);
     if (unit) {
       const double rho = std::hypot(unit->width, unit->depth) / 2;
-      for (const Pose& p : ans.starts)
-        ans.turn_cost = std::max(ans.turn_cost, 2 * rho * std::abs(std::sin(deg_to_rad(*req.facing - p.facing_deg) / 2)));
+      least_turn_share = std::min(unit->width, unit->depth) / 2 / rho;
+      for (std::size_t k = 0; k < n_stands; ++k) {
+        const Pose& p = ans.starts[k];
+        turn[k] = 2 * rho * std::abs(std::sin(deg_to_rad(*req.facing - p.facing_deg) / 2));
+        ans.turn_cost = std::max(ans.turn_cost, turn[k]);
+        const auto c0 = OrientedRect::from_pose(Pose{{0, 0}, p.facing_deg}, unit->width, unit->depth).corners();
+        const auto c1 = OrientedRect::from_pose(Pose{{0, 0}, *req.facing}, unit->width, unit->depth).corners();
+        for (std::size_t q = 0; q < 4; ++q) corner_turn[k][q] = c1[q] - c0[q];
+      }
     }
   } else {
     for (const Pose& p : ans.starts)
       if (std::find(facings.begin(), facings.end(), p.facing_deg) == facings.end()) facings.push_back(p.facing_deg);
   }
-  const double budget = ans.allowance - ans.turn_cost;  // what is left for the centre's path
+  ans.turn_slack = ans.turn_cost * (1 - least_turn_share);
+  // The farthest a centre can end: a straight leg turning costs at least
+  // least_turn_share of the turn more than the centre moves.
+  double radius = 0;
+  for (std::size_t k = 0; k < n_stands; ++k) radius = std::max(radius, ans.allowance - turn[k] * least_turn_share);
 
   // The grid over the move's bounding box, clipped to where a centre may be.
   Aabb box{ans.starts[0].position, ans.starts[0].position};
   for (const Pose& p : ans.starts) box = box.merged(Aabb{p.position, p.position});
-  box = box.inflated(std::max(budget, 0.0));
+  box = box.inflated(std::max(radius, 0.0));
   box.min.x = std::max(box.min.x, m.r);
   box.min.y = std::max(box.min.y, m.r);
   box.max.x = std::min(box.max.x, m.table_w - m.r);
@@ -289,49 +477,124 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   // Dial's buckets, one cell wide: a step is at least a cell long, so a
   // sample never improves another of its own bucket, and each bucket may be
   // taken in any order (an exact Dijkstra without a heap).
-  std::vector<std::vector<int>> buckets(static_cast<std::size_t>(std::max(budget, 0.0) / g.h) + 2);
-  auto distances = [&](const Pose& start, std::vector<double>& dist) {
+  std::vector<std::vector<int>> buckets(static_cast<std::size_t>(std::max(ans.allowance, 0.0) / g.h) + 2);
+  std::vector<int> near_start;
+  std::vector<char> seen;  // seen from the start: its distance is the straight line's
+  // How much of the allowance stand k has left when its centre ends at each
+  // sample (negative: it cannot end there), and its centre's path length.
+  auto stand_slack = [&](std::size_t k, std::vector<double>& slack, std::vector<double>& dist) {
+    const Pose& start = ans.starts[k];
+    const Vec2 s = start.position;
+    const double budget = ans.allowance - turn[k];  // what a route leaves for the centre's path
     dist.assign(cells, kInf);
     auto push = [&](double d, std::size_t c) {
       dist[c] = d;
       buckets[static_cast<std::size_t>(d / g.h)].push_back(static_cast<int>(c));
     };
-    int ci = static_cast<int>(std::lround((start.position.x - g.origin.x) / g.h));
-    int cj = static_cast<int>(std::lround((start.position.y - g.origin.y) / g.h));
+    // Straight lines from the start (the fan): a sample seen from it is
+    // reached by one straight leg, its distance exact.
+    Fan fan(s);
+    near_start.clear();
+    m.query(Aabb{s, s}.inflated(radius + m.r), near_start);
+    for (int o : near_start)
+      if (m.obstacles[static_cast<std::size_t>(o)].blocks) fan.add_polygon(m.obstacles[static_cast<std::size_t>(o)].poly, m.r - m.tol);
+    for (const Segment& gate : ans.gates) fan.add_capsule(gate, m.tol);
+    int i0, i1, j0, j1;
+    if (!fan.blind() && budget >= 0) {
+      cell_range(Aabb{s, s}.inflated(budget), i0, i1, j0, j1);
+      seen.assign(cells, 0);
+      for (int j = j0; j <= j1; ++j)
+        for (int i = i0; i <= i1; ++i) {
+          const std::size_t c = g.at(i, j);
+          if (!passable[c]) continue;
+          const Vec2 v = g.point(i, j) - s;
+          const double t2 = length_squared(v);
+          if (t2 > budget * budget) continue;
+          const double t = std::sqrt(t2);
+          if (!fan.sees(v, t)) continue;
+          dist[c] = t;
+          seen[c] = 1;
+        }
+      // No path is shorter than the straight line, so only samples next to
+      // one that is not seen have anything to pass on.
+      for (int j = j0; j <= j1; ++j)
+        for (int i = i0; i <= i1; ++i) {
+          const std::size_t c = g.at(i, j);
+          if (!seen[c]) continue;
+          for (const Step& st : steps) {
+            const std::size_t n = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + st.delta);
+            if (passable[n] && !seen[n]) {
+              push(dist[c], c);
+              break;
+            }
+          }
+        }
+    }
+    // The samples next to the start by the transit model itself (a stand
+    // that starts too close to something may still move away from it).
+    int ci = static_cast<int>(std::lround((s.x - g.origin.x) / g.h));
+    int cj = static_cast<int>(std::lround((s.y - g.origin.y) / g.h));
     for (int j = cj - 2; j <= cj + 2; ++j)
       for (int i = ci - 2; i <= ci + 2; ++i) {
         if (i < 2 || j < 2 || i > g.nx - 3 || j > g.ny - 3) continue;
         std::size_t c = g.at(i, j);
         if (!passable[c]) continue;
-        double d = distance(start.position, g.point(i, j));
-        if (d > budget || !m.segment_clear(start.position, g.point(i, j), seg_scratch)) continue;
+        double d = distance(s, g.point(i, j));
+        if (d > budget || d >= dist[c] || !m.segment_clear(s, g.point(i, j), seg_scratch)) continue;
         push(d, c);
       }
+    // Round what blocks the straight lines: grid steps.
     for (std::size_t b = 0; b < buckets.size(); ++b) {
       // Pushes from this bucket go to later ones, so the loop may index it.
-      for (std::size_t k = 0; k < buckets[b].size(); ++k) {
-        const int c = buckets[b][k];
+      for (std::size_t q = 0; q < buckets[b].size(); ++q) {
+        const int c = buckets[b][q];
         const double d = dist[static_cast<std::size_t>(c)];
         if (static_cast<std::size_t>(d / g.h) != b) continue;  // improved since: taken from a later bucket
         const double cc = clear[static_cast<std::size_t>(c)];
         const Vec2 p = g.point(c % g.nx, c / g.nx);
         // The border is never passable, so no step leaves the grid.
-        for (const Step& s : steps) {
-          const std::size_t n = static_cast<std::size_t>(c + s.delta);
-          const double nd = d + s.len;
+        for (const Step& st : steps) {
+          const std::size_t n = static_cast<std::size_t>(c + st.delta);
+          const double nd = d + st.len;
           if (!passable[n] || nd >= dist[n] || nd > budget) continue;
-          if (cc + clear[n] < s.len && !m.segment_clear(p, p + s.offset, seg_scratch)) continue;
+          if (cc + clear[n] < st.len && !m.segment_clear(p, p + st.offset, seg_scratch)) continue;
           push(nd, n);
         }
       }
       buckets[b].clear();
     }
+    slack.assign(cells, -1.0);
+    for (std::size_t c = 0; c < cells; ++c)
+      if (dist[c] <= budget) slack[c] = budget - dist[c];
+    // Turning to the facing asked for costs a route its whole `turn` at
+    // most, but a straight leg only what its corners really add
+    // (turned_leg). The straight term is used only where every point of the
+    // cells round the sample is seen from the start too, so that the area
+    // drawn between samples is all reached straight.
+    if (turn[k] > 0 && !fan.blind()) {
+      const double far = ans.allowance - turn[k] * least_turn_share;
+      const double cell_reach = g.h * std::sqrt(2.0) * 1.01;
+      cell_range(Aabb{s, s}.inflated(far), i0, i1, j0, j1);
+      for (int j = j0; j <= j1; ++j)
+        for (int i = i0; i <= i1; ++i) {
+          const std::size_t c = g.at(i, j);
+          if (!passable[c]) continue;
+          const Vec2 v = g.point(i, j) - s;
+          // Well inside the routes' area the straight term changes nothing drawn.
+          if (slack[c] >= 2 * g.h) continue;
+          const double left = ans.allowance - turned_leg(v, corner_turn[k]);
+          if (left <= slack[c] || left < 0) continue;
+          const double t = length(v);
+          if (fan.sees(v, t) && fan.sees_around(v, t, cell_reach)) slack[c] = left;
+        }
+    }
   };
-  std::vector<std::vector<double>> dists(ans.starts.size());
-  for (std::size_t k = 0; k < ans.starts.size(); ++k) distances(ans.starts[k], dists[k]);
-  std::vector<double> dist(cells, kInf);  // the nearest stand's
-  for (const auto& d : dists)
-    for (std::size_t c = 0; c < cells; ++c) dist[c] = std::min(dist[c], d[c]);
+  std::vector<std::vector<double>> slacks(n_stands);
+  std::vector<double> scratch_dist;
+  for (std::size_t k = 0; k < n_stands; ++k) stand_slack(k, slacks[k], scratch_dist);
+  std::vector<double> slack(cells, -1.0);  // the best stand's: where any stand can end
+  for (const auto& sl : slacks)
+    for (std::size_t c = 0; c < cells; ++c) slack[c] = std::max(slack[c], sl[c]);
 
   // Where a stand may END (docs/rulings.md#warmaster-reach-end-poses): its footprint at the end facing,
   // shrunk by the contact tolerance over sqrt 2 (so that a footprint clear of
@@ -357,7 +620,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
     for (int j = 2; j + 2 < g.ny; ++j)
       for (int i = 2; i + 2 < g.nx; ++i) {
         std::size_t c = g.at(i, j);
-        if (dist[c] > budget) continue;
+        if (slack[c] < 0) continue;
         const Vec2 p = g.point(i, j);
         if (std::min({p.x, m.table_w - p.x, p.y, m.table_h - p.y}) - rho >= cap) continue;  // far from the edge
         for (const OrientedRect& r : whole)
@@ -376,7 +639,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
       for (int j = j0; j <= j1; ++j)
         for (int i = i0; i <= i1; ++i) {
           std::size_t c = g.at(i, j);
-          if (dist[c] > budget || room[c] < 0) continue;
+          if (slack[c] < 0 || room[c] < 0) continue;
           Vec2 p = g.point(i, j);
           if (distance(p, oc) - rho - orad >= room[c]) continue;
           if (poly) {
@@ -424,25 +687,25 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
     room = clear;
   }
 
-  // The contour of min(budget - distance, room - margin): the margin keeps
-  // every point the contour shades inside its cell (at most h / sqrt 2 from
-  // a sample) where the footprint still fits. Every outside value is -h, so
-  // an interpolated boundary point never lies further from its inside
-  // sample than that sample's value (docs/warmaster-geometry.md, section 4).
+  // The contour of min(slack, room - margin): the margin keeps every point
+  // the contour shades inside its cell (at most h / sqrt 2 from a sample)
+  // where the footprint still fits. Every outside value is -h, so an
+  // interpolated boundary point never lies further from its inside sample
+  // than that sample's value (docs/warmaster-geometry.md, section 4).
   const double margin = g.h / std::sqrt(2.0);
   ans.margin = margin;
-  auto field = [&](const std::vector<double>& d) {
+  auto field = [&](const std::vector<double>& sl) {
     std::vector<double> f(cells, -g.h);
     for (std::size_t c = 0; c < cells; ++c)
-      if (d[c] <= budget) {
-        const double v = std::min(budget - d[c], room[c] - margin);
+      if (sl[c] >= 0) {
+        const double v = std::min(sl[c], room[c] - margin);
         // Exactly zero would put a contour point on a sample.
         if (v >= 0) f[c] = std::max(v, 1e-9);
       }
     return f;
   };
-  for (const auto& d : dists) ans.stand_boundaries.push_back(contours(g, field(d)));
-  ans.boundary = contours(g, field(dist));
+  for (const auto& sl : slacks) ans.stand_boundaries.push_back(contours(g, field(sl)));
+  ans.boundary = contours(g, field(slack));
   for (const Polygon& p : ans.boundary) ans.area += p.signed_area();
   return ans;
 }
@@ -500,7 +763,8 @@ std::string explain(const ReachAnswer& a) {
   return fmt::format(
       "{} ({}, {} {}): its stands' centres can end in {:.1f} cm^2 in {} region(s) with {} hole(s), {}; {} closed "
       "enemy gap(s) nearby. Every point shaded is a legal end for a stand's centre; a legal end lies at most {} "
-      "outside it. Grid {} cm, transit disc radius {}.\n",
+      "outside it, but in a gap or between two things less than a cell wider than the stand. Grid {} cm, transit "
+      "disc radius {}.\n",
       a.mover, to_string(a.kind), a.pace, format_measure(a.allowance, "cm"), a.area, outer, holes, facing_words(a),
       a.gates.size(), format_measure(a.miss_bound(), "cm"), a.cell, fmt::format("{:.3g} cm", a.clearance));
 }

@@ -101,8 +101,12 @@ TEST(Reach, AgreesWithTheRoutePlannerAtSamples) {
 // "Always measure from the part of the stand that moves the greatest
 // distance – this will often be one of the corners." Ending facing 90
 // degrees, a 40 x 20 mm stand's corners move up to 2 x 2.236 x sin(45) =
-// 3.162 cm further than its centre, so reach leaves 20 - 3.162 = 16.838 cm
-// for the centre's path, and the move check agrees on both sides of it.
+// 3.162 cm further than its centre, so a route leaves 20 - 3.162 = 16.838 cm
+// for the centre's path. One straight leg costs what its corners really
+// move: 18.5 cm straight ahead moves the corner that swings forward 21.52 cm
+// (too far), 15.5 cm moves it 18.53; 18 cm ahead and 45 degrees left, where
+// this turn costs least, moves the worst corner 19.62 cm, within the
+// allowance. The move check agrees on both sides.
 TEST(Reach, AFinalFacingTakesTheTurnOffTheAllowance) {
   Battlefield bf = empty_field();
   bf.units.push_back(infantry("inf", 0, {{{90, 40}, 0}}));
@@ -122,6 +126,14 @@ TEST(Reach, AFinalFacingTakesTheTurnOffTheAllowance) {
   };
   EXPECT_TRUE(check(55.5));   // inside the turned reach: legal
   EXPECT_FALSE(check(58.5));  // outside it: a corner moves more than 20 cm
+  const Vec2 diagonal{90 - 18 / std::sqrt(2.0), 40 + 18 / std::sqrt(2.0)};
+  EXPECT_TRUE(reachable(turned, diagonal));  // 18 cm of centre path, beyond the route's 16.838
+  MoveRequest req;
+  req.mover = "inf";
+  req.stands.push_back({0, {}, Pose{diagonal, 90}});
+  const MoveAnswer diag = check_move(bf, req);
+  EXPECT_TRUE(diag.verdict.legal());
+  EXPECT_NEAR(diag.routes[0].used, 19.62, 0.01);
   EXPECT_NE(explain(turned).find("ending facing 90.0 degrees (3.2 cm of the allowance goes on the turn)"),
             std::string::npos)
       << explain(turned);
