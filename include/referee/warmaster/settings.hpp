@@ -31,6 +31,8 @@ struct Settings {
   // or stands it cannot pass "may" lose stands (movement text), with no number given. Ours: one stand
   // for each this many cm, or part of them, of the retreat it could not make.
   double blocked_retreat_cm_per_stand = 3.0;
+
+  bool operator==(const Settings&) const = default;
 };
 
 void to_json(nlohmann::json& j, const Settings& s);
