@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -65,12 +66,17 @@ CombatOddsSide odds_side(const Unit& u, int dice, Position position) {
 
 }  // namespace
 
-double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
-                    int fighting_charger, int fighting_target, int ally_dice) {
+namespace {
+
+// charge_value with the target's position given, and the odds' difference
+// looked up in `memo` (the opponent's scratch: a pure function of a few
+// numbers, asked again and again as units are weighed action after action)
+// when there is one.
+double charge_value_at(const Unit& charger, const Unit& target, Position pos, int fighting_charger,
+                       int fighting_target, int ally_dice, OpponentScratch::OddsMemo* memo) {
   if (charger.stands.empty() || target.stands.empty()) return -1;
   const int sa = fighting_charger > 0 ? fighting_charger : static_cast<int>(charger.stands.size());
   const int sb = fighting_target > 0 ? fighting_target : static_cast<int>(target.stands.size());
-  const Position pos = position_of(bf, target, settings).position;
   int a = charger.attacks * sa;
   if (pos == Position::Open) {
     a += sa;
@@ -83,11 +89,32 @@ double charge_value(const Battlefield& bf, const Unit& charger, const Unit& targ
   CombatOddsRequest r;
   r.a = odds_side(charger, a, Position::Open);
   r.b = odds_side(target, b, pos);
-  const CombatOdds o = combat_odds(r);
+  const OpponentScratch::OddsKey key{r.a.dice, static_cast<int>(r.a.position), r.a.armour, r.a.support,
+                                     r.b.dice, static_cast<int>(r.b.position), r.b.armour, r.b.support};
+  double wins;
+  if (auto it = memo ? memo->find(key) : OpponentScratch::OddsMemo::iterator{}; memo && it != memo->end()) {
+    wins = it->second;
+  } else {
+    const CombatOdds o = combat_odds(r);
+    wins = o.a_wins - o.b_wins;
+    if (memo) {
+      if (memo->size() >= 4096) memo->clear();
+      memo->emplace(key, wins);
+    }
+  }
   // Stands are lost per full Hits of damage: a tough unit loses fewer.
-  double v = o.a_wins - o.b_wins;
+  double v = wins;
   v += 0.05 * (charger.hits - target.hits) / 3.0;
   return v;
+}
+
+}  // namespace
+
+double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
+                    int fighting_charger, int fighting_target, int ally_dice) {
+  if (charger.stands.empty() || target.stands.empty()) return -1;
+  return charge_value_at(charger, target, position_of(bf, target, settings).position, fighting_charger,
+                         fighting_target, ally_dice, nullptr);
 }
 
 namespace {
@@ -570,6 +597,22 @@ struct Ctx {
   double charge_value_bound;  // no charge_value is further from 0
 
   bool legal(const Action& a) const { return s.validate(a, scratch.move).legal(); }
+  // A unit's position (open, defended, fortified) on this state, worked out once per call.
+  Position position(const Unit& u) const {
+    const std::less<const Unit*> before;
+    if (before(&u, bf.units.data()) || !before(&u, bf.units.data() + bf.units.size()))
+      return position_of(bf, u, settings).position;  // a unit as a move would leave it
+    int& p = scratch.positions[static_cast<std::size_t>(&u - bf.units.data())];
+    if (p < 0) p = static_cast<int>(position_of(bf, u, settings).position);
+    return static_cast<Position>(p);
+  }
+  // charge_value, with the positions and odds kept in the scratch.
+  double value(const Unit& charger, const Unit& target, int fighting_charger = 0, int fighting_target = 0,
+               int ally_dice = 0) const {
+    if (charger.stands.empty() || target.stands.empty()) return -1;
+    return charge_value_at(charger, target, position(target), fighting_charger, fighting_target, ally_dice,
+                           &scratch.odds);
+  }
 };
 
 // Units of side `side` on the table whose stands may lie within `d` cm of
@@ -637,7 +680,7 @@ const Unit* choose_target(const Ctx& c, const Unit& u) {
     const Unit& en = c.bf.units[e];
     const double d = unit_distance(u, en).distance;
     double score = d;
-    if (!keeps_range(u)) score -= 25.0 * charge_value(c.bf, u, en, c.settings);
+    if (!keeps_range(u)) score -= 25.0 * c.value(u, en);
     if (score < bs) bs = score, best = &en;
   }
   return best;
@@ -678,7 +721,7 @@ int stands_touching(const Ctx& c, const Unit& f, const Unit& e) {
 // visible enemy (each is expected to bring two stands into contact). Ganging
 // up is how a weaker army wins fights: the combat result is the sum of hits.
 int ally_dice(const Ctx& c, const Unit& u, const Unit& en, bool initiative) {
-  const bool open = position_of(c.bf, en, c.settings).position == Position::Open;
+  const bool open = c.position(en) == Position::Open;
   int dice = 0;
   // Friends touching it, or within initiative range of it: the others add nothing.
   for (std::size_t i : units_within(c, stands_box(en), kInitiativeRange + 1.0, c.side)) {
@@ -719,7 +762,7 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
     if (!only_target.empty() && en.id != only_target) continue;
     if (unit_distance(u, en).distance > allowance) continue;
     const int allies = ally_dice(c, u, en, initiative);
-    const double v = charge_value(c.bf, u, en, c.settings, 0, 0, allies);
+    const double v = c.value(u, en, 0, 0, allies);
     if (v >= margin) targets.push_back({v, &en, allies});
   }
   std::sort(targets.begin(), targets.end(), [](const Target& a, const Target& b) { return a.value > b.value; });
@@ -735,7 +778,7 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
       const int fa = stands_touching(c, after, *en);
       if (fa == 0) continue;
       const int fb = stands_touching(c, *en, after);
-      const double mv = charge_value(c.bf, u, *en, c.settings, fa, std::max(fb, 1), allies);
+      const double mv = c.value(u, *en, fa, std::max(fb, 1), allies);
       if (mv >= margin) ranked.push_back({mv, k});
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -783,7 +826,7 @@ double danger(const Ctx& c, const Unit& moved) {
     if (en.attacks <= 0 || keeps_range(en)) continue;
     const double d = unit_distance(moved, en).distance;
     if (d > pace_of(en, MoveKind::Charge, c.settings)) continue;
-    worst = std::max(worst, charge_value(c.bf, en, moved, c.settings));
+    worst = std::max(worst, c.value(en, moved));
   }
   return worst;
 }
@@ -1068,7 +1111,7 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
       const Unit* e = bf.find_unit(cand.enemy);
       if (!e) break;
       const bool threat = e->attacks > 0 && !keeps_range(*e);
-      const double v = threat ? charge_value(bf, *e, u, c.settings) : -1;
+      const double v = threat ? c.value(*e, u) : -1;
       if (threat && (v >= c.o.evade_margin || keeps_range(u))) {
         Action a = initiative_action(u, *e, false);
         if (c.legal(a))
@@ -1266,6 +1309,7 @@ OpponentChoice choose_opponent_action(const CommandState& s, Rng& rng, const Opp
     if (u.side != s.side() && on_table(s, i)) reach = std::max(reach, full_pace(u));
   }
   const double value_bound = 1.0 + 0.05 * (most_hits - least_hits) / 3.0;
+  scratch.positions.assign(bf.units.size(), -1);  // of this state
   const Ctx c{s, bf, s.settings(), rng, options, scratch, s.side(), s.move_index(), reach, value_bound};
   Candidate pick = choose(c);
   if (c.legal(pick.action)) return {pick.action, pick.reason};

@@ -36,7 +36,9 @@
 // than a stand's shortest edge may be missed.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -92,6 +94,13 @@ struct OpponentScratch {
   } field;
   std::vector<std::pair<float, int>> heap;  // Dijkstra's frontier, reused
   std::vector<int> near, terrain_near, wanted;
+  // P(win) - P(lose) of a first round (combat_odds) by its request's numbers
+  // (dice, position, armour, support of each side): a pure function, asked
+  // again and again as units are weighed action after action.
+  using OddsKey = std::array<int, 8>;
+  using OddsMemo = std::map<OddsKey, double>;
+  OddsMemo odds;
+  std::vector<int> positions;  // per unit of the state being decided: its Position, or -1 not worked out yet
 };
 
 // The action chosen and why (for logs and tests).
