@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <string>
 
 #include "referee/core/dice.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
@@ -11,6 +12,7 @@
 #include "referee/warmaster/orders.hpp"
 #include "referee/warmaster/command_sim.hpp"
 #include "warmaster_field.hpp"
+#include "warmaster_tiled_battle.hpp"
 
 namespace {
 
@@ -96,5 +98,34 @@ void BM_WarmasterRandomGame(benchmark::State& state) {
   state.counters["games_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_WarmasterRandomGame)->Unit(benchmark::kMillisecond);
+
+// Whole random battles as BM_WarmasterRandomGame plays them, on the default
+// and the pitched battle repeated side by side (warmaster_tiled_battle.hpp):
+// the argument is the number of units, 16 for the battle itself, 32 and 64
+// for two and four copies of it, so each unit's surroundings are what they
+// were. The counter `actions` (per game) divides the cost into a cost per
+// action, which should not grow with the battle (docs/warmaster-command.md).
+void random_games(benchmark::State& state, const std::string& battle) {
+  const BattlefieldFile f =
+      load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/" + battle + ".json");
+  CommandGame base;
+  base.start = f.battlefield;
+  base.settings = f.settings;
+  const int copies = static_cast<int>(state.range(0)) / static_cast<int>(base.start.units.size());
+  const CommandState start(copies > 1 ? bench::tiled_game(base, copies) : std::make_shared<const CommandGame>(base));
+  Rng rng(11);
+  MoveScratch scratch;
+  std::int64_t actions = 0;
+  for (auto _ : state) {
+    CommandState s = start;
+    SeededDice dice(rng.next());
+    actions += sim::random_battle(s, dice, rng, nullptr, scratch);
+  }
+  state.counters["actions"] = benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kAvgIterations);
+}
+void BM_WarmasterRandomGameDefault(benchmark::State& state) { random_games(state, "default"); }
+BENCHMARK(BM_WarmasterRandomGameDefault)->Arg(16)->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond);
+void BM_WarmasterRandomGamePitched(benchmark::State& state) { random_games(state, "pitched-battle"); }
+BENCHMARK(BM_WarmasterRandomGamePitched)->Arg(16)->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond);
 
 }  // namespace

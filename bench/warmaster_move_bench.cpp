@@ -1,11 +1,14 @@
 // Checking Warmaster moves on the generated 180 x 120 field (bench/warmaster_field.hpp):
-// a 3-stand unit's direct move (target <= 20 us, growing with what is near the
-// move, not with the battle: /640 and /2560 tile the /160 field 2 x 2 and
-// 4 x 4 around the same move, and should stay within 1.5x of /160) and a move that needs a planned detour (target <= 300 us).
+// a 3-stand unit's direct move (target <= 20 us and 40k instructions,
+// growing with what is near the move, not with the battle: /640 and /2560
+// tile the /160 field 2 x 2 and 4 x 4 around the same move, and should stay
+// within 1.5x of /160) and a move that needs a planned detour (target <= 300
+// us). docs/warmaster-geometry.md has the figures.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "referee/warmaster/movement.hpp"
 #include "warmaster_field.hpp"
@@ -32,10 +35,16 @@ struct Case {
   MoveRequest req;
 };
 
-// The first unit whose `dist` cm advance is legal, planned or not as asked.
-Case find_case(int units, bool detour) {
+// The first unit whose `dist` cm advance is legal, planned or not as asked
+// (after `after`, when given).
+Case find_case(int units, bool detour, const std::string& after = {}) {
   Case c{bench::make_field(units), {}};
+  bool past = after.empty();
   for (const auto& u : c.bf.units) {
+    if (!past) {
+      past = u.id == after;
+      continue;
+    }
     for (double dist = 6; dist <= 18; dist += 2) {
       MoveRequest req = advance(u, dist);
       MoveAnswer a = check_move(c.bf, req);
@@ -77,6 +86,25 @@ void BM_WarmasterCheckDirectMove(benchmark::State& state) {
   state.counters["units"] = static_cast<double>(c.bf.units.size());
 }
 BENCHMARK(BM_WarmasterCheckDirectMove)->Arg(40)->Arg(10)->Arg(160)->Arg(640)->Arg(2560)->Unit(benchmark::kMicrosecond);
+
+// The direct moves of two units checked in turn, so that no check finds the
+// scene it needs kept in the scratch (MoveScratch keeps the last unit's):
+// each builds its own, as the first check of a unit on a state does (a
+// move in random play, the first of the opponent's tries).
+void BM_WarmasterCheckDirectMoveNewScene(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const Case first = find_case(units, false);
+  const Case second = find_case(units, false, first.req.mover);
+  MoveIndex index(first.bf);
+  MoveScratch scratch;
+  bool which = false;
+  for (auto _ : state) {
+    MoveAnswer a = check_move(first.bf, index, which ? second.req : first.req, {}, scratch);
+    which = !which;
+    benchmark::DoNotOptimize(a);
+  }
+}
+BENCHMARK(BM_WarmasterCheckDirectMoveNewScene)->Arg(160)->Unit(benchmark::kMicrosecond);
 
 void BM_WarmasterCheckDetourMove(benchmark::State& state) {
   Case c = find_case(40, true);

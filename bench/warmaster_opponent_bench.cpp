@@ -1,31 +1,43 @@
 // The built-in opponent's speed (opponent.hpp): one full turn of one side
-// (Command, Shooting and Combat phases) chosen by the opponent on the default
-// battle, from the position after three turns of the opponent against
-// itself (units at the river, some fighting). Target: 20 ms a turn.
+// (Command, Shooting and Combat phases) chosen by the opponent, from the
+// position after three turns of the opponent against itself (on the default
+// battle: units at the river, some fighting). Target: 20 ms a turn.
 //
 // BM_WarmasterOpponentTurn calls the typed API with a scratch kept from turn
 // to turn (as a simulation would); BM_WarmasterOpponentTurnInterface goes
 // through GameType::opponent and GameState::apply, JSON in and out, a fresh
 // scratch each call (as the arena command and the web board do).
+//
+// Growth with the battle: the argument is the number of units, 16 for the
+// bundled battle, 32 and 64 for that position repeated side by side two and
+// four times (warmaster_tiled_battle.hpp), so that each unit's surroundings
+// are what they were. The counter `actions` (per turn) divides the cost into
+// a cost per action, which should stay within 1.3x from 16 to 64 units
+// (docs/warmaster-opponent.md). BM_WarmasterOpponentTurnPitched: the same on
+// the pitched battle.
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "referee/core/dice.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/warmaster/command_json.hpp"
 #include "referee/warmaster/game_interface.hpp"
 #include "referee/warmaster/opponent.hpp"
+#include "warmaster_tiled_battle.hpp"
 
 namespace {
 
 using namespace referee;
 using namespace referee::warmaster;
 
-std::shared_ptr<const Game> default_battle() {
-  const std::string file = std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/default.json";
+std::shared_ptr<const Game> bundled_battle(const std::string& name) {
+  const std::string file = std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/" + name + ".json";
   return load_game(load_json_file(file), file, Json::object());
 }
+std::shared_ptr<const Game> default_battle() { return bundled_battle("default"); }
 
 // Plays the opponent for the side to move until the turn passes.
 int opponent_turn(CommandState& s, Dice& dice, Rng& rng, OpponentScratch& scratch) {
@@ -50,9 +62,21 @@ CommandState mid_game(const Game& game) {
   return s;
 }
 
-void BM_WarmasterOpponentTurn(benchmark::State& state) {
-  const auto game = default_battle();
-  const CommandState from = mid_game(*game);
+// The position after three turns on `battle`, repeated side by side to
+// `units` units (16: the battle itself).
+CommandState mid_game_tiled(const std::string& battle, int units) {
+  const auto game = bundled_battle(battle);
+  const CommandState base = mid_game(*game);
+  const int units_in_battle = static_cast<int>(base.battlefield().units.size());
+  const int copies = units / units_in_battle;
+  if (copies < 1 || copies * units_in_battle != units)
+    throw std::runtime_error("the argument is a multiple of the battle's units");
+  if (copies == 1) return base;
+  return bench::tiled_state(base, bench::tiled_game(base.game(), copies), copies);
+}
+
+void opponent_turns(benchmark::State& state, const std::string& battle) {
+  const CommandState from = mid_game_tiled(battle, static_cast<int>(state.range(0)));
   OpponentScratch scratch;
   std::uint64_t seed = 1;
   int actions = 0;
@@ -63,9 +87,14 @@ void BM_WarmasterOpponentTurn(benchmark::State& state) {
     actions += opponent_turn(s, dice, rng, scratch);
     benchmark::DoNotOptimize(s.turn());
   }
-  state.counters["actions/turn"] = benchmark::Counter(actions, benchmark::Counter::kAvgIterations);
+  state.counters["actions"] = benchmark::Counter(actions, benchmark::Counter::kAvgIterations);
 }
-BENCHMARK(BM_WarmasterOpponentTurn)->Unit(benchmark::kMillisecond);
+
+void BM_WarmasterOpponentTurn(benchmark::State& state) { opponent_turns(state, "default"); }
+BENCHMARK(BM_WarmasterOpponentTurn)->Arg(16)->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond);
+
+void BM_WarmasterOpponentTurnPitched(benchmark::State& state) { opponent_turns(state, "pitched-battle"); }
+BENCHMARK(BM_WarmasterOpponentTurnPitched)->Arg(16)->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond);
 
 void BM_WarmasterOpponentTurnInterface(benchmark::State& state) {
   const auto game = default_battle();

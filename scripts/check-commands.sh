@@ -52,6 +52,7 @@ package_commands=(
   "firefox-esr: firefox-esr"
   "nodejs: node nodejs"
   "npm: npm npx"
+  "valgrind: valgrind callgrind_annotate"
 )
 shell_words=(
   # keywords and builtins of bash

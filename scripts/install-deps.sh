@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages referee builds and tests with, only when some
-# are missing. Usage: scripts/install-deps.sh [--fuzz] [--web]
+# are missing. Usage: scripts/install-deps.sh [--fuzz] [--web] [--bench]
 #   --fuzz  clang and its libFuzzer runtime
+#   --bench valgrind, whose callgrind counts the benchmarks' instructions
+#           (scripts/bench-compare.sh)
 #   --web   what the web board's browser tests need: Debian's chromium and
 #           firefox-esr (the tests never download a browser), and Node.js
 #           with npm for playwright-core and puppeteer-core
@@ -12,12 +14,13 @@ packages=(g++ cmake ninja-build ccache pkgconf nlohmann-json3-dev libcli11-dev l
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --bench) packages+=(valgrind) ;;
     --web)
       packages+=(chromium firefox-esr)
       # A machine with its own Node.js (NodeSource's bundles npm) keeps it:
       # Debian's npm package would conflict with it.
       if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi ;;
-    *) echo "install-deps.sh: unknown option $option (expected --fuzz or --web)" >&2; exit 2 ;;
+    *) echo "install-deps.sh: unknown option $option (expected --fuzz, --web or --bench)" >&2; exit 2 ;;
   esac
 done
 missing=()

@@ -288,11 +288,28 @@ Action parse_action(const nlohmann::json& j, const Battle& b, const std::string&
   } else if (type == "move") {
     r.allow_only({"type", "unit", "leader", "to"});
     a.type = Action::Type::move;
-    if (r.has("unit") == r.has("leader")) r.fail("a move names exactly one of \"unit\" or \"leader\"");
-    a.piece = r.has("unit") ? OrderItem{false, find_unit(r.at("unit"))} : OrderItem{true, find_leader(r.at("leader"))};
-    JsonReader to = r.at("to");
-    if (!to.json().is_array() || to.size() != 2) to.fail("expected a hex as [column, row]");
-    a.to = {to.at(std::size_t{0}).as_integer(-1000, 1000), to.at(std::size_t{1}).as_integer(-1000, 1000)};
+    const bool unit = r.has("unit");
+    if (unit == r.has("leader")) r.fail("a move names exactly one of \"unit\" or \"leader\"");
+    // A move is parsed with every action applied: a well-formed unit and hex
+    // are read straight from the JSON, and readers with their paths are made
+    // only to report what is wrong.
+    const Json& piece = r.json().at(unit ? "unit" : "leader");
+    const int known = !piece.is_string() ? -1
+                      : unit             ? b.find_unit(piece.get_ref<const std::string&>())
+                                         : b.find_leader(piece.get_ref<const std::string&>());
+    if (known >= 0) a.piece = OrderItem{!unit, known};
+    else a.piece = unit ? OrderItem{false, find_unit(r.at("unit"))} : OrderItem{true, find_leader(r.at("leader"))};
+    const auto to_json = r.json().find("to");
+    if (to_json == r.json().end()) r.at("to");  // missing: the error
+    const Json& hex = *to_json;
+    auto coordinate = [&](std::size_t k) {
+      const Json& v = hex[k];
+      if (v.is_number_integer() && v.get<long long>() >= -1000 && v.get<long long>() <= 1000)
+        return static_cast<int>(v.get<long long>());
+      return r.at("to").at(k).as_integer(-1000, 1000);  // the error, with its path
+    };
+    if (!hex.is_array() || hex.size() != 2) r.at("to").fail("expected a hex as [column, row]");
+    a.to = {coordinate(0), coordinate(1)};
   } else {
     r.allow_only({"type"});
     a.type = Action::Type::end_movement;

@@ -507,17 +507,26 @@ Polygon to_polygon(const OrientedRect& r) {
 
 // --- GridIndex ---------------------------------------------------------------
 
-GridIndex::GridIndex(Aabb world, double cell_size) : world_(world), cell_(cell_size), laid_out_(false) {
+GridIndex::GridIndex(Aabb world, double cell_size) { reset(world, cell_size); }
+
+void GridIndex::reset(Aabb world, double cell_size) {
+  world_ = world;
+  cell_ = cell_size;
   nx_ = std::max(1, static_cast<int>(std::ceil((world.max.x - world.min.x) / cell_size)));
   ny_ = std::max(1, static_cast<int>(std::ceil((world.max.y - world.min.y) / cell_size)));
+  clear();
 }
 
-int GridIndex::cell_x(double x) const {
-  return std::clamp(static_cast<int>(std::floor((x - world_.min.x) / cell_)), 0, nx_ - 1);
+// floor(v) clamped to [0, n - 1], in that order so that no value is cast
+// that an int cannot hold (a box reaching far off the world, a NaN); on
+// (0, n - 1) the cast truncates, which is floor there.
+static int cell_of(double v, int n) {
+  if (!(v > 0)) return 0;
+  if (v >= n - 1) return n - 1;
+  return static_cast<int>(v);
 }
-int GridIndex::cell_y(double y) const {
-  return std::clamp(static_cast<int>(std::floor((y - world_.min.y) / cell_)), 0, ny_ - 1);
-}
+int GridIndex::cell_x(double x) const { return cell_of((x - world_.min.x) / cell_, nx_); }
+int GridIndex::cell_y(double y) const { return cell_of((y - world_.min.y) / cell_, ny_); }
 
 bool GridIndex::inside_world(const Aabb& box) const {
   return box.min.x >= world_.min.x && box.min.y >= world_.min.y && box.max.x <= world_.max.x &&
@@ -552,29 +561,32 @@ void GridIndex::lay_out() const {
   cell_start_.assign(cells + 1, 0);
   outside_.clear();
   cells_of_.assign(boxes_.size(), Cells{});
-  auto for_cells = [&](const Aabb& box, auto&& f) {
-    if (!has_cells || !world_.overlaps(box)) return;
-    for (int y = cell_y(box.min.y); y <= cell_y(box.max.y); ++y)
-      for (int x = cell_x(box.min.x); x <= cell_x(box.max.x); ++x) f(static_cast<std::size_t>(y) * nx_ + x);
+  // An entry's cells, worked out once for both passes.
+  auto for_cells = [&](const Cells& at, auto&& f) {
+    for (int y = at.y0; y <= at.y1; ++y)
+      for (int x = at.x0; x <= at.x1; ++x) f(static_cast<std::size_t>(y) * nx_ + x);
   };
   for (std::size_t i = 0; i < boxes_.size(); ++i) {
     const Aabb& box = boxes_[i].box;
+    Cells& at = cells_of_[i];
     if (!has_cells || !inside_world(box)) {
       outside_.push_back(static_cast<int>(i));
-      cells_of_[i].outside = true;
+      at.outside = true;
       continue;  // found through outside_ only
     }
-    cells_of_[i].x0 = cell_x(box.min.x);
-    cells_of_[i].y0 = cell_y(box.min.y);
-    for_cells(box, [&](std::size_t c) { ++cell_start_[c + 1]; });
+    at.x0 = cell_x(box.min.x);
+    at.y0 = cell_y(box.min.y);
+    at.x1 = cell_x(box.max.x);
+    at.y1 = cell_y(box.max.y);
+    for_cells(at, [&](std::size_t c) { ++cell_start_[c + 1]; });
   }
   for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
   cell_entries_.resize(static_cast<std::size_t>(cell_start_[cells]));
-  std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
+  fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t i = 0; i < boxes_.size(); ++i)
     if (!cells_of_[i].outside)
-      for_cells(boxes_[i].box,
-                [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(i); });
+      for_cells(cells_of_[i],
+                [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill_[c]++)] = static_cast<int>(i); });
 }
 
 // An entry lying in several cells is reported only from the first of its

@@ -1,5 +1,6 @@
 #include "referee/core/json_io.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -107,7 +108,11 @@ Json parse_json_text(std::string_view text, const std::string& source_name, std:
 Json load_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 std::string JsonReader::path_of(std::string_view key) const {
-  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  if (path_.empty()) return std::string(key);
+  std::string path;
+  path.reserve(path_.size() + 1 + key.size());
+  path.append(path_).append(1, '.').append(key);
+  return path;
 }
 
 JsonReader& JsonReader::require_object() {
@@ -155,7 +160,14 @@ std::size_t JsonReader::size() const {
 
 JsonReader JsonReader::at(std::size_t index) const {
   if (index >= size()) fail(fmt::format("has no element {}", index));
-  return {(*j_)[index], fmt::format("{}[{}]", path_, index)};
+  // The path as fmt would write "{}[{}]", without its formatting machinery:
+  // a move's hex is read by index on every action applied.
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, index).ptr;
+  std::string path;
+  path.reserve(path_.size() + static_cast<std::size_t>(end - digits) + 2);
+  path.append(path_).append(1, '[').append(digits, end).append(1, ']');
+  return {(*j_)[index], std::move(path)};
 }
 
 std::vector<JsonReader> JsonReader::items() const {

@@ -4,6 +4,7 @@
 #include "referee/warmaster/movement.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -179,8 +180,19 @@ struct PathAttempt {
   int failed = -1;  // the first stand whose path failed
 };
 
+// Routes are searched within `search.route` and read as far as
+// `search.read` (TransitScene::shortest_route). `search.reasons`: write the
+// reasons of every stand with no route; otherwise the first one ends the
+// attempt with a short reason.
+struct RouteSearch {
+  double route = 0;
+  double read = 0;
+  bool reasons = true;
+};
+
 PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
-                        std::vector<StandRoute> routes, const std::vector<bool>& skip, double max_route, bool plan) {
+                        std::vector<StandRoute> routes, const std::vector<bool>& skip, const RouteSearch& search,
+                        bool plan) {
   PathAttempt out;
   std::vector<bool> moved(u.stands.size(), false);
   for (int i : order) {
@@ -205,13 +217,21 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     // A straight line blocked: plan round what blocks it first; the leg's
     // reasons are written only when no route is found.
     std::optional<std::vector<Pose>> planned;
-    if (route.poses.size() == 2) planned = scene.shortest_route(route.poses.front(), route.poses.back(), max_route);
+    if (route.poses.size() == 2)
+      planned = scene.shortest_route(route.poses.front(), route.poses.back(), search.route, search.read);
     if (planned) {
       route.poses = std::move(*planned);
       route.planned = true;
       continue;
     }
     if (out.failed < 0) out.failed = i;
+    if (!search.reasons) {
+      // Legality only: the first stand with no route decides, and its legs' reasons are not written.
+      out.violations.push_back({"warmaster.movement.path",
+                                stand_label(i) + ": no route round what blocks the straight line within the allowance",
+                                {}});
+      break;
+    }
     for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
       if (route.poses[k] == route.poses[k + 1]) continue;
       auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
@@ -221,8 +241,8 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       out.violations.push_back({"warmaster.movement.path",
                                 fmt::format("{}: no route round what blocks the straight line within {} (the "
                                             "allowance plus the stand's longest edge)",
-                                            stand_label(i), cm(max_route)),
-                                {{"searched", max_route, "cm"}}});
+                                            stand_label(i), cm(search.route)),
+                                {{"searched", search.route, "cm"}}});
   }
   out.routes = std::move(routes);
   return out;
@@ -247,8 +267,10 @@ std::vector<std::vector<int>> candidate_orders(const std::vector<int>& moving) {
 
 // --- Checks on the final poses ------------------------------------------------
 
+// `explain`: write the figures into the reasons (CheckDepth::Explain); a
+// check for legality alone names the rule and the stand only.
 void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const Pace& pace, Formation formation,
-                     MoveKind kind, Verdict& verdict, std::vector<StandRoute>& out_routes) {
+                     MoveKind kind, bool explain, Verdict& verdict, std::vector<StandRoute>& out_routes) {
   out_routes = routes;
   RotMemo rot;
   for (auto& r : out_routes) {
@@ -257,6 +279,11 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
     std::size_t worst = static_cast<std::size_t>(std::max_element(corners.begin(), corners.end()) - corners.begin());
     r.used = corners[worst];
     if (r.used > pace.allowance + kMeasureSlack) {
+      if (!explain) {
+        verdict.add(kRuleDistance, stand_label(r.stand) + " moved further than its allowance",
+                    {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
+        continue;
+      }
       std::string why = kind == MoveKind::Dice ? "dice" : fmt::format("{}, {}", to_string(formation), pace.label);
       ComparedFigures shown = format_compared(r.used, pace.allowance, "cm");
       verdict.add(kRuleDistance,
@@ -272,8 +299,10 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
 // cannot enter halt at its edge; flyers may end only where flyer_may_end_in
 // allows. Terrain nobody may enter is an overlap. Returns, per stand, whether
 // its destination is refused (its path is then not traced).
+// `explain`: find where a stand halts, for the reasons (CheckDepth::Explain).
 std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrain, const Unit& u,
-                                const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
+                                const std::vector<StandRoute>& routes, const Settings& settings, bool explain,
+                                Verdict& verdict) {
   std::vector<bool> refused(routes.size(), false);
   double tol = settings.contact_tolerance;
   std::vector<const Polygon*> blocked;
@@ -292,6 +321,10 @@ std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrai
       if (allowed || !rect_in_feature(end, f, tol)) continue;
       refused[static_cast<std::size_t>(r.stand)] = true;
       const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;
+      if (!explain) {
+        verdict.add(rule, stand_label(r.stand) + " cannot end in " + f.id, {});
+        continue;
+      }
       if (u.type == TroopType::Flyer) {
         verdict.add(rule, fmt::format("{} would end its flight in {}: flyers may not end a move there", stand_label(r.stand),
                                       feature_label(f)));
@@ -595,7 +628,14 @@ std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, do
   return std::nullopt;
 }
 
-MoveIndex::MoveIndex(const Battlefield& bf) {
+namespace {
+std::uint64_t next_index_serial() {
+  static std::atomic<std::uint64_t> serial{0};
+  return ++serial;
+}
+}  // namespace
+
+MoveIndex::MoveIndex(const Battlefield& bf) : serial_(next_index_serial()) {
   auto terrain = std::make_shared<GridIndex>(bf.table().inflated(20), 10.0);
   for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain->insert(static_cast<int>(i), bf.terrain[i].bounds);
   terrain->prepare();
@@ -603,7 +643,8 @@ MoveIndex::MoveIndex(const Battlefield& bf) {
   index_units(bf, nullptr);
 }
 
-MoveIndex::MoveIndex(const Battlefield& bf, const MoveIndex& earlier) : terrain_(earlier.terrain_) {
+MoveIndex::MoveIndex(const Battlefield& bf, const MoveIndex& earlier)
+    : terrain_(earlier.terrain_), serial_(next_index_serial()) {
   index_units(bf, &earlier);
 }
 
@@ -672,6 +713,8 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
 }
 
 struct MoveScenes::Impl {
+  std::uint64_t state = 0;  // MoveIndex::serial of the battlefield the scene was built on
+  Settings settings;
   std::string unit;
   bool flying = false;
   bool evading = false;
@@ -684,6 +727,7 @@ struct MoveScenes::Impl {
 MoveScenes::MoveScenes(MoveScratch* scratch) : impl(std::make_unique<Impl>()) { impl->scratch = scratch; }
 MoveScratch* MoveScenes::scratch() const { return impl->scratch; }
 MoveScenes::~MoveScenes() = default;
+void MoveScenesDelete::operator()(MoveScenes* s) const { delete s; }
 
 namespace {
 // The options a scene is built with: as asked, or with no region for
@@ -704,8 +748,9 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
                       MoveScratch& scratch, CheckDepth depth) {
-  MoveScenes scenes(&scratch);
-  return check_move(bf, index, req, settings, scenes, depth);
+  if (!scratch.kept) scratch.kept.reset(new MoveScenes(&scratch));
+  scratch.kept->impl->scratch = &scratch;  // the scratch may have moved since
+  return check_move(bf, index, req, settings, *scratch.kept, depth);
 }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
@@ -751,7 +796,9 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   for (const auto& r : routes)
     for (const auto& p : r.poses) area = area.merged(u.footprint_at(p, rot).bounds());
   const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
-  std::vector<bool> skip = check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, a.verdict);
+  const bool explain = depth == CheckDepth::Explain;
+  std::vector<bool> skip =
+      check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, explain, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
     if (off_table(u.footprint_at(routes[i].poses.back(), rot), bf)) {
       a.leaves_table = true;
@@ -770,11 +817,14 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   opts.region = area.inflated(reach);
   opts.index = &index;
   MoveScenes::Impl& kept = *scenes.impl;
-  const bool reuse = kept.scene && kept.unit == u.id && kept.flying == opts.flying && kept.evading == opts.evading &&
+  const bool reuse = kept.scene && kept.state == index.serial() && kept.settings == settings && kept.unit == u.id &&
+                     kept.flying == opts.flying && kept.evading == opts.evading &&
                      kept.ignore_units == opts.ignore_units && kept.region.min.x <= opts.region->min.x &&
                      kept.region.min.y <= opts.region->min.y && kept.region.max.x >= opts.region->max.x &&
                      kept.region.max.y >= opts.region->max.y;
   if (!reuse) {
+    kept.state = index.serial();
+    kept.settings = settings;
     kept.unit = u.id;
     kept.flying = opts.flying;
     kept.evading = opts.evading;
@@ -785,13 +835,27 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   TransitScene& scene = *kept.scene;
   // Routes are searched up to the allowance plus the stand's longest edge:
   // enough to show by how much a slightly long detour fails, without
-  // searching the whole table for hopeless ones. The same bound for legality
-  // alone: the search's own measure of a route can exceed the route it
-  // finally gives, so a tighter bound refused moves that the explaining
-  // check accepts, and a verdict must never depend on whether its reasons
-  // are written.
-  (void)depth;
+  // searching the whole table for hopeless ones.
   const double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  // A verdict must never depend on whether its reasons are written. For
+  // legality alone the search reads what the explaining one reads (the same
+  // scene, obstacles, gates and points: TransitScene::shortest_route with a
+  // read length) but gives only routes no longer than the allowance (and the
+  // measuring slack twice over, for rounding). Those are the routes that can
+  // pass: the centre is the mean of the corners, so the corner that moves
+  // furthest moves at least as far as the centre, and a route whose centre
+  // goes further fails warmaster.movement.distance. A longer one, which
+  // explaining finds and then refuses, is here no route; either way the move
+  // fails. The stand order search stops where the explaining one would find
+  // only such routes: once the stand moving first has no route, a stand that
+  // moves later has more obstacles. Stands of an engaged unit that have not
+  // moved block too, so that is not so for them: their routes are searched
+  // as far as the explaining check searches.
+  RouteSearch search{max_route, max_route, true};
+  if (!explain) {
+    search.reasons = false;
+    if (!u.engaged) search.route = std::min(max_route, pace.allowance + 2 * kMeasureSlack);
+  }
   // The listed order first; the other orders are made only if it fails.
   std::vector<std::vector<int>> orders{req.order.empty() ? moving : req.order};
   const bool other_orders = req.order.empty() && moving.size() > 1;
@@ -800,7 +864,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   PathAttempt chosen;
   bool clear = false;
   auto try_order = [&](const std::vector<int>& order) {
-    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, max_route, false);
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, search, false);
     if (!attempt.violations.empty()) return false;
     chosen = std::move(attempt);
     a.order = order;
@@ -824,7 +888,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     // strays more than L / 2 from the segment AB, which `area` contains.
     opts.region = area.inflated(max_route / 2 + reach);
     TransitScene planner(bf, u, settings, scene_options(opts, scenes), kept.transit());
-    chosen = trace_paths(planner, u, orders.front(), routes, skip, max_route, true);
+    chosen = trace_paths(planner, u, orders.front(), routes, skip, search, true);
     a.order = orders.front();
     // Planned routes in another order: a stand that must go round something
     // may need to go before the stands that would close its way. Stands
@@ -846,7 +910,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     if (!works(chosen) && other_orders && chosen.failed != orders.front().front()) {
       if (orders.size() == 1) orders = candidate_orders(moving);
       for (std::size_t k = 1; k < orders.size(); ++k) {
-        PathAttempt attempt = trace_paths(planner, u, orders[k], routes, skip, max_route, true);
+        PathAttempt attempt = trace_paths(planner, u, orders[k], routes, skip, search, true);
         if (works(attempt)) {
           chosen = std::move(attempt);
           a.order = orders[k];
@@ -857,7 +921,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     }
   }
   for (auto& r : chosen.violations) a.verdict.add(std::move(r));
-  check_distances(u, chosen.routes, pace, a.formation, req.kind, a.verdict, a.routes);
+  check_distances(u, chosen.routes, pace, a.formation, req.kind, explain, a.verdict, a.routes);
   check_overlaps(bf, index, u, a.routes, settings, a.verdict);
   check_end_formation(u, a.routes, settings, a.verdict);
   return a;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "referee/warmaster/shooting.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/troops.hpp"
+#include "stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -64,12 +66,17 @@ CombatOddsSide odds_side(const Unit& u, int dice, Position position) {
 
 }  // namespace
 
-double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
-                    int fighting_charger, int fighting_target, int ally_dice) {
+namespace {
+
+// charge_value with the target's position given, and the odds' difference
+// looked up in `memo` (the opponent's scratch: a pure function of a few
+// numbers, asked again and again as units are weighed action after action)
+// when there is one.
+double charge_value_at(const Unit& charger, const Unit& target, Position pos, int fighting_charger,
+                       int fighting_target, int ally_dice, OpponentScratch::OddsMemo* memo) {
   if (charger.stands.empty() || target.stands.empty()) return -1;
   const int sa = fighting_charger > 0 ? fighting_charger : static_cast<int>(charger.stands.size());
   const int sb = fighting_target > 0 ? fighting_target : static_cast<int>(target.stands.size());
-  const Position pos = position_of(bf, target, settings).position;
   int a = charger.attacks * sa;
   if (pos == Position::Open) {
     a += sa;
@@ -82,11 +89,32 @@ double charge_value(const Battlefield& bf, const Unit& charger, const Unit& targ
   CombatOddsRequest r;
   r.a = odds_side(charger, a, Position::Open);
   r.b = odds_side(target, b, pos);
-  const CombatOdds o = combat_odds(r);
+  const OpponentScratch::OddsKey key{r.a.dice, static_cast<int>(r.a.position), r.a.armour, r.a.support,
+                                     r.b.dice, static_cast<int>(r.b.position), r.b.armour, r.b.support};
+  double wins;
+  if (auto it = memo ? memo->find(key) : OpponentScratch::OddsMemo::iterator{}; memo && it != memo->end()) {
+    wins = it->second;
+  } else {
+    const CombatOdds o = combat_odds(r);
+    wins = o.a_wins - o.b_wins;
+    if (memo) {
+      if (memo->size() >= 4096) memo->clear();
+      memo->emplace(key, wins);
+    }
+  }
   // Stands are lost per full Hits of damage: a tough unit loses fewer.
-  double v = o.a_wins - o.b_wins;
+  double v = wins;
   v += 0.05 * (charger.hits - target.hits) / 3.0;
   return v;
+}
+
+}  // namespace
+
+double charge_value(const Battlefield& bf, const Unit& charger, const Unit& target, const Settings& settings,
+                    int fighting_charger, int fighting_target, int ally_dice) {
+  if (charger.stands.empty() || target.stands.empty()) return -1;
+  return charge_value_at(charger, target, position_of(bf, target, settings).position, fighting_charger,
+                         fighting_target, ally_dice, nullptr);
 }
 
 namespace {
@@ -108,142 +136,229 @@ Grid grid_of(const Battlefield& bf) {
           std::max(1, static_cast<int>(std::ceil(bf.height / kCell)))};
 }
 
-const std::vector<unsigned char>& passable(const Battlefield& bf, TroopType type, double margin,
-                                           const Settings& settings, OpponentScratch& scratch) {
+// Cells a tile (the unit of the lazy work below) is wide and high.
+constexpr int kTile = 16;
+
+// Where `type` may go, cell by cell, worked out for the cells a search
+// reaches and kept for the battle (scratch.passable; the terrain never
+// changes during a battle).
+OpponentScratch::Passable& passable(const Battlefield& bf, TroopType type, double margin, OpponentScratch& scratch) {
   const void* key = &bf.terrain.get();
-  for (const OpponentScratch::Passable& p : scratch.passable)
-    if (p.terrain == key && p.features == bf.terrain.size() && p.type == type && p.margin == margin) return p.open;
-  OpponentScratch::Passable p;
+  const Grid g = grid_of(bf);
+  const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
+  for (OpponentScratch::Passable& p : scratch.passable)
+    if (p.terrain == key && p.features == bf.terrain.size() && p.type == type && p.margin == margin &&
+        p.state.size() == cells)
+      return p;
+  OpponentScratch::Passable& p = scratch.passable.emplace_back();
   p.terrain = key;
   p.features = bf.terrain.size();
   p.type = type;
   p.margin = margin;
-  const Grid g = grid_of(bf);
-  p.open.assign(static_cast<std::size_t>(g.nx * g.ny), 1);
-  // A stand's centre keeps `margin` (half its longest edge and a little
-  // more) from what it may not enter; crossings (fords, bridges) open the way again.
-  std::vector<const TerrainFeature*> closed, crossings;
-  for (const TerrainFeature& f : bf.terrain) {
-    if (!may_enter(type, f.kind, settings)) closed.push_back(&f);
-    else if (f.kind == TerrainKind::Ford || f.kind == TerrainKind::Bridge) crossings.push_back(&f);
-  }
-  // A point is closed when inside terrain the type may not enter and not on
-  // a crossing; a cell is open when its centre and eight points around it
-  // at `margin` are not closed.
-  auto closed_at = [&](Vec2 q) {
-    bool in = false;
-    for (const TerrainFeature* f : closed)
-      if (f->bounds.contains(q))
-        for (const Polygon& piece : f->pieces) in = in || contains(piece, q);
-    if (!in) return false;
-    for (const TerrainFeature* f : crossings)
-      if (f->bounds.contains(q))
-        for (const Polygon& piece : f->pieces)
-          if (contains(piece, q)) return false;
-    return true;
-  };
-  const double r = margin / std::sqrt(2.0);
-  const Vec2 around[9] = {{0, 0}, {margin, 0}, {-margin, 0}, {0, margin}, {0, -margin}, {r, r}, {r, -r}, {-r, r}, {-r, -r}};
-  for (int i = 0; i < g.nx * g.ny; ++i) {
-    const Vec2 c = g.centre(i);
-    bool near = false;
-    for (const TerrainFeature* f : closed) near = near || f->bounds.inflated(margin).contains(c);
-    bool blocked = false;
-    if (near)
-      for (const Vec2& o : around) blocked = blocked || closed_at(c + o);
-    p.open[static_cast<std::size_t>(i)] = blocked ? 0 : 1;
-  }
-  scratch.passable.push_back(std::move(p));
-  return scratch.passable.back().open;
+  p.state.assign(cells, 0);
+  return p;
 }
 
-// Distance (cm, along the grid) from every cell to the target unit's
-// stands, round what `mover` may not enter. In scratch.field.
-// Other units' stands are in the way too (a file of men does not walk
-// through a friendly unit on a bridge): the field goes round them, so a
-// crowded crossing sends the next unit to another.
-void distance_field(const Battlefield& bf, const Unit& mover, const Unit& target, const Settings& settings,
-                    OpponentScratch& scratch, const std::vector<int>& movers = {}, bool units_block = true) {
-  const Grid g = grid_of(bf);
-  const double margin = 0.5 * std::max(mover.width, mover.depth) + 0.5;
-  std::vector<unsigned char>& open = scratch.open_now;
-  open = passable(bf, mover.type, margin, settings, scratch);
-  for (std::size_t i = 0; i < bf.units.size() && units_block; ++i) {
-    const Unit& u = bf.units[i];
-    if (&u == &mover || &u == &target || std::find(movers.begin(), movers.end(), static_cast<int>(i)) != movers.end())
-      continue;
-    for (std::size_t k = 0; k < u.stands.size(); ++k) {
-      const OrientedRect r = u.footprint(k);
-      const Aabb b = r.bounds().inflated(margin);
-      for (double y = b.min.y; y <= b.max.y + kCell; y += kCell)
-        for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) {
-          const int i2 = g.index({std::min(x, b.max.x), std::min(y, b.max.y)});
-          if (distance(g.centre(i2), r) < margin * 0.8) open[static_cast<std::size_t>(i2)] = 0;
-        }
+// Is cell i open to a stand's centre? A stand's centre keeps `margin` (half
+// its longest edge and a little more) from what it may not enter; crossings
+// (fords, bridges) open the way again. A point is closed when inside terrain
+// the type may not enter and not on a crossing; a cell is open when its
+// centre and eight points around it at `margin` are not closed. Only the
+// features near the cell are read (through the move index).
+bool terrain_open(const Battlefield& bf, const MoveIndex& index, OpponentScratch::Passable& p, const Grid& g, int i,
+                  const Settings& settings, std::vector<int>& near) {
+  unsigned char& state = p.state[static_cast<std::size_t>(i)];
+  if (state == 0) {
+    const double margin = p.margin;
+    const Vec2 c = g.centre(i);
+    near.clear();
+    index.terrain_near(Aabb{c, c}.inflated(margin + 1e-6), near);
+    auto closed = [&](const TerrainFeature& f) { return !may_enter(p.type, f.kind, settings); };
+    auto crossing = [&](const TerrainFeature& f) {
+      return !closed(f) && (f.kind == TerrainKind::Ford || f.kind == TerrainKind::Bridge);
+    };
+    auto closed_at = [&](Vec2 q) {
+      bool in = false;
+      for (int k : near) {
+        const TerrainFeature& f = bf.terrain[static_cast<std::size_t>(k)];
+        if (closed(f) && f.bounds.contains(q))
+          for (const Polygon& piece : f.pieces) in = in || contains(piece, q);
+      }
+      if (!in) return false;
+      for (int k : near) {
+        const TerrainFeature& f = bf.terrain[static_cast<std::size_t>(k)];
+        if (crossing(f) && f.bounds.contains(q))
+          for (const Polygon& piece : f.pieces)
+            if (contains(piece, q)) return false;
+      }
+      return true;
+    };
+    bool is_near = false;
+    for (int k : near) {
+      const TerrainFeature& f = bf.terrain[static_cast<std::size_t>(k)];
+      is_near = is_near || (closed(f) && f.bounds.inflated(margin).contains(c));
     }
+    bool blocked = false;
+    if (is_near) {
+      const double r = margin / std::sqrt(2.0);
+      const Vec2 around[9] = {{0, 0}, {margin, 0}, {-margin, 0}, {0, margin}, {0, -margin},
+                              {r, r}, {r, -r},     {-r, r},     {-r, -r}};
+      for (const Vec2& o : around) blocked = blocked || closed_at(c + o);
+    }
+    state = blocked ? 2 : 1;
   }
-  // Where the movers stand is open again (friends touching them must not
-  // shut them in), as far as the terrain allows.
-  const std::vector<unsigned char>& terrain_open = passable(bf, mover.type, margin, settings, scratch);
-  auto reopen = [&](const Unit& u) {
-    for (std::size_t k = 0; k < u.stands.size(); ++k) {
-      const Aabb b = u.footprint(k).bounds().inflated(margin + kCell);
-      for (double y = b.min.y; y <= b.max.y + kCell; y += kCell)
-        for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) {
-          const std::size_t i2 = static_cast<std::size_t>(g.index({std::min(x, b.max.x), std::min(y, b.max.y)}));
-          open[i2] = terrain_open[i2];
-        }
+  return state == 1;
+}
+
+// Calls f(cell) for the cells the boxes of a stand's sweep meet: the points
+// of a kCell lattice from b.min to b.max (and b.max itself), each in its cell.
+template <typename F>
+void for_cells_of(const Grid& g, const Aabb& b, F f) {
+  for (double y = b.min.y; y <= b.max.y + kCell; y += kCell)
+    for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) f(g.index({std::min(x, b.max.x), std::min(y, b.max.y)}));
+}
+
+// Distance (cm, along the grid) from cells to the target unit's stands,
+// round what `mover` may not enter; read it with field_at. Other units'
+// stands are in the way too (a file of men does not walk through a friendly
+// unit on a bridge): the field goes round them, so a crowded crossing sends
+// the next unit to another.
+//
+// The search (Dijkstra from the target) stops once the cells of `needed`
+// are settled, so it reaches about as far from the target as the mover
+// stands, whatever the table: every cell nearer than those has its final
+// distance, and a cell further has an estimate no smaller than its
+// distance (or none: kFar), so comparisons with a needed cell's distance go
+// as over the whole table. What it reads is worked out as it goes, for the
+// tiles of cells it reaches: the terrain (kept for the battle) and the units
+// in the way (through the move index).
+void distance_field(const Battlefield& bf, const MoveIndex& index, const Unit& mover, const Unit& target,
+                    const Settings& settings, OpponentScratch& scratch, const std::vector<int>& movers,
+                    bool units_block, const std::vector<Vec2>& needed) {
+  const Grid g = grid_of(bf);
+  const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
+  const int tiles_x = (g.nx + kTile - 1) / kTile, tiles_y = (g.ny + kTile - 1) / kTile;
+  const double margin = 0.5 * std::max(mover.width, mover.depth) + 0.5;
+  OpponentScratch::Passable& terrain = passable(bf, mover.type, margin, scratch);
+  OpponentScratch::Field& F = scratch.field;
+  if (F.seen.size() != cells || F.tile.size() != static_cast<std::size_t>(tiles_x * tiles_y) ||
+      F.unit.size() != bf.units.size() || F.stamp == std::numeric_limits<std::uint32_t>::max()) {
+    F.seen.assign(cells, 0);
+    F.settled.assign(cells, 0);
+    F.blocked.assign(cells, 0);
+    F.reopened.assign(cells, 0);
+    F.d.assign(cells, 0);
+    F.tile.assign(static_cast<std::size_t>(tiles_x * tiles_y), 0);
+    F.unit.assign(bf.units.size(), 0);
+    F.stamp = 0;
+  }
+  const std::uint32_t stamp = ++F.stamp;
+  F.nx = g.nx;
+  auto excluded = [&](std::size_t i) {
+    const Unit& u = bf.units[i];
+    return &u == &mover || &u == &target || std::find(movers.begin(), movers.end(), static_cast<int>(i)) != movers.end();
+  };
+  // The units in the way of a tile's cells: those with a stand whose centre
+  // distance test can close one of them (its bounds within the margin).
+  std::vector<int>& near = scratch.near;
+  auto block_tile = [&](int t) {
+    F.tile[static_cast<std::size_t>(t)] = stamp;
+    const int tx = t % tiles_x, ty = t / tiles_x;
+    const Aabb box{{tx * kTile * kCell, ty * kTile * kCell}, {(tx + 1) * kTile * kCell, (ty + 1) * kTile * kCell}};
+    near.clear();
+    index.units_near(box.inflated(margin + 1e-6), near);
+    for (int k : near) {
+      const std::size_t ui = static_cast<std::size_t>(k);
+      if (F.unit[ui] == stamp || excluded(ui)) continue;
+      F.unit[ui] = stamp;
+      const Unit& u = bf.units[ui];
+      for (std::size_t s = 0; s < u.stands.size(); ++s) {
+        const OrientedRect r = u.footprint(s);
+        for_cells_of(g, r.bounds().inflated(margin), [&](int i2) {
+          if (distance(g.centre(i2), r) < margin * 0.8) F.blocked[static_cast<std::size_t>(i2)] = stamp;
+        });
+      }
     }
   };
-  reopen(mover);
-  for (int m : movers) reopen(bf.units[static_cast<std::size_t>(m)]);
-  std::vector<float>& d = scratch.field;
-  d.assign(static_cast<std::size_t>(g.nx * g.ny), std::numeric_limits<float>::infinity());
-  std::vector<int>& heap = scratch.heap;
-  heap.clear();
-  auto cmp = [&d](int a, int b) { return d[static_cast<std::size_t>(a)] > d[static_cast<std::size_t>(b)]; };
-  for (std::size_t k = 0; k < target.stands.size(); ++k) {
-    const Aabb b = target.footprint(k).bounds();
-    for (double y = b.min.y; y <= b.max.y + kCell; y += kCell)
-      for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) {
-        const Vec2 p{std::min(x, b.max.x), std::min(y, b.max.y)};
-        const int i = g.index(p);
-        const Vec2 c = g.centre(i);
-        const float v = static_cast<float>(distance(c, target.footprint(k)));
-        if (v < d[static_cast<std::size_t>(i)]) {
-          d[static_cast<std::size_t>(i)] = v;
-          heap.push_back(i);
-        }
-      }
+  // Where the movers stand is open again (friends touching them must not
+  // shut them in), as far as the terrain allows.
+  auto reopen = [&](const Unit& u) {
+    for (std::size_t k = 0; k < u.stands.size(); ++k)
+      for_cells_of(g, u.footprint(k).bounds().inflated(margin + kCell),
+                   [&](int i2) { F.reopened[static_cast<std::size_t>(i2)] = stamp; });
+  };
+  if (units_block) {
+    reopen(mover);
+    for (int m : movers) reopen(bf.units[static_cast<std::size_t>(m)]);
   }
-  std::make_heap(heap.begin(), heap.end(), cmp);
+  std::vector<int>& terrain_near = scratch.terrain_near;
+  auto open = [&](int j) {
+    const std::size_t sj = static_cast<std::size_t>(j);
+    if (!terrain_open(bf, index, terrain, g, j, settings, terrain_near)) return false;
+    if (!units_block || F.reopened[sj] == stamp) return true;
+    const int t = (j / g.nx / kTile) * tiles_x + (j % g.nx) / kTile;
+    if (F.tile[static_cast<std::size_t>(t)] != stamp) block_tile(t);
+    return F.blocked[sj] != stamp;
+  };
+  auto value = [&](int i) -> float& { return F.d[static_cast<std::size_t>(i)]; };
+  auto reached = [&](int i) { return F.seen[static_cast<std::size_t>(i)] == stamp; };
+  using Item = std::pair<float, int>;
+  std::vector<Item>& heap = scratch.heap;
+  heap.clear();
+  for (std::size_t k = 0; k < target.stands.size(); ++k) {
+    const OrientedRect r = target.footprint(k);
+    for_cells_of(g, r.bounds(), [&](int i) {
+      const float v = static_cast<float>(distance(g.centre(i), r));
+      if (!reached(i) || v < value(i)) {
+        F.seen[static_cast<std::size_t>(i)] = stamp;
+        value(i) = v;
+        heap.push_back({v, i});
+      }
+    });
+  }
+  std::make_heap(heap.begin(), heap.end(), std::greater<Item>{});
+  // The needed cells, each counted once.
+  std::vector<int>& wanted = scratch.wanted;
+  wanted.clear();
+  for (Vec2 p : needed) wanted.push_back(g.index(p));
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  std::size_t left = wanted.size();
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   const float diag = static_cast<float>(kCell * std::sqrt(2.0));
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), cmp);
-    const int i = heap.back();
+  while (!heap.empty() && left > 0) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<Item>{});
+    const auto [di, i] = heap.back();
     heap.pop_back();
+    if (F.settled[static_cast<std::size_t>(i)] == stamp || di != value(i)) continue;  // settled, or overtaken
+    F.settled[static_cast<std::size_t>(i)] = stamp;
+    if (std::binary_search(wanted.begin(), wanted.end(), i)) --left;
     const int x = i % g.nx, y = i / g.nx;
-    const float di = d[static_cast<std::size_t>(i)];
     for (int k = 0; k < 8; ++k) {
       const int xx = x + kDx[k], yy = y + kDy[k];
       if (xx < 0 || yy < 0 || xx >= g.nx || yy >= g.ny) continue;
       const int j = yy * g.nx + xx;
-      if (!open[static_cast<std::size_t>(j)]) continue;
       const float nd = di + (k < 4 ? static_cast<float>(kCell) : diag);
-      if (nd < d[static_cast<std::size_t>(j)]) {
-        d[static_cast<std::size_t>(j)] = nd;
-        heap.push_back(j);
-        std::push_heap(heap.begin(), heap.end(), cmp);
-      }
+      if (reached(j) && !(nd < value(j))) continue;
+      if (!open(j)) continue;
+      F.seen[static_cast<std::size_t>(j)] = stamp;
+      value(j) = nd;
+      heap.push_back({nd, j});
+      std::push_heap(heap.begin(), heap.end(), std::greater<Item>{});
     }
   }
 }
 
+// The field's value in the cell at `p` (kFar where the search did not reach).
+double field_value(const OpponentScratch& scratch, int i) {
+  const OpponentScratch::Field& F = scratch.field;
+  if (F.seen[static_cast<std::size_t>(i)] != F.stamp) return kFar;
+  return F.d[static_cast<std::size_t>(i)];
+}
+
 double field_at(const Battlefield& bf, const OpponentScratch& scratch, Vec2 p) {
-  const float v = scratch.field[static_cast<std::size_t>(grid_of(bf).index(p))];
-  return std::isfinite(v) ? v : kFar;
+  return field_value(scratch, grid_of(bf).index(p));
 }
 
 // Points along the way downhill from `from`, every cell, up to `length` cm.
@@ -255,14 +370,14 @@ std::vector<Vec2> downhill(const Battlefield& bf, const OpponentScratch& scratch
   while (walked < length) {
     const int x = i % g.nx, y = i / g.nx;
     int best = -1;
-    float bd = scratch.field[static_cast<std::size_t>(i)];
+    double bd = field_value(scratch, i);
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
         const int xx = x + dx, yy = y + dy;
         if ((dx == 0 && dy == 0) || xx < 0 || yy < 0 || xx >= g.nx || yy >= g.ny) continue;
         const int j = yy * g.nx + xx;
-        if (scratch.field[static_cast<std::size_t>(j)] < bd) {
-          bd = scratch.field[static_cast<std::size_t>(j)];
+        if (field_value(scratch, j) < bd) {
+          bd = field_value(scratch, j);
           best = j;
         }
       }
@@ -477,9 +592,47 @@ struct Ctx {
   const OpponentOptions& o;
   OpponentScratch& scratch;
   int side;
+  const MoveIndex& index;  // of bf: what is near a place
+  double enemy_reach;      // the longest charge of an enemy unit on the table (cm)
+  double charge_value_bound;  // no charge_value is further from 0
 
   bool legal(const Action& a) const { return s.validate(a, scratch.move).legal(); }
+  // A unit's position (open, defended, fortified) on this state, worked out once per call.
+  Position position(const Unit& u) const {
+    const std::less<const Unit*> before;
+    if (before(&u, bf.units.data()) || !before(&u, bf.units.data() + bf.units.size()))
+      return position_of(bf, u, settings).position;  // a unit as a move would leave it
+    int& p = scratch.positions[static_cast<std::size_t>(&u - bf.units.data())];
+    if (p < 0) p = static_cast<int>(position_of(bf, u, settings).position);
+    return static_cast<Position>(p);
+  }
+  // charge_value, with the positions and odds kept in the scratch.
+  double value(const Unit& charger, const Unit& target, int fighting_charger = 0, int fighting_target = 0,
+               int ally_dice = 0) const {
+    if (charger.stands.empty() || target.stands.empty()) return -1;
+    return charge_value_at(charger, target, position(target), fighting_charger, fighting_target, ally_dice,
+                           &scratch.odds);
+  }
 };
+
+// Units of side `side` on the table whose stands may lie within `d` cm of
+// the box `near` (a stands_box), by index, ascending: the move index's boxes
+// hold each unit's footprints, so no unit within d is left out, and the
+// order is that of a pass over all units. Questions about what is near a
+// unit read only what is near it, whatever the size of the battle.
+std::vector<std::size_t> units_within(const Ctx& c, const Aabb& near, double d, int side) {
+  std::vector<int> found;
+  c.index.units_near(near.inflated(d + 1e-6), found);
+  std::vector<std::size_t> out;
+  for (int k : found) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    if (c.bf.units[i].side == side && on_table(c.s, i)) out.push_back(i);
+  }
+  return out;
+}
+std::vector<std::size_t> enemies_within(const Ctx& c, const Unit& u, double d) {
+  return units_within(c, stands_box(u), d, 1 - c.side);
+}
 
 // Enemies on the table, by index.
 std::vector<std::size_t> enemies(const Ctx& c) {
@@ -494,20 +647,40 @@ double closest_enemy(const Ctx& c, const Unit& u) { return closest_enemy_distanc
 bool enemy_in_range(const Ctx& c, const Unit& u) {
   if (!is_shooter(u)) return false;
   const double range = missile_range(u.missile);
-  for (std::size_t e : enemies(c))
+  for (std::size_t e : enemies_within(c, u, range))
     if (unit_distance(u, c.bf.units[e]).distance <= range) return true;
   return false;
 }
 
-// The enemy a unit goes for: near, and one it would beat.
+// The enemy a unit goes for: near, and one it would beat. The score is the
+// distance less 25 times the charge's value, which lies within
+// charge_value_bound of 0, so only enemies within 50 times that of the
+// nearest can score best: the search reads those, nearest first found by
+// widening rings.
 const Unit* choose_target(const Ctx& c, const Unit& u) {
+  if (u.stands.empty()) return nullptr;
+  const Aabb box = stands_box(u);
+  const double table = std::hypot(c.bf.width, c.bf.height);
+  double nearest = kFar;
+  for (double ring = 30.0; nearest == kFar; ring *= 2) {
+    for (std::size_t e : units_within(c, box, ring, 1 - c.side))
+      nearest = std::min(nearest, unit_distance(u, c.bf.units[e]).distance);
+    if (nearest > ring) nearest = kFar;  // a nearer one may lie beyond this ring
+    if (ring > table && nearest == kFar) {
+      // Every enemy is within the last ring: the nearest is its nearest.
+      for (std::size_t e : enemies(c)) nearest = std::min(nearest, unit_distance(u, c.bf.units[e]).distance);
+      break;
+    }
+  }
+  if (nearest >= kFar) return nullptr;
+  const double spread = keeps_range(u) ? 0.0 : 50.0 * c.charge_value_bound;
   const Unit* best = nullptr;
   double bs = kFar;
-  for (std::size_t e : enemies(c)) {
+  for (std::size_t e : units_within(c, box, nearest + spread + 1.0, 1 - c.side)) {
     const Unit& en = c.bf.units[e];
     const double d = unit_distance(u, en).distance;
     double score = d;
-    if (!keeps_range(u)) score -= 25.0 * charge_value(c.bf, u, en, c.settings);
+    if (!keeps_range(u)) score -= 25.0 * c.value(u, en);
     if (score < bs) bs = score, best = &en;
   }
   return best;
@@ -548,9 +721,10 @@ int stands_touching(const Ctx& c, const Unit& f, const Unit& e) {
 // visible enemy (each is expected to bring two stands into contact). Ganging
 // up is how a weaker army wins fights: the combat result is the sum of hits.
 int ally_dice(const Ctx& c, const Unit& u, const Unit& en, bool initiative) {
-  const bool open = position_of(c.bf, en, c.settings).position == Position::Open;
+  const bool open = c.position(en) == Position::Open;
   int dice = 0;
-  for (std::size_t i = 0; i < c.bf.units.size(); ++i) {
+  // Friends touching it, or within initiative range of it: the others add nothing.
+  for (std::size_t i : units_within(c, stands_box(en), kInitiativeRange + 1.0, c.side)) {
     const Unit& f = c.bf.units[i];
     if (f.side != c.side || f.id == u.id || !on_table(c.s, i) || f.attacks <= 0 || keeps_range(f)) continue;
     const UnitStatus& st = c.s.units()[i];
@@ -583,12 +757,12 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
     int allies;  // ally_dice: worked out once, it asks each friend's initiative targets
   };
   std::vector<Target> targets;
-  for (std::size_t e : enemies(c)) {
+  for (std::size_t e : enemies_within(c, u, allowance)) {
     const Unit& en = c.bf.units[e];
     if (!only_target.empty() && en.id != only_target) continue;
     if (unit_distance(u, en).distance > allowance) continue;
     const int allies = ally_dice(c, u, en, initiative);
-    const double v = charge_value(c.bf, u, en, c.settings, 0, 0, allies);
+    const double v = c.value(u, en, 0, 0, allies);
     if (v >= margin) targets.push_back({v, &en, allies});
   }
   std::sort(targets.begin(), targets.end(), [](const Target& a, const Target& b) { return a.value > b.value; });
@@ -604,7 +778,7 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
       const int fa = stands_touching(c, after, *en);
       if (fa == 0) continue;
       const int fb = stands_touching(c, *en, after);
-      const double mv = charge_value(c.bf, u, *en, c.settings, fa, std::max(fb, 1), allies);
+      const double mv = c.value(u, *en, fa, std::max(fb, 1), allies);
       if (mv >= margin) ranked.push_back({mv, k});
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -647,12 +821,12 @@ double wanted_distance(const Ctx& c, const Unit& u, const Unit& target, double a
 // beat it.
 double danger(const Ctx& c, const Unit& moved) {
   double worst = 0;
-  for (std::size_t e : enemies(c)) {
+  for (std::size_t e : enemies_within(c, moved, c.enemy_reach)) {
     const Unit& en = c.bf.units[e];
     if (en.attacks <= 0 || keeps_range(en)) continue;
     const double d = unit_distance(moved, en).distance;
     if (d > pace_of(en, MoveKind::Charge, c.settings)) continue;
-    worst = std::max(worst, charge_value(c.bf, en, moved, c.settings));
+    worst = std::max(worst, c.value(en, moved));
   }
   return worst;
 }
@@ -669,12 +843,18 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
     reason = "holds: nothing to go for";
     return hold;
   }
-  distance_field(c.bf, lead, *target, c.settings, c.scratch, units);
+  // The field is needed as far as the lead's centre, and for a single unit
+  // its stands (column_follow orders them by it).
   const Vec2 start = centroid(lead);
+  std::vector<Vec2> needed{start};
+  if (units.size() == 1)
+    for (const Stand& st : lead.stands) needed.push_back(st.pose.position);
+  const MoveIndex& index = c.s.move_index();
+  distance_field(c.bf, index, lead, *target, c.settings, c.scratch, units, true, needed);
   double way = field_at(c.bf, c.scratch, start);
   if (way >= kFar) {
     // Every way is shut by units for now: go by the terrain alone.
-    distance_field(c.bf, lead, *target, c.settings, c.scratch, units, false);
+    distance_field(c.bf, index, lead, *target, c.settings, c.scratch, units, false, needed);
     way = field_at(c.bf, c.scratch, start);
   }
   if (way >= kFar) {
@@ -931,7 +1111,7 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
       const Unit* e = bf.find_unit(cand.enemy);
       if (!e) break;
       const bool threat = e->attacks > 0 && !keeps_range(*e);
-      const double v = threat ? charge_value(bf, *e, u, c.settings) : -1;
+      const double v = threat ? c.value(*e, u) : -1;
       if (threat && (v >= c.o.evade_margin || keeps_range(u))) {
         Action a = initiative_action(u, *e, false);
         if (c.legal(a))
@@ -1034,7 +1214,8 @@ std::optional<Candidate> next_character_move(const Ctx& c) {
       Pose to = ch.pose;
       to.position += step * f;
       bool near_enemy = false;
-      for (std::size_t e : enemies(c)) {
+      const double size = ch.stand_size ? length(*ch.stand_size) : ch.base_diameter;
+      for (std::size_t e : units_within(c, Aabb{to.position, to.position}.inflated(size), 8.0, 1 - c.side)) {
         Character probe = ch;
         probe.pose = to;
         if (character_distance(probe, bf.units[e]).distance < 8.0) near_enemy = true;
@@ -1135,7 +1316,21 @@ Candidate choose(const Ctx& c) {
 
 OpponentChoice choose_opponent_action(const CommandState& s, Rng& rng, const OpponentOptions& options,
                                       OpponentScratch& scratch) {
-  const Ctx c{s, s.battlefield(), s.settings(), rng, options, scratch, s.side()};
+  // Bounds that let questions read only what is near: the enemies' longest
+  // charge, and how far a charge's value (charge_value) can lie from 0: the
+  // chances' difference, and 0.05 per 3 Hits between the units.
+  const Battlefield& bf = s.battlefield();
+  double reach = 0;
+  int most_hits = bf.units.empty() ? 0 : bf.units.front().hits, least_hits = most_hits;
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const Unit& u = bf.units[i];
+    most_hits = std::max(most_hits, u.hits);
+    least_hits = std::min(least_hits, u.hits);
+    if (u.side != s.side() && on_table(s, i)) reach = std::max(reach, full_pace(u));
+  }
+  const double value_bound = 1.0 + 0.05 * (most_hits - least_hits) / 3.0;
+  scratch.positions.assign(bf.units.size(), -1);  // of this state
+  const Ctx c{s, bf, s.settings(), rng, options, scratch, s.side(), s.move_index(), reach, value_bound};
   Candidate pick = choose(c);
   if (c.legal(pick.action)) return {pick.action, pick.reason};
   // Never an illegal action: the best of the listed ones (holding a move,

@@ -74,6 +74,34 @@ void set_outline(Polygon& poly, std::span<const Vec2> points, PointStore& store)
   poly.points.assign(points.begin(), points.end());
   if (poly.signed_area() < 0) std::reverse(poly.points.begin(), poly.points.end());
 }
+// A stand's outline and bounds from its footprint: what set_outline and
+// TransitObstacle::finish give for its corners, bit for bit, without the
+// general loops (a scene makes dozens). The corners come clockwise
+// (front-left, front-right, rear-right, rear-left), so the outline lists
+// them backwards; a footprint with no area keeps the general path.
+void set_stand_outline(TransitObstacle& o, const OrientedRect& rect, PointStore& store) {
+  o.rect = rect;
+  const std::array<Vec2, 4> c = rect.corners();
+  if (!(rect.half.x > 0 && rect.half.y > 0)) {
+    set_outline(o.poly, c, store);
+    o.finish();
+    return;
+  }
+  o.poly.points = store.take();
+  o.poly.points.assign({c[3], c[2], c[1], c[0]});
+  Aabb box{c[3], c[3]};
+  for (const Vec2& p : o.poly.points) {
+    box.min.x = std::min(box.min.x, p.x);
+    box.min.y = std::min(box.min.y, p.y);
+    box.max.x = std::max(box.max.x, p.x);
+    box.max.y = std::max(box.max.y, p.y);
+  }
+  o.box = box;
+  o.centre = (box.min + box.max) / 2;
+  double r2 = 0;
+  for (const Vec2& p : o.poly.points) r2 = std::max(r2, length_squared(p - o.centre));
+  o.radius = std::sqrt(r2);
+}
 // Drops obstacles from `from` on, keeping their point storage.
 void drop_obstacles(std::vector<TransitObstacle>& obstacles, std::size_t from, PointStore& store) {
   for (std::size_t k = from; k < obstacles.size(); ++k) store.give(std::move(obstacles[k].poly.points));
@@ -86,7 +114,25 @@ TransitScratch::~TransitScratch() = default;
 TransitScratch::TransitScratch(TransitScratch&&) noexcept = default;
 TransitScratch& TransitScratch::operator=(TransitScratch&&) noexcept = default;
 
-TransitScene::Impl::~Impl() { drop_obstacles(obstacles, 0, scratch->points); }
+TransitScene::Impl::~Impl() {
+  drop_obstacles(obstacles, 0, scratch->points);
+  if (own_scratch || scratch->spare_scenes.size() >= 4) return;
+  gates.clear();
+  gates_regions.clear();
+  scratch->spare_scenes.push_back(
+      {std::move(obstacles), std::move(grid), std::move(gates), std::move(gates_done), std::move(gates_regions)});
+}
+
+void TransitScene::Impl::take_storage() {
+  if (scratch->spare_scenes.empty()) return;
+  SceneStorage& s = scratch->spare_scenes.back();
+  obstacles = std::move(s.obstacles);
+  grid = std::move(s.grid);
+  gates = std::move(s.gates);
+  gates_done = std::move(s.gates_done);
+  gates_regions = std::move(s.gates_regions);
+  scratch->spare_scenes.pop_back();
+}
 
 void TransitScene::Impl::add_fixed(const Battlefield& bf) {
   table_w = bf.width;
@@ -137,9 +183,7 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
       }
       TransitObstacle& o = obstacles.emplace_back();  // in place: the obstacle is large to move
       o.kind = TransitObstacle::Kind::Stand;
-      o.rect = u.footprint(s, rot);
-      set_outline(o.poly, o.rect->corners(), scratch->points);
-      o.finish();
+      set_stand_outline(o, u.footprint(s, rot), scratch->points);
       o.stand = static_cast<int>(s);
       o.unit_id = u.id;
       o.enemy = enemy;
@@ -165,6 +209,8 @@ void TransitScene::Impl::add_fixed(const Battlefield& bf) {
     }
   }
   fixed_count = obstacles.size();
+  fixed_extent = fixed_count ? obstacles[0].box : Aabb{};
+  for (std::size_t i = 1; i < fixed_count; ++i) fixed_extent = fixed_extent.merged(obstacles[i].box);
 }
 
 std::string TransitObstacle::label() const {
@@ -181,8 +227,12 @@ void TransitObstacle::finish() {
 }
 
 void TransitScene::Impl::build_index() {
-  // About 15 cm cells on a usual table; coarser on huge ones so the index stays small.
-  grid = GridIndex(Aabb{{0, 0}, {table_w, table_h}}.inflated(10), std::max(15.0, std::max(table_w, table_h) / 64));
+  // About 15 cm cells, over what the scene holds: a scene near one move
+  // lays out a few cells, whatever the table. Coarser for a scene of a
+  // huge table's whole battle, so the index stays small.
+  const Aabb world = fixed_extent.inflated(1);
+  const double extent = std::max(world.max.x - world.min.x, world.max.y - world.min.y);
+  grid.reset(world, std::max(15.0, extent / 64));
   for (std::size_t i = 0; i < fixed_count; ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
   grid.prepare();
   gates.clear();
@@ -340,6 +390,7 @@ void use_scratch(TransitScene::Impl& m, TransitScratch* scratch) {
     scratch = m.own_scratch.get();
   }
   m.scratch = &scratch->impl();
+  m.take_storage();
 }
 }  // namespace
 
@@ -405,9 +456,7 @@ void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
   for (std::size_t i = keep; i < rects.size(); ++i) {
     TransitObstacle& o = m.obstacles.emplace_back();
     o.kind = TransitObstacle::Kind::OwnStand;
-    o.rect = rects[i];
-    set_outline(o.poly, rects[i].corners(), m.scratch->points);
-    o.finish();
+    set_stand_outline(o, rects[i], m.scratch->points);
     o.unit_id = m.mover_id;
   }
   m.own_gates(m.fixed_count + keep);

@@ -238,15 +238,29 @@ void RouteScratchDelete::operator()(RouteScratch* s) const { delete s; }
 
 std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, const Pose& to,
                                                               double max_length) const {
+  return shortest_route(from, to, max_length, max_length);
+}
+
+// With read_length > max_length, the obstacles, gates and candidate points
+// are those of the search bounded by read_length, in the same order; only
+// the nodes beyond max_length are left out (their order kept) and A* prunes
+// at max_length. Until the goal is popped, at a cost m <= max_length, the
+// wider search pops the same entries in the same order (ties go by node
+// order, which is kept; nodes and entries beyond max_length are popped only
+// after every entry of cost m), so both give the same route. When the
+// shortest route is longer than max_length, this search gives none.
+std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, const Pose& to, double max_length,
+                                                              double read_length) const {
   const Impl& m = *impl_;
   Vec2 a = from.position, b = to.position;
   double straight = distance(a, b);
   if (!(max_length >= straight)) return std::nullopt;
+  read_length = std::max(read_length, max_length);
 
   if (!m.scratch->route) m.scratch->route.reset(new RouteScratch);
   RouteScratch& S = *m.scratch->route;
   Vec2 mid = (a + b) / 2;
-  double reach = max_length / 2;
+  double reach = read_length / 2;
   Aabb region = Aabb{mid, mid}.inflated(reach + m.r);
   S.near.clear();
   S.obstacles.clear();

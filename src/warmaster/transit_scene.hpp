@@ -82,9 +82,20 @@ struct RouteScratchDelete {
   void operator()(RouteScratch* s) const;
 };
 
+// The lists of a scene that is gone, emptied but with their storage, for
+// the next scene to use (scenes come and go with every move checked).
+struct SceneStorage {
+  std::vector<TransitObstacle> obstacles;
+  GridIndex grid;
+  std::vector<TransitGateData> gates;
+  std::vector<char> gates_done;
+  std::vector<Aabb> gates_regions;
+};
+
 struct TransitScratch::Impl {
   PointStore points;
   SceneScratch lists;
+  std::vector<SceneStorage> spare_scenes;  // a few: scenes of one thread that are alive at once
   std::unique_ptr<RouteScratch, RouteScratchDelete> route;
 };
 
@@ -92,7 +103,8 @@ struct TransitScene::Impl {
   Impl() = default;
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
-  ~Impl();  // hands the obstacles' point storage back for reuse
+  ~Impl();  // hands the obstacles' point storage and the lists back for reuse
+  void take_storage();  // the lists of a scene gone before, from the scratch
   std::unique_ptr<TransitScratch> own_scratch;  // when the caller gave none
   TransitScratch::Impl* scratch = nullptr;      // the caller's, or own_scratch
   double table_w = 180, table_h = 120;
@@ -121,7 +133,10 @@ struct TransitScene::Impl {
 
   std::vector<TransitObstacle> obstacles;  // fixed ones, then own blockers
   std::size_t fixed_count = 0;
-  GridIndex grid;                          // fixed obstacle index -> box (own blockers are few: scanned)
+  Aabb fixed_extent{};                     // the bounds of the fixed obstacles
+  // Fixed obstacle index -> box (own blockers are few: scanned). Laid over
+  // the fixed obstacles only, so its cells follow the move, not the table.
+  GridIndex grid;
   // Gates are found lazily, per enemy stand, for the region a query touches
   // (ensure_gates), so a scene's cost follows what is near the move.
   mutable std::vector<TransitGateData> gates;

@@ -228,6 +228,10 @@ class GridIndex {
   GridIndex() = default;
   GridIndex(Aabb world, double cell_size);
 
+  // Empty, over a new world with new cells, keeping the storage already
+  // grown (an index made again and again, as a transit scene's, allocates
+  // nothing once warm).
+  void reset(Aabb world, double cell_size);
   void insert(int id, const Aabb& box);
   void clear();
   // Lays the cells out now (queries otherwise do it on first use).
@@ -244,8 +248,8 @@ class GridIndex {
     int id;
     Aabb box;
   };
-  struct Cells {  // the first cell an entry lies in; outside: kept in outside_ instead
-    int x0 = 0, y0 = 0;
+  struct Cells {  // the cells an entry lies in, first to last; outside: kept in outside_ instead
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     bool outside = false;
   };
   int cell_x(double x) const;
@@ -264,6 +268,7 @@ class GridIndex {
   mutable std::vector<int> cell_entries_;  // indices into boxes_, cell by cell
   mutable std::vector<int> outside_;       // entries that reach beyond the world box
   mutable std::vector<Cells> cells_of_;    // per entry
+  mutable std::vector<int> fill_;          // lay_out's cursor per cell
 };
 
 }  // namespace referee

@@ -228,6 +228,12 @@ class CommandState {
   // Worked out once per battlefield and shared by clones until a stand moves.
   const std::vector<std::vector<int>>& touching_now() const;
 
+  // The MoveIndex of the current battlefield (what is near a place, for
+  // move checks and for searches such as the opponent's that should read only
+  // what is near them), built on first use and shared by clones until a
+  // stand moves.
+  const MoveIndex& move_index() const;
+
  private:
   friend struct CommandStateAccess;
   int unit_index(const std::string& id) const;
@@ -238,9 +244,6 @@ class CommandState {
   Battlefield& mutable_battlefield();
   void replace_battlefield(std::shared_ptr<Battlefield> bf);
   void forget_battlefield_caches();
-  // The MoveIndex of the current battlefield, built on first use and shared
-  // by clones until a stand moves.
-  const MoveIndex& move_index() const;
   void begin_phase();
   // Unit::engaged set from the stands (contact.hpp), changing the battlefield
   // only where a flag was wrong: at the start of every phase, after each

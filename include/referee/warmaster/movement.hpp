@@ -3,6 +3,7 @@
 // separate step.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,14 +76,28 @@ struct MoveAnswer {
 // (simulations, search).
 enum class CheckDepth { Explain, Legality };
 
+class MoveScenes;
+struct MoveScenesDelete {
+  void operator()(MoveScenes* s) const;
+};
+
 // Working space for checking moves, kept by the caller from one check to the
 // next so that a warm check allocates little (the transit scenes' buffers
 // and route caches; see TransitScratch). One per thread, owned by the
 // caller, as the Ancients PathScratch: a simulation keeps one for all its
 // games and passes it to every check (CommandState::apply, validate). The
 // overloads without one make their own, which suits one-off questions.
+//
+// It also keeps the transit scene of the last unit checked (MoveScenes):
+// the next check of the same unit on the same state (the same MoveIndex,
+// by MoveIndex::serial, with the same settings), whose surroundings the
+// scene covers, uses it again instead of building it anew, as a player
+// dragging a unit or the opponent trying its moves checks one unit again
+// and again. A scene holds what is near a move, so it answers as a new one
+// would.
 struct MoveScratch {
   TransitScratch transit;
+  std::unique_ptr<MoveScenes, MoveScenesDelete> kept;
 };
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings = {},
@@ -108,6 +123,9 @@ class MoveIndex {
   void terrain_near(const Aabb& box, std::vector<int>& out) const;
   // Bounds of unit i's stands; nullopt when it has none on the table.
   std::optional<Aabb> unit_box(std::size_t i) const;
+  // A number no other index made by this process has (each state of a game
+  // has its own index): what MoveScratch keys its kept scene by.
+  std::uint64_t serial() const { return serial_; }
   static constexpr std::size_t kScanUnitsUpTo = 64;
   // The largest half-diagonal of any unit's stands (cm): a stand whose centre
   // is within d of a box has its unit found by units_near(box inflated by
@@ -123,6 +141,7 @@ class MoveIndex {
   GridIndex units_;  // unit index -> unit_boxes_, units with stands only
   double max_stand_radius_ = 0;
   std::shared_ptr<const GridIndex> terrain_;
+  std::uint64_t serial_ = 0;
 };
 MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
                       const Settings& settings = {}, CheckDepth depth = CheckDepth::Explain);

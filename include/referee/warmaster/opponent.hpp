@@ -36,7 +36,9 @@
 // than a stand's shortest edge may be missed.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,22 +67,40 @@ struct OpponentOptions {
   double stop_short = 4.0;
 };
 
-// The caller's working space: move checks (MoveScratch) and the grid of
-// where each troop type may go, kept between calls of one battle (rebuilt
-// when the terrain differs).
+// The caller's working space: move checks (MoveScratch) and the
+// navigation grid's (2 cm cells over the table): where each troop type may
+// go, worked out cell by cell as searches reach them and kept between calls
+// of one battle (made anew when the terrain differs), and the distance
+// field, whose cells are stamped with the search that wrote them so that a
+// search reads and writes only the cells it reaches.
 struct OpponentScratch {
   MoveScratch move;
   struct Passable {
     const void* terrain = nullptr;  // the battle's terrain list it was built from
     std::size_t features = 0;
     TroopType type = TroopType::Infantry;
-    double margin = 0;                // cm kept from closed terrain
-    std::vector<unsigned char> open;  // 1: a stand's centre may pass
+    double margin = 0;                 // cm kept from closed terrain
+    std::vector<unsigned char> state;  // per cell: 0 not worked out yet, 1 a stand's centre may pass, 2 not
   };
   std::vector<Passable> passable;
-  std::vector<unsigned char> open_now;  // the grid with the units of the moment, reused
-  std::vector<float> field;            // distance field, reused
-  std::vector<int> heap;               // Dijkstra's frontier, reused
+  struct Field {
+    std::uint32_t stamp = 0;  // of the last search
+    int nx = 0;
+    std::vector<std::uint32_t> seen, settled;  // the search that reached / settled a cell
+    std::vector<std::uint32_t> blocked, reopened;  // a cell closed by a unit / opened again for a mover
+    std::vector<std::uint32_t> tile;           // tiles whose units in the way are marked
+    std::vector<std::uint32_t> unit;           // units marked
+    std::vector<float> d;                      // cm, where seen
+  } field;
+  std::vector<std::pair<float, int>> heap;  // Dijkstra's frontier, reused
+  std::vector<int> near, terrain_near, wanted;
+  // P(win) - P(lose) of a first round (combat_odds) by its request's numbers
+  // (dice, position, armour, support of each side): a pure function, asked
+  // again and again as units are weighed action after action.
+  using OddsKey = std::array<int, 8>;
+  using OddsMemo = std::map<OddsKey, double>;
+  OddsMemo odds;
+  std::vector<int> positions;  // per unit of the state being decided: its Position, or -1 not worked out yet
 };
 
 // The action chosen and why (for logs and tests).

@@ -41,6 +41,8 @@ struct Settings {
   // range from each stand). False: the play sheet's unit reading, every stand of a unit in range
   // shoots.
   bool range_per_stand = true;
+
+  bool operator==(const Settings&) const = default;
 };
 
 void to_json(nlohmann::json& j, const Settings& s);

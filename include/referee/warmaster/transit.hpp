@@ -146,6 +146,13 @@ class TransitScene {
   // compares it with the allowance. Intermediate poses keep the start
   // facing except on the one leg where turning costs least (reading 4).
   std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length) const;
+  // The route shortest_route(from, to, read_length) gives when it is no
+  // longer than max_length (<= read_length), found at the cost of a search
+  // bounded by max_length: it reads the same obstacles, gates and points, in
+  // the same order, and leaves out only what lies beyond max_length, so
+  // equal routes are chosen alike. nullopt when that route is longer.
+  std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length,
+                                                  double read_length) const;
 
   // Radius of the disc a stand is in transit (half its shortest edge).
   double clearance() const;
