@@ -175,7 +175,7 @@ GameLog Match::current_log() const {
 
 Match Match::replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
                     const Json* scenario, const std::string& scenario_name,
-                    const std::function<void(std::size_t)>& each_entry) {
+                    const std::function<void(Match&)>& each_entry) {
   const std::string header = source_name + " line 1";
   const GameType& type = registry.at(log.system, header + ": system");
   const Json* battle = scenario ? scenario : (log.battle.is_null() ? nullptr : &log.battle);
@@ -189,7 +189,7 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
   if (log.scripted_dice) dice.script = log.all_roll_values();
   Match m(game, dice, log.scenario, log.settings);
   for (const LogEntry& e : log.entries) {
-    if (each_entry) each_entry(m.position());
+    if (each_entry) each_entry(m);
     const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
     Outcome o;
     try {

@@ -120,11 +120,12 @@ class Match {
   // from the log's header ("battle"), or from `scenario` when the caller
   // gives one (a log written before logs carried their battle). A log that
   // does not match is refused naming its line (the header is line 1).
-  // `each_entry`, when given, is called before each entry is played (with
-  // its index) and may throw to give up, so a caller can bound the work.
+  // `each_entry`, when given, is called with the match before each entry is
+  // played; it may throw to give up (a caller bounding the work) or set the
+  // snapshot interval before the history grows.
   static Match replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
                       const Json* scenario = nullptr, const std::string& scenario_name = "",
-                      const std::function<void(std::size_t)>& each_entry = {});
+                      const std::function<void(Match&)>& each_entry = {});
 
  private:
   struct Snapshot {
