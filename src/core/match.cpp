@@ -92,39 +92,39 @@ Outcome Match::play(const Json& action, const std::string& path) {
   }
   entry_bytes_.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(entry_bytes(e), UINT32_MAX)));
   log_bytes_ += entry_bytes_.back();
-  move_to(cursor_ + 1);
+  move_to(cursor_ + 1, 1);
   return out;
 }
 
 void Match::undo() {
   if (!can_undo()) throw InputError("undo", "nothing to undo");
   materialize(cursor_ - 1, nullptr);
-  move_to(cursor_ - 1);
+  move_to(cursor_ - 1, interval_);
 }
 
 void Match::redo() {
   if (!can_redo()) throw InputError("redo", "nothing to redo");
   materialize(cursor_ + 1, nullptr);
-  move_to(cursor_ + 1);
+  move_to(cursor_ + 1, interval_);
 }
 
-void Match::move_to(std::size_t position) {
+void Match::move_to(std::size_t position, std::size_t window) {
   cursor_ = position;
   now_ = kept_.at(position);
-  prune();
+  prune(window);
 }
 
 void Match::set_snapshot_interval(std::size_t interval) {
   interval_ = std::max<std::size_t>(1, interval);
-  prune();
+  prune(1);
 }
 
-void Match::prune() {
+void Match::prune(std::size_t window) {
   if (interval_ == 1) return;
   for (auto it = kept_.begin(); it != kept_.end();) {
     const std::size_t p = it->first;
     const std::size_t gap = p > cursor_ ? p - cursor_ : cursor_ - p;
-    if (p % interval_ == 0 || gap <= interval_) ++it;
+    if (p % interval_ == 0 || gap <= window) ++it;
     else it = kept_.erase(it);
   }
 }

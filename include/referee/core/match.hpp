@@ -92,12 +92,13 @@ class Match {
   GameLog current_log() const;
 
   // --- How much of the history is kept as states.
-  // A state is kept for the start, the current position, every
-  // `interval`-th position and the `interval` positions either side of the
-  // current one; any other is made again when undo, redo or state_at needs
-  // it, by replaying the log from the nearest kept state before it (at most
-  // `interval` - 1 entries, each applied with the dice where they stood, so
-  // it gives exactly the state played). 1, the default, keeps every state.
+  // A state is kept for the start, every `interval`-th position, the current
+  // position and the one before it, and, after an undo or redo, the
+  // `interval` positions either side of the current one; any other is made
+  // again when undo, redo or state_at needs it, by replaying the log from the
+  // nearest kept state before it (at most `interval` - 1 entries, each
+  // applied with the dice where they stood, so it gives exactly the state
+  // played). 1, the default, keeps every state.
   // A server sets it from a state's size, so a game's memory grows with the
   // log (what changed) rather than with the battle's size per entry.
   void set_snapshot_interval(std::size_t interval);
@@ -137,9 +138,14 @@ class Match {
   // Makes and keeps the states from the nearest kept one up to `position`,
   // stopping early at `deadline` when one is given.
   bool materialize(std::size_t position, const std::chrono::steady_clock::time_point* deadline);
-  // Forgets the states the interval does not keep.
-  void prune();
-  void move_to(std::size_t position);
+  // Forgets the states the interval does not keep, but those within
+  // `window` of the current position.
+  void prune(std::size_t window);
+  // Makes `position` current; `window`: after play, only the state before it
+  // is kept near it (an undo is likely); after undo or redo, the `interval`
+  // either side (the states replayed to get there, which the next undo or
+  // redo steps through).
+  void move_to(std::size_t position, std::size_t window);
 
   std::shared_ptr<const Game> game_;
   DiceSource source_;
