@@ -19,11 +19,32 @@ mkdir -p "$logs"
 # Seeds: the bundled scenarios, action lists and golden logs of the module
 # (all of them for core), and a few option values for the command line's parsers.
 seed_corpus() {
-  local module=$1 corpus=$2 f
+  local module=$1 corpus=$2 name=$3 f i=0 v
+  case "$name" in
+    server_http_fuzz)
+      # Raw HTTP: a game's routes ({id} is a real game), bodies framed each way, pipelining.
+      local h='Host: 127.0.0.1:8080\r\n' j='Content-Type: application/json\r\n'
+      for v in "GET / HTTP/1.1\r\n$h\r\n" "HEAD /api/games/{id} HTTP/1.1\r\n$h\r\n" \
+               "POST /api/games HTTP/1.1\r\n$h${j}Content-Length: 2\r\n\r\n{}" \
+               "POST /api/games/{id}/apply HTTP/1.1\r\n${h}Origin: http://127.0.0.1:8080\r\n${j}Transfer-Encoding: chunked\r\n\r\n5\r\n{\"act\r\n0\r\n\r\n" \
+               "POST /api/games/{id}/undo HTTP/1.1\r\n$h\r\nGET /api/games/{id}/log HTTP/1.1\r\n$h\r\nOPTIONS /api/systems HTTP/1.1\r\n$h\r\n" \
+               "POST /api/games/import HTTP/1.1\r\n${h}Content-Type: application/x-ndjson\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n{}\n"; do
+        printf "$v" >"$corpus/seed-$i"; i=$((i + 1))
+      done
+      return ;;
+    core_dice_fuzz)
+      for v in 3,4,6,1 6 " 1, 2 ,3" 1000,1 0 7,,8 -1 2147483648; do printf '%s' "$v" >"$corpus/seed-$i"; i=$((i + 1)); done
+      return ;;
+    server_battle_fuzz)
+      # The first byte picks --system (none, warmaster, ancients, blightmeer).
+      for f in scenarios/*/*.json; do
+        { printf '\x0'"$i"; cat "$f"; } >"$corpus/${f//\//_}"; i=$(((i + 1) % 4))
+      done
+      return ;;
+  esac
   case "$module" in
     core) for f in scenarios/*/*.json scenarios/*/*/*.json tests/*/golden/* tests/*/data/*; do cp "$f" "$corpus/${f//\//_}"; done ;;
     cli)
-      local i=0 v
       for v in 6,4 -1,13 3.5,7.5 1,2,3 50,50,0 12.5,-3,270 nan,1 1e308,2 18446744073709551615 007 -1 1e29; do
         printf '%s' "$v" >"$corpus/seed-$i"; i=$((i + 1))
       done ;;
@@ -37,7 +58,7 @@ run_one() {
   module=${name%%_*}
   corpus=build/fuzz/corpus/$name
   mkdir -p "$corpus"
-  seed_corpus "$module" "$corpus"
+  seed_corpus "$module" "$corpus" "$name"
   if "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \
        -artifact_prefix=build/fuzz/logs/"$name"- "$corpus" >"$logs/$name.log" 2>&1; then
     echo "== $name: ${seconds}s, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs, no crash"
