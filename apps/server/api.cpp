@@ -99,13 +99,14 @@ struct TooLong {};
 // A game as loaded is estimated at this many times its battle's JSON text
 // (measured: a Warmaster battle of 1,000 units, 390 kB of JSON, loads into
 // 5.3 MB; a Blightmeer battle at its caps, 990 kB, into 20 MB), and each kept
-// state at twice its JSON text (measured: 14 kB per entry against 9 kB of
-// JSON on the bundled pitched battle, 210 kB against 570 kB on the 1,000-unit
-// battle). Estimates, for the store's limits; docs/architecture.md.
-constexpr std::size_t kLoadBytesPerJsonByte = 24;
-constexpr std::size_t kStateBytesPerJsonByte = 2;
-
+// state at one and a half times its JSON text (measured: 14 kB per entry
+// against 9 kB of JSON on the bundled pitched battle, 210 kB against 570 kB
+// on the 1,000-unit battle). Estimates, for the store's limits;
+// docs/architecture.md, "History".
 std::size_t json_bytes(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace).size(); }
+
+constexpr std::size_t kLoadBytesPerJsonByte = 24;
+std::size_t state_bytes(const GameState& s) { return json_bytes(s.to_json()) * 3 / 2; }
 
 }  // namespace
 
@@ -330,7 +331,7 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   auto each_entry = [&](Match& m) {
     if (first) {
       first = false;
-      const std::size_t state = json_bytes(m.state().to_json()) * kStateBytesPerJsonByte;
+      const std::size_t state = state_bytes(m.state());
       m.set_snapshot_interval(std::clamp<std::size_t>(state / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
                                                       limits_.max_snapshot_interval));
     }
@@ -360,7 +361,7 @@ std::pair<std::string, std::shared_ptr<Api::Slot>> Api::store(std::unique_ptr<Ma
   auto slot = std::make_shared<Slot>();
   slot->opponent_seed = match->dice_source().seed;
   slot->load_bytes = json_bytes(match->game().scenario()) * kLoadBytesPerJsonByte;
-  slot->state_bytes = json_bytes(match->state().to_json()) * kStateBytesPerJsonByte;
+  slot->state_bytes = state_bytes(match->state());
   match->set_snapshot_interval(std::clamp<std::size_t>(
       slot->state_bytes / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1, limits_.max_snapshot_interval));
   slot->match = std::move(match);
@@ -461,17 +462,6 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
   auto slot = find_game(parts[1]);
   if (!slot) return error_response(404, "game", "no game with this id (games live in memory, and a restart forgets them)");
   const std::string what = parts.size() >= 3 ? parts[2] : "";
-  // A game that has reached its limits takes no more actions.
-  auto full = [&]() -> std::optional<Response> {
-    const Match& match = *slot->match;
-    if (match.position() >= limits_.max_log_entries)
-      return error_response(409, "game", fmt::format("this game has reached the {} actions a game may hold here; "
-                                                     "save its log and load it into referee play", limits_.max_log_entries));
-    if (slot->bytes >= limits_.max_game_bytes)
-      return error_response(409, "game", fmt::format("this game's history has reached the {} MiB a game may hold here; "
-                                                     "save its log and load it into referee play", limits_.max_game_bytes >> 20));
-    return std::nullopt;
-  };
 
   if (what.empty()) {
     if (m == "DELETE") {
@@ -515,7 +505,7 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       for (const ChanceOutcome& c : match.state().chance_outcomes(action, "action")) out.push_back(to_json_value(c));
       return ok({{"outcomes", out}});
     }
-    if (auto refused = full()) return *refused;
+    if (auto refused = refuse_if_full(*slot)) return *refused;
     Json out = outcome_json(match.play(action, "action"));
     account(*slot);
     out["game"] = view(parts[1], *slot);
@@ -545,6 +535,16 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
   }
   // what == "log": allowed_methods lists no other route.
   return {200, "application/x-ndjson", match.current_log().to_jsonl()};
+}
+
+std::optional<Response> Api::refuse_if_full(const Slot& slot) const {
+  if (slot.match->position() >= limits_.max_log_entries)
+    return error_response(409, "game", fmt::format("this game has reached the {} actions a game may hold here; "
+                                                   "save its log and load it into referee play", limits_.max_log_entries));
+  if (slot.bytes >= limits_.max_game_bytes)
+    return error_response(409, "game", fmt::format("this game's history has reached the {} MiB a game may hold here; "
+                                                   "save its log and load it into referee play", limits_.max_game_bytes >> 20));
+  return std::nullopt;
 }
 
 // Undo and redo replay the log when the state they step to is not kept
@@ -596,6 +596,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
     if (n == 0) {
       if (match.state().is_terminal())
         return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
+      if (auto refused = refuse_if_full(slot)) return *refused;
       player = match.state().current_player();
     }
     if (match.state().is_terminal()) { stopped = "game over"; break; }
@@ -605,7 +606,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
       break;
     }
     if (n > 0 && std::chrono::steady_clock::now() >= deadline) { stopped = "time limit"; break; }
-    if (match.position() >= limits_.max_log_entries || slot.bytes >= limits_.max_game_bytes) {
+    if (refuse_if_full(slot)) {
       stopped = "the game's log is full";
       break;
     }

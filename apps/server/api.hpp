@@ -79,7 +79,7 @@ struct Limits {
   std::size_t max_log_entries = 20000;   // per game: a whole battle takes a few hundred
   std::size_t max_opponent_actions = 500;  // per /opponent request: a guard far above one player's turn
   std::size_t max_games_per_client = 100;
-  std::size_t max_memory_bytes = std::size_t{512} << 20;  // all games' estimated memory
+  std::size_t max_memory_bytes = std::size_t{384} << 20;  // all games' estimated memory
   std::size_t max_game_bytes = std::size_t{64} << 20;     // one game's
   double engine_seconds_burst = 30;       // per client address
   double engine_seconds_per_second = 1;   // its refill: one core at most, on average
@@ -89,7 +89,7 @@ struct Limits {
   // A game keeps every k-th state of its history, k = its state's size over
   // this (at most max_snapshot_interval): docs/architecture.md, "History".
   std::size_t snapshot_bytes_per_entry = 16 << 10;
-  std::size_t max_snapshot_interval = 8;
+  std::size_t max_snapshot_interval = 16;
 };
 
 // A battle offered in the menu: a bundled one, or one given with --battle.
@@ -164,6 +164,8 @@ class Api {
   // `keep` is never dropped. Under store_mutex_.
   void make_room(const std::string& client, std::size_t extra, bool adding, const Slot* keep);
   std::size_t game_bytes(const Slot& slot) const;
+  // 409 when the game holds as many actions or bytes as a game may.
+  std::optional<Response> refuse_if_full(const Slot& slot) const;
   // Updates the slot's estimate after its history changed; drops other
   // games if the store is now over its memory limit. Under the slot's mutex.
   void account(Slot& slot);

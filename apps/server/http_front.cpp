@@ -202,7 +202,8 @@ struct HttpConnection::Parser {
   http::request_parser<http::string_body> p;
   std::string path;   // decoded, without the query
   bool api = false;
-  bool started = false;  // a byte of this request has come
+  bool started = false;    // a byte of this request has come
+  bool line_seen = false;  // its request line has ended within the header's limit
 };
 
 HttpConnection::HttpConnection(FrontEnd& front, std::string client) : front_(front), client_(std::move(client)) {}
@@ -294,14 +295,15 @@ HttpConnection::Step HttpConnection::step() {
     }
     Parser& ps = *parser_;
     if (!in_.empty()) ps.started = true;
+    // Beast takes the request line once it is whole: then a header over the
+    // limit is the fields' fault (431), else the line's (414).
+    if (!ps.line_seen) ps.line_seen = in_.find("\r\n") < front_.limits().header_bytes;
     boost::beast::error_code ec = http::error::need_more;
     std::size_t used = 0;
     const bool header_before = ps.p.is_header_done();
     if (!in_.empty()) used = ps.p.put(boost::asio::const_buffer(in_.data(), in_.size()), ec);
     std::string raw_header;
     if (!header_before && ps.p.is_header_done()) raw_header = in_.substr(0, used);
-    // Past the header's limit: was the request line itself too long?
-    const bool line_too_long = ec == http::error::header_limit && in_.find("\r\n") >= front_.limits().header_bytes;
     in_.erase(0, used);
     if (ec == http::error::need_more) {
       if (eof_) {
@@ -319,7 +321,7 @@ HttpConnection::Step HttpConnection::step() {
       int status = 400;
       std::string field = "request", problem = "the request is not well-formed HTTP/1.1: " + ec.message();
       if (ec == http::error::header_limit) {
-        const bool line_done = !line_too_long;
+        const bool line_done = ps.line_seen;
         status = line_done ? 431 : 414;
         problem = line_done ? fmt::format("the request's header is longer than the {} bytes this server reads",
                                           front_.limits().header_bytes)

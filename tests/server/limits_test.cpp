@@ -132,7 +132,7 @@ TEST(ServerLimits, GamesStayWithinTheirMemoryBudget) {
 }
 
 // The history of a 1,000-unit battle: each entry used to keep a whole state
-// (some 210 kB here); now every k-th state is kept (k = 8 here) and the rest
+// (some 210 kB here); now every k-th state is kept (k = 16 here) and the rest
 // replayed.
 TEST(ServerLimits, HistoryMemoryGrowsWithTheLogNotTheBattle) {
   Limits limits;
