@@ -6,7 +6,7 @@
 
 #include <thread>
 
-#include <httplib.h>
+#include "../tests/support/http_client.hpp"
 
 #include "api.hpp"
 #include "http_server.hpp"
@@ -32,12 +32,13 @@ void BM_ServeCheckMove(benchmark::State& state) {
   std::thread t([&] { http.listen(); });
   http.wait_until_ready();
   const std::string path = "/api/games/" + new_game(api) + "/query";
-  httplib::Client client("127.0.0.1", port);
-  client.set_keep_alive(true);
-  client.set_tcp_nodelay(true);
+  referee::testing::HttpClient client(port);
   for (auto _ : state) {
-    auto r = client.Post(path, kCheck, "application/json");
-    if (!r || r->status != 200) state.SkipWithError("the check failed");
+    auto r = client.request("POST", path, kCheck);
+    if (!r || r->status != 200) {
+      state.SkipWithError("the check failed");
+      break;
+    }
     benchmark::DoNotOptimize(r->body.data());
   }
   http.stop();

@@ -78,7 +78,16 @@ void ask(const std::string& battle, const std::string& actions, const std::strin
   const Situation sit = situation(l, battle, actions);
   std::string text;
   std::vector<Destination> dests;
-  const nlohmann::json j = answer_query(l.battle, sit.state(), sit.in_game(), name, args, "arguments", &text, &dests);
+  nlohmann::json j;
+  try {
+    j = answer_query(l.battle, sit.state(), sit.in_game(), name, args, "", &text, &dests);
+  } catch (const InputError& e) {
+    // The query names its arguments ("unit", "to[1]"); the user typed options.
+    const std::string& field = e.field();
+    const std::string root = field.substr(0, field.find_first_of(".["));
+    if (!args.contains(root)) throw;
+    throw InputError("--" + root, e.problem());
+  }
   std::string picture;
   if (!svg.empty()) {
     const int u = l.battle.find_unit(args.at("unit").get<std::string>());

@@ -1,6 +1,5 @@
 // referee serve: the web board (apps/server), on loopback unless --host says
 // otherwise. It opens on the default Warmaster battle, or on --battle.
-#include <csignal>
 #include <cstdio>
 #include <chrono>
 #include <iostream>
@@ -21,24 +20,23 @@ struct ServeOptions {
   std::string battle;
   std::string system;
   std::string host = "127.0.0.1";
+  std::vector<std::string> allow_hosts;
   int port = 8080;
   std::size_t max_games = 500;
   std::size_t max_body = 1 << 20;
   double stop_after = 0;  // seconds; 0 serves until stopped
 };
 
-server::HttpServer* running = nullptr;
-
-void stop_on_signal(int) {
-  if (running != nullptr) running->stop();
-}
-
 void serve(const ServeOptions& o) {
   const GameRegistry& registry = builtin_games();
   std::vector<server::Battle> battles = server::bundled_battle_list(registry);
   if (!o.battle.empty()) battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system));
-  server::Api api(registry, std::move(battles), {o.max_games, o.max_body, 20000});
+  server::Limits limits;
+  limits.max_games = o.max_games;
+  limits.max_body_bytes = o.max_body;
+  server::Api api(registry, std::move(battles), limits);
   server::HttpServer http(api);
+  for (const std::string& name : o.allow_hosts) http.allow_host(name);
   const int port = http.bind(o.host, o.port);
   if (port < 0) throw InputError("--port", fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", o.host, o.port));
   const bool v6 = o.host.find(':') != std::string::npos;
@@ -47,10 +45,8 @@ void serve(const ServeOptions& o) {
             << std::flush;
   if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
     std::cerr << "referee: warning: listening on " << o.host
-              << ", so other machines can reach the board; each game is reached only through its id\n";
-  running = &http;
-  std::signal(SIGINT, stop_on_signal);
-  std::signal(SIGTERM, stop_on_signal);
+              << ", so other machines can reach the board; each game is reached only through its id; the board "
+                 "answers only to this address, loopback names and --allow-host names\n";
   std::thread timer;
   if (o.stop_after > 0)
     timer = std::thread([&http, s = o.stop_after] {
@@ -58,9 +54,8 @@ void serve(const ServeOptions& o) {
       std::this_thread::sleep_for(std::chrono::duration<double>(s));
       http.stop();
     });
-  http.listen();
+  http.listen(true);
   if (timer.joinable()) timer.join();
-  running = nullptr;
 }
 
 }  // namespace
@@ -71,6 +66,12 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--battle", o->battle, "A battle file to open on instead of the default Warmaster battle");
   cmd->add_option("--system", o->system, "The --battle file's system (default: the one whose format it is)");
   cmd->add_option("--host", o->host, "Address to listen on (default 127.0.0.1, this machine only)");
+  cmd->add_option("--allow-host", o->allow_hosts,
+                  "Another name the board answers to in the Host header (a name of this machine given --host 0.0.0.0); "
+                  "repeatable")
+      ->check([](const std::string& v) {
+        return v.empty() || v.find_first_of(" /\t@?#") != std::string::npos ? "expected a host name or address" : "";
+      });
   cmd->add_option("--port", o->port, "Port (default 8080; 0 picks a free one)")->check(CLI::Range(0, 65535));
   cmd->add_option("--max-games", o->max_games, "Games kept in memory; the least recently used goes first (default 500)")
       ->check(CLI::Range(1, 100000));

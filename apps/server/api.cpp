@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <ctime>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -78,7 +81,43 @@ std::optional<std::vector<int>> dice_script_from(const JsonReader& r) {
   return values;
 }
 
+// CPU time of the calling thread: what a request costs the machine, not
+// the time it waited for a lock.
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+std::chrono::steady_clock::duration seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+}
+
+// An import that takes longer than Limits::import_seconds to replay.
+struct TooLong {};
+
+// A game as loaded is estimated at this many times its battle's JSON text
+// (measured: a Warmaster battle of 1,000 units, 390 kB of JSON, loads into
+// 5.3 MB; a Blightmeer battle at its caps, 990 kB, into 20 MB), and each kept
+// state at one and a half times its JSON text (measured: 14 kB per entry
+// against 9 kB of JSON on the bundled pitched battle, 210 kB against 570 kB
+// on the 1,000-unit battle). Estimates, for the store's limits;
+// docs/architecture.md, "History".
+std::size_t json_bytes(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace).size(); }
+
+constexpr std::size_t kLoadBytesPerJsonByte = 24;
+std::size_t state_bytes(const GameState& s) { return json_bytes(s.to_json()) * 3 / 2; }
+
 }  // namespace
+
+bool method_listed(std::string_view allow, std::string_view method) {
+  for (std::size_t start = 0; start < allow.size();) {
+    const std::size_t end = std::min(allow.find(", ", start), allow.size());
+    if (allow.substr(start, end - start) == method) return true;
+    start = end + 2;
+  }
+  return false;
+}
 
 Response error_response(int status, const std::string& field, const std::string& problem) {
   const std::string message = field.empty() ? problem : field + ": " + problem;
@@ -102,36 +141,99 @@ std::size_t Api::game_count() const {
   return games_.size();
 }
 
+std::optional<Response> Api::admit(const std::string& client) {
+  std::lock_guard lock(budget_mutex_);
+  auto it = budgets_.find(client);
+  if (it == budgets_.end()) return std::nullopt;
+  Budget& b = it->second;
+  const auto now = std::chrono::steady_clock::now();
+  b.seconds = std::min(limits_.engine_seconds_burst,
+                       b.seconds + limits_.engine_seconds_per_second * std::chrono::duration<double>(now - b.at).count());
+  b.at = now;
+  if (b.seconds > 0) return std::nullopt;
+  const double wait = limits_.engine_seconds_per_second > 0 ? -b.seconds / limits_.engine_seconds_per_second + 1 : 3600;
+  Response r = error_response(429, "client", fmt::format("this address has used the engine time it may use for now "
+                                                         "({:.0f} s at most, refilled at {} s a second); ask again later",
+                                                         limits_.engine_seconds_burst, limits_.engine_seconds_per_second));
+  r.retry_after = static_cast<int>(std::min(3600.0, std::ceil(wait)));
+  return r;
+}
+
+void Api::charge(const std::string& client, double spent) {
+  std::lock_guard lock(budget_mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  auto [it, fresh] = budgets_.try_emplace(client, Budget{limits_.engine_seconds_burst, now});
+  Budget& b = it->second;
+  b.seconds = std::min(limits_.engine_seconds_burst,
+                       b.seconds + limits_.engine_seconds_per_second * std::chrono::duration<double>(now - b.at).count());
+  b.at = now;
+  b.seconds -= spent;
+  // Addresses whose budget is full again need no entry: the map stays as
+  // small as the set of clients that have spent recently.
+  if (fresh && budgets_.size() > 4096)
+    for (auto i = budgets_.begin(); i != budgets_.end();) {
+      const double refilled = i->second.seconds + limits_.engine_seconds_per_second *
+                                                      std::chrono::duration<double>(now - i->second.at).count();
+      if (i != it && refilled >= limits_.engine_seconds_burst) i = budgets_.erase(i);
+      else ++i;
+    }
+}
+
 Response Api::handle(const Request& request) {
   if (request.body.size() > limits_.max_body_bytes)
     return error_response(413, "body", fmt::format("{} bytes is more than the {} this server accepts",
                                                    request.body.size(), limits_.max_body_bytes));
+  if (auto refused = admit(request.client)) return *refused;
+  const double start = thread_cpu_seconds();
+  Response r;
   try {
-    return route(request);
+    r = route(request);
   } catch (const InputError& e) {
-    return error_response(400, e.field(), e.problem());
+    r = error_response(400, e.field(), e.problem());
   } catch (const ScriptError& e) {
-    return error_response(400, "dice", e.what());
+    r = error_response(400, "dice", e.what());
   } catch (const nlohmann::json::exception& e) {
-    return error_response(400, "body", e.what());
+    r = error_response(400, "body", e.what());
   } catch (const std::bad_alloc&) {
-    return error_response(413, "body", "the request needs more memory than this server has");
+    r = error_response(413, "body", "the request needs more memory than this server has");
   }
+  charge(request.client, thread_cpu_seconds() - start);
+  return r;
+}
+
+std::string Api::allowed_methods(std::string_view path) {
+  if (path.rfind("/api/", 0) != 0) return "";
+  const std::vector<std::string> parts = split_path(path.substr(5));
+  for (const std::string& p : parts)
+    if (p.empty() || p == "." || p == "..") return "";
+  const std::string& head = parts[0];
+  const std::size_t n = parts.size();
+  if ((head == "systems" && n == 1) || head == "battles" || (head == "rules" && (n == 2 || n == 3))) return "GET, HEAD";
+  if (head != "games") return "";
+  if (n == 1 || (n == 2 && parts[1] == "import")) return "POST";
+  if (n == 2) return "GET, HEAD, DELETE";
+  if (n == 4) return parts[2] == "replay" ? "GET, HEAD" : "";
+  if (n != 3) return "";
+  for (const char* what : {"validate", "apply", "chance", "opponent", "sample", "query", "undo", "redo"})
+    if (parts[2] == what) return "POST";
+  for (const char* what : {"legal-actions", "queries", "log"})
+    if (parts[2] == what) return "GET, HEAD";
+  return "";
 }
 
 Response Api::route(const Request& request) {
-  const std::string& m = request.method;
-  if (request.path.rfind("/api/", 0) != 0) return error_response(404, "path", "no such route: " + request.path);
+  // HEAD is GET without the body, which the HTTP layer leaves out.
+  const std::string m = request.method == "HEAD" ? "GET" : request.method;
+  const std::string allow = allowed_methods(request.path);
+  if (allow.empty()) return error_response(404, "path", "no such route: " + request.path);
+  if (!method_listed(allow, m)) {
+    Response r = error_response(405, "method", fmt::format("{} {} is not a route; use {}", request.method, request.path, allow));
+    r.allow = allow;
+    return r;
+  }
   const std::vector<std::string> parts = split_path(std::string_view(request.path).substr(5));
-  for (const std::string& p : parts)
-    if (p.empty() || p == "." || p == "..") return error_response(404, "path", "no such route: " + request.path);
-
-  auto method_not_allowed = [&](const char* allowed) {
-    return error_response(405, "method", fmt::format("{} {} is not a route; use {}", m, request.path, allowed));
-  };
   const std::string& head = parts[0];
-  if (head == "systems" && parts.size() == 1) {
-    if (m != "GET") return method_not_allowed("GET");
+  if (head == "systems") {
     Json out = Json::array();
     for (const GameType& t : registry_.types()) {
       Json q = Json::array();
@@ -141,26 +243,11 @@ Response Api::route(const Request& request) {
     }
     return ok(out);
   }
-  if (head == "battles") {
-    if (m != "GET") return method_not_allowed("GET");
-    return battles_route(parts);
-  }
-  if (head == "rules") {
-    if (m != "GET") return method_not_allowed("GET");
-    return rules_route(parts);
-  }
-  if (head == "games") {
-    if (parts.size() == 1) {
-      if (m != "POST") return method_not_allowed("POST");
-      return create_game(body_object(request.body));
-    }
-    if (parts.size() == 2 && parts[1] == "import") {
-      if (m != "POST") return method_not_allowed("POST");
-      return import_log(request.body);
-    }
-    return game_route(m, parts, request.body);
-  }
-  return error_response(404, "path", "no such route: " + request.path);
+  if (head == "battles") return battles_route(parts);
+  if (head == "rules") return rules_route(parts);
+  if (parts.size() == 1) return create_game(body_object(request.body), request.client);
+  if (parts[1] == "import") return import_log(request.body, request.client);
+  return game_route(m, parts, request.body);
 }
 
 Response Api::battles_route(const std::vector<std::string>& parts) {
@@ -180,7 +267,6 @@ Response Api::battles_route(const std::vector<std::string>& parts) {
 }
 
 Response Api::rules_route(const std::vector<std::string>& parts) {
-  if (parts.size() < 2 || parts.size() > 3) return error_response(404, "path", "expected /api/rules/{system}[/{rule id}]");
   const GameType& type = registry_.at(parts[1], "system");
   // The catalogue lives on a Game; any bundled battle of the system gives it.
   const Battle* battle = nullptr;
@@ -198,7 +284,7 @@ Response Api::rules_route(const std::vector<std::string>& parts) {
   return error_response(404, "rule", "no rule \"" + parts[2] + "\" in " + type.name);
 }
 
-Response Api::create_game(const Json& body) {
+Response Api::create_game(const Json& body, const std::string& client) {
   JsonReader r(body, "");
   r.allow_only({"battle", "system", "scenario", "seed", "dice", "settings"});
   Json settings = Json::object();
@@ -226,43 +312,120 @@ Response Api::create_game(const Json& body) {
     name = battle->id;
   }
   auto match = std::make_unique<Match>(game, dice, name, settings);
-  std::string id = store(std::move(match), name);
-  auto slot = find_game(id);
+  auto [id, slot] = store(std::move(match), name, client);
+  if (!slot) return error_response(413, "scenario", "this battle needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
-  slot->opponent_seed = dice.seed;
   return json_response(201, view(id, *slot));
 }
 
-Response Api::import_log(const std::string& body) {
+Response Api::import_log(const std::string& body, const std::string& client) {
   const GameLog log = GameLog::parse_jsonl(body, "log");
   if (log.entries.size() > limits_.max_log_entries)
     throw InputError("log", fmt::format("{} entries is more than the {} a game may hold here", log.entries.size(),
                                         limits_.max_log_entries));
   if (log.battle.is_null()) throw InputError("log", "the log's header carries no battle, so it cannot be replayed here");
-  auto match = std::make_unique<Match>(Match::replay(registry_, log, "log"));
+  // The replay keeps the states a stored game would (Slot's snapshot
+  // interval), and gives up past Limits::import_seconds.
+  const double start = thread_cpu_seconds();
+  bool first = true;
+  auto each_entry = [&](Match& m) {
+    if (first) {
+      first = false;
+      const std::size_t state = state_bytes(m.state());
+      m.set_snapshot_interval(std::clamp<std::size_t>(state / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
+                                                      limits_.max_snapshot_interval));
+    }
+    if (thread_cpu_seconds() - start > limits_.import_seconds) throw TooLong{};
+  };
+  std::unique_ptr<Match> match;
+  try {
+    match = std::make_unique<Match>(Match::replay(registry_, log, "log", nullptr, "", each_entry));
+  } catch (const TooLong&) {
+    return error_response(413, "log", fmt::format("this log takes more than the {} s this server gives a replay; "
+                                                  "replay it with referee <system> replay", limits_.import_seconds));
+  }
   std::string name = log.scenario.empty() ? "imported log" : log.scenario;
-  std::string id = store(std::move(match), name);
-  auto slot = find_game(id);
+  auto [id, slot] = store(std::move(match), name, client);
+  if (!slot) return error_response(413, "log", "this game needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
-  slot->opponent_seed = slot->match->dice_source().seed;
   return json_response(201, view(id, *slot));
 }
 
-std::string Api::store(std::unique_ptr<Match> match, std::string battle) {
+std::size_t Api::game_bytes(const Slot& slot) const {
+  const Match& m = *slot.match;
+  return slot.load_bytes + m.snapshots_kept() * slot.state_bytes + m.log_bytes();
+}
+
+std::pair<std::string, std::shared_ptr<Api::Slot>> Api::store(std::unique_ptr<Match> match, std::string battle,
+                                                              const std::string& client) {
   auto slot = std::make_shared<Slot>();
+  slot->opponent_seed = match->dice_source().seed;
+  slot->load_bytes = json_bytes(match->game().scenario()) * kLoadBytesPerJsonByte;
+  slot->state_bytes = state_bytes(match->state());
+  match->set_snapshot_interval(std::clamp<std::size_t>(
+      slot->state_bytes / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1, limits_.max_snapshot_interval));
   slot->match = std::move(match);
   slot->battle = std::move(battle);
+  slot->client = client;
+  slot->bytes = game_bytes(*slot);
+  if (slot->bytes > limits_.max_game_bytes) return {"", nullptr};
   slot->used = std::chrono::steady_clock::now();
   std::lock_guard lock(store_mutex_);
-  while (games_.size() >= limits_.max_games && !games_.empty()) {
-    auto oldest = std::min_element(games_.begin(), games_.end(),
-                                   [](const auto& a, const auto& b) { return a.second->used < b.second->used; });
-    games_.erase(oldest);
-  }
+  make_room(client, slot->bytes, true, nullptr);
   std::string id = new_id_();
   while (games_.count(id) != 0) id = new_id_();
-  games_.emplace(id, std::move(slot));
-  return id;
+  games_.emplace(id, slot);
+  return {id, slot};
+}
+
+void Api::make_room(const std::string& client, std::size_t extra, bool adding, const Slot* keep) {
+  std::size_t total = extra;
+  for (const auto& [id, s] : games_) total += s->bytes;
+  // The least recently used game of `owner`, or of whichever client holds
+  // the most (games, or bytes), leaving `keep` alone.
+  auto drop = [&](const std::string* owner, bool by_bytes) {
+    std::map<std::string, std::size_t> held;
+    for (const auto& [id, s] : games_)
+      if (s.get() != keep) held[s->client] += by_bytes ? s->bytes.load() : 1;
+    if (held.empty()) return false;
+    std::string victim = owner ? *owner : "";
+    if (!owner)
+      victim = std::max_element(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+    auto oldest = games_.end();
+    for (auto it = games_.begin(); it != games_.end(); ++it)
+      if (it->second.get() != keep && it->second->client == victim &&
+          (oldest == games_.end() || it->second->used < oldest->second->used))
+        oldest = it;
+    if (oldest == games_.end()) return false;
+    total -= oldest->second->bytes;
+    games_.erase(oldest);
+    return true;
+  };
+  if (adding) {
+    std::size_t mine = 0;
+    for (const auto& [id, s] : games_) mine += s->client == client;
+    for (; mine >= limits_.max_games_per_client && drop(&client, false); --mine) {
+    }
+    while (games_.size() >= limits_.max_games && drop(nullptr, false)) {
+    }
+  }
+  while (total > limits_.max_memory_bytes && drop(nullptr, true)) {
+  }
+}
+
+void Api::account(Slot& slot) {
+  const std::size_t before = slot.bytes;
+  slot.bytes = game_bytes(slot);
+  if (slot.bytes <= before) return;
+  std::lock_guard lock(store_mutex_);
+  make_room(slot.client, 0, false, &slot);
+}
+
+std::size_t Api::memory_estimate() const {
+  std::lock_guard lock(store_mutex_);
+  std::size_t total = 0;
+  for (const auto& [id, s] : games_) total += s->bytes;
+  return total;
 }
 
 std::shared_ptr<Api::Slot> Api::find_game(const std::string& id) {
@@ -298,12 +461,7 @@ Json Api::view(const std::string& id, const Slot& slot) const {
 Response Api::game_route(const std::string& m, const std::vector<std::string>& parts, const std::string& body) {
   auto slot = find_game(parts[1]);
   if (!slot) return error_response(404, "game", "no game with this id (games live in memory, and a restart forgets them)");
-  if (parts.size() > 4) return error_response(404, "path", "no such route under /api/games/{id}");
   const std::string what = parts.size() >= 3 ? parts[2] : "";
-  auto method_not_allowed = [&](const char* allowed) {
-    return error_response(405, "method", fmt::format("{} /api/games/{{id}}/{} is not a route; use {}", m, what, allowed));
-  };
-  auto need = [&](const char* method) { return m == method; };
 
   if (what.empty()) {
     if (m == "DELETE") {
@@ -311,13 +469,10 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       games_.erase(parts[1]);
       return ok({{"deleted", parts[1]}});
     }
-    if (!need("GET")) return method_not_allowed("GET or DELETE");
     std::lock_guard lock(slot->mutex);
     return ok(view(parts[1], *slot));
   }
   if (what == "replay") {
-    if (!need("GET")) return method_not_allowed("GET");
-    if (parts.size() != 4) return error_response(404, "path", "expected /api/games/{id}/replay/{step}");
     std::lock_guard lock(slot->mutex);
     const std::string& text = parts[3];
     const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
@@ -325,19 +480,18 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     if (!digits || std::stoul(text) > last)
       return error_response(400, "step", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
     const std::size_t step = std::stoul(text);
-    Match copy = *slot->match;
-    while (copy.position() > step) copy.undo();
-    const GameState& s = copy.state();
-    Json entry = step == 0 ? Json(nullptr) : Json(copy.current_log().entries.back().action);
+    const auto state = slot->match->state_at(step);
+    const GameState& s = *state;
+    Json entry = step == 0 ? Json(nullptr) : Json(slot->match->log().entries[step - 1].action);
     return ok({{"step", step}, {"steps", last}, {"turn", s.turn()}, {"current_player", s.current_player()},
                {"phase", s.phase()}, {"action", entry}, {"state", s.to_json()}});
   }
-  if (parts.size() != 3) return error_response(404, "path", "no such route under /api/games/{id}");
+  if (what == "opponent") return opponent_route(parts[1], *slot, body);
+  if (what == "undo" || what == "redo") return undo_route(parts[1], *slot, what == "undo");
 
   std::lock_guard lock(slot->mutex);
   Match& match = *slot->match;
   if (what == "validate" || what == "apply" || what == "chance") {
-    if (!need("POST")) return method_not_allowed("POST");
     const Json j = body_object(body);
     JsonReader r(j, "");
     r.allow_only({"action"});
@@ -351,23 +505,14 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       for (const ChanceOutcome& c : match.state().chance_outcomes(action, "action")) out.push_back(to_json_value(c));
       return ok({{"outcomes", out}});
     }
-    if (match.position() >= limits_.max_log_entries)
-      return error_response(409, "game", fmt::format("this game has reached the {} actions a game may hold here; "
-                                                     "save its log and load it into referee play", limits_.max_log_entries));
+    if (auto refused = refuse_if_full(*slot)) return *refused;
     Json out = outcome_json(match.play(action, "action"));
+    account(*slot);
     out["game"] = view(parts[1], *slot);
     return ok(out);
   }
-  if (what == "opponent") {
-    if (!need("POST")) return method_not_allowed("POST");
-    return opponent_route(parts[1], *slot, body);
-  }
-  if (what == "legal-actions") {
-    if (!need("GET")) return method_not_allowed("GET");
-    return ok({{"actions", match.state().legal_actions()}});
-  }
+  if (what == "legal-actions") return ok({{"actions", match.state().legal_actions()}});
   if (what == "sample") {
-    if (!need("POST")) return method_not_allowed("POST");
     const Json j = body_object(body);
     JsonReader r(j, "");
     r.allow_only({"seed"});
@@ -376,13 +521,11 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     return ok({{"action", a ? *a : Json(nullptr)}});
   }
   if (what == "queries") {
-    if (!need("GET")) return method_not_allowed("GET");
     Json out = Json::array();
     for (const QueryInfo& q : match.game().queries()) out.push_back(to_json_value(q));
     return ok(out);
   }
   if (what == "query") {
-    if (!need("POST")) return method_not_allowed("POST");
     const Json j = body_object(body);
     JsonReader r(j, "");
     r.allow_only({"name", "args"});
@@ -390,61 +533,99 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     const Json args = r.has("args") ? j["args"] : Json::object();
     return ok(match.state().query(name, args, "args"));
   }
-  if (what == "undo" || what == "redo") {
-    if (!need("POST")) return method_not_allowed("POST");
-    if (what == "undo" ? !match.can_undo() : !match.can_redo())
-      return error_response(409, what, "there is nothing to " + what);
-    what == "undo" ? match.undo() : match.redo();
-    return ok(view(parts[1], *slot));
+  // what == "log": allowed_methods lists no other route.
+  return {200, "application/x-ndjson", match.current_log().to_jsonl()};
+}
+
+std::optional<Response> Api::refuse_if_full(const Slot& slot) const {
+  if (slot.match->position() >= limits_.max_log_entries)
+    return error_response(409, "game", fmt::format("this game has reached the {} actions a game may hold here; "
+                                                   "save its log and load it into referee play", limits_.max_log_entries));
+  if (slot.bytes >= limits_.max_game_bytes)
+    return error_response(409, "game", fmt::format("this game's history has reached the {} MiB a game may hold here; "
+                                                   "save its log and load it into referee play", limits_.max_game_bytes >> 20));
+  return std::nullopt;
+}
+
+// Undo and redo replay the log when the state they step to is not kept
+// (Match snapshots), a step at a time, releasing the game's lock every
+// Limits::lock_seconds so that other requests on the game go on meanwhile.
+Response Api::undo_route(const std::string& id, Slot& slot, bool undo) {
+  const char* what = undo ? "undo" : "redo";
+  for (;;) {
+    {
+      std::lock_guard lock(slot.mutex);
+      Match& match = *slot.match;
+      if (undo ? !match.can_undo() : !match.can_redo())
+        return error_response(409, what, std::string("there is nothing to ") + what);
+      const std::size_t target = undo ? match.position() - 1 : match.position() + 1;
+      if (match.prepare(target, std::chrono::steady_clock::now() + seconds(limits_.lock_seconds))) {
+        undo ? match.undo() : match.redo();
+        account(slot);
+        return ok(view(id, slot));
+      }
+    }
+    std::this_thread::yield();
   }
-  if (what == "log") {
-    if (!need("GET")) return method_not_allowed("GET");
-    return {200, "application/x-ndjson", match.current_log().to_jsonl()};
-  }
-  return error_response(404, "path", "no such route: /api/games/{id}/" + what);
 }
 
 // The built-in opponent plays the current player's actions through the
 // Match, as /apply does (logged, rolled with the game's dice, undoable).
 // Each choice is drawn with an Rng seeded from the game's seed and the log
 // position it is made at: the same game asks the same questions and gets
-// the same answers, after an undo as on a replay.
+// the same answers, after an undo as on a replay. The game's lock is held
+// for one action at a time, and the request stops after
+// Limits::opponent_seconds (the board asks again while it is the
+// opponent's turn).
 Response Api::opponent_route(const std::string& id, Slot& slot, const std::string& body) {
   const Json j = body_object(body);
   JsonReader r(j, "");
   r.allow_only({"until"});
   const bool one = r.one_of_or("until", {"action", "player"}, "player") == "action";
-  Match& match = *slot.match;
-  const GameType& type = registry_.at(match.game().system(), "system");
+  const GameType& type = registry_.at(slot.match->game().system(), "system");
   if (!type.opponent)
     return error_response(409, "system", type.title + " has no built-in opponent here; play both sides (hot-seat)");
-  if (match.state().is_terminal())
-    return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
-  const int player = match.state().current_player();
+  const auto deadline = std::chrono::steady_clock::now() + seconds(limits_.opponent_seconds);
+  int player = -1;
   Json actions = Json::array();
   std::string stopped;
-  for (std::size_t n = 0;; ++n) {
+  for (std::size_t n = 0; stopped.empty(); ++n) {
+    if (n > 0) std::this_thread::yield();  // let a waiting request on the game have the lock
+    std::lock_guard lock(slot.mutex);
+    Match& match = *slot.match;
+    if (n == 0) {
+      if (match.state().is_terminal())
+        return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
+      if (auto refused = refuse_if_full(slot)) return *refused;
+      player = match.state().current_player();
+    }
     if (match.state().is_terminal()) { stopped = "game over"; break; }
     if (match.state().current_player() != player) { stopped = "player changed"; break; }
     if (n == limits_.max_opponent_actions) {
       stopped = fmt::format("{} actions, the most one request plays", n);
       break;
     }
-    if (match.position() >= limits_.max_log_entries) { stopped = "the game's log is full"; break; }
+    if (n > 0 && std::chrono::steady_clock::now() >= deadline) { stopped = "time limit"; break; }
+    if (refuse_if_full(slot)) {
+      stopped = "the game's log is full";
+      break;
+    }
     const std::uint64_t position = match.position();
     Rng rng(slot.opponent_seed ^ (0x9E3779B97F4A7C15ULL * (position + 1)));
     const std::optional<Json> action = type.opponent(match.state(), rng);
     if (!action) { stopped = "no action"; break; }
     Json out = outcome_json(match.play(*action, "opponent"));
+    account(slot);
     out["action"] = *action;
     out["player"] = player;
     const bool refused = !out["applied"].get<bool>();
     actions.push_back(std::move(out));
     // An opponent's action always validates (game.hpp); a refusal would
     // repeat for ever, so it ends the request and the log shows it.
-    if (refused) { stopped = "the opponent's action was refused"; break; }
-    if (one) { stopped = "one action"; break; }
+    if (refused) stopped = "the opponent's action was refused";
+    else if (one) stopped = "one action";
   }
+  std::lock_guard lock(slot.mutex);
   return ok({{"player", player}, {"actions", actions}, {"stopped", stopped}, {"game", view(id, slot)}});
 }
 

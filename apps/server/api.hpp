@@ -2,10 +2,13 @@
 // over HTTP, and nothing system-specific beyond the systems' named queries.
 //
 // Api::handle is a plain function of a request, with no sockets in it, so the
-// tests and the fuzz target drive it directly; http_server.cpp only hands it
-// what cpp-httplib received. Every route is documented in docs/api.md.
+// tests and the fuzz target drive it directly; the HTTP front end
+// (http_front.hpp) hands it what a client sent once the request has passed
+// the HTTP layer's checks. Every route is documented in docs/api.md.
 //
-// Safety, for a server that may be exposed on purpose (--host):
+// Safety, for a server that may be exposed on purpose (--host); what the
+// HTTP layer adds (Host, Origin, Content-Type, byte and time bounds) is in
+// http_front.hpp:
 //   - a game is reached only through its id, 128 random bits from the
 //     operating system (std::random_device), so one client cannot act on
 //     another's game without being given its id;
@@ -13,22 +16,37 @@
 //     parsed, and every body goes through the same strict JSON readers as
 //     files (depth-limited, unknown fields refused), answering 400 with the
 //     field and the problem;
-//   - games live in memory only; at most Limits::max_games, the least
-//     recently used one dropped first, each with at most
-//     Limits::max_log_entries actions; nothing on disk is read or written.
+//   - games live in memory only, nothing on disk is read or written. Each
+//     game's memory is estimated (game_bytes below); the store holds at most
+//     Limits::max_games games and Limits::max_memory_bytes of them, and a
+//     client address at most Limits::max_games_per_client: a game that needs
+//     room drops the least recently used game of its own client first, then
+//     of the client holding the most. A game holds at most
+//     Limits::max_log_entries actions and Limits::max_game_bytes;
+//   - engine time: each client address has a budget of CPU seconds that
+//     refills at Limits::engine_seconds_per_second up to
+//     Limits::engine_seconds_burst; a client that has spent it gets 429 with
+//     Retry-After until it has refilled. No request holds a game's lock for
+//     long: the built-in opponent plays one action per hold and stops after
+//     Limits::opponent_seconds, undo and redo replay in steps, and a large
+//     battle's history keeps only every k-th state (Match snapshots).
 // Concurrency: the store has one mutex, and each game its own, so requests
-// on different games run in parallel and requests on one game in turn.
+// on different games run in parallel and requests on one game in turn. A
+// game's mutex may be taken before the store's, never the other way round.
 #pragma once
 
 #include <chrono>
+#include <atomic>
 #include <cstdint>
 #include <cstddef>
+#include <optional>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,15 +59,18 @@ namespace referee::server {
 using Json = nlohmann::json;
 
 struct Request {
-  std::string method;  // "GET", "POST", "DELETE"
+  std::string method;  // "GET", "HEAD", "POST", "DELETE"
   std::string path;    // "/api/games/ab12.../apply", without the query string
   std::string body;
+  std::string client = {};  // the client's address: per-client limits count by it
 };
 
 struct Response {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  std::string allow = {};  // with 405: the route's methods ("GET, HEAD")
+  int retry_after = 0;   // seconds, with 429 and 503
 };
 
 struct Limits {
@@ -57,6 +78,18 @@ struct Limits {
   std::size_t max_body_bytes = 1 << 20;  // 1 MiB: a battle or a long log fits many times over
   std::size_t max_log_entries = 20000;   // per game: a whole battle takes a few hundred
   std::size_t max_opponent_actions = 500;  // per /opponent request: a guard far above one player's turn
+  std::size_t max_games_per_client = 100;
+  std::size_t max_memory_bytes = std::size_t{384} << 20;  // all games' estimated memory
+  std::size_t max_game_bytes = std::size_t{64} << 20;     // one game's
+  double engine_seconds_burst = 30;       // per client address
+  double engine_seconds_per_second = 1;   // its refill: one core at most, on average
+  double opponent_seconds = 0.5;          // per /opponent request (at least one action is played)
+  double import_seconds = 10;             // replaying a log on /import
+  double lock_seconds = 0.2;              // one hold of a game's lock while undo or redo replays
+  // A game keeps every k-th state of its history, k = its state's size over
+  // this (at most max_snapshot_interval): docs/architecture.md, "History".
+  std::size_t snapshot_bytes_per_entry = 16 << 10;
+  std::size_t max_snapshot_interval = 16;
 };
 
 // A battle offered in the menu: a bundled one, or one given with --battle.
@@ -76,9 +109,20 @@ class Api {
   Api(const GameRegistry& registry, std::vector<Battle> battles, Limits limits = {},
       std::function<std::string()> new_id = random_game_id);
 
+  // Answers the request, charging the CPU time it takes to its client.
   Response handle(const Request& request);
 
+  // The methods `path` answers ("GET, HEAD", "POST", "GET, HEAD, DELETE"),
+  // or "" when it is no route of the API. Every route that answers GET
+  // answers HEAD.
+  static std::string allowed_methods(std::string_view path);
+  // 429 with Retry-After when `client` has spent its engine time; the HTTP
+  // layer asks before it reads a body.
+  std::optional<Response> admit(const std::string& client);
+
   std::size_t game_count() const;
+  // The estimated memory of every game held (game_bytes summed).
+  std::size_t memory_estimate() const;
   const Limits& limits() const { return limits_; }
 
  private:
@@ -86,22 +130,46 @@ class Api {
     std::mutex mutex;
     std::unique_ptr<Match> match;
     std::string battle;  // the battle's id or name, for people
+    std::string client;  // whose game it is, for the per-client limits
     // The built-in opponent's choices are drawn from this seed (the game's
     // dice seed) and the log position, so a game replays the same and an
     // undone choice is chosen again.
     std::uint64_t opponent_seed = 1;
-    std::chrono::steady_clock::time_point used;
+    std::chrono::steady_clock::time_point used;  // under the store's mutex
+    std::size_t load_bytes = 0;    // the game as loaded, estimated
+    std::size_t state_bytes = 0;   // one state, estimated
+    std::atomic<std::size_t> bytes{0};  // game_bytes(), updated under the game's mutex
+  };
+  struct Budget {
+    double seconds = 0;
+    std::chrono::steady_clock::time_point at;
   };
 
   Response route(const Request& request);
-  Response create_game(const Json& body);
-  Response import_log(const std::string& body);
+  Response create_game(const Json& body, const std::string& client);
+  Response import_log(const std::string& body, const std::string& client);
   Response game_route(const std::string& method, const std::vector<std::string>& parts, const std::string& body);
   Response battles_route(const std::vector<std::string>& parts);
   Response rules_route(const std::vector<std::string>& parts);
   Response opponent_route(const std::string& id, Slot& slot, const std::string& body);
+  Response undo_route(const std::string& id, Slot& slot, bool undo);
   std::shared_ptr<Slot> find_game(const std::string& id);
-  std::string store(std::unique_ptr<Match> match, std::string battle);
+  // Sets up a new game's slot (its memory estimate and snapshot interval),
+  // makes room for it and stores it; the caller answers from the slot it
+  // gets back, which a concurrent request may already have dropped.
+  std::pair<std::string, std::shared_ptr<Slot>> store(std::unique_ptr<Match> match, std::string battle,
+                                                      const std::string& client);
+  // Drops least recently used games until the store is within its limits
+  // with `extra` more bytes and, when `adding`, one more game of `client`.
+  // `keep` is never dropped. Under store_mutex_.
+  void make_room(const std::string& client, std::size_t extra, bool adding, const Slot* keep);
+  std::size_t game_bytes(const Slot& slot) const;
+  // 409 when the game holds as many actions or bytes as a game may.
+  std::optional<Response> refuse_if_full(const Slot& slot) const;
+  // Updates the slot's estimate after its history changed; drops other
+  // games if the store is now over its memory limit. Under the slot's mutex.
+  void account(Slot& slot);
+  void charge(const std::string& client, double seconds);
   Json view(const std::string& id, const Slot& slot) const;
 
   const GameRegistry& registry_;
@@ -110,7 +178,12 @@ class Api {
   std::function<std::string()> new_id_;
   mutable std::mutex store_mutex_;
   std::map<std::string, std::shared_ptr<Slot>> games_;
+  std::mutex budget_mutex_;
+  std::map<std::string, Budget> budgets_;
 };
+
+// Whether an Allow list ("GET, HEAD, DELETE") has `method`.
+bool method_listed(std::string_view allow, std::string_view method);
 
 // {"error": {"status": 400, "field": "...", "problem": "...", "message": "..."}}
 Response error_response(int status, const std::string& field, const std::string& problem);

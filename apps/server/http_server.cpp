@@ -1,12 +1,22 @@
 #include "http_server.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
-#include <string_view>
+#include <set>
 #include <thread>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/write.hpp>
 #include <fmt/format.h>
-#include <httplib.h>
-#include <sys/socket.h>
 
 #include "embedded_files.hpp"
 #include "referee/core/errors.hpp"
@@ -16,29 +26,9 @@
 
 namespace referee::server {
 
-namespace {
-
-std::string_view mime_type(std::string_view path) {
-  auto ends = [&](std::string_view ext) {
-    return path.size() >= ext.size() && path.substr(path.size() - ext.size()) == ext;
-  };
-  if (ends(".html")) return "text/html; charset=utf-8";
-  if (ends(".js")) return "text/javascript; charset=utf-8";
-  if (ends(".css")) return "text/css; charset=utf-8";
-  if (ends(".svg")) return "image/svg+xml";
-  if (ends(".json")) return "application/json";
-  if (ends(".png")) return "image/png";
-  return "application/octet-stream";
-}
-
-void set_common_headers(httplib::Response& res) {
-  res.set_header("X-Content-Type-Options", "nosniff");
-  res.set_header("Referrer-Policy", "no-referrer");
-  res.set_header("Content-Security-Policy",
-                 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
-}
-
-}  // namespace
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
 
 std::vector<Battle> bundled_battle_list(const GameRegistry& registry) {
   std::vector<Battle> out;
@@ -74,110 +64,319 @@ Battle battle_from_file(const GameRegistry& registry, const std::string& path, c
   throw InputError(path, "not a battle of any system (give --system to see one system's complaint in full):" + complaints);
 }
 
+namespace {
+
+std::chrono::steady_clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// Bodies over this go to the worker of their own (uploads, logs).
+constexpr std::size_t kHeavyBody = 64 << 10;
+// A connection that has sent nothing for this long may be closed to make
+// room when every connection is taken.
+constexpr auto kEvictableAfter = std::chrono::seconds(1);
+
+}  // namespace
+
+struct Session;
+
 struct HttpServer::Impl {
   Api& api;
-  httplib::Server server;
-  int listen_fd = -1;
-  explicit Impl(Api& a) : api(a) {}
+  HttpLimits limits;
+  std::vector<std::string> allowed;
+  std::unique_ptr<FrontEnd> front;
+  asio::io_context io{1};
+  tcp::acceptor acceptor{io};
+  asio::steady_timer accept_retry{io};
+  asio::signal_set signals{io};
+  std::set<Session*> sessions;  // the I/O thread's alone
+  std::size_t max_connections;
+  bool accept_paused = false;
+  std::atomic<bool> running{false};
+  std::atomic<std::size_t> open{0};
+  asio::thread_pool light;
+  asio::thread_pool heavy{1};
+
+  Impl(Api& a, int threads, HttpLimits l)
+      : api(a), limits(l), max_connections(l.max_connections),
+        light(static_cast<std::size_t>(threads > 0 ? threads : std::max(4u, 2 * std::thread::hardware_concurrency()))) {}
+  ~Impl() {
+    light.join();
+    heavy.join();
+  }
+  void do_accept();
+  bool evict_one();
+  void closed(Session* s);
 };
 
-HttpServer::HttpServer(Api& api, int threads) : impl_(std::make_unique<Impl>(api)) {
-  httplib::Server& svr = impl_->server;
-  svr.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-  // httplib answers 413 itself for a longer body, before reading it.
-  svr.set_payload_max_length(api.limits().max_body_bytes);
-  svr.set_read_timeout(10, 0);
-  // The answer's headers and body go out in separate writes: without
-  // TCP_NODELAY the second waits for the client's delayed ACK (40 ms).
-  svr.set_tcp_nodelay(true);
-  // httplib's own socket options set SO_REUSEPORT, which would let a second
-  // server share the port unnoticed; SO_REUSEADDR alone allows a quick
-  // restart. The listening socket is kept so bind() can raise its backlog.
-  svr.set_socket_options([this](socket_t sock) {
-    int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    impl_->listen_fd = sock;
-  });
-  svr.set_write_timeout(10, 0);
-  // A page load asks for the page, its style, four modules and the first
-  // API answers over a handful of connections; the library's default of 5
-  // requests per connection makes the browser open new ones part way.
-  svr.set_keep_alive_max_count(100);
+// One connection: reads into its HttpConnection, writes what it answers,
+// runs the API on a worker, and keeps a deadline per phase (HttpLimits).
+struct Session : std::enable_shared_from_this<Session> {
+  HttpServer::Impl& srv;
+  tcp::socket sock;
+  asio::steady_timer timer;
+  HttpConnection conn;
+  std::array<char, 8192> buf{};
+  HttpConnection::Phase armed = HttpConnection::Phase::closed;
+  Clock::time_point phase_start = Clock::now();
+  bool timed_out = false;
+  bool closed = false;
+  std::size_t drained = 0;
 
-  auto api_handler = [this](const httplib::Request& req, httplib::Response& res) {
-    const Response r = impl_->api.handle({req.method, req.path, req.body});
-    res.status = r.status;
-    set_common_headers(res);
-    res.set_header("Cache-Control", "no-store");
-    res.set_content(r.body, r.content_type.c_str());
-  };
-  const char* api_pattern = R"(/api/.*)";
-  svr.Get(api_pattern, api_handler);
-  svr.Post(api_pattern, api_handler);
-  svr.Delete(api_pattern, api_handler);
-  svr.Put(api_pattern, api_handler);
-  svr.Patch(api_pattern, api_handler);
+  Session(HttpServer::Impl& s, tcp::socket socket, std::string client)
+      : srv(s), sock(std::move(socket)), timer(s.io), conn(*s.front, std::move(client)) {}
 
-  svr.Get(R"(/(.*))", [](const httplib::Request& req, httplib::Response& res) {
-    std::string path = req.matches[1];
-    if (path.empty()) path = "index.html";
-    const EmbeddedFile* f = path.find("..") == std::string::npos ? find_embedded("web/app/" + path) : nullptr;
-    set_common_headers(res);
-    if (f == nullptr) {
-      res.status = 404;
-      const Response r = error_response(404, "path", "no such file: /" + path);
-      res.set_content(r.body, "application/json");
+  bool evictable(Clock::time_point now) const {
+    using P = HttpConnection::Phase;
+    return !closed && (armed == P::idle || armed == P::header || armed == P::body) && now - phase_start >= kEvictableAfter;
+  }
+
+  void arm() {
+    using P = HttpConnection::Phase;
+    const P p = conn.phase();
+    if (p == armed) return;
+    armed = p;
+    phase_start = Clock::now();
+    const HttpLimits& l = srv.limits;
+    double s = 0;
+    switch (p) {
+      case P::idle: s = l.idle_seconds; break;
+      case P::header: s = l.header_seconds; break;
+      case P::body: s = l.body_seconds; break;
+      case P::writing: s = l.write_seconds; break;
+      case P::handling: case P::closed: timer.cancel(); return;
+    }
+    timer.expires_after(seconds(s));
+    timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (ec || self->closed || self->timer.expiry() > Clock::now()) return;
+      self->timed_out = true;
+      self->conn.time_out();
+      boost::system::error_code ignored;
+      self->sock.cancel(ignored);  // the pending read or write ends; its handler drives on
+    });
+  }
+
+  void drive() {
+    if (closed) return;
+    const HttpConnection::Step step = conn.step();
+    arm();
+    switch (step) {
+      case HttpConnection::Step::read: return do_read();
+      case HttpConnection::Step::write: return do_write();
+      case HttpConnection::Step::handle: return do_handle();
+      case HttpConnection::Step::close: return do_close(true);
+    }
+  }
+
+  void do_read() {
+    const std::size_t n = std::min(buf.size(), conn.room());
+    sock.async_read_some(asio::buffer(buf.data(), n), [self = shared_from_this()](boost::system::error_code ec, std::size_t got) {
+      if (self->closed) return;
+      if (self->timed_out) {
+        self->timed_out = false;
+      } else if (ec == asio::error::eof) {
+        self->conn.receive_eof();
+      } else if (ec) {
+        return self->do_close(false);
+      } else {
+        self->conn.receive({self->buf.data(), got});
+      }
+      self->drive();
+    });
+  }
+
+  void do_write() {
+    asio::async_write(sock, asio::buffer(conn.output()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      if (self->closed) return;
+      if (ec || self->timed_out) return self->do_close(false);
+      self->conn.written();
+      self->drive();
+    });
+  }
+
+  void do_handle() {
+    Request job = conn.take_job();
+    asio::thread_pool& pool = job.body.size() > kHeavyBody ? srv.heavy : srv.light;
+    asio::post(pool, [self = shared_from_this(), job = std::move(job)]() mutable {
+      Response r;
+      try {
+        r = self->srv.api.handle(job);
+      } catch (const std::exception& e) {
+        r = error_response(500, "", std::string("internal error: ") + e.what());
+      }
+      asio::io_context& io = self->srv.io;
+      asio::post(io, [self = std::move(self), r = std::move(r)]() mutable {
+        if (self->closed) return;
+        self->conn.answer(r);
+        self->drive();
+      });
+    });
+  }
+
+  // Closing after an answer: stop sending, then read and drop what the
+  // client still sends for a moment, so that the answer is not lost to a
+  // reset (a client that sent a body the server refused).
+  void do_close(bool linger) {
+    if (closed) return;
+    closed = true;
+    srv.closed(this);
+    boost::system::error_code ignored;
+    if (!linger) {
+      timer.cancel();
+      sock.close(ignored);
       return;
     }
-    res.set_header("Cache-Control", "no-cache");
-    res.set_content(std::string(f->content), std::string(mime_type(path)).c_str());
-  });
+    sock.shutdown(tcp::socket::shutdown_send, ignored);
+    timer.expires_after(std::chrono::seconds(2));
+    timer.async_wait([self = shared_from_this()](boost::system::error_code) {
+      boost::system::error_code ignored2;
+      self->sock.close(ignored2);
+    });
+    drain();
+  }
 
-  // Errors httplib finds before any handler (413, 400 on a malformed
-  // request line): the same JSON error shape as the API's.
-  svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    std::string problem = res.status == 413 ? "the body is longer than this server accepts"
-                          : res.status == 404 ? "no such route: " + req.path
-                                              : "the request could not be read";
-    const Response r = error_response(res.status, res.status == 413 ? "body" : "request", problem);
-    res.set_content(r.body, "application/json");
-  });
-  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "unknown";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
+  void drain() {
+    sock.async_read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t got) {
+      self->drained += got;
+      if (!ec && self->drained < (std::size_t{4} << 20)) return self->drain();
+      self->timer.cancel();
+      boost::system::error_code ignored;
+      self->sock.close(ignored);
+    });
+  }
+};
+
+void HttpServer::Impl::closed(Session* s) {
+  sessions.erase(s);
+  open = sessions.size();
+  if (accept_paused) {
+    accept_paused = false;
+    do_accept();
+  }
+}
+
+// When every connection is taken, the one that has waited longest for a
+// request (or for the rest of one) makes room: a flood of slow connections
+// cannot keep new clients out.
+bool HttpServer::Impl::evict_one() {
+  const auto now = Clock::now();
+  Session* oldest = nullptr;
+  for (Session* s : sessions)
+    if (s->evictable(now) && (oldest == nullptr || s->phase_start < oldest->phase_start)) oldest = s;
+  if (oldest == nullptr) return false;
+  oldest->do_close(false);
+  return true;
+}
+
+void HttpServer::Impl::do_accept() {
+  if (!acceptor.is_open()) return;
+  if (sessions.size() >= max_connections && !evict_one()) {
+    // closed() accepts again, or, a moment later, a connection that has
+    // become idle long enough to be dropped makes room.
+    accept_paused = true;
+    accept_retry.expires_after(std::chrono::milliseconds(100));
+    accept_retry.async_wait([this](boost::system::error_code e) {
+      if (e || !accept_paused) return;
+      accept_paused = false;
+      do_accept();
+    });
+    return;
+  }
+  acceptor.async_accept([this](boost::system::error_code ec, tcp::socket sock) {
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (ec) {
+      // Out of descriptors or memory for a moment: try again shortly.
+      accept_retry.expires_after(std::chrono::milliseconds(50));
+      accept_retry.async_wait([this](boost::system::error_code e) {
+        if (!e) do_accept();
+      });
+      return;
     }
-    res.status = 500;
-    const Response r = error_response(500, "", "internal error: " + what);
-    res.set_content(r.body, "application/json");
+    boost::system::error_code e;
+    sock.set_option(tcp::no_delay(true), e);
+    auto address = sock.remote_endpoint(e).address();
+    if (address.is_v6() && address.to_v6().is_v4_mapped()) address = address.to_v6().to_v4();
+    auto session = std::make_shared<Session>(*this, std::move(sock), e ? std::string("?") : address.to_string());
+    sessions.insert(session.get());
+    open = sessions.size();
+    session->drive();
+    do_accept();
   });
 }
+
+HttpServer::HttpServer(Api& api, int threads, HttpLimits limits) : impl_(std::make_unique<Impl>(api, threads, limits)) {}
 
 HttpServer::~HttpServer() { stop(); }
 
+void HttpServer::allow_host(const std::string& name) { impl_->allowed.push_back(name); }
+
 int HttpServer::bind(const std::string& host, int port) {
-  const int bound = port == 0 ? impl_->server.bind_to_any_port(host) : impl_->server.bind_to_port(host, port) ? port : -1;
-  // The library listens with a backlog of 5, fixed when it was built: a
-  // burst of connections (a board's page load, the load test's 1,000 checks)
-  // then waits out SYN retries of a second or more, or is reset. Listening
-  // again on the same socket raises the backlog (the kernel caps it at
-  // net.core.somaxconn).
-  if (bound > 0 && impl_->listen_fd >= 0) ::listen(impl_->listen_fd, 4096);
-  return bound;
+  Impl& m = *impl_;
+  m.front = std::make_unique<FrontEnd>(m.api, Audience::for_host(host, m.allowed), m.limits);
+  // Every connection is a descriptor: take what the system allows, and
+  // keep some for the rest of the process.
+  rlimit fds{};
+  if (::getrlimit(RLIMIT_NOFILE, &fds) == 0) {
+    fds.rlim_cur = std::min<rlim_t>(fds.rlim_max, 65536);
+    ::setrlimit(RLIMIT_NOFILE, &fds);
+    ::getrlimit(RLIMIT_NOFILE, &fds);
+    m.max_connections = std::min<std::size_t>(m.limits.max_connections, fds.rlim_cur > 128 ? fds.rlim_cur - 64 : 64);
+  }
+  boost::system::error_code ec;
+  tcp::resolver resolver(m.io);
+  const auto found = resolver.resolve(host, std::to_string(port), tcp::resolver::numeric_service, ec);
+  if (ec || found.empty()) return -1;
+  const tcp::endpoint at = found.begin()->endpoint();
+  m.acceptor.open(at.protocol(), ec);
+  if (ec) return -1;
+  m.acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  m.acceptor.bind(at, ec);
+  // A burst of connections (a board's page load, the load test's 1,000
+  // checks) waits in the backlog; the kernel caps it at net.core.somaxconn.
+  if (!ec) m.acceptor.listen(4096, ec);
+  if (ec) {
+    m.acceptor.close(ec);
+    return -1;
+  }
+  return m.acceptor.local_endpoint().port();
 }
 
-bool HttpServer::listen() { return impl_->server.listen_after_bind(); }
+bool HttpServer::listen(bool on_signals) {
+  Impl& m = *impl_;
+  if (!m.acceptor.is_open()) return false;
+  if (on_signals) {
+    m.signals.add(SIGINT);
+    m.signals.add(SIGTERM);
+    m.signals.async_wait([this](boost::system::error_code ec, int) {
+      if (!ec) stop();
+    });
+  }
+  asio::post(m.io, [&m] {
+    m.running = true;
+    m.do_accept();
+  });
+  m.io.run();
+  m.running = false;
+  return true;
+}
 
 void HttpServer::stop() {
-  if (impl_ && impl_->server.is_running()) impl_->server.stop();
+  if (!impl_) return;
+  Impl& m = *impl_;
+  asio::post(m.io, [&m] {
+    boost::system::error_code ignored;
+    m.acceptor.close(ignored);
+    m.signals.cancel(ignored);
+    m.io.stop();
+  });
+  // Not yet running: stop at once.
+  if (!m.running) m.io.stop();
 }
 
 void HttpServer::wait_until_ready() const {
-  while (!impl_->server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (!impl_->running) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
+
+std::size_t HttpServer::connections() const { return impl_->open; }
 
 }  // namespace referee::server

@@ -1,7 +1,13 @@
-// `referee serve`: cpp-httplib (from Debian) around Api. It serves the web
+// `referee serve`: Boost.Asio (Debian's Boost) around the HTTP front end
+// (http_front.hpp) and the API (api.hpp). One thread runs every connection's
+// I/O, so a connection that is slow to send or to read costs a socket and a
+// buffer, never a thread; the API runs on a pool of worker threads, and an
+// upload or a log (a body over 64 KiB) on one thread of its own, so a few
+// expensive requests cannot hold up the board's small ones. It serves the web
 // board's static files, built into the binary (embedded_files.hpp), and
 // hands every /api/ request to Api::handle. Loopback by default: exposing
-// the board to a network is a deliberate --host.
+// the board to a network is a deliberate --host. docs/architecture.md, "The
+// web board", says why Asio and not cpp-httplib.
 #pragma once
 
 #include <memory>
@@ -9,6 +15,7 @@
 #include <vector>
 
 #include "api.hpp"
+#include "http_front.hpp"
 
 namespace referee::server {
 
@@ -21,23 +28,34 @@ std::vector<Battle> bundled_battle_list(const GameRegistry& registry);
 // with each system's complaint).
 Battle battle_from_file(const GameRegistry& registry, const std::string& path, const std::string& system);
 
+struct Session;
+
 class HttpServer {
  public:
-  explicit HttpServer(Api& api, int threads = 16);
+  // `threads`: the API's worker threads (0: two per core, at least four).
+  explicit HttpServer(Api& api, int threads = 0, HttpLimits limits = {});
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
+  // A name the server answers to besides loopback and the bound address
+  // (--allow-host); before bind().
+  void allow_host(const std::string& name);
   // Binds host:port (port 0: any free port) and returns the port, or -1.
   int bind(const std::string& host, int port);
-  // Serves until stop(); returns false if it could not.
-  bool listen();
+  // Serves until stop() (or SIGINT or SIGTERM when `on_signals`); returns
+  // false if it could not.
+  bool listen(bool on_signals = false);
+  // From any thread.
   void stop();
   // Waits until listen() accepts connections.
   void wait_until_ready() const;
+  // Connections open now, for the tests.
+  std::size_t connections() const;
 
  private:
   struct Impl;
+  friend struct Session;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -54,37 +58,113 @@ Match::Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scen
   log_.scenario = std::move(scenario_name);
   log_.battle = game_->scenario();
   log_.scripted_dice = source_.script.has_value();
-  snapshots_.push_back({std::shared_ptr<const GameState>(game_->new_initial_state()), dice_.position()});
+  now_ = {std::shared_ptr<const GameState>(game_->new_initial_state()), dice_.position()};
+  kept_.emplace(0, now_);
 }
 
+namespace {
+
+// A log entry's size as JSON text, for log_bytes().
+std::size_t entry_bytes(const LogEntry& e) {
+  auto size = [](const Json& j) { return j.is_null() ? 0 : j.dump(-1, ' ', false, Json::error_handler_t::replace).size(); };
+  return 32 + size(e.action) + size(e.result) + size(e.refused) + 24 * e.rolls.size();
+}
+
+}  // namespace
+
 Outcome Match::play(const Json& action, const std::string& path) {
-  const Snapshot& now = snapshots_[cursor_];
+  const Snapshot now = now_;
   std::unique_ptr<GameState> next = now.state->clone();
   dice_.set_position(now.dice);
   Outcome out = next->apply(action, dice_, path);
   // Everything that could throw has run: only now is anything recorded.
   log_.entries.resize(cursor_);
-  snapshots_.resize(cursor_ + 1);
+  kept_.erase(kept_.upper_bound(cursor_), kept_.end());
+  for (std::size_t i = cursor_; i < entry_bytes_.size(); ++i) log_bytes_ -= entry_bytes_[i];
+  entry_bytes_.resize(cursor_);
   LogEntry& e = log_.append(action, out.rolls, out.result);
   if (!out.applied()) {
     e.refused = refusal_json(out.verdict);
     e.result = nullptr;
-    snapshots_.push_back({now.state, now.dice});
+    kept_.emplace(cursor_ + 1, now);
   } else {
-    snapshots_.push_back({std::shared_ptr<const GameState>(std::move(next)), dice_.position()});
+    kept_.emplace(cursor_ + 1, Snapshot{std::shared_ptr<const GameState>(std::move(next)), dice_.position()});
   }
-  ++cursor_;
+  entry_bytes_.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(entry_bytes(e), UINT32_MAX)));
+  log_bytes_ += entry_bytes_.back();
+  move_to(cursor_ + 1, 1);
   return out;
 }
 
 void Match::undo() {
   if (!can_undo()) throw InputError("undo", "nothing to undo");
-  --cursor_;
+  materialize(cursor_ - 1, nullptr);
+  move_to(cursor_ - 1, interval_);
 }
 
 void Match::redo() {
   if (!can_redo()) throw InputError("redo", "nothing to redo");
-  ++cursor_;
+  materialize(cursor_ + 1, nullptr);
+  move_to(cursor_ + 1, interval_);
+}
+
+void Match::move_to(std::size_t position, std::size_t window) {
+  cursor_ = position;
+  now_ = kept_.at(position);
+  prune(window);
+}
+
+void Match::set_snapshot_interval(std::size_t interval) {
+  interval_ = std::max<std::size_t>(1, interval);
+  prune(1);
+}
+
+void Match::prune(std::size_t window) {
+  if (interval_ == 1) return;
+  for (auto it = kept_.begin(); it != kept_.end();) {
+    const std::size_t p = it->first;
+    const std::size_t gap = p > cursor_ ? p - cursor_ : cursor_ - p;
+    if (p % interval_ == 0 || gap <= window) ++it;
+    else it = kept_.erase(it);
+  }
+}
+
+Match::Snapshot Match::replay_entry(std::size_t index, const Snapshot& before, StreamDice& dice) const {
+  const LogEntry& e = log_.entries[index];
+  if (!e.refused.is_null()) return before;
+  std::unique_ptr<GameState> next = before.state->clone();
+  dice.set_position(before.dice);
+  const Outcome out = next->apply(e.action, dice, "action");
+  // The same state, action and dice give the same outcome: the log was made so.
+  if (!out.applied() || out.rolls.size() != e.rolls.size())
+    throw std::logic_error(fmt::format("log entry {} does not replay as it was played", index + 1));
+  return {std::shared_ptr<const GameState>(std::move(next)), dice.position()};
+}
+
+bool Match::materialize(std::size_t position, const std::chrono::steady_clock::time_point* deadline) {
+  auto from = std::prev(kept_.upper_bound(position));  // position 0 is always kept
+  std::size_t at = from->first;
+  Snapshot s = from->second;
+  while (at < position) {
+    s = replay_entry(at, s, dice_);
+    kept_.emplace(++at, s);
+    if (at < position && deadline != nullptr && std::chrono::steady_clock::now() >= *deadline) return false;
+  }
+  return true;
+}
+
+bool Match::prepare(std::size_t position, std::chrono::steady_clock::time_point deadline) {
+  if (position >= history_size()) throw std::out_of_range("Match::prepare: no such position");
+  return materialize(position, &deadline);
+}
+
+std::shared_ptr<const GameState> Match::state_at(std::size_t position) const {
+  if (position >= history_size()) throw std::out_of_range("Match::state_at: no such position");
+  auto from = std::prev(kept_.upper_bound(position));
+  Snapshot s = from->second;
+  StreamDice dice(source_);
+  for (std::size_t at = from->first; at < position; ++at) s = replay_entry(at, s, dice);
+  return s.state;
 }
 
 GameLog Match::current_log() const {
@@ -168,7 +248,8 @@ std::string describe_difference(const Json& logged, const Json& now) {
 }  // namespace
 
 Match Match::replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
-                    const Json* scenario, const std::string& scenario_name) {
+                    const Json* scenario, const std::string& scenario_name,
+                    const std::function<void(Match&)>& each_entry) {
   const std::string header = source_name + " line 1";
   const GameType& type = registry.at(log.system, header + ": system");
   const Json* battle = scenario ? scenario : (log.battle.is_null() ? nullptr : &log.battle);
@@ -182,6 +263,7 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
   if (log.scripted_dice) dice.script = log.all_roll_values();
   Match m(game, dice, log.scenario, log.settings);
   for (const LogEntry& e : log.entries) {
+    if (each_entry) each_entry(m);
     const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
     Outcome o;
     try {

@@ -103,10 +103,20 @@ bad missing 'units\[0\].side: missing field' remove /units/0/side
 bad unknownfield 'units\[0\].speed: unknown field' set /units/0/speed 3
 bad wrongtype 'units\[0\].blocks' set /units/0/blocks '"four"'
 
+# The errors name the option the user typed, not the query's argument.
 expect_exit 2 "unknown card on the command line" "$referee" ancients orders --battle "$battle" --side 0 --card order-nine -o "$tmp/x.json"
 [ -e "$tmp/x.json" ] && { echo "FAIL: wrote x.json"; fail=1; }
+check "orders names --card" has "$tmp/err" 'error: --card: unknown command card "order-nine"'
 expect_exit 2 "unknown unit" "$referee" ancients destinations --battle "$battle" --unit nobody --svg "$tmp/y.svg" -o "$tmp/y.json"
 [ -e "$tmp/y.svg" ] && { echo "FAIL: wrote y.svg"; fail=1; }
+check "destinations names --unit" has "$tmp/err" 'error: --unit: no unit or leader "nobody"'
+expect_exit 2 "destinations under an unknown card" "$referee" ancients destinations --battle "$battle" --unit a_hc1 --card nocard
+check "destinations names --card" has "$tmp/err" 'error: --card: unknown command card "nocard"'
+expect_exit 2 "route of an unknown unit" "$referee" ancients route --battle "$battle" --unit nobody --to 1,1
+check "route names --unit" has "$tmp/err" 'error: --unit: no unit or leader "nobody"'
+expect_exit 2 "route under an unknown card" "$referee" ancients route --battle "$battle" --unit a_hc1 --to 1,1 --card nocard
+check "route names --card" has "$tmp/err" 'error: --card: unknown command card "nocard"'
+if grep -q "arguments\." "$tmp/err"; then echo "FAIL: an error names an internal field"; fail=1; fi
 printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1"]},{"type":"move","unit":"a_hi1","to":[6,3]}]}' >"$tmp/illegal.json"
 # One policy for every system: an illegal action is refused with its rule, the
 # refusal is logged, play goes on, and play exits 3.

@@ -1,8 +1,13 @@
-// serve_load <port> [requests]: sends that many move checks (default 1,000)
-// to a running `referee serve` on loopback, all at once, one connection
-// each, and checks every answer against the one a single request got first.
+// serve_load <port> [requests] [check|create] [connections]: sends that many
+// requests to a running `referee serve` on loopback, one connection each.
+//   check (the default): move checks, all at once, each answer compared with
+//     the one a single request got first;
+//   create: new games (POST /api/games), at most `connections` (default
+//     500) at a time, each answered 201 with a game's view, or 429 or 503
+//     with Retry-After (a limit, documented in docs/api.md), and the server
+//     still answering afterwards.
 // Prints the median and the 99th percentile latency; exits 1 if any request
-// failed or was answered differently.
+// failed or was answered wrongly.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,8 +25,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
+
+#include "http_client.hpp"
+
+using referee::testing::HttpClient;
 
 // One request on its own connection (Connection: close), read to the end.
 // A plain socket rather than an HTTP library, so the client adds nothing of
@@ -61,15 +69,55 @@ std::string exchange(int port, const std::string& request, std::string& problem)
   return response;
 }
 
+// `n` new games, `width` connections at a time.
+int create_storm(int port, int n, int width) {
+  std::atomic<int> next = 0, created = 0, limited = 0, failed = 0;
+  std::vector<double> ms(static_cast<std::size_t>(n), 0);
+  const std::string request = "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                              "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+  std::vector<std::thread> threads;
+  for (int t = 0; t < width; ++t)
+    threads.emplace_back([&] {
+      for (int i = next++; i < n; i = next++) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::string problem;
+        const std::string response = exchange(port, request, problem);
+        ms[static_cast<std::size_t>(i)] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const auto head_end = response.find("\r\n\r\n");
+        const bool answered = problem.empty() && head_end != std::string::npos;
+        if (answered && response.rfind("HTTP/1.1 201", 0) == 0 &&
+            nlohmann::json::parse(response.substr(head_end + 4), nullptr, false).contains("id")) {
+          ++created;
+        } else if (answered && (response.rfind("HTTP/1.1 429", 0) == 0 || response.rfind("HTTP/1.1 503", 0) == 0) &&
+                   response.find("Retry-After: ") < head_end) {
+          ++limited;
+        } else if (failed++ == 0) {
+          std::fprintf(stderr, "serve_load: first failure: %s%s\n", problem.c_str(), response.substr(0, 60).c_str());
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
+  HttpClient after(port);
+  auto alive = after.request("GET", "/api/battles");
+  std::sort(ms.begin(), ms.end());
+  std::printf("serve_load: %d new games, %d at a time: %d created, %d refused for a limit (429/503), %d failed; "
+              "latency median %.1f ms, 99th percentile %.1f ms, max %.1f ms; afterwards the server %s\n",
+              n, width, created.load(), limited.load(), failed.load(), ms[ms.size() / 2], ms[ms.size() * 99 / 100],
+              ms.back(), alive && alive->status == 200 ? "answers" : "does not answer");
+  return failed == 0 && alive && alive->status == 200 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: serve_load <port> [requests]\n");
+    std::fprintf(stderr, "usage: serve_load <port> [requests] [check|create] [connections]\n");
     return 2;
   }
   const int port = std::atoi(argv[1]);
   const int n = argc > 2 ? std::atoi(argv[2]) : 1000;
-  httplib::Client setup("127.0.0.1", port);
-  auto created = setup.Post("/api/games", "{}", "application/json");
+  const std::string mode = argc > 3 ? argv[3] : "check";
+  if (mode == "create") return create_storm(port, n, argc > 4 ? std::atoi(argv[4]) : 500);
+  HttpClient setup(port);
+  auto created = setup.request("POST", "/api/games", "{}");
   if (!created || created->status != 201) {
     std::fprintf(stderr, "serve_load: could not create a game\n");
     return 1;
@@ -79,7 +127,8 @@ int main(int argc, char** argv) {
   const std::string legal = R"({"name":"check","args":{"move":{"unit":"emp-halberd-1","stands":[{"stand":0,"to":{"x":56,"y":30}},{"stand":1,"to":{"x":60,"y":30}},{"stand":2,"to":{"x":64,"y":30}}]}}})";
   const std::string illegal = R"({"name":"check","args":{"move":{"unit":"emp-halberd-1","stands":[{"stand":0,"to":{"x":56,"y":80}},{"stand":1,"to":{"x":60,"y":80}},{"stand":2,"to":{"x":64,"y":80}}]}}})";
   const std::string path = "/api/games/" + id + "/query";
-  auto a = setup.Post(path, legal, "application/json"), b = setup.Post(path, illegal, "application/json");
+  auto a = setup.request("POST", path, legal);
+  auto b = setup.request("POST", path, illegal);
   if (!a || !b || a->status != 200 || b->status != 200) {
     std::fprintf(stderr, "serve_load: the first checks failed\n");
     return 1;

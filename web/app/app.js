@@ -14,11 +14,16 @@ export class ApiError extends Error {
   constructor(status, error) { super(error?.message ?? `HTTP ${status}`); this.status = status; this.error = error; }
 }
 
+// A request that changes something carries Content-Type application/json
+// (a log, application/x-ndjson), with a body of {} when it has nothing to
+// say: the server refuses any other type, which a page on another site could
+// send without the browser asking the server first (docs/api.md, "Safety").
 export async function api(method, path, body) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers['Content-Type'] = typeof body === 'string' ? 'text/plain' : 'application/json';
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  if (method !== 'GET' && method !== 'HEAD') {
+    const text = typeof body === 'string';
+    init.headers['Content-Type'] = text ? 'application/x-ndjson' : 'application/json';
+    init.body = text ? body : JSON.stringify(body ?? {});
   }
   const res = await fetch('/api/' + path, init);
   const text = await res.text();

@@ -151,7 +151,7 @@ test('Firefox: Ancients card played, the units it orders lit, one ordered, undo'
   await page.click('button[data-card="order-three-center"]');
   await page.waitForSelector('#play-card');
   // "Order Three Units Center": the lit units are the ones the card may order.
-  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
+  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
   assert.equal(plan.orders, 3);
   assert.equal(await page.$$eval('#an-svg rect[stroke="#ffd400"]', (r) => r.length), plan.units.length);
   await page.click('#play-card');

@@ -55,7 +55,7 @@ test('Ancients: play a card, the units it orders light up, order one, move it', 
   await page.waitForSelector('#play-card');
   // "Order Three Units Center": the lit units are the ones the card may order.
   const id = await page.evaluate(() => location.hash.slice(1));
-  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
+  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
   assert.equal(plan.orders, 3);
   const lit = await page.locator('#an-svg rect[stroke="#ffd400"]').count();
   assert.equal(lit, plan.units.length);

@@ -23,7 +23,7 @@ async function openPage(url = server.url, width = 1280, height = 800) {
   return page;
 }
 async function post(pathname, body) {
-  const res = await fetch(`${server.url}api/${pathname}`, { method: 'POST', body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}api/${pathname}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const data = await res.json();
   if (!res.ok) throw new Error(`${pathname}: ${JSON.stringify(data)}`);
   return data;

@@ -9,7 +9,10 @@
 // it is made again, and a replay rolls exactly what the log recorded.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,7 +70,7 @@ class Match {
 
   const Game& game() const { return *game_; }
   std::shared_ptr<const Game> game_ptr() const { return game_; }
-  const GameState& state() const { return *snapshots_[cursor_].state; }
+  const GameState& state() const { return *now_.state; }
   const GameLog& log() const { return log_; }
   const DiceSource& dice_source() const { return source_; }
 
@@ -79,34 +82,81 @@ class Match {
   // Steps back over the last entry of the log (refusals included) and
   // forward again. Playing after an undo drops what was undone.
   bool can_undo() const { return cursor_ > 0; }
-  bool can_redo() const { return cursor_ + 1 < snapshots_.size(); }
+  bool can_redo() const { return cursor_ < log_.entries.size(); }
   void undo();
   void redo();
   std::size_t position() const { return cursor_; }
-  std::size_t history_size() const { return snapshots_.size(); }
+  std::size_t history_size() const { return log_.entries.size() + 1; }
 
   // The log as played up to the current position (what undo left standing).
   GameLog current_log() const;
+
+  // --- How much of the history is kept as states.
+  // A state is kept for the start, every `interval`-th position, the current
+  // position and the one before it, and, after an undo or redo, the
+  // `interval` positions either side of the current one; any other is made
+  // again when undo, redo or state_at needs it, by replaying the log from the
+  // nearest kept state before it (at most `interval` - 1 entries, each
+  // applied with the dice where they stood, so it gives exactly the state
+  // played). 1, the default, keeps every state.
+  // A server sets it from a state's size, so a game's memory grows with the
+  // log (what changed) rather than with the battle's size per entry.
+  void set_snapshot_interval(std::size_t interval);
+  std::size_t snapshot_interval() const { return interval_; }
+  std::size_t snapshots_kept() const { return kept_.size(); }
+  // The log's entries as JSON text, summed: what the history holds besides
+  // its kept states.
+  std::size_t log_bytes() const { return log_bytes_; }
+  // The state after the first `position` entries (0 is the start), made from
+  // the nearest kept state; the game does not move. `position` must be at
+  // most history_size() - 1.
+  std::shared_ptr<const GameState> state_at(std::size_t position) const;
+  // Replays towards `position` (and keeps the states made) until `deadline`;
+  // true when its state is kept, so that undo or redo to it replays nothing.
+  // Lets a caller that holds a lock release it between steps.
+  bool prepare(std::size_t position, std::chrono::steady_clock::time_point deadline);
 
   // Plays a log from the start and checks every entry: the rolls, the result
   // and any refusal must be what the engine gives now. The scenario comes
   // from the log's header ("battle"), or from `scenario` when the caller
   // gives one (a log written before logs carried their battle). A log that
   // does not match is refused naming its line (the header is line 1).
+  // `each_entry`, when given, is called with the match before each entry is
+  // played; it may throw to give up (a caller bounding the work) or set the
+  // snapshot interval before the history grows.
   static Match replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
-                      const Json* scenario = nullptr, const std::string& scenario_name = "");
+                      const Json* scenario = nullptr, const std::string& scenario_name = "",
+                      const std::function<void(Match&)>& each_entry = {});
 
  private:
   struct Snapshot {
     std::shared_ptr<const GameState> state;
     StreamDice::Position dice;
   };
+  // The state after log entry `index`, from the one before it.
+  Snapshot replay_entry(std::size_t index, const Snapshot& before, StreamDice& dice) const;
+  // Makes and keeps the states from the nearest kept one up to `position`,
+  // stopping early at `deadline` when one is given.
+  bool materialize(std::size_t position, const std::chrono::steady_clock::time_point* deadline);
+  // Forgets the states the interval does not keep, but those within
+  // `window` of the current position.
+  void prune(std::size_t window);
+  // Makes `position` current; `window`: after play, only the state before it
+  // is kept near it (an undo is likely); after undo or redo, the `interval`
+  // either side (the states replayed to get there, which the next undo or
+  // redo steps through).
+  void move_to(std::size_t position, std::size_t window);
+
   std::shared_ptr<const Game> game_;
   DiceSource source_;
   StreamDice dice_;
   GameLog log_;
-  std::vector<Snapshot> snapshots_;  // snapshots_[i]: after the first i log entries
+  std::map<std::size_t, Snapshot> kept_;  // position (after that many log entries) -> its state
+  Snapshot now_;                          // kept_[cursor_]
   std::size_t cursor_ = 0;
+  std::size_t interval_ = 1;
+  std::vector<std::uint32_t> entry_bytes_;  // per log entry
+  std::size_t log_bytes_ = 0;
 };
 
 // Every log entry's JSON for a refused action: {"refused": [rulings]}.

@@ -1,0 +1,154 @@
+// The HTTP front end of `referee serve`, with no sockets in it: bytes in,
+// bytes out (http_server.cpp puts Asio around it; the tests and
+// fuzz/server_http_fuzz.cpp give it bytes directly).
+//
+// Requests are parsed by Boost.Beast's parser (Debian's Boost), and every
+// one is bounded before anything of it is acted on:
+//   - bytes: the request line and headers together at most
+//     HttpLimits::header_bytes (431, or 414 when the request line alone is
+//     longer) and HttpLimits::header_fields fields (431); a body at most the
+//     API's body limit, chunked or not (413, before it is read when
+//     Content-Length says so); unparsed input per connection at most
+//     HttpLimits::buffer_bytes; the bodies being read and the answers being
+//     written across all connections at most HttpLimits::bodies_in_flight
+//     and HttpLimits::answers_in_flight (503 with Retry-After);
+//   - framing: one Content-Length of digits only, Transfer-Encoding only
+//     "chunked" (and not with a Content-Length), no line folding: anything
+//     else is 400 and the connection closes. A request with neither has no
+//     body (RFC 9112), so a body-less POST is answered at once. Pipelined
+//     requests are answered in order. Range is ignored: an answer is whole;
+//   - who: Host must name this server (loopback names, the --host address,
+//     --allow-host names; 421 otherwise), so a DNS-rebinding page cannot use
+//     it. A request that changes something (any method but GET and HEAD)
+//     must not come from another origin (Origin, when sent, must be this
+//     server's own, and Sec-Fetch-Site same-origin or none: 403), and a body
+//     must be Content-Type application/json (application/x-ndjson also for
+//     /api/games/import: 415): a cross-site form or no-cors fetch can send
+//     neither without the browser asking first, which this server refuses;
+//   - methods: a route answers only its methods, and any other (OPTIONS,
+//     TRACE, PUT, ...) gets 405 with Allow; HEAD is GET without the body;
+//   - time: the caller (http_server.cpp) cuts a connection off when a phase
+//     (idle, header, body, writing) outlasts its HttpLimits deadline, with
+//     408 when part of a request had come.
+// Every answer, the front end's own errors included, carries nosniff, a
+// Content-Security-Policy and Cross-Origin-Resource-Policy: same-origin.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api.hpp"
+
+namespace referee::server {
+
+struct HttpLimits {
+  std::size_t header_bytes = 16 << 10;  // request line and header fields together
+  std::size_t header_fields = 100;
+  std::size_t buffer_bytes = 64 << 10;  // input held per connection: chunk lines, pipelined requests
+  std::size_t max_requests_per_connection = 1000;
+  std::size_t max_connections = 8192;  // and no more than the descriptors allow
+  std::size_t bodies_in_flight = std::size_t{128} << 20;   // all connections' bodies being read
+  std::size_t answers_in_flight = std::size_t{256} << 20;  // all connections' answers being written
+  // Deadlines, in seconds, for each phase of a connection.
+  double idle_seconds = 10;    // waiting for a request (keep-alive)
+  double header_seconds = 10;  // from a request's first byte to the end of its header
+  double body_seconds = 30;    // from the end of the header to the end of the body
+  double write_seconds = 30;   // writing one answer
+};
+
+// The names this server answers to (the Host check).
+struct Audience {
+  std::vector<std::string> hosts;  // lower case; IPv6 addresses in brackets: "[::1]"
+  bool any_address = false;        // listening on every address: any IP address is this server
+  // Loopback names, `listen_host` (the --host address; 0.0.0.0 or :: sets
+  // any_address) and `allowed` (--allow-host names).
+  static Audience for_host(const std::string& listen_host, const std::vector<std::string>& allowed = {});
+  bool admits(std::string_view host) const;  // a Host value, with or without its port
+};
+
+class FrontEnd {
+ public:
+  FrontEnd(Api& api, Audience audience, HttpLimits limits = {});
+  Api& api() { return api_; }
+  const HttpLimits& limits() const { return limits_; }
+  const Audience& audience() const { return audience_; }
+  // Bytes of bodies being read and answers being written, all connections.
+  std::atomic<std::size_t> bodies_in_flight{0};
+  std::atomic<std::size_t> answers_in_flight{0};
+
+ private:
+  Api& api_;
+  Audience audience_;
+  HttpLimits limits_;
+};
+
+// One connection's requests and answers. Give it what the socket received;
+// step() says what to do next.
+class HttpConnection {
+ public:
+  HttpConnection(FrontEnd& front, std::string client);
+  ~HttpConnection();
+  HttpConnection(const HttpConnection&) = delete;
+  HttpConnection& operator=(const HttpConnection&) = delete;
+
+  enum class Step {
+    read,    // give it more bytes (at most room()), or receive_eof()
+    write,   // write output(), then call written()
+    handle,  // run the API on take_job() (it may take a while), then answer()
+    close,   // done: close the connection
+  };
+  Step step();
+
+  std::size_t room() const;
+  void receive(std::string_view bytes);
+  void receive_eof();
+  const std::string& output() const { return out_; }
+  void written();
+  Request take_job();
+  void answer(const Response& response);
+
+  // The phase, for the caller's deadlines.
+  enum class Phase { idle, header, body, handling, writing, closed };
+  Phase phase() const;
+  // The phase's deadline has passed: 408 if part of a request had come, then
+  // the connection closes.
+  void time_out();
+
+ private:
+  struct Parser;
+  void start_request();
+  // The checks made once the header is in; false when a refusal was queued.
+  bool check_head();
+  void finish_request();
+  void respond(int status, std::string body, std::string content_type, bool close, std::string_view extra_headers = {},
+               bool no_store = true);
+  void refuse(const Response& r, bool close);
+
+  FrontEnd& front_;
+  std::string client_;
+  std::unique_ptr<Parser> parser_;
+  std::string in_;
+  std::string out_;
+  bool eof_ = false;
+  bool closing_ = false;
+  bool head_checked_ = false;
+  bool job_ready_ = false;    // a request waits to be taken
+  bool job_taken_ = false;    // its answer is awaited
+  bool head_request_ = false;  // HEAD: the answer without its body
+  bool keep_alive_ = true;
+  std::size_t requests_ = 0;
+  std::size_t reserved_body_ = 0;
+  std::size_t reserved_out_ = 0;
+  Request job_;
+};
+
+// Serves `bytes` as if a client had sent them on one connection and then
+// closed its side, the API answering in turn; returns every byte the server
+// wrote. For tests and the fuzz target.
+std::string serve_bytes(FrontEnd& front, std::string_view bytes, const std::string& client = "127.0.0.1");
+
+}  // namespace referee::server

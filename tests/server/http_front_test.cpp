@@ -1,0 +1,297 @@
+// The HTTP front end (http_front.hpp) given raw bytes, as a hostile client or
+// a hostile web page in the player's browser would send them: who may be
+// served (Host), who may change things (Origin, Content-Type), the bounds on
+// every part of a request, HTTP's framing, and the methods of every route.
+#include <gtest/gtest.h>
+
+#include "api.hpp"
+#include "http_front.hpp"
+#include "http_server.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace referee::server {
+namespace {
+
+struct Answer {
+  int status = 0;
+  std::string head;  // status line and headers
+  std::string body;
+  bool has(std::string_view header_line) const { return head.find(std::string(header_line) + "\r\n") != std::string::npos; }
+  std::string header(std::string_view name) const {
+    const std::string key = "\r\n" + std::string(name) + ": ";
+    const std::size_t at = head.find(key);
+    if (at == std::string::npos) return "";
+    const std::size_t start = at + key.size();
+    return head.substr(start, head.find("\r\n", start) - start);
+  }
+};
+
+// Splits what the server wrote into answers; a HEAD's has no body.
+std::vector<Answer> answers(std::string wrote, bool last_is_head = false) {
+  std::vector<Answer> out;
+  while (!wrote.empty()) {
+    const std::size_t end = wrote.find("\r\n\r\n");
+    if (end == std::string::npos || wrote.rfind("HTTP/1.1 ", 0) != 0) {
+      ADD_FAILURE() << "not an HTTP answer: " << wrote.substr(0, 200);
+      break;
+    }
+    Answer a;
+    a.head = wrote.substr(0, end + 2);
+    a.status = std::stoi(wrote.substr(9, 3));
+    wrote.erase(0, end + 4);
+    if (a.status == 100) continue;
+    const std::string length = a.header("Content-Length");
+    const std::size_t n = length.empty() || (last_is_head && wrote.empty()) ? 0 : std::stoul(length);
+    a.body = wrote.substr(0, n);
+    wrote.erase(0, n);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+class FrontTest : public ::testing::Test {
+ protected:
+  FrontTest()
+      : api_(builtin_games(), bundled_battle_list(builtin_games()), limits()),
+        front_(api_, Audience::for_host("127.0.0.1", {"board.example"})) {}
+  static Limits limits() {
+    Limits l;
+    l.max_body_bytes = 64 * 1024;
+    return l;
+  }
+  std::vector<Answer> send(const std::string& bytes, bool last_is_head = false) {
+    return answers(serve_bytes(front_, bytes), last_is_head);
+  }
+  Answer one(const std::string& bytes) {
+    auto all = send(bytes);
+    EXPECT_EQ(all.size(), 1u) << bytes.substr(0, 300);
+    return all.empty() ? Answer{} : all.front();
+  }
+  static std::string post(const std::string& path, const std::string& body, const std::string& headers,
+                          const std::string& host = "127.0.0.1:8080") {
+    return "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + headers + "Content-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+  }
+  static std::string get(const std::string& path, const std::string& headers = "", const std::string& method = "GET") {
+    return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n" + headers + "\r\n";
+  }
+  std::string new_game() {
+    const Answer a = one(post("/api/games", "{}", "Content-Type: application/json\r\n"));
+    EXPECT_EQ(a.status, 201) << a.body;
+    return a.status == 201 ? Json::parse(a.body)["id"].get<std::string>() : "";
+  }
+
+  Api api_;
+  FrontEnd front_;
+};
+
+const std::string kJson = "Content-Type: application/json\r\n";
+
+// DNS rebinding: a page of evil.example whose name now points at 127.0.0.1
+// sends Host: evil.example. Only this server's own names are answered.
+TEST_F(FrontTest, OnlyItsOwnHostNamesAreServed) {
+  for (const std::string host : {"evil.example", "evil.example:8080", "localhost.evil.example", "127.0.0.1.evil",
+                                 "localhost:80:80", "localhost:http", "127.0.0.2", "0.0.0.0"}) {
+    const Answer a = one("GET /api/systems HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+    EXPECT_EQ(a.status, 421) << host;
+    EXPECT_EQ(Json::parse(a.body)["error"]["field"], "Host");
+    EXPECT_EQ(one(post("/api/games", "{}", kJson, host)).status, 421) << host;
+    EXPECT_EQ(one("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n").status, 421) << host;
+  }
+  for (const std::string host : {"127.0.0.1", "127.0.0.1:8080", "localhost", "LOCALHOST:9", "[::1]:8080", "board.example"})
+    EXPECT_EQ(one("GET /api/systems HTTP/1.1\r\nHost: " + host + "\r\n\r\n").status, 200) << host;
+  // The target's own authority counts (absolute-form), not a Host beside it.
+  EXPECT_EQ(one("GET http://evil.example/api/systems HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status, 421);
+  EXPECT_EQ(one("GET http://localhost:8080/api/systems HTTP/1.1\r\nHost: evil.example\r\n\r\n").status, 200);
+  // HTTP/1.1 needs a Host, once.
+  EXPECT_EQ(one("GET /api/systems HTTP/1.1\r\n\r\n").status, 400);
+  EXPECT_EQ(one("GET /api/systems HTTP/1.1\r\nHost: \r\n\r\n").status, 400);
+  EXPECT_EQ(one("GET /api/systems HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n").status, 400);
+  // Listening on every address: any address names this server, names still do not.
+  Audience any = Audience::for_host("0.0.0.0");
+  EXPECT_TRUE(any.admits("192.168.1.20:8080"));
+  EXPECT_TRUE(any.admits("[fe80::1]"));
+  EXPECT_FALSE(any.admits("evil.example"));
+  EXPECT_FALSE(Audience::for_host("127.0.0.1").admits("192.168.1.20"));
+  EXPECT_TRUE(Audience::for_host("::1").admits("[::1]:80"));
+}
+
+// A page on another site may not change anything: its fetch or form sends
+// its Origin, or a content type a form can send without asking the server.
+TEST_F(FrontTest, CrossSiteRequestsChangeNothing) {
+  const std::size_t before = api_.game_count();
+  // A no-cors fetch with a text/plain JSON body; a form with enctype=text/plain.
+  EXPECT_EQ(one(post("/api/games", "{}", "Content-Type: text/plain;charset=UTF-8\r\n")).status, 415);
+  EXPECT_EQ(one(post("/api/games", R"({"a": "=b"})", "Content-Type: text/plain\r\nOrigin: null\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "battle=x", "Content-Type: application/x-www-form-urlencoded\r\n")).status, 415);
+  EXPECT_EQ(one(post("/api/games", "--b--", "Content-Type: multipart/form-data; boundary=b\r\n")).status, 415);
+  EXPECT_EQ(one(post("/api/games", "{}", "")).status, 415);  // a body with no type
+  EXPECT_EQ(one(post("/api/games/import", "{}", "Content-Type: text/plain\r\n")).status, 415);
+  // JSON from another origin, or marked cross-site by the browser.
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://evil.example\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://127.0.0.1:8081\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: https://127.0.0.1:8080\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Sec-Fetch-Site: cross-site\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Sec-Fetch-Site: same-site\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://127.0.0.1:8080\r\nOrigin: http://127.0.0.1:8080\r\n")).status, 403);
+  const std::string id = new_game();
+  const std::string del = "DELETE /api/games/" + id + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://evil.example\r\n\r\n";
+  EXPECT_EQ(one(del).status, 403);
+  EXPECT_EQ(api_.game_count(), before + 1);
+  // The board itself: same origin, JSON (a log as JSON Lines), or no page at all.
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://127.0.0.1:8080\r\nSec-Fetch-Site: same-origin\r\n")).status, 201);
+  EXPECT_EQ(one(post("/api/games", "{}", "Content-Type: Application/JSON; charset=utf-8\r\n")).status, 201);
+  const Answer log = one(get("/api/games/" + id + "/log"));
+  EXPECT_EQ(one(post("/api/games/import", log.body, "Content-Type: application/x-ndjson\r\n")).status, 201);
+  EXPECT_EQ(one(post("/api/games/" + id + "/undo", "", "")).status, 409);  // curl -X POST: no body, no type
+  EXPECT_EQ(one("DELETE /api/games/" + id + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n").status, 200);
+  // Reading is not changing: a GET needs no Origin check.
+  EXPECT_EQ(one(get("/api/battles", "Origin: http://evil.example\r\n")).status, 200);
+}
+
+TEST_F(FrontTest, EveryRouteAnswersOnlyItsMethodsWithAllow) {
+  const std::string id = new_game();
+  struct Case {
+    std::string method, path, allow;
+  };
+  const std::vector<Case> cases = {
+      {"OPTIONS", "/api/systems", "GET, HEAD"},      {"TRACE", "/api/battles", "GET, HEAD"},
+      {"PUT", "/api/games", "POST"},                 {"PATCH", "/api/games/" + id, "GET, HEAD, DELETE"},
+      {"GET", "/api/games/" + id + "/apply", "POST"}, {"OPTIONS", "/", "GET, HEAD"},
+      {"POST", "/app.js", "GET, HEAD"},              {"FOO", "/api/games/" + id + "/log", "GET, HEAD"},
+      {"CONNECT", "/api/games/import", "POST"},      {"DELETE", "/api/rules/warmaster", "GET, HEAD"},
+  };
+  for (const Case& c : cases) {
+    const Answer a = one(c.method + " " + c.path + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    EXPECT_EQ(a.status, 405) << c.method << " " << c.path;
+    EXPECT_EQ(a.header("Allow"), c.allow) << c.method << " " << c.path;
+    EXPECT_EQ(Json::parse(a.body)["error"]["field"], "method");
+  }
+  // HEAD is GET without the body, on every GET route and file.
+  for (const std::string& path : std::vector<std::string>{"/api/systems", "/api/games/" + id, "/", "/app.js", "/api/rules/ancients"}) {
+    const auto both = send(get(path) + get(path, "", "HEAD"), true);
+    ASSERT_EQ(both.size(), 2u) << path;
+    EXPECT_EQ(both[1].status, 200) << path;
+    EXPECT_EQ(both[1].header("Content-Length"), both[0].header("Content-Length")) << path;
+    EXPECT_EQ(both[1].body, "") << path;
+  }
+  EXPECT_EQ(one(get("/api/nowhere")).status, 404);
+  EXPECT_EQ(one("OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n").status, 405);
+}
+
+TEST_F(FrontTest, ContentLengthIsDigitsGivenOnce) {
+  for (const std::string value : {"abc", "0x10", " 2", "+2", "-1", "2, 2", "2 2", "1e1", "99999999999999999999"}) {
+    const Answer a = one("POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " +
+                         value + "\r\n\r\n{}");
+    EXPECT_EQ(a.status, 400) << "'" << value << "'";
+    EXPECT_TRUE(a.has("Connection: close")) << value;
+  }
+  const std::string twice = "POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n";
+  EXPECT_EQ(one(twice + "Content-Length: 2\r\n\r\n{}").status, 400);
+  EXPECT_EQ(one(twice + "Content-Length: 3\r\n\r\n{} ").status, 400);
+  EXPECT_EQ(one(twice + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n").status, 400);
+  EXPECT_EQ(one(twice + "\r\n{}").status, 201);
+  // Folded header lines are refused, not joined.
+  EXPECT_EQ(one("GET /api/systems HTTP/1.1\r\nHost: localhost\r\nX-A: a\r\n b\r\n\r\n").status, 400);
+}
+
+TEST_F(FrontTest, ChunkedBodiesAreBoundedAsOthers) {
+  const std::string head = "POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  EXPECT_EQ(one(head + "1\r\n{\r\n1\r\n}\r\n0\r\n\r\n").status, 201);
+  // 64 KiB is the limit here: a chunk past it is refused when its size is read.
+  std::string big = head;
+  for (int i = 0; i < 20; ++i) big += "1000\r\n" + std::string(4096, ' ') + "\r\n";
+  const Answer a = one(big + "0\r\n\r\n");
+  EXPECT_EQ(a.status, 413);
+  EXPECT_EQ(Json::parse(a.body)["error"]["field"], "body");
+  EXPECT_EQ(one(head + "ffffffffffffffff\r\n").status, 413);
+  // A chunk line with no end is not held without bound.
+  EXPECT_EQ(one(head + "1;" + std::string(200000, 'x')).status, 400);
+  EXPECT_EQ(one("POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n{}").status, 501);
+  EXPECT_EQ(one("POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n").status, 501);
+  // Content-Length past the limit: 413 before the body is read.
+  const Answer early = one("POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 268435456\r\n\r\n{");
+  EXPECT_EQ(early.status, 413);
+  EXPECT_TRUE(early.has("Connection: close"));
+}
+
+TEST_F(FrontTest, HeadersAndLinesAreBounded) {
+  // A million headers, a header line with no end, a request line with no end.
+  std::string many = "GET /api/systems HTTP/1.1\r\nHost: localhost\r\n";
+  for (int i = 0; i < 1000000; ++i) many += "a:b\r\n";
+  EXPECT_EQ(one(many + "\r\n").status, 431);
+  EXPECT_EQ(one("GET /api/systems HTTP/1.1\r\nHost: localhost\r\nX-Long: " + std::string(1 << 20, 'a')).status, 431);
+  EXPECT_EQ(one("GET /" + std::string(1 << 20, 'a')).status, 414);
+  // 101 short fields is past the count, though within the bytes.
+  std::string fields = "GET /api/systems HTTP/1.1\r\nHost: localhost\r\n";
+  for (int i = 0; i < 100; ++i) fields += "x" + std::to_string(i) + ": 1\r\n";
+  EXPECT_EQ(one(fields + "\r\n").status, 431);
+  EXPECT_EQ(one("GET /api/systems HTTP/2.0\r\nHost: localhost\r\n\r\n").status, 505);
+  EXPECT_EQ(one("GET /api/systems\r\n\r\n").status, 400);
+  EXPECT_EQ(one("GET /api/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n").status, 400);
+  EXPECT_EQ(one("GET /api/%00 HTTP/1.1\r\nHost: localhost\r\n\r\n").status, 400);
+}
+
+// A Range header is ignored: the answer is whole, once (cpp-httplib answered
+// 300 overlapping ranges of a 1 MiB view with 292 MiB).
+TEST_F(FrontTest, RangeIsIgnored) {
+  const std::string id = new_game();
+  std::string ranges = "Range: bytes=0-";
+  for (int i = 0; i < 299; ++i) ranges += ",0-";
+  const Answer whole = one(get("/api/games/" + id));
+  const Answer ranged = one(get("/api/games/" + id, ranges + "\r\n"));
+  EXPECT_EQ(ranged.status, 200);
+  EXPECT_EQ(ranged.body, whole.body);
+  const Answer file = one(get("/app.js", ranges + "\r\n"));
+  EXPECT_EQ(file.status, 200);
+  EXPECT_EQ(file.header("Content-Length"), std::to_string(file.body.size()));
+}
+
+TEST_F(FrontTest, EveryAnswerCarriesTheSecurityHeaders) {
+  const std::string id = new_game();
+  const std::string wrote = serve_bytes(front_, get("/") + get("/nothing.js") + get("/api/games/" + id + "/log") +
+                                                    get("/api/systems", "Range: bytes=0-1\r\n", "TRACE") +
+                                                    "GET /api/systems HTTP/1.1\r\nHost: evil.example\r\n\r\n");
+  const auto all = answers(wrote);
+  ASSERT_EQ(all.size(), 5u);
+  for (const Answer& a : all) {
+    EXPECT_TRUE(a.has("X-Content-Type-Options: nosniff")) << a.head;
+    EXPECT_NE(a.header("Content-Security-Policy").find("default-src 'self'"), std::string::npos) << a.head;
+    EXPECT_TRUE(a.has("Cross-Origin-Resource-Policy: same-origin")) << a.head;
+  }
+  for (const std::string& bad : {std::string("\x01\x02garbage\r\n\r\n"), std::string("GET / HTTP/1.1\r\nHost: localhost\r\nX\r\n\r\n")}) {
+    const Answer a = one(bad);
+    EXPECT_EQ(a.status, 400);
+    EXPECT_TRUE(a.has("X-Content-Type-Options: nosniff"));
+    EXPECT_TRUE(Json::accept(a.body));
+  }
+}
+
+TEST_F(FrontTest, ExpectContinueIsAnsweredBeforeTheBody) {
+  const std::string wrote = serve_bytes(
+      front_, "POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(wrote.rfind("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\n", 0), 0u) << wrote.substr(0, 80);
+  const std::string refused = serve_bytes(
+      front_, "POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 999999\r\n\r\n");
+  EXPECT_EQ(refused.rfind("HTTP/1.1 413", 0), 0u);
+}
+
+// Bytes held for bodies being read, across connections, are bounded: past
+// the bound a request is asked to come back.
+TEST_F(FrontTest, BodiesInFlightAreBounded) {
+  HttpLimits tight;
+  tight.bodies_in_flight = 100;
+  FrontEnd front(api_, Audience::for_host("127.0.0.1"), tight);
+  HttpConnection slow(front, "127.0.0.1");
+  slow.receive("POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 90\r\n\r\n{");
+  EXPECT_EQ(slow.step(), HttpConnection::Step::read);
+  EXPECT_EQ(front.bodies_in_flight, 90u);
+  const auto a = answers(serve_bytes(front, post("/api/games", std::string(20, ' ') + "{}", kJson)));
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].status, 503);
+  EXPECT_EQ(a[0].header("Retry-After"), "1");
+  EXPECT_EQ(answers(serve_bytes(front, post("/api/games", "{}", kJson)))[0].status, 201);
+}
+
+}  // namespace
+}  // namespace referee::server
