@@ -212,9 +212,17 @@ void probe_opponent_and_history() {
   });
   double worst = 0;
   std::size_t entries = 0;
+  // Memory per entry is the slope after the first requests, which also
+  // build what the opponent and the move checks keep for the battle.
+  long warm_kb = 0;
+  std::size_t warm_entries = 0;
   bool ok = true;
   const auto t0 = Clock::now();
   for (int i = 0; i < 40 && ok; ++i) {
+    if (i == 8) {
+      warm_kb = status_kb("VmRSS:");
+      warm_entries = entries;
+    }
     const auto t1 = Clock::now();
     auto r = once(request("POST", base + "/opponent", R"({"until": "player"})", kJson), false, 120);
     worst = std::max(worst, since(t1));
@@ -230,8 +238,10 @@ void probe_opponent_and_history() {
   char what[300];
   std::snprintf(what, sizeof what,
                 "40 requests until the player changes: %zu entries in %.1f s, the longest request %.2f s, "
-                "a GET of the game meanwhile at most %.2f s; %+.1f kB resident per entry",
-                entries, total, worst, worst_get.load(), entries ? static_cast<double>(after - before) / static_cast<double>(entries) : 0.0);
+                "a GET of the game meanwhile at most %.2f s; %+.1f MiB resident in all, %+.1f kB per entry after the first %zu",
+                entries, total, worst, worst_get.load(), static_cast<double>(after - before) / 1024.0,
+                entries > warm_entries ? static_cast<double>(after - warm_kb) / static_cast<double>(entries - warm_entries) : 0.0,
+                warm_entries);
   report("opponent and history, 1,000 units", ok, what);
   // Undo all the way back: replayed in bounded steps.
   const auto t2 = Clock::now();
