@@ -4,8 +4,10 @@
 #include "referee/warmaster/combat.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -500,11 +502,58 @@ struct Phase {
     return out;
   }
 
+  // A pursuer's bonus in the next round: its extra attacks and how far its enemy retreated.
+  using PursuitBonus = std::map<std::string, std::pair<int, double>>;
+  // One round of an engagement: what the play sheet's steps 1 to 5 work with and pass on.
+  struct Round {
+    CombatRound cr;
+    std::vector<std::string> group;                        // its units, the first side's first
+    std::map<std::string, std::vector<std::string>> foes;  // the enemies each unit touched at the start
+    std::map<std::string, Contact> contact;                // and the way directly away from them
+    std::array<std::vector<std::pair<OrientedRect, double>>, 2> fighting;  // each side's fighting stands, facing
+    std::map<std::string, int> unsaved;             // unsaved hits each unit took this round
+    std::array<std::vector<std::string>, 2> alive;  // each side's units left after the casualties
+  };
+  // What the losers' retreats leave for the winners' pursuit.
+  struct Retreats {
+    std::map<std::string, Vec2> shift;
+    std::map<std::string, double> retreated;
+    std::set<std::string> gone;  // losers no longer on the table
+  };
+
   void run();
   // One round of an engagement, then the next while pursuers catch an enemy.
-  void fight(int engagement, int round, const std::vector<std::string>& group,
-                                 const std::map<std::string, std::pair<int, double>>& pursuit,
-                                 std::map<std::string, int>& total_hits, std::map<std::string, int>& removed);
+  void fight(int engagement, int round, const std::vector<std::string>& group, const PursuitBonus& pursuit,
+             std::map<std::string, int>& total_hits, std::map<std::string, int>& removed);
+  Round start_round(int engagement, int round, const std::vector<std::string>& group);
+  // 1. Attacks, hits and saves.
+  void attacks_hits_and_saves(Round& r, int round, const PursuitBonus& pursuit);
+  std::optional<CombatAttack> attack_dice(const Unit& u, const Unit& t, const std::vector<Fight>& fights, int round,
+                                          const PursuitBonus& pursuit, const std::string& terror) const;
+  void roll_hits_and_saves(CombatAttack& a);
+  void rule_on_attack(const Unit& u, const CombatAttack& a);
+  // 2. Support.
+  void count_support(Round& r);
+  // 3. Casualties.
+  void remove_casualties(Round& r, std::map<std::string, int>& total_hits, std::map<std::string, int>& removed);
+  // 4. The result.
+  void work_out_result(Round& r);
+  // 5. After a draw, both sides fall back.
+  void draw_both_fall_back(Round& r);
+  // 5. The losers retreat.
+  Retreats losers_retreat(Round& r);
+  CombatMove retreat_one(Round& r, const std::string& id, int each, std::size_t losers, Retreats& out);
+  void artillery_destroyed_retreating(CombatMove& m, int each);
+  void retreat_off_table(const Unit& u, CombatMove& m, int each, const std::string& split);
+  void lose_stands_for_blocked_retreat(Round& r, CombatMove& m, double short_by, Retreats& out);
+  // 5. The winners pursue, stand, fall back or advance.
+  std::vector<std::string> winners_move(Round& r, const Retreats& back);
+  CombatMove advance_after_destroying(const Unit& wu, const Contact& c, const CombatDecision* d);
+  CombatMove stand_ground(const std::string& id, bool none_left, CombatChoice choice);
+  std::string pursuit_target(const Unit& wu, const std::vector<std::string>& left, std::string& refusal) const;
+  std::string pursuit_refusal(const Unit& wu, Position own, const Unit& eu) const;
+  CombatMove pursue(const std::string& id, const std::string& target, const Retreats& back);
+  static PursuitBonus next_round_bonus(const CombatRound& cr, const Retreats& back);
   CombatMove fall_back(const std::string& id, const Contact& c, const CombatDecision* d, bool winner);
   // A fall back, advance or pursuit that took unit `id` off the table: not a
   // retreat, so it rolls on the off-table chart (docs/rulings.md#warmaster-combat-moves)
@@ -554,137 +603,182 @@ CombatMove Phase::fall_back(const std::string& id, const Contact& c, const Comba
   return m;
 }
 
-void Phase::fight(int engagement, int round, const std::vector<std::string>& group_in,
-                                      const std::map<std::string, std::pair<int, double>>& pursuit,
-                                      std::map<std::string, int>& total_hits, std::map<std::string, int>& removed) {
-  CombatRound cr;
-  cr.engagement = engagement;
-  cr.round = round;
-  const std::vector<std::string> group = in_order(group_in);
-  cr.units = group;
+void Phase::fight(int engagement, int round, const std::vector<std::string>& group, const PursuitBonus& pursuit,
+                  std::map<std::string, int>& total_hits, std::map<std::string, int>& removed) {
+  Round r = start_round(engagement, round, group);
+  attacks_hits_and_saves(r, round, pursuit);
+  count_support(r);
+  remove_casualties(r, total_hits, removed);
+  work_out_result(r);
+  if (!r.cr.winner) {
+    draw_both_fall_back(r);
+    rep.rounds.push_back(std::move(r.cr));
+    return;
+  }
+  const int w = *r.cr.winner;
+  const Retreats back = losers_retreat(r);
+  const std::vector<std::string> pursuers = winners_move(r, back);
+  const PursuitBonus next = next_round_bonus(r.cr, back);
+  rep.rounds.push_back(std::move(r.cr));
+  if (pursuers.empty()) return;
+  // Only pursuers that caught an enemy fight on.
+  const std::vector<std::string> g = contact_group(bf, pursuers, tol());
+  bool both = false;
+  for (const std::string& id : g) both = both || bf.find_unit(id)->side != w;
+  if (!both) return;
+  if (round >= options.max_rounds) {
+    rep.rulings.push_back({kRuleRound,
+                           fmt::format("Engagement {} stops after {} rounds (the guard max_rounds)", engagement + 1,
+                                       options.max_rounds),
+                           {{"rounds", static_cast<double>(round), ""}}});
+    return;
+  }
+  fight(engagement, round + 1, g, next, total_hits, removed);
+}
+
+// Who each unit fights, and the way directly away, at the start of the round.
+Phase::Round Phase::start_round(int engagement, int round, const std::vector<std::string>& group) {
+  Round r;
+  r.cr.engagement = engagement;
+  r.cr.round = round;
+  r.group = in_order(group);
+  r.cr.units = r.group;
   if (round > 1)
     rep.rulings.push_back({kRuleRound,
                            fmt::format("Round {} of engagement {}: the pursuers fight again: {}", round, engagement + 1,
-                                       fmt::join(group, ", ")),
+                                       fmt::join(r.group, ", ")),
                            {{"round", static_cast<double>(round), ""}}});
-
-  // Who each unit fought, and the way directly away, at the start of the round.
-  std::map<std::string, std::vector<std::string>> foes;
-  std::map<std::string, Contact> contact;
-  for (const std::string& id : group) {
+  for (const std::string& id : r.group) {
     const Unit& u = *bf.find_unit(id);
-    for (const std::string& e : group)
-      if (bf.find_unit(e)->side != u.side && units_touch(u, *bf.find_unit(e), tol())) foes[id].push_back(e);
-    if (auto c = contact_of(bf, u, foes[id], tol())) contact[id] = *c;
+    for (const std::string& e : r.group)
+      if (bf.find_unit(e)->side != u.side && units_touch(u, *bf.find_unit(e), tol())) r.foes[id].push_back(e);
+    if (auto c = contact_of(bf, u, r.foes[id], tol())) r.contact[id] = *c;
   }
+  return r;
+}
 
-  // 1. Attacks, hits and saves: each unit against each unit its stands fight.
-  std::array<std::vector<std::pair<OrientedRect, double>>, 2> fighting;  // rect, facing
-  std::map<std::string, int> unsaved;
-  for (const std::string& id : group) {
+// 1. Attacks, hits and saves: each unit against each unit its stands fight.
+void Phase::attacks_hits_and_saves(Round& r, int round, const PursuitBonus& pursuit) {
+  for (const std::string& id : r.group) {
     const Unit& u = *bf.find_unit(id);
-    bool terrified = false;
-    std::string terror;
-    for (const std::string& e : foes[id])
+    std::string terror;  // a terrifying enemy it fights
+    for (const std::string& e : r.foes[id])
       if (bf.find_unit(e)->terrifying) {
-        terrified = true;
         terror = e;
         break;
       }
     std::vector<Fight> fights;
     for (std::size_t s = 0; s < u.stands.size(); ++s)
-      if (auto f = fight_of(bf, u, s, group, tol())) {
+      if (auto f = fight_of(bf, u, s, r.group, tol())) {
         fights.push_back(*f);
-        fighting[static_cast<std::size_t>(u.side)].push_back({u.footprint(s), u.stands[s].pose.facing_deg});
+        r.fighting[static_cast<std::size_t>(u.side)].push_back({u.footprint(s), u.stands[s].pose.facing_deg});
       }
-    for (const std::string& tid : group) {
+    for (const std::string& tid : r.group) {
       const Unit* t = bf.find_unit(tid);
       if (!t || t->side == u.side) continue;
-      CombatAttack a;
-      a.attacker = id;
-      a.target = tid;
-      const PositionAnswer pos = position_of(bf, *t, settings);
-      a.position = pos.position;
-      a.needed = to_hit(a.position);
-      a.armour = t->armour;
-      auto add = [&](const std::string& name, int v) {
-        auto m = std::find_if(a.modifiers.begin(), a.modifiers.end(),
-                              [&](const AttackModifier& x) { return x.name == name; });
-        if (m == a.modifiers.end()) m = a.modifiers.insert(a.modifiers.end(), AttackModifier{name, v, 0});
-        ++m->stands;
-        return v;
-      };
-      for (const Fight& f : fights) {
-        if (f.target != tid) continue;
-        ++a.stands;
-        int n = u.attacks;
-        if (round == 1 && charged(id) && a.position == Position::Open) {
-          n += add("charging an enemy in the open", 1);
-          if (u.type == TroopType::Monster || u.type == TroopType::Chariot)
-            n += add("monster or chariot charging an enemy in the open", 1);
-        }
-        if (auto p = pursuit.find(id); p != pursuit.end()) {
-          n += add("pursuit attack", 1);
-          if (p->second.first > 0)
-            n += add(fmt::format("extra pursuit attacks ({} full 3 cm of {} retreated)", p->second.first,
-                                 cm(p->second.second)),
-                     p->second.first);
-        }
-        if (terrified) n += add(fmt::format("fighting a terrifying enemy ({})", terror), -1);
-        if (!f.front) n += add("fighting to the side or rear", -1);
-        if (u.confused) n += add("confused", -1);
-        a.dice += std::max(0, n);
-      }
-      if (a.stands == 0) continue;
-      for (int k = 0; k < a.dice; ++k) {
-        a.to_hit.push_back(dice.d6(fmt::format("combat to hit: {} at {}", id, tid)));
-        a.hits += a.to_hit.back() >= a.needed;
-      }
-      a.unsaved = a.hits;
-      if (a.armour > 0)
-        for (int k = 0; k < a.hits; ++k) {
-          a.saves.push_back(dice.d6(fmt::format("armour save: {}", tid)));
-          a.unsaved -= a.saves.back() >= a.armour;
-        }
-      std::vector<std::string> mod_words;
-      int total_mod = 0;
-      for (const AttackModifier& m : a.modifiers) {
-        mod_words.push_back(fmt::format("{:+d} {} ({})", m.value, m.name, plural(m.stands, "stand", "stands")));
-        total_mod += m.value * m.stands;
-      }
-      rep.rulings.push_back(
-          {kRuleAttacks,
-           fmt::format("{}: {} (Attacks {}) {} {}: {}{}", id, plural(a.stands, "stand", "stands"), u.attacks,
-                       a.stands == 1 ? "fights" : "fight", tid,
-                       plural(a.dice, "die", "dice"),
-                       mod_words.empty() ? std::string(" (no modifier)")
-                                         : fmt::format(" ({})", fmt::join(mod_words, "; "))),
-           {{"stands", static_cast<double>(a.stands), ""},
-            {"dice", static_cast<double>(a.dice), ""},
-            {"modifiers", static_cast<double>(total_mod), ""}}});
-      rep.rulings.push_back(
-          {kRuleHits,
-           fmt::format("{} rolls {} at {} ({}, hits on {}+): {}; {}", id, plural(a.dice, "die", "dice"), tid,
-                       to_string(a.position), a.needed, plural(a.hits, "hit", "hits"),
-                       a.armour > 0 ? fmt::format("{} saved on {}+, {} unsaved", a.hits - a.unsaved, a.armour, a.unsaved)
-                                    : fmt::format("no armour save, {} unsaved", a.unsaved)),
-           {{"dice", static_cast<double>(a.dice), ""},
-            {"needed", static_cast<double>(a.needed), ""},
-            {"hits", static_cast<double>(a.hits), ""},
-            {"unsaved", static_cast<double>(a.unsaved), ""}}});
-      unsaved[tid] += a.unsaved;
-      cr.sides[static_cast<std::size_t>(u.side)].hits += a.unsaved;
-      cr.attacks.push_back(std::move(a));
+      std::optional<CombatAttack> a = attack_dice(u, *t, fights, round, pursuit, terror);
+      if (!a) continue;
+      roll_hits_and_saves(*a);
+      rule_on_attack(u, *a);
+      r.unsaved[tid] += a->unsaved;
+      r.cr.sides[static_cast<std::size_t>(u.side)].hits += a->unsaved;
+      r.cr.attacks.push_back(std::move(*a));
     }
   }
+}
 
-  // 2. Support, from where the stands stood when they fought.
+// The dice unit `u` rolls at `t`: its Attacks for each stand that fights `t`,
+// with the play sheet's modifiers; none when no stand of `u` fights `t`.
+std::optional<CombatAttack> Phase::attack_dice(const Unit& u, const Unit& t, const std::vector<Fight>& fights,
+                                               int round, const PursuitBonus& pursuit,
+                                               const std::string& terror) const {
+  CombatAttack a;
+  a.attacker = u.id;
+  a.target = t.id;
+  a.position = position_of(bf, t, settings).position;
+  a.needed = to_hit(a.position);
+  a.armour = t.armour;
+  auto add = [&](const std::string& name, int v) {
+    auto m = std::find_if(a.modifiers.begin(), a.modifiers.end(),
+                          [&](const AttackModifier& x) { return x.name == name; });
+    if (m == a.modifiers.end()) m = a.modifiers.insert(a.modifiers.end(), AttackModifier{name, v, 0});
+    ++m->stands;
+    return v;
+  };
+  for (const Fight& f : fights) {
+    if (f.target != t.id) continue;
+    ++a.stands;
+    int n = u.attacks;
+    if (round == 1 && charged(u.id) && a.position == Position::Open) {
+      n += add("charging an enemy in the open", 1);
+      if (u.type == TroopType::Monster || u.type == TroopType::Chariot)
+        n += add("monster or chariot charging an enemy in the open", 1);
+    }
+    if (auto p = pursuit.find(u.id); p != pursuit.end()) {
+      n += add("pursuit attack", 1);
+      if (p->second.first > 0)
+        n += add(fmt::format("extra pursuit attacks ({} full 3 cm of {} retreated)", p->second.first,
+                             cm(p->second.second)),
+                 p->second.first);
+    }
+    if (!terror.empty()) n += add(fmt::format("fighting a terrifying enemy ({})", terror), -1);
+    if (!f.front) n += add("fighting to the side or rear", -1);
+    if (u.confused) n += add("confused", -1);
+    a.dice += std::max(0, n);
+  }
+  if (a.stands == 0) return std::nullopt;
+  return a;
+}
+
+// To hit on the target's position, then the target's armour saves each hit.
+void Phase::roll_hits_and_saves(CombatAttack& a) {
+  for (int k = 0; k < a.dice; ++k) {
+    a.to_hit.push_back(dice.d6(fmt::format("combat to hit: {} at {}", a.attacker, a.target)));
+    a.hits += a.to_hit.back() >= a.needed;
+  }
+  a.unsaved = a.hits;
+  if (a.armour > 0)
+    for (int k = 0; k < a.hits; ++k) {
+      a.saves.push_back(dice.d6(fmt::format("armour save: {}", a.target)));
+      a.unsaved -= a.saves.back() >= a.armour;
+    }
+}
+
+void Phase::rule_on_attack(const Unit& u, const CombatAttack& a) {
+  std::vector<std::string> mod_words;
+  int total_mod = 0;
+  for (const AttackModifier& m : a.modifiers) {
+    mod_words.push_back(fmt::format("{:+d} {} ({})", m.value, m.name, plural(m.stands, "stand", "stands")));
+    total_mod += m.value * m.stands;
+  }
+  rep.rulings.push_back(
+      {kRuleAttacks,
+       fmt::format("{}: {} (Attacks {}) {} {}: {}{}", a.attacker, plural(a.stands, "stand", "stands"), u.attacks,
+                   a.stands == 1 ? "fights" : "fight", a.target, plural(a.dice, "die", "dice"),
+                   mod_words.empty() ? std::string(" (no modifier)") : fmt::format(" ({})", fmt::join(mod_words, "; "))),
+       {{"stands", static_cast<double>(a.stands), ""},
+        {"dice", static_cast<double>(a.dice), ""},
+        {"modifiers", static_cast<double>(total_mod), ""}}});
+  rep.rulings.push_back(
+      {kRuleHits,
+       fmt::format("{} rolls {} at {} ({}, hits on {}+): {}; {}", a.attacker, plural(a.dice, "die", "dice"), a.target,
+                   to_string(a.position), a.needed, plural(a.hits, "hit", "hits"),
+                   a.armour > 0 ? fmt::format("{} saved on {}+, {} unsaved", a.hits - a.unsaved, a.armour, a.unsaved)
+                                : fmt::format("no armour save, {} unsaved", a.unsaved)),
+       {{"dice", static_cast<double>(a.dice), ""},
+        {"needed", static_cast<double>(a.needed), ""},
+        {"hits", static_cast<double>(a.hits), ""},
+        {"unsaved", static_cast<double>(a.unsaved), ""}}});
+}
+
+// 2. Support, from where the stands stood when they fought.
+void Phase::count_support(Round& r) {
   for (int s = 0; s < 2; ++s) {
-    CombatSideResult& side = cr.sides[static_cast<std::size_t>(s)];
+    CombatSideResult& side = r.cr.sides[static_cast<std::size_t>(s)];
     side.side = s;
-    for (const std::string& id : group)
+    for (const std::string& id : r.group)
       if (bf.find_unit(id)->side == s) side.units.push_back(id);
-    side.supporting = support(s, fighting[static_cast<std::size_t>(s)]);
+    side.supporting = support(s, r.fighting[static_cast<std::size_t>(s)]);
     side.support = static_cast<int>(side.supporting.size());
     side.result = side.hits + side.support;
     if (side.support > 0)
@@ -694,21 +788,23 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
                                          fmt::join(side.supporting, ", ")),
                              {{"support", static_cast<double>(side.support), ""}}});
   }
+}
 
-  // 3. Casualties: a stand per full Hits value over the engagement, those in
-  //    contact with the enemy first (docs/rulings.md#warmaster-combat-casualties).
+// 3. Casualties: a stand per full Hits value over the engagement, those in
+//    contact with the enemy first (docs/rulings.md#warmaster-combat-casualties).
+void Phase::remove_casualties(Round& r, std::map<std::string, int>& total_hits, std::map<std::string, int>& removed) {
   std::set<std::string> destroyed;
-  for (const std::string& id : group) {
-    if (unsaved[id] == 0) continue;
+  for (const std::string& id : r.group) {
+    if (r.unsaved[id] == 0) continue;
     Unit& u = *bf.find_unit(id);
     CombatCasualties c;
     c.unit = id;
-    c.unsaved = unsaved[id];
+    c.unsaved = r.unsaved[id];
     total_hits[id] += c.unsaved;
     const int per = u.hits > 0 ? u.hits : 1;
     c.stands_removed = std::min(static_cast<int>(u.stands.size()), total_hits[id] / per - removed[id]);
     removed[id] += c.stands_removed;
-    remove_stands(bf, u, c.stands_removed, foes[id], tol());
+    remove_stands(bf, u, c.stands_removed, r.foes[id], tol());
     u.stands_lost += c.stands_removed;
     c.destroyed = u.stands.empty();
     rep.rulings.push_back(
@@ -719,7 +815,7 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
                      c.destroyed ? ", the unit is destroyed" : ""),
          {{"unsaved", static_cast<double>(c.unsaved), ""},
           {"stands_removed", static_cast<double>(c.stands_removed), ""}}});
-    cr.casualties.push_back(c);
+    r.cr.casualties.push_back(c);
     if (c.destroyed) destroyed.insert(id);
   }
   for (const std::string& id : destroyed) {
@@ -730,17 +826,19 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
                                          fmt::join(chars, ", ")),
                              {}});
   }
+}
 
-  // 4. The result.
-  std::array<std::vector<std::string>, 2> alive;
-  for (const std::string& id : group)
-    if (const Unit* u = bf.find_unit(id)) alive[static_cast<std::size_t>(u->side)].push_back(id);
+// 4. The result: hits and support, unless a side is destroyed.
+void Phase::work_out_result(Round& r) {
+  CombatRound& cr = r.cr;
+  for (const std::string& id : r.group)
+    if (const Unit* u = bf.find_unit(id)) r.alive[static_cast<std::size_t>(u->side)].push_back(id);
   const int r0 = cr.sides[0].result, r1 = cr.sides[1].result;
   std::string how;
-  if (alive[0].empty() && alive[1].empty()) {
+  if (r.alive[0].empty() && r.alive[1].empty()) {
     how = "both sides are destroyed";
-  } else if (alive[0].empty() || alive[1].empty()) {
-    cr.winner = alive[0].empty() ? 1 : 0;
+  } else if (r.alive[0].empty() || r.alive[1].empty()) {
+    cr.winner = r.alive[0].empty() ? 1 : 0;
     how = fmt::format("side {} is destroyed: side {} wins", 1 - *cr.winner, *cr.winner);
   } else if (r0 != r1) {
     cr.winner = r0 > r1 ? 0 : 1;
@@ -758,286 +856,305 @@ void Phase::fight(int engagement, int round, const std::vector<std::string>& gro
        {{"side_0", static_cast<double>(r0), ""},
         {"side_1", static_cast<double>(r1), ""},
         {"difference", static_cast<double>(cr.difference), ""}}});
+}
 
-  std::vector<std::string> pursuers;
-  if (!cr.winner) {
-    // 5a. A draw: both sides fall back; defended or fortified units may stand.
-    if (!alive[0].empty() && !alive[1].empty())
-      for (const std::string& id : group) {
-        if (!bf.find_unit(id) || !contact.count(id)) continue;
-        const CombatDecision* d = decision_of(options, id);
-        const CombatChoice choice = d ? d->choice : CombatChoice::Default;
-        const PositionAnswer pos = position_of(bf, *bf.find_unit(id), settings);
-        const bool may_stand = pos.position != Position::Open;
-        // "Both sides fall back ... A defended or fortified unit can stand its
-        // ground instead": after a draw nobody pursues or advances, and only a
-        // defended or fortified unit stands. Any other choice is refused, said
-        // so in a ruling, and the default (fall back by the lowest die, or stand
-        // when it may) takes its place (docs/rulings.md#warmaster-combat-decisions).
-        if (choice == CombatChoice::Pursue || choice == CombatChoice::Advance ||
-            (choice == CombatChoice::Stand && !may_stand)) {
-          const std::string what = may_stand ? "it stands its ground" : "it falls back";
-          rep.rulings.push_back(
-              {kRuleDraw,
-               choice == CombatChoice::Stand
-                   ? fmt::format("{} is in the open: after a draw only a defended or fortified unit may stand its "
-                                 "ground; {}",
-                                 id, what)
-                   : fmt::format("{} may not {} after a draw (\"Both sides fall back\"); {}", id,
-                                 choice == CombatChoice::Pursue ? "pursue" : "advance", what),
-               {}});
-        }
-        if (may_stand && choice != CombatChoice::FallBack) {
-          CombatMove m;
-          m.unit = id;
-          m.kind = CombatMoveKind::Stand;
-          rep.rulings.push_back(
-              {kRuleDraw, fmt::format("{} stands its ground after the draw: {}", id, pos.reason), {}});
-          cr.moves.push_back(m);
-          continue;
-        }
-        // The decision's distance is the fall back its player asked for, so it
-        // counts only when the choice was to fall back; a refused choice falls
-        // back by the lowest die, as the default does.
-        cr.moves.push_back(fall_back(id, contact[id], choice == CombatChoice::FallBack ? d : nullptr, false));
-      }
-  } else {
-    const int w = *cr.winner;
-    // 5b. The losers retreat the difference, split among them, rounded up.
-    std::map<std::string, Vec2> shift;
-    std::map<std::string, double> retreated;
-    std::set<std::string> gone;  // losers no longer on the table
-    const std::vector<std::string>& losers = alive[static_cast<std::size_t>(1 - w)];
-    const int each = losers.empty() ? 0 : (cr.difference + static_cast<int>(losers.size()) - 1) /
-                                              static_cast<int>(losers.size());
-    for (const std::string& id : losers) {
+// 5. A draw: both sides fall back; defended or fortified units may stand.
+void Phase::draw_both_fall_back(Round& r) {
+  if (r.alive[0].empty() || r.alive[1].empty()) return;
+  for (const std::string& id : r.group) {
+    if (!bf.find_unit(id) || !r.contact.count(id)) continue;
+    const CombatDecision* d = decision_of(options, id);
+    const CombatChoice choice = d ? d->choice : CombatChoice::Default;
+    const PositionAnswer pos = position_of(bf, *bf.find_unit(id), settings);
+    const bool may_stand = pos.position != Position::Open;
+    // "Both sides fall back ... A defended or fortified unit can stand its
+    // ground instead": after a draw nobody pursues or advances, and only a
+    // defended or fortified unit stands. Any other choice is refused, said
+    // so in a ruling, and the default (fall back by the lowest die, or stand
+    // when it may) takes its place (docs/rulings.md#warmaster-combat-decisions).
+    if (choice == CombatChoice::Pursue || choice == CombatChoice::Advance ||
+        (choice == CombatChoice::Stand && !may_stand)) {
+      const std::string what = may_stand ? "it stands its ground" : "it falls back";
+      rep.rulings.push_back(
+          {kRuleDraw,
+           choice == CombatChoice::Stand
+               ? fmt::format("{} is in the open: after a draw only a defended or fortified unit may stand its "
+                             "ground; {}",
+                             id, what)
+               : fmt::format("{} may not {} after a draw (\"Both sides fall back\"); {}", id,
+                             choice == CombatChoice::Pursue ? "pursue" : "advance", what),
+           {}});
+    }
+    if (may_stand && choice != CombatChoice::FallBack) {
       CombatMove m;
       m.unit = id;
-      m.kind = CombatMoveKind::Retreat;
-      m.distance = each;
-      const Contact c = contact.count(id) ? contact[id] : Contact{};
-      m.from = c.enemy;
-      const Unit& u = *bf.find_unit(id);
-      if (u.type == TroopType::Artillery) {
-        m.kind = CombatMoveKind::Destroyed;
-        m.destroyed = true;
-        m.characters = remove_unit(bf, id, false);
-        gone.insert(id);
-        rep.rulings.push_back({kRuleArtillery,
-                               fmt::format("{} is artillery and must retreat {}: \"Artillery ... are destroyed if "
-                                           "they retreat\"{}",
-                                           id, cm(each),
-                                           m.characters.empty()
-                                               ? std::string()
-                                               : fmt::format("; {} stays where it is, on its own",
-                                                             fmt::join(m.characters, ", "))),
-                               {{"retreat", static_cast<double>(each), "cm"}}});
-        cr.moves.push_back(m);
-        continue;
-      }
-      const Slide s = slide_unit(bf, id, c.away, each, settings);
-      m.moved = s.moved;
-      m.blocked = s.blocked;
-      m.characters = s.characters;
-      if (s.left_table) {
-        m.left_table = true;
-        m.destroyed = true;
-        m.off_table = resolve_off_table(u, dice, true);
-        rep.rulings.push_back(m.off_table->ruling);
-        m.characters = remove_unit(bf, id, true);
-        gone.insert(id);
-        rep.rulings.push_back(
-            {kRuleRetreat,
-             fmt::format("{} retreats {} away from {}{} over the table edge: a unit that leaves the table retreating "
-                         "from combat is destroyed{}",
-                         id, cm(each), c.enemy,
-                         losers.size() > 1 ? fmt::format(" (a difference of {} split among {} units, rounded up)",
-                                                         cr.difference, losers.size())
-                                           : std::string(),
-                         m.characters.empty() ? std::string()
-                                              : fmt::format("; {} suffers the same fate", fmt::join(m.characters, ", "))),
-             {{"retreat", static_cast<double>(each), "cm"}}});
-        cr.moves.push_back(m);
-        continue;
-      }
-      shift[id] = s.shift;
-      retreated[id] = s.moved;
-      rep.rulings.push_back(
-          {kRuleRetreat,
-           fmt::format("{} retreats {} directly away from {}{}{}", id, cm(each), c.enemy,
-                       losers.size() > 1 ? fmt::format(" (a difference of {} split among {} units, rounded up)",
-                                                       cr.difference, losers.size())
-                                         : fmt::format(" (the difference in results)"),
-                       s.blocked ? fmt::format(", but only {} before it is blocked ({})", cm(s.moved), s.why)
-                                 : with_characters(s.characters, "moves")),
-           {{"retreat", static_cast<double>(each), "cm"}, {"moved", s.moved, "cm"}}});
-      if (s.blocked) {
-        // docs/rulings.md#warmaster-combat-blocked-retreat
-        const double short_by = each - s.moved;
-        Unit& mu = *bf.find_unit(id);
-        const int lost = std::min(static_cast<int>(mu.stands.size()),
-                                  static_cast<int>(std::ceil(short_by / settings.blocked_retreat_cm_per_stand - 1e-9)));
-        m.stands_lost = lost;
-        remove_stands(bf, mu, lost, foes[id], tol());
-        mu.stands_lost += lost;
-        m.destroyed = mu.stands.empty();
-        rep.rulings.push_back(
-            {kRuleBlockedRetreat,
-             fmt::format("{} cannot retreat the last {}: it loses {} (one per {} or part of it that it could not "
-                         "retreat){}",
-                         id, cm(short_by), plural(lost, "stand", "stands"), cm(settings.blocked_retreat_cm_per_stand),
-                         m.destroyed ? ", and is destroyed" : ""),
-             {{"short_by", short_by, "cm"},
-              {"per_stand", settings.blocked_retreat_cm_per_stand, "cm"},
-              {"stands_lost", static_cast<double>(lost), ""}}});
-        if (m.destroyed) {
-          m.characters = remove_unit(bf, id, false);
-          gone.insert(id);
-        }
-      }
-      cr.moves.push_back(m);
+      m.kind = CombatMoveKind::Stand;
+      rep.rulings.push_back({kRuleDraw, fmt::format("{} stands its ground after the draw: {}", id, pos.reason), {}});
+      r.cr.moves.push_back(m);
+      continue;
     }
-
-    // 5c. The winners: pursue, stand, fall back or advance.
-    for (const std::string& id : alive[static_cast<std::size_t>(w)]) {
-      const Unit* wu = bf.find_unit(id);
-      if (!wu || !contact.count(id)) continue;
-      const CombatDecision* d = decision_of(options, id);
-      const CombatChoice choice = d ? d->choice : CombatChoice::Default;
-      std::vector<std::string> left;  // foes still on the table
-      for (const std::string& e : foes[id])
-        if (bf.find_unit(e) && !gone.count(e)) left.push_back(e);
-      CombatMove m;
-      m.unit = id;
-      if (choice == CombatChoice::FallBack) {
-        cr.moves.push_back(fall_back(id, contact[id], d, true));
-        continue;
-      }
-      if (left.empty() && choice == CombatChoice::Advance) {
-        // docs/rulings.md#warmaster-combat-decisions: straight ahead, up to its full pace.
-        const double pace = full_pace(*wu);
-        m.kind = CombatMoveKind::Advance;
-        m.from = contact[id].enemy;
-        m.distance = d && d->distance ? std::min(*d->distance, pace) : pace;
-        const Unit& u = *wu;
-        const Vec2 ahead = Rot::from_degrees(u.stands[0].pose.facing_deg).forward();
-        const Slide s = slide_unit(bf, id, ahead, m.distance, settings);
-        m.moved = s.moved;
-        m.blocked = s.blocked;
-        m.characters = s.characters;
-        std::string tail = s.blocked ? fmt::format(", stopping after {} ({})", cm(s.moved), s.why)
-                                     : with_characters(s.characters, "moves");
-        if (s.left_table) tail = leaves_table(id, m);
-        rep.rulings.push_back({kRuleAdvance,
-                               fmt::format("{} advances {} straight ahead, its enemy destroyed{}", id, cm(m.distance), tail),
-                               {{"distance", m.distance, "cm"}, {"moved", m.moved, "cm"}}});
-        cr.moves.push_back(m);
-        continue;
-      }
-      if (left.empty() || choice == CombatChoice::Stand || choice == CombatChoice::Advance) {
-        m.kind = CombatMoveKind::Stand;
-        rep.rulings.push_back(
-            {kRuleStand,
-             fmt::format("{} stands its ground{}", id,
-                         left.empty() ? " (no enemy it fought is left to pursue)"
-                         : choice == CombatChoice::Advance
-                             ? " (it may advance only when the enemy was destroyed)"
-                             : ""),
-             {}});
-        cr.moves.push_back(m);
-        continue;
-      }
-      // Pursue the first foe the rules allow (docs/rulings.md#warmaster-combat-pursuit).
-      const Position own = position_of(bf, *wu, settings).position;
-      std::string target, refusal;
-      for (const std::string& e : left) {
-        const Unit& eu = *bf.find_unit(e);
-        std::string why;
-        if (wu->type == TroopType::Artillery) why = "artillery never pursue";
-        else if (own == Position::Fortified) why = "fortified units never pursue";
-        else if (wu->type == TroopType::Infantry && (eu.type == TroopType::Cavalry || eu.type == TroopType::Chariot))
-          why = fmt::format("infantry cannot pursue {}", to_string(eu.type));
-        else if (eu.type == TroopType::Flyer && wu->type != TroopType::Flyer)
-          why = "non-flying units cannot pursue flyers";
-        else {
-          for (std::size_t s = 0; s < eu.stands.size() && why.empty(); ++s) {
-            const OrientedRect r = eu.footprint(s);
-            for (const TerrainFeature& f : bf.terrain) {
-              const bool ok = wu->type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings)
-                                                           : may_enter(wu->type, f.kind, settings);
-              if (ok || !r.bounds().overlaps(f.bounds)) continue;
-              bool in = false;
-              for (const Polygon& p : f.pieces)
-                if (p.points.size() >= 3 && overlaps(r, p, settings.contact_tolerance)) in = true;
-              if (in) {
-                why = fmt::format("{} retreated into {} ({}), which {} cannot enter", e, f.id, to_string(f.kind),
-                                  to_string(wu->type));
-                break;
-              }
-            }
-          }
-        }
-        if (why.empty()) {
-          target = e;
-          break;
-        }
-        if (refusal.empty()) refusal = fmt::format("{} may not pursue {}: {}", id, e, why);
-      }
-      if (target.empty()) {
-        m.kind = CombatMoveKind::Stand;
-        rep.rulings.push_back({kRulePursuitRefused, refusal + "; it stands its ground", {}});
-        cr.moves.push_back(m);
-        continue;
-      }
-      m.kind = CombatMoveKind::Pursuit;
-      m.from = target;
-      const Vec2 v = shift.count(target) ? shift[target] : Vec2{0, 0};
-      m.distance = length(v);
-      const Slide s = slide_unit(bf, id, v / std::max(m.distance, 1e-12), m.distance, settings);
-      m.moved = s.moved;
-      m.blocked = s.blocked;
-      m.characters = s.characters;
-      const double back = retreated.count(target) ? retreated[target] : 0.0;
-      const int extra = static_cast<int>(std::floor(back / 3.0 + 1e-9));
-      std::string tail = s.blocked ? fmt::format(", stopping after {} ({})", cm(s.moved), s.why)
-                                   : with_characters(s.characters, "moves");
-      if (s.left_table) {
-        tail = leaves_table(id, m);
-      } else {
-        pursuers.push_back(id);
-      }
-      rep.rulings.push_back(
-          {kRulePursuit,
-           fmt::format("{} pursues {}, following its retreat of {}{}: +1 attack per stand, +{} more ({} full 3 cm)", id,
-                       target, cm(back), tail, extra, extra),
-           {{"retreated", back, "cm"}, {"moved", m.moved, "cm"}, {"extra_attacks", static_cast<double>(extra), ""}}});
-      cr.moves.push_back(m);
-    }
-    // The pursuit bonus of each pursuer, for the next round.
-    std::map<std::string, std::pair<int, double>> next;
-    for (const CombatMove& m : cr.moves)
-      if (m.kind == CombatMoveKind::Pursuit && !m.left_table) {
-        const double back = retreated.count(m.from) ? retreated[m.from] : 0.0;
-        next[m.unit] = {static_cast<int>(std::floor(back / 3.0 + 1e-9)), back};
-      }
-    rep.rounds.push_back(std::move(cr));
-    if (pursuers.empty()) return;
-    // Only pursuers that caught an enemy fight on.
-    const std::vector<std::string> g = contact_group(bf, pursuers, tol());
-    bool both = false;
-    for (const std::string& id : g) both = both || bf.find_unit(id)->side != w;
-    if (!both) return;
-    if (round >= options.max_rounds) {
-      rep.rulings.push_back({kRuleRound,
-                             fmt::format("Engagement {} stops after {} rounds (the guard max_rounds)", engagement + 1,
-                                         options.max_rounds),
-                             {{"rounds", static_cast<double>(round), ""}}});
-      return;
-    }
-    fight(engagement, round + 1, g, next, total_hits, removed);
-    return;
+    // The decision's distance is the fall back its player asked for, so it
+    // counts only when the choice was to fall back; a refused choice falls
+    // back by the lowest die, as the default does.
+    r.cr.moves.push_back(fall_back(id, r.contact[id], choice == CombatChoice::FallBack ? d : nullptr, false));
   }
-  rep.rounds.push_back(std::move(cr));
+}
+
+// 5. The losers retreat the difference, split among them, rounded up.
+Phase::Retreats Phase::losers_retreat(Round& r) {
+  Retreats out;
+  const std::vector<std::string>& losers = r.alive[static_cast<std::size_t>(1 - *r.cr.winner)];
+  const int n = static_cast<int>(losers.size());
+  const int each = losers.empty() ? 0 : (r.cr.difference + n - 1) / n;
+  for (const std::string& id : losers) r.cr.moves.push_back(retreat_one(r, id, each, losers.size(), out));
+  return out;
+}
+
+CombatMove Phase::retreat_one(Round& r, const std::string& id, int each, std::size_t losers, Retreats& out) {
+  CombatMove m;
+  m.unit = id;
+  m.kind = CombatMoveKind::Retreat;
+  m.distance = each;
+  const Contact c = r.contact.count(id) ? r.contact[id] : Contact{};
+  m.from = c.enemy;
+  const Unit& u = *bf.find_unit(id);
+  if (u.type == TroopType::Artillery) {
+    artillery_destroyed_retreating(m, each);
+    out.gone.insert(id);
+    return m;
+  }
+  const Slide s = slide_unit(bf, id, c.away, each, settings);
+  m.moved = s.moved;
+  m.blocked = s.blocked;
+  m.characters = s.characters;
+  const std::string split =
+      losers > 1 ? fmt::format(" (a difference of {} split among {} units, rounded up)", r.cr.difference, losers)
+                 : std::string();
+  if (s.left_table) {
+    retreat_off_table(u, m, each, split);
+    out.gone.insert(id);
+    return m;
+  }
+  out.shift[id] = s.shift;
+  out.retreated[id] = s.moved;
+  rep.rulings.push_back(
+      {kRuleRetreat,
+       fmt::format("{} retreats {} directly away from {}{}{}", id, cm(each), c.enemy,
+                   losers > 1 ? split : std::string(" (the difference in results)"),
+                   s.blocked ? fmt::format(", but only {} before it is blocked ({})", cm(s.moved), s.why)
+                             : with_characters(s.characters, "moves")),
+       {{"retreat", static_cast<double>(each), "cm"}, {"moved", s.moved, "cm"}}});
+  if (s.blocked) lose_stands_for_blocked_retreat(r, m, each - s.moved, out);
+  return m;
+}
+
+// "Artillery ... are destroyed if they retreat".
+void Phase::artillery_destroyed_retreating(CombatMove& m, int each) {
+  m.kind = CombatMoveKind::Destroyed;
+  m.destroyed = true;
+  m.characters = remove_unit(bf, m.unit, false);
+  rep.rulings.push_back({kRuleArtillery,
+                         fmt::format("{} is artillery and must retreat {}: \"Artillery ... are destroyed if "
+                                     "they retreat\"{}",
+                                     m.unit, cm(each),
+                                     m.characters.empty()
+                                         ? std::string()
+                                         : fmt::format("; {} stays where it is, on its own",
+                                                       fmt::join(m.characters, ", "))),
+                         {{"retreat", static_cast<double>(each), "cm"}}});
+}
+
+// A unit that leaves the table retreating from combat is destroyed, and its
+// characters with it; it rolls on the off-table chart first.
+void Phase::retreat_off_table(const Unit& u, CombatMove& m, int each, const std::string& split) {
+  m.left_table = true;
+  m.destroyed = true;
+  m.off_table = resolve_off_table(u, dice, true);
+  rep.rulings.push_back(m.off_table->ruling);
+  m.characters = remove_unit(bf, m.unit, true);
+  rep.rulings.push_back(
+      {kRuleRetreat,
+       fmt::format("{} retreats {} away from {}{} over the table edge: a unit that leaves the table retreating "
+                   "from combat is destroyed{}",
+                   m.unit, cm(each), m.from, split,
+                   m.characters.empty() ? std::string()
+                                        : fmt::format("; {} suffers the same fate", fmt::join(m.characters, ", "))),
+       {{"retreat", static_cast<double>(each), "cm"}}});
+}
+
+// docs/rulings.md#warmaster-combat-blocked-retreat
+void Phase::lose_stands_for_blocked_retreat(Round& r, CombatMove& m, double short_by, Retreats& out) {
+  Unit& mu = *bf.find_unit(m.unit);
+  const int lost = std::min(static_cast<int>(mu.stands.size()),
+                            static_cast<int>(std::ceil(short_by / settings.blocked_retreat_cm_per_stand - 1e-9)));
+  m.stands_lost = lost;
+  remove_stands(bf, mu, lost, r.foes[m.unit], tol());
+  mu.stands_lost += lost;
+  m.destroyed = mu.stands.empty();
+  rep.rulings.push_back(
+      {kRuleBlockedRetreat,
+       fmt::format("{} cannot retreat the last {}: it loses {} (one per {} or part of it that it could not "
+                   "retreat){}",
+                   m.unit, cm(short_by), plural(lost, "stand", "stands"), cm(settings.blocked_retreat_cm_per_stand),
+                   m.destroyed ? ", and is destroyed" : ""),
+       {{"short_by", short_by, "cm"},
+        {"per_stand", settings.blocked_retreat_cm_per_stand, "cm"},
+        {"stands_lost", static_cast<double>(lost), ""}}});
+  if (m.destroyed) {
+    m.characters = remove_unit(bf, m.unit, false);
+    out.gone.insert(m.unit);
+  }
+}
+
+// 5. The winners: pursue, stand, fall back or advance. Returns the pursuers
+// still on the table.
+std::vector<std::string> Phase::winners_move(Round& r, const Retreats& back) {
+  std::vector<std::string> pursuers;
+  for (const std::string& id : r.alive[static_cast<std::size_t>(*r.cr.winner)]) {
+    const Unit* wu = bf.find_unit(id);
+    if (!wu || !r.contact.count(id)) continue;
+    const CombatDecision* d = decision_of(options, id);
+    const CombatChoice choice = d ? d->choice : CombatChoice::Default;
+    std::vector<std::string> left;  // foes still on the table
+    for (const std::string& e : r.foes[id])
+      if (bf.find_unit(e) && !back.gone.count(e)) left.push_back(e);
+    if (choice == CombatChoice::FallBack) {
+      r.cr.moves.push_back(fall_back(id, r.contact[id], d, true));
+      continue;
+    }
+    if (left.empty() && choice == CombatChoice::Advance) {
+      r.cr.moves.push_back(advance_after_destroying(*wu, r.contact[id], d));
+      continue;
+    }
+    if (left.empty() || choice == CombatChoice::Stand || choice == CombatChoice::Advance) {
+      r.cr.moves.push_back(stand_ground(id, left.empty(), choice));
+      continue;
+    }
+    std::string refusal;
+    const std::string target = pursuit_target(*wu, left, refusal);
+    if (target.empty()) {
+      CombatMove m;
+      m.unit = id;
+      m.kind = CombatMoveKind::Stand;
+      rep.rulings.push_back({kRulePursuitRefused, refusal + "; it stands its ground", {}});
+      r.cr.moves.push_back(m);
+      continue;
+    }
+    CombatMove m = pursue(id, target, back);
+    if (!m.left_table) pursuers.push_back(id);
+    r.cr.moves.push_back(std::move(m));
+  }
+  return pursuers;
+}
+
+// docs/rulings.md#warmaster-combat-decisions: straight ahead, up to its full pace.
+CombatMove Phase::advance_after_destroying(const Unit& wu, const Contact& c, const CombatDecision* d) {
+  CombatMove m;
+  m.unit = wu.id;
+  const double pace = full_pace(wu);
+  m.kind = CombatMoveKind::Advance;
+  m.from = c.enemy;
+  m.distance = d && d->distance ? std::min(*d->distance, pace) : pace;
+  const Vec2 ahead = Rot::from_degrees(wu.stands[0].pose.facing_deg).forward();
+  const std::string id = wu.id;  // `wu` moves with the slide
+  const Slide s = slide_unit(bf, id, ahead, m.distance, settings);
+  m.moved = s.moved;
+  m.blocked = s.blocked;
+  m.characters = s.characters;
+  std::string tail = s.blocked ? fmt::format(", stopping after {} ({})", cm(s.moved), s.why)
+                               : with_characters(s.characters, "moves");
+  if (s.left_table) tail = leaves_table(id, m);
+  rep.rulings.push_back({kRuleAdvance,
+                         fmt::format("{} advances {} straight ahead, its enemy destroyed{}", id, cm(m.distance), tail),
+                         {{"distance", m.distance, "cm"}, {"moved", m.moved, "cm"}}});
+  return m;
+}
+
+CombatMove Phase::stand_ground(const std::string& id, bool none_left, CombatChoice choice) {
+  CombatMove m;
+  m.unit = id;
+  m.kind = CombatMoveKind::Stand;
+  rep.rulings.push_back({kRuleStand,
+                         fmt::format("{} stands its ground{}", id,
+                                     none_left                             ? " (no enemy it fought is left to pursue)"
+                                     : choice == CombatChoice::Advance ? " (it may advance only when the enemy was destroyed)"
+                                                                       : ""),
+                         {}});
+  return m;
+}
+
+// The first foe in `left` the rules let `wu` pursue (docs/rulings.md#warmaster-combat-pursuit);
+// none, with the first refusal in `refusal`, when it may pursue none.
+std::string Phase::pursuit_target(const Unit& wu, const std::vector<std::string>& left, std::string& refusal) const {
+  const Position own = position_of(bf, wu, settings).position;
+  for (const std::string& e : left) {
+    const std::string why = pursuit_refusal(wu, own, *bf.find_unit(e));
+    if (why.empty()) return e;
+    if (refusal.empty()) refusal = fmt::format("{} may not pursue {}: {}", wu.id, e, why);
+  }
+  return {};
+}
+
+// Why `wu` may not pursue `eu`, or nothing when it may.
+std::string Phase::pursuit_refusal(const Unit& wu, Position own, const Unit& eu) const {
+  if (wu.type == TroopType::Artillery) return "artillery never pursue";
+  if (own == Position::Fortified) return "fortified units never pursue";
+  if (wu.type == TroopType::Infantry && (eu.type == TroopType::Cavalry || eu.type == TroopType::Chariot))
+    return fmt::format("infantry cannot pursue {}", to_string(eu.type));
+  if (eu.type == TroopType::Flyer && wu.type != TroopType::Flyer) return "non-flying units cannot pursue flyers";
+  for (std::size_t s = 0; s < eu.stands.size(); ++s) {
+    const OrientedRect r = eu.footprint(s);
+    for (const TerrainFeature& f : bf.terrain) {
+      const bool ok = wu.type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings)
+                                                  : may_enter(wu.type, f.kind, settings);
+      if (ok || !r.bounds().overlaps(f.bounds)) continue;
+      for (const Polygon& p : f.pieces)
+        if (p.points.size() >= 3 && overlaps(r, p, settings.contact_tolerance))
+          return fmt::format("{} retreated into {} ({}), which {} cannot enter", eu.id, f.id, to_string(f.kind),
+                             to_string(wu.type));
+    }
+  }
+  return {};
+}
+
+// The pursuer follows its enemy's retreat: +1 attack per stand next round, and
+// one more for each full 3 cm the enemy retreated.
+CombatMove Phase::pursue(const std::string& id, const std::string& target, const Retreats& back) {
+  CombatMove m;
+  m.unit = id;
+  m.kind = CombatMoveKind::Pursuit;
+  m.from = target;
+  const auto shift = back.shift.find(target);
+  const Vec2 v = shift != back.shift.end() ? shift->second : Vec2{0, 0};
+  m.distance = length(v);
+  const Slide s = slide_unit(bf, id, v / std::max(m.distance, 1e-12), m.distance, settings);
+  m.moved = s.moved;
+  m.blocked = s.blocked;
+  m.characters = s.characters;
+  const auto retreated = back.retreated.find(target);
+  const double cm_back = retreated != back.retreated.end() ? retreated->second : 0.0;
+  const int extra = static_cast<int>(std::floor(cm_back / 3.0 + 1e-9));
+  std::string tail = s.blocked ? fmt::format(", stopping after {} ({})", cm(s.moved), s.why)
+                               : with_characters(s.characters, "moves");
+  if (s.left_table) tail = leaves_table(id, m);
+  rep.rulings.push_back(
+      {kRulePursuit,
+       fmt::format("{} pursues {}, following its retreat of {}{}: +1 attack per stand, +{} more ({} full 3 cm)", id,
+                   target, cm(cm_back), tail, extra, extra),
+       {{"retreated", cm_back, "cm"}, {"moved", m.moved, "cm"}, {"extra_attacks", static_cast<double>(extra), ""}}});
+  return m;
+}
+
+// The pursuit bonus of each pursuer on the table, for the next round.
+Phase::PursuitBonus Phase::next_round_bonus(const CombatRound& cr, const Retreats& back) {
+  PursuitBonus next;
+  for (const CombatMove& m : cr.moves)
+    if (m.kind == CombatMoveKind::Pursuit && !m.left_table) {
+      const auto retreated = back.retreated.find(m.from);
+      const double cm_back = retreated != back.retreated.end() ? retreated->second : 0.0;
+      next[m.unit] = {static_cast<int>(std::floor(cm_back / 3.0 + 1e-9)), cm_back};
+    }
+  return next;
 }
 
 void Phase::run() {
