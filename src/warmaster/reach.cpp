@@ -3,8 +3,10 @@
 #include "referee/warmaster/reach.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -50,6 +52,15 @@ struct Grid {
   int nx = 0, ny = 0;
   std::size_t at(int i, int j) const { return static_cast<std::size_t>(j) * nx + i; }
   Vec2 point(int i, int j) const { return origin + Vec2{i * h, j * h}; }
+  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny; }
+  Aabb box() const { return Aabb{origin, point(nx - 1, ny - 1)}; }
+  // The samples inside `b`, the border left out.
+  void cell_range(const Aabb& b, int& i0, int& i1, int& j0, int& j1) const {
+    i0 = std::max(2, static_cast<int>(std::ceil((b.min.x - origin.x) / h)));
+    i1 = std::min(nx - 3, static_cast<int>(std::floor((b.max.x - origin.x) / h)));
+    j0 = std::max(2, static_cast<int>(std::ceil((b.min.y - origin.y) / h)));
+    j1 = std::min(ny - 3, static_cast<int>(std::floor((b.max.y - origin.y) / h)));
+  }
 };
 
 // Marching squares on f (>= 0 inside), rings with the inside on their left.
@@ -281,20 +292,16 @@ double turned_leg(Vec2 dv, const std::array<Vec2, 4>& corner_turn) {
   return std::sqrt(most);
 }
 
-}  // namespace
-
-ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings& settings) {
-  ReachAnswer ans;
-  ans.mover = req.mover;
-  ans.kind = req.kind;
-  std::optional<TransitScene> scene;
-  double full = 0;
+// The mover's start, allowance and pace (what the move checker would allow
+// it), and the scene of what blocks its transit disc.
+void mover_and_allowance(const Battlefield& bf, const ReachRequest& req, const Settings& settings, ReachAnswer& ans,
+                         std::optional<TransitScene>& scene) {
   if (req.kind == ReachKind::Character) {
     const Character* c = bf.find_character(req.mover);
     if (!c) throw InputError("unit", "no character '" + req.mover + "' on the battlefield");
     scene.emplace(bf, *c, settings);
     ans.starts.push_back(c->pose);
-    full = c->flying ? kFlyingCharacterPace : kCharacterPace;
+    const double full = c->flying ? kFlyingCharacterPace : kCharacterPace;
     ans.pace = c->flying ? "character, flying" : "character";
     ans.allowance = full;
   } else {
@@ -305,7 +312,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
     o.evading = req.kind == ReachKind::Evade;
     scene.emplace(bf, *u, settings, o);
     for (const Stand& s : u->stands) ans.starts.push_back(s.pose);
-    full = full_pace(*u);
+    const double full = full_pace(*u);
     switch (req.kind) {
       case ReachKind::Ordered: {
         Formation f = classify_formation(*u, settings);
@@ -339,52 +346,57 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
     ans.pace = "given";
   }
   if (!(req.cell > 0.01) || req.cell > 50) throw InputError("cell", "must be between 0.01 and 50 cm");
-  const TransitScene::Impl& m = scene->impl();
-  ans.clearance = m.r;
-  const Unit* unit = req.kind == ReachKind::Character ? nullptr : bf.find_unit(req.mover);
+}
 
-  // The facing at the end (docs/rulings.md#warmaster-reach-facing): each
-  // stand's own, or the one asked for. Turning moves a corner at most
-  // 2 * rho * sin(turn / 2) further than the centre (rho: the
-  // half-diagonal), whichever leg the turn is on, so a route is charged that
-  // much; one straight leg is charged what its corners really move
-  // (turned_leg), and that is at least 2 * sin(turn / 2) * half the shortest
-  // edge more than the centre's, so a route is overcharged by turn_slack at
-  // most.
-  std::vector<double> facings;
-  // Per stand: a route's charge for the turn, and how the turn moves each
-  // corner (for straight legs).
+// The facing at the end (docs/rulings.md#warmaster-reach-facing): each
+// stand's own, or the one asked for. Turning moves a corner at most
+// 2 * rho * sin(turn / 2) further than the centre (rho: the
+// half-diagonal), whichever leg the turn is on, so a route is charged that
+// much; one straight leg is charged what its corners really move
+// (turned_leg), and that is at least 2 * sin(turn / 2) * half the shortest
+// edge more than the centre's, so a route is overcharged by turn_slack at
+// most.
+struct TurnCharge {
+  std::vector<double> facings;                  // the end facings
+  std::vector<double> turn;                     // per stand: a route's charge for the turn
+  std::vector<std::array<Vec2, 4>> corner_turn;  // per stand: how the turn moves each corner (straight legs)
+  double least_share = 0;                       // the least a turn's cost can be, as a share of `turn`
+};
+
+TurnCharge turn_charge(const ReachRequest& req, const Unit* unit, ReachAnswer& ans) {
+  TurnCharge t;
   const std::size_t n_stands = ans.starts.size();
-  std::vector<double> turn(n_stands, 0.0);
-  std::vector<std::array<Vec2, 4>> corner_turn(n_stands, std::array<Vec2, 4>{});
-  double least_turn_share = 0;  // the least a turn's cost can be, as a share of `turn`
+  t.turn.assign(n_stands, 0.0);
+  t.corner_turn.assign(n_stands, std::array<Vec2, 4>{});
   if (req.facing) {
     if (!std::isfinite(*req.facing) || std::abs(*req.facing) > 360) throw InputError("facing", "must be between -360 and 360 degrees");
     ans.facing = *req.facing;
-    facings.push_back(*req.facing);
+    t.facings.push_back(*req.facing);
     if (unit) {
       const double rho = std::hypot(unit->width, unit->depth) / 2;
-      least_turn_share = std::min(unit->width, unit->depth) / 2 / rho;
+      t.least_share = std::min(unit->width, unit->depth) / 2 / rho;
       for (std::size_t k = 0; k < n_stands; ++k) {
         const Pose& p = ans.starts[k];
-        turn[k] = 2 * rho * std::abs(std::sin(deg_to_rad(*req.facing - p.facing_deg) / 2));
-        ans.turn_cost = std::max(ans.turn_cost, turn[k]);
+        t.turn[k] = 2 * rho * std::abs(std::sin(deg_to_rad(*req.facing - p.facing_deg) / 2));
+        ans.turn_cost = std::max(ans.turn_cost, t.turn[k]);
         const auto c0 = OrientedRect::from_pose(Pose{{0, 0}, p.facing_deg}, unit->width, unit->depth).corners();
         const auto c1 = OrientedRect::from_pose(Pose{{0, 0}, *req.facing}, unit->width, unit->depth).corners();
-        for (std::size_t q = 0; q < 4; ++q) corner_turn[k][q] = c1[q] - c0[q];
+        for (std::size_t q = 0; q < 4; ++q) t.corner_turn[k][q] = c1[q] - c0[q];
       }
     }
   } else {
     for (const Pose& p : ans.starts)
-      if (std::find(facings.begin(), facings.end(), p.facing_deg) == facings.end()) facings.push_back(p.facing_deg);
+      if (std::find(t.facings.begin(), t.facings.end(), p.facing_deg) == t.facings.end()) t.facings.push_back(p.facing_deg);
   }
-  ans.turn_slack = ans.turn_cost * (1 - least_turn_share);
-  // The farthest a centre can end: a straight leg turning costs at least
-  // least_turn_share of the turn more than the centre moves.
-  double radius = 0;
-  for (std::size_t k = 0; k < n_stands; ++k) radius = std::max(radius, ans.allowance - turn[k] * least_turn_share);
+  ans.turn_slack = ans.turn_cost * (1 - t.least_share);
+  return t;
+}
 
-  // The grid over the move's bounding box, clipped to where a centre may be.
+// The grid over the move's bounding box (`radius` round the starts),
+// clipped to where a centre may be, with two samples of border, never
+// passable, so that no step (at most two cells) leaves the grid and every
+// contour closes.
+Grid lay_grid(const ReachAnswer& ans, const TransitScene::Impl& m, double radius, double cell) {
   Aabb box{ans.starts[0].position, ans.starts[0].position};
   for (const Pose& p : ans.starts) box = box.merged(Aabb{p.position, p.position});
   box = box.inflated(std::max(radius, 0.0));
@@ -393,37 +405,29 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   box.max.x = std::min(box.max.x, m.table_w - m.r);
   box.max.y = std::min(box.max.y, m.table_h - m.r);
   Grid g;
-  g.h = req.cell;
+  g.h = cell;
   double w = std::max(0.0, box.max.x - box.min.x), hgt = std::max(0.0, box.max.y - box.min.y);
   g.h = std::max(g.h, std::sqrt(w * hgt / 40000.0));
-  ans.cell = g.h;
-  // Two samples of border, never passable, so that no step (at most two
-  // cells) leaves the grid and every contour closes.
   g.origin = box.min - Vec2{2 * g.h, 2 * g.h};
   g.nx = static_cast<int>(std::floor(w / g.h)) + 5;
   g.ny = static_cast<int>(std::floor(hgt / g.h)) + 5;
-  std::size_t cells = static_cast<std::size_t>(g.nx) * g.ny;
-  auto cell_range = [&](const Aabb& b, int& i0, int& i1, int& j0, int& j1) {
-    i0 = std::max(2, static_cast<int>(std::ceil((b.min.x - g.origin.x) / g.h)));
-    i1 = std::min(g.nx - 3, static_cast<int>(std::floor((b.max.x - g.origin.x) / g.h)));
-    j0 = std::max(2, static_cast<int>(std::ceil((b.min.y - g.origin.y) / g.h)));
-    j1 = std::min(g.ny - 3, static_cast<int>(std::floor((b.max.y - g.origin.y) / g.h)));
-  };
+  return g;
+}
 
-  // Clearance of the transit disc at each sample: the distance its edge
-  // keeps from whatever blocks it (negative inside), a lower bound capped at
-  // `cap`. It is 1-Lipschitz, which is what makes the steps and the contour
-  // below safe.
-  const double cap = 3 * g.h;
-  std::vector<double> clear(cells, cap);
-  Aabb grid_box{g.origin, g.point(g.nx - 1, g.ny - 1)};
+// Clearance of the transit disc at each sample: the distance its edge
+// keeps from whatever blocks it (negative inside), a lower bound capped at
+// `cap`. It is 1-Lipschitz, which is what makes the steps and the contour
+// safe. A sample is passable where the disc fits (within the tolerance).
+void clearance(const Grid& g, const TransitScene::Impl& m, double cap, std::vector<double>& clear,
+               std::vector<char>& passable) {
+  clear.assign(g.cells(), cap);
   std::vector<int> near;
-  m.query(grid_box.inflated(m.r + cap), near);
+  m.query(g.box().inflated(m.r + cap), near);
   for (int k : near) {
     const TransitObstacle& o = m.obstacles[k];
     if (!o.blocks) continue;
     int i0, i1, j0, j1;
-    cell_range(o.box.inflated(m.r + cap), i0, i1, j0, j1);
+    g.cell_range(o.box.inflated(m.r + cap), i0, i1, j0, j1);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
         double& c = clear[g.at(i, j)];
@@ -432,7 +436,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
         c = std::min(c, fast_distance(p, o.poly) - m.r);
       }
   }
-  std::vector<char> passable(cells, 0);
+  passable.assign(g.cells(), 0);
   for (int j = 2; j + 2 < g.ny; ++j)
     for (int i = 2; i + 2 < g.nx; ++i) {
       std::size_t c = g.at(i, j);
@@ -440,272 +444,355 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
       clear[c] = std::min({clear[c], p.x - m.r, m.table_w - m.r - p.x, p.y - m.r, m.table_h - m.r - p.y});
       passable[c] = clear[c] >= -m.tol;
     }
-  // Gates: a band no grid step can jump (steps are at most sqrt(5) cells).
+}
+
+// Gates: a band no grid step can jump (steps are at most sqrt(5) cells).
+void close_gates(const Grid& g, const TransitScene::Impl& m, std::vector<char>& passable, std::vector<Segment>& gates) {
   const double band = 1.5 * g.h;
+  const Aabb grid_box = g.box();
   m.ensure_gates(grid_box.inflated(m.r));
   for (const TransitGateData& gate : m.gates) {
     Aabb gb = gate.line.bounds().inflated(band);
     if (!gb.overlaps(grid_box)) continue;
-    ans.gates.push_back(gate.line);
+    gates.push_back(gate.line);
     int i0, i1, j0, j1;
-    cell_range(gb, i0, i1, j0, j1);
+    g.cell_range(gb, i0, i1, j0, j1);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i)
         if (distance(g.point(i, j), gate.line) <= band) passable[g.at(i, j)] = 0;
   }
-  // A step is clear when the clearances at its ends add up to its length
-  // (every point of it is then at least 0 from what blocks); otherwise the
-  // transit model decides it exactly.
-  std::vector<int> seg_scratch;
+}
 
-  // Dijkstra, 16 neighbours, flat arrays, from one stand's centre: each
-  // stand has its own area, since a stand's move is measured from its own
-  // start (the union drawn is theirs together).
+// Where each stand's centre can get (docs/warmaster-geometry.md, section 4):
+// Dijkstra, 16 neighbours, flat arrays, from one stand's centre: each stand
+// has its own area, since a stand's move is measured from its own start
+// (the union drawn is theirs together).
+class StandRoutes {
+ public:
+  StandRoutes(const Grid& g, const TransitScene::Impl& m, const ReachAnswer& ans, const TurnCharge& t, double radius,
+              const std::vector<double>& clear, const std::vector<char>& passable)
+      : g_(g), m_(m), ans_(ans), t_(t), radius_(radius), clear_(clear), passable_(passable) {
+    for (int di = -2; di <= 2; ++di)
+      for (int dj = -2; dj <= 2; ++dj) {
+        if ((di == 0 && dj == 0) || (std::abs(di) == 2 && (std::abs(dj) == 2 || dj == 0)) ||
+            (std::abs(dj) == 2 && di == 0))
+          continue;
+        steps_.push_back({di + dj * g.nx, Vec2{di * g.h, dj * g.h}, std::hypot(di, dj) * g.h});
+      }
+    // Dial's buckets, one cell wide: a step is at least a cell long, so a
+    // sample never improves another of its own bucket, and each bucket may
+    // be taken in any order (an exact Dijkstra without a heap).
+    buckets_.resize(static_cast<std::size_t>(std::max(ans.allowance, 0.0) / g.h) + 2);
+  }
+
+  // How much of the allowance stand k has left when its centre ends at each
+  // sample (negative: it cannot end there).
+  void slack_of(std::size_t k, std::vector<double>& slack) {
+    const Vec2 s = ans_.starts[k].position;
+    const double budget = ans_.allowance - t_.turn[k];  // what a route leaves for the centre's path
+    dist_.assign(g_.cells(), kInf);
+    Fan fan(s);
+    near_start_.clear();
+    m_.query(Aabb{s, s}.inflated(radius_ + m_.r), near_start_);
+    for (int o : near_start_)
+      if (m_.obstacles[static_cast<std::size_t>(o)].blocks)
+        fan.add_polygon(m_.obstacles[static_cast<std::size_t>(o)].poly, m_.r - m_.tol);
+    for (const Segment& gate : ans_.gates) fan.add_capsule(gate, m_.tol);
+    if (!fan.blind() && budget >= 0) straight_lines(fan, s, budget);
+    next_to_start(s, budget);
+    grid_steps(budget);
+    slack.assign(g_.cells(), -1.0);
+    for (std::size_t c = 0; c < g_.cells(); ++c)
+      if (dist_[c] <= budget) slack[c] = budget - dist_[c];
+    if (t_.turn[k] > 0 && !fan.blind()) turned_straight_legs(k, fan, slack);
+  }
+
+ private:
   struct Step {
-    int delta;   // in flat cell indices
+    int delta;  // in flat cell indices
     Vec2 offset;
     double len;
   };
-  std::vector<Step> steps;
-  for (int di = -2; di <= 2; ++di)
-    for (int dj = -2; dj <= 2; ++dj) {
-      if ((di == 0 && dj == 0) || (std::abs(di) == 2 && (std::abs(dj) == 2 || dj == 0)) ||
-          (std::abs(dj) == 2 && di == 0))
-        continue;
-      steps.push_back({di + dj * g.nx, Vec2{di * g.h, dj * g.h}, std::hypot(di, dj) * g.h});
-    }
-  // Dial's buckets, one cell wide: a step is at least a cell long, so a
-  // sample never improves another of its own bucket, and each bucket may be
-  // taken in any order (an exact Dijkstra without a heap).
-  std::vector<std::vector<int>> buckets(static_cast<std::size_t>(std::max(ans.allowance, 0.0) / g.h) + 2);
-  std::vector<int> near_start;
-  std::vector<char> seen;  // seen from the start: its distance is the straight line's
-  // How much of the allowance stand k has left when its centre ends at each
-  // sample (negative: it cannot end there), and its centre's path length.
-  auto stand_slack = [&](std::size_t k, std::vector<double>& slack, std::vector<double>& dist) {
-    const Pose& start = ans.starts[k];
-    const Vec2 s = start.position;
-    const double budget = ans.allowance - turn[k];  // what a route leaves for the centre's path
-    dist.assign(cells, kInf);
-    auto push = [&](double d, std::size_t c) {
-      dist[c] = d;
-      buckets[static_cast<std::size_t>(d / g.h)].push_back(static_cast<int>(c));
-    };
-    // Straight lines from the start (the fan): a sample seen from it is
-    // reached by one straight leg, its distance exact.
-    Fan fan(s);
-    near_start.clear();
-    m.query(Aabb{s, s}.inflated(radius + m.r), near_start);
-    for (int o : near_start)
-      if (m.obstacles[static_cast<std::size_t>(o)].blocks) fan.add_polygon(m.obstacles[static_cast<std::size_t>(o)].poly, m.r - m.tol);
-    for (const Segment& gate : ans.gates) fan.add_capsule(gate, m.tol);
+  void push(double d, std::size_t c) {
+    dist_[c] = d;
+    buckets_[static_cast<std::size_t>(d / g_.h)].push_back(static_cast<int>(c));
+  }
+  // Straight lines from the start (the fan): a sample seen from it is
+  // reached by one straight leg, its distance exact.
+  void straight_lines(const Fan& fan, Vec2 s, double budget) {
     int i0, i1, j0, j1;
-    if (!fan.blind() && budget >= 0) {
-      cell_range(Aabb{s, s}.inflated(budget), i0, i1, j0, j1);
-      seen.assign(cells, 0);
-      for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) {
-          const std::size_t c = g.at(i, j);
-          if (!passable[c]) continue;
-          const Vec2 v = g.point(i, j) - s;
-          const double t2 = length_squared(v);
-          if (t2 > budget * budget) continue;
-          const double t = std::sqrt(t2);
-          if (!fan.sees(v, t)) continue;
-          dist[c] = t;
-          seen[c] = 1;
-        }
-      // No path is shorter than the straight line, so only samples next to
-      // one that is not seen have anything to pass on.
-      for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) {
-          const std::size_t c = g.at(i, j);
-          if (!seen[c]) continue;
-          for (const Step& st : steps) {
-            const std::size_t n = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + st.delta);
-            if (passable[n] && !seen[n]) {
-              push(dist[c], c);
-              break;
-            }
+    g_.cell_range(Aabb{s, s}.inflated(budget), i0, i1, j0, j1);
+    seen_.assign(g_.cells(), 0);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const std::size_t c = g_.at(i, j);
+        if (!passable_[c]) continue;
+        const Vec2 v = g_.point(i, j) - s;
+        const double t2 = length_squared(v);
+        if (t2 > budget * budget) continue;
+        const double t = std::sqrt(t2);
+        if (!fan.sees(v, t)) continue;
+        dist_[c] = t;
+        seen_[c] = 1;
+      }
+    // No path is shorter than the straight line, so only samples next to
+    // one that is not seen have anything to pass on.
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const std::size_t c = g_.at(i, j);
+        if (!seen_[c]) continue;
+        for (const Step& st : steps_) {
+          const std::size_t n = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + st.delta);
+          if (passable_[n] && !seen_[n]) {
+            push(dist_[c], c);
+            break;
           }
         }
-    }
-    // The samples next to the start by the transit model itself (a stand
-    // that starts too close to something may still move away from it).
-    int ci = static_cast<int>(std::lround((s.x - g.origin.x) / g.h));
-    int cj = static_cast<int>(std::lround((s.y - g.origin.y) / g.h));
+      }
+  }
+  // The samples next to the start by the transit model itself (a stand
+  // that starts too close to something may still move away from it).
+  void next_to_start(Vec2 s, double budget) {
+    int ci = static_cast<int>(std::lround((s.x - g_.origin.x) / g_.h));
+    int cj = static_cast<int>(std::lround((s.y - g_.origin.y) / g_.h));
     for (int j = cj - 2; j <= cj + 2; ++j)
       for (int i = ci - 2; i <= ci + 2; ++i) {
-        if (i < 2 || j < 2 || i > g.nx - 3 || j > g.ny - 3) continue;
-        std::size_t c = g.at(i, j);
-        if (!passable[c]) continue;
-        double d = distance(s, g.point(i, j));
-        if (d > budget || d >= dist[c] || !m.segment_clear(s, g.point(i, j), seg_scratch)) continue;
+        if (i < 2 || j < 2 || i > g_.nx - 3 || j > g_.ny - 3) continue;
+        std::size_t c = g_.at(i, j);
+        if (!passable_[c]) continue;
+        double d = distance(s, g_.point(i, j));
+        if (d > budget || d >= dist_[c] || !m_.segment_clear(s, g_.point(i, j), seg_scratch_)) continue;
         push(d, c);
       }
-    // Round what blocks the straight lines: grid steps.
-    for (std::size_t b = 0; b < buckets.size(); ++b) {
+  }
+  // Round what blocks the straight lines: grid steps. A step is clear when
+  // the clearances at its ends add up to its length (every point of it is
+  // then at least 0 from what blocks); otherwise the transit model decides
+  // it exactly.
+  void grid_steps(double budget) {
+    for (std::size_t b = 0; b < buckets_.size(); ++b) {
       // Pushes from this bucket go to later ones, so the loop may index it.
-      for (std::size_t q = 0; q < buckets[b].size(); ++q) {
-        const int c = buckets[b][q];
-        const double d = dist[static_cast<std::size_t>(c)];
-        if (static_cast<std::size_t>(d / g.h) != b) continue;  // improved since: taken from a later bucket
-        const double cc = clear[static_cast<std::size_t>(c)];
-        const Vec2 p = g.point(c % g.nx, c / g.nx);
+      for (std::size_t q = 0; q < buckets_[b].size(); ++q) {
+        const int c = buckets_[b][q];
+        const double d = dist_[static_cast<std::size_t>(c)];
+        if (static_cast<std::size_t>(d / g_.h) != b) continue;  // improved since: taken from a later bucket
+        const double cc = clear_[static_cast<std::size_t>(c)];
+        const Vec2 p = g_.point(c % g_.nx, c / g_.nx);
         // The border is never passable, so no step leaves the grid.
-        for (const Step& st : steps) {
+        for (const Step& st : steps_) {
           const std::size_t n = static_cast<std::size_t>(c + st.delta);
           const double nd = d + st.len;
-          if (!passable[n] || nd >= dist[n] || nd > budget) continue;
-          if (cc + clear[n] < st.len && !m.segment_clear(p, p + st.offset, seg_scratch)) continue;
+          if (!passable_[n] || nd >= dist_[n] || nd > budget) continue;
+          if (cc + clear_[n] < st.len && !m_.segment_clear(p, p + st.offset, seg_scratch_)) continue;
           push(nd, n);
         }
       }
-      buckets[b].clear();
+      buckets_[b].clear();
     }
-    slack.assign(cells, -1.0);
-    for (std::size_t c = 0; c < cells; ++c)
-      if (dist[c] <= budget) slack[c] = budget - dist[c];
-    // Turning to the facing asked for costs a route its whole `turn` at
-    // most, but a straight leg only what its corners really add
-    // (turned_leg). The straight term is used only where every point of the
-    // cells round the sample is seen from the start too, so that the area
-    // drawn between samples is all reached straight.
-    if (turn[k] > 0 && !fan.blind()) {
-      const double far = ans.allowance - turn[k] * least_turn_share;
-      const double cell_reach = g.h * std::sqrt(2.0) * 1.01;
-      cell_range(Aabb{s, s}.inflated(far), i0, i1, j0, j1);
-      for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) {
-          const std::size_t c = g.at(i, j);
-          if (!passable[c]) continue;
-          const Vec2 v = g.point(i, j) - s;
-          // Well inside the routes' area the straight term changes nothing drawn.
-          if (slack[c] >= 2 * g.h) continue;
-          const double left = ans.allowance - turned_leg(v, corner_turn[k]);
-          if (left <= slack[c] || left < 0) continue;
-          const double t = length(v);
-          if (fan.sees(v, t) && fan.sees_around(v, t, cell_reach)) slack[c] = left;
-        }
-    }
-  };
-  std::vector<std::vector<double>> slacks(n_stands);
-  std::vector<double> scratch_dist;
-  for (std::size_t k = 0; k < n_stands; ++k) stand_slack(k, slacks[k], scratch_dist);
-  std::vector<double> slack(cells, -1.0);  // the best stand's: where any stand can end
-  for (const auto& sl : slacks)
-    for (std::size_t c = 0; c < cells; ++c) slack[c] = std::max(slack[c], sl[c]);
-
-  // Where a stand may END (docs/rulings.md#warmaster-reach-end-poses): its footprint at the end facing,
-  // shrunk by the contact tolerance over sqrt 2 (so that a footprint clear of
-  // everything by that rule overlaps nothing by more than the tolerance the
-  // move check allows), must stay on the table, off other units' stands and
-  // out of terrain the troop type may not end in. `room` is how far the
-  // footprint is from breaking that (a lower bound, 1-Lipschitz), at reached
-  // samples only. Characters keep the disc's clearance.
-  std::vector<double> room(cells, cap);
-  if (unit) {
-    const double shrink = settings.contact_tolerance / std::sqrt(2.0);
-    const double rho = std::hypot(unit->width, unit->depth) / 2;
-    // The footprints at the origin, one per end facing (turned once, moved
-    // to each sample), whole and shrunk.
-    std::vector<OrientedRect> whole, shrunk;
-    for (double fa : facings) {
-      OrientedRect r = OrientedRect::from_pose(Pose{{0, 0}, fa}, unit->width, unit->depth);
-      whole.push_back(r);
-      r.half.x = std::max(0.0, r.half.x - shrink);
-      r.half.y = std::max(0.0, r.half.y - shrink);
-      shrunk.push_back(r);
-    }
-    for (int j = 2; j + 2 < g.ny; ++j)
-      for (int i = 2; i + 2 < g.nx; ++i) {
-        std::size_t c = g.at(i, j);
-        if (slack[c] < 0) continue;
-        const Vec2 p = g.point(i, j);
-        if (std::min({p.x, m.table_w - p.x, p.y, m.table_h - p.y}) - rho >= cap) continue;  // far from the edge
-        for (const OrientedRect& r : whole)
-          for (Vec2 q : r.corners()) {
-            q += p;
-            room[c] = std::min({room[c], q.x, m.table_w - q.x, q.y, m.table_h - q.y});
-          }
+  }
+  // Turning to the facing asked for costs a route its whole `turn` at
+  // most, but a straight leg only what its corners really add
+  // (turned_leg). The straight term is used only where every point of the
+  // cells round the sample is seen from the start too, so that the area
+  // drawn between samples is all reached straight.
+  void turned_straight_legs(std::size_t k, const Fan& fan, std::vector<double>& slack) const {
+    const Vec2 s = ans_.starts[k].position;
+    const double far = ans_.allowance - t_.turn[k] * t_.least_share;
+    const double cell_reach = g_.h * std::sqrt(2.0) * 1.01;
+    int i0, i1, j0, j1;
+    g_.cell_range(Aabb{s, s}.inflated(far), i0, i1, j0, j1);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const std::size_t c = g_.at(i, j);
+        if (!passable_[c]) continue;
+        const Vec2 v = g_.point(i, j) - s;
+        // Well inside the routes' area the straight term changes nothing drawn.
+        if (slack[c] >= 2 * g_.h) continue;
+        const double left = ans_.allowance - turned_leg(v, t_.corner_turn[k]);
+        if (left <= slack[c] || left < 0) continue;
+        const double t = length(v);
+        if (fan.sees(v, t) && fan.sees_around(v, t, cell_reach)) slack[c] = left;
       }
-    auto end_obstacle = [&](const Polygon* poly, const OrientedRect* rect) {
-      const Aabb ob = rect ? rect->bounds() : poly->bounds();
-      if (!ob.overlaps(grid_box.inflated(rho + cap))) return;
-      const Vec2 oc = (ob.min + ob.max) / 2;
-      const double orad = distance(ob.min, ob.max) / 2;
-      int i0, i1, j0, j1;
-      cell_range(ob.inflated(rho + cap), i0, i1, j0, j1);
-      for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) {
-          std::size_t c = g.at(i, j);
-          if (slack[c] < 0 || room[c] < 0) continue;
-          Vec2 p = g.point(i, j);
-          if (distance(p, oc) - rho - orad >= room[c]) continue;
-          if (poly) {
-            // Terrain outlines can be long: the centre's distance less the
-            // half-diagonal bounds the footprint's from below, and is cheap.
-            if (contains(*poly, p)) {
-              room[c] = -1;
-              continue;
-            }
-            if (fast_distance(p, *poly) - rho >= room[c]) continue;
-          }
-          for (OrientedRect r : shrunk) {
-            r.center = p;
-            double d;
-            if (rect) {
-              // The widest gap along a separating axis: a lower bound of the
-              // distance that changes no faster than the footprint moves.
-              d = -penetration(r, *rect);
-            } else if (overlaps(r, *poly, 0.0)) {
-              d = -1;
-            } else {
-              d = kInf;
-              const auto k = r.corners();
-              for (std::size_t e = 0; e < 4; ++e) d = std::min(d, fast_distance(Segment{k[e], k[(e + 1) % 4]}, *poly));
-            }
-            room[c] = std::min(room[c], d);
-          }
-        }
-    };
-    for (const Unit& other : bf.units) {
-      if (other.id == unit->id) continue;
-      for (std::size_t s = 0; s < other.stands.size(); ++s) {
-        OrientedRect r = other.footprint(s);
-        end_obstacle(nullptr, &r);
-      }
-    }
-    for (const TerrainFeature& f : bf.terrain) {
-      bool may_end = unit->type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings)
-                                                    : may_enter(unit->type, f.kind, settings);
-      if (may_end) continue;
-      for (const Polygon& piece : f.pieces)
-        if (piece.points.size() >= 3) end_obstacle(&piece, nullptr);
-    }
-  } else {
-    room = clear;
   }
 
-  // The contour of min(slack, room - margin): the margin keeps every point
-  // the contour shades inside its cell (at most h / sqrt 2 from a sample)
-  // where the footprint still fits. Every outside value is -h, so an
-  // interpolated boundary point never lies further from its inside sample
-  // than that sample's value (docs/warmaster-geometry.md, section 4).
-  const double margin = g.h / std::sqrt(2.0);
-  ans.margin = margin;
-  auto field = [&](const std::vector<double>& sl) {
-    std::vector<double> f(cells, -g.h);
-    for (std::size_t c = 0; c < cells; ++c)
-      if (sl[c] >= 0) {
-        const double v = std::min(sl[c], room[c] - margin);
-        // Exactly zero would put a contour point on a sample.
-        if (v >= 0) f[c] = std::max(v, 1e-9);
+  const Grid& g_;
+  const TransitScene::Impl& m_;
+  const ReachAnswer& ans_;
+  const TurnCharge& t_;
+  double radius_;
+  const std::vector<double>& clear_;
+  const std::vector<char>& passable_;
+  std::vector<Step> steps_;
+  std::vector<std::vector<int>> buckets_;
+  std::vector<double> dist_;  // the centre's path length to each sample
+  std::vector<int> near_start_;
+  std::vector<char> seen_;  // seen from the start: its distance is the straight line's
+  std::vector<int> seg_scratch_;
+};
+
+// Where a stand may END (docs/rulings.md#warmaster-reach-end-poses): its
+// footprint at the end facing, shrunk by the contact tolerance over sqrt 2
+// (so that a footprint clear of everything by that rule overlaps nothing by
+// more than the tolerance the move check allows), must stay on the table,
+// off other units' stands and out of terrain the troop type may not end in.
+// `room` is how far the footprint is from breaking that (a lower bound,
+// 1-Lipschitz), at reached samples only.
+class EndRoom {
+ public:
+  EndRoom(const Grid& g, const TransitScene::Impl& m, const Unit& unit, const std::vector<double>& facings,
+          double shrink, double cap, const std::vector<double>& slack, std::vector<double>& room)
+      : g_(g), m_(m), rho_(std::hypot(unit.width, unit.depth) / 2), cap_(cap), slack_(slack), room_(room) {
+    // The footprints at the origin, one per end facing (turned once, moved
+    // to each sample), whole and shrunk.
+    for (double fa : facings) {
+      OrientedRect r = OrientedRect::from_pose(Pose{{0, 0}, fa}, unit.width, unit.depth);
+      whole_.push_back(r);
+      r.half.x = std::max(0.0, r.half.x - shrink);
+      r.half.y = std::max(0.0, r.half.y - shrink);
+      shrunk_.push_back(r);
+    }
+  }
+  void table_edges() {
+    for (int j = 2; j + 2 < g_.ny; ++j)
+      for (int i = 2; i + 2 < g_.nx; ++i) {
+        std::size_t c = g_.at(i, j);
+        if (slack_[c] < 0) continue;
+        const Vec2 p = g_.point(i, j);
+        if (std::min({p.x, m_.table_w - p.x, p.y, m_.table_h - p.y}) - rho_ >= cap_) continue;  // far from the edge
+        for (const OrientedRect& r : whole_)
+          for (Vec2 q : r.corners()) {
+            q += p;
+            room_[c] = std::min({room_[c], q.x, m_.table_w - q.x, q.y, m_.table_h - q.y});
+          }
       }
-    return f;
-  };
-  for (const auto& sl : slacks) ans.stand_boundaries.push_back(contours(g, field(sl)));
-  ans.boundary = contours(g, field(slack));
+  }
+  // A stand (`rect`) or a piece of terrain (`poly`) the footprint may not overlap.
+  void obstacle(const Polygon* poly, const OrientedRect* rect) {
+    const Aabb ob = rect ? rect->bounds() : poly->bounds();
+    if (!ob.overlaps(g_.box().inflated(rho_ + cap_))) return;
+    const Vec2 oc = (ob.min + ob.max) / 2;
+    const double orad = distance(ob.min, ob.max) / 2;
+    int i0, i1, j0, j1;
+    g_.cell_range(ob.inflated(rho_ + cap_), i0, i1, j0, j1);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        std::size_t c = g_.at(i, j);
+        if (slack_[c] < 0 || room_[c] < 0) continue;
+        Vec2 p = g_.point(i, j);
+        if (distance(p, oc) - rho_ - orad >= room_[c]) continue;
+        if (poly) {
+          // Terrain outlines can be long: the centre's distance less the
+          // half-diagonal bounds the footprint's from below, and is cheap.
+          if (contains(*poly, p)) {
+            room_[c] = -1;
+            continue;
+          }
+          if (fast_distance(p, *poly) - rho_ >= room_[c]) continue;
+        }
+        for (OrientedRect r : shrunk_) {
+          r.center = p;
+          room_[c] = std::min(room_[c], gap(r, poly, rect));
+        }
+      }
+  }
+
+ private:
+  // How far the shrunk footprint `r` is from the obstacle (negative: it overlaps).
+  static double gap(const OrientedRect& r, const Polygon* poly, const OrientedRect* rect) {
+    // The widest gap along a separating axis: a lower bound of the
+    // distance that changes no faster than the footprint moves.
+    if (rect) return -penetration(r, *rect);
+    if (overlaps(r, *poly, 0.0)) return -1;
+    double d = kInf;
+    const auto k = r.corners();
+    for (std::size_t e = 0; e < 4; ++e) d = std::min(d, fast_distance(Segment{k[e], k[(e + 1) % 4]}, *poly));
+    return d;
+  }
+
+  const Grid& g_;
+  const TransitScene::Impl& m_;
+  double rho_, cap_;
+  const std::vector<double>& slack_;
+  std::vector<double>& room_;
+  std::vector<OrientedRect> whole_, shrunk_;
+};
+
+std::vector<double> end_room(const Battlefield& bf, const Unit& unit, const Settings& settings, const Grid& g,
+                             const TransitScene::Impl& m, const std::vector<double>& facings, double cap,
+                             const std::vector<double>& slack) {
+  std::vector<double> room(g.cells(), cap);
+  EndRoom er(g, m, unit, facings, settings.contact_tolerance / std::sqrt(2.0), cap, slack, room);
+  er.table_edges();
+  for (const Unit& other : bf.units) {
+    if (other.id == unit.id) continue;
+    for (std::size_t s = 0; s < other.stands.size(); ++s) {
+      OrientedRect r = other.footprint(s);
+      er.obstacle(nullptr, &r);
+    }
+  }
+  for (const TerrainFeature& f : bf.terrain) {
+    bool may_end = unit.type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings)
+                                                 : may_enter(unit.type, f.kind, settings);
+    if (may_end) continue;
+    for (const Polygon& piece : f.pieces)
+      if (piece.points.size() >= 3) er.obstacle(&piece, nullptr);
+  }
+  return room;
+}
+
+// The field whose contour is drawn: min(slack, room - margin). The margin
+// keeps every point the contour shades inside its cell (at most h / sqrt 2
+// from a sample) where the footprint still fits. Every outside value is
+// -h, so an interpolated boundary point never lies further from its inside
+// sample than that sample's value (docs/warmaster-geometry.md, section 4).
+std::vector<double> contour_field(const Grid& g, const std::vector<double>& slack, const std::vector<double>& room,
+                                  double margin) {
+  std::vector<double> f(g.cells(), -g.h);
+  for (std::size_t c = 0; c < g.cells(); ++c)
+    if (slack[c] >= 0) {
+      const double v = std::min(slack[c], room[c] - margin);
+      // Exactly zero would put a contour point on a sample.
+      if (v >= 0) f[c] = std::max(v, 1e-9);
+    }
+  return f;
+}
+
+}  // namespace
+
+ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings& settings) {
+  ReachAnswer ans;
+  ans.mover = req.mover;
+  ans.kind = req.kind;
+  std::optional<TransitScene> scene;
+  mover_and_allowance(bf, req, settings, ans, scene);
+  const TransitScene::Impl& m = scene->impl();
+  ans.clearance = m.r;
+  const Unit* unit = req.kind == ReachKind::Character ? nullptr : bf.find_unit(req.mover);
+  const TurnCharge turns = turn_charge(req, unit, ans);
+  // The farthest a centre can end: a straight leg turning costs at least
+  // least_share of the turn more than the centre moves.
+  double radius = 0;
+  for (double t : turns.turn) radius = std::max(radius, ans.allowance - t * turns.least_share);
+  const Grid g = lay_grid(ans, m, radius, req.cell);
+  ans.cell = g.h;
+  const double cap = 3 * g.h;
+  std::vector<double> clear;
+  std::vector<char> passable;
+  clearance(g, m, cap, clear, passable);
+  close_gates(g, m, passable, ans.gates);
+
+  StandRoutes routes(g, m, ans, turns, radius, clear, passable);
+  std::vector<std::vector<double>> slacks(ans.starts.size());
+  for (std::size_t k = 0; k < slacks.size(); ++k) routes.slack_of(k, slacks[k]);
+  std::vector<double> slack(g.cells(), -1.0);  // the best stand's: where any stand can end
+  for (const auto& sl : slacks)
+    for (std::size_t c = 0; c < g.cells(); ++c) slack[c] = std::max(slack[c], sl[c]);
+  // Characters keep the disc's clearance.
+  const std::vector<double> room = unit ? end_room(bf, *unit, settings, g, m, turns.facings, cap, slack) : clear;
+
+  ans.margin = g.h / std::sqrt(2.0);
+  for (const auto& sl : slacks) ans.stand_boundaries.push_back(contours(g, contour_field(g, sl, room, ans.margin)));
+  ans.boundary = contours(g, contour_field(g, slack, room, ans.margin));
   for (const Polygon& p : ans.boundary) ans.area += p.signed_area();
   return ans;
 }
