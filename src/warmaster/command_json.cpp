@@ -345,6 +345,93 @@ std::string read_character_ref(const JsonReader& r, std::string_view key, const 
   if (!id.empty() && !bf.find_character(id)) r.fail(key, fmt::format("no character \"{}\" in this battle", id));
   return id;
 }
+
+// One unit's status (`u`), its stands and flags written into `mu`, its
+// place in the battle's start `su`.
+UnitStatus read_unit_status(const JsonReader& u, const Unit& su, const Battlefield& start, Unit& mu) {
+  UnitStatus st;
+  if (u.string("id") != su.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", su.id));
+  if (u.integer("side", 0, 1) != su.side) u.fail("side", fmt::format("unit {} is on side {}", su.id, su.side));
+  st.orders = u.integer("orders", 0, 3);
+  st.ordered_by = read_character_ref(u, "ordered_by", start);
+  if ((st.orders > 0) != !st.ordered_by.empty())
+    u.fail("ordered_by", "names the character who gave the unit's orders, and only when it has had some");
+  st.used_initiative = required_bool(u, "used_initiative");
+  st.charged = required_bool(u, "charged");
+  st.moved = required_bool(u, "moved");
+  st.finished = required_bool(u, "finished");
+  st.homed_back = required_bool(u, "homed_back");
+  st.near_enemy_at_start = required_bool(u, "near_enemy_at_start");
+  mu.engaged = required_bool(u, "engaged");
+  mu.confused = required_bool(u, "confused");
+  const int total = static_cast<int>(su.stands.size()) + su.stands_lost;
+  mu.stands_lost = u.integer("stands_lost", 0, total);
+  st.off_table = required_bool(u, "off_table");
+  st.returns_next_turn = required_bool(u, "returns_next_turn");
+  st.destroyed = required_bool(u, "destroyed");
+  st.frozen = required_bool(u, "frozen");
+  if (st.off_table && st.destroyed) u.fail("destroyed", "a unit is either off the table or destroyed, not both");
+  const std::size_t expected = static_cast<std::size_t>(total - mu.stands_lost);
+  mu.stands = read_stands(u, "stands", expected);
+  st.parked = read_stands(u, "parked", expected);
+  if (mu.stands.empty() != (st.off_table || st.destroyed))
+    u.fail("stands", mu.stands.empty() ? "a unit on the table needs its stands"
+                                       : "a unit off the table or destroyed has no stands on it");
+  if (st.off_table && st.parked.empty() && expected > 0)
+    u.fail("parked", "a unit off the table keeps the stands where it left");
+  if (!st.off_table && !st.destroyed && !st.parked.empty())
+    u.fail("parked", "only a unit that left the table has stands parked where it left");
+  return st;
+}
+
+// One character's status (`c`), its pose and the unit it joined written into `mc`.
+CharacterStatus read_character_status(const JsonReader& c, const Character& sc, const Battlefield& start, Character& mc) {
+  CharacterStatus st;
+  if (c.string("id") != sc.id)
+    c.fail("id", fmt::format("expected character \"{}\" here (characters in the battle's order)", sc.id));
+  if (c.integer("side", 0, 1) != sc.side) c.fail("side", fmt::format("{} is on side {}", sc.id, sc.side));
+  if (c.string("role") != to_string(sc.role)) c.fail("role", fmt::format("{} is a {}", sc.id, to_string(sc.role)));
+  st.orders_issued = c.integer("orders_issued", 0, 1000);
+  st.failed = required_bool(c, "failed");
+  st.finished = required_bool(c, "finished");
+  st.moved = required_bool(c, "moved");
+  st.first_order_given = required_bool(c, "first_order_given");
+  st.lost = required_bool(c, "lost");
+  st.returns_next_turn = required_bool(c, "returns_next_turn");
+  st.return_point = c.at("return_point").vec2(1e5);
+  st.frozen = required_bool(c, "returned");
+  if (st.returns_next_turn && !st.lost) c.fail("returns_next_turn", "only a lost character rolls to return");
+  mc.joined_unit = c.string("joined_unit");
+  if (!mc.joined_unit.empty() && !start.find_unit(mc.joined_unit))
+    c.fail("joined_unit", fmt::format("no unit \"{}\" in this battle", mc.joined_unit));
+  mc.pose = read_pose(c.at("pose"));
+  return st;
+}
+
+// The move an order or a home back allows and is not yet made, or none (null).
+std::optional<PendingMove> read_pending(const JsonReader& pm, const Battlefield& start) {
+  if (pm.json().is_null()) return std::nullopt;
+  JsonReader q = pm;
+  q.require_object();
+  PendingMove m;
+  m.source = q.one_of("source", {"order", "home back"});
+  if (m.source == "order") q.allow_only({"source", "move", "units"});
+  else q.allow_only({"source", "move", "units", "distance", "toward"});
+  const std::string kind = q.one_of("move", {"ordered", "half_pace", "dice", "none"});
+  if (kind != "none") m.kind = move_kind_from_string(kind);
+  if ((m.source == "home back") != (kind == "dice"))
+    q.fail("move", m.source == "order" ? "an order allows an ordered or half-pace move, or none"
+                                       : "a home back allows the distance rolled (\"dice\")");
+  m.units = read_unit_refs(q, "units", start, 4);
+  if (m.units.empty()) q.fail("units", "a pending move has at least one unit");
+  if (m.source == "home back") {
+    if (m.units.size() != 1) q.fail("units", "a home back moves one unit");
+    m.dice_distance = q.number("distance", 10.0, 60.0);
+    m.homing_on = read_character_ref(q, "toward", start);
+    if (m.homing_on.empty()) q.fail("toward", "names the character homed on");
+  }
+  return m;
+}
 }  // namespace
 
 CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json& j, const std::string& path) {
@@ -393,40 +480,7 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
     u.allow_only({"id", "side", "orders", "ordered_by", "used_initiative", "charged", "moved", "finished",
                   "homed_back", "near_enemy_at_start", "engaged", "confused", "stands_lost", "off_table",
                   "returns_next_turn", "destroyed", "frozen", "brigade_touching", "stands", "parked"});
-    const Unit& su = start.units[i];
-    Unit& mu = bf.units[i];
-    UnitStatus& st = statuses[i];
-    if (u.string("id") != su.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", su.id));
-    if (u.integer("side", 0, 1) != su.side) u.fail("side", fmt::format("unit {} is on side {}", su.id, su.side));
-    st.orders = u.integer("orders", 0, 3);
-    st.ordered_by = read_character_ref(u, "ordered_by", start);
-    if ((st.orders > 0) != !st.ordered_by.empty())
-      u.fail("ordered_by", "names the character who gave the unit's orders, and only when it has had some");
-    st.used_initiative = required_bool(u, "used_initiative");
-    st.charged = required_bool(u, "charged");
-    st.moved = required_bool(u, "moved");
-    st.finished = required_bool(u, "finished");
-    st.homed_back = required_bool(u, "homed_back");
-    st.near_enemy_at_start = required_bool(u, "near_enemy_at_start");
-    mu.engaged = required_bool(u, "engaged");
-    mu.confused = required_bool(u, "confused");
-    const int total = static_cast<int>(su.stands.size()) + su.stands_lost;
-    mu.stands_lost = u.integer("stands_lost", 0, total);
-    st.off_table = required_bool(u, "off_table");
-    st.returns_next_turn = required_bool(u, "returns_next_turn");
-    st.destroyed = required_bool(u, "destroyed");
-    st.frozen = required_bool(u, "frozen");
-    if (st.off_table && st.destroyed) u.fail("destroyed", "a unit is either off the table or destroyed, not both");
-    const std::size_t expected = static_cast<std::size_t>(total - mu.stands_lost);
-    mu.stands = read_stands(u, "stands", expected);
-    st.parked = read_stands(u, "parked", expected);
-    if (mu.stands.empty() != (st.off_table || st.destroyed))
-      u.fail("stands", mu.stands.empty() ? "a unit on the table needs its stands"
-                                         : "a unit off the table or destroyed has no stands on it");
-    if (st.off_table && st.parked.empty() && expected > 0)
-      u.fail("parked", "a unit off the table keeps the stands where it left");
-    if (!st.off_table && !st.destroyed && !st.parked.empty())
-      u.fail("parked", "only a unit that left the table has stands parked where it left");
+    statuses[i] = read_unit_status(u, start.units[i], start, bf.units[i]);
     touching[i] = read_unit_refs(u, "brigade_touching", start, start.units.size());
     for (int n : touching[i])
       if (n == static_cast<int>(i)) u.fail("brigade_touching", "a unit does not touch itself");
@@ -455,27 +509,7 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
     c.require_object();
     c.allow_only({"id", "side", "role", "orders_issued", "failed", "finished", "moved", "first_order_given", "lost",
                   "returns_next_turn", "return_point", "returned", "joined_unit", "pose"});
-    const Character& sc = start.characters[i];
-    Character& mc = bf.characters[i];
-    CharacterStatus& st = cstat[i];
-    if (c.string("id") != sc.id)
-      c.fail("id", fmt::format("expected character \"{}\" here (characters in the battle's order)", sc.id));
-    if (c.integer("side", 0, 1) != sc.side) c.fail("side", fmt::format("{} is on side {}", sc.id, sc.side));
-    if (c.string("role") != to_string(sc.role)) c.fail("role", fmt::format("{} is a {}", sc.id, to_string(sc.role)));
-    st.orders_issued = c.integer("orders_issued", 0, 1000);
-    st.failed = required_bool(c, "failed");
-    st.finished = required_bool(c, "finished");
-    st.moved = required_bool(c, "moved");
-    st.first_order_given = required_bool(c, "first_order_given");
-    st.lost = required_bool(c, "lost");
-    st.returns_next_turn = required_bool(c, "returns_next_turn");
-    st.return_point = c.at("return_point").vec2(1e5);
-    st.frozen = required_bool(c, "returned");
-    if (st.returns_next_turn && !st.lost) c.fail("returns_next_turn", "only a lost character rolls to return");
-    mc.joined_unit = c.string("joined_unit");
-    if (!mc.joined_unit.empty() && !start.find_unit(mc.joined_unit))
-      c.fail("joined_unit", fmt::format("no unit \"{}\" in this battle", mc.joined_unit));
-    mc.pose = read_pose(c.at("pose"));
+    cstat[i] = read_character_status(c, start.characters[i], start, bf.characters[i]);
   }
   *p.characters = std::move(cstat);
 
@@ -484,30 +518,7 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
   *p.family = read_unit_refs(r, "ordering", start, 4);
   *p.last_group = read_unit_refs(r, "last_ordered", start, 4);
 
-  if (const JsonReader pm = r.at("pending"); pm.json().is_null()) {
-    p.pending->reset();
-  } else {
-    JsonReader q = pm;
-    q.require_object();
-    PendingMove m;
-    m.source = q.one_of("source", {"order", "home back"});
-    if (m.source == "order") q.allow_only({"source", "move", "units"});
-    else q.allow_only({"source", "move", "units", "distance", "toward"});
-    const std::string kind = q.one_of("move", {"ordered", "half_pace", "dice", "none"});
-    if (kind != "none") m.kind = move_kind_from_string(kind);
-    if ((m.source == "home back") != (kind == "dice"))
-      q.fail("move", m.source == "order" ? "an order allows an ordered or half-pace move, or none"
-                                         : "a home back allows the distance rolled (\"dice\")");
-    m.units = read_unit_refs(q, "units", start, 4);
-    if (m.units.empty()) q.fail("units", "a pending move has at least one unit");
-    if (m.source == "home back") {
-      if (m.units.size() != 1) q.fail("units", "a home back moves one unit");
-      m.dice_distance = q.number("distance", 10.0, 60.0);
-      m.homing_on = read_character_ref(q, "toward", start);
-      if (m.homing_on.empty()) q.fail("toward", "names the character homed on");
-    }
-    *p.pending = std::move(m);
-  }
+  *p.pending = read_pending(r.at("pending"), start);
   CommandStateAccess::set_battlefield(s, std::make_shared<Battlefield>(std::move(bf)));
   return s;
 }
