@@ -66,13 +66,10 @@ struct Text {
   bool boxed = false;
 };
 
-}  // namespace
 
-std::string render_board(const Battle& b, const Position& p, const RenderOptions& o) {
+// The legend, under the board: sides, pieces, destination marks, terrain.
+std::vector<LegendEntry> board_legend(const Battle& b, const RenderOptions& o) {
   const BoardGeometry& g = b.board;
-  const double height = (g.rows() - 1) * std::sqrt(3.0) / 2.0 + 1.2;
-
-  // The legend, under the board: sides, pieces, destination marks, terrain.
   using Mark = LegendEntry::Mark;
   std::vector<LegendEntry> key;
   for (int side = 0; side < 2; ++side)
@@ -104,6 +101,100 @@ std::string render_board(const Battle& b, const Position& p, const RenderOptions
       if (const TerrainType* t = b.terrain_at(i); t && std::find(terrains.begin(), terrains.end(), t) == terrains.end())
         terrains.push_back(t);
   for (const TerrainType* t : terrains) key.push_back({Mark::box, style(t->fill, "#8a8170", 0.01), t->name, {}});
+  return key;
+}
+
+// The hexes, tinted by section or terrain, and the destinations asked for.
+void draw_hexes(SvgWriter& svg, const Battle& b, const RenderOptions& o) {
+  const BoardGeometry& g = b.board;
+  svg.begin_group("hexes");
+  for (int i = 0; i < g.cell_count(); ++i) {
+    if (!g.valid_index(i)) continue;
+    Vec2 c = g.centre(i);
+    std::string fill = "#f7f3e8";
+    if (o.shade_sections) {
+      std::uint8_t m = g.section_mask(i);
+      fill = (m & (m - 1)) ? kShared : tints[m == 1 ? 0 : m == 2 ? 1 : 2];
+    }
+    if (const TerrainType* t = b.terrain_at(i)) fill = t->fill;
+    auto pts = hex_corners(c);
+    svg.polygon(pts, style(fill, "#8a8170", 0.02));
+  }
+  svg.end_group();
+
+  if (!o.destinations.empty()) {
+    svg.begin_group("destinations");
+    for (const Destination& d : o.destinations) {
+      if (!g.valid_index(d.hex)) continue;
+      Vec2 c = g.centre(d.hex);
+      bool battle = o.destinations_of_unit && d.may_battle;
+      std::string fill = !o.destinations_of_unit ? kLeaderDestFill : battle ? kBattleFill : kNoBattleFill;
+      auto pts = hex_corners(c, 0.92);
+      svg.polygon(pts, style(fill, d.close_combat_compulsory ? kCompulsory : "#2d5a27", d.close_combat_compulsory ? 0.05 : 0.03, 0.75));
+    }
+    svg.end_group();
+  }
+}
+
+// Each unit: a box in its side's colour with its class, blocks and id.
+void draw_units(SvgWriter& svg, const Battle& b, const Position& p, const RenderOptions& o) {
+  const BoardGeometry& g = b.board;
+  svg.begin_group("units");
+  for (std::size_t u = 0; u < b.units.size(); ++u) {
+    const UnitState& us = p.units[u];
+    if (!g.valid_index(us.hex)) continue;
+    Vec2 c = g.centre(us.hex);
+    const UnitClass& cls = b.unit_class(static_cast<int>(u));
+    std::array<Vec2, 4> box{Vec2{c.x - kBoxHalfW, c.y - kBoxHalfH}, Vec2{c.x + kBoxHalfW, c.y - kBoxHalfH},
+                            Vec2{c.x + kBoxHalfW, c.y + kBoxHalfH}, Vec2{c.x - kBoxHalfW, c.y + kBoxHalfH}};
+    svg.begin_group("unit-" + b.units[u].id);
+    // The tooltip carries the name; the box the id that actions use.
+    const std::string name = b.units[u].label.empty() ? cls.name : b.units[u].label + ", " + cls.name;
+    svg.title(fmt::format("{} ({}, side {}, {})", name, b.units[u].id, b.units[u].side,
+                          count_of(us.blocks, "block", "blocks")));
+    const bool selected = us.hex == o.selected_hex;
+    svg.polygon(box, style(side_colour(b.units[u].side), selected ? "#ffd400" : "#222222", selected ? 0.06 : 0.015));
+    svg.text({c.x, c.y + 0.09}, fmt::format("{} [{}]", cls.badge, us.blocks), 0.15, "white");
+    svg.text({c.x, c.y - 0.1}, b.units[u].id, 0.13, "white");
+    svg.end_group();
+  }
+  svg.end_group();
+}
+
+// Each leader: its name on a gold tag where the layout put it.
+void draw_leaders(SvgWriter& svg, const Battle& b, const Position& p, const RenderOptions& o,
+                  const std::vector<Vec2>& leader_label) {
+  const BoardGeometry& g = b.board;
+  svg.begin_group("leaders");
+  for (std::size_t l = 0; l < b.leaders.size(); ++l) {
+    const LeaderState& ls = p.leaders[l];
+    if (!g.valid_index(ls.hex)) continue;
+    const LeaderSpec& spec = b.leaders[l];
+    const std::string name = spec.name.empty() ? spec.id : spec.name;
+    svg.begin_group("leader-" + spec.id);
+    svg.title(fmt::format("leader {} ({}, side {}){}", name, spec.id, spec.side,
+                          ls.attached >= 0 ? " with unit " + b.units[static_cast<std::size_t>(ls.attached)].id : ", alone"));
+    {
+      const Aabb box = text_box(leader_label[l], name, kBottomSize);
+      const bool selected = ls.hex == o.selected_hex && ls.attached < 0;
+      svg.raw(fmt::format(R"(<g class="label" data-box="{:.3f} {:.3f} {:.3f} {:.3f}">)", box.min.x, box.min.y, box.max.x,
+                          box.max.y));
+      svg.rect(box, style(kLeaderFill, selected ? "#ffd400" : side_colour(spec.side), selected ? 0.04 : 0.015));
+      svg.text(leader_label[l], name, kBottomSize, "#222222");
+      svg.raw("</g>");
+    }
+    svg.end_group();
+  }
+  svg.end_group();
+}
+
+}  // namespace
+
+std::string render_board(const Battle& b, const Position& p, const RenderOptions& o) {
+  const BoardGeometry& g = b.board;
+  const double height = (g.rows() - 1) * std::sqrt(3.0) / 2.0 + 1.2;
+
+  const std::vector<LegendEntry> key = board_legend(b, o);
   // As many columns as fit the board's width, each as wide as the widest entry.
   const std::string legend_title = o.title.empty() ? std::string("Key") : o.title;
   const double one_column = legend_size("", key, kLegendSize, 1).x;
@@ -167,33 +258,7 @@ std::string render_board(const Battle& b, const Position& p, const RenderOptions
     texts.push_back({leader_label[l], name, kBottomSize, "#222222", true});
   }
 
-  svg.begin_group("hexes");
-  for (int i = 0; i < g.cell_count(); ++i) {
-    if (!g.valid_index(i)) continue;
-    Vec2 c = g.centre(i);
-    std::string fill = "#f7f3e8";
-    if (o.shade_sections) {
-      std::uint8_t m = g.section_mask(i);
-      fill = (m & (m - 1)) ? kShared : tints[m == 1 ? 0 : m == 2 ? 1 : 2];
-    }
-    if (const TerrainType* t = b.terrain_at(i)) fill = t->fill;
-    auto pts = hex_corners(c);
-    svg.polygon(pts, style(fill, "#8a8170", 0.02));
-  }
-  svg.end_group();
-
-  if (!o.destinations.empty()) {
-    svg.begin_group("destinations");
-    for (const Destination& d : o.destinations) {
-      if (!g.valid_index(d.hex)) continue;
-      Vec2 c = g.centre(d.hex);
-      bool battle = o.destinations_of_unit && d.may_battle;
-      std::string fill = !o.destinations_of_unit ? kLeaderDestFill : battle ? kBattleFill : kNoBattleFill;
-      auto pts = hex_corners(c, 0.92);
-      svg.polygon(pts, style(fill, d.close_combat_compulsory ? kCompulsory : "#2d5a27", d.close_combat_compulsory ? 0.05 : 0.03, 0.75));
-    }
-    svg.end_group();
-  }
+  draw_hexes(svg, b, o);
 
   // The dotted section lines run through the centres of columns L on the full
   // rows; they break where they would cross a text.
@@ -214,48 +279,8 @@ std::string render_board(const Battle& b, const Position& p, const RenderOptions
   for (const Text& t : marks) svg.text(t.at, t.s, t.size, t.fill);
   svg.end_group();
 
-  svg.begin_group("units");
-  for (std::size_t u = 0; u < b.units.size(); ++u) {
-    const UnitState& us = p.units[u];
-    if (!g.valid_index(us.hex)) continue;
-    Vec2 c = g.centre(us.hex);
-    const UnitClass& cls = b.unit_class(static_cast<int>(u));
-    std::array<Vec2, 4> box{Vec2{c.x - kBoxHalfW, c.y - kBoxHalfH}, Vec2{c.x + kBoxHalfW, c.y - kBoxHalfH},
-                            Vec2{c.x + kBoxHalfW, c.y + kBoxHalfH}, Vec2{c.x - kBoxHalfW, c.y + kBoxHalfH}};
-    svg.begin_group("unit-" + b.units[u].id);
-    // The tooltip carries the name; the box the id that actions use.
-    const std::string name = b.units[u].label.empty() ? cls.name : b.units[u].label + ", " + cls.name;
-    svg.title(fmt::format("{} ({}, side {}, {})", name, b.units[u].id, b.units[u].side,
-                          count_of(us.blocks, "block", "blocks")));
-    const bool selected = us.hex == o.selected_hex;
-    svg.polygon(box, style(side_colour(b.units[u].side), selected ? "#ffd400" : "#222222", selected ? 0.06 : 0.015));
-    svg.text({c.x, c.y + 0.09}, fmt::format("{} [{}]", cls.badge, us.blocks), 0.15, "white");
-    svg.text({c.x, c.y - 0.1}, b.units[u].id, 0.13, "white");
-    svg.end_group();
-  }
-  svg.end_group();
-
-  svg.begin_group("leaders");
-  for (std::size_t l = 0; l < b.leaders.size(); ++l) {
-    const LeaderState& ls = p.leaders[l];
-    if (!g.valid_index(ls.hex)) continue;
-    const LeaderSpec& spec = b.leaders[l];
-    const std::string name = spec.name.empty() ? spec.id : spec.name;
-    svg.begin_group("leader-" + spec.id);
-    svg.title(fmt::format("leader {} ({}, side {}){}", name, spec.id, spec.side,
-                          ls.attached >= 0 ? " with unit " + b.units[static_cast<std::size_t>(ls.attached)].id : ", alone"));
-    {
-      const Aabb box = text_box(leader_label[l], name, kBottomSize);
-      const bool selected = ls.hex == o.selected_hex && ls.attached < 0;
-      svg.raw(fmt::format(R"(<g class="label" data-box="{:.3f} {:.3f} {:.3f} {:.3f}">)", box.min.x, box.min.y, box.max.x,
-                          box.max.y));
-      svg.rect(box, style(kLeaderFill, selected ? "#ffd400" : side_colour(spec.side), selected ? 0.04 : 0.015));
-      svg.text(leader_label[l], name, kBottomSize, "#222222");
-      svg.raw("</g>");
-    }
-    svg.end_group();
-  }
-  svg.end_group();
+  draw_units(svg, b, p, o);
+  draw_leaders(svg, b, p, o, leader_label);
 
   draw_legend(svg, {0, -0.55}, legend_title, key, kLegendSize, columns, column_width);
   return svg.finish();
