@@ -121,44 +121,7 @@ void read_sides(const JsonReader& r, const std::vector<JsonReader>& units, Battl
   }
 }
 
-}  // namespace
-
-Battle parse_battle(const nlohmann::json& j, const std::string& source) {
-  JsonReader r(j, "");
-  r.require_object();
-  r.allow_only({"name", "table", "settings", "surfaces", "ladders", "regions", "low_terrain", "units", "sides", "turn_limit"});
-  auto t = std::make_shared<Terrain>();
-  t->name = r.string_or("name", source);
-  t->turn_limit = r.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
-  if (auto tb = r.find("table")) {
-    tb->allow_only({"width", "depth"});
-    t->width = tb->number_or("width", 36, 6, 120);
-    t->depth = tb->number_or("depth", 36, 6, 120);
-  }
-  if (auto s = r.find("settings")) {
-    s->allow_only({"climb_leeway", "mithril_sinks", "fall_clear_gap", "jump_down_range", "jump_across_reach",
-                   "free_jump_gap", "disadvantage_drop"});
-    Settings& st = t->settings;
-    st.climb_leeway = s->number_or("climb_leeway", st.climb_leeway, 0, 6);
-    st.mithril_sinks = s->boolean_or("mithril_sinks", st.mithril_sinks);
-    st.fall_clear_gap = s->number_or("fall_clear_gap", st.fall_clear_gap, 0, 3);
-    st.jump_down_range = s->number_or("jump_down_range", st.jump_down_range, 0, 12);
-    st.jump_across_reach = s->number_or("jump_across_reach", st.jump_across_reach, 0, 12);
-    st.free_jump_gap = s->number_or("free_jump_gap", st.free_jump_gap, 0, 6);
-    st.disadvantage_drop = s->number_or("disadvantage_drop", st.disadvantage_drop, 0, 100);
-  }
-  // Caps first, before any work on the items (docs/rulings.md#blightmeer-caps).
-  auto cap = [&](const char* field, std::size_t most) {
-    if (auto list = r.find(field))
-      if (list->json().is_array() && list->size() > most)
-        list->fail(fmt::format("{} items: at most {} are allowed", list->size(), most));
-  };
-  cap("surfaces", kMaxSurfaces);
-  cap("regions", kMaxRegions);
-  cap("low_terrain", kMaxLowTerrain);
-  cap("ladders", kMaxLadders);
-  cap("units", kMaxUnits);
-  std::set<std::string> ids;
+void read_surfaces(const JsonReader& r, Terrain& t, std::set<std::string>& ids) {
   if (auto list = r.find("surfaces")) {
     for (const JsonReader& sr : list->items()) {
       sr.allow_only({"id", "height", "footprint", "climbable", "railing"});
@@ -170,13 +133,15 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
       s.climbable = sr.boolean_or("climbable", true);
       s.railing = sr.boolean_or("railing", false);
       s.box = s.footprint.bounds();
-      t->surfaces.push_back(std::move(s));
+      t.surfaces.push_back(std::move(s));
     }
   }
-  // Ladders and units are placed on levels: the index keeps that quick.
-  t->index_surfaces();
+}
+
+// Regions lie on the ground or on a surface: `heights` are the surfaces', sorted.
+void read_regions(const JsonReader& r, Terrain& t, std::set<std::string>& ids) {
   std::vector<double> heights;
-  for (const Surface& s : t->surfaces) heights.push_back(s.height);
+  for (const Surface& s : t.surfaces) heights.push_back(s.height);
   std::sort(heights.begin(), heights.end());
   if (auto list = r.find("regions")) {
     for (const JsonReader& rr : list->items()) {
@@ -196,9 +161,12 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
       bool known = g.level < kEps || (above != heights.end() && *above < g.level + kEps);
       if (!known) rr.fail("level", fmt::format("no surface is {:.2f} in high: a region lies on the ground (0) or on a surface", g.level));
       g.box = g.area.bounds();
-      t->regions.push_back(std::move(g));
+      t.regions.push_back(std::move(g));
     }
   }
+}
+
+void read_low_terrain(const JsonReader& r, Terrain& t, std::set<std::string>& ids) {
   if (auto list = r.find("low_terrain")) {
     for (const JsonReader& lr : list->items()) {
       lr.allow_only({"id", "area", "height"});
@@ -210,9 +178,13 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
         lr.fail("height", fmt::format("{:.2f} in is more than 1 in: describe it as a surface", l.height));
       l.area = read_polygon(lr.at("area"));
       l.box = l.area.bounds();
-      t->low_terrain.push_back(std::move(l));
+      t.low_terrain.push_back(std::move(l));
     }
   }
+}
+
+// A ladder joins two surfaces (or a surface and the ground), its ends at most 3 in apart seen from above.
+void read_ladders(const JsonReader& r, Terrain& t, std::set<std::string>& ids) {
   if (auto list = r.find("ladders")) {
     for (const JsonReader& lr : list->items()) {
       lr.allow_only({"id", "bottom", "top"});
@@ -225,13 +197,13 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
       for (int k = 0; k < 2; ++k) {
         Vec3 p = k ? l.top : l.bottom;
         JsonReader er = lr.at(ends[k]);
-        if (!t->on_table(p.xy())) er.fail(fmt::format("{} is off the table", fmt_pos(p)));
-        double lvl = t->level_at(p.xy());
+        if (!t.on_table(p.xy())) er.fail(fmt::format("{} is off the table", fmt_pos(p)));
+        double lvl = t.level_at(p.xy());
         if (std::abs(lvl - p.z) > kPlaceTolerance)
           er.fail(fmt::format("the ladder does not join two surfaces: its {} {} is not on a surface or the ground "
                               "(the level there is {:.2f} in)",
                               ends[k], fmt_pos(p), lvl));
-        if (t->in_impassable(p.xy())) er.fail("the ladder ends in impassable terrain");
+        if (t.in_impassable(p.xy())) er.fail("the ladder ends in impassable terrain");
       }
       if (l.top.z <= l.bottom.z + 0.1)
         lr.fail("top", fmt::format("the ladder does not join two surfaces: its top ({:.2f} in) must be higher than its "
@@ -239,9 +211,59 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source) {
                                    l.top.z, l.bottom.z));
       if (distance(l.bottom.xy(), l.top.xy()) > 3)
         lr.fail("top", "a ladder's ends may be at most 3 in apart seen from above");
-      t->ladders.push_back(l);
+      t.ladders.push_back(l);
     }
   }
+}
+
+void read_table_and_settings(const JsonReader& r, Terrain& t) {
+  if (auto tb = r.find("table")) {
+    tb->allow_only({"width", "depth"});
+    t.width = tb->number_or("width", 36, 6, 120);
+    t.depth = tb->number_or("depth", 36, 6, 120);
+  }
+  if (auto s = r.find("settings")) {
+    s->allow_only({"climb_leeway", "mithril_sinks", "fall_clear_gap", "jump_down_range", "jump_across_reach",
+                   "free_jump_gap", "disadvantage_drop"});
+    Settings& st = t.settings;
+    st.climb_leeway = s->number_or("climb_leeway", st.climb_leeway, 0, 6);
+    st.mithril_sinks = s->boolean_or("mithril_sinks", st.mithril_sinks);
+    st.fall_clear_gap = s->number_or("fall_clear_gap", st.fall_clear_gap, 0, 3);
+    st.jump_down_range = s->number_or("jump_down_range", st.jump_down_range, 0, 12);
+    st.jump_across_reach = s->number_or("jump_across_reach", st.jump_across_reach, 0, 12);
+    st.free_jump_gap = s->number_or("free_jump_gap", st.free_jump_gap, 0, 6);
+    st.disadvantage_drop = s->number_or("disadvantage_drop", st.disadvantage_drop, 0, 100);
+  }
+}
+
+}  // namespace
+
+Battle parse_battle(const nlohmann::json& j, const std::string& source) {
+  JsonReader r(j, "");
+  r.require_object();
+  r.allow_only({"name", "table", "settings", "surfaces", "ladders", "regions", "low_terrain", "units", "sides", "turn_limit"});
+  auto t = std::make_shared<Terrain>();
+  t->name = r.string_or("name", source);
+  t->turn_limit = r.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
+  read_table_and_settings(r, *t);
+  // Caps first, before any work on the items (docs/rulings.md#blightmeer-caps).
+  auto cap = [&](const char* field, std::size_t most) {
+    if (auto list = r.find(field))
+      if (list->json().is_array() && list->size() > most)
+        list->fail(fmt::format("{} items: at most {} are allowed", list->size(), most));
+  };
+  cap("surfaces", kMaxSurfaces);
+  cap("regions", kMaxRegions);
+  cap("low_terrain", kMaxLowTerrain);
+  cap("ladders", kMaxLadders);
+  cap("units", kMaxUnits);
+  std::set<std::string> ids;
+  read_surfaces(r, *t, ids);
+  // Ladders and units are placed on levels: the index keeps that quick.
+  t->index_surfaces();
+  read_regions(r, *t, ids);
+  read_low_terrain(r, *t, ids);
+  read_ladders(r, *t, ids);
   Battle b;
   b.source = source;
   std::set<std::string> unit_ids;
