@@ -151,6 +151,116 @@ std::vector<LegendEntry> legend_entries(const Terrain& t, const State& s, const 
   key.push_back({Mark::line, {"none", "#000", 0.05, 0.35, {}}, "grid: 1\" squares, marks every 6\"", {}});
   return key;
 }
+// Regions on the ground, low terrain, surfaces from the lowest up, and the regions on their roofs.
+void draw_terrain(SvgWriter& w, const Terrain& t) {
+  // Regions on the ground first; regions lying on a surface after the surfaces, so they show on its roof.
+  auto draw_regions = [&](bool raised) {
+    for (const Region& r : t.regions) {
+      if ((r.level > kEps && r.kind != RegionKind::impassable) != raised) continue;
+      SvgStyle st = region_style(r.kind);
+      if (raised) st.extra = "stroke-dasharray=\"3,2\"";
+      w.polygon(r.area, st);
+    }
+  };
+  w.begin_group("regions");
+  draw_regions(false);
+  for (const LowTerrain& l : t.low_terrain) w.polygon(l.area, kLowTerrain);
+  w.end_group();
+  w.begin_group("surfaces");
+  double max_h = 0;
+  for (const Surface& sf : t.surfaces) max_h = std::max(max_h, sf.height);
+  std::vector<const Surface*> order;
+  for (const Surface& sf : t.surfaces) order.push_back(&sf);
+  std::stable_sort(order.begin(), order.end(), [](const Surface* a, const Surface* b) { return a->height < b->height; });
+  for (const Surface* sf : order)
+    w.polygon(sf->footprint, {surface_fill(sf->height, max_h), sf->climbable ? "#333" : "#a00", sf->railing ? 0.2 : 0.08,
+                              1.0, {}});
+  w.begin_group("raised-regions");
+  draw_regions(true);
+  w.end_group();
+  w.end_group();
+}
+
+void draw_reach(SvgWriter& w, const ReachAnswer& reach) {
+  // Each cell in its class colour, and the level it is on written in it
+  // when that is not the ground: a roof cell reads "3" for 3 inches up.
+  w.begin_group("reach");
+  for (const ReachCell& c : reach.cells) {
+    Aabb box{{c.p.x - 0.5, c.p.y - 0.5}, {c.p.x + 0.5, c.p.y + 0.5}};
+    w.rect(box, {kReachColour[std::clamp(c.checks, 0, 3)], "none", 0, 0.45, {}});
+  }
+  w.end_group();
+  w.begin_group("reach-levels");
+  for (const ReachCell& c : reach.cells)
+    if (c.p.z > kEps) w.text(c.p.xy(), fmt::format("{:g}", std::round(c.p.z * 10) / 10), 0.42, "#102040");
+  w.end_group();
+}
+
+void draw_route(SvgWriter& w, const RouteOption& route, const TurnSplit& split) {
+  // Each step split where a turn stops, drawn in that turn's style.
+  w.begin_group("route");
+  std::size_t leg = 0;
+  for (const StepReport& st : route.report.steps) {
+    Vec3 from = st.from;
+    while (leg + 1 < split.legs.size() && split.legs[leg].last_step == st.index && split.legs[leg].mid_step) {
+      w.line(from.xy(), split.legs[leg].stop.xy(), turn_style(split.legs[leg].turn));
+      from = split.legs[leg].stop;
+      ++leg;
+    }
+    while (leg + 1 < split.legs.size() && st.index > split.legs[leg].last_step) ++leg;
+    const int turn = split.legs.empty() ? 1 : split.legs[std::min(leg, split.legs.size() - 1)].turn;
+    w.line(from.xy(), st.to.xy(), turn_style(turn));
+  }
+  for (const TurnLeg& l : split.legs)
+    w.circle(l.stop.xy(), 0.25, {"#ffffff", turn_colour(l.turn), 0.08, 1.0, {}});
+  w.end_group();
+}
+
+// A line between each pair of engaged units on the table.
+void draw_engaged(SvgWriter& w, const State& s) {
+  w.begin_group("engaged");
+  for (std::size_t i = 0; i < s.units.size(); ++i) {
+    const Unit& u = s.units[i];
+    for (const std::string& o : u.engaged_with) {
+      int j = s.find(o);
+      // Each pair once, and only between units still on the table.
+      if (j < 0 || static_cast<std::size_t>(j) < i || u.incapacitated || s.units[static_cast<std::size_t>(j)].incapacitated)
+        continue;
+      w.line(u.pos.xy(), s.units[static_cast<std::size_t>(j)].pos.xy(), {"none", kEngaged, 0.22, 1.0, {}});
+    }
+  }
+  w.end_group();
+}
+
+// Each unit on the table: a disc in its side's colour (white for the mover), its states in the tooltip.
+void draw_units(SvgWriter& w, const State& s, const ReachAnswer* reach, const RouteOption* route) {
+  const std::vector<std::string> sides = side_names(s);
+  auto side_index = [&](const std::string& side) {
+    return static_cast<int>(std::find(sides.begin(), sides.end(), side) - sides.begin());
+  };
+  w.begin_group("units");
+  for (const Unit& u : s.units) {
+    if (u.incapacitated) continue;
+    w.begin_group("unit-" + u.id);
+    std::string states;
+    if (!u.engaged_with.empty()) states += ", engaged";
+    if (u.stunned) states += ", Stunned";
+    if (u.dazed) states += ", Dazed";
+    if (u.staggered) states += ", Staggered";
+    if (u.treasure) states += ", carrying Treasure";
+    w.title(fmt::format("{} '{}' ({}, at {:.1f}, {:.1f}, {:.1f}{})", u.name, u.id, u.side, u.pos.x, u.pos.y, u.pos.z, states));
+    bool mover = (reach && reach->unit == u.id) || (route && route->found && route->report.unit == u.id);
+    std::string fill = mover ? "#ffffff" : kSideFill[side_index(u.side) & 1];
+    w.circle(u.pos.xy(), u.radius(), {fill, u.engaged_with.empty() ? "black" : kEngaged, mover ? 0.12 : 0.08, 1.0, {}});
+    if (u.treasure) {
+      std::array<Vec2, 4> d{u.pos.xy() + Vec2{0, 0.22}, u.pos.xy() + Vec2{0.18, 0}, u.pos.xy() + Vec2{0, -0.22},
+                            u.pos.xy() + Vec2{-0.18, 0}};
+      w.polygon(d, {"#ffd700", "#6b5000", 0.03, 1.0, {}});
+    }
+    w.end_group();
+  }
+  w.end_group();
+}
 }  // namespace
 
 std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reach, const RouteOption* route) {
@@ -162,11 +272,6 @@ std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reac
                    {table.max.x + kLegendGap + legend.x, table.max.y + 1.4}};
   SvgWriter w(world, kPixelsPerInch, 0.3);
   w.rect(table, {"#e8e4c9", "#555", 0.05, 1.0, {}});
-
-  const std::vector<std::string> sides = side_names(s);
-  auto side_index = [&](const std::string& side) {
-    return static_cast<int>(std::find(sides.begin(), sides.end(), side) - sides.begin());
-  };
 
   // Labels are placed first (units, then ladders, then terrain: the most
   // needed get the nearest spots) and drawn last, over everything.
@@ -206,106 +311,18 @@ std::string render_svg(const Terrain& t, const State& s, const ReachAnswer* reac
     add_label(centroid(r.area), r.id + " (" + kind_name(r.kind) + (raised ? " on " + inches(r.level) : "") + ")", 0.0);
   }
 
-  // Regions on the ground first; regions lying on a surface after the surfaces, so they show on its roof.
-  auto draw_regions = [&](bool raised) {
-    for (const Region& r : t.regions) {
-      if ((r.level > kEps && r.kind != RegionKind::impassable) != raised) continue;
-      SvgStyle st = region_style(r.kind);
-      if (raised) st.extra = "stroke-dasharray=\"3,2\"";
-      w.polygon(r.area, st);
-    }
-  };
-  w.begin_group("regions");
-  draw_regions(false);
-  for (const LowTerrain& l : t.low_terrain) w.polygon(l.area, kLowTerrain);
-  w.end_group();
-  w.begin_group("surfaces");
-  double max_h = 0;
-  for (const Surface& sf : t.surfaces) max_h = std::max(max_h, sf.height);
-  std::vector<const Surface*> order;
-  for (const Surface& sf : t.surfaces) order.push_back(&sf);
-  std::stable_sort(order.begin(), order.end(), [](const Surface* a, const Surface* b) { return a->height < b->height; });
-  for (const Surface* sf : order)
-    w.polygon(sf->footprint, {surface_fill(sf->height, max_h), sf->climbable ? "#333" : "#a00", sf->railing ? 0.2 : 0.08,
-                              1.0, {}});
-  w.begin_group("raised-regions");
-  draw_regions(true);
-  w.end_group();
-  w.end_group();
+  draw_terrain(w, t);
   draw_grid(w, table, 1.0, 6, "\"", 0.5);
-  if (reach) {
-    // Each cell in its class colour, and the level it is on written in it
-    // when that is not the ground: a roof cell reads "3" for 3 inches up.
-    w.begin_group("reach");
-    for (const ReachCell& c : reach->cells) {
-      Aabb box{{c.p.x - 0.5, c.p.y - 0.5}, {c.p.x + 0.5, c.p.y + 0.5}};
-      w.rect(box, {kReachColour[std::clamp(c.checks, 0, 3)], "none", 0, 0.45, {}});
-    }
-    w.end_group();
-    w.begin_group("reach-levels");
-    for (const ReachCell& c : reach->cells)
-      if (c.p.z > kEps) w.text(c.p.xy(), fmt::format("{:g}", std::round(c.p.z * 10) / 10), 0.42, "#102040");
-    w.end_group();
-  }
+  if (reach) draw_reach(w, *reach);
   w.begin_group("ladders");
   for (const Ladder& l : t.ladders) {
     w.line(l.bottom.xy(), l.top.xy(), {"none", "#7a4a10", 0.25, 1.0, {}});
     w.circle(l.bottom.xy(), 0.15, {"#7a4a10", "none", 0, 1.0, {}});
   }
   w.end_group();
-  if (route && route->found) {
-    // Each step split where a turn stops, drawn in that turn's style.
-    w.begin_group("route");
-    std::size_t leg = 0;
-    for (const StepReport& st : route->report.steps) {
-      Vec3 from = st.from;
-      while (leg + 1 < split.legs.size() && split.legs[leg].last_step == st.index && split.legs[leg].mid_step) {
-        w.line(from.xy(), split.legs[leg].stop.xy(), turn_style(split.legs[leg].turn));
-        from = split.legs[leg].stop;
-        ++leg;
-      }
-      while (leg + 1 < split.legs.size() && st.index > split.legs[leg].last_step) ++leg;
-      const int turn = split.legs.empty() ? 1 : split.legs[std::min(leg, split.legs.size() - 1)].turn;
-      w.line(from.xy(), st.to.xy(), turn_style(turn));
-    }
-    for (const TurnLeg& l : split.legs)
-      w.circle(l.stop.xy(), 0.25, {"#ffffff", turn_colour(l.turn), 0.08, 1.0, {}});
-    w.end_group();
-  }
-  w.begin_group("engaged");
-  for (std::size_t i = 0; i < s.units.size(); ++i) {
-    const Unit& u = s.units[i];
-    for (const std::string& o : u.engaged_with) {
-      int j = s.find(o);
-      // Each pair once, and only between units still on the table.
-      if (j < 0 || static_cast<std::size_t>(j) < i || u.incapacitated || s.units[static_cast<std::size_t>(j)].incapacitated)
-        continue;
-      w.line(u.pos.xy(), s.units[static_cast<std::size_t>(j)].pos.xy(), {"none", kEngaged, 0.22, 1.0, {}});
-    }
-  }
-  w.end_group();
-  w.begin_group("units");
-  for (const Unit& u : s.units) {
-    if (u.incapacitated) continue;
-    w.begin_group("unit-" + u.id);
-    std::string states;
-    if (!u.engaged_with.empty()) states += ", engaged";
-    if (u.stunned) states += ", Stunned";
-    if (u.dazed) states += ", Dazed";
-    if (u.staggered) states += ", Staggered";
-    if (u.treasure) states += ", carrying Treasure";
-    w.title(fmt::format("{} '{}' ({}, at {:.1f}, {:.1f}, {:.1f}{})", u.name, u.id, u.side, u.pos.x, u.pos.y, u.pos.z, states));
-    bool mover = (reach && reach->unit == u.id) || (route && route->found && route->report.unit == u.id);
-    std::string fill = mover ? "#ffffff" : kSideFill[side_index(u.side) & 1];
-    w.circle(u.pos.xy(), u.radius(), {fill, u.engaged_with.empty() ? "black" : kEngaged, mover ? 0.12 : 0.08, 1.0, {}});
-    if (u.treasure) {
-      std::array<Vec2, 4> d{u.pos.xy() + Vec2{0, 0.22}, u.pos.xy() + Vec2{0.18, 0}, u.pos.xy() + Vec2{0, -0.22},
-                            u.pos.xy() + Vec2{-0.18, 0}};
-      w.polygon(d, {"#ffd700", "#6b5000", 0.03, 1.0, {}});
-    }
-    w.end_group();
-  }
-  w.end_group();
+  if (route && route->found) draw_route(w, *route, split);
+  draw_engaged(w, s);
+  draw_units(w, s, reach, route);
   w.begin_group("labels");
   for (const PendingLabel& l : labels) w.label(l.at, l.text, kLabelSize, l.colour);
   w.end_group();
