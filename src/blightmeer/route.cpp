@@ -677,188 +677,250 @@ TurnSplit split_by_turn(const MoveReport& r) {
 // to cells the search left out or reached with more checks. Every crossing is
 // tested with the rules check_move applies, so each cell's move is one check
 // accepts.
-ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit, bool run, bool with_moves) {
-  UnitView v(t, s, unit);
-  Vec3 start = v.u->pos;
-  Extras x = make_extras(v, start, nullptr);
-  const NavGraph& g = v.g;
-  const int N = static_cast<int>(g.nodes.size());
-  ReachAnswer a;
-  a.unit = unit;
-  a.run = run;
-  a.allowance = base_allowance(*v.u, run).total;
-  for (const Surface& sf : t.surfaces) a.surface_ids.push_back(sf.id);
-  const double budget = a.allowance + 1e-6;
-  // The search runs a little past the allowance: a cell a straight walk
-  // reaches within the allowance is reached by a grid walk within this
-  // (16-neighbour walks are at most about 3% longer, and a boundary node is
-  // joined to the cells within kBoundaryWalk), so cells beyond it need no
-  // straight walk tried.
-  const double search_budget = budget * 1.03 + 0.5;
-  auto idx = [](int n, int flag, int k) { return (n * 2 + flag) * 4 + k; };
-  const auto states = static_cast<std::size_t>((N + 1) * 8);
-  std::vector<double> cost(states, kInf);
-  std::vector<ReachPred> pred(with_moves ? states : 0);
-  std::vector<int> fin(with_moves ? states : 0, -1);
-  std::vector<Finish> finishes;
-  using QE = std::pair<double, int>;
-  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
-  cost[static_cast<std::size_t>(idx(N, 0, 0))] = 0;
-  q.push({0, idx(N, 0, 0)});
-  // Nodes reached by a climb, a jump or a ladder: where a straight walk may start.
-  std::vector<std::uint8_t> landed(static_cast<std::size_t>(N + 1), 0);
-  landed[static_cast<std::size_t>(N)] = 1;
-  while (!q.empty()) {
-    const double c = q.top().first;
-    const int st = q.top().second;
-    q.pop();
-    if (c > cost[static_cast<std::size_t>(st)]) continue;
-    int k = st % 4, flag = (st / 4) % 2, n = st / 8;
-    Vec3 pa = node_pos(v, n, start, start);
-    for_edges(v, x, n, [&](const NavEdge& e) {
-      bool check;
-      Vec3 pb = node_pos(v, e.to, start, start);
-      if (!v.usable(n, e, pa, pb, check)) return;
-      int nflag = flag | (slows(e.bits) ? 1 : 0);
-      double nc = c + e.cost + (nflag && !flag ? 2.0 : 0.0);
-      if (nc > search_budget) return;
-      int nk = std::min(3, k + (check ? 1 : 0));
-      // Skip a state another state of the node beats on checks and on cost
-      // (a state that has not paid the difficult-ground penalty may still pay it).
-      for (int f2 = 0; f2 < 2; ++f2)
-        for (int k2 = 0; k2 <= nk; ++k2)
-          if (cost[static_cast<std::size_t>(idx(e.to, f2, k2))] + (f2 < nflag ? 2.0 : 0.0) <= nc + 1e-9) return;
-      int ns = idx(e.to, nflag, nk);
-      cost[static_cast<std::size_t>(ns)] = nc;
-      if (with_moves) pred[static_cast<std::size_t>(ns)] = {st, e.kind, e.ladder};
-      if (e.kind != EdgeKind::walk) landed[static_cast<std::size_t>(e.to)] = 1;
-      q.push({nc, ns});
-    });
+namespace {
+
+// A state of the search: node n, whether the move crossed difficult ground
+// (`flag`), and the checks so far (k, at most 3).
+int reach_state(int n, int flag, int k) { return (n * 2 + flag) * 4 + k; }
+
+class ReachSearch {
+ public:
+  ReachSearch(const Terrain& t, const State& s, const std::string& unit, bool run, bool with_moves)
+      : v_(t, s, unit),
+        start_(v_.u->pos),
+        x_(make_extras(v_, start_, nullptr)),
+        g_(v_.g),
+        n_(static_cast<int>(g_.nodes.size())),
+        run_(run),
+        with_moves_(with_moves),
+        allowance_(base_allowance(*v_.u, run).total),
+        budget_(allowance_ + 1e-6),
+        // The search runs a little past the allowance: a cell a straight walk
+        // reaches within the allowance is reached by a grid walk within this
+        // (16-neighbour walks are at most about 3% longer, and a boundary node is
+        // joined to the cells within kBoundaryWalk), so cells beyond it need no
+        // straight walk tried.
+        search_budget_(budget_ * 1.03 + 0.5) {}
+
+  ReachAnswer answer(const Terrain& t, const std::string& unit) {
+    search();
+    classify();
+    straight_walks();
+    crossings_from_anchors();
+    ReachAnswer a;
+    a.unit = unit;
+    a.run = run_;
+    a.allowance = allowance_;
+    for (const Surface& sf : t.surfaces) a.surface_ids.push_back(sf.id);
+    report(t, a);
+    return a;
   }
+
+ private:
+  double& cost(int st) { return cost_[static_cast<std::size_t>(st)]; }
+
+  // The graph search from the start.
+  void search() {
+    const auto states = static_cast<std::size_t>((n_ + 1) * 8);
+    cost_.assign(states, kInf);
+    pred_.assign(with_moves_ ? states : 0, ReachPred{});
+    fin_.assign(with_moves_ ? states : 0, -1);
+    using QE = std::pair<double, int>;
+    std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
+    cost(reach_state(n_, 0, 0)) = 0;
+    q.push({0, reach_state(n_, 0, 0)});
+    // Nodes reached by a climb, a jump or a ladder: where a straight walk may start.
+    landed_.assign(static_cast<std::size_t>(n_ + 1), 0);
+    landed_[static_cast<std::size_t>(n_)] = 1;
+    while (!q.empty()) {
+      const double c = q.top().first;
+      const int st = q.top().second;
+      q.pop();
+      if (c > cost(st)) continue;
+      int k = st % 4, flag = (st / 4) % 2, n = st / 8;
+      Vec3 pa = node_pos(v_, n, start_, start_);
+      for_edges(v_, x_, n, [&](const NavEdge& e) {
+        bool check;
+        Vec3 pb = node_pos(v_, e.to, start_, start_);
+        if (!v_.usable(n, e, pa, pb, check)) return;
+        int nflag = flag | (slows(e.bits) ? 1 : 0);
+        double nc = c + e.cost + (nflag && !flag ? 2.0 : 0.0);
+        if (nc > search_budget_) return;
+        int nk = std::min(3, k + (check ? 1 : 0));
+        // Skip a state another state of the node beats on checks and on cost
+        // (a state that has not paid the difficult-ground penalty may still pay it).
+        for (int f2 = 0; f2 < 2; ++f2)
+          for (int k2 = 0; k2 <= nk; ++k2)
+            if (cost(reach_state(e.to, f2, k2)) + (f2 < nflag ? 2.0 : 0.0) <= nc + 1e-9) return;
+        int ns = reach_state(e.to, nflag, nk);
+        cost(ns) = nc;
+        if (with_moves_) pred_[static_cast<std::size_t>(ns)] = {st, e.kind, e.ladder};
+        if (e.kind != EdgeKind::walk) landed_[static_cast<std::size_t>(e.to)] = 1;
+        q.push({nc, ns});
+      });
+    }
+  }
+
   // The cheapest class at each cell so far (4: none within the budget), and
   // the fewest checks with which the search reached it at all.
-  const int grid = g.nx * g.ny;
-  std::vector<std::uint8_t> cls(static_cast<std::size_t>(grid), 4), seen(static_cast<std::size_t>(grid), 4);
-  for (int n = 0; n < grid; ++n)
-    for (int k = 3; k >= 0; --k) {
-      const double c = std::min(cost[static_cast<std::size_t>(idx(n, 0, k))], cost[static_cast<std::size_t>(idx(n, 1, k))]);
-      if (c <= budget) cls[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
-      if (c <= search_budget) seen[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
-    }
+  void classify() {
+    const int grid = g_.nx * g_.ny;
+    cls_.assign(static_cast<std::size_t>(grid), 4);
+    seen_.assign(static_cast<std::size_t>(grid), 4);
+    for (int n = 0; n < grid; ++n)
+      for (int k = 3; k >= 0; --k) {
+        const double c = std::min(cost(reach_state(n, 0, k)), cost(reach_state(n, 1, k)));
+        if (c <= budget_) cls_[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
+        if (c <= search_budget_) seen_[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
+      }
+  }
+
   // Sets a cell's state when it is cheaper, and remembers how.
-  auto settle = [&](int m, int nflag, int k, double nc, const Finish& f) {
-    auto& slot = cost[static_cast<std::size_t>(idx(m, nflag, k))];
+  void settle(int m, int nflag, int k, double nc, const Finish& f) {
+    double& slot = cost(reach_state(m, nflag, k));
     if (nc >= slot) return;
     slot = nc;
-    cls[static_cast<std::size_t>(m)] = std::min(cls[static_cast<std::size_t>(m)], static_cast<std::uint8_t>(k));
-    if (!with_moves) return;
-    fin[static_cast<std::size_t>(idx(m, nflag, k))] = static_cast<int>(finishes.size());
-    finishes.push_back(f);
-  };
-  auto walk_ok = [&](Vec3 from, Vec2 to, unsigned& bits) { return straight_walk(v, from, to, bits); };
+    cls_[static_cast<std::size_t>(m)] = std::min(cls_[static_cast<std::size_t>(m)], static_cast<std::uint8_t>(k));
+    if (!with_moves_) return;
+    fin_[static_cast<std::size_t>(reach_state(m, nflag, k))] = static_cast<int>(finishes_.size());
+    finishes_.push_back(f);
+  }
+
   // Finish with straight walks from the start and every boundary node reached
   // by a climb or a jump to the cells around, where that puts a cell in reach or in a class with
   // fewer checks: the grid's own walks zig-zag, and a leg after a climb or a
   // jump is walked straight. Costs already found are not lowered.
-  for (int n = g.boundary; n <= N; ++n) {
-    double cmin = kInf;
-    int kmin = 4;
-    for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st)
-      if (cost[static_cast<std::size_t>(st)] <= budget) {
-        cmin = std::min(cmin, cost[static_cast<std::size_t>(st)]);
-        kmin = std::min(kmin, st % 4);
-      }
-    // Nearer cells are joined to boundary nodes in the graph already.
-    const double near_r = n < N ? kBoundaryWalk : 2.3;
-    const double r = budget - cmin;
-    if (kmin == 4 || r <= near_r || !landed[static_cast<std::size_t>(n)]) continue;
-    const Vec3 pa = node_pos(v, n, start, start);
-    const int i0 = g.cell_of(pa.x - r, g.nx), i1 = g.cell_of(pa.x + r, g.nx);
-    const int j0 = g.cell_of(pa.y - r, g.ny), j1 = g.cell_of(pa.y + r, g.ny);
-    for (int j = j0; j <= j1; ++j)
-      for (int i = i0; i <= i1; ++i) {
-        const int m = j * g.nx + i;
-        if (cls[static_cast<std::size_t>(m)] <= kmin || seen[static_cast<std::size_t>(m)] > cls[static_cast<std::size_t>(m)] - 1) continue;
-        const Vec3 pb = g.nodes[static_cast<std::size_t>(m)].p;
-        if (!(std::abs(pb.z - pa.z) <= kEps)) continue;  // other levels, and NaN for impassable cells
-        const double d = distance(pa.xy(), pb.xy());
-        if (d <= near_r || cmin + d > budget) continue;
-        unsigned bits = 0;
-        if (!walk_ok(pa, pb.xy(), bits)) continue;
-        for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st) {
-          const double c = cost[static_cast<std::size_t>(st)];
-          const int k = st % 4, flag = (st / 4) % 2;
-          if (c > budget || k >= cls[static_cast<std::size_t>(m)]) continue;
-          const int nflag = flag | (slows(bits) ? 1 : 0);
-          const double nc = c + d + (nflag && !flag ? 2.0 : 0.0);
-          if (nc > budget) continue;
-          settle(m, nflag, k, nc, Finish{st, 1, {{EdgeKind::walk, -1, pb}, {}, {}}});
+  void straight_walks() {
+    for (int n = g_.boundary; n <= n_; ++n) {
+      double cmin = kInf;
+      int kmin = 4;
+      for (int st = reach_state(n, 0, 0); st < reach_state(n, 0, 0) + 8; ++st)
+        if (cost(st) <= budget_) {
+          cmin = std::min(cmin, cost(st));
+          kmin = std::min(kmin, st % 4);
         }
-      }
-  }
-  // Exact crossings from the anchors, tried only for a cell they could put in
-  // reach or in a class with fewer checks.
-  for (int n = grid; n <= N && grid > 0 && !g.portals.empty(); ++n) {
-    if (!landed[static_cast<std::size_t>(n)]) continue;
-    const Vec3 pa = node_pos(v, n, start, start);
-    for (int st = idx(n, 0, 0); st < idx(n, 0, 0) + 8; ++st) {
-      const double c = cost[static_cast<std::size_t>(st)];
-      const int k = st % 4, flag = (st / 4) % 2;
-      if (c > budget) continue;
-      const double r = budget - c;
-      const int i0 = g.cell_of(pa.x - r, g.nx), i1 = g.cell_of(pa.x + r, g.nx);
-      const int j0 = g.cell_of(pa.y - r, g.ny), j1 = g.cell_of(pa.y + r, g.ny);
+      // Nearer cells are joined to boundary nodes in the graph already.
+      const double near_r = n < n_ ? kBoundaryWalk : 2.3;
+      const double r = budget_ - cmin;
+      if (kmin == 4 || r <= near_r || !landed_[static_cast<std::size_t>(n)]) continue;
+      const Vec3 pa = node_pos(v_, n, start_, start_);
+      const int i0 = g_.cell_of(pa.x - r, g_.nx), i1 = g_.cell_of(pa.x + r, g_.nx);
+      const int j0 = g_.cell_of(pa.y - r, g_.ny), j1 = g_.cell_of(pa.y + r, g_.ny);
       for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) {
-          const int m = j * g.nx + i;
-          const int have = cls[static_cast<std::size_t>(m)];
-          if (have <= k || !g.valid(m)) continue;
-          const Vec3 pm = g.nodes[static_cast<std::size_t>(m)].p;
-          exact_crossings(v, pa, pm, r, have == 4 ? 1 : have - 1 - k, [&](const Crossing& cr) {
-            const int nk = std::min(3, k + cr.checks);
-            if (nk >= cls[static_cast<std::size_t>(m)]) return;
-            const int nflag = flag | (slows(cr.bits) ? 1 : 0);
-            const double nc = c + cr.cost + (nflag && !flag ? 2.0 : 0.0);
-            if (nc > budget) return;
-            settle(m, nflag, nk, nc, Finish{st, 3, {cr.hops[0], cr.hops[1], cr.hops[2]}});
-          });
-        }
+        for (int i = i0; i <= i1; ++i) walk_straight_to(n, pa, cmin, kmin, near_r, j * g_.nx + i);
     }
   }
-  // Cells and ladder ends; boundary nodes are waypoints, not places to report.
-  auto move_to = [&](int st) {
+  void walk_straight_to(int n, Vec3 pa, double cmin, int kmin, double near_r, int m) {
+    if (cls_[static_cast<std::size_t>(m)] <= kmin || seen_[static_cast<std::size_t>(m)] > cls_[static_cast<std::size_t>(m)] - 1)
+      return;
+    const Vec3 pb = g_.nodes[static_cast<std::size_t>(m)].p;
+    if (!(std::abs(pb.z - pa.z) <= kEps)) return;  // other levels, and NaN for impassable cells
+    const double d = distance(pa.xy(), pb.xy());
+    if (d <= near_r || cmin + d > budget_) return;
+    unsigned bits = 0;
+    if (!straight_walk(v_, pa, pb.xy(), bits)) return;
+    for (int st = reach_state(n, 0, 0); st < reach_state(n, 0, 0) + 8; ++st) {
+      const double c = cost(st);
+      const int k = st % 4, flag = (st / 4) % 2;
+      if (c > budget_ || k >= cls_[static_cast<std::size_t>(m)]) continue;
+      const int nflag = flag | (slows(bits) ? 1 : 0);
+      const double nc = c + d + (nflag && !flag ? 2.0 : 0.0);
+      if (nc > budget_) continue;
+      settle(m, nflag, k, nc, Finish{st, 1, {{EdgeKind::walk, -1, pb}, {}, {}}});
+    }
+  }
+
+  // Exact crossings from the anchors, tried only for a cell they could put in
+  // reach or in a class with fewer checks.
+  void crossings_from_anchors() {
+    const int grid = g_.nx * g_.ny;
+    for (int n = grid; n <= n_ && grid > 0 && !g_.portals.empty(); ++n) {
+      if (!landed_[static_cast<std::size_t>(n)]) continue;
+      const Vec3 pa = node_pos(v_, n, start_, start_);
+      for (int st = reach_state(n, 0, 0); st < reach_state(n, 0, 0) + 8; ++st) {
+        const double c = cost(st);
+        if (c > budget_) continue;
+        const double r = budget_ - c;
+        const int i0 = g_.cell_of(pa.x - r, g_.nx), i1 = g_.cell_of(pa.x + r, g_.nx);
+        const int j0 = g_.cell_of(pa.y - r, g_.ny), j1 = g_.cell_of(pa.y + r, g_.ny);
+        for (int j = j0; j <= j1; ++j)
+          for (int i = i0; i <= i1; ++i) cross_to(st, c, pa, r, j * g_.nx + i);
+      }
+    }
+  }
+  void cross_to(int st, double c, Vec3 pa, double r, int m) {
+    const int k = st % 4, flag = (st / 4) % 2;
+    const int have = cls_[static_cast<std::size_t>(m)];
+    if (have <= k || !g_.valid(m)) return;
+    const Vec3 pm = g_.nodes[static_cast<std::size_t>(m)].p;
+    exact_crossings(v_, pa, pm, r, have == 4 ? 1 : have - 1 - k, [&](const Crossing& cr) {
+      const int nk = std::min(3, k + cr.checks);
+      if (nk >= cls_[static_cast<std::size_t>(m)]) return;
+      const int nflag = flag | (slows(cr.bits) ? 1 : 0);
+      const double nc = c + cr.cost + (nflag && !flag ? 2.0 : 0.0);
+      if (nc > budget_) return;
+      settle(m, nflag, nk, nc, Finish{st, 3, {cr.hops[0], cr.hops[1], cr.hops[2]}});
+    });
+  }
+
+  // The move that reaches state `st`, hop by hop.
+  MoveRequest move_to(int st) const {
     std::vector<Hop> hops;
     while (st >= 0) {
-      if (const int f = fin[static_cast<std::size_t>(st)]; f >= 0) {
-        const Finish& fr = finishes[static_cast<std::size_t>(f)];
+      if (const int f = fin_[static_cast<std::size_t>(st)]; f >= 0) {
+        const Finish& fr = finishes_[static_cast<std::size_t>(f)];
         for (int h = fr.count - 1; h >= 0; --h) hops.push_back(fr.hops[h]);
         st = fr.anchor;
         continue;
       }
-      const ReachPred& p = pred[static_cast<std::size_t>(st)];
+      const ReachPred& p = pred_[static_cast<std::size_t>(st)];
       if (p.state < 0) break;
-      hops.push_back({p.kind, p.ladder, node_pos(v, st / 8, start, start)});
+      hops.push_back({p.kind, p.ladder, node_pos(v_, st / 8, start_, start_)});
       st = p.state;
     }
     std::reverse(hops.begin(), hops.end());
-    return to_request(v, start, hops, run);
-  };
-  for (int n = 0; n < g.boundary; ++n) {
-    if (!g.valid(n) || v.occupied[static_cast<std::size_t>(n)]) continue;
-    for (int k = 0; k < 4; ++k) {
-      const int s0 = idx(n, 0, k), s1 = idx(n, 1, k);
-      const int best = cost[static_cast<std::size_t>(s0)] <= cost[static_cast<std::size_t>(s1)] ? s0 : s1;
-      const double c = cost[static_cast<std::size_t>(best)];
-      if (c <= budget) {
-        const Vec3 at = g.nodes[static_cast<std::size_t>(n)].p;
-        a.cells.push_back({at, k, c, at.z > kEps ? t.surface_at(at.xy()) : -1, {}});
-        if (with_moves) a.cells.back().move = move_to(best);
-        ++a.counts[k];
-        break;
+    return to_request(v_, start_, hops, run_);
+  }
+
+  // Cells and ladder ends; boundary nodes are waypoints, not places to report.
+  void report(const Terrain& t, ReachAnswer& a) {
+    for (int n = 0; n < g_.boundary; ++n) {
+      if (!g_.valid(n) || v_.occupied[static_cast<std::size_t>(n)]) continue;
+      for (int k = 0; k < 4; ++k) {
+        const int s0 = reach_state(n, 0, k), s1 = reach_state(n, 1, k);
+        const int best = cost(s0) <= cost(s1) ? s0 : s1;
+        const double c = cost(best);
+        if (c <= budget_) {
+          const Vec3 at = g_.nodes[static_cast<std::size_t>(n)].p;
+          a.cells.push_back({at, k, c, at.z > kEps ? t.surface_at(at.xy()) : -1, {}});
+          if (with_moves_) a.cells.back().move = move_to(best);
+          ++a.counts[k];
+          break;
+        }
       }
     }
   }
-  return a;
+
+  UnitView v_;
+  Vec3 start_;
+  Extras x_;
+  const NavGraph& g_;
+  int n_;  // the graph's nodes; node n_ is the start
+  bool run_, with_moves_;
+  double allowance_, budget_, search_budget_;
+  std::vector<double> cost_;  // per state
+  std::vector<ReachPred> pred_;
+  std::vector<int> fin_;  // per state: the finish that set it, or -1
+  std::vector<Finish> finishes_;
+  std::vector<std::uint8_t> landed_;
+  std::vector<std::uint8_t> cls_, seen_;  // per cell
+};
+
+}  // namespace
+
+ReachAnswer unit_reach(const Terrain& t, const State& s, const std::string& unit, bool run, bool with_moves) {
+  ReachSearch search(t, s, unit, run, with_moves);
+  return search.answer(t, unit);
 }
 
 }  // namespace referee::blightmeer
