@@ -727,7 +727,10 @@ class ReachSearch {
     fin_.assign(with_moves_ ? states : 0, -1);
     using QE = std::pair<double, int>;
     std::priority_queue<QE, std::vector<QE>, std::greater<QE>> q;
-    cost(reach_state(n_, 0, 0)) = 0;
+    // The search's own view of the costs: a pointer the compiler may keep in
+    // a register (a member vector is read again after every store).
+    double* const cost_of = cost_.data();
+    cost_of[reach_state(n_, 0, 0)] = 0;
     q.push({0, reach_state(n_, 0, 0)});
     // Nodes reached by a climb, a jump or a ladder: where a straight walk may start.
     landed_.assign(static_cast<std::size_t>(n_ + 1), 0);
@@ -736,7 +739,7 @@ class ReachSearch {
       const double c = q.top().first;
       const int st = q.top().second;
       q.pop();
-      if (c > cost(st)) continue;
+      if (c > cost_of[st]) continue;
       int k = st % 4, flag = (st / 4) % 2, n = st / 8;
       Vec3 pa = node_pos(v_, n, start_, start_);
       for_edges(v_, x_, n, [&](const NavEdge& e) {
@@ -751,9 +754,9 @@ class ReachSearch {
         // (a state that has not paid the difficult-ground penalty may still pay it).
         for (int f2 = 0; f2 < 2; ++f2)
           for (int k2 = 0; k2 <= nk; ++k2)
-            if (cost(reach_state(e.to, f2, k2)) + (f2 < nflag ? 2.0 : 0.0) <= nc + 1e-9) return;
+            if (cost_of[reach_state(e.to, f2, k2)] + (f2 < nflag ? 2.0 : 0.0) <= nc + 1e-9) return;
         int ns = reach_state(e.to, nflag, nk);
-        cost(ns) = nc;
+        cost_of[ns] = nc;
         if (with_moves_) pred_[static_cast<std::size_t>(ns)] = {st, e.kind, e.ladder};
         if (e.kind != EdgeKind::walk) landed_[static_cast<std::size_t>(e.to)] = 1;
         q.push({nc, ns});
@@ -767,11 +770,17 @@ class ReachSearch {
     const int grid = g_.nx * g_.ny;
     cls_.assign(static_cast<std::size_t>(grid), 4);
     seen_.assign(static_cast<std::size_t>(grid), 4);
+    // Raw pointers: a byte stored may alias any member, so the compiler would
+    // read each vector's data pointer again after every store.
+    const double* cost_of = cost_.data();
+    std::uint8_t* cls = cls_.data();
+    std::uint8_t* seen = seen_.data();
+    const double budget = budget_, search_budget = search_budget_;
     for (int n = 0; n < grid; ++n)
       for (int k = 3; k >= 0; --k) {
-        const double c = std::min(cost(reach_state(n, 0, k)), cost(reach_state(n, 1, k)));
-        if (c <= budget_) cls_[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
-        if (c <= search_budget_) seen_[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(k);
+        const double c = std::min(cost_of[reach_state(n, 0, k)], cost_of[reach_state(n, 1, k)]);
+        if (c <= budget) cls[n] = static_cast<std::uint8_t>(k);
+        if (c <= search_budget) seen[n] = static_cast<std::uint8_t>(k);
       }
   }
 
@@ -806,13 +815,19 @@ class ReachSearch {
       const Vec3 pa = node_pos(v_, n, start_, start_);
       const int i0 = g_.cell_of(pa.x - r, g_.nx), i1 = g_.cell_of(pa.x + r, g_.nx);
       const int j0 = g_.cell_of(pa.y - r, g_.ny), j1 = g_.cell_of(pa.y + r, g_.ny);
+      // Most cells are settled already: they are passed over here, in the loop.
+      const std::uint8_t* cls = cls_.data();
+      const std::uint8_t* seen = seen_.data();
       for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) walk_straight_to(n, pa, cmin, kmin, near_r, j * g_.nx + i);
+        for (int i = i0; i <= i1; ++i) {
+          const int m = j * g_.nx + i;
+          if (cls[m] <= kmin || seen[m] > cls[m] - 1) continue;
+          walk_straight_to(n, pa, cmin, near_r, m);
+        }
     }
   }
-  void walk_straight_to(int n, Vec3 pa, double cmin, int kmin, double near_r, int m) {
-    if (cls_[static_cast<std::size_t>(m)] <= kmin || seen_[static_cast<std::size_t>(m)] > cls_[static_cast<std::size_t>(m)] - 1)
-      return;
+  // A straight walk from boundary node n (at pa, reached for cmin) to cell m.
+  void walk_straight_to(int n, Vec3 pa, double cmin, double near_r, int m) {
     const Vec3 pb = g_.nodes[static_cast<std::size_t>(m)].p;
     if (!(std::abs(pb.z - pa.z) <= kEps)) return;  // other levels, and NaN for impassable cells
     const double d = distance(pa.xy(), pb.xy());
@@ -843,15 +858,21 @@ class ReachSearch {
         const double r = budget_ - c;
         const int i0 = g_.cell_of(pa.x - r, g_.nx), i1 = g_.cell_of(pa.x + r, g_.nx);
         const int j0 = g_.cell_of(pa.y - r, g_.ny), j1 = g_.cell_of(pa.y + r, g_.ny);
+        const int k = st % 4;
+        const std::uint8_t* cls = cls_.data();
         for (int j = j0; j <= j1; ++j)
-          for (int i = i0; i <= i1; ++i) cross_to(st, c, pa, r, j * g_.nx + i);
+          for (int i = i0; i <= i1; ++i) {
+            const int m = j * g_.nx + i;
+            if (cls[m] <= k || !g_.valid(m)) continue;
+            cross_to(st, c, pa, r, m);
+          }
       }
     }
   }
+  // Exact crossings from anchor state st (at pa, cost c, r left) to cell m.
   void cross_to(int st, double c, Vec3 pa, double r, int m) {
     const int k = st % 4, flag = (st / 4) % 2;
     const int have = cls_[static_cast<std::size_t>(m)];
-    if (have <= k || !g_.valid(m)) return;
     const Vec3 pm = g_.nodes[static_cast<std::size_t>(m)].p;
     exact_crossings(v_, pa, pm, r, have == 4 ? 1 : have - 1 - k, [&](const Crossing& cr) {
       const int nk = std::min(3, k + cr.checks);
