@@ -7,6 +7,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "warmaster_battle_file.hpp"
 #include "warmaster_phase_command.hpp"
 #include "referee/warmaster/combat.hpp"
 
@@ -23,7 +24,7 @@ struct CombatCliOptions {
 };
 
 void run_combat(const CombatCliOptions& o) {
-  const wm::BattlefieldFile bf = wm::load_battlefield_file(o.phase.battle);
+  const wm::BattlefieldFile bf = load_warmaster_battle(o.phase.battle);
   wm::CombatOptions options;
   if (!o.options.empty()) {
     const Json j = load_json_file(o.options);

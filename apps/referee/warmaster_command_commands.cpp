@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "warmaster_battle_file.hpp"
 #include "referee/core/files.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
@@ -67,7 +68,7 @@ void run_odds(const OddsOptions& o) {
   if (!o.battle.empty()) {
     if (o.character.empty() || o.units.empty())
       throw InputError("--battle", "give --character and at least one --unit with --battle");
-    BattlefieldFile bf = load_battlefield_file(o.battle);
+    BattlefieldFile bf = load_warmaster_battle(o.battle);
     const Character* c = bf.battlefield.find_character(o.character);
     if (!c) throw InputError("--character", fmt::format("no character \"{}\" in {}", o.character, o.battle));
     std::vector<const Unit*> units;

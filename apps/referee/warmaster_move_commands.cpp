@@ -7,6 +7,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "warmaster_battle_file.hpp"
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
@@ -38,7 +39,7 @@ struct LeaveTableArgs {
 };
 
 void run_check(const CheckArgs& a) {
-  wm::BattlefieldFile bf = wm::load_battlefield_file(a.battle);
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
   wm::MoveRequest req = wm::load_move_request_file(a.move, bf.battlefield);
   wm::MoveAnswer answer = wm::check_move(bf.battlefield, req, bf.settings);
   Json j = wm::to_json(answer);
@@ -48,7 +49,7 @@ void run_check(const CheckArgs& a) {
 }
 
 void run_render(const RenderArgs& a) {
-  wm::BattlefieldFile bf = wm::load_battlefield_file(a.battle);
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
   std::string svg;
   if (!a.move.empty()) {
     wm::MoveRequest req = wm::load_move_request_file(a.move, bf.battlefield);
@@ -61,7 +62,7 @@ void run_render(const RenderArgs& a) {
 }
 
 void run_leave_table(const LeaveTableArgs& a) {
-  wm::BattlefieldFile bf = wm::load_battlefield_file(a.battle);
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
   int lost = 0;
   if (const wm::Unit* u = bf.battlefield.find_unit(a.unit)) {
     lost = u->stands_lost;

@@ -10,6 +10,7 @@
 #include "cli_support.hpp"
 #include "cli_values.hpp"
 #include "commands.hpp"
+#include "warmaster_battle_file.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/battlefield_json.hpp"
@@ -46,7 +47,7 @@ struct RouteArgs {
 };
 
 void run_reach(const ReachArgs& a) {
-  wm::BattlefieldFile bf = wm::load_battlefield_file(a.battle);
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
   auto kind = wm::reach_kind_from_string(a.kind);
   if (!kind) throw InputError("--kind", "expected ordered, half_pace, charge, evade or character, not \"" + a.kind + "\"");
   if (*kind == wm::ReachKind::Character ? !bf.battlefield.find_character(a.unit) : !bf.battlefield.find_unit(a.unit))
@@ -66,7 +67,7 @@ void run_reach(const ReachArgs& a) {
 // los, distance and route answer through the library's queries, as the game
 // interface does, so the board and the command line never disagree.
 void answer(const std::string& battle, const std::string& name, const Json& args, const OutputOptions& out) {
-  wm::BattlefieldFile bf = wm::load_battlefield_file(battle);
+  wm::BattlefieldFile bf = load_warmaster_battle(battle);
   std::string text;
   const Json j = wm::answer_query(bf.battlefield, bf.settings, name, args, "arguments", &text);
   emit(out, j, text);

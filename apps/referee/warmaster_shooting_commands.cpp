@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "warmaster_battle_file.hpp"
 #include "warmaster_phase_command.hpp"
 #include "referee/warmaster/shooting.hpp"
 
@@ -35,7 +36,7 @@ std::vector<wm::TargetChoice> parse_target_choices(const std::vector<std::string
 }
 
 void run_shoot(const PhaseCliOptions& o, const std::vector<std::string>& targets) {
-  const wm::BattlefieldFile bf = wm::load_battlefield_file(o.battle);
+  const wm::BattlefieldFile bf = load_warmaster_battle(o.battle);
   const std::vector<wm::TargetChoice> choices = parse_target_choices(targets, bf.battlefield);
   if (!choices.empty()) {
     const Verdict v =

@@ -385,6 +385,7 @@ BattlefieldFile load_battlefield_file(const std::string& path) {
   const Json j = load_json_file(path);
   BattlefieldFile f;
   f.battlefield = naming_source(path, [&] { return parse_battlefield(j, &f.settings); });
+  f.warnings = formation_warnings(f.battlefield, f.settings);
   return f;
 }
 

@@ -397,6 +397,70 @@ void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u
   }
 }
 
+}  // namespace
+
+std::vector<StandApart> stands_apart(const std::vector<OrientedRect>& rects, double tolerance) {
+  std::vector<StandApart> out;
+  if (rects.size() < 2) return out;
+  // Each pair is measured at most once, and a stand stops looking once it
+  // touches one (the nearest is needed only to explain a stand that does not).
+  const std::size_t n = rects.size();
+  std::vector<double> memo(n * n, -1);
+  auto gap = [&](std::size_t i, std::size_t j) {
+    double& d = memo[std::min(i, j) * n + std::max(i, j)];
+    if (d < 0) d = distance(rects[i], rects[j]);
+    return d;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    double nearest = 1e300;
+    std::size_t which = 0;
+    for (std::size_t j = 0; j < n && nearest > tolerance; ++j) {
+      if (i == j) continue;
+      double d = gap(i, j);
+      if (d < nearest) {
+        nearest = d;
+        which = j;
+      }
+    }
+    if (nearest > tolerance) out.push_back({i, which, nearest});
+  }
+  return out;
+}
+
+std::string describe_apart(const StandApart& a, double tolerance) {
+  const ComparedFigures f = format_compared(a.gap * 10, tolerance * 10, "mm");
+  return fmt::format("{} touches no other stand of its unit (nearest: {}, {} away; touching means within {})",
+                     stand_label(a.stand), stand_label(a.nearest), f.value, f.limit);
+}
+
+std::vector<Ruling> formation_warnings(const Battlefield& bf, const Settings& settings) {
+  std::vector<Ruling> out;
+  for (const Unit& u : bf.units) {
+    std::vector<OrientedRect> rects;
+    for (std::size_t s = 0; s < u.stands.size(); ++s) rects.push_back(u.footprint(s));
+    const std::vector<StandApart> apart = stands_apart(rects, settings.contact_tolerance);
+    if (apart.empty()) continue;
+    std::vector<std::string> others;
+    for (std::size_t k = 1; k < apart.size(); ++k) others.push_back(std::to_string(apart[k].stand + 1));
+    const std::string also =
+        others.empty() ? std::string()
+        : others.size() == 1
+            ? fmt::format(", and so does stand {}", others[0])
+            : fmt::format(", and so do stands {} and {}",
+                          fmt::join(others.begin(), others.end() - 1, ", "), others.back());
+    out.push_back({kRuleFormation,
+                   fmt::format("{} is deployed in no formation: {}{}; its next move must leave every stand touching "
+                               "another (docs/rulings.md#warmaster-deployment)",
+                               u.id, describe_apart(apart[0], settings.contact_tolerance), also),
+                   {{"gap", apart[0].gap, "cm"},
+                    {"tolerance", settings.contact_tolerance, "cm"},
+                    {"stands_apart", static_cast<double>(apart.size()), ""}}});
+  }
+  return out;
+}
+
+namespace {
+
 // Every stand must touch another stand of its unit at the end (movement
 // text, Formation & Movement), along an edge or at a point.
 void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, const Settings& settings,
@@ -405,33 +469,11 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
   std::vector<OrientedRect> finals;
   RotMemo rot;
   for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back(), rot));
-  // Each pair is measured at most once, and a stand stops looking once it
-  // touches one (the nearest is needed only to explain a stand that does not).
-  const std::size_t n = finals.size();
-  std::vector<double> memo(n * n, -1);
-  auto gap = [&](std::size_t i, std::size_t j) {
-    double& d = memo[std::min(i, j) * n + std::max(i, j)];
-    if (d < 0) d = distance(finals[i], finals[j]);
-    return d;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    double nearest = 1e300;
-    std::size_t which = 0;
-    for (std::size_t j = 0; j < n && nearest > settings.contact_tolerance; ++j) {
-      if (i == j) continue;
-      double d = gap(i, j);
-      if (d < nearest) {
-        nearest = d;
-        which = j;
-      }
-    }
-    if (nearest > settings.contact_tolerance)
-      verdict.add(kRuleFormation,
-                  fmt::format("{} touches no other stand of its unit at the end of the move (nearest: {}, "
-                              "{} away; touching means within {})",
-                              stand_label(i), stand_label(which), format_compared(nearest * 10, settings.contact_tolerance * 10, "mm").value,
-                              format_compared(nearest * 10, settings.contact_tolerance * 10, "mm").limit),
-                  {{"gap", nearest, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
+  for (const StandApart& a : stands_apart(finals, settings.contact_tolerance)) {
+    std::string reason = describe_apart(a, settings.contact_tolerance);
+    reason.insert(reason.find(" (nearest"), " at the end of the move");
+    verdict.add(kRuleFormation, std::move(reason),
+                {{"gap", a.gap, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
   }
 }
 

@@ -195,6 +195,9 @@ std::vector<QueryInfo> query_catalogue() {
        {}},
       {"evade_plan", "Where the engine's evade would take a unit evading an enemy by initiative (nothing is moved)",
        {{"unit", "unit id"}, {"enemy", "the enemy unit evaded"}, {"burst_through", "[friendly unit id, ...] (default none)"}}},
+      {"deployment", "Units whose stands are in no formation (a stand touching none of its unit): one warning each, "
+                     "with the gap; the bundled battles have none",
+       {}},
       {"battlefield", "The battlefield now, in the battle file's format: terrain, and every unit with its type, "
                       "stand size and profile (troops resolved), and the characters",
        {}},
@@ -210,6 +213,17 @@ Json answer_query(const Battlefield& bf, const Settings& settings, const std::st
   if (name == "distance") return distance_query(bf, r, text);
   if (name == "route") return route_query(bf, settings, r, text);
   if (name == "check") return check_query(bf, settings, r, text);
+  if (name == "deployment") {
+    r.allow_only({});
+    const std::vector<Ruling> warnings = formation_warnings(bf, settings);
+    Json w = Json::array();
+    for (const Ruling& x : warnings) w.push_back(x);
+    if (text) {
+      *text = warnings.empty() ? "every unit is in formation\n" : "";
+      for (const Ruling& x : warnings) *text += fmt::format("{}: {}\n", x.rule, x.reason);
+    }
+    return Json{{"warnings", std::move(w)}};
+  }
   if (name == "battlefield") {
     r.allow_only({});
     if (text) *text = fmt::format("{} units and {} characters on a {} x {} cm table\n", bf.units.size(),

@@ -40,6 +40,20 @@ grep -q '<svg' "$tmp/b.svg" || fail "render wrote no svg"
 grep -q 'id="unit-orc-boyz-1"' "$tmp/b.svg" || fail "render: unit missing"
 grep -q 'id="move" class="legal"' "$tmp/b.svg" || fail "render: route missing"
 
+# --- a unit deployed in no formation: a warning on standard error, the answer unchanged on standard output
+cat >"$tmp/apart.json" <<'JSON'
+{"name": "Knights 2 cm apart", "armies": [
+ {"name": "Empire", "units": [{"id": "knights", "type": "cavalry", "stands": [
+   {"x": 22, "y": 22, "facing": 0}, {"x": 26, "y": 22, "facing": 0}, {"x": 30, "y": 22, "facing": 0}]}]},
+ {"name": "Orcs", "units": [{"id": "orcs", "type": "infantry", "stands": [{"x": 90, "y": 100, "facing": 180}]}]}]}
+JSON
+out="$("$ref" warmaster reach --battle "$tmp/apart.json" --unit knights 2>"$tmp/apart.err")" || fail "apart reach exit $?"
+grep -q '"allowance": 15.0' <<<"$out" || fail "knights in no formation move at half pace (15 cm): $(head -c 300 <<<"$out")"
+grep -q 'referee: warning: .*apart.json: warmaster.movement.formation: knights is deployed in no formation: stand 1 touches no other stand of its unit (nearest: stand 2, 20.0 mm away' "$tmp/apart.err" \
+  || fail "deployment warning: $(cat "$tmp/apart.err")"
+"$ref" warmaster reach --battle "$sc/pitched-battle.json" --unit emp-knights-1 >/dev/null 2>"$tmp/pitched.err" || fail "pitched reach exit"
+[[ ! -s "$tmp/pitched.err" ]] || fail "the pitched battle deploys every unit in formation: $(cat "$tmp/pitched.err")"
+
 # --- bad input: exit 2, message naming the item, no file written -------------
 expect_bad() {  # expect_bad <label> <expected stderr text> <battle file> [move file]
   local label="$1" expected="$2" battle="$3" move="${4:-$sc/default-move.json}"

@@ -35,6 +35,9 @@ Battlefield parse_battlefield(const Json& j, Settings* settings = nullptr);
 struct BattlefieldFile {
   Battlefield battlefield;
   Settings settings;
+  // What the battle loads with but a player should know: units deployed in
+  // no formation (formation_warnings, docs/rulings.md#warmaster-deployment).
+  std::vector<Ruling> warnings;
 };
 BattlefieldFile load_battlefield_file(const std::string& path);
 

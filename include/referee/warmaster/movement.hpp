@@ -173,6 +173,21 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
 // The formation of a unit's stands as they stand now (warmaster.movement.formation).
 Formation classify_formation(const Unit& u, const Settings& settings = {});
 
+// Every stand must touch another stand of its unit (movement text, Formation
+// & Movement): the stands among `rects` that touch none (within `tolerance`),
+// each with the nearest other stand and the gap to it.
+struct StandApart {
+  std::size_t stand = 0, nearest = 0;
+  double gap = 0;  // cm
+};
+std::vector<StandApart> stands_apart(const std::vector<OrientedRect>& rects, double tolerance);
+// "stand 1 touches no other stand of its unit (nearest: stand 2, 20.0 mm away; ...)".
+std::string describe_apart(const StandApart& a, double tolerance);
+// A battle's units deployed with a stand touching none of its unit
+// (warmaster.movement.formation; docs/rulings.md#warmaster-deployment): one warning each. The
+// battle still loads; such a unit's next move must re-form it.
+std::vector<Ruling> formation_warnings(const Battlefield& bf, const Settings& settings);
+
 // A copy of the battlefield with the move applied (stands at their final
 // poses). Call only with a legal answer.
 Battlefield apply_move(const Battlefield& bf, const MoveRequest& req);
