@@ -99,12 +99,18 @@ int create_storm(int port, int n, int width) {
   for (auto& t : threads) t.join();
   HttpClient after(port);
   auto alive = after.request("GET", "/api/battles");
+  // A client that has spent its engine time (a slow build, such as the
+  // sanitizers', spends it sooner) is told to wait: that is an answer too.
+  const bool answers = alive && (alive->status == 200 || (alive->status == 429 && !alive->header("retry-after").empty()));
   std::sort(ms.begin(), ms.end());
   std::printf("serve_load: %d new games, %d at a time: %d created, %d refused for a limit (429/503), %d failed; "
               "latency median %.1f ms, 99th percentile %.1f ms, max %.1f ms; afterwards the server %s\n",
               n, width, created.load(), limited.load(), failed.load(), ms[ms.size() / 2], ms[ms.size() * 99 / 100],
-              ms.back(), alive && alive->status == 200 ? "answers" : "does not answer");
-  return failed == 0 && alive && alive->status == 200 ? 0 : 1;
+              ms.back(),
+              !answers ? "does not answer"
+              : alive->status == 200 ? "answers"
+                                     : "answers 429 (this client's engine time is spent; Retry-After given)");
+  return failed == 0 && answers ? 0 : 1;
 }
 
 int main(int argc, char** argv) {
