@@ -153,6 +153,14 @@ export function render(root, state, ctx) {
       ui.bf = bf;
       render(root, ctx.replay ? ctx.replay.state : ctx.game.state, ctx);
     }).catch((e) => ctx.showError(e));
+    // Units deployed in no formation (docs/rulings.md#warmaster-deployment):
+    // shown above the controls until the game changes.
+    ui.deployment = [];
+    ctx.query('deployment', {}).then((d) => {
+      if (ui.gameId !== id) return;
+      ui.deployment = d.warnings;
+      if (d.warnings.length) ctx.board?.controls();
+    }).catch((e) => ctx.showError(e));
   }
   const W = scenario.table?.width ?? 180, H = scenario.table?.height ?? 120;
   const margin = 18;
@@ -547,13 +555,23 @@ function decisionsForm(ctx, engagements) {
     el('div', { class: 'hint' }, 'Both sides\' units: a winner pursues when allowed by default, a draw falls back its lowest die (defended: stands).'));
 }
 
+// The battle's deployment warnings, if any: a unit whose stands touch no
+// other stand of it moves at half pace and must re-form.
+function deploymentWarnings() {
+  if (!ui.deployment?.length) return [];
+  return [el('div', { class: 'warning', role: 'status', id: 'deployment-warnings' },
+    el('strong', {}, 'Deployed in no formation'),
+    el('ul', {}, ui.deployment.map((w) => el('li', { title: w.rule }, w.reason.replace(/ \(docs\/rulings\.md#[a-z-]+\)$/, '')))))];
+}
+
 function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
   if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'warmaster') return;
+  const warnings = deploymentWarnings();
   if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
     const box = el('div', {});
-    fill(root, box);
+    fill(root, ...warnings, box);
     (ctx.game.phase === 'shooting' ? renderShootingOdds : renderCombatOdds)(box, ctx);
     return;
   }
@@ -566,7 +584,7 @@ function renderControls(ctx) {
   const units = ui.selected.filter((id) => state.units.some((u) => u.id === id && u.side === state.side));
   const give = el('button', { type: 'button', class: 'primary', id: 'give-order', disabled: !chosen || !units.length,
     onclick: () => ctx.apply(units.length === 1 ? { type: 'order', character: chosen, unit: units[0] } : { type: 'order', character: chosen, units }) }, 'Give order and roll');
-  fill(root, el('h2', {}, 'Orders'),
+  fill(root, ...warnings, el('h2', {}, 'Orders'),
     el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.join(', ') : '(select units)')),
     odds, el('div', { class: 'controls-row' }, give),
     el('div', { class: 'hint' }, 'Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it.'));

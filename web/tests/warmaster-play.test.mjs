@@ -88,6 +88,31 @@ test('players: hot-seat by default; the built-in opponent control follows GET /a
   await page.close();
 });
 
+test('a battle with a unit deployed in no formation says so above the controls', async () => {
+  // Cavalry stands are 2 cm across the front: 4 cm apart they touch nothing.
+  const scenario = { name: 'Knights 2 cm apart', armies: [
+    { name: 'Empire', units: [{ id: 'knights', type: 'cavalry', stands: [22, 26, 30].map((x) => ({ x, y: 22, facing: 0 })) }],
+      characters: [{ id: 'general', role: 'general', command: 9, x: 26, y: 10 }] },
+    { name: 'Orcs', units: [{ id: 'orcs', type: 'infantry', stands: [{ x: 90, y: 100, facing: 180 }] }],
+      characters: [{ id: 'warboss', role: 'general', command: 9, x: 90, y: 110, facing: 180 }] }] };
+  const g = await post('games', { system: 'warmaster', scenario });
+  const page = await openPage(`${server.url}#${g.id}`);
+  await page.waitForSelector('#deployment-warnings');
+  const text = await page.textContent('#deployment-warnings');
+  assert.match(text, /knights is deployed in no formation: stand 1 touches no other stand of its unit \(nearest: stand 2, 20\.0 mm away/);
+  await shot(page, 'warmaster-deployment-warning');
+  // The bundled battles have none.
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  const fair = await gameOf('scenarios/warmaster/pitched-battle.json');
+  const other = await openPage(`${server.url}#${fair.id}`);
+  await other.waitForSelector('#give-order');
+  await other.waitForTimeout(300);  // the deployment query answered
+  assert.equal(await other.locator('#deployment-warnings').count(), 0);
+  assert.deepEqual(other.errors, []);
+  await other.close();
+});
+
 test('shooting odds before "shoot": the engine\'s target and exact hits', async () => {
   const g = await gameOf('scenarios/warmaster/shooting.json');
   await play(g.id, 'end_orders', 'end_phase');
