@@ -33,8 +33,8 @@ referee::Match ordered() {
 
 static void BM_GameInterfaceOverheadTyped(benchmark::State& state) {
   const referee::Match m = ordered();
-  const referee::ancients::Battle& b = *referee::ancients::typed_battle(m.game());
-  const referee::ancients::GameState start = *referee::ancients::typed_state(m.state());
+  const referee::ancients::Battle& b = *referee::typed_context<referee::ancients::System>(m.game());
+  const referee::ancients::GameState start = *referee::typed_state<referee::ancients::System>(m.state());
   const referee::ancients::Action a = referee::ancients::parse_action(kMove, b, "move");
   for (auto _ : state) {
     referee::ancients::GameState s = start;

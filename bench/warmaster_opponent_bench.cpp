@@ -54,7 +54,7 @@ int opponent_turn(CommandState& s, Dice& dice, Rng& rng, OpponentScratch& scratc
 // The position after three turns of both sides (six side-turns), side 0 to move.
 CommandState mid_game(const Game& game) {
   const std::unique_ptr<GameState> start = game.new_initial_state();
-  CommandState s = *typed_state(*start);
+  CommandState s = *typed_state<System>(*start);
   SeededDice dice(11);
   Rng rng(5);
   OpponentScratch scratch;

@@ -45,7 +45,7 @@ Loaded load(const std::string& path) {
 struct Situation {
   std::unique_ptr<Match> match;
   ancients::GameState start;
-  const ancients::GameState& state() const { return match ? *ancients::typed_state(match->state()) : start; }
+  const ancients::GameState& state() const { return match ? *typed_state<ancients::System>(match->state()) : start; }
   bool in_game() const { return match != nullptr; }
 };
 

@@ -440,7 +440,7 @@ void add_state(CLI::App& parent, const GameType& type) {
       Json legal = Json::array();
       for (const Json& a : s.legal_actions()) {
         Json item{{"action", a}};
-        const std::vector<ChanceOutcome> odds = s.chance_outcomes(a);
+        const std::vector<ChanceOutcome> odds = s.chance_outcomes(a).outcomes;
         text += "  " + a.dump() + "\n";
         if (!odds.empty()) {
           Json oj = Json::array();
@@ -511,7 +511,7 @@ void add_query(CLI::App& parent, const GameType& type) {
 std::function<std::string(const GameState&, const std::string&)> phase_picture(const GameType& type) {
   if (type.name != "warmaster") return {};
   return [](const GameState& s, const std::string& caption) {
-    const warmaster::CommandState* w = warmaster::typed_state(s);
+    const warmaster::CommandState* w = typed_state<warmaster::System>(s);
     return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
   };
 }

@@ -501,9 +501,12 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       return ok({{"legal", v.value("legal", false)}, {"violations", v.value("violations", Json::array())}});
     }
     if (what == "chance") {
+      const Chances chances = match.state().chance_outcomes(action, "action");
       Json out = Json::array();
-      for (const ChanceOutcome& c : match.state().chance_outcomes(action, "action")) out.push_back(to_json_value(c));
-      return ok({{"outcomes", out}});
+      for (const ChanceOutcome& c : chances.outcomes) out.push_back(to_json_value(c));
+      Json answer{{"kind", to_string(chances.kind)}, {"outcomes", out}};
+      if (!chances.why.empty()) answer["why"] = chances.why;
+      return ok(answer);
     }
     if (auto refused = refuse_if_full(*slot)) return *refused;
     Json out = outcome_json(match.play(action, "action"));

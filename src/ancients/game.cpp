@@ -155,6 +155,12 @@ static nlohmann::json end_turn(const Battle& b, GameState& s) {
 }
 
 nlohmann::json apply(const Battle& b, GameState& s, const Action& a) {
+  const Verdict v = validate(b, s, a);
+  if (!v.legal()) return {{"refused", true}, {"violations", v.violations}};
+  return do_apply(b, s, a);
+}
+
+nlohmann::json do_apply(const Battle& b, GameState& s, const Action& a) {
   Position& pos = s.position;
   switch (a.type) {
     case Action::Type::play_card: {
@@ -650,7 +656,7 @@ Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, con
     Action a = parse_action((*list)[i], b, field);
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, explain(v));
-    nlohmann::json result = apply(b, out.state, a);
+    nlohmann::json result = do_apply(b, out.state, a);
     out.log.append(action_json(b, a), {}, result);
   }
   return out;
@@ -669,7 +675,7 @@ Playthrough replay_log(const GameLog& log, Battle& battle) {
     Action a = parse_action(e.action, b, field + ".action");
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, "illegal on replay: " + explain(v));
-    nlohmann::json result = apply(b, out.state, a);
+    nlohmann::json result = do_apply(b, out.state, a);
     if (result != e.result) throw InputError(field, "the result differs from the logged one");
   }
   return out;

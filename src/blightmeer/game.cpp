@@ -215,34 +215,44 @@ std::string game_over_reason(const Terrain& t, const GameState& s) {
 std::string game_over_reason(const Battle& b, const GameState& s) { return game_over_reason(*b.terrain, s); }
 bool game_over(const Battle& b, const GameState& s) { return !game_over_reason(b, s).empty(); }
 
-Verdict validate(const Terrain& t, const GameState& s, const Action& a) {
-  Verdict v;
-  turn_rules(t, s, a, v);
-  if (a.type != Action::Type::move || v.has("blightmeer.game.over") || v.has("blightmeer.move.unknown_unit")) return v;
-  MoveReport r = check_in_game(t, s, a.move, v);
-  for (const Ruling& x : r.verdict.violations) v.add(x);
-  return v;
+Checked check(const Terrain& t, const GameState& s, const Action& a) {
+  Checked c;
+  c.action = a;
+  turn_rules(t, s, a, c.verdict);
+  const bool moves = a.type == Action::Type::move && !c.verdict.has("blightmeer.game.over") &&
+                     !c.verdict.has("blightmeer.move.unknown_unit");
+  if (!moves || !c.verdict.legal()) c.refusal = c.verdict;
+  if (!moves) return c;
+  c.report = check_in_game(t, s, a.move, c.verdict);
+  if (c.refusal.legal()) c.refusal = c.verdict;  // the turn rules allow it: a disconnected path, if any
+  for (const Ruling& x : c.report.verdict.violations) c.verdict.add(x);
+  return c;
 }
 
-nlohmann::json apply(const Terrain& t, GameState& s, const Action& a, Dice& dice) {
-  Verdict v;
-  turn_rules(t, s, a, v);
-  int k = a.type == Action::Type::move ? s.state.find(a.move.unit) : -1;
-  const Unit* u = k >= 0 ? &s.state.units[static_cast<std::size_t>(k)] : nullptr;
-  if (!v.legal()) return refusal_json(v, u);
+Verdict validate(const Terrain& t, const GameState& s, const Action& a) { return check(t, s, a).verdict; }
+
+nlohmann::json do_apply(const Terrain& t, GameState& s, Checked&& c, Dice& dice) {
+  const Action& a = c.action;
   if (a.type == Action::Type::end_turn) {
     nlohmann::json j = end_turn(t, s);
     j["type"] = "end_turn";
     return j;
   }
+  const Resolution r = resolve_checked_move(t, s.state, a.move, std::move(c.report), dice);
+  if (r.applied) s.moved[static_cast<std::size_t>(s.state.find(a.move.unit))] = true;
+  return resolution_json(r);
+}
+
+nlohmann::json apply(const Terrain& t, GameState& s, const Action& a, Dice& dice) {
+  Checked c = check(t, s, a);
+  if (c.verdict.legal()) return do_apply(t, s, std::move(c), dice);
+  const int k = a.type == Action::Type::move ? s.state.find(a.move.unit) : -1;
+  const Unit* u = k >= 0 ? &s.state.units[static_cast<std::size_t>(k)] : nullptr;
+  if (!c.refusal.legal()) return refusal_json(c.refusal, u);
+  // The turn rules allow it and the move is not legal: the move's own report.
   Resolution r;
-  try {
-    r = resolve_move(t, s.state, a.move, dice);
-  } catch (const InputError& e) {
-    v.add("blightmeer.path.disconnected", e.what());
-    return refusal_json(v, u);
-  }
-  if (r.applied) s.moved[static_cast<std::size_t>(k)] = true;
+  r.report = std::move(c.report);
+  r.before = r.after = *u;
   return resolution_json(r);
 }
 

@@ -137,8 +137,12 @@ void fall(const Terrain& t, State& s, int self, Vec3 spot, double height, Dice& 
 }  // namespace
 
 Resolution resolve_move(const Terrain& t, State& s, const MoveRequest& req, Dice& dice) {
+  return resolve_checked_move(t, s, req, check_move(t, s, req), dice);
+}
+
+Resolution resolve_checked_move(const Terrain& t, State& s, const MoveRequest& req, MoveReport report, Dice& dice) {
   Resolution res;
-  res.report = check_move(t, s, req);
+  res.report = std::move(report);
   int self = s.find(req.unit);
   res.before = s.units[static_cast<std::size_t>(self)];
   if (!res.report.verdict.legal()) {

@@ -66,10 +66,22 @@ std::int64_t gcd64(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
-std::optional<std::vector<ChanceOutcome>> enumerate_chance(
-    const GameState& state, const Json& action, const std::function<std::string(const Outcome&)>& label,
-    const std::string& path, std::size_t max_leaves) {
-  if (!state.validate(action, path).legal()) return std::nullopt;
+std::string to_string(Chances::Kind k) {
+  switch (k) {
+    case Chances::Kind::NoDice: return "no dice";
+    case Chances::Kind::Outcomes: return "outcomes";
+    case Chances::Kind::NotEnumerable: return "not enumerable";
+  }
+  return "?";
+}
+
+Chances enumerate_chance(const GameState& state, const Json& action,
+                         const std::function<std::string(const Outcome&)>& label, const std::string& path,
+                         std::size_t max_leaves) {
+  if (!state.validate(action, path).legal()) return Chances::no_dice();
+  const auto too_many = [&] {
+    return Chances::not_enumerable("more than " + std::to_string(max_leaves) + " sequences of die faces");
+  };
   struct Leaf {
     std::string label;
     std::int64_t weight;  // 1 / weight is its chance
@@ -80,7 +92,7 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
   std::size_t runs = 0;
   // Depth-first over face sequences, in lexicographic order.
   for (;;) {
-    if (++runs > 4 * max_leaves) return std::nullopt;
+    if (++runs > 4 * max_leaves) return too_many();
     std::unique_ptr<GameState> probe = state.clone();
     PrefixDice dice(prefix);
     bool complete = true;
@@ -90,14 +102,15 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
       std::int64_t weight = 1;
       for (std::size_t i = 0; i < prefix.size(); ++i) weight *= sides_at[i];
       leaves.push_back({label(o), weight});
-      if (leaves.size() > max_leaves) return std::nullopt;
+      if (leaves.size() > max_leaves) return too_many();
     } catch (const PrefixDice::Beyond& b) {
       // A sequence of dice whose sample space no longer fits in 64 bits (a
       // Combat phase may roll forty dice; 6^25 does not fit) is too many to
       // enumerate: the caller states the chances its own way.
       std::int64_t space = 1;
       for (int sides : sides_at) space *= sides;
-      if (b.sides <= 0 || space > std::numeric_limits<std::int64_t>::max() / b.sides) return std::nullopt;
+      if (b.sides <= 0 || space > std::numeric_limits<std::int64_t>::max() / b.sides)
+        return Chances::not_enumerable("the sample space of its dice does not fit in 64 bits");
       prefix.push_back(1);
       sides_at.push_back(b.sides);
       complete = false;
@@ -112,11 +125,12 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
       ++prefix.back();
     }
   }
-  if (leaves.size() == 1 && leaves[0].weight == 1) return std::vector<ChanceOutcome>{};  // no dice
+  if (leaves.size() == 1 && leaves[0].weight == 1) return Chances::no_dice();
   std::int64_t denom = 1;
   for (const Leaf& l : leaves) {
     const std::int64_t step = l.weight / gcd64(denom, l.weight);
-    if (denom > std::numeric_limits<std::int64_t>::max() / step) return std::nullopt;  // no common denominator fits
+    if (denom > std::numeric_limits<std::int64_t>::max() / step)
+      return Chances::not_enumerable("no common denominator of its chances fits in 64 bits");
     denom *= step;
   }
   std::vector<ChanceOutcome> out;
@@ -128,7 +142,7 @@ std::optional<std::vector<ChanceOutcome>> enumerate_chance(
     }
     it->chance.successes += denom / l.weight;
   }
-  return out;
+  return Chances::of(std::move(out));
 }
 
 Json game_result(bool over, std::optional<int> winner, const std::string& reason) {

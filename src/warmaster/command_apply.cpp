@@ -323,28 +323,43 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
 }
 
 ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describe, MoveScratch& scratch) {
-  const Action a = canonical(in);
+  Checked c = check(in, scratch, describe);
   ActionOutcome out;
-  std::optional<MoveRequest> initiative_move;
-  MovePlan move_plan;
-  MoveAnswer character_answer;
-  const CheckDepth depth = describe == Describe::Yes ? CheckDepth::Explain : CheckDepth::Legality;
-  if (battle_over()) out.verdict = validate(a, scratch);
-  else if (Verdict pv = validate_phase(a); !pv.legal()) out.verdict = std::move(pv);
-  else if (a.type == ActionType::CharacterMove)
-    out.verdict = validate_character_move(a, scratch, &character_answer, depth);
-  else if (a.type == ActionType::Initiative) out.verdict = validate_initiative(a, scratch, &initiative_move);
-  else if (a.type == ActionType::Move) out.verdict = validate_move(a, scratch, &move_plan, depth);
-  else out.verdict = validate(a, scratch);
-  if (!out.verdict.legal()) {
+  if (!c.verdict.legal()) {
+    out.verdict = std::move(c.verdict);
     if (describe == Describe::Yes) out.result = nlohmann::json{{"refused", true}, {"violations", out.verdict.violations}};
     return out;
   }
   const std::size_t mark = dice.history().size();
+  out.result = do_apply(std::move(c), dice, describe);
+  out.rolls = dice.since(mark);
+  return out;
+}
+
+CommandState::Checked CommandState::check(const Action& in, MoveScratch& scratch, Describe describe) const {
+  Checked c;
+  c.action = canonical(in);
+  const Action& a = c.action;
+  const CheckDepth depth = describe == Describe::Yes ? CheckDepth::Explain : CheckDepth::Legality;
+  if (battle_over()) c.verdict = validate(a, scratch);
+  else if (Verdict pv = validate_phase(a); !pv.legal()) c.verdict = std::move(pv);
+  else if (a.type == ActionType::CharacterMove)
+    c.verdict = validate_character_move(a, scratch, &c.character_answer, depth);
+  else if (a.type == ActionType::Initiative) c.verdict = validate_initiative(a, scratch, &c.initiative_move);
+  else if (a.type == ActionType::Move) c.verdict = validate_move(a, scratch, &c.move_plan, depth);
+  else c.verdict = validate(a, scratch);
+  return c;
+}
+
+nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe) {
+  const Action& a = c.action;
+  std::optional<MoveRequest>& initiative_move = c.initiative_move;
+  MovePlan& move_plan = c.move_plan;
+  MoveAnswer& character_answer = c.character_answer;
   // Not described: the writes go to a scratch object only when cheap, and
   // the costly ones (moves, penalties, rulings) are skipped.
   const bool say = describe == Describe::Yes;
-  nlohmann::json& res = out.result;
+  nlohmann::json res;
   if (say) res = nlohmann::json::object();
   // Any action other than the move it allows ends a pending move: the units
   // that did not move stay where they are.
@@ -602,8 +617,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
   if (say && (a.type == ActionType::EndPhase || a.type == ActionType::Shoot))
     res["next"] = battle_over() ? std::string("the battle is over")
                                 : fmt::format("turn {}, side {}: {} phase", turn_, side_, to_string(phase_));
-  out.rolls = dice.since(mark);
-  return out;
+  return res;
 }
 
 void CommandState::end_battle(const std::string& reason, int winner, nlohmann::json* result) {

@@ -15,115 +15,84 @@
 
 namespace referee::warmaster {
 
-namespace {
+using WarmasterGame = SystemGame<System>;
 
-class WarmasterGame;
+std::vector<std::string> System::players(const CommandGame& g) {
+  std::vector<std::string> out;
+  for (const Army& a : g.start.armies) out.push_back(a.name);
+  return out;
+}
+CommandState System::initial(const std::shared_ptr<const CommandGame>& g) { return CommandState(g); }
+CommandState System::from_json(const std::shared_ptr<const CommandGame>& g, const Json& j, const std::string& path) {
+  return warmaster::state_from_json(g, j, path);
+}
+Json System::to_json(const CommandGame&, const CommandState& s) { return state_to_json(s); }
+std::string System::phase(const CommandState& s) {
+  if (s.phase() == Phase::Command) return std::string("command: ") + to_string(s.step());
+  return to_string(s.phase());
+}
+Json System::result(const CommandGame&, const CommandState& s) {
+  return game_result(true, s.winner() < 0 ? std::nullopt : std::optional<int>(s.winner()), s.battle_over_reason());
+}
+Action System::parse(const CommandGame&, const CommandState& s, const Json& action, const std::string& path) {
+  return parse_action(action, s, path);
+}
+System::Checked System::check(const CommandGame&, const CommandState& s, const Action& a, bool describe) {
+  MoveScratch scratch;
+  return s.check(a, scratch, describe ? CommandState::Describe::Yes : CommandState::Describe::No);
+}
+Json System::do_apply(const CommandGame&, CommandState& s, Checked&& c, Dice& dice, bool describe) {
+  return s.do_apply(std::move(c), dice, describe ? CommandState::Describe::Yes : CommandState::Describe::No);
+}
+std::vector<Action> System::legal(const CommandGame&, const CommandState& s) { return s.legal_actions(); }
+Json System::action_json(const CommandGame&, const Action& a) { return warmaster::to_json(a); }
 
-class WarmasterState final : public GameState {
- public:
-  explicit WarmasterState(CommandState s) : s_(std::move(s)) {}
-  const CommandState& typed() const { return s_; }
-
-  std::unique_ptr<GameState> clone() const override { return std::make_unique<WarmasterState>(*this); }
-  Json to_json() const override { return state_to_json(s_); }
-  int current_player() const override { return s_.battle_over() ? -1 : s_.side(); }
-  int turn() const override { return s_.turn(); }
-  // "command: initiative", "command: orders", "command: characters", "shooting", "combat".
-  std::string phase() const override {
-    if (s_.phase() == Phase::Command) return std::string("command: ") + to_string(s_.step());
-    return to_string(s_.phase());
+std::optional<Json> System::sample(const CommandGame&, const CommandState& s, Rng& rng) {
+  // A pending move is continuous: half the time a random slide, kept
+  // when it is legal; else one of the listed actions.
+  if (s.pending() && s.pending()->kind && (rng.next() & 1)) {
+    const Action slide = sim::random_slide(s, rng);
+    if (s.validate(slide).legal()) return warmaster::to_json(slide);
   }
-  bool is_terminal() const override { return s_.battle_over(); }
+  const std::vector<Action> legal = s.legal_actions();
+  if (legal.empty()) return std::nullopt;
+  return warmaster::to_json(legal[rng.below(legal.size())]);
+}
 
-  Json result() const override {
-    if (!s_.battle_over()) return game_result(false, std::nullopt, "");
-    return game_result(true, s_.winner() < 0 ? std::nullopt : std::optional<int>(s_.winner()),
-                       s_.battle_over_reason());
-  }
+Chances System::chances(const referee::GameState& self, const CommandGame&, const CommandState& s, const Action& a,
+                        const Json& action, const std::string& path) {
+  // A Shooting phase rolls a few dice per Attack of every shooting unit,
+  // and a Combat phase's end_phase every fighting stand's, beyond counting
+  // every face (enumerate_chance would clone and fight it some twenty-five
+  // times before giving up); `referee warmaster odds --attacks` and the
+  // shooting_odds and combat_odds queries give their exact odds instead.
+  if (a.type == ActionType::Shoot)
+    return Chances::not_enumerable(
+        "a Shooting phase rolls dice for every Attack of every shooting unit, too many to list: the shooting_odds "
+        "query gives their exact odds");
+  if (a.type == ActionType::EndPhase && s.phase() == Phase::Combat)
+    return Chances::not_enumerable(
+        "a Combat phase rolls dice for every fighting stand, too many to list: the combat_odds query gives their "
+        "exact odds");
+  auto label = [](const Outcome& o) -> std::string {
+    const Json& r = o.result;
+    if (r.contains("passed"))
+      return r.at("passed").get<bool>() ? fmt::format("passed: {} or less on 2D6", r.at("needed").get<int>())
+                                        : fmt::format("failed: over {} on 2D6", r.at("needed").get<int>());
+    if (r.contains("outcome")) return r.at("outcome").get<std::string>();
+    std::string text = "rolled";
+    for (const Roll& roll : o.rolls) text += fmt::format(" {}", roll.value);
+    return text;
+  };
+  return enumerate_chance(self, action, label, path);
+}
 
-  Verdict validate(const Json& action, const std::string& path) const override {
-    return s_.validate(parse_action(action, s_, path));
-  }
-
-  Outcome apply(const Json& action, Dice& dice, const std::string& path, bool describe) override {
-    const Action a = parse_action(action, s_, path);
-    ActionOutcome o = s_.apply(a, dice, describe ? CommandState::Describe::Yes : CommandState::Describe::No);
-    Outcome out{std::move(o.verdict), std::move(o.rolls), std::move(o.result)};
-    if (!out.applied()) out.result = nullptr;
-    return out;
-  }
-
-  std::vector<Json> legal_actions() const override {
-    std::vector<Json> out;
-    for (const Action& a : s_.legal_actions()) out.push_back(warmaster::to_json(a));
-    return out;
-  }
-
-  std::optional<Json> sample_action(Rng& rng) const override {
-    if (s_.battle_over()) return std::nullopt;
-    // A pending move is continuous: half the time a random slide, kept
-    // when it is legal; else one of the listed actions.
-    if (s_.pending() && s_.pending()->kind && (rng.next() & 1)) {
-      const Action slide = sim::random_slide(s_, rng);
-      if (s_.validate(slide).legal()) return warmaster::to_json(slide);
-    }
-    const std::vector<Action> legal = s_.legal_actions();
-    if (legal.empty()) return std::nullopt;
-    return warmaster::to_json(legal[rng.below(legal.size())]);
-  }
-
-  std::vector<ChanceOutcome> chance_outcomes(const Json& action, const std::string& path) const override {
-    // A Shooting phase rolls a few dice per Attack of every shooting unit,
-    // and a Combat phase's end_phase every fighting stand's, beyond counting
-    // every face (enumerate_chance would clone and fight it some twenty-five
-    // times before giving up); `referee warmaster odds --attacks` and the
-    // shooting_odds and combat_odds queries give their exact odds instead.
-    const Action a = parse_action(action, s_, path);
-    if (a.type == ActionType::Shoot || (a.type == ActionType::EndPhase && s_.phase() == Phase::Combat)) return {};
-    auto label = [](const Outcome& o) -> std::string {
-      const Json& r = o.result;
-      if (r.contains("passed"))
-        return r.at("passed").get<bool>() ? fmt::format("passed: {} or less on 2D6", r.at("needed").get<int>())
-                                          : fmt::format("failed: over {} on 2D6", r.at("needed").get<int>());
-      if (r.contains("outcome")) return r.at("outcome").get<std::string>();
-      std::string s = "rolled";
-      for (const Roll& roll : o.rolls) s += fmt::format(" {}", roll.value);
-      return s;
-    };
-    return enumerate_chance(*this, action, label, path).value_or(std::vector<ChanceOutcome>{});
-  }
-
-  Json query(const std::string& name, const Json& args, const std::string& path) const override {
-    return answer_query(s_, name, args, path);
-  }
-
- private:
-  CommandState s_;
-};
-
-class WarmasterGame final : public Game {
- public:
-  WarmasterGame(std::shared_ptr<const CommandGame> g, Json scenario) : g_(std::move(g)), scenario_(std::move(scenario)) {}
-  std::string system() const override { return "warmaster"; }
-  std::vector<std::string> players() const override {
-    std::vector<std::string> out;
-    for (const Army& a : g_->start.armies) out.push_back(a.name);
-    return out;
-  }
-  const Json& scenario() const override { return scenario_; }
-  std::unique_ptr<GameState> new_initial_state() const override { return std::make_unique<WarmasterState>(CommandState(g_)); }
-  std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path) const override {
-    return std::make_unique<WarmasterState>(warmaster::state_from_json(g_, j, path));
-  }
-  std::vector<QueryInfo> queries() const override { return query_catalogue(); }
-  std::span<const RuleInfo> rules() const override { return rule_catalogue(); }
-
- private:
-  std::shared_ptr<const CommandGame> g_;
-  Json scenario_;
-};
-
-}  // namespace
+Json System::query(const CommandGame&, const CommandState& s, const std::string& name, const Json& args,
+                   const std::string& path) {
+  return answer_query(s, name, args, path);
+}
+std::vector<QueryInfo> System::queries() { return query_catalogue(); }
+std::span<const RuleInfo> System::rules() { return rule_catalogue(); }
 
 std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string& source, const Json& overrides) {
   JsonReader(overrides, "settings").require_object();
@@ -151,7 +120,7 @@ namespace {
 // state in, the chosen action out as JSON. Each call makes its own scratch:
 // the interface keeps nothing between calls.
 std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
-  const CommandState* s = typed_state(state);
+  const CommandState* s = typed_state<System>(state);
   if (!s || s->battle_over()) return std::nullopt;
   OpponentScratch scratch;
   return warmaster::to_json(choose_opponent_action(*s, rng, OpponentOptions{}, scratch).action);
@@ -164,8 +133,8 @@ std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
 // (docs/rulings.md#warmaster-engaged).
 std::vector<std::pair<std::string, int>> audit(const GameState& before, const Outcome& outcome,
                                                const GameState& after) {
-  const CommandState* b = typed_state(before);
-  const CommandState* a = typed_state(after);
+  const CommandState* b = typed_state<System>(before);
+  const CommandState* a = typed_state<System>(after);
   if (!b || !a) return {};
   const double tol = b->settings().contact_tolerance;
   int into_combat = 0;
@@ -186,11 +155,6 @@ GameType game_type() {
   t.opponent = &opponent_action;
   t.audit = &audit;
   return t;
-}
-
-const CommandState* typed_state(const GameState& s) {
-  const auto* w = dynamic_cast<const WarmasterState*>(&s);
-  return w ? &w->typed() : nullptr;
 }
 
 }  // namespace referee::warmaster

@@ -29,13 +29,15 @@ TEST(GameInterface, EnumeratedChanceStopsWhereTheSampleSpaceOutgrows64Bits) {
   const Json toss{{"type", "toss"}};
   const auto starts = [](const Outcome& o) { return o.result.at("starts").dump(); };
   s.toss_dice = 2;
-  const auto two = enumerate_chance(s, toss, starts);
-  ASSERT_TRUE(two.has_value());
-  ASSERT_EQ(two->size(), 2u);
-  EXPECT_EQ((*two)[0].chance, (Chance{18, 36}));
-  EXPECT_EQ((*two)[1].chance, (Chance{18, 36}));
+  const Chances two = enumerate_chance(s, toss, starts);
+  ASSERT_EQ(two.kind, Chances::Kind::Outcomes);
+  ASSERT_EQ(two.outcomes.size(), 2u);
+  EXPECT_EQ(two.outcomes[0].chance, (Chance{18, 36}));
+  EXPECT_EQ(two.outcomes[1].chance, (Chance{18, 36}));
   s.toss_dice = 30;
-  EXPECT_FALSE(enumerate_chance(s, toss, starts, "action", 1u << 20).has_value());
+  const Chances thirty = enumerate_chance(s, toss, starts, "action", 1u << 20);
+  EXPECT_EQ(thirty.kind, Chances::Kind::NotEnumerable);
+  EXPECT_FALSE(thirty.why.empty());
 }
 
 TEST(GameInterface, RandomGamesOfTicTacToePassEveryGenericCheck) {

@@ -28,7 +28,7 @@ std::shared_ptr<const Game> bundled(const BundledBattle& b) {
 
 // No stand of one unit overlaps a stand of another (touching is not overlapping).
 void warmaster_invariant(const GameState& gs) {
-  const warmaster::CommandState* s = warmaster::typed_state(gs);
+  const warmaster::CommandState* s = typed_state<warmaster::System>(gs);
   ASSERT_NE(s, nullptr);
   const warmaster::Battlefield& bf = s->battlefield();
   const double tol = s->settings().contact_tolerance;
@@ -57,7 +57,7 @@ void warmaster_invariant(const GameState& gs) {
 
 // Each hex holds at most one unit, and the occupancy index agrees with the units.
 void ancients_invariant(const GameState& gs) {
-  const ancients::GameState* s = ancients::typed_state(gs);
+  const ancients::GameState* s = typed_state<ancients::System>(gs);
   ASSERT_NE(s, nullptr);
   const ancients::Position& p = s->position;
   std::vector<int> seen(p.unit_at.size(), 0);
@@ -72,8 +72,8 @@ void ancients_invariant(const GameState& gs) {
 
 // No two standing units' bases overlap, and every unit stands on a level.
 void blightmeer_invariant(const Game& g, const GameState& gs) {
-  const blightmeer::GameState* s = blightmeer::typed_state(gs);
-  const blightmeer::Battle* b = blightmeer::typed_battle(g);
+  const blightmeer::GameState* s = typed_state<blightmeer::System>(gs);
+  const blightmeer::Battle* b = typed_context<blightmeer::System>(g);
   ASSERT_NE(s, nullptr);
   ASSERT_NE(b, nullptr);
   const auto& units = s->state.units;

@@ -89,7 +89,10 @@ inline Stats random_game(const GameRegistry& registry, std::shared_ptr<const Gam
     EXPECT_EQ(s.to_json(), before) << where << ": validate changed the state";
 
     // Chance made explicit: outcomes are exclusive and sum to one.
-    const std::vector<ChanceOutcome> outcomes = s.chance_outcomes(*a);
+    const Chances chances = s.chance_outcomes(*a);
+    const std::vector<ChanceOutcome>& outcomes = chances.outcomes;
+    EXPECT_EQ(chances.kind == Chances::Kind::Outcomes, !outcomes.empty()) << where << ": " << to_string(chances.kind);
+    EXPECT_EQ(chances.kind == Chances::Kind::NotEnumerable, !chances.why.empty()) << where << ": a reason is given";
     if (!outcomes.empty()) {
       ++st.chance_actions;
       long double sum = 0;

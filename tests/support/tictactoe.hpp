@@ -106,10 +106,10 @@ class TicTacToeState final : public GameState {
     if (all.empty()) return std::nullopt;
     return all[rng.below(all.size())];
   }
-  std::vector<ChanceOutcome> chance_outcomes(const Json& a, const std::string& path) const override {
+  Chances chance_outcomes(const Json& a, const std::string& path) const override {
     const Parsed p = parse(a, path);
-    if (!p.toss || !check(p).legal()) return {};
-    return {{"X starts (1-3)", {3, 6}, {{"starts", 0}}}, {"O starts (4-6)", {3, 6}, {{"starts", 1}}}};
+    if (!p.toss || !check(p).legal()) return Chances::no_dice();
+    return Chances::of({{"X starts (1-3)", {3, 6}, {{"starts", 0}}}, {"O starts (4-6)", {3, 6}, {{"starts", 1}}}});
   }
   Json query(const std::string& name, const Json& args, const std::string& path) const override {
     if (name != "free_cells") throw InputError("query", "unknown query \"" + name + "\"");

@@ -1,6 +1,7 @@
 // Playing a turn through the engine (OpenSpiel style): the battle is the
 // immutable game, GameState is a cheap value, validate() never changes the
-// state, apply() assumes a legal action. Every action goes into the core
+// state, apply() checks once and then does (do_apply, which trusts a legal
+// action: the game interface checks first). Every action goes into the core
 // game log, and replaying the log rebuilds the same state.
 #pragma once
 
@@ -48,8 +49,12 @@ struct GameState {
 
 // Refuses everything once the game is over (ancients.game.over).
 Verdict validate(const Battle& b, const GameState& s, const Action& a);
-// Applies a legal action and returns what happened, for the log.
+// Validates, then applies a legal action and returns what happened, for the
+// log; a refused one leaves `s` unchanged and answers {"refused": true,
+// "violations": [...]}.
 nlohmann::json apply(const Battle& b, GameState& s, const Action& a);
+// Applies an action the caller has validated (it is not checked again).
+nlohmann::json do_apply(const Battle& b, GameState& s, const Action& a);
 
 // Parses one action; errors name `path` and the field (JSON first, as in
 // the other systems).

@@ -8,6 +8,7 @@
 
 #include "referee/ancients/game.hpp"
 #include "referee/core/game.hpp"
+#include "referee/core/game_adapter.hpp"
 
 namespace referee::ancients {
 
@@ -20,7 +21,47 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
 
 // The typed battle and state behind an interface game or state made by this
 // module; nullptr for another system's.
-const Battle* typed_battle(const Game& g);
-const GameState* typed_state(const referee::GameState& s);
+// Commands & Colors: Ancients described for the one adapter
+// (core/game_adapter.hpp): typed_state<System> and typed_context<System>
+// (core) give the typed state and battle behind the interface's.
+struct System {
+  using Context = Battle;
+  using State = ancients::GameState;
+  using Action = ancients::Action;
+  struct Checked {
+    Action action;
+    Verdict verdict;
+  };
+  static constexpr std::string_view name = "ancients";
+
+  static std::vector<std::string> players(const Battle& b) { return {b.players[0].name, b.players[1].name}; }
+  static State initial(const std::shared_ptr<const Battle>& b) { return State::initial(*b); }
+  static State from_json(const std::shared_ptr<const Battle>& b, const Json& j, const std::string& path) {
+    return state_from_json(*b, j, path);
+  }
+  static Json to_json(const Battle& b, const State& s) { return state_json(b, s); }
+  static int side(const Battle&, const State& s) { return s.side; }
+  static int turn(const State& s) { return s.turn; }
+  static std::string phase(const State& s) { return s.phase == Phase::play_card ? "play_card" : "movement"; }
+  static bool over(const Battle& b, const State& s) { return game_over(b, s); }
+  static Json result(const Battle& b, const State& s) { return game_result(true, std::nullopt, game_over_reason(b, s)); }
+  static Action parse(const Battle& b, const State&, const Json& j, const std::string& path) {
+    return parse_action(j, b, path);
+  }
+  static Checked check(const Battle& b, const State& s, const Action& a, bool) { return {a, validate(b, s, a)}; }
+  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice&, bool) { return ancients::do_apply(b, s, c.action); }
+  static std::vector<Action> legal(const Battle& b, const State& s) { return legal_actions(b, s); }
+  static Json action_json(const Battle& b, const Action& a) { return ancients::action_json(b, a); }
+  static std::optional<Json> sample(const Battle& b, const State& s, Rng& rng);
+  // No Ancients action rolls dice yet (battles are not played).
+  static Chances chances(const referee::GameState&, const Battle&, const State&, const Action&, const Json&,
+                         const std::string&) {
+    return Chances::no_dice();
+  }
+  static Json query(const Battle& b, const State& s, const std::string& name, const Json& args,
+                    const std::string& path);
+  static std::vector<QueryInfo> queries();
+  static std::span<const RuleInfo> rules();
+};
 
 }  // namespace referee::ancients

@@ -1,7 +1,8 @@
 // Blightmeer as a game: whose turn it is, which units have moved,
 // the actions a player takes (a move, or ending the turn), and what happens at
 // the turn boundaries. A layer over the typed Move-phase API: `validate` adds
-// the turn rules to check_move, `apply` adds them to resolve_move.
+// the turn rules to check_move; `apply` checks once (check), then does
+// (do_apply, which trusts the checked action and never checks again).
 //
 // Turns (docs/rulings.md#blightmeer-turn-order): the sides take turns in play
 // order; in its turn a side may move each of its units once
@@ -48,14 +49,24 @@ struct GameState {
 // Never changes `s` and never throws for an action parse_action accepted.
 Verdict validate(const Terrain& t, const GameState& s, const Action& a);
 
-// Applies a LEGAL action (callers validate first), rolling through dice;
-// returns the result JSON for the log: resolution_json for a move, and for
-// end_turn the turn that ended, the turn that begins, and the state changes at
-// the boundary (docs/rulings.md#blightmeer-turn-end,
-// docs/rulings.md#blightmeer-upkeep). An
-// illegal action is refused all the same (the turn rules are checked again,
-// and resolve_move checks the move): `s` is unchanged and the answer has
-// "applied": false with the violations.
+// An action checked once: the verdict (validate's), and what applying it
+// needs from the check (the move's report), so it is not checked again.
+struct Checked {
+  Action action;
+  Verdict verdict;    // every ruling, as validate gives them
+  Verdict refusal;    // the turn rules (and a disconnected path) alone, for apply's refusal
+  MoveReport report;  // check_move's, for a move the turn rules allow
+};
+Checked check(const Terrain& t, const GameState& s, const Action& a);
+
+// Applies a checked LEGAL action, rolling through dice; returns the result
+// JSON for the log: resolution_json for a move, and for end_turn the turn
+// that ended, the turn that begins, and the state changes at the boundary
+// (docs/rulings.md#blightmeer-turn-end, docs/rulings.md#blightmeer-upkeep).
+nlohmann::json do_apply(const Terrain& t, GameState& s, Checked&& c, Dice& dice);
+
+// Checks once, then applies (do_apply). An illegal action is refused: `s`
+// is unchanged and the answer has "applied": false with the violations.
 nlohmann::json apply(const Terrain& t, GameState& s, const Action& a, Dice& dice);
 
 // {"type": "end_turn"} or {"type": "move", "unit": ..., "mode": ..., "path": [...]}

@@ -31,8 +31,13 @@ struct Resolution {
   Unit after;
 };
 
-// Applies a legal move to `state` (an illegal one leaves it untouched).
+// Checks the move once (check_move), then applies it when legal (an illegal
+// one leaves `state` untouched).
 Resolution resolve_move(const Terrain& terrain, State& state, const MoveRequest& req, Dice& dice);
+// Applies a move already checked: `report` is check_move's answer for `req`
+// on `state` as it is now, and is trusted (not checked again).
+Resolution resolve_checked_move(const Terrain& terrain, State& state, const MoveRequest& req, MoveReport report,
+                                Dice& dice);
 
 // Places a falling unit (blightmeer.fall.placement): at the spot, or next to
 // (not Engaged with) a unit already there, in a direction from that unit's

@@ -52,6 +52,21 @@ struct ChanceOutcome {
   Json detail = Json::object();
 };
 
+// What the dice of an action can do, said explicitly: it rolls none, these
+// outcomes (exclusive, their chances sum to one), or they cannot be listed,
+// and why (too many dice to enumerate; where the exact odds are given instead).
+struct Chances {
+  enum class Kind { NoDice, Outcomes, NotEnumerable };
+  Kind kind = Kind::NoDice;
+  std::vector<ChanceOutcome> outcomes;  // Kind::Outcomes only
+  std::string why;                      // Kind::NotEnumerable only
+
+  static Chances no_dice() { return {}; }
+  static Chances of(std::vector<ChanceOutcome> o) { return {Kind::Outcomes, std::move(o), {}}; }
+  static Chances not_enumerable(std::string why) { return {Kind::NotEnumerable, {}, std::move(why)}; }
+};
+std::string to_string(Chances::Kind k);  // "no dice", "outcomes", "not enumerable"
+
 // A question a board asks (reach, route, odds...). `args` documents the
 // arguments object: {"unit": "unit id", "to": "[x, y]"}.
 struct QueryInfo {
@@ -81,9 +96,12 @@ class GameState {
   // Is the action legal now? Never changes the state. `path` names the
   // action in errors ("actions[3]").
   virtual Verdict validate(const Json& action, const std::string& path = "action") const = 0;
-  // Validates, then applies, rolling through `dice`. A refused action rolls
-  // nothing and leaves the state unchanged. describe=false may leave
-  // Outcome::result empty, for simulations that keep no log.
+  // Validates once, then applies, rolling through `dice`. A refused action
+  // rolls nothing and leaves the state unchanged. describe=false may leave
+  // Outcome::result empty, for simulations that keep no log. The systems'
+  // states implement it once, in SystemState (game_adapter.hpp): the action
+  // is parsed and checked once and the system's do_apply is handed a legal
+  // action, as OpenSpiel's ApplyAction hands DoApplyAction one.
   virtual Outcome apply(const Json& action, Dice& dice, const std::string& path = "action",
                         bool describe = true) = 0;
 
@@ -95,10 +113,10 @@ class GameState {
   // nullopt when there is none (the game is over). Every action returned
   // validates.
   virtual std::optional<Json> sample_action(Rng& rng) const = 0;
-  // The outcomes of the dice the action would roll, with exact chances;
-  // empty when it rolls none or the system cannot state them. A refused
-  // action has none.
-  virtual std::vector<ChanceOutcome> chance_outcomes(const Json& action, const std::string& path = "action") const = 0;
+  // The outcomes of the dice the action would roll, with exact chances, or
+  // that it rolls none (a refused action rolls none), or that they cannot
+  // be listed and why.
+  virtual Chances chance_outcomes(const Json& action, const std::string& path = "action") const = 0;
 
   // A named query (Game::queries()) answered on this state. Unknown names
   // and bad arguments are InputErrors.
@@ -168,11 +186,12 @@ class GameRegistry {
 // every sequence of die faces it can roll (a die asked for beyond the
 // sequence so far branches over its faces), and sums the exact chance of
 // each label that `label` gives an outcome. Exact for any system whose
-// apply() rolls through the Dice it is given; nullopt when more than
+// apply() rolls through the Dice it is given. No dice when the action rolls
+// none or is refused; not enumerable (saying which limit) when more than
 // `max_leaves` sequences would be needed, or when the dice of one sequence
 // have more outcomes than 64 bits count (a system then states its chances
-// itself), or the action is refused.
-std::optional<std::vector<ChanceOutcome>> enumerate_chance(
+// itself).
+Chances enumerate_chance(
     const GameState& state, const Json& action, const std::function<std::string(const Outcome&)>& label,
     const std::string& path = "action", std::size_t max_leaves = 4096);
 

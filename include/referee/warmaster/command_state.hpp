@@ -194,6 +194,25 @@ class CommandState {
   ActionOutcome apply(const Action& a, Dice& dice, Describe describe = Describe::Yes);
   ActionOutcome apply(const Action& a, Dice& dice, Describe describe, MoveScratch& scratch);
 
+  // apply() in two halves, as OpenSpiel's ApplyAction and DoApplyAction:
+  // check() checks once and keeps what it worked out (the moves it checked),
+  // do_apply() applies a checked LEGAL action without checking it again and
+  // returns the result for the log (empty for Describe::No).
+  struct MovePlan {
+    std::vector<MoveRequest> requests;   // kinds fitted to the pending order
+    std::vector<MoveAnswer> answers;
+    std::shared_ptr<Battlefield> after;  // null when the moves are simply placed
+  };
+  struct Checked {
+    Action action;  // canonical (facings in [0, 360))
+    Verdict verdict;
+    std::optional<MoveRequest> initiative_move;
+    MovePlan move_plan;
+    MoveAnswer character_answer;
+  };
+  Checked check(const Action& a, MoveScratch& scratch, Describe describe) const;
+  nlohmann::json do_apply(Checked&& c, Dice& dice, Describe describe);
+
   // What an order would need now, without giving it (the "what would this
   // order need?" question). Refusals come back in the verdict.
   struct OrderQuestion {
@@ -261,12 +280,7 @@ class CommandState {
   Verdict validate_initiative(const Action& a, MoveScratch& scratch,
                               std::optional<MoveRequest>* move_out = nullptr) const;
   Verdict validate_order(const Action& a) const;
-  // The checked moves of a Move action, so applying does not check twice.
-  struct MovePlan {
-    std::vector<MoveRequest> requests;   // kinds fitted to the pending order
-    std::vector<MoveAnswer> answers;
-    std::shared_ptr<Battlefield> after;  // null when the moves are simply placed
-  };
+  // `plan` receives the checked moves (MovePlan), so applying does not check twice.
   Verdict validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan = nullptr,
                         CheckDepth depth = CheckDepth::Explain) const;
   // `answer`, when given, receives the movement engine's answer (so applying does not check twice).

@@ -1,0 +1,142 @@
+// The one adapter from a system's typed API to the game interface
+// (game.hpp): SystemState and SystemGame implement every override once, over
+// a `System` description, so the three systems differ only in what is theirs.
+//
+// The apply contract, as OpenSpiel's ApplyAction and DoApplyAction: apply()
+// parses the action once, checks it once (System::check) and, when it is
+// legal, hands the checked action to System::do_apply, which trusts it and
+// never checks again. A refused action rolls nothing, leaves the state as it
+// was, and its Outcome carries the verdict and a null result.
+//
+// What a System provides (static members; `C` is its Context, `S` its State):
+//   using Context, State, Action, Checked;  Checked has a `Verdict verdict`
+//   static constexpr std::string_view name;
+//   players(const C&) -> std::vector<std::string>
+//   initial(const std::shared_ptr<const C>&) -> S
+//   from_json(const std::shared_ptr<const C>&, const Json&, path) -> S
+//   to_json(const C&, const S&) -> Json
+//   side(const C&, const S&), turn(const S&) -> int;  phase(const S&) -> std::string
+//   over(const C&, const S&) -> bool;  result(const C&, const S&) -> Json (once over)
+//   parse(const C&, const S&, const Json&, path) -> Action   (InputError on bad input)
+//   check(const C&, const S&, const Action&, bool describe) -> Checked
+//   do_apply(const C&, S&, Checked&&, Dice&, bool describe) -> Json (a legal action)
+//   legal(const C&, const S&) -> std::vector<Action>;  action_json(const C&, const Action&) -> Json
+//   sample(const C&, const S&, Rng&) -> std::optional<Json>
+//   chances(const GameState&, const C&, const S&, const Action&, const Json& action, path) -> Chances
+//   query(const C&, const S&, name, args, path) -> Json
+//   queries() -> std::vector<QueryInfo>;  rules() -> std::span<const RuleInfo>
+//
+// Threads: a SystemGame is immutable and may be shared by threads; each
+// SystemState belongs to one thread at a time (clone it for another).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "referee/core/game.hpp"
+
+namespace referee {
+
+template <class System>
+class SystemState final : public GameState {
+ public:
+  using Context = typename System::Context;
+  using State = typename System::State;
+
+  SystemState(std::shared_ptr<const Context> c, State s) : c_(std::move(c)), s_(std::move(s)) {}
+  const State& typed() const { return s_; }
+  const Context& context() const { return *c_; }
+
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<SystemState>(*this); }
+  Json to_json() const override { return System::to_json(*c_, s_); }
+  int current_player() const override { return System::over(*c_, s_) ? -1 : System::side(*c_, s_); }
+  int turn() const override { return System::turn(s_); }
+  std::string phase() const override { return System::phase(s_); }
+  bool is_terminal() const override { return System::over(*c_, s_); }
+  Json result() const override {
+    if (!System::over(*c_, s_)) return game_result(false, std::nullopt, "");
+    return System::result(*c_, s_);
+  }
+
+  Verdict validate(const Json& action, const std::string& path) const override {
+    return System::check(*c_, s_, System::parse(*c_, s_, action, path), true).verdict;
+  }
+
+  Outcome apply(const Json& action, Dice& dice, const std::string& path, bool describe) override {
+    auto checked = System::check(*c_, s_, System::parse(*c_, s_, action, path), describe);
+    Outcome out;
+    if (!checked.verdict.legal()) {
+      out.verdict = std::move(checked.verdict);
+      return out;
+    }
+    const std::size_t mark = dice.history().size();
+    out.result = System::do_apply(*c_, s_, std::move(checked), dice, describe);
+    out.rolls = dice.since(mark);
+    return out;
+  }
+
+  std::vector<Json> legal_actions() const override {
+    std::vector<Json> out;
+    for (const auto& a : System::legal(*c_, s_)) out.push_back(System::action_json(*c_, a));
+    return out;
+  }
+  std::optional<Json> sample_action(Rng& rng) const override {
+    if (System::over(*c_, s_)) return std::nullopt;
+    return System::sample(*c_, s_, rng);
+  }
+  Chances chance_outcomes(const Json& action, const std::string& path) const override {
+    return System::chances(*this, *c_, s_, System::parse(*c_, s_, action, path), action, path);
+  }
+  Json query(const std::string& name, const Json& args, const std::string& path) const override {
+    return System::query(*c_, s_, name, args, path);
+  }
+
+ private:
+  std::shared_ptr<const Context> c_;
+  State s_;
+};
+
+template <class System>
+class SystemGame final : public Game {
+ public:
+  using Context = typename System::Context;
+
+  SystemGame(std::shared_ptr<const Context> c, Json scenario) : c_(std::move(c)), scenario_(std::move(scenario)) {}
+  const Context& context() const { return *c_; }
+
+  std::string system() const override { return std::string(System::name); }
+  std::vector<std::string> players() const override { return System::players(*c_); }
+  const Json& scenario() const override { return scenario_; }
+  std::unique_ptr<GameState> new_initial_state() const override {
+    return std::make_unique<SystemState<System>>(c_, System::initial(c_));
+  }
+  std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path) const override {
+    return std::make_unique<SystemState<System>>(c_, System::from_json(c_, j, path));
+  }
+  std::vector<QueryInfo> queries() const override { return System::queries(); }
+  std::span<const RuleInfo> rules() const override { return System::rules(); }
+
+ private:
+  std::shared_ptr<const Context> c_;
+  Json scenario_;
+};
+
+// The system's typed state behind an interface state, or null when the state
+// belongs to another system.
+template <class System>
+const typename System::State* typed_state(const GameState& s) {
+  const auto* t = dynamic_cast<const SystemState<System>*>(&s);
+  return t ? &t->typed() : nullptr;
+}
+
+// The system's loaded battle (its Context) behind a Game, or null.
+template <class System>
+const typename System::Context* typed_context(const Game& g) {
+  const auto* t = dynamic_cast<const SystemGame<System>*>(&g);
+  return t ? &t->context() : nullptr;
+}
+
+}  // namespace referee
