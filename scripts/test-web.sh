@@ -5,6 +5,8 @@
 # npm ci; no browser is downloaded). Screenshots go to build/release/screenshots
 # (Firefox's are named firefox-*).
 # Usage: scripts/test-web.sh [referee binary]
+# (REFEREE_TICTACTOE may name the test build with the fourth system; by
+# default it is tests/referee_with_tictactoe of the binary's build tree.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --web
@@ -18,6 +20,9 @@ cafile=()
 mkdir -p build/release/screenshots
 cd web
 export REFEREE="$referee" SCREENSHOTS="$(realpath ../build/release/screenshots)"
+# The test build of referee with the tests' fourth system (tests/support/
+# referee_with_tictactoe.cpp), beside the binary's build tree unless given.
+export REFEREE_TICTACTOE="${REFEREE_TICTACTOE:-$(realpath -m "$(dirname "$referee")/../../tests/referee_with_tictactoe")}"
 # One browser at a time (node --test would sort the files and may run them
 # side by side), so the load and redraw times they print are a browser's
 # alone: every chromium file, one after another, then Firefox's; both run

@@ -61,12 +61,12 @@ void add_arena_command(CLI::App& system, const GameType& type) {
   cmd->add_option("--side1", o->side1, "Who plays side 1: opponent or random (default random)");
   cmd->add_option("--max-actions", o->max_actions, "Actions after which a game is abandoned (default 20000)")
       ->check(CLI::Range(1, 10000000));
-  if (phase_picture(type))
+  if (type.picture)
     cmd->add_option("--svg-dir", o->svg_dir,
                     "Write a picture of each game's end into this folder (game-SEED.svg), to see how it was won");
   add_output_options(cmd, o->out);
   cmd->callback([o, &type] {
-    const auto picture = o->svg_dir.empty() ? decltype(phase_picture(type)){} : phase_picture(type);
+    const auto picture = o->svg_dir.empty() ? decltype(type.picture){} : type.picture;
     std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
     const Player players[2] = {player_from(o->side0, "--side0"), player_from(o->side1, "--side1")};
     const Json battle = load_json_file(o->battle);

@@ -8,6 +8,7 @@
 // nothing is written.
 #include <array>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -23,9 +24,6 @@
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/match.hpp"
-#include "referee/games/builtin.hpp"
-#include "referee/warmaster/game_interface.hpp"
-#include "referee/warmaster/render.hpp"
 
 namespace referee::cli {
 
@@ -37,21 +35,21 @@ struct SetupOptions {
   std::vector<std::string> settings;  // key=value, value in JSON (true, 3, "x")
   std::uint64_t seed = 1;
   std::string dice;                   // scripted values "3,4,6"
-  // Warmaster's optional rules, kept as the flags players already use.
-  bool first_turn_bonus = false;
-  bool failed_first_no_move = false;
+  // The system's flags that set a setting (CommandLineEntry::setting_flags),
+  // each with whether it was given.
+  std::vector<const CommandLineEntry::SettingFlag*> flags;
+  std::deque<bool> given;
 };
 
-void add_setup_options(CLI::App* cmd, SetupOptions& o, const std::string& system, bool battle_required) {
+void add_setup_options(CLI::App* cmd, SetupOptions& o, const GameType& type, bool battle_required) {
   auto* b = cmd->add_option("--battle", o.battle, "Battle file (JSON)");
   if (battle_required) b->required();
   cmd->add_option("--setting", o.settings, "Override a setting of the battle: key=value (value in JSON); repeatable");
   cmd->add_option("--seed", o.seed, "Dice seed (default 1)")->check(seed_number());
   cmd->add_option("--dice", o.dice, "Scripted dice instead of the seed: the values rolled at the table, in order, e.g. 3,4,6");
-  if (system == "warmaster") {
-    cmd->add_flag("--first-turn-bonus", o.first_turn_bonus, "Optional rule: +1 Command on first orders of turn 1");
-    cmd->add_flag("--failed-first-order-no-move", o.failed_first_no_move,
-                  "Older printings: a failed first order allows no move");
+  for (const CommandLineEntry::SettingFlag& f : type.command_line.setting_flags) {
+    o.flags.push_back(&f);
+    cmd->add_flag(f.flag, o.given.emplace_back(false), f.help);
   }
 }
 
@@ -67,8 +65,8 @@ Json settings_overrides(const SetupOptions& o) {
       s[key] = text;  // a bare word is a string
     }
   }
-  if (o.first_turn_bonus) s["first_turn_command_bonus"] = true;
-  if (o.failed_first_no_move) s["failed_first_order_moves_half_pace"] = false;
+  for (std::size_t i = 0; i < o.flags.size(); ++i)
+    if (o.given[i]) s[o.flags[i]->setting] = o.flags[i]->value;
   return s;
 }
 
@@ -152,7 +150,7 @@ std::string summary_text(const Match& m) {
 }
 
 // A match from a battle and actions, or from a log (which carries its battle).
-Match open_match(const GameType& type, const SetupOptions& setup, const std::string& actions, const std::string& log,
+Match open_match(const GameRegistry& registry, const GameType& type, const SetupOptions& setup, const std::string& actions, const std::string& log,
                  Played* played) {
   if (!log.empty()) {
     if (!actions.empty()) throw InputError("--actions", "give --actions or --log, not both");
@@ -161,9 +159,9 @@ Match open_match(const GameType& type, const SetupOptions& setup, const std::str
       throw InputError(log + " line 1: system", fmt::format("a {} log, not {}", l.system, type.name));
     if (!setup.battle.empty()) {
       const Json battle = load_json_file(setup.battle);
-      return Match::replay(builtin_games(), l, log, &battle, setup.battle);
+      return Match::replay(registry, l, log, &battle, setup.battle);
     }
-    return Match::replay(builtin_games(), l, log);
+    return Match::replay(registry, l, log);
   }
   if (setup.battle.empty()) throw InputError("--battle", "a battle file is needed (or --log)");
   const Json overrides = settings_overrides(setup);
@@ -240,7 +238,7 @@ std::string file_slug(const std::string& s) {
   return out.empty() ? "side" : out;
 }
 
-void add_play(CLI::App& parent, const GameType& type) {
+void add_play(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
   struct Opts {
     SetupOptions setup;
     std::string actions, out, svg_dir;
@@ -255,7 +253,7 @@ void add_play(CLI::App& parent, const GameType& type) {
   auto* cmd = parent.add_subcommand(
       "play", "Play a game: actions from a plan file, from you (--interactive), or from the built-in opponent "
               "(--opponent); write the game log (refused plan actions are logged; exit 3)");
-  add_setup_options(cmd, o->setup, type.name, true);
+  add_setup_options(cmd, o->setup, type, true);
   cmd->add_option("--actions", o->actions, "Plan file (JSON): an array of actions, or {\"actions\": [...]}");
   cmd->add_option("--opponent", o->opponent,
                   "The built-in opponent plays this side: 0, 1, both, or a side's name; repeatable");
@@ -269,18 +267,18 @@ void add_play(CLI::App& parent, const GameType& type) {
   cmd->add_option("--max-actions", o->max_actions, "Stop after this many actions (default 100000)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{10000000}));
   cmd->add_option("-o,--out", o->out, "Write the game log (JSON Lines) here; the summary goes to standard output");
-  if (phase_picture(type))
+  if (type.picture)
     cmd->add_option("--svg-dir", o->svg_dir, "Write a picture of the battle after each phase into this folder");
   cmd->add_flag("--explain", o->explain, "Print the summary as readable text: a narrative of the game");
-  cmd->callback([o, &type] {
+  cmd->callback([o, &type, &registry] {
     if (o->actions.empty() && o->opponent.empty() && !o->interactive)
       throw InputError("--actions", "give a plan file, --opponent or --interactive: nothing would be played");
     Played played;
     const bool plain = o->opponent.empty() && !o->interactive;
-    Match m = open_match(type, o->setup, plain ? o->actions : std::string(), "", plain ? &played : nullptr);
+    Match m = open_match(registry, type, o->setup, plain ? o->actions : std::string(), "", plain ? &played : nullptr);
     const std::vector<std::string> players = m.game().players();
     const std::array<bool, 2> bot = opponent_sides(o->opponent, type, players);
-    const auto picture = o->svg_dir.empty() ? decltype(phase_picture(type)){} : phase_picture(type);
+    const auto picture = o->svg_dir.empty() ? decltype(type.picture){} : type.picture;
     std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
     auto side_name = [&](int p) {
       return p >= 0 && static_cast<std::size_t>(p) < players.size() ? players[static_cast<std::size_t>(p)] : std::string("-");
@@ -382,7 +380,7 @@ void add_play(CLI::App& parent, const GameType& type) {
   });
 }
 
-void add_replay(CLI::App& parent, const GameType& type) {
+void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
   struct Opts {
     std::string log, battle;
     OutputOptions out;
@@ -393,10 +391,10 @@ void add_replay(CLI::App& parent, const GameType& type) {
   cmd->add_option("--battle", o->battle,
                   "Battle file, for a log that does not carry its battle (a log never makes referee open a file)");
   add_output_options(cmd, o->out);
-  cmd->callback([o, &type] {
+  cmd->callback([o, &type, &registry] {
     SetupOptions setup;
     setup.battle = o->battle;
-    const Match m = open_match(type, setup, "", o->log, nullptr);
+    const Match m = open_match(registry, type, setup, "", o->log, nullptr);
     Json answer = summary_json(m);
     answer["entries"] = m.log().entries.size();
     answer["consistent"] = true;
@@ -406,31 +404,27 @@ void add_replay(CLI::App& parent, const GameType& type) {
   });
 }
 
-void add_state(CLI::App& parent, const GameType& type) {
+void add_state(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
   struct Opts {
     SetupOptions setup;
     std::string actions, log, query, args;
     bool legal = false;
-    std::string ask_character;
-    std::vector<std::string> ask_units;
+    CommandLineEntry::StateAddition system_options;  // what the system's own options add
     OutputOptions out;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = parent.add_subcommand("state", "The state after some actions (or a log): whose turn, legal actions and their odds");
-  add_setup_options(cmd, o->setup, type.name, false);
+  add_setup_options(cmd, o->setup, type, false);
   cmd->add_option("--actions", o->actions, "Actions applied first (refused ones are reported and skipped)");
   cmd->add_option("--log", o->log, "Resume from a game log instead (it carries its battle)");
   cmd->add_flag("--legal", o->legal, "List the legal actions, each with the exact chance of its outcomes where it rolls dice");
   cmd->add_option("--query", o->query, "Also answer this named query (see `query --list`)");
   cmd->add_option("--args", o->args, "The query's arguments (JSON object)");
-  if (type.name == "warmaster") {
-    cmd->add_option("--ask", o->ask_character, "What would an order by this character need now? (query order_odds)");
-    cmd->add_option("--unit", o->ask_units, "The unit(s) of the order asked about");
-  }
+  if (type.command_line.state_options) o->system_options = type.command_line.state_options(*cmd);
   add_output_options(cmd, o->out);
-  cmd->callback([o, &type] {
+  cmd->callback([o, &type, &registry] {
     Played played;
-    const Match m = open_match(type, o->setup, o->actions, o->log, &played);
+    const Match m = open_match(registry, type, o->setup, o->actions, o->log, &played);
     const GameState& s = m.state();
     Json answer = summary_json(m);
     answer["state"] = s.to_json();
@@ -458,18 +452,12 @@ void add_state(CLI::App& parent, const GameType& type) {
       const Json args = o->args.empty() ? Json::object() : parse_json_text(o->args, "--args");
       answer["query"] = s.query(o->query, args, "--args");
     }
-    if (!o->ask_character.empty()) {
-      const Json args{{"character", o->ask_character}, {"units", o->ask_units}};
-      answer["order"] = s.query("order_odds", args, "--ask");
-      const Json& q = answer["order"];
-      text += fmt::format("an order by {} needs {} or less on 2D6: chance {}\n", o->ask_character,
-                          q.at("needed").get<int>(), q.at("chance").at("fraction").get<std::string>());
-    }
+    if (o->system_options) o->system_options(s, answer, text);
     emit(o->out, answer, text);
   });
 }
 
-void add_query(CLI::App& parent, const GameType& type) {
+void add_query(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
   struct Opts {
     SetupOptions setup;
     std::string name, actions, log, args;
@@ -480,12 +468,12 @@ void add_query(CLI::App& parent, const GameType& type) {
   auto* cmd = parent.add_subcommand("query", "Answer a named query (reach, route, odds...) on the state after some actions");
   cmd->add_option("name", o->name, "The query's name");
   cmd->add_flag("--list", o->list, "List the queries and their arguments");
-  add_setup_options(cmd, o->setup, type.name, false);
+  add_setup_options(cmd, o->setup, type, false);
   cmd->add_option("--actions", o->actions, "Actions applied first");
   cmd->add_option("--log", o->log, "Ask on the state a game log reaches (it carries its battle)");
   cmd->add_option("--args", o->args, "The query's arguments (JSON object), e.g. '{\"unit\": \"emp-knights\"}'");
   add_output_options(cmd, o->out);
-  cmd->callback([o, &type] {
+  cmd->callback([o, &type, &registry] {
     if (o->list || o->name.empty()) {
       if (!o->list) throw InputError("name", "which query? (--list shows them)");
       std::string text;
@@ -498,7 +486,7 @@ void add_query(CLI::App& parent, const GameType& type) {
       emit(o->out, list, text);
       return;
     }
-    const Match m = open_match(type, o->setup, o->actions, o->log, nullptr);
+    const Match m = open_match(registry, type, o->setup, o->actions, o->log, nullptr);
     const Json args = o->args.empty() ? Json::object() : parse_json_text(o->args, "--args");
     const Json answer = m.state().query(o->name, args, "--args");
     emit(o->out, answer, answer.dump(2) + "\n");
@@ -507,20 +495,11 @@ void add_query(CLI::App& parent, const GameType& type) {
 
 }  // namespace
 
-// A picture of a state, for the systems that draw one after each phase.
-std::function<std::string(const GameState&, const std::string&)> phase_picture(const GameType& type) {
-  if (type.name != "warmaster") return {};
-  return [](const GameState& s, const std::string& caption) {
-    const warmaster::CommandState* w = typed_state<warmaster::System>(s);
-    return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
-  };
-}
-
-void add_game_commands(CLI::App& system, const GameType& type) {
-  add_play(system, type);
-  add_replay(system, type);
-  add_state(system, type);
-  add_query(system, type);
+void add_game_commands(CLI::App& system, const GameType& type, const GameRegistry& registry) {
+  add_play(system, type, registry);
+  add_replay(system, type, registry);
+  add_state(system, type, registry);
+  add_query(system, type, registry);
 }
 
 }  // namespace referee::cli

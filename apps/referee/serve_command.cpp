@@ -10,7 +10,6 @@
 #include "commands.hpp"
 #include "http_server.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/games/builtin.hpp"
 
 namespace referee::cli {
 
@@ -27,8 +26,7 @@ struct ServeOptions {
   double stop_after = 0;  // seconds; 0 serves until stopped
 };
 
-void serve(const ServeOptions& o) {
-  const GameRegistry& registry = builtin_games();
+void serve(const ServeOptions& o, const GameRegistry& registry) {
   std::vector<server::Battle> battles = server::bundled_battle_list(registry);
   if (!o.battle.empty()) battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system));
   server::Limits limits;
@@ -60,7 +58,7 @@ void serve(const ServeOptions& o) {
 
 }  // namespace
 
-void add_serve_command(CLI::App& app) {
+void add_serve_command(CLI::App& app, const GameRegistry& registry) {
   auto o = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "The web board: play every system in the browser (docs/api.md)");
   cmd->add_option("--battle", o->battle, "A battle file to open on instead of the default Warmaster battle");
@@ -79,7 +77,7 @@ void add_serve_command(CLI::App& app) {
       ->check(CLI::Range(1024, 64 << 20));
   cmd->add_option("--stop-after", o->stop_after, "Stop after this many seconds (a smoke test of the set-up); default: serve until Ctrl-C")
       ->check(CLI::Range(0.0, 1e7));
-  cmd->callback([o] { serve(*o); });
+  cmd->callback([o, &registry] { serve(*o, registry); });
 }
 
 }  // namespace referee::cli

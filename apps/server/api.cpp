@@ -239,7 +239,7 @@ Response Api::route(const Request& request) {
       Json q = Json::array();
       for (const QueryInfo& qi : t.queries) q.push_back(to_json_value(qi));
       out.push_back({{"name", t.name}, {"title", t.title}, {"summary", t.summary}, {"opponent", static_cast<bool>(t.opponent)},
-                     {"queries", q}});
+                     {"queries", q}, {"board", t.board_module}});
     }
     return ok(out);
   }
@@ -268,16 +268,8 @@ Response Api::battles_route(const std::vector<std::string>& parts) {
 
 Response Api::rules_route(const std::vector<std::string>& parts) {
   const GameType& type = registry_.at(parts[1], "system");
-  // The catalogue lives on a Game; any bundled battle of the system gives it.
-  const Battle* battle = nullptr;
-  for (const Battle& b : battles_)
-    if (b.system == type.name) {
-      battle = &b;
-      break;
-    }
-  if (battle == nullptr) return error_response(404, "system", "no battle of " + type.name + " is loaded");
-  const auto game = type.load(battle->scenario, battle->id, Json::object());
-  const Json all = rules_to_json(game->rules());
+  if (!type.rules) return error_response(404, "system", type.name + " has no rule catalogue");
+  const Json all = rules_to_json(type.rules());
   if (parts.size() == 2) return ok(all);
   for (const Json& r : all)
     if (r.value("id", "") == parts[2]) return ok(r);

@@ -124,6 +124,7 @@ class Api {
   // The estimated memory of every game held (game_bytes summed).
   std::size_t memory_estimate() const;
   const Limits& limits() const { return limits_; }
+  const GameRegistry& registry() const { return registry_; }
 
  private:
   struct Slot {

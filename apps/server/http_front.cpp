@@ -71,6 +71,14 @@ std::string_view mime_type(std::string_view path) {
   return "application/octet-stream";
 }
 
+// A file of a system's web board that is not in web/app (GameType::web_files).
+const std::string* web_file(const GameRegistry& registry, std::string_view path) {
+  for (const GameType& t : registry.types())
+    for (const WebFile& f : t.web_files)
+      if (f.path == path) return &f.content;
+  return nullptr;
+}
+
 // "%2e%2E" -> "..". nullopt for a bad escape, or a decoded control character
 // (a NUL in a path is never a file or a route).
 std::optional<std::string> percent_decode(std::string_view s) {
@@ -478,12 +486,13 @@ void HttpConnection::finish_request() {
   if (path.empty()) path = "index.html";
   const bool safe = path.find("..") == std::string::npos && path.find('\\') == std::string::npos && path.front() != '/';
   const EmbeddedFile* f = safe ? find_embedded("web/app/" + path) : nullptr;
-  if (f == nullptr) {
+  const std::string* content = f == nullptr && safe ? web_file(front_.api().registry(), path) : nullptr;
+  if (f == nullptr && content == nullptr) {
     const Response r = error_response(404, "path", "no such file: /" + path);
     respond(404, r.body, r.content_type, false);
     return;
   }
-  respond(200, std::string(f->content), std::string(mime_type(path)), false, {}, false);
+  respond(200, f ? std::string(f->content) : *content, std::string(mime_type(path)), false, {}, false);
 }
 
 Request HttpConnection::take_job() {

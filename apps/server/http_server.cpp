@@ -22,7 +22,6 @@
 #include "referee/core/errors.hpp"
 #include "referee/core/files.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/games/builtin.hpp"
 
 namespace referee::server {
 
@@ -32,13 +31,15 @@ using Clock = std::chrono::steady_clock;
 
 std::vector<Battle> bundled_battle_list(const GameRegistry& registry) {
   std::vector<Battle> out;
-  for (const BundledBattle& b : bundled_battles()) {
-    const EmbeddedFile* f = find_embedded(b.file);
-    if (f == nullptr) throw std::logic_error("the bundled battle " + b.file + " was not built into the binary");
-    Json scenario = parse_json_text(f->content, b.file);
-    registry.at(b.system).load(scenario, b.file, Json::object());  // a bundled battle that fails to load is a bug
-    out.push_back({b.system + "/" + b.name, b.system, b.title, std::move(scenario)});
-  }
+  for (const GameType& t : registry.types())
+    for (const BattleInfo& b : t.battles) {
+      const EmbeddedFile* f = b.text.empty() ? find_embedded(b.file) : nullptr;
+      if (b.text.empty() && f == nullptr)
+        throw std::logic_error("the bundled battle " + b.file + " was not built into the binary");
+      Json scenario = parse_json_text(b.text.empty() ? f->content : std::string_view(b.text), b.file);
+      t.load(scenario, b.file, Json::object());  // a bundled battle that fails to load is a bug
+      out.push_back({t.name + "/" + b.name, t.name, b.title, std::move(scenario)});
+    }
   return out;
 }
 

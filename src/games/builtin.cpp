@@ -1,36 +1,88 @@
 #include "referee/games/builtin.hpp"
 
 #include "referee/ancients/game_interface.hpp"
+#include "referee/ancients/rules.hpp"
 #include "referee/blightmeer/game_interface.hpp"
+#include "referee/blightmeer/rules.hpp"
 #include "referee/warmaster/game_interface.hpp"
+#include "referee/warmaster/render.hpp"
+#include "referee/warmaster/rules.hpp"
+#include "system_commands.hpp"
 
 namespace referee {
+
+namespace {
+
+// Each system's entry: its game interface, and what the front ends need
+// (battles, rule catalogue, picture, web board, command-line questions).
+
+GameType warmaster_entry() {
+  GameType t = warmaster::game_type();
+  t.rules = &warmaster::rule_catalogue;
+  t.battles = {
+      {"default", "scenarios/warmaster/default.json", "Warmaster: the default battle"},
+      {"pitched-battle", "scenarios/warmaster/pitched-battle.json",
+       "Warmaster: the fields of Hochland (a fair battle against the opponent)"},
+      {"combat", "scenarios/warmaster/combat.json", "Warmaster: three fights in contact (the Combat phase)"},
+      {"command-crossroads", "scenarios/warmaster/command-crossroads.json", "Warmaster: the crossroads"},
+      {"gap-rule", "scenarios/warmaster/gap-rule.json", "Warmaster: the gap rule"},
+      {"shooting", "scenarios/warmaster/shooting.json", "Warmaster: missile troops on both sides"},
+  };
+  t.picture = [](const GameState& s, const std::string& caption) {
+    const warmaster::CommandState* w = typed_state<warmaster::System>(s);
+    return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
+  };
+  t.board_module = t.name + ".js";  // web/app/<name>.js
+  t.command_line = cli::warmaster_command_line();
+  return t;
+}
+
+GameType ancients_entry() {
+  GameType t = ancients::game_type();
+  t.rules = &ancients::rule_catalogue;
+  t.battles = {
+      {"centre_clash", "scenarios/ancients/centre_clash.json", "Ancients: clash in the centre"},
+      {"river_crossing", "scenarios/ancients/river_crossing.json", "Ancients: river crossing"},
+  };
+  t.board_module = t.name + ".js";  // web/app/<name>.js
+  t.command_line = cli::ancients_command_line();
+  return t;
+}
+
+GameType blightmeer_entry() {
+  GameType t = blightmeer::game_type();
+  t.rules = &blightmeer::rule_catalogue;
+  t.battles = {
+      {"town", "scenarios/blightmeer/town.json", "Blightmeer: the town"},
+      {"ruin", "scenarios/blightmeer/ruin.json", "Blightmeer: the ruin"},
+  };
+  t.board_module = t.name + ".js";  // web/app/<name>.js
+  t.command_line = cli::blightmeer_command_line();
+  return t;
+}
+
+}  // namespace
 
 const GameRegistry& builtin_games() {
   static const GameRegistry registry = [] {
     GameRegistry r;
-    r.add(warmaster::game_type());
-    r.add(ancients::game_type());
-    r.add(blightmeer::game_type());
+    r.add(warmaster_entry());
+    r.add(ancients_entry());
+    r.add(blightmeer_entry());
     return r;
   }();
   return registry;
 }
 
+std::vector<BundledBattle> bundled_battles(const GameRegistry& registry) {
+  std::vector<BundledBattle> out;
+  for (const GameType& t : registry.types())
+    for (const BattleInfo& b : t.battles) out.push_back({t.name, b.name, b.file, b.title});
+  return out;
+}
+
 const std::vector<BundledBattle>& bundled_battles() {
-  static const std::vector<BundledBattle> battles = {
-      {"warmaster", "default", "scenarios/warmaster/default.json", "Warmaster: the default battle"},
-      {"warmaster", "pitched-battle", "scenarios/warmaster/pitched-battle.json",
-       "Warmaster: the fields of Hochland (a fair battle against the opponent)"},
-      {"warmaster", "combat", "scenarios/warmaster/combat.json", "Warmaster: three fights in contact (the Combat phase)"},
-      {"warmaster", "command-crossroads", "scenarios/warmaster/command-crossroads.json", "Warmaster: the crossroads"},
-      {"warmaster", "gap-rule", "scenarios/warmaster/gap-rule.json", "Warmaster: the gap rule"},
-      {"warmaster", "shooting", "scenarios/warmaster/shooting.json", "Warmaster: missile troops on both sides"},
-      {"ancients", "centre_clash", "scenarios/ancients/centre_clash.json", "Ancients: clash in the centre"},
-      {"ancients", "river_crossing", "scenarios/ancients/river_crossing.json", "Ancients: river crossing"},
-      {"blightmeer", "town", "scenarios/blightmeer/town.json", "Blightmeer: the town"},
-      {"blightmeer", "ruin", "scenarios/blightmeer/ruin.json", "Blightmeer: the ruin"},
-  };
+  static const std::vector<BundledBattle> battles = bundled_battles(builtin_games());
   return battles;
 }
 

@@ -121,6 +121,14 @@ class TicTacToeState final : public GameState {
   }
 };
 
+inline std::span<const RuleInfo> tictactoe_rules() {
+  static constexpr RuleInfo kRules[] = {
+      {"tictactoe.over", "The game ends with three in a row or a full board.", "an action after the end"},
+      {"tictactoe.toss", "A die decides who starts: 1-3 X, 4-6 O.", "marking before the toss, or tossing twice"},
+      {"tictactoe.occupied", "Mark an empty cell.", "marking a cell already marked"}};
+  return kRules;
+}
+
 class TicTacToe final : public Game {
  public:
   explicit TicTacToe(Json scenario) : scenario_(std::move(scenario)) {}
@@ -146,27 +154,31 @@ class TicTacToe final : public Game {
     return s;
   }
   std::vector<QueryInfo> queries() const override { return {{"free_cells", "The cells still empty", Json::object()}}; }
-  std::span<const RuleInfo> rules() const override {
-    static constexpr RuleInfo kRules[] = {
-        {"tictactoe.over", "The game ends with three in a row or a full board.", "an action after the end"},
-        {"tictactoe.toss", "A die decides who starts: 1-3 X, 4-6 O.", "marking before the toss, or tossing twice"},
-        {"tictactoe.occupied", "Mark an empty cell.", "marking a cell already marked"}};
-    return kRules;
-  }
+  std::span<const RuleInfo> rules() const override { return tictactoe_rules(); }
 
  private:
   Json scenario_;
 };
 
-inline GameType tictactoe_type() {
-  return {"tictactoe", "Tic-tac-toe", "three in a row on a 3 x 3 board (tests only)",
-          [](const Json& scenario, const std::string& source, const Json& settings) -> std::shared_ptr<const Game> {
-            JsonReader r(scenario, source);
-            r.require_object().allow_only({"name", "settings"});
-            JsonReader(settings, "settings").require_object().allow_only({});
-            return std::make_shared<TicTacToe>(scenario);
-          },
-          {{"free_cells", "The cells still empty", Json::object()}}};
+// Its registry entry. `board_js`, when given, is its web board's module
+// (tests/support/tictactoe_board.js), served as tictactoe.js.
+inline GameType tictactoe_type(std::string board_js = {}) {
+  GameType t{"tictactoe", "Tic-tac-toe", "three in a row on a 3 x 3 board (tests only)",
+             [](const Json& scenario, const std::string& source, const Json& settings) -> std::shared_ptr<const Game> {
+               JsonReader r(scenario, source);
+               r.require_object().allow_only({"name", "settings"});
+               JsonReader(settings, "settings").require_object().allow_only({});
+               return std::make_shared<TicTacToe>(scenario);
+             },
+             {{"free_cells", "The cells still empty", Json::object()}}};
+  t.rules = &tictactoe_rules;
+  t.battles = {{"empty", "tictactoe/empty.json", "Tic-tac-toe: an empty board",
+                R"({"name": "An empty board"})"}};
+  if (!board_js.empty()) {
+    t.board_module = "tictactoe.js";
+    t.web_files = {{"tictactoe.js", std::move(board_js)}};
+  }
+  return t;
 }
 
 }  // namespace referee::testing_games

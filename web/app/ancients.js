@@ -4,7 +4,7 @@
 // can order light up (the `orders` query). Click a unit to see its
 // destinations (the `destinations` query) marked "can battle", "no battle"
 // or "must battle", and click one to move there.
-import { el, fill } from './app.js';
+import { el, fill, registerBoard } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
@@ -182,3 +182,5 @@ function renderControls(ctx) {
 }
 
 export function controls(root, ctx) { renderControls(ctx); }
+
+registerBoard('ancients', { render, controls, filterActions });

@@ -3,7 +3,7 @@
 // unit to see its reach split by the checks needed (the `reach` query); draw
 // a path step by step (walk, climb, jump down, jump across, ladder) with the
 // inches used and each check's chance from the `check` query; resolve it.
-import { el, fill } from './app.js';
+import { el, fill, registerBoard } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#b33a2f', '#2f5fb3', '#2f8f4f', '#8f6f2f'];
@@ -172,3 +172,5 @@ function renderControls(ctx) {
 }
 
 export function controls(root, ctx) { renderControls(ctx); }
+
+registerBoard('blightmeer', { render, controls, filterActions });

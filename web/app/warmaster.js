@@ -8,7 +8,7 @@
 //
 // Coordinates are the engine's: centimetres, y northward, facings in compass
 // degrees (0 faces +y). The picture puts north at the top.
-import { el, fill, describeAction } from './app.js';
+import { el, fill, describeAction, registerBoard } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#2f5fb3', '#b33a2f'];
@@ -595,3 +595,5 @@ export function controls(root, ctx) {
   ctx.board = { controls: () => renderControls(ctx) };
   renderControls(ctx);
 }
+
+registerBoard('warmaster', { render, controls, filterActions });

@@ -12,8 +12,7 @@ import puppeteer from 'puppeteer-core';
 export const screenshots = process.env.SCREENSHOTS ?? path.resolve('screenshots');
 mkdirSync(screenshots, { recursive: true });
 
-export async function startServer(args = []) {
-  const bin = process.env.REFEREE;
+export async function startServer(args = [], bin = process.env.REFEREE) {
   if (!bin) throw new Error('set REFEREE to the referee binary');
   const proc = spawn(bin, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -32,6 +32,10 @@
 #include "referee/core/rule_catalogue.hpp"
 #include "referee/core/ruling.hpp"
 
+namespace CLI {
+class App;  // CLI11's command: only the command line (apps/referee) fills and calls the hooks taking one
+}
+
 namespace referee {
 
 using Json = nlohmann::json;
@@ -142,6 +146,47 @@ class Game {
   virtual std::span<const RuleInfo> rules() const = 0;
 };
 
+// A battle that ships with a system: its short name, its file under the
+// source tree (the server has the files of scenarios/ built in), and its
+// title in the menu. `text`, when not empty, is the file's content, for a
+// system whose battles are not files of scenarios/ (the tests' own).
+struct BattleInfo {
+  std::string name;   // "default"
+  std::string file;   // "scenarios/warmaster/default.json", relative to the repository root
+  std::string title;  // "Warmaster: the default battle"
+  std::string text = {};
+};
+
+// A file of a system's web board that is not in web/app (where the three
+// boards live, built into the server): its path under the board's root and
+// its content.
+struct WebFile {
+  std::string path;  // "tictactoe.js"
+  std::string content;
+};
+
+// A system's part of `referee <system> ...` beyond play, replay, state,
+// query, arena and rules (apps/referee): the hooks are CLI11 calls, so
+// they are defined by the command line's code and called only there.
+struct CommandLineEntry {
+  std::string summary;  // the line `referee --help` shows for the system
+  // Flags of play, state and query that set one of the battle's settings:
+  // `--first-turn-bonus` sets "first_turn_command_bonus" to true.
+  struct SettingFlag {
+    std::string flag;
+    std::string help;
+    std::string setting;
+    Json value;
+  };
+  std::vector<SettingFlag> setting_flags = {};
+  // Adds the system's own questions (`referee warmaster reach ...`).
+  std::function<void(CLI::App& system_command)> commands = {};
+  // Adds the system's own options to `state`, and returns what they add to
+  // its answer (a JSON member and a line of text) once the state is known.
+  using StateAddition = std::function<void(const GameState& state, Json& answer, std::string& text)>;
+  std::function<StateAddition(CLI::App& state_command)> state_options = {};
+};
+
 // How a system is made from a scenario. `settings` are overrides merged into
 // the scenario's own (an object; unknown keys are errors); `source` names the
 // scenario in errors.
@@ -164,6 +209,22 @@ struct GameType {
   std::function<std::vector<std::pair<std::string, int>>(const GameState& before, const Outcome& outcome,
                                                          const GameState& after)>
       audit = {};
+
+  // What the front ends need, read without loading a battle:
+  // Every rule id the system can cite, with its text: the static catalogue
+  // Game::rules() returns too.
+  std::function<std::span<const RuleInfo>()> rules = {};
+  std::vector<BattleInfo> battles = {};  // the battles it ships with, the menu's order
+  // A picture of a state as SVG text, with `caption` under the table (play
+  // --svg-dir); empty for systems that draw none.
+  std::function<std::string(const GameState& state, const std::string& caption)> picture = {};
+  // Its web board: the ES module the shell imports, by its path under the
+  // board's root (web/app/warmaster.js is served as warmaster.js); the
+  // module registers the board with the shell (web/app/shell.js).
+  // `web_files` are files of it that are not in web/app.
+  std::string board_module = {};
+  std::vector<WebFile> web_files = {};
+  CommandLineEntry command_line = {};
 };
 
 // Systems by name. A plain value: builtin_games() (games.hpp) holds the

@@ -1,7 +1,9 @@
 // The three rule systems, registered by name: "warmaster", "ancients",
-// "blightmeer". Adding a system is: implement the interface of
-// core/game.hpp in its own folder, and add its game_type() here
-// (docs/architecture.md).
+// "blightmeer". Each is one entry of the registry (core/game.hpp's
+// GameType), and every front end (the command line, the server, the web
+// board) reads the systems from the registry alone: adding a system is
+// its folder and one line in builtin.cpp (docs/architecture.md, "Adding a
+// system").
 #pragma once
 
 #include <string>
@@ -21,7 +23,10 @@ struct BundledBattle {
   std::string file;  // relative to the repository root, "scenarios/warmaster/default.json"
   std::string title;
 };
-// Every bundled battle of every system, the default Warmaster battle first.
+// The battles of every system of `registry` (GameType::battles), in the
+// registry's order: the default Warmaster battle first.
+std::vector<BundledBattle> bundled_battles(const GameRegistry& registry);
+// Those of builtin_games().
 const std::vector<BundledBattle>& bundled_battles();
 
 }  // namespace referee

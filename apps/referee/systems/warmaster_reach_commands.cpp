@@ -9,7 +9,7 @@
 
 #include "cli_support.hpp"
 #include "cli_values.hpp"
-#include "commands.hpp"
+#include "system_commands.hpp"
 #include "warmaster_battle_file.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/ruling.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
-#include "commands.hpp"
+#include "system_commands.hpp"
 #include "warmaster_battle_file.hpp"
 #include "warmaster_phase_command.hpp"
 #include "referee/warmaster/combat.hpp"

@@ -11,7 +11,7 @@
 
 #include "cli_support.hpp"
 #include "cli_values.hpp"
-#include "commands.hpp"
+#include "system_commands.hpp"
 #include "referee/blightmeer/io.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/files.hpp"
@@ -140,6 +140,10 @@ void add_blightmeer_commands(CLI::App& app) {
       emit_file(*out, bm::render_svg(*b.terrain, b.state));
     });
   }
+}
+
+CommandLineEntry blightmeer_command_line() {
+  return {"Blightmeer: 3D skirmish movement in inches", {}, &add_blightmeer_commands, {}};
 }
 
 }  // namespace referee::cli

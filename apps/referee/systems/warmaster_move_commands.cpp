@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
-#include "commands.hpp"
+#include "system_commands.hpp"
 #include "warmaster_battle_file.hpp"
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
-#include "commands.hpp"
+#include "system_commands.hpp"
 #include "warmaster_battle_file.hpp"
 #include "referee/core/files.hpp"
 #include "referee/core/game_log.hpp"

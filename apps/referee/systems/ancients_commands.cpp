@@ -6,12 +6,11 @@
 
 #include "cli_support.hpp"
 #include "cli_values.hpp"
-#include "commands.hpp"
+#include "system_commands.hpp"
 #include "referee/ancients/game.hpp"
 #include "referee/ancients/game_interface.hpp"
 #include "referee/ancients/queries.hpp"
 #include "referee/core/match.hpp"
-#include "referee/games/builtin.hpp"
 #include "referee/ancients/movement.hpp"
 #include "referee/ancients/orders.hpp"
 #include "referee/ancients/render.hpp"
@@ -52,7 +51,7 @@ struct Situation {
 Situation situation(const Loaded& l, const std::string& battle_path, const std::string& actions) {
   Situation s{nullptr, ancients::GameState::initial(l.battle)};
   if (actions.empty()) return s;
-  s.match = std::make_unique<Match>(builtin_games().at("ancients").load(l.json, battle_path, nlohmann::json::object()),
+  s.match = std::make_unique<Match>(ancients::game_type().load(l.json, battle_path, nlohmann::json::object()),
                                     DiceSource{}, battle_path);
   nlohmann::json list = load_json_file(actions);
   std::string path = actions;
@@ -198,6 +197,10 @@ void add_ancients_commands(CLI::App& ancients) {
   add_destinations(ancients);
   add_route(ancients);
   add_render(ancients);
+}
+
+CommandLineEntry ancients_command_line() {
+  return {"Commands & Colors: Ancients: hex movement, leaders, command cards", {}, &add_ancients_commands, {}};
 }
 
 }  // namespace referee::cli

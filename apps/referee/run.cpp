@@ -1,0 +1,60 @@
+// The program: one subcommand per registered system, each with the system's
+// own questions (GameType::command_line), the commands every system has,
+// and `serve`. It names no system: the registry holds them.
+#include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "referee/core/errors.hpp"
+
+namespace referee::cli {
+
+int run(int argc, char** argv, const GameRegistry& registry) {
+  CLI::App app{"referee: a rules engine for tabletop miniature wargames"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "referee 0.1.0");
+
+  for (const GameType& type : registry.types()) {
+    const CommandLineEntry& cl = type.command_line;
+    auto* system = app.add_subcommand(type.name, cl.summary.empty() ? type.title + ": " + type.summary : cl.summary);
+    system->require_subcommand(1);
+    if (cl.commands) cl.commands(*system);
+    add_game_commands(*system, type, registry);
+    add_arena_command(*system, type);
+    add_rules_command(*system, type);
+  }
+  add_serve_command(app, registry);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const InputError& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 2;
+  } catch (const ScriptError& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 2;
+  } catch (const OutputFailure& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "referee: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  // Anything written to standard output must have arrived (a full disk, a closed pipe).
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "referee: error: cannot write to standard output\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,242 @@
+// The web board's shell: what every system's board draws with and talks
+// through (the API of docs/api.md, the game being played, refusals with
+// their rule text, the status, players, actions and log), and the boards
+// themselves, which register here. It knows no system by name: app.js
+// imports each board module GET /api/systems names, and the module calls
+// registerBoard with its system's name. The boards import this module and
+// nothing imports them, so there is no import cycle.
+
+// system name -> { render(root, state, ctx), controls(root, ctx), filterActions?(actions, ctx) }
+const boards = new Map();
+
+export function registerBoard(system, board) {
+  if (boards.has(system)) throw new Error(`a board for ${system} is registered twice`);
+  boards.set(system, board);
+}
+
+// The board of `system`, or an error saying none was registered.
+export function boardOf(system) {
+  const board = boards.get(system);
+  if (!board) throw new Error(`no board for ${system}: GET /api/systems names none, or its module did not register`);
+  return board;
+}
+
+const $ = (id) => document.getElementById(id);
+
+export class ApiError extends Error {
+  constructor(status, error) { super(error?.message ?? `HTTP ${status}`); this.status = status; this.error = error; }
+}
+
+// A request that changes something carries Content-Type application/json
+// (a log, application/x-ndjson), with a body of {} when it has nothing to
+// say: the server refuses any other type, which a page on another site could
+// send without the browser asking the server first (docs/api.md, "Safety").
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const text = typeof body === 'string';
+    init.headers['Content-Type'] = text ? 'application/x-ndjson' : 'application/json';
+    init.body = text ? body : JSON.stringify(body ?? {});
+  }
+  const res = await fetch('/api/' + path, init);
+  const text = await res.text();
+  const type = res.headers.get('Content-Type') || '';
+  const data = type.includes('application/json') && text ? JSON.parse(text) : text;
+  if (!res.ok) throw new ApiError(res.status, data?.error);
+  return data;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// Replaces a node's children, leaving out the null and false of optional parts.
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+const ruleTexts = new Map();  // system -> Map(rule id -> rule)
+async function ruleText(system, id) {
+  if (!ruleTexts.has(system)) {
+    const rules = await api('GET', `rules/${system}`);
+    ruleTexts.set(system, new Map(rules.map((r) => [r.id, r])));
+  }
+  return ruleTexts.get(system).get(id);
+}
+
+// The one game being played, and what the board needs to talk to it.
+export const ctx = {
+  game: null,          // the game's view (GET /api/games/{id})
+  replay: null,        // a past state being looked at, or null
+  systems: new Map(),  // name -> GET /api/systems entry (has it a built-in opponent?)
+  opponent: {},        // game id -> [bool, bool]: which sides the built-in opponent plays
+  opponentBusy: false,
+  async post(what, body) { return api('POST', `games/${ctx.game.id}/${what}`, body); },
+  async query(name, args) { return ctx.post('query', { name, args }); },
+  async validate(action) { return ctx.post('validate', { action }); },
+  // Applies an action; shows the rolls, or the refusal with its rule text.
+  async apply(action, label) {
+    try {
+      const out = await ctx.post('apply', { action });
+      ctx.game = out.game;
+      if (out.applied) showOutcome(label ?? describeAction(action), out);
+      else await showVerdict(out, label ?? describeAction(action));
+      await refresh(false);
+      return out;
+    } catch (e) { showError(e); return null; }
+  },
+  showVerdict: (...a) => showVerdict(...a),
+  showError: (...a) => showError(...a),
+  message: (node) => { $('message').replaceChildren(node); },
+  refresh: (...a) => refresh(...a),
+};
+
+export function describeAction(a) {
+  if (!a || typeof a !== 'object') return String(a);
+  if (a.type === 'move' && Array.isArray(a.moves) && a.moves.length === 0) return 'move: none (the ordered units stay)';
+  const parts = [a.type ?? a.kind ?? 'action'];
+  for (const k of ['character', 'unit', 'units', 'card', 'leader', 'to', 'hex'])
+    if (a[k] !== undefined) parts.push(`${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : a[k]}`);
+  // A shooting player's choices between equally close targets.
+  if (Array.isArray(a.targets)) parts.push(...a.targets.map((t) => `${t.shooter} shoots at ${t.target}`));
+  else if (a.type === 'shoot') parts.push('every shooter at its closest target');
+  return parts.join(', ');
+}
+
+function showOutcome(label, out) {
+  const rolls = out.rolls?.length
+    ? el('div', { class: 'rolls' }, 'Dice: ', out.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value))),
+      ' ', el('span', { class: 'muted' }, out.rolls.map((r) => r.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
+    : null;
+  const summary = out.result?.text ?? out.result?.summary ?? out.result?.reason ?? out.result?.explain ?? '';
+  ctx.message(el('div', {}, el('div', { class: 'legal' }, `Done: ${label}`), rolls,
+    summary ? el('div', { class: 'summary' }, String(summary)) : null,
+    out.result?.next ? el('div', {}, `Next: ${out.result.next}`) : null,
+    out.result?.battle_over ? el('div', { class: 'legal' }, `The battle is over: ${out.result.battle_over}`) : null));
+}
+
+// A verdict ({legal, violations}) with each rule's id, reason and text.
+export async function showVerdict(v, label = '') {
+  if (v.legal) {
+    ctx.message(el('div', { class: 'legal' }, `Legal${label ? ': ' + label : ''}`));
+    return;
+  }
+  const items = [];
+  for (const r of v.violations ?? []) {
+    const info = await ruleText(ctx.game.system, r.rule).catch(() => null);
+    items.push(el('li', {},
+      el('div', { class: 'rule' }, r.rule),
+      el('div', { class: 'reason' }, r.reason),
+      info ? el('div', { class: 'rule-text' }, info.text) : null));
+  }
+  ctx.message(el('div', {}, el('div', { class: 'illegal' }, `Refused${label ? ': ' + label : ''}`), el('ul', { class: 'violations' }, items)));
+}
+
+export function showError(e) {
+  const m = e instanceof ApiError && e.error ? e.error.message : String(e.message ?? e);
+  ctx.message(el('div', { class: 'error', role: 'alert' }, `Error: ${m}`));
+}
+
+function renderStatus() {
+  const g = ctx.game;
+  const r = g.result ?? {};
+  const who = g.current_player >= 0 ? g.players[g.current_player] : '—';
+  $('status').replaceChildren(...[
+    el('div', {}, el('strong', {}, g.battle), ` (${g.system})`),
+    el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
+    r.over ? el('div', { class: 'legal', id: 'result-line' }, `Over: ${r.winner !== null && r.winner !== undefined ? g.players[r.winner] + ' wins' : 'no winner'}${r.reason ? ' — ' + r.reason : ''}`) : null].filter(Boolean));
+  $('undo').disabled = !g.can_undo;
+  $('redo').disabled = !g.can_redo;
+  const step = $('replay-step');
+  step.max = String(g.position);
+  if (!ctx.replay) step.value = String(g.position);
+  $('replay-label').textContent = ctx.replay ? `step ${ctx.replay.step} of ${ctx.replay.steps}` : `step ${g.position} (live)`;
+  $('replay-live').disabled = !ctx.replay;
+  renderPlayers();
+}
+
+// Who plays each side: "you" (hot-seat, both at this board) or the built-in
+// opponent, for systems that have one (GET /api/systems says so).
+function renderPlayers() {
+  const g = ctx.game;
+  const sys = ctx.systems.get(g.system);
+  const has = !!sys?.opponent;
+  // A new game keeps the choice made for the last one.
+  const sides = ctx.opponent[g.id] ?? (ctx.opponent[g.id] = (ctx.lastSides ?? g.players.map(() => false)).slice());
+  const tip = has ? 'Who plays this side' : `${sys?.title ?? g.system} has no built-in opponent yet: both sides are played here (hot-seat)`;
+  $('players').replaceChildren(el('h2', {}, 'Players'), ...g.players.map((name, side) =>
+    el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
+      el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
+        onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); maybeOpponent(); } },
+      el('option', { value: 'you', selected: !sides[side] }, 'you'),
+      el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))));
+}
+
+// When it is the turn of a side the built-in opponent plays, it plays that
+// side's actions on the server (POST .../opponent, the game's own dice and
+// log), and the board shows what it did.
+async function maybeOpponent() {
+  const g = ctx.game;
+  if (ctx.opponentBusy || ctx.replay || !g || g.terminal || g.current_player < 0) return;
+  if (!ctx.systems.get(g.system)?.opponent || !ctx.opponent[g.id]?.[g.current_player]) return;
+  ctx.opponentBusy = true;
+  try {
+    const out = await ctx.post('opponent', { until: 'player' });
+    ctx.game = out.game;
+    showOpponent(out);
+    await refresh(false);
+  } catch (e) { showError(e); } finally { ctx.opponentBusy = false; }
+  // Both sides the opponent's: play on, a turn at a time, each drawn.
+  if (!ctx.game.terminal && ctx.opponent[ctx.game.id]?.[ctx.game.current_player]) setTimeout(maybeOpponent, 300);
+}
+
+function showOpponent(out) {
+  const who = ctx.game.players[out.player] ?? `player ${out.player}`;
+  const items = out.actions.map((a) => {
+    const summary = a.result?.text ?? a.result?.summary ?? '';
+    return el('li', { class: a.applied ? '' : 'refused' }, describeAction(a.action),
+      a.rolls?.length ? el('span', { class: 'rolls' }, ' ', a.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value)))) : null,
+      summary ? el('div', { class: 'summary' }, String(summary)) : null);
+  });
+  ctx.message(el('div', { id: 'opponent-report' }, el('div', { class: 'legal' }, `The built-in opponent played ${who}: ${out.actions.length} action${out.actions.length === 1 ? '' : 's'} (${out.stopped})`),
+    el('ol', { class: 'opponent-actions' }, items)));
+}
+
+async function renderLog() {
+  const text = await api('GET', `games/${ctx.game.id}/log`);
+  const lines = text.split('\n').filter(Boolean).slice(1).map((l) => JSON.parse(l));
+  $('log-list').replaceChildren(...lines.map((e) => el('li', { class: e.refused ? 'refused' : '' },
+    `${describeAction(e.action)}${e.rolls?.length ? ' [' + e.rolls.map((r) => r.value).join(' ') + ']' : ''}${e.refused ? ' — refused' : ''}`)));
+}
+
+async function renderActions() {
+  const list = $('action-list');
+  if (ctx.replay || ctx.game.terminal) { list.replaceChildren(); return; }
+  const { actions } = await api('GET', `games/${ctx.game.id}/legal-actions`);
+  const board = boardOf(ctx.game.system);
+  const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;
+  list.replaceChildren(...shown.slice(0, 60).map((a) =>
+    el('button', { type: 'button', 'data-action': JSON.stringify(a), onclick: () => ctx.apply(a) }, describeAction(a))));
+  if (shown.length > 60) list.append(el('div', {}, `… and ${shown.length - 60} more`));
+}
+
+export async function refresh(fetchGame = true) {
+  if (fetchGame) ctx.game = await api('GET', `games/${ctx.game.id}`);
+  renderStatus();
+  const board = boardOf(ctx.game.system);
+  const state = ctx.replay ? ctx.replay.state : ctx.game.state;
+  board.render($('board'), state, ctx);
+  board.controls($('controls'), ctx);
+  // Milliseconds from navigation to the first board drawn (the browser tests read it).
+  if (!document.body.dataset.readyMs) document.body.dataset.readyMs = performance.now().toFixed(1);
+  await Promise.all([renderLog(), renderActions()]);
+  if (!ctx.replay && !ctx.opponentBusy) setTimeout(maybeOpponent, 0);
+}
+
