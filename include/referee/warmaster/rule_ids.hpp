@@ -1,7 +1,8 @@
 // Warmaster's rule ids as constants, one for each entry of the rule catalogue
 // (src/warmaster/rules.cpp) and spelt as it spells them: code names a rule
-// only through these, so a misspelt id fails to build. Generated from the
-// catalogue by hand-run script; the rule catalogue tests check every id cited is listed.
+// only through these, so a misspelt id fails to build. One constant per
+// catalogue entry, in its order: a rule added there gets its constant here
+// (source.check fails on a literal id anywhere else in src/, apps/ or include/).
 #pragma once
 
 namespace referee::warmaster::rule_id {
