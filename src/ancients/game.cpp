@@ -1,4 +1,5 @@
 #include "referee/ancients/game.hpp"
+#include "referee/ancients/rule_ids.hpp"
 
 #include <algorithm>
 
@@ -25,11 +26,11 @@ Verdict validate_unit_move(const Battle& b, const GameState& s, int u, ColRow to
   Verdict v;
   const UnitSpec& spec = b.units[static_cast<std::size_t>(u)];
   if (spec.side != s.side) {
-    v.add("ancients.order.side", fmt::format("unit {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    v.add(ancients::rule_id::order_side, fmt::format("unit {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
     return v;
   }
   if (!has_order(s, {false, u})) {
-    v.add("ancients.order.not_ordered", fmt::format("unit {} was not ordered this turn; only ordered units move", spec.id));
+    v.add(ancients::rule_id::order_not_ordered, fmt::format("unit {} was not ordered this turn; only ordered units move", spec.id));
     return v;
   }
   return check_unit_move(b, s.position, u, to, s.plan.move);
@@ -40,11 +41,11 @@ Verdict validate_leader_move(const Battle& b, const GameState& s, int l, ColRow 
   const LeaderSpec& spec = b.leaders[static_cast<std::size_t>(l)];
   const LeaderState& st = s.position.leaders[static_cast<std::size_t>(l)];
   if (spec.side != s.side) {
-    v.add("ancients.order.side", fmt::format("leader {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    v.add(ancients::rule_id::order_side, fmt::format("leader {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
     return v;
   }
   if (!has_order(s, {true, l})) {
-    v.add("ancients.order.not_ordered",
+    v.add(ancients::rule_id::order_not_ordered,
           st.attached >= 0
               ? fmt::format("leader {} was not ordered on his own: an attached leader moves with his unit {}", spec.id,
                             unit_id(b, st.attached))
@@ -52,20 +53,20 @@ Verdict validate_leader_move(const Battle& b, const GameState& s, int l, ColRow 
     return v;
   }
   if (st.moved) {
-    v.add("ancients.order.once", fmt::format("leader {} has already moved this turn", spec.id));
+    v.add(ancients::rule_id::order_once, fmt::format("leader {} has already moved this turn", spec.id));
     return v;
   }
   if (st.attached >= 0) {
     const CardDef& c = b.cards[static_cast<std::size_t>(s.card)];
     if (!c.detach) {
-      v.add("ancients.leader.detach_card",
+      v.add(ancients::rule_id::leader_detach_card,
             fmt::format("leader {} may not detach from unit {} under {}: only section cards, Order Mounted Troops and I am "
                         "Spartacus allow it, never Leadership",
                         spec.id, unit_id(b, st.attached), c.name));
       return v;
     }
     if (s.position.units[static_cast<std::size_t>(st.attached)].moved) {
-      v.add("ancients.leader.detach_after_move",
+      v.add(ancients::rule_id::leader_detach_after_move,
             fmt::format("unit {} has already moved, so its attached leader {} can no longer detach", unit_id(b, st.attached),
                         spec.id));
       return v;
@@ -90,29 +91,29 @@ GameState GameState::initial(const Battle& b) {
 Verdict validate(const Battle& b, const GameState& s, const Action& a) {
   Verdict v;
   if (std::string why = game_over_reason(b, s); !why.empty()) {
-    v.add("ancients.game.over", "the game is over: " + why);
+    v.add(ancients::rule_id::game_over, "the game is over: " + why);
     return v;
   }
   switch (a.type) {
     case Action::Type::play_card: {
       if (s.phase != Phase::play_card) {
-        v.add("ancients.order.sequence", "a card has already been played this turn; end the movement first");
+        v.add(ancients::rule_id::order_sequence, "a card has already been played this turn; end the movement first");
         return v;
       }
       const auto& hand = s.hands[static_cast<std::size_t>(s.side)];
       const std::string& id = b.cards[static_cast<std::size_t>(a.card)].id;
       if (std::find(hand.begin(), hand.end(), id) == hand.end())
-        v.add("ancients.card.not_in_hand", fmt::format("side {} does not hold {}", s.side, id),
+        v.add(ancients::rule_id::card_not_in_hand, fmt::format("side {} does not hold {}", s.side, id),
               {{"cards held", static_cast<double>(hand.size()), ""}});
       return v;
     }
     case Action::Type::order: {
       if (s.phase != Phase::movement) {
-        v.add("ancients.order.sequence", "play a command card before ordering");
+        v.add(ancients::rule_id::order_sequence, "play a command card before ordering");
         return v;
       }
       if (s.moving) {
-        v.add("ancients.order.sequence", "orders are announced before any piece moves");
+        v.add(ancients::rule_id::order_sequence, "orders are announced before any piece moves");
         return v;
       }
       std::vector<OrderItem> all = s.orders;
@@ -121,12 +122,12 @@ Verdict validate(const Battle& b, const GameState& s, const Action& a) {
     }
     case Action::Type::move:
       if (s.phase != Phase::movement) {
-        v.add("ancients.order.sequence", "play a command card and order pieces before moving");
+        v.add(ancients::rule_id::order_sequence, "play a command card and order pieces before moving");
         return v;
       }
       return a.piece.leader ? validate_leader_move(b, s, a.piece.index, a.to) : validate_unit_move(b, s, a.piece.index, a.to);
     case Action::Type::end_movement:
-      if (s.phase != Phase::movement) v.add("ancients.order.sequence", "no card has been played this turn");
+      if (s.phase != Phase::movement) v.add(ancients::rule_id::order_sequence, "no card has been played this turn");
       return v;
   }
   return v;
@@ -175,7 +176,7 @@ nlohmann::json do_apply(const Battle& b, GameState& s, const Action& a) {
       // turn skips straight to drawing" (ancients.card.orders_nothing).
       if (s.plan.units.empty() && s.plan.leaders.empty()) {
         nlohmann::json skipped = end_turn(b, s);
-        skipped["rule"] = "ancients.card.orders_nothing";
+        skipped["rule"] = ancients::rule_id::card_orders_nothing;
         skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
         r["turn_skipped"] = std::move(skipped);
       }

@@ -1,4 +1,5 @@
 #include "referee/ancients/movement.hpp"
+#include "referee/ancients/rule_ids.hpp"
 
 #include <algorithm>
 
@@ -220,7 +221,7 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   const UnitState& st = p.units[static_cast<std::size_t>(unit)];
   std::string who = fmt::format("{} {}", c.name, u.id);
   if (!b.board.on_board(to_cr)) {
-    v.add("ancients.movement.off_board",
+    v.add(ancients::rule_id::movement_off_board,
           fmt::format("{} would leave the board: {} is not a hex of the {}x{} board", who, format_hex(to_cr),
                       b.board.columns(), b.board.rows()));
     return v;
@@ -228,16 +229,16 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   const int to = b.board.index(to_cr);
   const std::string there = hex_name(b, to);
   if (st.frozen) {
-    v.add("ancients.leader.attach_stops",
+    v.add(ancients::rule_id::leader_attach_stops,
           fmt::format("{} was joined by a leader this turn and can move no further (it may still battle)", who));
     return v;
   }
   if (st.moved) {
-    v.add("ancients.order.once", fmt::format("{} has already moved this turn", who));
+    v.add(ancients::rule_id::order_once, fmt::format("{} has already moved this turn", who));
     return v;
   }
   if (to == st.hex) {
-    v.add("ancients.movement.allowance", fmt::format("{} is already on {}: staying is not a move", who, there));
+    v.add(ancients::rule_id::movement_allowance, fmt::format("{} is already on {}: staying is not a move", who, there));
     return v;
   }
   const TerrainType* limited = nullptr;
@@ -249,7 +250,7 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   const int distance = hex_distance(b.board.axial(st.hex), b.board.axial(to));
   if (s.seen(to) && (s.flags[ti] & kEndable)) {
     if (warrior_ok(b, p, unit, to, s.dist[ti])) return v;
-    v.add("ancients.movement.allowance",
+    v.add(ancients::rule_id::movement_allowance,
           fmt::format("{} may move {} only to end adjacent to an enemy unit or leader, and {} is not", who,
                       count_of(s.dist[ti], "hex", "hexes"), there),
           {{"hexes", static_cast<double>(s.dist[ti]), "hexes"}, {"allowed without a charge", 1, "hexes"}});
@@ -258,26 +259,26 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   // Refused: name every reason found at the destination, then the route.
   const int ou = p.unit_on(to), ol = p.leader_on(to);
   if (ou >= 0)
-    v.add("ancients.movement.blocked",
+    v.add(ancients::rule_id::movement_blocked,
           fmt::format("{} holds {}: {} may not move onto a hex with {} unit", spec(b, ou).id, there, who,
                       spec(b, ou).side == u.side ? "a friendly" : "an enemy"));
   if (ol >= 0 && b.leaders[static_cast<std::size_t>(ol)].side != u.side)
-    v.add("ancients.movement.blocked", fmt::format("enemy leader {} holds {}", b.leaders[static_cast<std::size_t>(ol)].id, there));
+    v.add(ancients::rule_id::movement_blocked, fmt::format("enemy leader {} holds {}", b.leaders[static_cast<std::size_t>(ol)].id, there));
   else if (ol >= 0 && ou < 0 && p.leader_of(unit) >= 0)
-    v.add("ancients.leader.one_per_hex",
+    v.add(ancients::rule_id::leader_one_per_hex,
           fmt::format("{} carries leader {} and {} already holds leader {}: only one leader may occupy a hex", who,
                       b.leaders[static_cast<std::size_t>(p.leader_of(unit))].id, there,
                       b.leaders[static_cast<std::size_t>(ol)].id));
   if (const TerrainType* t = b.terrain_at(to); t && in_mask(t->cannot_enter, u.cls))
-    v.add("ancients.movement.terrain", fmt::format("{} cannot enter {} ({})", who, t->name, there));
+    v.add(ancients::rule_id::movement_terrain, fmt::format("{} cannot enter {} ({})", who, t->name, there));
   if (distance > allowance) {
     if (limited)
-      v.add("ancients.movement.terrain",
+      v.add(ancients::rule_id::movement_terrain,
             fmt::format("{} starts in {} and may move only {} when leaving; {} is {} away", who, limited->name,
                         count_of(allowance, "hex", "hexes"), there, count_of(distance, "hex", "hexes")),
             {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", static_cast<double>(allowance), "hexes"}});
     else
-      v.add("ancients.movement.allowance",
+      v.add(ancients::rule_id::movement_allowance,
             fmt::format("{} is {} away; {} moves at most {}", there, count_of(distance, "hex", "hexes"), c.name,
                         count_of(allowance, "hex", "hexes")),
             {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", static_cast<double>(allowance), "hexes"}});
@@ -289,13 +290,13 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   free.occupancy = false;
   search_unit(b, p, unit, free, s);
   if (s.seen(to)) {
-    v.add("ancients.movement.blocked",
+    v.add(ancients::rule_id::movement_blocked,
           fmt::format("every route of at most {} from {} to {} passes through a hex held by another unit or an enemy "
                       "leader, or ends its move early on a lone friendly leader",
                       count_of(allowance, "hex", "hexes"), hex_name(b, st.hex), there),
           {{"allowed", static_cast<double>(allowance), "hexes"}});
   } else {
-    v.add("ancients.movement.terrain",
+    v.add(ancients::rule_id::movement_terrain,
           fmt::format("terrain stops or bars every route of at most {} from {} to {}", count_of(allowance, "hex", "hexes"),
                       hex_name(b, st.hex), there),
           {{"allowed", static_cast<double>(allowance), "hexes"}});
@@ -348,7 +349,7 @@ Verdict check_leader_move(const Battle& b, const Position& p, int leader, ColRow
   const LeaderState& st = p.leaders[static_cast<std::size_t>(leader)];
   std::string who = "leader " + l.id;
   if (!b.board.on_board(to_cr)) {
-    v.add("ancients.leader.off_board",
+    v.add(ancients::rule_id::leader_off_board,
           fmt::format("{} would leave the board at {}: leaders leave only by evading or escaping, which movement does not allow",
                       who, format_hex(to_cr)));
     return v;
@@ -356,23 +357,23 @@ Verdict check_leader_move(const Battle& b, const Position& p, int leader, ColRow
   const int to = b.board.index(to_cr);
   const std::string there = hex_name(b, to);
   if (to == st.hex) {
-    v.add("ancients.leader.allowance", fmt::format("{} is already on {}: staying is not a move", who, there));
+    v.add(ancients::rule_id::leader_allowance, fmt::format("{} is already on {}: staying is not a move", who, there));
     return v;
   }
   const int ou = p.unit_on(to), ol = p.leader_on(to);
   if (ou >= 0 && spec(b, ou).side != l.side)
-    v.add("ancients.leader.blocked", fmt::format("enemy unit {} holds {}", spec(b, ou).id, there));
+    v.add(ancients::rule_id::leader_blocked, fmt::format("enemy unit {} holds {}", spec(b, ou).id, there));
   if (ol >= 0 && b.leaders[static_cast<std::size_t>(ol)].side != l.side)
-    v.add("ancients.leader.blocked", fmt::format("enemy leader {} holds {}", b.leaders[static_cast<std::size_t>(ol)].id, there));
+    v.add(ancients::rule_id::leader_blocked, fmt::format("enemy leader {} holds {}", b.leaders[static_cast<std::size_t>(ol)].id, there));
   else if (ol >= 0)
-    v.add("ancients.leader.one_per_hex",
+    v.add(ancients::rule_id::leader_one_per_hex,
           fmt::format("friendly leader {} already holds {}: a leader may not end on another leader",
                       b.leaders[static_cast<std::size_t>(ol)].id, there));
   if (const TerrainType* t = b.terrain_at(to); t && t->blocks_leaders)
-    v.add("ancients.movement.terrain", fmt::format("{} is {}, which leaders cannot enter", there, t->name));
+    v.add(ancients::rule_id::movement_terrain, fmt::format("{} is {}, which leaders cannot enter", there, t->name));
   const int distance = hex_distance(b.board.axial(st.hex), b.board.axial(to));
   if (distance > kLeaderAllowance)
-    v.add("ancients.leader.allowance", fmt::format("{} is {} away; a lone leader moves at most {}", there, count_of(distance, "hex", "hexes"),
+    v.add(ancients::rule_id::leader_allowance, fmt::format("{} is {} away; a lone leader moves at most {}", there, count_of(distance, "hex", "hexes"),
                       count_of(kLeaderAllowance, "hex", "hexes")),
           {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", kLeaderAllowance, "hexes"}});
   if (!v.legal()) return v;
@@ -381,12 +382,12 @@ Verdict check_leader_move(const Battle& b, const Position& p, int leader, ColRow
   if (s.seen(to) && (s.flags[static_cast<std::size_t>(to)] & kEndable)) return v;
   search_leader(b, p, leader, false, s);
   if (s.seen(to))
-    v.add("ancients.leader.blocked",
+    v.add(ancients::rule_id::leader_blocked,
           fmt::format("every route of at most {} from {} to {} passes through an enemy unit or leader",
                       count_of(kLeaderAllowance, "hex", "hexes"),
                       hex_name(b, st.hex), there));
   else
-    v.add("ancients.movement.terrain",
+    v.add(ancients::rule_id::movement_terrain,
           fmt::format("impassable terrain bars every route of at most {} from {} to {}",
                       count_of(kLeaderAllowance, "hex", "hexes"),
                       hex_name(b, st.hex), there));

@@ -1,4 +1,5 @@
 #include "referee/ancients/orders.hpp"
+#include "referee/ancients/rule_ids.hpp"
 
 #include <algorithm>
 
@@ -107,7 +108,7 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
       plan.leaders = friendly_leaders([&](int l) {
         return in_sections(p.leaders[static_cast<std::size_t>(l)].hex) && (attached(l) ? c.detach : c.lone_leaders);
       });
-      plan.rule = "ancients.card.section";
+      plan.rule = ancients::rule_id::card_section;
       std::string joined;
       for (std::size_t i = 0; i < parts.size(); ++i) joined += (i ? ", " : "") + parts[i];
       plan.reason = fmt::format("{} orders {} unit{} or leader{}: {}", c.name, plan.total, plan.total == 1 ? "" : "s",
@@ -118,7 +119,7 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
       plan.total = fixed;
       plan.units = friendly_units([&](int u) { return in_mask(c.troops, b.units[static_cast<std::size_t>(u)].cls); });
       plan.leaders = friendly_leaders([&](int l) { return attached(l) ? c.detach : c.lone_leaders; });
-      plan.rule = "ancients.card.troop";
+      plan.rule = ancients::rule_id::card_troop;
       plan.reason = c.count_is_command
                         ? fmt::format("{} orders as many units as the player's command: {} (cards held, counting this one)",
                                       c.name, command)
@@ -136,7 +137,7 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
       std::sort(plan.units.begin(), plan.units.end());
       plan.units.erase(std::unique(plan.units.begin(), plan.units.end()), plan.units.end());
       plan.total = 1 + 1 + c.linked;
-      plan.rule = "ancients.card.leadership";
+      plan.rule = ancients::rule_id::card_leadership;
       plan.reason = fmt::format(
           "{} orders one leader, the unit he is attached to, and up to {} in a chain of adjacent hexes linked to "
           "him; no leader may detach",
@@ -148,7 +149,7 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
       plan.total = fixed;
       plan.leaders = friendly_leaders([](int) { return true; });
       plan.units = friendly_units([&](int u) { return p.leader_of(u) >= 0; });
-      plan.rule = "ancients.card.spartacus";
+      plan.rule = ancients::rule_id::card_spartacus;
       plan.reason = fmt::format("{} orders {} leaders or units with attached leaders (the player's command); leaders may "
                                 "detach",
                                 c.name, fixed);
@@ -167,27 +168,27 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
     const OrderItem& it = chosen[i];
     const std::string id = item_id(b, it);
     for (std::size_t k = 0; k < i; ++k)
-      if (chosen[k] == it) v.add("ancients.order.once", fmt::format("{} is ordered twice; a piece takes one order a turn", id));
+      if (chosen[k] == it) v.add(ancients::rule_id::order_once, fmt::format("{} is ordered twice; a piece takes one order a turn", id));
     int side = it.leader ? b.leaders[static_cast<std::size_t>(it.index)].side : b.units[static_cast<std::size_t>(it.index)].side;
     if (side != plan.side) {
-      v.add("ancients.order.side", fmt::format("{} belongs to side {}, not side {}", id, side, plan.side));
+      v.add(ancients::rule_id::order_side, fmt::format("{} belongs to side {}, not side {}", id, side, plan.side));
       continue;
     }
     if (it.leader) {
       bool attached = p.leaders[static_cast<std::size_t>(it.index)].attached >= 0;
       bool ok = std::find(plan.leaders.begin(), plan.leaders.end(), it.index) != plan.leaders.end();
       if (attached && !c.detach && c.kind != CardKind::leadership)
-        v.add("ancients.leader.detach_card",
+        v.add(ancients::rule_id::leader_detach_card,
               fmt::format("leader {} is attached, and {} has no helmet: leaders detach only under section cards, Order "
                           "Mounted Troops and I am Spartacus",
                           id, c.name));
       else if (!ok)
-        v.add("ancients.card.eligible", fmt::format("{} may not order leader {}", c.name, id));
+        v.add(ancients::rule_id::card_eligible, fmt::format("{} may not order leader {}", c.name, id));
     } else if (std::find(plan.units.begin(), plan.units.end(), it.index) == plan.units.end()) {
       std::string why = c.kind == CardKind::section ? "it is not in a section the card orders"
                         : c.kind == CardKind::troop ? "it is not one of the troops the card orders"
                                                     : "it is not linked to a leader the card orders through";
-      v.add("ancients.card.eligible", fmt::format("{} may not order unit {}: {}", c.name, id, why));
+      v.add(ancients::rule_id::card_eligible, fmt::format("{} may not order unit {}: {}", c.name, id, why));
     }
   }
   if (!v.legal()) return v;
@@ -199,7 +200,7 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
     for (const OrderItem& it : chosen)
       if (it.leader) leaders.push_back(it.index);
     if (leaders.size() != 1 && n > 0) {
-      v.add("ancients.card.leadership",
+      v.add(ancients::rule_id::card_leadership,
             fmt::format("{} orders through exactly one leader; {} chosen", c.name, leaders.size()),
             {{"leaders", static_cast<double>(leaders.size()), ""}});
       return v;
@@ -211,7 +212,7 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
     for (const OrderItem& it : chosen)
       if (!it.leader && it.index != ls.attached) others.push_back(it.index);
     if (static_cast<int>(others.size()) > c.linked)
-      v.add("ancients.card.count",
+      v.add(ancients::rule_id::card_count,
             fmt::format("{} orders at most {} besides the leader's own; {} chosen", c.name,
                         count_of(c.linked, "linked unit", "linked units"), others.size()),
             {{"ordered", static_cast<double>(others.size()), ""}, {"allowed", static_cast<double>(c.linked), ""}});
@@ -233,14 +234,14 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
     }
     for (std::size_t i = 0; i < others.size(); ++i)
       if (!in_chain[i])
-        v.add("ancients.card.leadership",
+        v.add(ancients::rule_id::card_leadership,
               fmt::format("unit {} is not linked to leader {} through adjacent ordered units",
                           b.units[static_cast<std::size_t>(others[i])].id, b.leaders[static_cast<std::size_t>(leaders[0])].id));
     return v;
   }
 
   if (n > plan.total)
-    v.add(plan.rule.empty() ? "ancients.card.count" : "ancients.card.count",
+    v.add(plan.rule.empty() ? ancients::rule_id::card_count : ancients::rule_id::card_count,
           fmt::format("{} gives {} order{}; {} chosen", c.name, plan.total, plan.total == 1 ? "" : "s", n),
           {{"ordered", static_cast<double>(n), ""}, {"allowed", static_cast<double>(plan.total), ""}});
   if (c.kind == CardKind::section && v.legal()) {
@@ -248,7 +249,7 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
     for (const OrderItem& it : chosen) masks.push_back(section_bits(b, item_hex(p, it)));
     std::array<int, kSections> left = plan.quota;
     if (!assign(masks, 0, left))
-      v.add("ancients.card.section",
+      v.add(ancients::rule_id::card_section,
             fmt::format("the {} orders cannot be shared among the card's sections ({} left, {} center, {} right from "
                         "side 0's seat)",
                         n, plan.quota[0], plan.quota[1], plan.quota[2]));

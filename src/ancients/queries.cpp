@@ -1,4 +1,5 @@
 #include "referee/ancients/queries.hpp"
+#include "referee/ancients/rule_ids.hpp"
 
 #include <algorithm>
 
@@ -118,7 +119,7 @@ Json destinations_query(const Battle& b, const GameState& s, bool in_game, const
     const TerrainType* limited = nullptr;
     const int allowance = unit_allowance(b, p, piece.index, &limited);
     j.update({{"unit", id}, {"class", c.id}, {"from", hex_json(b.board, from)}, {"allowance", allowance},
-              {"rule", "ancients.movement.allowance"}});
+              {"rule", ancients::rule_id::movement_allowance}});
     if (limited) j["allowance_limited_by"] = limited->id;
     const int leader = p.leader_of(piece.index);
     if (leader >= 0) j["attached_leader"] = b.leaders[static_cast<std::size_t>(leader)].id;
@@ -134,7 +135,7 @@ Json destinations_query(const Battle& b, const GameState& s, bool in_game, const
     leader_destinations(b, p, piece.index, scratch, dests);
     if (in_game) why = game_filter(b, s, piece, dests);
     j.update({{"leader", id}, {"from", hex_json(b.board, from)}, {"allowance", kLeaderAllowance},
-              {"rule", "ancients.leader.allowance"}});
+              {"rule", ancients::rule_id::leader_allowance}});
     t = fmt::format("leader {} at {} moves up to {} alone\n", id, format_hex(b.board.col_row(from)),
                     count_of(kLeaderAllowance, "hex", "hexes"));
     for (const Destination& d : dests) {

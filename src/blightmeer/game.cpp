@@ -1,4 +1,5 @@
 #include "referee/blightmeer/game.hpp"
+#include "referee/blightmeer/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,23 +29,23 @@ const std::string& side_to_move(const GameState& s) { return s.sides[static_cast
 void turn_rules(const Terrain& t, const GameState& s, const Action& a, Verdict& v) {
   std::string over = game_over_reason(t, s);
   if (!over.empty()) {
-    v.add("blightmeer.game.over", "the game is over: " + over);
+    v.add(blightmeer::rule_id::game_over, "the game is over: " + over);
     return;
   }
   if (a.type != Action::Type::move) return;
   int k = s.state.find(a.move.unit);
   if (k < 0) {
-    v.add("blightmeer.move.unknown_unit", fmt::format("no unit \"{}\" on the battlefield", a.move.unit));
+    v.add(blightmeer::rule_id::move_unknown_unit, fmt::format("no unit \"{}\" on the battlefield", a.move.unit));
     return;
   }
   const Unit& u = s.state.units[static_cast<std::size_t>(k)];
   // docs/rulings.md#blightmeer-turn-order
   if (u.side != side_to_move(s))
-    v.add("blightmeer.turn.not_your_turn",
+    v.add(blightmeer::rule_id::turn_not_your_turn,
           fmt::format("{} is on side \"{}\": it is side \"{}\"'s turn", u.id, u.side, side_to_move(s)));
   // docs/rulings.md#blightmeer-once-per-turn
   if (s.moved[static_cast<std::size_t>(k)])
-    v.add("blightmeer.move.once_per_turn", fmt::format("{} has already moved this turn", u.id));
+    v.add(blightmeer::rule_id::move_once_per_turn, fmt::format("{} has already moved this turn", u.id));
 }
 
 // docs/rulings.md#blightmeer-path-disconnected: check_move reports a path that
@@ -54,7 +55,7 @@ MoveReport check_in_game(const Terrain& t, const GameState& s, const MoveRequest
   try {
     return check_move(t, s.state, m);
   } catch (const InputError& e) {
-    v.add("blightmeer.path.disconnected", e.what());
+    v.add(blightmeer::rule_id::path_disconnected, e.what());
     MoveReport r;
     r.unit = m.unit;
     return r;
@@ -79,15 +80,15 @@ nlohmann::json end_turn(const Terrain& t, GameState& s) {
     if (u.side != ending || u.incapacitated) continue;
     if (u.staggered) {
       u.staggered = false;
-      events.push_back({"blightmeer.state.staggered", u.id + " is no longer Staggered: its turn has ended", {}});
+      events.push_back({blightmeer::rule_id::state_staggered, u.id + " is no longer Staggered: its turn has ended", {}});
     }
     if (u.ran) {
       u.ran = false;
-      events.push_back({"blightmeer.run.after", u.id + " ran this turn; that turn has ended", {}});
+      events.push_back({blightmeer::rule_id::run_after, u.id + " ran this turn; that turn has ended", {}});
     }
     if (u.tried_to_engage) {
       u.tried_to_engage = false;
-      events.push_back({"blightmeer.move.engage_attempted", u.id + " attempted to Engage this turn; that turn has ended", {}});
+      events.push_back({blightmeer::rule_id::move_engage_attempted, u.id + " attempted to Engage this turn; that turn has ended", {}});
     }
   }
   std::fill(s.moved.begin(), s.moved.end(), false);
@@ -102,10 +103,10 @@ nlohmann::json end_turn(const Terrain& t, GameState& s) {
       bool was_dazed = u.dazed, was_stunned = u.stunned;
       if (was_dazed) {
         u.staggered = true;
-        events.push_back({"blightmeer.state.dazed", u.id + " was Dazed: at its Upkeep it becomes Staggered", {}});
+        events.push_back({blightmeer::rule_id::state_dazed, u.id + " was Dazed: at its Upkeep it becomes Staggered", {}});
       }
       if (was_stunned)
-        events.push_back({"blightmeer.state.stunned", u.id + " was Stunned: at its Upkeep it becomes Dazed", {}});
+        events.push_back({blightmeer::rule_id::state_stunned, u.id + " was Stunned: at its Upkeep it becomes Dazed", {}});
       u.dazed = was_stunned;
       u.stunned = false;
     }
@@ -219,8 +220,8 @@ Checked check(const Terrain& t, const GameState& s, const Action& a) {
   Checked c;
   c.action = a;
   turn_rules(t, s, a, c.verdict);
-  const bool moves = a.type == Action::Type::move && !c.verdict.has("blightmeer.game.over") &&
-                     !c.verdict.has("blightmeer.move.unknown_unit");
+  const bool moves = a.type == Action::Type::move && !c.verdict.has(blightmeer::rule_id::game_over) &&
+                     !c.verdict.has(blightmeer::rule_id::move_unknown_unit);
   if (!moves || !c.verdict.legal()) c.refusal = c.verdict;
   if (!moves) return c;
   c.report = check_in_game(t, s, a.move, c.verdict);
@@ -366,7 +367,7 @@ std::vector<MoveKindOption> move_kinds(const Terrain& t, const GameState& s) {
       MoveKindOption o;
       o.unit = u.id;
       o.run = run;
-      if (s.moved[i]) o.why_not.add("blightmeer.move.once_per_turn", fmt::format("{} has already moved this turn", u.id));
+      if (s.moved[i]) o.why_not.add(blightmeer::rule_id::move_once_per_turn, fmt::format("{} has already moved this turn", u.id));
       for (Ruling& r : may_move(s.state, static_cast<int>(i), run).violations) o.why_not.add(std::move(r));
       out.push_back(std::move(o));
     }

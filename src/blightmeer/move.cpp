@@ -1,4 +1,5 @@
 #include "referee/blightmeer/move.hpp"
+#include "referee/blightmeer/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,10 +56,10 @@ Allowance base_allowance(const Unit& u, bool run) {
 Verdict may_move(const State& state, int self, bool run, std::vector<Ruling>* notes) {
   Verdict v;
   const Unit& u = state.units[static_cast<std::size_t>(self)];
-  if (u.incapacitated) v.add("blightmeer.move.incapacitated", u.id + " is Incapacitated and off the table");
-  if (u.tried_to_engage) v.add("blightmeer.move.engage_attempted", u.id + " attempted to Engage this turn and may not Move");
-  if (u.stunned) v.add("blightmeer.move.stunned", u.id + " is Stunned and may not Move");
-  if (u.dazed) v.add("blightmeer.move.dazed", u.id + " is Dazed and may not Move");
+  if (u.incapacitated) v.add(blightmeer::rule_id::move_incapacitated, u.id + " is Incapacitated and off the table");
+  if (u.tried_to_engage) v.add(blightmeer::rule_id::move_engage_attempted, u.id + " attempted to Engage this turn and may not Move");
+  if (u.stunned) v.add(blightmeer::rule_id::move_stunned, u.id + " is Stunned and may not Move");
+  if (u.dazed) v.add(blightmeer::rule_id::move_dazed, u.id + " is Dazed and may not Move");
   std::vector<std::string> holding, disabled;
   for (const std::string& e : u.engaged_with) {
     int k = state.find(e);
@@ -68,13 +69,13 @@ Verdict may_move(const State& state, int self, bool run, std::vector<Ruling>* no
     (en.disabled() ? disabled : holding).push_back(e);
   }
   for (const std::string& e : holding)
-    v.add("blightmeer.move.engaged", fmt::format("{} is Engaged with {}, which is neither Stunned nor Dazed", u.id, e));
+    v.add(blightmeer::rule_id::move_engaged, fmt::format("{} is Engaged with {}, which is neither Stunned nor Dazed", u.id, e));
   if (notes && holding.empty() && !disabled.empty())
-    notes->push_back({"blightmeer.move.leave_melee",
+    notes->push_back({blightmeer::rule_id::move_leave_melee,
                       fmt::format("{} is Engaged only with Stunned or Dazed enemies ({}) and may leave the melee", u.id,
                                   fmt::join(disabled, ", ")),
                       {}});
-  if (run && u.treasure) v.add("blightmeer.run.treasure", u.id + " carries a Treasure token and cannot Run");
+  if (run && u.treasure) v.add(blightmeer::rule_id::run_treasure, u.id + " carries a Treasure token and cannot Run");
   return v;
 }
 
@@ -135,7 +136,7 @@ class Checker {
       if (st.type != StepType::walk && i + 1 < req_.path.size()) {
         int o = overlapping_unit(s_, self_, pos_, u.radius());
         if (o >= 0)
-          rep_.verdict.add("blightmeer.units.occupied",
+          rep_.verdict.add(blightmeer::rule_id::units_occupied,
                            fmt::format("step {} ({}) puts {} on {} at {}", i, to_string(st.type), u.id,
                                        s_.units[static_cast<std::size_t>(o)].id, fmt_pos(pos_)));
       }
@@ -167,13 +168,13 @@ class Checker {
       double need = u.radius() + o.radius();
       if (d >= need - kEps) continue;
       if (o.side != u.side) {
-        rep_.verdict.add("blightmeer.units.enemy",
+        rep_.verdict.add(blightmeer::rule_id::units_enemy,
                          fmt::format("step {} passes through enemy {}: bases {} apart, centres {} apart", step, o.id,
                                      format_compared(need, d, "in").value, format_compared(need, d, "in").limit),
                          {{"centre_distance", d, "in"}, {"bases_need", need, "in"}});
       } else if (!o.engaged_with.empty() || o.disabled()) {
         std::string why = !o.engaged_with.empty() ? "Engaged" : (o.stunned ? "Stunned" : "Dazed");
-        rep_.verdict.add("blightmeer.units.ally",
+        rep_.verdict.add(blightmeer::rule_id::units_ally,
                          fmt::format("step {} passes through ally {}, which is {}", step, o.id, why),
                          {{"centre_distance", d, "in"}});
       }
@@ -182,10 +183,10 @@ class Checker {
 
   void common_scan(const Terrain::Scan& sc, int step, const char* what) {
     if (sc.impassable)
-      rep_.verdict.add("blightmeer.terrain.impassable",
+      rep_.verdict.add(blightmeer::rule_id::terrain_impassable,
                        fmt::format("step {} ({}) crosses impassable terrain", step, what));
     if (sc.leaves_table)
-      rep_.verdict.add("blightmeer.table.edge", fmt::format("step {} ({}) leaves the table", step, what));
+      rep_.verdict.add(blightmeer::rule_id::table_edge, fmt::format("step {} ({}) leaves the table", step, what));
   }
 
   void note_deep(const Terrain::Scan& sc, Vec3 a, Vec3 b, int step) {
@@ -200,7 +201,7 @@ class Checker {
     auto sc = t_.scan(pos_.xy(), st.to, pos_.z);
     if (sc.max_level > pos_.z + kEps || sc.min_level < pos_.z - kEps || (st.to_z && std::abs(*st.to_z - pos_.z) > kPlaceTolerance)) {
       double other = sc.max_level > pos_.z + kEps ? sc.max_level : sc.min_level;
-      rep_.verdict.add("blightmeer.walk.level",
+      rep_.verdict.add(blightmeer::rule_id::walk_level,
                        fmt::format("step {} walks from the {} level across the {} level: a walk stays on one level "
                                    "(climb, use a ladder or jump)",
                                    sr.index, in(pos_.z), in(other)),
@@ -238,7 +239,7 @@ class Checker {
     double lvl = t_.level_at(st.to);
     double z = st.to_z.value_or(lvl);
     if (std::abs(z - lvl) > kPlaceTolerance) {
-      rep_.verdict.add("blightmeer.climb.partway",
+      rep_.verdict.add(blightmeer::rule_id::climb_partway,
                        fmt::format("step {} ends the climb at {} where the level is {}: a unit cannot stop partway "
                                    "up a wall",
                                    sr.index, in(z), in(lvl)),
@@ -249,27 +250,27 @@ class Checker {
     sr.horizontal = distance(pos_.xy(), st.to);
     sr.vertical = std::abs(lvl - pos_.z);
     if (sr.vertical < kEps)
-      rep_.verdict.add("blightmeer.climb.no_height",
+      rep_.verdict.add(blightmeer::rule_id::climb_no_height,
                        fmt::format("step {} climbs from the {} level to the same level", sr.index, in(lvl)));
     if (sr.horizontal > t_.settings.climb_leeway + kEps)
-      rep_.verdict.add("blightmeer.climb.leeway",
+      rep_.verdict.add(blightmeer::rule_id::climb_leeway,
                        fmt::format("step {} moves {} horizontally within a climb; {} is allowed", sr.index,
                                    format_compared(sr.horizontal, t_.settings.climb_leeway, "in").value,
                                    format_compared(sr.horizontal, t_.settings.climb_leeway, "in").limit),
                        {{"horizontal", sr.horizontal, "in"}, {"leeway", t_.settings.climb_leeway, "in"}});
     auto sc = t_.scan(pos_.xy(), st.to, lvl);
     if (sc.impassable)
-      rep_.verdict.add("blightmeer.terrain.impassable",
+      rep_.verdict.add(blightmeer::rule_id::terrain_impassable,
                        fmt::format("step {} climbs impassable terrain, which cannot be climbed", sr.index));
     if (sc.unclimbable_wall)
-      rep_.verdict.add("blightmeer.climb.not_climbable",
+      rep_.verdict.add(blightmeer::rule_id::climb_not_climbable,
                        fmt::format("step {} climbs a side that is not climbable", sr.index));
-    if (sc.leaves_table) rep_.verdict.add("blightmeer.table.edge", fmt::format("step {} (climb) leaves the table", sr.index));
+    if (sc.leaves_table) rep_.verdict.add(blightmeer::rule_id::table_edge, fmt::format("step {} (climb) leaves the table", sr.index));
     sr.bits = t_.regions_at(st.to, lvl);
     CheckNeed c;
     c.step = sr.index;
     c.kind = "climb";
-    c.rule = "blightmeer.climb.check";
+    c.rule = blightmeer::rule_id::climb_check;
     c.on_failure = OnFailure::stop_at_foot;
     c.failure_spot = pos_;
     check_edge(c, false, {});
@@ -306,7 +307,7 @@ class Checker {
         double t = hi > lo ? (want.z - L.bottom.z) / (L.top.z - L.bottom.z) : -1;
         Vec2 on = L.bottom.xy() + (L.top.xy() - L.bottom.xy()) * t;
         if (t > 0 && t < 1 && distance(on, want.xy()) <= 0.5) {
-          rep_.verdict.add("blightmeer.ladder.end",
+          rep_.verdict.add(blightmeer::rule_id::ladder_end,
                            fmt::format("step {} stops at {} on ladder \"{}\": a move may not end on a ladder",
                                        sr.index, in(want.z), L.id),
                            {{"height", want.z, "in"}});
@@ -324,7 +325,7 @@ class Checker {
       CheckNeed c;
       c.step = sr.index;
       c.kind = "ladder";
-      c.rule = "blightmeer.ladder.animal";
+      c.rule = blightmeer::rule_id::ladder_animal;
       c.on_failure = OnFailure::stop_at_foot;
       c.failure_spot = pos_;
       check_edge(c, false, {});
@@ -348,9 +349,9 @@ class Checker {
 
   bool jump_down(const Step& st, StepReport& sr) {
     double lvl;
-    if (!landing_level(st, sr, "blightmeer.jump_down.landing", lvl)) return false;
+    if (!landing_level(st, sr, blightmeer::rule_id::jump_down_landing, lvl)) return false;
     if (lvl > pos_.z - kEps) {
-      rep_.verdict.add("blightmeer.jump_down.not_lower",
+      rep_.verdict.add(blightmeer::rule_id::jump_down_not_lower,
                        fmt::format("step {} jumps down from {} to {}: the landing must be lower", sr.index,
                                    in(pos_.z), in(lvl)),
                        {{"from", pos_.z, "in"}, {"to", lvl, "in"}});
@@ -360,13 +361,13 @@ class Checker {
     sr.horizontal = distance(pos_.xy(), st.to);
     double range = t_.settings.jump_down_range;
     if (sr.horizontal > range + kEps)
-      rep_.verdict.add("blightmeer.jump_down.range",
+      rep_.verdict.add(blightmeer::rule_id::jump_down_range,
                        fmt::format("step {} lands {} from where it jumped down; at most {}", sr.index,
                                    format_compared(sr.horizontal, range, "in").value, format_compared(sr.horizontal, range, "in").limit),
                        {{"distance", sr.horizontal, "in"}, {"limit", range, "in"}});
     auto sc = t_.scan(pos_.xy(), st.to, lvl);
     if (sc.max_level > pos_.z + kEps)
-      rep_.verdict.add("blightmeer.jump_down.over_higher",
+      rep_.verdict.add(blightmeer::rule_id::jump_down_over_higher,
                        fmt::format("step {} jumps over terrain {} high, higher than the {} it jumped from", sr.index,
                                    in(sc.max_level), in(pos_.z)),
                        {{"obstacle", sc.max_level, "in"}, {"from", pos_.z, "in"}});
@@ -380,7 +381,7 @@ class Checker {
     CheckNeed c;
     c.step = sr.index;
     c.kind = "jump_down";
-    c.rule = "blightmeer.jump_down.check";
+    c.rule = blightmeer::rule_id::jump_down_check;
     c.on_failure = OnFailure::fall_at_landing;
     c.failure_spot = sr.to;
     c.fall_height = drop;
@@ -394,7 +395,7 @@ class Checker {
 
   bool jump_across(const Step& st, StepReport& sr) {
     double lvl;
-    if (!landing_level(st, sr, "blightmeer.jump_across.landing", lvl)) return false;
+    if (!landing_level(st, sr, blightmeer::rule_id::jump_across_landing, lvl)) return false;
     sr.to = {st.to.x, st.to.y, lvl};
     double gap = distance(pos_.xy(), st.to);
     sr.horizontal = gap;
@@ -402,7 +403,7 @@ class Checker {
     auto sc = t_.scan(pos_.xy(), st.to, lvl);
     double top = std::max(pos_.z, lvl);
     if (sc.max_level > top + kEps)
-      rep_.verdict.add("blightmeer.jump_across.over_higher",
+      rep_.verdict.add(blightmeer::rule_id::jump_across_over_higher,
                        fmt::format("step {} jumps through terrain {} high, higher than both ends", sr.index,
                                    in(sc.max_level)),
                        {{"obstacle", sc.max_level, "in"}});
@@ -410,7 +411,7 @@ class Checker {
     sr.bits = t_.regions_at(st.to, lvl);
     const double reach = unit().jump_across_reach;
     if (gap <= t_.settings.free_jump_gap + kEps && rise <= 1 + kEps) {
-      rep_.notes.push_back({"blightmeer.jump_across.short",
+      rep_.notes.push_back({blightmeer::rule_id::jump_across_short,
                             fmt::format("step {} jumps {}: {} or less needs no check", sr.index,
                                         format_compared(gap, t_.settings.free_jump_gap, "in").value,
                                         format_compared(gap, t_.settings.free_jump_gap, "in").limit),
@@ -420,7 +421,7 @@ class Checker {
     CheckNeed c;
     c.step = sr.index;
     c.kind = "jump_across";
-    c.rule = "blightmeer.jump_across.check";
+    c.rule = blightmeer::rule_id::jump_across_check;
     c.on_failure = OnFailure::fall_from_takeoff;
     // "Falls to the ground below from where it attempted": the unit drops at
     // the edge it jumped from, its base just past the edge.
@@ -436,7 +437,7 @@ class Checker {
     c.fall_height = pos_.z - fall_lvl;
     if (gap > reach + kEps || rise > 1 + kEps) {
       c.automatic_failure = true;
-      c.rule = "blightmeer.jump_across.automatic_failure";
+      c.rule = blightmeer::rule_id::jump_across_automatic_failure;
       c.automatic_reason = gap > reach + kEps ? fmt::format("gap {} is longer than {}", format_compared(gap, reach, "in").value,
                                                             format_compared(gap, reach, "in").limit)
                                               : fmt::format("landing is {} above the take-off, more than 1 in", in(rise));
@@ -453,7 +454,7 @@ class Checker {
       a.penalty = 2;
       a.total -= 2;
       bool water = (bits & (kShallow | kDeep)) != 0;
-      rep_.notes.push_back({water ? "blightmeer.water.difficult" : "blightmeer.terrain.difficult",
+      rep_.notes.push_back({water ? blightmeer::rule_id::water_difficult : blightmeer::rule_id::terrain_difficult,
                             fmt::format("the move crosses {}: the whole allowance loses 2 in, once, after the Run "
                                         "multiplier ({} -> {})",
                                         water ? "water, which counts as difficult terrain" : "difficult terrain",
@@ -461,10 +462,10 @@ class Checker {
                             {{"penalty", 2, "in"}}});
     }
     if (bits & kLow)
-      rep_.notes.push_back({"blightmeer.terrain.low", "low terrain (1 in high or less) is crossed at no extra cost", {}});
+      rep_.notes.push_back({blightmeer::rule_id::terrain_low, "low terrain (1 in high or less) is crossed at no extra cost", {}});
     rep_.allowance = a;
     if (rep_.spent > a.total + kEps)
-      rep_.verdict.add("blightmeer.move.allowance",
+      rep_.verdict.add(blightmeer::rule_id::move_allowance,
                        fmt::format("{} spends {} of {} allowed{}{}{}", unit().id, format_compared(rep_.spent, a.total, "in").value,
                                    format_compared(rep_.spent, a.total, "in").limit,
                                    a.staggered ? " (Staggered: Move halved, rounded up)" : "",
@@ -472,7 +473,7 @@ class Checker {
                        {{"spent", rep_.spent, "in"}, {"allowed", a.total, "in"}});
     for (const PendingClimb& c : climbs_)
       if (c.spent_before + c.cost > a.total + kEps)
-        rep_.verdict.add("blightmeer.climb.unreachable",
+        rep_.verdict.add(blightmeer::rule_id::climb_unreachable,
                          fmt::format("step {}: a climb may not be attempted that cannot reach its destination this "
                                      "turn ({} already spent + {} climb = {} > {})",
                                      c.step, in(c.spent_before), in(c.cost), format_compared(c.spent_before + c.cost, a.total, "in").value,
@@ -491,20 +492,20 @@ class Checker {
     if (!rep_.steps.empty()) {
       int o = overlapping_unit(s_, self_, pos_, u.radius());
       if (o >= 0)
-        rep_.verdict.add("blightmeer.units.end_on_unit",
+        rep_.verdict.add(blightmeer::rule_id::units_end_on_unit,
                          fmt::format("{} would end its move on {} at {}", u.id, s_.units[static_cast<std::size_t>(o)].id,
                                      fmt_pos(pos_)));
     }
     rep_.final_bits = t_.regions_at(pos_.xy(), pos_.z);
     if (req_.run)
-      rep_.notes.push_back({"blightmeer.run.after", u.id + " ran: it may not shoot this turn, and its spells are 2 harder to cast",
+      rep_.notes.push_back({blightmeer::rule_id::run_after, u.id + " ran: it may not shoot this turn, and its spells are 2 harder to cast",
                             {{"spell_penalty", 2, ""}}});
     if (rep_.final_bits & (kShallow | kDeep))
-      rep_.notes.push_back({"blightmeer.water.cover", u.id + " ends in water and has Cover", {}});
+      rep_.notes.push_back({blightmeer::rule_id::water_cover, u.id + " ends in water and has Cover", {}});
     if (rep_.final_bits & kDeep)
-      rep_.notes.push_back({"blightmeer.water.deep", u.id + " ends in deep water: it cannot shoot or cast", {}});
+      rep_.notes.push_back({blightmeer::rule_id::water_deep, u.id + " ends in deep water: it cannot shoot or cast", {}});
     if (rep_.drown_step >= 0)
-      rep_.notes.push_back({"blightmeer.water.deep_armour",
+      rep_.notes.push_back({blightmeer::rule_id::water_deep_armour,
                             fmt::format("{} enters deep water in {} armour at {} and is Incapacitated", u.id,
                                         to_string(u.armour), fmt_pos(rep_.drown_at)),
                             {}});

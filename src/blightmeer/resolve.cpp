@@ -1,4 +1,5 @@
 #include "referee/blightmeer/resolve.hpp"
+#include "referee/blightmeer/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -96,7 +97,7 @@ void apply_water(const Terrain& t, Unit& u, std::vector<Ruling>& events) {
   unsigned bits = t.regions_at(u.pos.xy(), u.pos.z);
   if (bits & (kShallow | kDeep)) {
     u.incapacitated = true;
-    events.push_back({"blightmeer.water.incapacitated",
+    events.push_back({blightmeer::rule_id::water_incapacitated,
                       fmt::format("{} is {} in water and is Incapacitated", u.id, u.stunned ? "Stunned" : "Dazed"), {}});
   }
 }
@@ -112,7 +113,7 @@ void fall(const Terrain& t, State& s, int self, Vec3 spot, double height, Dice& 
   int natural = dice.d20("injury roll (fall)");
   int total = natural + mod;
   Injury inj = injury_for(total);
-  events.push_back({"blightmeer.fall.injury",
+  events.push_back({blightmeer::rule_id::fall_injury,
                     fmt::format("{} falls {} at {}: Injury Roll {} {:+d} = {}: {}", u.id, in(height), fmt_pos(at),
                                 natural, mod, total, to_string(inj)),
                     {{"height", height, "in"}, {"natural", static_cast<double>(natural), ""},
@@ -120,7 +121,7 @@ void fall(const Terrain& t, State& s, int self, Vec3 spot, double height, Dice& 
   if (inj == Injury::incapacitated && u.wounds > 1) {
     u.wounds -= 1;
     u.stunned = true;
-    events.push_back({"blightmeer.fall.wounds",
+    events.push_back({blightmeer::rule_id::fall_wounds,
                       fmt::format("{} has more than 1 Wound: Stunned instead of Incapacitated, and loses a Wound ({} left)",
                                   u.id, u.wounds),
                       {{"wounds", static_cast<double>(u.wounds), ""}}});
@@ -179,11 +180,11 @@ Resolution resolve_checked_move(const Terrain& t, State& s, const MoveRequest& r
         if (c.on_failure == OnFailure::stop_at_foot) {
           // A climb may start where the unit passed through an ally; it is
           // then put next to that ally, as a fall would be.
-          pos = place_after_fall(t, s, self, c.failure_spot, dice, res.events, "blightmeer.climb.placement");
+          pos = place_after_fall(t, s, self, c.failure_spot, dice, res.events, blightmeer::rule_id::climb_placement);
           res.events.push_back({c.rule, fmt::format("{} stays at the foot, {}, and its move ends (no fall)", u.id,
                                                     fmt_pos(pos)), {}});
         } else {
-          res.events.push_back({"blightmeer.fall.start", fmt::format("{} {}", u.id, to_string(c.on_failure)), {}});
+          res.events.push_back({blightmeer::rule_id::fall_start, fmt::format("{} {}", u.id, to_string(c.on_failure)), {}});
           fall(t, s, self, c.failure_spot, c.fall_height, dice, res.events);
           pos = s.units[static_cast<std::size_t>(self)].pos;
         }
@@ -201,7 +202,7 @@ Resolution resolve_checked_move(const Terrain& t, State& s, const MoveRequest& r
   u.pos = pos;
   if (!u.incapacitated && (drowned || ((t.regions_at(pos.xy(), pos.z) & kDeep) && armour_sinks(t.settings, u.armour)))) {
     u.incapacitated = true;
-    res.events.push_back({"blightmeer.water.deep_armour",
+    res.events.push_back({blightmeer::rule_id::water_deep_armour,
                           fmt::format("{} enters deep water in {} armour at {} and is Incapacitated", u.id,
                                       to_string(u.armour), fmt_pos(pos)),
                           {}});

@@ -2,6 +2,7 @@
 // moves that follow (retreats, fall-backs, pursuits, advances), with the
 // exact odds of an exchange. The model is described in combat.hpp.
 #include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,22 +26,22 @@ namespace referee::warmaster {
 
 namespace {
 
-constexpr const char* kRuleEngagement = "warmaster.combat.engagement";
-constexpr const char* kRuleAttacks = "warmaster.combat.attacks";
-constexpr const char* kRuleHits = "warmaster.combat.hits";
-constexpr const char* kRuleSupport = "warmaster.combat.support";
-constexpr const char* kRuleCasualties = "warmaster.combat.casualties";
-constexpr const char* kRuleResult = "warmaster.combat.result";
-constexpr const char* kRuleDraw = "warmaster.combat.draw";
-constexpr const char* kRuleRetreat = "warmaster.combat.retreat";
-constexpr const char* kRuleArtillery = "warmaster.combat.artillery";
-constexpr const char* kRuleBlockedRetreat = "warmaster.combat.blocked_retreat";
-constexpr const char* kRulePursuit = "warmaster.combat.pursuit";
-constexpr const char* kRulePursuitRefused = "warmaster.combat.pursuit_refused";
-constexpr const char* kRuleStand = "warmaster.combat.stand";
-constexpr const char* kRuleFallBack = "warmaster.combat.fall_back";
-constexpr const char* kRuleAdvance = "warmaster.combat.advance";
-constexpr const char* kRuleRound = "warmaster.combat.round";
+constexpr const char* kRuleEngagement = warmaster::rule_id::combat_engagement;
+constexpr const char* kRuleAttacks = warmaster::rule_id::combat_attacks;
+constexpr const char* kRuleHits = warmaster::rule_id::combat_hits;
+constexpr const char* kRuleSupport = warmaster::rule_id::combat_support;
+constexpr const char* kRuleCasualties = warmaster::rule_id::combat_casualties;
+constexpr const char* kRuleResult = warmaster::rule_id::combat_result;
+constexpr const char* kRuleDraw = warmaster::rule_id::combat_draw;
+constexpr const char* kRuleRetreat = warmaster::rule_id::combat_retreat;
+constexpr const char* kRuleArtillery = warmaster::rule_id::combat_artillery;
+constexpr const char* kRuleBlockedRetreat = warmaster::rule_id::combat_blocked_retreat;
+constexpr const char* kRulePursuit = warmaster::rule_id::combat_pursuit;
+constexpr const char* kRulePursuitRefused = warmaster::rule_id::combat_pursuit_refused;
+constexpr const char* kRuleStand = warmaster::rule_id::combat_stand;
+constexpr const char* kRuleFallBack = warmaster::rule_id::combat_fall_back;
+constexpr const char* kRuleAdvance = warmaster::rule_id::combat_advance;
+constexpr const char* kRuleRound = warmaster::rule_id::combat_round;
 
 // docs/rulings.md#warmaster-combat-support: a supporting stand faces the way
 // of the stand it backs, give or take this.

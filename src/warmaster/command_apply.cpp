@@ -1,6 +1,7 @@
 // Applying command-phase actions, and the initiative checks that need the
 // game state (the rules themselves are in initiative.cpp).
 #include <algorithm>
+#include "referee/warmaster/rule_ids.hpp"
 #include <cmath>
 
 #include <fmt/format.h>
@@ -109,36 +110,36 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Initiative || orders_begun_)
-    v.add("warmaster.initiative.before_orders",
+    v.add(warmaster::rule_id::initiative_before_orders,
           "initiative moves come before the first order: once an order has been given no unit may use initiative");
   if (a.units.size() > 1)
-    v.add("warmaster.initiative.brigade", "brigades cannot use initiative as a body: each unit moves on its own");
+    v.add(warmaster::rule_id::initiative_brigade, "brigades cannot use initiative as a body: each unit moves on its own");
   const int ui = unit_index(a.unit);
   const int ti = unit_index(a.target);
-  if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
-  if (ti < 0) v.add("warmaster.command.unknown", fmt::format("no enemy unit \"{}\"", a.target));
+  if (ui < 0) v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", a.unit));
+  if (ti < 0) v.add(warmaster::rule_id::command_unknown, fmt::format("no enemy unit \"{}\"", a.target));
   if (ui < 0 || ti < 0) return v;
   const Unit& u = unit_at(ui);
   const Unit& e = unit_at(ti);
   const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-  if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
-  if (e.side == u.side) v.add("warmaster.initiative.target", fmt::format("{} is not an enemy of {}", e.id, u.id));
+  if (u.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", u.id));
+  if (e.side == u.side) v.add(warmaster::rule_id::initiative_target, fmt::format("{} is not an enemy of {}", e.id, u.id));
   if (s.off_table || s.destroyed || units_[static_cast<std::size_t>(ti)].off_table ||
       units_[static_cast<std::size_t>(ti)].destroyed)
-    v.add("warmaster.command.off_table", "both units must be on the table");
+    v.add(warmaster::rule_id::command_off_table, "both units must be on the table");
   if (s.frozen)
-    v.add("warmaster.command.returned", fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
-  if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
-  if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
-  if (s.used_initiative) v.add("warmaster.initiative.once", fmt::format("unit {} has already used initiative", u.id));
+    v.add(warmaster::rule_id::command_returned, fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
+  if (u.engaged) v.add(warmaster::rule_id::command_engaged, fmt::format("unit {} is engaged in combat", u.id));
+  if (u.confused) v.add(warmaster::rule_id::command_confused, fmt::format("unit {} is confused and cannot move", u.id));
+  if (s.used_initiative) v.add(warmaster::rule_id::initiative_once, fmt::format("unit {} has already used initiative", u.id));
   if (!s.near_enemy_at_start)
-    v.add("warmaster.initiative.range",
+    v.add(warmaster::rule_id::initiative_range,
           fmt::format("unit {} was not within {} of an enemy at the start of the Command phase", u.id,
                       format_measure(kInitiativeRange, "cm")));
   if (a.charge && u.type == TroopType::Artillery)
-    v.add("warmaster.initiative.artillery", fmt::format("artillery ({}) may evade by initiative but never charge", u.id));
+    v.add(warmaster::rule_id::initiative_artillery, fmt::format("artillery ({}) may evade by initiative but never charge", u.id));
   if (!a.charge && u.type == TroopType::Flyer)
-    v.add("warmaster.initiative.flyer", fmt::format("flyers ({}) may charge by initiative but never evade", u.id));
+    v.add(warmaster::rule_id::initiative_flyer, fmt::format("flyers ({}) may charge by initiative but never evade", u.id));
   if (!v.legal()) return v;
 
   // Enemies the player chooses to ignore: fortified infantry and artillery,
@@ -146,17 +147,17 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   for (const std::string& id : a.ignore) {
     const Unit* x = bf_->find_unit(id);
     if (!x || x->side == u.side) {
-      v.add("warmaster.initiative.ignore", fmt::format("\"{}\" is not an enemy unit", id));
+      v.add(warmaster::rule_id::initiative_ignore, fmt::format("\"{}\" is not an enemy unit", id));
       continue;
     }
     if (id == e.id) {
-      v.add("warmaster.initiative.ignore", fmt::format("{} cannot be both ignored and the target", id));
+      v.add(warmaster::rule_id::initiative_ignore, fmt::format("{} cannot be both ignored and the target", id));
       continue;
     }
     const bool fortified = x->fortified && (x->type == TroopType::Infantry || x->type == TroopType::Artillery);
     if (fortified) continue;
     if (cut_off_by_barrier(*bf_, u, *x, settings(), &scratch)) continue;
-    v.add("warmaster.initiative.ignore",
+    v.add(warmaster::rule_id::initiative_ignore,
           fmt::format("{} may not be ignored: only fortified infantry or artillery, or enemies cut off by a barrier "
                       "neither unit can go round within a full pace move",
                       id));
@@ -173,7 +174,7 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   }
   if (!target) {
     const double d = unit_distance(u, e).distance;
-    v.add("warmaster.initiative.range",
+    v.add(warmaster::rule_id::initiative_range,
           fmt::format("{} is {} from {}: initiative reaches only the closest enemy within {}", e.id,
                       format_compared(d, kInitiativeRange, "cm").value, u.id,
                       format_compared(d, kInitiativeRange, "cm").limit),
@@ -181,14 +182,14 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
     return v;
   }
   if (!target->visible) {
-    v.add("warmaster.initiative.sight",
+    v.add(warmaster::rule_id::initiative_sight,
           fmt::format("unit {} cannot see {} from {} (blocked by {})", u.id, e.id,
                       a.charge || !u.sees_all_round ? "a front edge" : "any free edge",
                       target->blocked_by.empty() ? "nothing clear" : target->blocked_by));
     return v;
   }
   if (closest && to_hundredths_of_mm(closest->distance) < to_hundredths_of_mm(target->distance)) {
-    v.add("warmaster.initiative.closest",
+    v.add(warmaster::rule_id::initiative_closest,
           fmt::format("{} is {} away but {} is closer ({}): initiative acts on the closest visible enemy", e.id,
                       format_compared(target->distance, closest->distance, "cm").value, closest->enemy,
                       format_compared(target->distance, closest->distance, "cm").limit),
@@ -199,7 +200,7 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   std::optional<MoveRequest> req;
   if (a.charge) {
     if (a.moves.size() != 1) {
-      v.add("warmaster.initiative.charge", "a charge by initiative needs the charge move of the unit's stands");
+      v.add(warmaster::rule_id::initiative_charge, "a charge by initiative needs the charge move of the unit's stands");
       return v;
     }
     req = a.moves[0];
@@ -212,12 +213,12 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   } else if (a.moves.empty()) {
     req = plan_evade(*bf_, u, e, a.burst_through, settings(), &move_index(), &scratch);
     if (!req)
-      v.add("warmaster.initiative.evade",
+      v.add(warmaster::rule_id::initiative_evade,
             fmt::format("unit {} cannot evade {}: no straight move of {} to full pace ends at least {} from every "
                         "enemy and engaged unit on a clear path",
                         u.id, e.id, format_measure(kEvadeMinimum, "cm"), format_measure(kEvadeClearance, "cm")));
   } else if (a.moves.size() != 1) {
-    v.add("warmaster.initiative.evade", "an evade is one move of the unit's stands");
+    v.add(warmaster::rule_id::initiative_evade, "an evade is one move of the unit's stands");
   } else {
     req = a.moves[0];
     MoveScenes scenes(&scratch);
@@ -505,7 +506,7 @@ nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe
         res["penalties"] = pen;
         res["passed"] = passed;
         res["allows"] = allows;
-        if (!passed) res["ruling"] = Ruling{"warmaster.command.failed_order",
+        if (!passed) res["ruling"] = Ruling{warmaster::rule_id::command_failed_order,
                                            fmt::format("rolled {} against {} or less: {} fails; {}", a1 + a2,
                                                        needed, a.character,
                                                        general_failed_ ? "the General has failed, so no more orders"

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include "referee/warmaster/rule_ids.hpp"
 #include <cmath>
 
 #include <fmt/format.h>
@@ -51,7 +52,7 @@ bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {
       break;
     case MoveKind::HalfPace:
       if (req.kind == MoveKind::Charge) {
-        v.add("warmaster.command.failed_charge",
+        v.add(warmaster::rule_id::command_failed_charge,
               fmt::format("unit {} failed its order: it may move at half pace but cannot charge", req.mover));
         return false;
       }
@@ -70,7 +71,7 @@ bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {
     default:
       break;
   }
-  v.add("warmaster.command.move_kind",
+  v.add(warmaster::rule_id::command_move_kind,
         fmt::format("unit {}: a {} move is not what the {} allows ({})", req.mover, to_string(req.kind), p.source,
                     to_string(allowed)));
   return false;
@@ -81,12 +82,12 @@ void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRe
   const std::vector<std::string> touching = enemies_in_contact(bf, moved, settings.contact_tolerance);
   if (req.kind == MoveKind::Charge) {
     if (touching.empty())
-      v.add("warmaster.command.charge_contact", fmt::format("unit {} charges but ends in contact with no enemy", moved.id));
+      v.add(warmaster::rule_id::command_charge_contact, fmt::format("unit {} charges but ends in contact with no enemy", moved.id));
     else if (!target.empty() && std::find(touching.begin(), touching.end(), target) == touching.end())
-      v.add("warmaster.command.charge_contact",
+      v.add(warmaster::rule_id::command_charge_contact,
             fmt::format("unit {} charges {} but ends in contact with {} only", moved.id, target, touching.front()));
   } else if (!touching.empty()) {
-    v.add("warmaster.command.charge_contact",
+    v.add(warmaster::rule_id::command_charge_contact,
           fmt::format("unit {} ends in contact with enemy {}: a move into contact is a charge", moved.id, touching.front()));
   }
 }
@@ -100,7 +101,7 @@ void check_home_back_direction(const Battlefield& before, const Battlefield& aft
   const double d0 = character_distance(*c, u0).distance;
   const double d1 = character_distance(*c, u1).distance;
   if (d1 > d0 + 1e-6)
-    v.add("warmaster.command.home_back",
+    v.add(warmaster::rule_id::command_home_back,
           fmt::format("unit {} homes back toward {} but ends further away ({} > {})", u0.id, c->id,
                       format_compared(d1, d0, "cm").value, format_compared(d1, d0, "cm").limit),
           {{"before", d0, "cm"}, {"after", d1, "cm"}});

@@ -1,4 +1,5 @@
 #include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -229,7 +230,7 @@ Verdict CommandState::validate(const Action& a) const {
 Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   if (battle_over()) {
-    v.add("warmaster.command.battle_over", "the battle is over: " + battle_over_reason_);
+    v.add(warmaster::rule_id::command_battle_over, "the battle is over: " + battle_over_reason_);
     return v;
   }
   if (Verdict pv = validate_phase(a); !pv.legal()) return pv;
@@ -257,30 +258,30 @@ Verdict CommandState::validate_phase(const Action& a) const {
   switch (phase_) {
     case Phase::Command:
       if (a.type == ActionType::Shoot)
-        v.add("warmaster.phase.sequence",
+        v.add(warmaster::rule_id::phase_sequence,
               fmt::format("it is the Command phase of {}: shooting comes after it (end_phase first)", side_name));
       // parse_action refuses these as bad input; a typed caller is told here.
       if (a.type == ActionType::EndPhase && !a.decisions.empty())
-        v.add("warmaster.combat.decisions",
+        v.add(warmaster::rule_id::combat_decisions,
               fmt::format("it is the Command phase of {}: decisions are given with the end_phase of the Combat "
                           "phase",
                           side_name));
       break;
     case Phase::Shooting:
       if (a.type == ActionType::EndPhase)
-        v.add("warmaster.phase.sequence",
+        v.add(warmaster::rule_id::phase_sequence,
               fmt::format("the Shooting phase of {} ends when it is resolved (shoot): every unit that can shoot "
                           "must shoot at the closest enemy",
                           side_name));
       else if (a.type != ActionType::Shoot)
-        v.add("warmaster.phase.sequence",
+        v.add(warmaster::rule_id::phase_sequence,
               fmt::format("it is the Shooting phase of {}: the Command phase is over, and the only action now is "
                           "shoot",
                           side_name));
       break;
     case Phase::Combat:
       if (a.type != ActionType::EndPhase)
-        v.add("warmaster.phase.sequence",
+        v.add(warmaster::rule_id::phase_sequence,
               fmt::format("it is the Combat phase of {}: the only action now is end_phase, which fights the "
                           "engagements and passes the turn",
                           side_name));
@@ -309,12 +310,12 @@ Verdict CommandState::validate_combat_phase(const Action& a) const {
   for (std::size_t k = 0; k < a.decisions.size(); ++k) {
     const CombatDecision& d = a.decisions[k];
     if (unit_index(d.unit) < 0)
-      v.add("warmaster.combat.decisions", fmt::format("decision {}: no unit \"{}\" on the battlefield", k + 1, d.unit));
+      v.add(warmaster::rule_id::combat_decisions, fmt::format("decision {}: no unit \"{}\" on the battlefield", k + 1, d.unit));
     for (std::size_t e = 0; e < k; ++e)
       if (a.decisions[e].unit == d.unit)
-        v.add("warmaster.combat.decisions", fmt::format("decision {}: unit {} already has a decision", k + 1, d.unit));
+        v.add(warmaster::rule_id::combat_decisions, fmt::format("decision {}: unit {} already has a decision", k + 1, d.unit));
     if (d.distance && !(std::isfinite(*d.distance) && *d.distance >= 0 && *d.distance <= 1000))
-      v.add("warmaster.combat.decisions",
+      v.add(warmaster::rule_id::combat_decisions,
             fmt::format("decision {}: a distance is from 0 to 1000 cm, not {}", k + 1, *d.distance));
   }
   return v;
@@ -342,12 +343,12 @@ int CommandState::break_point(int side) const {
 void CommandState::require_no_pending_returns(Verdict& v) const {
   for (std::size_t i = 0; i < units_.size(); ++i)
     if (units_[i].returns_next_turn && bf_->units[i].side == side_)
-      v.add("warmaster.command.off_table_return",
+      v.add(warmaster::rule_id::command_off_table_return,
             fmt::format("unit {} left the table and must roll to return before anything else moves this turn",
                         bf_->units[i].id));
   for (std::size_t i = 0; i < chars_.size(); ++i)
     if (chars_[i].returns_next_turn && bf_->characters[i].side == side_)
-      v.add("warmaster.command.off_table_return",
+      v.add(warmaster::rule_id::command_off_table_return,
             fmt::format("{} left the table and must roll to return before anything else moves this turn",
                         bf_->characters[i].id));
 }
@@ -357,24 +358,24 @@ Verdict CommandState::validate_off_table(const Action& a) const {
   if (!a.character.empty()) {
     const int ci = character_index(a.character);
     if (ci < 0) {
-      v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+      v.add(warmaster::rule_id::command_unknown, fmt::format("no character \"{}\"", a.character));
       return v;
     }
     if (bf_->characters[static_cast<std::size_t>(ci)].side != side_)
-      v.add("warmaster.command.side", fmt::format("{} is not on the side moving", a.character));
+      v.add(warmaster::rule_id::command_side, fmt::format("{} is not on the side moving", a.character));
     if (!chars_[static_cast<std::size_t>(ci)].returns_next_turn)
-      v.add("warmaster.command.off_table_return",
+      v.add(warmaster::rule_id::command_off_table_return,
             fmt::format("{} is not waiting off the table to roll for its return", a.character));
     return v;
   }
   const int ui = unit_index(a.unit);
   if (ui < 0) {
-    v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
+    v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", a.unit));
     return v;
   }
-  if (unit_at(ui).side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", a.unit));
+  if (unit_at(ui).side != side_) v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", a.unit));
   if (!units_[static_cast<std::size_t>(ui)].returns_next_turn)
-    v.add("warmaster.command.off_table_return",
+    v.add(warmaster::rule_id::command_off_table_return,
           fmt::format("unit {} is not waiting off the table to roll for its return", a.unit));
   return v;
 }
@@ -383,7 +384,7 @@ Verdict CommandState::validate_step_change(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
   if (a.type == ActionType::EndOrders && step_ == CommandStep::Characters)
-    v.add("warmaster.command.phase", "ordered movement has already ended");
+    v.add(warmaster::rule_id::command_phase, "ordered movement has already ended");
   return v;
 }
 
@@ -392,31 +393,31 @@ Verdict CommandState::validate_home_back(const Action& a) const {
   require_no_pending_returns(v);
   const int ui = unit_index(a.unit);
   const int ci = character_index(a.character);
-  if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.unit));
-  if (ci < 0) v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+  if (ui < 0) v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", a.unit));
+  if (ci < 0) v.add(warmaster::rule_id::command_unknown, fmt::format("no character \"{}\"", a.character));
   if (ui < 0 || ci < 0) return v;
   const Unit& u = unit_at(ui);
   const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
   const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
   if (step_ != CommandStep::Initiative || orders_begun_)
-    v.add("warmaster.command.home_back", "flyers home back before any order is issued");
-  if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
-  if (c.side != u.side) v.add("warmaster.command.home_back", fmt::format("{} is not a friendly character", c.id));
+    v.add(warmaster::rule_id::command_home_back, "flyers home back before any order is issued");
+  if (u.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", u.id));
+  if (c.side != u.side) v.add(warmaster::rule_id::command_home_back, fmt::format("{} is not a friendly character", c.id));
   if (chars_[static_cast<std::size_t>(ci)].lost)
-    v.add("warmaster.command.character_lost", fmt::format("{} is off the table: nothing can home back on it", c.id));
-  if (u.type != TroopType::Flyer) v.add("warmaster.command.home_back", fmt::format("unit {} is not a flying unit", u.id));
-  if (s.homed_back) v.add("warmaster.command.home_back", fmt::format("unit {} has already homed back", u.id));
-  if (s.off_table || s.destroyed) v.add("warmaster.command.off_table", fmt::format("unit {} is not on the table", u.id));
-  if (s.used_initiative) v.add("warmaster.initiative.no_orders", fmt::format("unit {} used initiative", u.id));
-  if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
-  if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
+    v.add(warmaster::rule_id::command_character_lost, fmt::format("{} is off the table: nothing can home back on it", c.id));
+  if (u.type != TroopType::Flyer) v.add(warmaster::rule_id::command_home_back, fmt::format("unit {} is not a flying unit", u.id));
+  if (s.homed_back) v.add(warmaster::rule_id::command_home_back, fmt::format("unit {} has already homed back", u.id));
+  if (s.off_table || s.destroyed) v.add(warmaster::rule_id::command_off_table, fmt::format("unit {} is not on the table", u.id));
+  if (s.used_initiative) v.add(warmaster::rule_id::initiative_no_orders, fmt::format("unit {} used initiative", u.id));
+  if (u.engaged) v.add(warmaster::rule_id::command_engaged, fmt::format("unit {} is engaged in combat", u.id));
+  if (u.confused) v.add(warmaster::rule_id::command_confused, fmt::format("unit {} is confused and cannot move", u.id));
   if (!v.legal() || u.stands.empty()) return v;
   for (std::size_t k = 0; k < bf_->characters.size(); ++k) {
     const Character& f = bf_->characters[k];
     if (f.side != u.side || chars_[k].lost) continue;
     const double d = character_distance(f, u).distance;
     if (to_hundredths_of_mm(d) <= to_hundredths_of_mm(kFlyerCharacterRange))
-      v.add("warmaster.command.home_back",
+      v.add(warmaster::rule_id::command_home_back,
             fmt::format("unit {} is {} from {}: only a flyer more than {} from every friendly character may home back",
                         u.id, format_compared(d, kFlyerCharacterRange, "cm").value, f.id,
                         format_compared(d, kFlyerCharacterRange, "cm").limit),
@@ -428,28 +429,28 @@ Verdict CommandState::validate_home_back(const Action& a) const {
 Verdict CommandState::validate_order(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
-  if (step_ == CommandStep::Characters) v.add("warmaster.command.phase", "ordered movement has ended");
+  if (step_ == CommandStep::Characters) v.add(warmaster::rule_id::command_phase, "ordered movement has ended");
   const int ci = character_index(a.character);
   if (ci < 0) {
-    v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+    v.add(warmaster::rule_id::command_unknown, fmt::format("no character \"{}\"", a.character));
     return v;
   }
   const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
   const CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
-  if (c.side != side_) v.add("warmaster.command.side", fmt::format("{} is not on the side moving", c.id));
+  if (c.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("{} is not on the side moving", c.id));
   if (general_failed_)
-    v.add("warmaster.command.general_failed", "the General has failed an order: no more orders this phase");
+    v.add(warmaster::rule_id::command_general_failed, "the General has failed an order: no more orders this phase");
   if (cs.failed)
-    v.add("warmaster.command.character_failed", fmt::format("{} has failed an order and can issue no more", c.id));
+    v.add(warmaster::rule_id::command_character_failed, fmt::format("{} has failed an order and can issue no more", c.id));
   if (cs.lost)
-    v.add("warmaster.command.character_lost",
+    v.add(warmaster::rule_id::command_character_lost,
           fmt::format("{} left the table and did not come back: it issues no more orders", c.id));
   if (cs.finished)
-    v.add("warmaster.command.character_sequence",
+    v.add(warmaster::rule_id::command_character_sequence,
           fmt::format("{} has finished: another character has begun issuing orders since", c.id));
 
   if (a.units.empty() || a.units.size() > 4) {
-    v.add("warmaster.command.brigade_size",
+    v.add(warmaster::rule_id::command_brigade_size,
           fmt::format("an order goes to one unit or a brigade of up to four, not {}", a.units.size()),
           {{"units", static_cast<double>(a.units.size()), ""}});
     return v;
@@ -458,11 +459,11 @@ Verdict CommandState::validate_order(const Action& a) const {
   for (const std::string& id : a.units) {
     const int ui = unit_index(id);
     if (ui < 0) {
-      v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", id));
+      v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", id));
       continue;
     }
     if (contains_index(group, ui)) {
-      v.add("warmaster.command.brigade_size", fmt::format("unit {} is listed twice", id));
+      v.add(warmaster::rule_id::command_brigade_size, fmt::format("unit {} is listed twice", id));
       continue;
     }
     group.push_back(ui);
@@ -472,26 +473,26 @@ Verdict CommandState::validate_order(const Action& a) const {
   for (int ui : group) {
     const Unit& u = unit_at(ui);
     const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-    if (u.side != side_) v.add("warmaster.command.side", fmt::format("unit {} is not on the side moving", u.id));
+    if (u.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", u.id));
     if (s.off_table || s.destroyed)
-      v.add("warmaster.command.off_table", fmt::format("unit {} is not on the table", u.id));
+      v.add(warmaster::rule_id::command_off_table, fmt::format("unit {} is not on the table", u.id));
     if (s.frozen)
-      v.add("warmaster.command.returned", fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
-    if (u.engaged) v.add("warmaster.command.engaged", fmt::format("unit {} is engaged in combat", u.id));
-    if (u.confused) v.add("warmaster.command.confused", fmt::format("unit {} is confused and cannot move", u.id));
+      v.add(warmaster::rule_id::command_returned, fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
+    if (u.engaged) v.add(warmaster::rule_id::command_engaged, fmt::format("unit {} is engaged in combat", u.id));
+    if (u.confused) v.add(warmaster::rule_id::command_confused, fmt::format("unit {} is confused and cannot move", u.id));
     if (s.used_initiative)
-      v.add("warmaster.initiative.no_orders", fmt::format("unit {} used initiative this turn and cannot be ordered", u.id));
+      v.add(warmaster::rule_id::initiative_no_orders, fmt::format("unit {} used initiative this turn and cannot be ordered", u.id));
     if (s.charged)
-      v.add("warmaster.command.charge_ends_orders", fmt::format("unit {} has charged: no further orders this turn", u.id));
+      v.add(warmaster::rule_id::command_charge_ends_orders, fmt::format("unit {} has charged: no further orders this turn", u.id));
     if (!s.ordered_by.empty() && s.ordered_by != c.id)
-      v.add("warmaster.command.other_character",
+      v.add(warmaster::rule_id::command_other_character,
             fmt::format("unit {} was ordered by {} this turn; another character cannot order it", u.id, s.ordered_by));
     if (s.orders >= 3)
-      v.add("warmaster.command.three_orders",
+      v.add(warmaster::rule_id::command_three_orders,
             fmt::format("unit {} has had {} orders: at most three in succession", u.id, s.orders),
             {{"orders", static_cast<double>(s.orders), ""}, {"limit", 3, ""}});
     else if (s.finished)
-      v.add("warmaster.command.no_return",
+      v.add(warmaster::rule_id::command_no_return,
             fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it", u.id));
     if (u.type == TroopType::Flyer) {
       double best = std::numeric_limits<double>::infinity();
@@ -499,7 +500,7 @@ Verdict CommandState::validate_order(const Action& a) const {
         if (bf_->characters[k].side == u.side && !chars_[k].lost)
           best = std::min(best, character_distance(bf_->characters[k], u).distance);
       if (!(to_hundredths_of_mm(best) <= to_hundredths_of_mm(kFlyerCharacterRange)))
-        v.add("warmaster.command.flyer_range",
+        v.add(warmaster::rule_id::command_flyer_range,
               fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within {}",
                           u.id, std::isfinite(best) ? format_compared(best, kFlyerCharacterRange, "cm").value : std::string("far"),
                           format_compared(std::isfinite(best) ? best : 0, kFlyerCharacterRange, "cm").limit),
@@ -521,7 +522,7 @@ Verdict CommandState::validate_order(const Action& a) const {
   if (any_in_family && !all_in_family) {
     std::vector<int> inside, outside;
     for (int ui : group) (contains_index(family_, ui) ? inside : outside).push_back(ui);
-    v.add("warmaster.command.brigade_finish",
+    v.add(warmaster::rule_id::command_brigade_finish,
           fmt::format("{} {} {} to the brigade being ordered ({}) but {} {} not; finish the brigade before "
                       "ordering other units",
                       inside.size() == 1 ? "unit" : "units", join_ids(*bf_, inside),
@@ -531,7 +532,7 @@ Verdict CommandState::validate_order(const Action& a) const {
   if (!any_in_family)
     for (int ui : group)
       if (units_[static_cast<std::size_t>(ui)].orders > 0 && units_[static_cast<std::size_t>(ui)].ordered_by == c.id)
-        v.add("warmaster.command.no_return",
+        v.add(warmaster::rule_id::command_no_return,
               fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it",
                           unit_at(ui).id));
 
@@ -540,12 +541,12 @@ Verdict CommandState::validate_order(const Action& a) const {
     // (after moving) must still touch now.
     const std::vector<std::vector<int>>& at_start = orders_begun_ ? brigade_touching_ : touching_now();
     if (!connected(group, at_start))
-      v.add("warmaster.command.brigade_formed",
+      v.add(warmaster::rule_id::command_brigade_formed,
             fmt::format("units {} were not touching as one body when ordered movement began: a brigade cannot be "
                         "formed and moved in the same phase",
                         join_ids(*bf_, group)));
     else if (orders_begun_ && !connected(group, touching_between(*bf_, group, settings().contact_tolerance)))
-      v.add("warmaster.command.brigade_touching", fmt::format("units {} no longer touch as one body", join_ids(*bf_, group)));
+      v.add(warmaster::rule_id::command_brigade_touching, fmt::format("units {} no longer touch as one body", join_ids(*bf_, group)));
   }
   return v;
 }
@@ -596,12 +597,12 @@ Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MoveP
   Verdict v;
   require_no_pending_returns(v);
   if (!pending_) {
-    v.add("warmaster.command.no_order", "no order or home back is waiting for a move");
+    v.add(warmaster::rule_id::command_no_order, "no order or home back is waiting for a move");
     return v;
   }
   const PendingMove& p = *pending_;
   if (!p.kind) {
-    v.add("warmaster.command.failed_order", "a failed further order allows no move");
+    v.add(warmaster::rule_id::command_failed_order, "a failed further order allows no move");
     return v;
   }
   if (a.moves.empty()) return v;  // holding: the units stay where they are
@@ -614,16 +615,16 @@ Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MoveP
     MoveRequest req = a.moves[k];
     const int ui = unit_index(req.mover);
     if (ui < 0) {
-      v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", req.mover));
+      v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", req.mover));
       continue;
     }
     if (!contains_index(p.units, ui)) {
-      v.add("warmaster.command.not_ordered", fmt::format("unit {} has no order to move on ({} waiting: {})", req.mover,
+      v.add(warmaster::rule_id::command_not_ordered, fmt::format("unit {} has no order to move on ({} waiting: {})", req.mover,
                                                          p.source, join_ids(*bf_, p.units)));
       continue;
     }
     if (contains_index(movers, ui)) {
-      v.add("warmaster.command.not_ordered", fmt::format("unit {} moves once per order", req.mover));
+      v.add(warmaster::rule_id::command_not_ordered, fmt::format("unit {} moves once per order", req.mover));
       continue;
     }
     movers.push_back(ui);
@@ -654,7 +655,7 @@ Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MoveP
     for (int ui : p.units)
       if (!contains_index(chargers, ui)) body.push_back(ui);
     if (body.size() > 1 && !connected(body, touching_between(*cur, body, settings().contact_tolerance)))
-      v.add("warmaster.command.brigade_touching",
+      v.add(warmaster::rule_id::command_brigade_touching,
             fmt::format("the brigade's units that did not charge ({}) must end touching as one body",
                         join_ids(*bf_, body)));
   }
@@ -667,23 +668,23 @@ Verdict CommandState::validate_character_move(const Action& a, MoveScratch& scra
   Verdict v;
   require_no_pending_returns(v);
   if (step_ != CommandStep::Characters)
-    v.add("warmaster.command.character_move", "characters move at the end of the Command phase, after end_orders");
+    v.add(warmaster::rule_id::command_character_move, "characters move at the end of the Command phase, after end_orders");
   const int ci = character_index(a.character);
   if (ci < 0) {
-    v.add("warmaster.command.unknown", fmt::format("no character \"{}\"", a.character));
+    v.add(warmaster::rule_id::command_unknown, fmt::format("no character \"{}\"", a.character));
     return v;
   }
   const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
-  if (c.side != side_) v.add("warmaster.command.side", fmt::format("{} is not on the side moving", c.id));
+  if (c.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("{} is not on the side moving", c.id));
   if (chars_[static_cast<std::size_t>(ci)].moved)
-    v.add("warmaster.command.character_move", fmt::format("{} has already moved this phase", c.id));
+    v.add(warmaster::rule_id::command_character_move, fmt::format("{} has already moved this phase", c.id));
   if (chars_[static_cast<std::size_t>(ci)].lost)
-    v.add("warmaster.command.character_lost", fmt::format("{} left the table and did not come back", c.id));
+    v.add(warmaster::rule_id::command_character_lost, fmt::format("{} left the table and did not come back", c.id));
   if (chars_[static_cast<std::size_t>(ci)].frozen)
-    v.add("warmaster.command.returned",
+    v.add(warmaster::rule_id::command_returned,
           fmt::format("{} came back onto the table on a 3-4 and cannot move this turn", c.id));
   if (a.moves.size() != 1) {
-    v.add("warmaster.command.character_move", "a character move needs exactly one move");
+    v.add(warmaster::rule_id::command_character_move, "a character move needs exactly one move");
     return v;
   }
   MoveRequest req = a.moves[0];
@@ -693,15 +694,15 @@ Verdict CommandState::validate_character_move(const Action& a, MoveScratch& scra
   if (answer) *answer = std::move(checked);
   if (!a.join.empty()) {
     const int ui = unit_index(a.join);
-    if (ui < 0) v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", a.join));
+    if (ui < 0) v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", a.join));
     else if (unit_at(ui).side != c.side)
-      v.add("warmaster.command.join", fmt::format("{} can join only a friendly unit", c.id));
+      v.add(warmaster::rule_id::command_join, fmt::format("{} can join only a friendly unit", c.id));
     else if (v.legal()) {
       Character moved = c;
       moved.pose = req.stands.empty() ? c.pose : req.stands[0].final_pose;
       const double d = character_distance(moved, unit_at(ui)).distance;
       if (d > settings().contact_tolerance)
-        v.add("warmaster.command.join",
+        v.add(warmaster::rule_id::command_join,
               fmt::format("{} must end touching unit {} to join it ({} away; touching means within {})", c.id, a.join,
                           format_compared(d, settings().contact_tolerance, "cm").value,
                           format_compared(d, settings().contact_tolerance, "cm").limit),

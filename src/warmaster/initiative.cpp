@@ -1,4 +1,5 @@
 #include "referee/warmaster/initiative.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -145,7 +146,7 @@ bool evade_ends_clear(const Battlefield& bf, const Unit& moved, Verdict& v, cons
     const double d = unit_distance(moved, o).distance;
     if (to_hundredths_of_mm(d) >= 5000) continue;
     clear = false;
-    v.add("warmaster.initiative.evade_clearance",
+    v.add(warmaster::rule_id::initiative_evade_clearance,
            fmt::format("unit {} would end {} from {} unit {}: an evade ends at least {} from every enemy and every "
                        "engaged unit",
                        moved.id, format_compared(d, kEvadeClearance, "cm").value,
@@ -162,7 +163,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
                        MoveRequest& req, const std::vector<std::string>& burst_through, const Settings& settings,
                        Verdict& v, const MoveIndex* index, MoveScenes* scenes, bool ends_clear = false) {
   if (line.distance <= settings.contact_tolerance) {
-    v.add("warmaster.initiative.evade", fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
+    v.add(warmaster::rule_id::initiative_evade, fmt::format("unit {} is in contact with {} and cannot evade", evader.id, enemy.id));
     return false;
   }
   req.kind = MoveKind::Evade;
@@ -172,7 +173,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
   for (const StandPlan& p : req.stands)
     if (p.stand == line.stand) lead = &p;
   if (!lead) {
-    v.add("warmaster.initiative.evade_direction",
+    v.add(warmaster::rule_id::initiative_evade_direction,
           fmt::format("stand {} is nearest the enemy and must move first, straight away from {}", line.stand, enemy.id));
     return false;
   }
@@ -189,11 +190,11 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
     along_prev = along;
   }
   if (!straight)
-    v.add("warmaster.initiative.evade_direction",
+    v.add(warmaster::rule_id::initiative_evade_direction,
           fmt::format("stand {} must move in a straight line directly away from {} (direction {:.1f} degrees)",
                       line.stand, enemy.id, normalize_degrees(rad_to_deg(std::atan2(line.direction.x, line.direction.y)))));
   if (along_prev < kEvadeMinimum - 1e-6)
-    v.add("warmaster.initiative.evade_distance",
+    v.add(warmaster::rule_id::initiative_evade_distance,
           fmt::format("an evade moves at least {} (stand {} moves {})", format_compared(along_prev, kEvadeMinimum, "cm").limit,
                       line.stand, format_compared(along_prev, kEvadeMinimum, "cm").value),
           {{"moved", along_prev, "cm"}, {"minimum", kEvadeMinimum, "cm"}});
@@ -202,7 +203,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
     for (const StandPlan& p : req.stands)
       if (p.stand != line.stand) req.order.push_back(p.stand);
   } else if (req.order.front() != line.stand) {
-    v.add("warmaster.initiative.evade_order",
+    v.add(warmaster::rule_id::initiative_evade_order,
           fmt::format("stand {} is nearest the enemy and must move first", line.stand));
   }
 
@@ -215,11 +216,11 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
   for (const std::string& id : burst_through) {
     const Unit* b = bf.find_unit(id);
     if (!b) {
-      v.add("warmaster.command.unknown", fmt::format("no unit \"{}\"", id));
+      v.add(warmaster::rule_id::command_unknown, fmt::format("no unit \"{}\"", id));
       continue;
     }
     if (b->side != evader.side || b->engaged || b->id == evader.id) {
-      v.add("warmaster.initiative.burst_through",
+      v.add(warmaster::rule_id::initiative_burst_through,
             fmt::format("unit {} can burst through friendly unengaged units only, not {}", evader.id, id));
       continue;
     }
@@ -239,7 +240,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
   // stand may not go round: its line itself must be clear.
   for (const StandRoute& r : ans.routes)
     if (r.stand == line.stand && r.planned)
-      v.add("warmaster.initiative.evade_direction",
+      v.add(warmaster::rule_id::initiative_evade_direction,
             fmt::format("stand {} must move in a straight line directly away from {}, and that line is blocked",
                         line.stand, enemy.id));
   if (!v.legal()) return false;
@@ -250,7 +251,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
     for (std::size_t i = 0; i < moved->stands.size(); ++i)
       for (std::size_t j = 0; j < b.stands.size(); ++j)
         if (overlaps(moved->footprint(i), b.footprint(j), settings.contact_tolerance)) {
-          v.add("warmaster.initiative.burst_through",
+          v.add(warmaster::rule_id::initiative_burst_through,
                 fmt::format("unit {} must pass completely through {}: stand {} ends on it", evader.id, b.id, i));
           i = moved->stands.size() - 1;
           break;

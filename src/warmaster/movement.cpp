@@ -2,6 +2,7 @@
 // overlap and leaving the table (movement text; docs/rulings.md#warmaster-move-pace and the entries after it). The
 // checks only read the battlefield; apply_move() makes the change.
 #include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -20,13 +21,13 @@ namespace referee::warmaster {
 
 namespace {
 
-constexpr const char* kRulePace = "warmaster.movement.pace";
-constexpr const char* kRuleFormation = "warmaster.movement.formation";
-constexpr const char* kRuleDistance = "warmaster.movement.distance";
-constexpr const char* kRuleTerrain = "warmaster.movement.terrain";
-constexpr const char* kRuleOverlap = "warmaster.movement.overlap";
-constexpr const char* kRuleOffTable = "warmaster.movement.off_table";
-constexpr const char* kRuleConfused = "warmaster.movement.confused";
+constexpr const char* kRulePace = warmaster::rule_id::movement_pace;
+constexpr const char* kRuleFormation = warmaster::rule_id::movement_formation;
+constexpr const char* kRuleDistance = warmaster::rule_id::movement_distance;
+constexpr const char* kRuleTerrain = warmaster::rule_id::movement_terrain;
+constexpr const char* kRuleOverlap = warmaster::rule_id::movement_overlap;
+constexpr const char* kRuleOffTable = warmaster::rule_id::movement_off_table;
+constexpr const char* kRuleConfused = warmaster::rule_id::movement_confused;
 
 constexpr std::array<const char*, 4> kCornerNames{"front-left", "front-right", "rear-right", "rear-left"};
 
@@ -227,7 +228,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     if (out.failed < 0) out.failed = i;
     if (!search.reasons) {
       // Legality only: the first stand with no route decides, and its legs' reasons are not written.
-      out.violations.push_back({"warmaster.movement.path",
+      out.violations.push_back({warmaster::rule_id::movement_path,
                                 stand_label(i) + ": no route round what blocks the straight line within the allowance",
                                 {}});
       break;
@@ -238,7 +239,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
       out.violations.insert(out.violations.end(), legs.begin(), legs.end());
     }
     if (route.poses.size() == 2)
-      out.violations.push_back({"warmaster.movement.path",
+      out.violations.push_back({warmaster::rule_id::movement_path,
                                 fmt::format("{}: no route round what blocks the straight line within {} (the "
                                             "allowance plus the stand's longest edge)",
                                             stand_label(i), cm(search.route)),

@@ -1,4 +1,5 @@
 #include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,7 @@ namespace referee::warmaster {
 
 long long to_hundredths_of_mm(double cm) { return std::llround(cm * 1000.0); }
 
-// Reading 1, in whole hundredths of a millimetre so that 40.000 cm is -1 and
+// docs/rulings.md#warmaster-command-distance-penalty, in whole hundredths of a millimetre so that 40.000 cm is -1 and
 // 40.001 cm is -2, with no floating-point doubt at the band edges.
 int distance_penalty(double cm) {
   const long long d = to_hundredths_of_mm(cm);
@@ -42,20 +43,20 @@ OrderTarget order_target(const OrderFactors& f) {
   t.command = f.command;
   t.effective_command = effective_command(f);
   if (int p = distance_penalty(f.distance); p != 0)
-    t.penalties.push_back({"warmaster.command.distance", "distance", p,
+    t.penalties.push_back({warmaster::rule_id::command_distance, "distance", p,
                            fmt::format("unit {} away: over {} cm, up to {} cm", format_measure(f.distance, "cm"), -20 * p, 20 - 20 * p)});
   if (f.previous_orders > 0)
-    t.penalties.push_back({"warmaster.command.further_order", "further order", -f.previous_orders,
+    t.penalties.push_back({warmaster::rule_id::command_further_order, "further order", -f.previous_orders,
                            fmt::format("order {} to this unit this phase: -1 for each earlier order",
                                        f.previous_orders + 1)});
   if (f.enemy_near)
-    t.penalties.push_back({"warmaster.command.enemy_near", "enemy within 20 cm", -1,
+    t.penalties.push_back({warmaster::rule_id::command_enemy_near, "enemy within 20 cm", -1,
                            "the closest enemy unit is 20 cm or less away"});
   if (f.dense)
-    t.penalties.push_back({"warmaster.command.dense", "dense terrain", -1,
+    t.penalties.push_back({warmaster::rule_id::command_dense, "dense terrain", -1,
                            "at least one stand is at least partly inside dense terrain"});
   if (f.stands_lost > 0)
-    t.penalties.push_back({"warmaster.command.casualties", "casualties", -f.stands_lost,
+    t.penalties.push_back({warmaster::rule_id::command_casualties, "casualties", -f.stands_lost,
                            fmt::format("{} stand{} lost: -1 each", f.stands_lost, f.stands_lost == 1 ? "" : "s")});
   for (const CommandPenalty& p : t.penalties) t.total_penalty += p.value;
   t.needed = t.effective_command + t.total_penalty;

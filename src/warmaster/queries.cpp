@@ -1,4 +1,5 @@
 #include "referee/warmaster/queries.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -104,7 +105,7 @@ Json distance_query(const Battlefield& bf, const JsonReader& r, std::string* tex
   if (text)
     *text = fmt::format("warmaster.distance: {} to {} is {} (closest points {} and {})\n", a, b,
                         format_measure(cp.distance, "cm"), pt(cp.on_a), pt(cp.on_b));
-  return {{"rule", "warmaster.distance"},
+  return {{"rule", warmaster::rule_id::distance},
           {"from", a},
           {"to", b},
           {"distance", milli(cp.distance)},
@@ -130,7 +131,7 @@ Json route_query(const Battlefield& bf, const Settings& settings, const JsonRead
   const std::string label = "stand " + std::to_string(stand + 1);
   const std::vector<Ruling> direct = scene.check_leg(from, to, label);
   const auto route = scene.shortest_route(from, to, max);
-  Json j{{"rule", "warmaster.movement.path"}, {"unit", unit},          {"stand", stand},
+  Json j{{"rule", warmaster::rule_id::movement_path}, {"unit", unit},          {"stand", stand},
          {"from", pose(from)},                {"to", pose(to)},        {"direct_clear", direct.empty()},
          {"direct_violations", direct},       {"max", max},            {"full_pace", pace}};
   std::string t;
@@ -397,7 +398,7 @@ Json combat_odds_query(const CommandState& s, const JsonReader& r, std::string* 
   }
   if (engagements.empty()) t = "No engagement: nothing fights.\n";
   if (text) *text = t;
-  return {{"side", s.side()}, {"rule", "warmaster.combat.hits"}, {"engagements", engagements}};
+  return {{"side", s.side()}, {"rule", warmaster::rule_id::combat_hits}, {"engagements", engagements}};
 }
 
 // The engine's own evade (CommandState::compute_evade, plan_evade), shown
@@ -419,7 +420,7 @@ Json evade_plan_query(const CommandState& s, const JsonReader& r, std::string* t
     }
   const EvadeLine line = evade_line(*u, *e);
   const auto plan = s.compute_evade(unit, enemy, burst);
-  Json j{{"rule", "warmaster.initiative.evade"}, {"unit", unit}, {"enemy", enemy}, {"possible", plan.has_value()},
+  Json j{{"rule", warmaster::rule_id::initiative_evade}, {"unit", unit}, {"enemy", enemy}, {"possible", plan.has_value()},
          {"line", {{"stand", line.stand}, {"from", point(line.from)}, {"direction", point(line.direction)}}}};
   if (!plan) {
     if (text) *text = fmt::format("{} cannot evade {}: no legal slide along the evade line\n", unit, enemy);

@@ -1,6 +1,7 @@
 // Reach: a grid Dijkstra over the transit disc's clearance space, and
 // marching squares for its boundary. The method is described in reach.hpp.
 #include "referee/warmaster/reach.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <array>
@@ -816,7 +817,7 @@ void to_json(nlohmann::json& j, const ReachAnswer& a) {
   for (const Pose& p : a.starts) starts.push_back({{"x", p.position.x}, {"y", p.position.y}, {"facing", p.facing_deg}});
   nlohmann::json gates = nlohmann::json::array();
   for (const Segment& s : a.gates) gates.push_back({{r2(s.a.x), r2(s.a.y)}, {r2(s.b.x), r2(s.b.y)}});
-  j = {{"rule", "warmaster.movement.reach"},
+  j = {{"rule", warmaster::rule_id::movement_reach},
        {"mover", a.mover},
        {"kind", to_string(a.kind)},
        {"allowance", a.allowance},

@@ -1,6 +1,7 @@
 // The Shooting phase: targets, hits, saves, casualties, drive backs, and
 // their exact odds. The model is described in shooting.hpp.
 #include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,14 +23,14 @@ namespace referee::warmaster {
 
 namespace {
 
-constexpr const char* kRuleTarget = "warmaster.shooting.target";
-constexpr const char* kRuleNoTarget = "warmaster.shooting.no_target";
-constexpr const char* kRuleEngaged = "warmaster.shooting.engaged";
-constexpr const char* kRuleHits = "warmaster.shooting.hits";
-constexpr const char* kRuleCasualties = "warmaster.shooting.casualties";
-constexpr const char* kRuleDriveBack = "warmaster.shooting.drive_back";
-constexpr const char* kRuleRout = "warmaster.shooting.rout";
-constexpr const char* kRuleBlocked = "warmaster.shooting.blocked";
+constexpr const char* kRuleTarget = warmaster::rule_id::shooting_target;
+constexpr const char* kRuleNoTarget = warmaster::rule_id::shooting_no_target;
+constexpr const char* kRuleEngaged = warmaster::rule_id::shooting_engaged;
+constexpr const char* kRuleHits = warmaster::rule_id::shooting_hits;
+constexpr const char* kRuleCasualties = warmaster::rule_id::shooting_casualties;
+constexpr const char* kRuleDriveBack = warmaster::rule_id::shooting_drive_back;
+constexpr const char* kRuleRout = warmaster::rule_id::shooting_rout;
+constexpr const char* kRuleBlocked = warmaster::rule_id::shooting_blocked;
 
 // docs/rulings.md#warmaster-shooting-position: an obstacle a stand is
 // "behind" lies in front of its front edge, this close to it.

@@ -1,6 +1,7 @@
 // The transit model (docs/rulings.md#warmaster-transit-model; header comment of transit.hpp):
 // building the scene's obstacles and gates, and checking one leg.
 #include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/rule_ids.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -501,7 +502,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     bool enemy = m.obstacles[k].enemy || (j >= 0 && m.obstacles[j].enemy);
     std::string who = m.obstacles[k].label() + " and " + m.gap_partner_label(j);
     Ruling r;
-    r.rule = "warmaster.movement.gap";
+    r.rule = warmaster::rule_id::movement_gap;
     if (enemy) {
       r.reason = fmt::format("{}: gap between {} is {}, not wider than the {} frontage (a gap beside an enemy stand "
                              "must be wider than the stand's frontage), at {}",
@@ -603,14 +604,14 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     double along = h.t * leg;
     Ruling r;
     if (o.kind == TransitObstacle::Kind::Terrain) {
-      r.rule = "warmaster.movement.terrain";
+      r.rule = warmaster::rule_id::movement_terrain;
       std::string who = m.character ? std::string("a character (as infantry)") : std::string(to_string(m.type));
       r.reason = fmt::format("{}: {} may not enter {} ({}); it would halt at its edge at {}, {} along the {} leg",
                              stand_label, who, o.label(), to_string(o.terrain), at(centre), format_measure(along, "cm"),
                              format_measure(leg, "cm"));
       r.figures = {{"halt_at", along, "cm"}, {"leg", leg, "cm"}};
     } else {
-      r.rule = "warmaster.movement.path";
+      r.rule = warmaster::rule_id::movement_path;
       std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own" : (o.enemy ? "enemy" : "friendly");
       r.reason = fmt::format(
           "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
@@ -628,7 +629,7 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     OrientedRect end = OrientedRect::from_pose(to, m.width, m.depth);
     for (std::size_t i = 0; i < m.burst_rects.size(); ++i) {
       if (!overlaps(end, m.burst_rects[i], m.tol)) continue;
-      out.push_back({"warmaster.movement.burst_through",
+      out.push_back({warmaster::rule_id::movement_burst_through,
                      fmt::format("{}: ends on {}, which it bursts through; an evader must pass completely through "
                                  "(ends at {})",
                                  stand_label, m.burst_labels[i], at(to.position)),

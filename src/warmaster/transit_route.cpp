@@ -280,7 +280,7 @@ std::optional<std::vector<Pose>> TransitScene::shortest_route(const Pose& from, 
 
   auto finish = [&](const std::vector<Vec2>& centres) {
     // Facings: every pose keeps the start facing until one leg turns to the
-    // final facing; choose the leg where the turn costs least (reading 4).
+    // final facing; choose the leg where the turn costs least (docs/rulings.md#warmaster-reach-facing).
     // Each centre's corners under either facing are computed once; the sums
     // are route_distance's, term for term.
     const std::size_t k = centres.size();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include "referee/blightmeer/rule_ids.hpp"
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,6 @@ Resolution resolve_checked_move(const Terrain& terrain, State& state, const Move
 // (not Engaged with) a unit already there, in a direction from that unit's
 // centre, rolled on a d8 when the spot is that centre. Returns the spot used.
 Vec3 place_after_fall(const Terrain& terrain, const State& state, int self, Vec3 spot, Dice& dice,
-                      std::vector<Ruling>& events, const std::string& rule = "blightmeer.fall.placement");
+                      std::vector<Ruling>& events, const std::string& rule = blightmeer::rule_id::fall_placement);
 
 }  // namespace referee::blightmeer

@@ -50,7 +50,7 @@ struct MoveRequest {
 struct StandRoute {
   int stand = 0;
   std::vector<Pose> poses;       // start, waypoints, final
-  double used = 0;               // cm, reading 4
+  double used = 0;               // cm, docs/rulings.md#warmaster-move-distance
   bool planned = false;          // the engine added waypoints to get round something
 };
 

@@ -46,10 +46,10 @@ struct OrderTarget {
 
 // Distances are compared to one hundredth of a millimetre (0.001 cm).
 long long to_hundredths_of_mm(double cm);
-// Reading 1: up to and including 20 cm none; over 20 up to and including 40
+// docs/rulings.md#warmaster-command-distance-penalty: up to and including 20 cm none; over 20 up to and including 40
 // cm -1; -1 more per further 20 cm. Returns a value <= 0.
 int distance_penalty(double cm);
-// "Enemy within 20 cm" applies at 20 cm or less (reading 1).
+// "Enemy within 20 cm" applies at 20 cm or less (docs/rulings.md#warmaster-command-distance-penalty).
 bool within_20cm(double cm);
 
 // The number needed and nothing else: the hot path (BM_WarmasterOrderTarget).
@@ -61,7 +61,7 @@ OrderTarget order_target(const OrderFactors& f);
 // Shortest distance from the unit to the closest enemy unit (cm); a large
 // number when there is none. Stops early once one is found within `stop_at`.
 double closest_enemy_distance(const Battlefield& bf, const Unit& u, double stop_at = 0);
-// Is an enemy unit 20 cm or less away (reading 1)? The fast form used for
+// Is an enemy unit 20 cm or less away (docs/rulings.md#warmaster-command-distance-penalty)? The fast form used for
 // the order test.
 bool enemy_within(const Battlefield& bf, const Unit& u, double cm = 20.0);
 // The same for every unit of `side` at once (1 when an enemy is that close;

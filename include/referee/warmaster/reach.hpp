@@ -28,7 +28,7 @@
 //   enter, the table edge.
 // - Facing (docs/rulings.md#warmaster-reach-facing): by default each stand
 //   keeps its own facing, so every corner moves as far as the centre
-//   (reading 4). With a final facing given, one straight leg costs exactly
+//   (docs/rulings.md#warmaster-move-distance). With a final facing given, one straight leg costs exactly
 //   what the checker measures, its farthest-moving corner; a route is
 //   charged 2 * rho * sin(turn / 2) on top of its centre's path (rho: the
 //   half-diagonal), the most a corner can move further than the centre,

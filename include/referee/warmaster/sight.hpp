@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include "referee/warmaster/rule_ids.hpp"
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ ClosestPoints unit_distance(const Unit& a, const Unit& b);
 ClosestPoints character_distance(const Character& c, const Unit& u);
 
 struct SightAnswer {
-  std::string rule = "warmaster.sight";
+  std::string rule = warmaster::rule_id::sight;
   bool visible = false;
   std::optional<Segment> line;    // a clear line found, from a viewer's edge to the target
   std::string blocked_by;         // when not visible: what blocked the best candidate line ("unit orcs-2", "terrain wood-1")

@@ -139,12 +139,12 @@ class TransitScene {
   bool leg_clear(const Pose& from, const Pose& to) const;
 
   // The shortest route from `from` to `to` obeying the gap rule, as poses
-  // including both ends, measured as reading 4 measures it (corners, leg by
+  // including both ends, measured as docs/rulings.md#warmaster-move-distance measures it (corners, leg by
   // leg). nullopt when no route exists within `max_length`.
   // The search bounds the centre path by `max_length`; the measured corner
   // distance (route_distance) can be a little longer, and the caller
   // compares it with the allowance. Intermediate poses keep the start
-  // facing except on the one leg where turning costs least (reading 4).
+  // facing except on the one leg where turning costs least (docs/rulings.md#warmaster-reach-facing).
   std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length) const;
   // The route shortest_route(from, to, read_length) gives when it is no
   // longer than max_length (<= read_length), found at the cost of a search
