@@ -129,7 +129,7 @@ const std::vector<InitiativeCandidate>& CommandState::initiative_targets(const s
   if (ui < 0) return none;
   if (targets_.empty()) targets_.resize(2 * bf_->units.size());
   auto& slot = targets_[2 * static_cast<std::size_t>(ui) + (charge ? 1 : 0)];
-  if (!slot) slot = initiative_candidates(*bf_, unit_at(ui), settings(), charge);
+  if (!slot) slot = initiative_candidates(*bf_, move_index(), unit_at(ui), settings(), charge);
   return *slot;
 }
 
@@ -580,7 +580,7 @@ std::optional<OrderFactors> CommandState::order_factors_now(const std::string& c
   if (ci < 0 || group.empty()) return std::nullopt;
   const bool bonus = settings().first_turn_command_bonus && turn_ == 1 &&
                      !chars_[static_cast<std::size_t>(ci)].first_order_given;
-  return order_factors(*bf_, bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
+  return order_factors(*bf_, move_index(), bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
 }
 
 MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,

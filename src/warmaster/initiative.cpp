@@ -15,11 +15,16 @@
 
 namespace referee::warmaster {
 
-std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const Unit& u, const Settings& settings,
-                                                       bool charge) {
+namespace {
+// initiative_candidates over `enemies` (indices into bf.units, ascending;
+// all of them when null).
+std::vector<InitiativeCandidate> candidates_among(const Battlefield& bf, const std::vector<int>* enemies, const Unit& u,
+                                                  const Settings& settings, bool charge) {
   std::vector<InitiativeCandidate> out;
   if (u.stands.empty()) return out;
-  for (const Unit& e : bf.units) {
+  const std::size_t n = enemies ? enemies->size() : bf.units.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const Unit& e = bf.units[enemies ? static_cast<std::size_t>((*enemies)[k]) : k];
     if (e.side == u.side || e.stands.empty()) continue;
     if (!units_may_touch(u, e, kInitiativeRange)) continue;
     const double d = unit_distance(u, e).distance;
@@ -38,6 +43,24 @@ std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, co
   std::stable_sort(out.begin(), out.end(),
                    [](const InitiativeCandidate& a, const InitiativeCandidate& b) { return a.distance < b.distance; });
   return out;
+}
+}  // namespace
+
+std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const Unit& u, const Settings& settings,
+                                                       bool charge) {
+  return candidates_among(bf, nullptr, u, settings, charge);
+}
+
+std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                                                       const Settings& settings, bool charge) {
+  if (u.stands.empty()) return {};
+  // units_may_touch: some stand centre of an enemy within both stands' radii
+  // and the range of one of u's; that centre lies in the enemy's bounds.
+  Aabb centres{u.stands.front().pose.position, u.stands.front().pose.position};
+  for (const Stand& s : u.stands) centres = centres.merged({s.pose.position, s.pose.position});
+  std::vector<int> near;
+  index.units_near(centres.inflated(stand_circumradius(u) + index.max_stand_radius() + kInitiativeRange + 0.001), near);
+  return candidates_among(bf, &near, u, settings, charge);
 }
 
 namespace {

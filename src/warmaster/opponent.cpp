@@ -965,7 +965,7 @@ bool wants_to_move(const Ctx& c, const Unit& u) {
 
 int needed_for(const Ctx& c, const Character& ch, const std::vector<const Unit*>& group, int previous) {
   const bool bonus = c.settings.first_turn_command_bonus && c.s.turn() == 1;
-  return order_needed(order_factors(c.bf, ch, group, previous, bonus));
+  return order_needed(order_factors(c.bf, c.index, ch, group, previous, bonus));
 }
 
 bool character_can_order(const CommandState& s, std::size_t ci) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "referee/core/svg.hpp"
+#include "referee/warmaster/movement.hpp"
 #include "referee/warmaster/sight.hpp"
 #include "referee/warmaster/troops.hpp"
 #include "stand_pairs.hpp"
@@ -135,6 +136,20 @@ bool enemy_within(const Battlefield& bf, const Unit& u, double cm) {
   return false;
 }
 
+bool enemy_within(const Battlefield& bf, const MoveIndex& index, const Unit& u, double cm) {
+  if (u.stands.empty()) return false;
+  const Aabb ubox = stands_box(u);
+  // stands_box(e) lies within e's bounds inflated by its stands' radius, so
+  // every unit `within` could accept meets this box.
+  std::vector<int> near;
+  index.units_near(ubox.inflated(cm + 0.001 + index.max_stand_radius()), near);
+  for (int i : near) {
+    const Unit& e = bf.units[static_cast<std::size_t>(i)];
+    if (e.side != u.side && !e.stands.empty() && within(u, ubox, e, stands_box(e), cm)) return true;
+  }
+  return false;
+}
+
 std::vector<char> enemies_within(const Battlefield& bf, int side, double cm) {
   const std::size_t n = bf.units.size();
   std::vector<Aabb> boxes(n);
@@ -178,8 +193,9 @@ bool in_dense_terrain(const Battlefield& bf, const Unit& u) {
   return false;
 }
 
-OrderFactors order_factors(const Battlefield& bf, const Character& c, std::span<const Unit* const> units,
-                           int previous_orders, bool first_turn_bonus) {
+namespace {
+OrderFactors factors(const Battlefield& bf, const MoveIndex* index, const Character& c,
+                     std::span<const Unit* const> units, int previous_orders, bool first_turn_bonus) {
   OrderFactors f;
   f.command = c.command;
   f.previous_orders = previous_orders;
@@ -187,10 +203,21 @@ OrderFactors order_factors(const Battlefield& bf, const Character& c, std::span<
   for (const Unit* u : units) {
     f.distance = std::max(f.distance, character_distance(c, *u).distance);
     f.stands_lost = std::max(f.stands_lost, u->stands_lost);
-    if (!f.enemy_near) f.enemy_near = enemy_within(bf, *u, 20.0);
+    if (!f.enemy_near) f.enemy_near = index ? enemy_within(bf, *index, *u, 20.0) : enemy_within(bf, *u, 20.0);
     if (!f.dense) f.dense = in_dense_terrain(bf, *u);
   }
   return f;
+}
+}  // namespace
+
+OrderFactors order_factors(const Battlefield& bf, const Character& c, std::span<const Unit* const> units,
+                           int previous_orders, bool first_turn_bonus) {
+  return factors(bf, nullptr, c, units, previous_orders, first_turn_bonus);
+}
+
+OrderFactors order_factors(const Battlefield& bf, const MoveIndex& index, const Character& c,
+                           std::span<const Unit* const> units, int previous_orders, bool first_turn_bonus) {
+  return factors(bf, &index, c, units, previous_orders, first_turn_bonus);
 }
 
 // --- Odds --------------------------------------------------------------------

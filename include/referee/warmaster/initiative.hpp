@@ -34,6 +34,9 @@ struct InitiativeCandidate {
 // all round).
 std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const Unit& u, const Settings& settings,
                                                        bool charge);
+// The same, reading only the enemies near `u` through `index` (of `bf`).
+std::vector<InitiativeCandidate> initiative_candidates(const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                                                       const Settings& settings, bool charge);
 
 // Reading (docs/rulings.md#warmaster-command-ignoring-enemies): `e` is cut
 // off from `u` when the straight line between their closest points crosses
