@@ -112,6 +112,16 @@ inline Battlefield make_field(int units, int features = 20, std::uint64_t seed =
   return bf;
 }
 
+// A copy of terrain feature `f` moved by `shift`, its id tagged.
+inline TerrainFeature shifted_feature(TerrainFeature f, Vec2 shift, const std::string& tag) {
+  f.id += tag;
+  for (Polygon& p : f.pieces)
+    for (Vec2& v : p.points) v += shift;
+  for (Vec2& v : f.line) v += shift;
+  f.bounds = {f.bounds.min + shift, f.bounds.max + shift};
+  return f;
+}
+
 // make_field(units, features, seed) repeated `nx` x `ny` times on a table
 // nx * 180 by ny * 120 cm, each copy shifted by whole tables: a big battle in
 // which every unit of the first copy keeps its id and its surroundings (tiles
@@ -129,14 +139,7 @@ inline Battlefield make_tiled_field(int units, int nx, int ny, int features = 20
     for (int col = 0; col < nx; ++col) {
       const Vec2 shift{base.width * col, base.height * row};
       const std::string tag = (col == 0 && row == 0) ? "" : "@" + std::to_string(col) + "," + std::to_string(row);
-      for (TerrainFeature f : base.terrain) {
-        f.id += tag;
-        for (Polygon& p : f.pieces)
-          for (Vec2& v : p.points) v += shift;
-        for (Vec2& v : f.line) v += shift;
-        f.bounds = {f.bounds.min + shift, f.bounds.max + shift};
-        terrain.push_back(std::move(f));
-      }
+      for (const TerrainFeature& f : base.terrain) terrain.push_back(shifted_feature(f, shift, tag));
       for (Unit u : base.units) {
         u.id += tag;
         u.name = u.id;

@@ -9,6 +9,8 @@
 // gives one, counts `copies` times the units.
 #pragma once
 
+#include "warmaster_field.hpp"
+
 #include <memory>
 #include <string>
 
@@ -31,14 +33,7 @@ inline std::shared_ptr<const CommandGame> tiled_game(const CommandGame& base, in
   for (int k = 0; k < copies; ++k) {
     const Vec2 shift{from.width * k, 0};
     const std::string tag = tile_tag(k);
-    for (TerrainFeature f : from.terrain) {
-      f.id += tag;
-      for (Polygon& p : f.pieces)
-        for (Vec2& v : p.points) v += shift;
-      for (Vec2& v : f.line) v += shift;
-      f.bounds = {f.bounds.min + shift, f.bounds.max + shift};
-      terrain.push_back(std::move(f));
-    }
+    for (const TerrainFeature& f : from.terrain) terrain.push_back(shifted_feature(f, shift, tag));
     for (Unit u : from.units) {
       u.id += tag;
       for (Stand& s : u.stands) s.pose.position += shift;
