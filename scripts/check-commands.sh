@@ -2,7 +2,7 @@
 # Checks that every external command our scripts and tests run is either
 # installed by scripts/install-deps.sh or part of a minimal Debian 12 (what
 # `debootstrap --variant=minbase bookworm` installs). A fresh Debian lacks
-# python3, jq, curl, gawk, which is how a test can pass here and fail there.
+# python3, a JSON filter or an HTTP client, gawk: how a test can pass here and fail there.
 # Usage: scripts/check-commands.sh [repository root]   Exit 1 listing each
 # unknown command as file:line: command.
 #

@@ -428,10 +428,10 @@ std::vector<StandApart> stands_apart(const std::vector<OrientedRect>& rects, dou
   return out;
 }
 
-std::string describe_apart(const StandApart& a, double tolerance) {
+std::string describe_apart(const StandApart& a, double tolerance, std::string_view when) {
   const ComparedFigures f = format_compared(a.gap * 10, tolerance * 10, "mm");
-  return fmt::format("{} touches no other stand of its unit (nearest: {}, {} away; touching means within {})",
-                     stand_label(a.stand), stand_label(a.nearest), f.value, f.limit);
+  return fmt::format("{} touches no other stand of its unit{} (nearest: {}, {} away; touching means within {})",
+                     stand_label(a.stand), when, stand_label(a.nearest), f.value, f.limit);
 }
 
 std::vector<Ruling> formation_warnings(const Battlefield& bf, const Settings& settings) {
@@ -471,9 +471,7 @@ void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, c
   RotMemo rot;
   for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back(), rot));
   for (const StandApart& a : stands_apart(finals, settings.contact_tolerance)) {
-    std::string reason = describe_apart(a, settings.contact_tolerance);
-    reason.insert(reason.find(" (nearest"), " at the end of the move");
-    verdict.add(kRuleFormation, std::move(reason),
+    verdict.add(kRuleFormation, describe_apart(a, settings.contact_tolerance, " at the end of the move"),
                 {{"gap", a.gap, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
   }
 }

@@ -143,7 +143,7 @@ TEST_F(FrontTest, CrossSiteRequestsChangeNothing) {
   EXPECT_EQ(one(post("/api/games", "{}", "Content-Type: Application/JSON; charset=utf-8\r\n")).status, 201);
   const Answer log = one(get("/api/games/" + id + "/log"));
   EXPECT_EQ(one(post("/api/games/import", log.body, "Content-Type: application/x-ndjson\r\n")).status, 201);
-  EXPECT_EQ(one(post("/api/games/" + id + "/undo", "", "")).status, 409);  // curl -X POST: no body, no type
+  EXPECT_EQ(one(post("/api/games/" + id + "/undo", "", "")).status, 409);  // a bare POST: no body, no type
   EXPECT_EQ(one("DELETE /api/games/" + id + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n").status, 200);
   // Reading is not changing: a GET needs no Origin check.
   EXPECT_EQ(one(get("/api/battles", "Origin: http://evil.example\r\n")).status, 200);

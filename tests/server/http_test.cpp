@@ -98,7 +98,7 @@ TEST_F(HttpServerTest, TheApiAnswersAndRefusesOverHttp) {
   EXPECT_EQ(battles->status, 200);
 }
 
-// What `curl -X POST` sends: no Content-Length, no body. HTTP/1.1 says such
+// What a command-line HTTP client sends for a bare POST: no Content-Length, no body. HTTP/1.1 says such
 // a request has no body, so it is answered at once (cpp-httplib waited for
 // a body for its 10 s read timeout, then answered 400).
 TEST_F(HttpServerTest, ABodilessPostIsAnsweredAtOnce) {

@@ -1,5 +1,5 @@
 // json_tool: the few JSON edits and comparisons the command-line tests need,
-// so they run on a Debian without python3 or jq. Independent of the code under
+// so they run on a Debian without python3 or a JSON filter. Independent of the code under
 // test: it links only nlohmann_json. Keys keep their order (ordered_json), so
 // an edited file differs from its source only where it was edited.
 //

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "referee/core/dice.hpp"
@@ -181,8 +182,8 @@ struct StandApart {
   double gap = 0;  // cm
 };
 std::vector<StandApart> stands_apart(const std::vector<OrientedRect>& rects, double tolerance);
-// "stand 1 touches no other stand of its unit (nearest: stand 2, 20.0 mm away; ...)".
-std::string describe_apart(const StandApart& a, double tolerance);
+// "stand 1 touches no other stand of its unit{when} (nearest: stand 2, 20.0 mm away; ...)".
+std::string describe_apart(const StandApart& a, double tolerance, std::string_view when = {});
 // A battle's units deployed with a stand touching none of its unit
 // (warmaster.movement.formation; docs/rulings.md#warmaster-deployment): one warning each. The
 // battle still loads; such a unit's next move must re-form it.
