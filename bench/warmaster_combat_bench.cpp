@@ -8,7 +8,7 @@
 #include <string>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/combat/combat.hpp"
 
 namespace {
 

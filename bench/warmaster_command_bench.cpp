@@ -7,10 +7,10 @@
 #include <string>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_state.hpp"
-#include "referee/warmaster/orders.hpp"
-#include "referee/warmaster/command_sim.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/command/orders.hpp"
+#include "referee/warmaster/opponent/command_sim.hpp"
 #include "warmaster_field.hpp"
 #include "warmaster_tiled_battle.hpp"
 

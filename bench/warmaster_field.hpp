@@ -18,7 +18,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/core/geometry.hpp"
-#include "referee/warmaster/model.hpp"
+#include "referee/warmaster/model/model.hpp"
 
 namespace referee::warmaster::bench {
 

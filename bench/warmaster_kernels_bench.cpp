@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "referee/warmaster/transit_kernels.hpp"
+#include "referee/warmaster/movement/transit_kernels.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 #include "warmaster_field.hpp"
 
 using namespace referee;

@@ -23,9 +23,9 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/command_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
 #include "referee/warmaster/game_interface.hpp"
-#include "referee/warmaster/opponent.hpp"
+#include "referee/warmaster/opponent/opponent.hpp"
 #include "warmaster_tiled_battle.hpp"
 
 namespace {

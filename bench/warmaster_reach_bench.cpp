@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 #include "warmaster_field.hpp"
 
 using namespace referee;

@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 #include "warmaster_field.hpp"
 
 namespace {

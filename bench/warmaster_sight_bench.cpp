@@ -4,9 +4,9 @@
 // search runs to the end), and one unit's reach there.
 #include <benchmark/benchmark.h>
 
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 #include "warmaster_rows_field.hpp"
 
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/command_json.hpp"
-#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
+#include "referee/warmaster/battle/command_state.hpp"
 
 namespace referee::warmaster::bench {
 

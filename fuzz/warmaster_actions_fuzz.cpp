@@ -12,10 +12,10 @@
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_json.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/settings.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/model/settings.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -8,8 +8,8 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/army_list.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/model/army_list.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -11,11 +11,11 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/combat/combat.hpp"
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include "referee/core/errors.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
 
 namespace {
 

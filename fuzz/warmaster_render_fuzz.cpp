@@ -7,8 +7,8 @@
 #include "fuzz_support.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/render.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/render.hpp"
 
 using namespace referee;
 

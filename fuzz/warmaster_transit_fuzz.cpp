@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/sight.hpp"
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/sight.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

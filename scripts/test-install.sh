@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
-for f in bin/referee include/referee/core/chance.hpp include/referee/warmaster/orders.hpp; do
+for f in bin/referee include/referee/core/chance.hpp include/referee/warmaster/command/orders.hpp; do
   [[ -f "$prefix/$f" ]] || { echo "FAIL: $f was not installed"; exit 1; }
 done
 config=$(find "$prefix" -name refereeConfig.cmake)

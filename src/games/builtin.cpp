@@ -5,8 +5,8 @@
 #include "referee/blightmeer/game_interface.hpp"
 #include "referee/blightmeer/rules.hpp"
 #include "referee/warmaster/game_interface.hpp"
-#include "referee/warmaster/render.hpp"
-#include "referee/warmaster/rules.hpp"
+#include "referee/warmaster/battle/render.hpp"
+#include "referee/warmaster/model/rules.hpp"
 #include "system_commands.hpp"
 
 namespace referee {

@@ -4,14 +4,14 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/army_list.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_json.hpp"
-#include "referee/warmaster/command_sim.hpp"
-#include "referee/warmaster/contact.hpp"
-#include "referee/warmaster/opponent.hpp"
-#include "referee/warmaster/queries.hpp"
-#include "referee/warmaster/rules.hpp"
+#include "referee/warmaster/model/army_list.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
+#include "referee/warmaster/opponent/command_sim.hpp"
+#include "referee/warmaster/movement/contact.hpp"
+#include "referee/warmaster/opponent/opponent.hpp"
+#include "referee/warmaster/battle/queries.hpp"
+#include "referee/warmaster/model/rules.hpp"
 
 namespace referee::warmaster {
 

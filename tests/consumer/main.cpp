@@ -6,7 +6,7 @@
 #include "referee/ancients/hex.hpp"
 #include "referee/blightmeer/checks.hpp"
 #include "referee/core/chance.hpp"
-#include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/command/orders.hpp"
 
 namespace {
 int failures = 0;

@@ -14,7 +14,7 @@
 #include "api.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 namespace referee::server {
 namespace {

@@ -27,7 +27,7 @@
 #include "../../bench/warmaster_field.hpp"
 #include "http_client.hpp"
 #include "referee/blightmeer/model.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 using nlohmann::json;
 using referee::testing::HttpClient;

@@ -7,12 +7,18 @@
 //                       outside the rule catalogues that define them
 //   outside citations   comments or strings citing what lies outside the repository
 //                       ("../shared", "README reading 4", "the README's readings")
-//   mutable members     `mutable` data members (caches written by const methods)
+//   mutable members     `mutable` data members (caches written by const methods;
+//                       a mutex is not a cache and is not counted)
+//   upward includes     a file of one room of a system including a room above
+//                       it or beside it: src/<system>/rooms.txt lists the rooms
+//                       from the bottom up, rooms on one line being neighbours
+//                       that do not include each other; the files outside any
+//                       room (the system's registration) sit on top
 //
 //   source_check ROOT [--limit N] [--list] [--fail-on KINDS]   exit 1 when any is
 //   found, printing each as file:line: what. --list prints the 20 longest
 //   functions too. --fail-on names the kinds that fail (a comma list of
-//   functions, rule-ids, citations, mutables; all by default): the others are
+//   functions, rule-ids, citations, mutables, layers; all by default): the others are
 //   reported only (the ctest source.check fails on those already at zero).
 //
 // Comments, string and character literals (raw strings included) and
@@ -235,6 +241,78 @@ std::vector<Function> functions(const std::vector<Token>& all, const std::string
   return out;
 }
 
+// The rooms of each system that has a src/<system>/rooms.txt: room -> level
+// (0 at the bottom). Blank lines and lines starting with '#' are skipped.
+struct Rooms {
+  std::string system;
+  std::vector<std::pair<std::string, int>> levels;
+  int level(const std::string& room) const {
+    for (const auto& [name, l] : levels)
+      if (name == room) return l;
+    return -1;
+  }
+};
+
+std::vector<Rooms> read_rooms(const fs::path& root) {
+  std::vector<Rooms> out;
+  if (!fs::exists(root / "src")) return out;
+  for (const auto& e : fs::directory_iterator(root / "src")) {
+    const fs::path file = e.path() / "rooms.txt";
+    if (!e.is_directory() || !fs::exists(file)) continue;
+    Rooms r{e.path().filename().string(), {}};
+    std::ifstream in(file);
+    std::string line;
+    int level = 0;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream words(line);
+      for (std::string w; words >> w;) r.levels.emplace_back(w, level);
+      ++level;
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// The room of a file of `sys` (src/<sys>/<room>/... or include/referee/<sys>/<room>/...),
+// or "" for a file outside any room of it.
+std::string room_of(const std::string& rel, const Rooms& sys) {
+  for (const std::string& prefix : {"src/" + sys.system + "/", "include/referee/" + sys.system + "/"}) {
+    if (rel.rfind(prefix, 0) != 0) continue;
+    const std::string rest = rel.substr(prefix.size());
+    const std::size_t slash = rest.find('/');
+    if (slash != std::string::npos && sys.level(rest.substr(0, slash)) >= 0) return rest.substr(0, slash);
+  }
+  return "";
+}
+
+// The includes of a file that go up or sideways from its room: each as
+// "line: what".
+std::vector<std::string> upward_includes(const std::string& text, const std::string& room, const Rooms& sys) {
+  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include)) continue;
+    std::string target = m[1];
+    const std::string public_prefix = "referee/" + sys.system + "/";
+    const bool is_public = target.rfind(public_prefix, 0) == 0;
+    if (is_public) target = target.substr(public_prefix.size());
+    const std::size_t slash = target.find('/');
+    const std::string to = slash == std::string::npos ? "" : target.substr(0, slash);
+    if (to.empty() && !is_public) continue;  // a standard or outside header
+    if (!to.empty() && sys.level(to) < 0) continue;
+    if (to == room) continue;
+    const int from_level = sys.level(room), to_level = to.empty() ? 1 << 20 : sys.level(to);
+    if (to_level >= from_level)
+      out.push_back(std::to_string(n) + ": room " + room + " includes " + m[1].str() +
+                    (to.empty() ? " (the system's top)" : to_level == from_level ? " (a neighbour)" : " (a room above)"));
+  }
+  return out;
+}
+
 bool under(const fs::path& p, const fs::path& root, const char* dir) {
   const std::string rel = fs::relative(p, root).generic_string();
   return rel.rfind(std::string(dir) + "/", 0) == 0;
@@ -250,7 +328,7 @@ int main(int argc, char** argv) {
   const fs::path root = argv[1];
   int limit = 150;
   bool list = false;
-  std::string fail_on = "functions,rule-ids,citations,mutables";
+  std::string fail_on = "functions,rule-ids,citations,mutables,layers";
   for (int a = 2; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--limit" && a + 1 < argc) limit = std::stoi(argv[++a]);
@@ -269,7 +347,8 @@ int main(int argc, char** argv) {
   const std::regex numbered_reading(R"(\breadings? [0-9])", std::regex::icase);
   std::vector<std::string> problems;
   std::vector<Function> all_functions;
-  int long_functions = 0, literal_ids = 0, citations = 0, mutables = 0;
+  int long_functions = 0, literal_ids = 0, citations = 0, mutables = 0, upward = 0;
+  const std::vector<Rooms> rooms = read_rooms(root);
   for (const char* dir : {"src", "apps", "include", "tests", "bench", "fuzz"}) {
     if (!fs::exists(root / dir)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
@@ -282,6 +361,14 @@ int main(int argc, char** argv) {
       ss << in.rdbuf();
       const std::string rel = fs::relative(p, root).generic_string();
       const std::vector<Token> tokens = tokenize(ss.str());
+      for (const Rooms& sys : rooms) {
+        const std::string room = room_of(rel, sys);
+        if (room.empty()) continue;
+        for (const std::string& u : upward_includes(ss.str(), room, sys)) {
+          problems.push_back(rel + ":" + u);
+          ++upward;
+        }
+      }
       const bool code = under(p, root, "src") || under(p, root, "apps") || under(p, root, "include");
       // A rule catalogue defines the ids: src/<system>/.../rules*.cpp, rule_ids.hpp.
       const std::string name = p.filename().string();
@@ -300,7 +387,12 @@ int main(int argc, char** argv) {
           ++citations;
         }
         // `mutable` outside a lambda's "() mutable" is a data member.
-        if (code && tk.kind == Kind::Identifier && tk.text == "mutable" && !(k > 0 && tokens[k - 1].text == ")")) {
+        const auto next_is = [&](std::size_t d, const char* text) {
+          return k + d < tokens.size() && tokens[k + d].text == text;
+        };
+        const bool mutex = next_is(1, "std") && (next_is(3, "mutex") || next_is(3, "shared_mutex"));
+        if (code && tk.kind == Kind::Identifier && tk.text == "mutable" && !(k > 0 && tokens[k - 1].text == ")") &&
+            !mutex) {
           problems.push_back(rel + ":" + std::to_string(tk.line) + ": mutable member");
           ++mutables;
         }
@@ -346,13 +438,13 @@ int main(int argc, char** argv) {
   }
   std::cout << "source_check: " << long_functions << " functions over " << limit << " lines, " << literal_ids
             << " literal rule ids, " << citations << " citations outside the repository, " << mutables
-            << " mutable members\n";
+            << " mutable members, " << upward << " upward includes\n";
   if (fail_on.front() != ',') fail_on = "," + fail_on + ",";
   const auto fails = [&](const char* kind, int count) {
     return count > 0 && fail_on.find(std::string(",") + kind + ",") != std::string::npos;
   };
   return fails("functions", long_functions) || fails("rule-ids", literal_ids) || fails("citations", citations) ||
-                 fails("mutables", mutables)
+                 fails("mutables", mutables) || fails("layers", upward)
              ? 1
              : 0;
 }

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/army_list.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/model/army_list.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 #include "referee/warmaster/game_interface.hpp"
 #include "support/input_error.hpp"
 

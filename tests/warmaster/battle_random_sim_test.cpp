@@ -12,9 +12,9 @@
 #include <map>
 
 #include "command_fixtures.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_sim.hpp"
-#include "referee/warmaster/troops.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/opponent/command_sim.hpp"
+#include "referee/warmaster/model/troops.hpp"
 
 namespace referee::warmaster {
 namespace {

@@ -1,4 +1,4 @@
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 #include <cmath>
 #include <filesystem>

@@ -9,9 +9,9 @@
 
 #include "../../bench/warmaster_rows_field.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 
 namespace warmaster_caps_test {
 

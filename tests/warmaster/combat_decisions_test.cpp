@@ -18,7 +18,7 @@
 
 #include "command_fixtures.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 #include "referee/warmaster/game_interface.hpp"
 #include "support/input_error.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/combat/combat.hpp"
 #include "warmaster_test_fields.hpp"
 
 using namespace referee;

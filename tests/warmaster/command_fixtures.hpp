@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/command_json.hpp"
-#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
+#include "referee/warmaster/battle/command_state.hpp"
 #include "warmaster_test_fields.hpp"
 
 namespace referee::warmaster::testing {

@@ -10,8 +10,8 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/files.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
 
 namespace referee::warmaster {
 namespace {

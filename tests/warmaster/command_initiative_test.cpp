@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "command_fixtures.hpp"
-#include "referee/warmaster/initiative.hpp"
-#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/command/initiative.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 
 namespace referee::warmaster {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "../../bench/warmaster_field.hpp"
 #include "command_fixtures.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_sim.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/opponent/command_sim.hpp"
 
 namespace referee::warmaster {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "command_fixtures.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/queries.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/battle/queries.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "../bench/warmaster_field.hpp"
-#include "referee/warmaster/orders.hpp"
-#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/command/orders.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

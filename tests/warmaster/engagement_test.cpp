@@ -8,11 +8,11 @@
 
 #include "command_fixtures.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_json.hpp"
-#include "referee/warmaster/contact.hpp"
-#include "referee/warmaster/opponent.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
+#include "referee/warmaster/movement/contact.hpp"
+#include "referee/warmaster/opponent/opponent.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

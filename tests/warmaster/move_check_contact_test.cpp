@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <string>
 
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 
 namespace referee::warmaster {
 namespace {

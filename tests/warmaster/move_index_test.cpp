@@ -11,7 +11,7 @@
 #include <map>
 
 #include "../../bench/warmaster_field.hpp"
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

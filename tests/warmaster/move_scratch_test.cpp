@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "../../bench/warmaster_field.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 
 namespace move_scratch_test {
 

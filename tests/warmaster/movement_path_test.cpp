@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "movement_test_support.hpp"
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

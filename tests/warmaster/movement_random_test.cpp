@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "../../bench/warmaster_field.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -1,12 +1,12 @@
 // Move checking, with figures from the movement text.
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
 #include "movement_test_support.hpp"
-#include "referee/warmaster/troops.hpp"
+#include "referee/warmaster/model/troops.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 namespace referee::warmaster::testing {
 

@@ -8,9 +8,9 @@
 
 #include "command_fixtures.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/combat.hpp"
-#include "referee/warmaster/queries.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/combat/combat.hpp"
+#include "referee/warmaster/battle/queries.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 
 namespace referee::warmaster {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "command_fixtures.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/combat/combat.hpp"
 #include "referee/warmaster/game_interface.hpp"
-#include "referee/warmaster/opponent.hpp"
-#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/opponent/opponent.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 
 namespace referee::warmaster {
 namespace {

@@ -1,7 +1,7 @@
 // Order tests and odds (command text, "Command penalties"; docs/rulings.md#warmaster-command-distance-penalty).
 #include <gtest/gtest.h>
 
-#include "referee/warmaster/orders.hpp"
+#include "referee/warmaster/command/orders.hpp"
 
 namespace referee::warmaster {
 namespace {

@@ -33,11 +33,11 @@
 
 #include "../../bench/warmaster_field.hpp"
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/transit_kernels.hpp"
-#include "referee/warmaster/troops.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/transit_kernels.hpp"
+#include "referee/warmaster/model/troops.hpp"
 
 namespace referee::warmaster {
 namespace {

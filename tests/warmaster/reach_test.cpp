@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 #include "warmaster_test_fields.hpp"
 
 using namespace referee;

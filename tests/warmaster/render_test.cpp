@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "referee/core/svg.hpp"
-#include "referee/warmaster/render.hpp"
+#include "referee/warmaster/battle/render.hpp"
 #include "warmaster_test_fields.hpp"
 
 namespace referee::warmaster {

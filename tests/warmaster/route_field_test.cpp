@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "../bench/warmaster_field.hpp"
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 
 using namespace referee;
 using namespace referee::warmaster;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 #include "warmaster_test_fields.hpp"
 
 using namespace referee;

@@ -3,7 +3,7 @@
 // golden file, and the catalogue is well formed.
 #include <gtest/gtest.h>
 
-#include "referee/warmaster/rules.hpp"
+#include "referee/warmaster/model/rules.hpp"
 #include "support/rule_catalogue_checks.hpp"
 
 namespace referee::warmaster {

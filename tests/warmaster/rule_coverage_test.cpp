@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "command_fixtures.hpp"
-#include "referee/warmaster/initiative.hpp"
-#include "referee/warmaster/movement.hpp"
+#include "referee/warmaster/command/initiative.hpp"
+#include "referee/warmaster/movement/movement.hpp"
 
 namespace referee::warmaster {
 namespace rule_coverage_test {

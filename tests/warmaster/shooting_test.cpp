@@ -6,7 +6,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 #include "warmaster_test_fields.hpp"
 
 using namespace referee;

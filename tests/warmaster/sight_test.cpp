@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/sight.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 #include "../../bench/warmaster_field.hpp"
 #include "warmaster_test_fields.hpp"
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/transit_kernels.hpp"
+#include "referee/warmaster/movement/transit_kernels.hpp"
 #include "support/boost_geometry.hpp"
 
 using namespace referee;

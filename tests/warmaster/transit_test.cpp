@@ -1,7 +1,7 @@
 // The gap rule and the transit model (movement text, "The gap rule"; docs/rulings.md#warmaster-transit-model).
 #include <gtest/gtest.h>
 
-#include "referee/warmaster/transit.hpp"
+#include "referee/warmaster/movement/transit.hpp"
 #include "warmaster_test_fields.hpp"
 
 using namespace referee;

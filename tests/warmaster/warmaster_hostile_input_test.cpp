@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 #include "support/input_error.hpp"
 #include "support/temp_dir.hpp"
 

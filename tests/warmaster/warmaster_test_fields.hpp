@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "referee/warmaster/model.hpp"
+#include "referee/warmaster/model/model.hpp"
 
 namespace referee::warmaster::testing {
 

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 namespace referee::cli {
 

@@ -9,7 +9,7 @@
 #include "system_commands.hpp"
 #include "warmaster_battle_file.hpp"
 #include "warmaster_phase_command.hpp"
-#include "referee/warmaster/combat.hpp"
+#include "referee/warmaster/combat/combat.hpp"
 
 namespace referee::cli {
 

@@ -13,11 +13,11 @@
 #include "referee/core/files.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/command_json.hpp"
-#include "referee/warmaster/orders.hpp"
-#include "referee/warmaster/queries.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
+#include "referee/warmaster/command/orders.hpp"
+#include "referee/warmaster/battle/queries.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 
 namespace referee::cli {
 

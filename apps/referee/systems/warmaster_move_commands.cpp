@@ -10,9 +10,9 @@
 #include "warmaster_battle_file.hpp"
 #include "referee/core/dice.hpp"
 #include "referee/core/errors.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/movement.hpp"
-#include "referee/warmaster/render.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/battle/render.hpp"
 
 namespace referee::cli {
 

@@ -11,7 +11,7 @@
 #include "cli_support.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/match.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
 
 namespace referee::cli {
 

@@ -13,12 +13,12 @@
 #include "warmaster_battle_file.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/ruling.hpp"
-#include "referee/warmaster/battlefield_json.hpp"
-#include "referee/warmaster/queries.hpp"
-#include "referee/warmaster/reach.hpp"
-#include "referee/warmaster/sight.hpp"
-#include "referee/warmaster/transit.hpp"
-#include "referee/warmaster/troops.hpp"
+#include "referee/warmaster/battle/battlefield_json.hpp"
+#include "referee/warmaster/battle/queries.hpp"
+#include "referee/warmaster/movement/reach.hpp"
+#include "referee/warmaster/movement/sight.hpp"
+#include "referee/warmaster/movement/transit.hpp"
+#include "referee/warmaster/model/troops.hpp"
 
 namespace referee::cli {
 

@@ -11,7 +11,7 @@
 #include "system_commands.hpp"
 #include "warmaster_battle_file.hpp"
 #include "warmaster_phase_command.hpp"
-#include "referee/warmaster/shooting.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
 
 namespace referee::cli {
 

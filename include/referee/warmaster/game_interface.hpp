@@ -9,7 +9,7 @@
 
 #include "referee/core/game.hpp"
 #include "referee/core/game_adapter.hpp"
-#include "referee/warmaster/command_state.hpp"
+#include "referee/warmaster/battle/command_state.hpp"
 
 namespace referee::warmaster {
 

@@ -1,0 +1,65 @@
+// Helpers shared by the command-phase source files (not a public header).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "referee/core/ruling.hpp"
+#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/movement/contact.hpp"
+#include "referee/warmaster/model/model.hpp"
+#include "referee/warmaster/movement/movement.hpp"
+
+namespace referee::warmaster {
+
+// Fits the requested move kind to what the pending order allows (a failed
+// first order moves at half pace and cannot charge; a home back moves the
+// distance rolled). False, with a violation, when it cannot.
+bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v);
+// A charge must end in contact with the enemy (with `target` when given); a
+// move that is not a charge must not end in contact with an enemy. `moved` is
+// the unit as the move leaves it (unit_after); the enemies are those of `bf`,
+// which no move of this side changes.
+void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRequest& req, const std::string& target,
+                          const Settings& settings, Verdict& v);
+// Home back moves toward the character: the unit must not end further from it.
+void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
+                               const std::string& character, Verdict& v);
+
+// The private members of a CommandState that its JSON form reads and writes
+// (command_json.cpp): the state written must resume play exactly.
+struct CommandStateAccess {
+  struct Read {
+    const std::vector<int>* family;
+    const std::vector<int>* last_group;
+    const std::vector<std::vector<int>>* brigade_touching;
+  };
+  static Read read(const CommandState& s) { return {&s.family_, &s.last_group_, &s.brigade_touching_}; }
+
+  struct Write {
+    int* turn;
+    int* side;
+    Phase* phase;
+    CommandStep* step;
+    int* winner;
+    std::vector<UnitStatus>* units;
+    std::vector<CharacterStatus>* characters;
+    bool* orders_begun;
+    bool* general_failed;
+    std::string* active_character;
+    std::vector<int>* family;
+    std::vector<int>* last_group;
+    std::vector<std::vector<int>>* brigade_touching;
+    std::optional<PendingMove>* pending;
+    std::string* battle_over_reason;
+  };
+  static Write write(CommandState& s) {
+    return {&s.turn_,           &s.side_,           &s.phase_,  &s.step_, &s.winner_, &s.units_, &s.chars_,
+            &s.orders_begun_,   &s.general_failed_, &s.active_character_, &s.family_, &s.last_group_,
+            &s.brigade_touching_, &s.pending_,       &s.battle_over_reason_};
+  }
+  // Replaces the battlefield; the caches built on the old one are dropped.
+  static void set_battlefield(CommandState& s, std::shared_ptr<Battlefield> bf) { s.replace_battlefield(std::move(bf)); }
+};
+
+}  // namespace referee::warmaster

@@ -1,0 +1,193 @@
+// A sample of the legal actions (OpenSpiel's legal_actions). Orders, steps
+// and off-table rolls are listed exhaustively; moves are continuous, so each
+// pending move is offered as holding plus straight slides at full and half
+// the allowance, kept only when they validate.
+#include <algorithm>
+#include <cmath>
+
+#include "battle/command_internal.hpp"
+#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/command/initiative.hpp"
+#include "referee/warmaster/shooting/shooting.hpp"
+#include "referee/warmaster/movement/sight.hpp"
+
+namespace referee::warmaster {
+
+
+std::vector<Action> CommandState::legal_actions() const {
+  MoveScratch scratch;
+  return legal_actions(scratch);
+}
+
+std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
+  std::vector<Action> out;
+  if (battle_over()) return out;
+  if (phase_ == Phase::Shooting) {
+    // Shoot, once for each way the player may choose between equally close
+    // enemies (docs/rulings.md#warmaster-shooting-ties).
+    for (std::vector<TargetChoice>& choices : target_choice_sets(shooting_targets(*bf_, side_, settings()))) {
+      Action a;
+      a.type = ActionType::Shoot;
+      a.targets = std::move(choices);
+      out.push_back(std::move(a));
+    }
+    return out;
+  }
+  if (phase_ == Phase::Combat) {
+    // End_phase, which fights the engagements.
+    Action a;
+    a.type = ActionType::EndPhase;
+    if (validate(a, scratch).legal()) out.push_back(a);
+    return out;
+  }
+  auto push_if_legal = [&](Action a) {
+    if (validate(a, scratch).legal()) out.push_back(std::move(a));
+  };
+
+  for (std::size_t i = 0; i < units_.size(); ++i)
+    if (units_[i].returns_next_turn && bf_->units[i].side == side_) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.unit = bf_->units[i].id;
+      out.push_back(a);
+    }
+  for (std::size_t i = 0; i < chars_.size(); ++i)
+    if (chars_[i].returns_next_turn && bf_->characters[i].side == side_) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.character = bf_->characters[i].id;
+      out.push_back(a);
+    }
+  if (!out.empty()) return out;
+
+  if (pending_ && pending_->kind) {
+    Action hold;
+    hold.type = ActionType::Move;
+    out.push_back(hold);
+    const PendingMove& p = *pending_;
+    const Unit& lead = unit_at(p.units.front());
+    Vec2 dir = Rot::from_degrees(lead.stands.empty() ? 0 : lead.stands[0].pose.facing_deg).forward();
+    if (p.source == "home back") {
+      if (const Character* c = bf_->find_character(p.homing_on)) {
+        const ClosestPoints cp = character_distance(*c, lead);
+        dir = normalized(cp.on_b - cp.on_a);
+        // character_distance's points run from the character to the unit.
+        dir = -dir;
+      }
+    }
+    double allowance = 1e9;
+    for (int ui : p.units) {
+      const Unit& u = unit_at(ui);
+      const Pace pace = move_pace(u, *p.kind, classify_formation(u, settings()),
+                                  p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt);
+      allowance = std::min(allowance, pace.allowance);
+    }
+    for (double f : {1.0, 0.5}) {
+      const double d = allowance * f - 0.01;
+      if (d <= 0.05) continue;
+      Action a;
+      a.type = ActionType::Move;
+      for (int ui : p.units) {
+        const Unit& u = unit_at(ui);
+        a.moves.push_back(slide_move(u, dir * d, *p.kind,
+                                p.kind == MoveKind::Dice ? std::optional<double>(p.dice_distance) : std::nullopt));
+      }
+      push_if_legal(a);
+    }
+  }
+
+  if (step_ == CommandStep::Initiative && !orders_begun_) {
+    for (std::size_t i = 0; i < bf_->units.size(); ++i) {
+      const Unit& u = bf_->units[i];
+      const UnitStatus& s = units_[i];
+      if (u.side != side_ || u.stands.empty()) continue;
+      if (u.type == TroopType::Flyer && !s.homed_back)
+        for (const Character& c : bf_->characters)
+          if (c.side == side_) {
+            Action a;
+            a.type = ActionType::HomeBack;
+            a.unit = u.id;
+            a.character = c.id;
+            push_if_legal(a);
+          }
+      if (!s.near_enemy_at_start || s.used_initiative || u.engaged || u.confused) continue;
+      for (bool charge : {true, false}) {
+        const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, charge);
+        for (const InitiativeCandidate& c : cands) {
+          if (!c.visible) continue;
+          push_if_legal(initiative_action(u, *bf_->find_unit(c.enemy), charge));
+          break;  // only the closest visible enemy
+        }
+      }
+    }
+  }
+
+  if (step_ != CommandStep::Characters) {
+    const std::vector<std::vector<int>>& adj = orders_begun_ ? brigade_touching_ : touching_now();
+    for (const Character& c : bf_->characters) {
+      if (c.side != side_) continue;
+      for (std::size_t i = 0; i < bf_->units.size(); ++i) {
+        if (bf_->units[i].side != side_ || bf_->units[i].stands.empty()) continue;
+        Action a;
+        a.type = ActionType::Order;
+        a.character = c.id;
+        a.units = {bf_->units[i].id};
+        push_if_legal(a);
+        // The brigade of this unit and its touching neighbours (up to four),
+        // listed once, from its lowest-numbered unit.
+        std::vector<int> brigade{static_cast<int>(i)};
+        for (std::size_t k = 0; k < brigade.size() && brigade.size() < 4; ++k)
+          for (int n : adj[static_cast<std::size_t>(brigade[k])])
+            if (brigade.size() < 4 && std::find(brigade.begin(), brigade.end(), n) == brigade.end())
+              brigade.push_back(n);
+        if (brigade.size() > 1 && *std::min_element(brigade.begin(), brigade.end()) == static_cast<int>(i)) {
+          Action b = a;
+          b.units.clear();
+          for (int n : brigade) b.units.push_back(bf_->units[static_cast<std::size_t>(n)].id);
+          push_if_legal(b);
+        }
+      }
+    }
+    Action end;
+    end.type = ActionType::EndOrders;
+    push_if_legal(end);
+  } else {
+    for (std::size_t i = 0; i < bf_->characters.size(); ++i) {
+      const Character& c = bf_->characters[i];
+      if (c.side != side_ || chars_[i].moved) continue;
+      Pose to = c.pose;
+      to.position += Rot::from_degrees(c.pose.facing_deg).forward() * 10.0;
+      push_if_legal(character_move(c, to));
+    }
+  }
+  Action end_phase;
+  end_phase.type = ActionType::EndPhase;
+  push_if_legal(end_phase);
+  return out;
+}
+
+Action initiative_action(const Unit& u, const Unit& enemy, bool charge) {
+  Action a;
+  a.type = ActionType::Initiative;
+  a.unit = u.id;
+  a.charge = charge;
+  a.target = enemy.id;
+  if (charge) a.moves.push_back(plan_straight_charge(u, enemy));
+  return a;
+}
+
+Action character_move(const Character& c, const Pose& to) {
+  Action a;
+  a.type = ActionType::CharacterMove;
+  a.character = c.id;
+  MoveRequest req;
+  req.mover = c.id;
+  req.kind = MoveKind::Character;
+  StandPlan p;
+  p.final_pose = to;
+  req.stands.push_back(p);
+  a.moves.push_back(req);
+  return a;
+}
+
+}  // namespace referee::warmaster

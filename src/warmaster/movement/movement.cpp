@@ -1,0 +1,1047 @@
+// Checking a Warmaster move: pace, formation, distance, clear path, terrain,
+// overlap and leaving the table (movement text; docs/rulings.md#warmaster-move-pace and the entries after it). The
+// checks only read the battlefield; apply_move() makes the change.
+#include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/model/rule_ids.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+#include "referee/warmaster/movement/transit.hpp"
+#include "referee/warmaster/model/troops.hpp"
+#include "movement/stand_pairs.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+constexpr const char* kRulePace = warmaster::rule_id::movement_pace;
+constexpr const char* kRuleFormation = warmaster::rule_id::movement_formation;
+constexpr const char* kRuleDistance = warmaster::rule_id::movement_distance;
+constexpr const char* kRuleTerrain = warmaster::rule_id::movement_terrain;
+constexpr const char* kRuleOverlap = warmaster::rule_id::movement_overlap;
+constexpr const char* kRuleOffTable = warmaster::rule_id::movement_off_table;
+constexpr const char* kRuleConfused = warmaster::rule_id::movement_confused;
+
+constexpr std::array<const char*, 4> kCornerNames{"front-left", "front-right", "rear-right", "rear-left"};
+
+std::string cm(double v) { return format_measure(v, "cm"); }
+
+// Facings count as equal when turning one into the other moves a corner by
+// no more than the contact tolerance.
+double facing_tolerance_deg(double tolerance, double width, double depth) {
+  return rad_to_deg(std::atan2(tolerance, std::max(width, depth)));
+}
+
+
+// --- Formation (docs/rulings.md#warmaster-move-formation-at-the-start) --
+
+// A line: every stand faces the same way and they stand side by side,
+// butted edge to edge along their frontage, in one straight row.
+bool is_line(const Unit& u, double tol) {
+  const double ang = facing_tolerance_deg(tol, u.width, u.depth);
+  const Pose& ref = u.stands[0].pose;
+  const Rot ref_rot = Rot::from_degrees(ref.facing_deg);  // positions in its frame: x to its right, y to its front
+  std::vector<Vec2> rel;
+  for (const auto& s : u.stands) {
+    if (std::abs(angle_difference_degrees(ref.facing_deg, s.pose.facing_deg)) > ang) return false;
+    rel.push_back(ref_rot.apply_inverse(s.pose.position - ref.position));
+  }
+  std::sort(rel.begin(), rel.end(), [](Vec2 a, Vec2 b) { return a.x < b.x; });
+  for (std::size_t i = 0; i + 1 < rel.size(); ++i) {
+    if (std::abs(rel[i + 1].x - rel[i].x - u.width) > tol) return false;
+    if (std::abs(rel[i + 1].y - rel[i].y) > tol) return false;
+  }
+  return true;
+}
+
+// Does `b` follow `a` in a column? Either edge to edge, straight behind it
+// with the same facing, or corner to corner: b's front-left corner on a's
+// rear-left corner (or right on right), b turned less than a right angle and
+// behind a, so the column curves (movement text, Figure 1).
+bool follows(const Unit& u, std::size_t a, std::size_t b, double tol, RotMemo& rot) {
+  const Pose& pa = u.stands[a].pose;
+  const Pose& pb = u.stands[b].pose;
+  double turn = std::abs(angle_difference_degrees(pa.facing_deg, pb.facing_deg));
+  Vec2 rel = rot(pa.facing_deg).apply_inverse(pb.position - pa.position);
+  if (turn <= facing_tolerance_deg(tol, u.width, u.depth) && std::abs(rel.x) <= tol &&
+      std::abs(rel.y + u.depth) <= tol)
+    return true;
+  if (turn >= 90.0 || rel.y >= 0) return false;
+  OrientedRect ra = u.footprint(a, rot), rb = u.footprint(b, rot);
+  if (overlaps(ra, rb, tol)) return false;
+  auto ca = ra.corners();
+  auto cb = rb.corners();
+  // corners: 0 front-left, 1 front-right, 2 rear-right, 3 rear-left
+  return distance(cb[0], ca[3]) <= tol || distance(cb[1], ca[2]) <= tol;
+}
+
+// A column: the stands can be ordered so that each follows the one before.
+// Units have a handful of stands, so a depth-first search over orders is cheap.
+bool chain_from(const std::vector<std::vector<bool>>& link, std::vector<bool>& used, std::size_t head,
+                std::size_t placed) {
+  if (placed == used.size()) return true;
+  for (std::size_t next = 0; next < used.size(); ++next) {
+    if (used[next] || !link[head][next]) continue;
+    used[next] = true;
+    if (chain_from(link, used, next, placed + 1)) return true;
+    used[next] = false;
+  }
+  return false;
+}
+
+bool is_column(const Unit& u, double tol) {
+  std::size_t n = u.stands.size();
+  if (n > 16) return false;
+  std::vector<std::vector<bool>> link(n, std::vector<bool>(n, false));
+  RotMemo rot;
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) link[a][b] = a != b && follows(u, a, b, tol, rot);
+  for (std::size_t head = 0; head < n; ++head) {
+    std::vector<bool> used(n, false);
+    used[head] = true;
+    if (chain_from(link, used, head, 1)) return true;
+  }
+  return false;
+}
+
+// --- Terrain helpers ----------------------------------------------------------
+
+bool rect_in_feature(const OrientedRect& r, const TerrainFeature& f, double tol) {
+  if (!r.bounds().overlaps(f.bounds)) return false;
+  for (const auto& p : f.pieces)
+    if (overlaps(r, p, tol)) return true;
+  return false;
+}
+
+bool disc_in_feature(Vec2 c, double radius, const TerrainFeature& f, double tol) {
+  Aabb box{{c.x - radius, c.y - radius}, {c.x + radius, c.y + radius}};
+  if (!box.overlaps(f.bounds)) return false;
+  for (const auto& p : f.pieces)
+    if (contains(p, c) || distance(c, p) < radius - tol) return true;
+  return false;
+}
+
+bool nobody_enters(TerrainKind k) { return !may_enter(TroopType::Infantry, k, Settings{}); }
+
+std::string feature_label(const TerrainFeature& f) { return fmt::format("{} '{}'", to_string(f.kind), f.id); }
+
+bool off_table(const OrientedRect& r, const Battlefield& bf) {
+  constexpr double eps = 1e-6;
+  for (Vec2 c : r.corners())
+    if (c.x < -eps || c.y < -eps || c.x > bf.width + eps || c.y > bf.height + eps) return true;
+  return false;
+}
+
+// Reasons count stands from 1, as players do (and as TransitScene labels
+// other units' stands); files and answers use the 0-based index.
+std::string stand_label(std::size_t i) { return fmt::format("stand {}", i + 1); }
+std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i)); }
+
+// The poses each stand passes through: start, waypoints, final. Stands the
+// request does not mention stay where they are.
+std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
+  std::vector<StandRoute> routes(u.stands.size());
+  for (std::size_t i = 0; i < u.stands.size(); ++i) {
+    routes[i].stand = static_cast<int>(i);
+    routes[i].poses = {u.stands[i].pose};
+  }
+  for (const auto& plan : req.stands) {
+    auto& r = routes[static_cast<std::size_t>(plan.stand)];
+    r.poses.insert(r.poses.end(), plan.waypoints.begin(), plan.waypoints.end());
+    r.poses.push_back(plan.final_pose);
+  }
+  return routes;
+}
+
+bool moves(const StandRoute& r) { return r.poses.size() > 1; }
+
+// --- Clear path (docs/rulings.md#warmaster-transit-model) ------------------
+// Is some leg of `poses` (one that moves) blocked in `scene`? Legality only,
+// with no reasons written: those are made for the legs that stay blocked.
+bool any_leg_blocked(const TransitScene& scene, const std::vector<Pose>& poses) {
+  for (std::size_t k = 0; k + 1 < poses.size(); ++k)
+    if (poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1])) return true;
+  return false;
+}
+
+// Stands move one at a time in `order`. Each leg goes to TransitScene, which
+// applies the gap rule; own stands block once they have moved (or when the
+// unit is engaged). A stand sent without waypoints whose straight line is
+// blocked gets the shortest route that obeys the gap rule, if one exists.
+struct PathAttempt {
+  std::vector<Ruling> violations;
+  std::vector<StandRoute> routes;
+  int failed = -1;  // the first stand whose path failed
+};
+
+// Routes are searched within `search.route` and read as far as
+// `search.read` (TransitScene::shortest_route). `search.reasons`: write the
+// reasons of every stand with no route; otherwise the first one ends the
+// attempt with a short reason.
+struct RouteSearch {
+  double route = 0;
+  double read = 0;
+  bool reasons = true;
+};
+
+PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
+                        std::vector<StandRoute> routes, const std::vector<bool>& skip, const RouteSearch& search,
+                        bool plan) {
+  PathAttempt out;
+  std::vector<bool> moved(u.stands.size(), false);
+  for (int i : order) {
+    auto& route = routes[static_cast<std::size_t>(i)];
+    std::vector<OrientedRect> blockers;
+    RotMemo rot;
+    for (std::size_t j = 0; j < u.stands.size(); ++j) {
+      if (static_cast<int>(j) == i) continue;
+      if (moved[j]) blockers.push_back(u.footprint_at(routes[j].poses.back(), rot));
+      else if (u.engaged) blockers.push_back(u.footprint(j, rot));
+    }
+    scene.set_own_blockers(std::move(blockers));
+    moved[static_cast<std::size_t>(i)] = true;
+    if (skip[static_cast<std::size_t>(i)]) continue;
+    // Reasons are written only for legs that are blocked and not replanned.
+    if (!any_leg_blocked(scene, route.poses)) continue;
+    if (!plan) {
+      out.violations.push_back({});  // this order fails: its reasons are never shown
+      out.failed = i;
+      break;
+    }
+    // A straight line blocked: plan round what blocks it first; the leg's
+    // reasons are written only when no route is found.
+    std::optional<std::vector<Pose>> planned;
+    if (route.poses.size() == 2)
+      planned = scene.shortest_route(route.poses.front(), route.poses.back(), search.route, search.read);
+    if (planned) {
+      route.poses = std::move(*planned);
+      route.planned = true;
+      continue;
+    }
+    if (out.failed < 0) out.failed = i;
+    if (!search.reasons) {
+      // Legality only: the first stand with no route decides, and its legs' reasons are not written.
+      out.violations.push_back({warmaster::rule_id::movement_path,
+                                stand_label(i) + ": no route round what blocks the straight line within the allowance",
+                                {}});
+      break;
+    }
+    for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
+      if (route.poses[k] == route.poses[k + 1]) continue;
+      auto legs = scene.check_leg(route.poses[k], route.poses[k + 1], stand_label(i));
+      out.violations.insert(out.violations.end(), legs.begin(), legs.end());
+    }
+    if (route.poses.size() == 2)
+      out.violations.push_back({warmaster::rule_id::movement_path,
+                                fmt::format("{}: no route round what blocks the straight line within {} (the "
+                                            "allowance plus the stand's longest edge)",
+                                            stand_label(i), cm(search.route)),
+                                {{"searched", search.route, "cm"}}});
+  }
+  out.routes = std::move(routes);
+  return out;
+}
+
+// Orders to try when the request gives none: the listed order first, then
+// every other order of up to five moving stands, until one has a clear path.
+std::vector<std::vector<int>> candidate_orders(const std::vector<int>& moving) {
+  std::vector<std::vector<int>> out{moving};
+  if (moving.size() < 2) return out;
+  if (moving.size() > 5) {
+    out.emplace_back(moving.rbegin(), moving.rend());
+    return out;
+  }
+  std::vector<int> p = moving;
+  std::sort(p.begin(), p.end());
+  do {
+    if (p != moving) out.push_back(p);
+  } while (std::next_permutation(p.begin(), p.end()));
+  return out;
+}
+
+// --- Checks on the final poses ------------------------------------------------
+
+// `explain`: write the figures into the reasons (CheckDepth::Explain); a
+// check for legality alone names the rule and the stand only.
+void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const Pace& pace, Formation formation,
+                     MoveKind kind, bool explain, Verdict& verdict, std::vector<StandRoute>& out_routes) {
+  out_routes = routes;
+  RotMemo rot;
+  for (auto& r : out_routes) {
+    if (!moves(r)) continue;
+    auto corners = corner_distances(r.poses, u.width, u.depth, rot);
+    std::size_t worst = static_cast<std::size_t>(std::max_element(corners.begin(), corners.end()) - corners.begin());
+    r.used = corners[worst];
+    if (r.used > pace.allowance + kMeasureSlack) {
+      if (!explain) {
+        verdict.add(kRuleDistance, stand_label(r.stand) + " moved further than its allowance",
+                    {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
+        continue;
+      }
+      std::string why = kind == MoveKind::Dice ? "dice" : fmt::format("{}, {}", to_string(formation), pace.label);
+      ComparedFigures shown = format_compared(r.used, pace.allowance, "cm");
+      verdict.add(kRuleDistance,
+                  fmt::format("{}, {} corner moved {} > {} ({}, {}){}", stand_label(r.stand), kCornerNames[worst], shown.value,
+                              shown.limit, to_string(u.type), why,
+                              r.planned ? " along the route the engine planned round what blocks the straight line" : ""),
+                  {{"moved", r.used, "cm"}, {"allowed", pace.allowance, "cm"}});
+    }
+  }
+}
+
+// Terrain at the end of the move. Ground troops ordered into terrain they
+// cannot enter halt at its edge; flyers may end only where flyer_may_end_in
+// allows. Terrain nobody may enter is an overlap. Returns, per stand, whether
+// its destination is refused (its path is then not traced).
+// `explain`: find where a stand halts, for the reasons (CheckDepth::Explain).
+std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrain, const Unit& u,
+                                const std::vector<StandRoute>& routes, const Settings& settings, bool explain,
+                                Verdict& verdict) {
+  std::vector<bool> refused(routes.size(), false);
+  double tol = settings.contact_tolerance;
+  std::vector<const Polygon*> blocked;
+  for (const TerrainFeature* f : terrain)
+    if (!may_enter(u.type, f->kind, settings))
+      for (const auto& p : f->pieces) blocked.push_back(&p);
+  RotMemo rot;
+  for (const auto& r : routes) {
+    if (!moves(r)) continue;
+    OrientedRect start = u.footprint_at(r.poses.front(), rot);
+    OrientedRect end = u.footprint_at(r.poses.back(), rot);
+    for (const TerrainFeature* feature : terrain) {
+      const TerrainFeature& f = *feature;
+      bool allowed =
+          u.type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings) : may_enter(u.type, f.kind, settings);
+      if (allowed || !rect_in_feature(end, f, tol)) continue;
+      refused[static_cast<std::size_t>(r.stand)] = true;
+      const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;
+      if (!explain) {
+        verdict.add(rule, stand_label(r.stand) + " cannot end in " + f.id, {});
+        continue;
+      }
+      if (u.type == TroopType::Flyer) {
+        verdict.add(rule, fmt::format("{} would end its flight in {}: flyers may not end a move there", stand_label(r.stand),
+                                      feature_label(f)));
+        continue;
+      }
+      std::optional<Halt> halt;
+      // It halts where it first touches the edge, exactly (not within the contact tolerance).
+      if (!rect_in_feature(start, f, tol)) halt = halt_before(r.poses, u.width, u.depth, blocked, 1e-6);
+      if (halt) {
+        double leg_length = distance(r.poses[halt->leg].position, r.poses[halt->leg + 1].position);
+        double before = 0;
+        for (std::size_t k = 0; k < halt->leg; ++k) before += distance(r.poses[k].position, r.poses[k + 1].position);
+        verdict.add(rule,
+                    fmt::format("{} cannot enter {} ({}): it would halt at the edge, at ({:.2f}, {:.2f}) "
+                                "facing {:.1f}, after {} of its {} leg",
+                                stand_label(r.stand), feature_label(f), to_string(u.type), halt->pose.position.x,
+                                halt->pose.position.y, halt->pose.facing_deg, cm(halt->travelled - before),
+                                cm(leg_length)),
+                    {{"halt_x", halt->pose.position.x, "cm"},
+                     {"halt_y", halt->pose.position.y, "cm"},
+                     {"halt_after", halt->travelled - before, "cm"},
+                     {"leg", leg_length, "cm"}});
+      } else {
+        verdict.add(rule, fmt::format("{} cannot be in {} ({})", stand_label(r.stand), feature_label(f), to_string(u.type)));
+      }
+    }
+  }
+  return refused;
+}
+
+// Final poses overlap no stand of another unit (characters never count) and
+// no other stand of the unit. Touching is not overlapping.
+void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                    const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
+  double tol = settings.contact_tolerance;
+  std::vector<OrientedRect> finals;
+  RotMemo rot;
+  Aabb area = u.footprint_at(routes.front().poses.back(), rot).bounds();
+  for (const auto& r : routes) {
+    finals.push_back(u.footprint_at(r.poses.back(), rot));
+    area = area.merged(finals.back().bounds());
+  }
+  for (std::size_t i = 0; i < finals.size(); ++i) {
+    for (std::size_t j = i + 1; j < finals.size(); ++j) {
+      if (!moves(routes[i]) && !moves(routes[j])) continue;
+      if (overlaps(finals[i], finals[j], tol))
+        verdict.add(kRuleOverlap,
+                    fmt::format("stands {} and {} of the unit would overlap by {}", i + 1, j + 1,
+                                cm(penetration(finals[i], finals[j]))),
+                    {{"overlap", penetration(finals[i], finals[j]), "cm"}});
+    }
+  }
+  std::vector<int> near;
+  index.units_near(area, near);
+  for (int k : near) {
+    const Unit& other = bf.units[static_cast<std::size_t>(k)];
+    if (&other == &u || other.id == u.id) continue;
+    RotMemo other_rot;
+    for (std::size_t s = 0; s < other.stands.size(); ++s) {
+      OrientedRect o = other.footprint(s, other_rot);
+      if (!o.bounds().overlaps(area)) continue;
+      for (std::size_t i = 0; i < finals.size(); ++i) {
+        if (!moves(routes[i]) || !overlaps(finals[i], o, tol)) continue;
+        verdict.add(kRuleOverlap,
+                    fmt::format("{} would overlap stand {} of {} unit '{}' by {}", stand_label(i), s + 1,
+                                other.side == u.side ? "friendly" : "enemy", other.id, cm(penetration(finals[i], o))),
+                    {{"overlap", penetration(finals[i], o), "cm"}});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<StandApart> stands_apart(const std::vector<OrientedRect>& rects, double tolerance) {
+  std::vector<StandApart> out;
+  if (rects.size() < 2) return out;
+  // Each pair is measured at most once, and a stand stops looking once it
+  // touches one (the nearest is needed only to explain a stand that does not).
+  const std::size_t n = rects.size();
+  std::vector<double> memo(n * n, -1);
+  auto gap = [&](std::size_t i, std::size_t j) {
+    double& d = memo[std::min(i, j) * n + std::max(i, j)];
+    if (d < 0) d = distance(rects[i], rects[j]);
+    return d;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    double nearest = 1e300;
+    std::size_t which = 0;
+    for (std::size_t j = 0; j < n && nearest > tolerance; ++j) {
+      if (i == j) continue;
+      double d = gap(i, j);
+      if (d < nearest) {
+        nearest = d;
+        which = j;
+      }
+    }
+    if (nearest > tolerance) out.push_back({i, which, nearest});
+  }
+  return out;
+}
+
+std::string describe_apart(const StandApart& a, double tolerance, std::string_view when) {
+  const ComparedFigures f = format_compared(a.gap * 10, tolerance * 10, "mm");
+  return fmt::format("{} touches no other stand of its unit{} (nearest: {}, {} away; touching means within {})",
+                     stand_label(a.stand), when, stand_label(a.nearest), f.value, f.limit);
+}
+
+std::vector<Ruling> formation_warnings(const Battlefield& bf, const Settings& settings) {
+  std::vector<Ruling> out;
+  for (const Unit& u : bf.units) {
+    std::vector<OrientedRect> rects;
+    for (std::size_t s = 0; s < u.stands.size(); ++s) rects.push_back(u.footprint(s));
+    const std::vector<StandApart> apart = stands_apart(rects, settings.contact_tolerance);
+    if (apart.empty()) continue;
+    std::vector<std::string> others;
+    for (std::size_t k = 1; k < apart.size(); ++k) others.push_back(std::to_string(apart[k].stand + 1));
+    const std::string also =
+        others.empty() ? std::string()
+        : others.size() == 1
+            ? fmt::format(", and so does stand {}", others[0])
+            : fmt::format(", and so do stands {} and {}",
+                          fmt::join(others.begin(), others.end() - 1, ", "), others.back());
+    out.push_back({kRuleFormation,
+                   fmt::format("{} is deployed in no formation: {}{}; its next move must leave every stand touching "
+                               "another (docs/rulings.md#warmaster-deployment)",
+                               u.id, describe_apart(apart[0], settings.contact_tolerance), also),
+                   {{"gap", apart[0].gap, "cm"},
+                    {"tolerance", settings.contact_tolerance, "cm"},
+                    {"stands_apart", static_cast<double>(apart.size()), ""}}});
+  }
+  return out;
+}
+
+namespace {
+
+// Every stand must touch another stand of its unit at the end (movement
+// text, Formation & Movement), along an edge or at a point.
+void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, const Settings& settings,
+                         Verdict& verdict) {
+  if (routes.size() < 2) return;
+  std::vector<OrientedRect> finals;
+  RotMemo rot;
+  for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back(), rot));
+  for (const StandApart& a : stands_apart(finals, settings.contact_tolerance)) {
+    verdict.add(kRuleFormation, describe_apart(a, settings.contact_tolerance, " at the end of the move"),
+                {{"gap", a.gap, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
+  }
+}
+
+// The terrain features whose bounds meet `box`.
+std::vector<const TerrainFeature*> terrain_near(const Battlefield& bf, const MoveIndex& index, const Aabb& box) {
+  std::vector<int> near;
+  index.terrain_near(box, near);
+  std::vector<const TerrainFeature*> out;
+  out.reserve(near.size());
+  for (int k : near) out.push_back(&bf.terrain[static_cast<std::size_t>(k)]);
+  return out;
+}
+
+Aabb unit_bounds(const Unit& u) {
+  RotMemo rot;
+  Aabb box = u.footprint(0, rot).bounds();
+  for (std::size_t s = 1; s < u.stands.size(); ++s) box = box.merged(u.footprint(s, rot).bounds());
+  return box;
+}
+
+// `index`: of `bf`, or null. `whole_battle`: MoveScenes::whole_battle.
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth /*depth: the same search for both*/,
+                                TransitScratch* scratch, const MoveIndex* index = nullptr, bool whole_battle = false) {
+  const Character* c = bf.find_character(req.mover);
+  if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
+  if (req.stands.size() != 1 || req.stands[0].stand != 0)
+    throw InputError("stands", "a character moves as one stand, stand 0");
+  MoveAnswer a;
+  a.formation = Formation::Line;
+  a.allowance = c->flying ? kFlyingCharacterPace : kCharacterPace;
+  a.pace = c->flying ? "character, flying" : "character";
+  a.order = {0};
+  StandRoute route;
+  route.poses = {c->pose};
+  route.poses.insert(route.poses.end(), req.stands[0].waypoints.begin(), req.stands[0].waypoints.end());
+  route.poses.push_back(req.stands[0].final_pose);
+  // A round base turns without moving any point further than its centre.
+  double w = c->stand_size ? c->stand_size->x : c->base_diameter;
+  double d = c->stand_size ? c->stand_size->y : c->base_diameter;
+  auto measure = [&](const std::vector<Pose>& poses) {
+    if (c->stand_size) return route_distance(poses, w, d);
+    double sum = 0;
+    for (std::size_t k = 0; k + 1 < poses.size(); ++k) sum += distance(poses[k].position, poses[k + 1].position);
+    return sum;
+  };
+
+  // Characters treat terrain as infantry; units of their own side never
+  // block them (TransitScene's Character model). The legs as given are
+  // checked against what is near them (gates lie within a frontage of a
+  // stand); only a blocked move plans a route over the whole table.
+  Aabb area{route.poses[0].position, route.poses[0].position};
+  for (const Pose& p : route.poses) area = area.merged(Aabb{p.position, p.position});
+  const double margin = std::max(w, d) + w + 1.0;
+  TransitOptions near_legs;
+  if (!whole_battle) near_legs.region = area.inflated(margin);
+  near_legs.index = index;
+  const TransitScene scene(bf, *c, settings, near_legs, scratch);
+  Pose end = route.poses.back();
+  bool end_refused = false;
+  for (const auto& f : bf.terrain) {
+    if (character_may_enter(f.kind)) continue;
+    bool inside = c->stand_size ? rect_in_feature(OrientedRect::from_pose(end, w, d), f, settings.contact_tolerance)
+                                : disc_in_feature(end.position, w / 2, f, settings.contact_tolerance);
+    if (!inside) continue;
+    end_refused = true;
+    a.verdict.add(nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain,
+                  fmt::format("character '{}' cannot end in {}: characters treat terrain as infantry", c->id,
+                              feature_label(f)));
+  }
+  if (!end_refused) {
+    // Reasons are written only for legs that are blocked and not replanned.
+    bool blocked = any_leg_blocked(scene, route.poses);
+    if (blocked && route.poses.size() == 2) {
+      // Searched to twice the allowance, to show by how much a detour fails;
+      // the same search whether or not reasons are written, so the verdict
+      // never depends on it (a tighter bound for legality alone refused
+      // routes the explaining check found).
+      const double bound = 2 * a.allowance;
+      TransitOptions around;
+      around.index = index;
+      const TransitScene whole(bf, *c, settings, around, scratch);
+      if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
+        route.poses = *planned;
+        route.planned = true;
+        blocked = false;
+      }
+    }
+    for (std::size_t k = 0; blocked && k + 1 < route.poses.size(); ++k) {
+      if (route.poses[k] == route.poses[k + 1]) continue;
+      for (auto& r : scene.check_leg(route.poses[k], route.poses[k + 1], "character " + c->id))
+        a.verdict.add(std::move(r));
+    }
+  }
+  route.used = measure(route.poses);
+  if (route.used > a.allowance + kMeasureSlack) {
+    ComparedFigures shown = format_compared(route.used, a.allowance, "cm");
+    a.verdict.add(kRuleDistance,
+                  fmt::format("character '{}' moved {} > {} ({}){}", c->id, shown.value, shown.limit, a.pace,
+                              route.planned ? " along the route the engine planned" : ""),
+                  {{"moved", route.used, "cm"}, {"allowed", a.allowance, "cm"}});
+  }
+  if (off_table(OrientedRect::from_pose(end, w, d), bf)) a.leaves_table = true;
+  a.routes = {route};
+  return a;
+}
+
+}  // namespace
+
+Formation classify_formation(const Unit& u, const Settings& settings) {
+  if (u.stands.size() <= 1) return Formation::Line;  // docs/rulings.md#warmaster-move-formation-at-the-start
+  if (is_line(u, settings.contact_tolerance)) return Formation::Line;
+  if (is_column(u, settings.contact_tolerance)) return Formation::Column;
+  return Formation::Irregular;
+}
+
+Pace move_pace(const Unit& u, MoveKind kind, Formation formation, std::optional<double> dice_distance) {
+  double full = full_pace(u);
+  switch (kind) {
+    case MoveKind::Dice: return {dice_distance.value_or(0), "distance rolled"};
+    case MoveKind::Charge: return {full, "full pace (charge)"};
+    case MoveKind::Evade: return {full, "full pace (evade)"};
+    case MoveKind::HalfPace: return {full / 2, "half pace (failed order)"};
+    case MoveKind::Character: return {full, "full pace"};
+    case MoveKind::Ordered: break;
+  }
+  if (u.fortified) return {full / 2, "half pace (fortified at the start)"};
+  if (formation == Formation::Irregular) return {full / 2, "half pace (irregular formation)"};
+  return {full, "full pace"};
+}
+
+Pose interpolate(const Pose& from, const Pose& to, double t) {
+  return {from.position + (to.position - from.position) * t,
+          normalize_degrees(from.facing_deg + angle_difference_degrees(from.facing_deg, to.facing_deg) * t)};
+}
+
+// Walks the legs in small steps (0.25 cm of centre travel or 2 degrees of
+// turn), then bisects between the last clear step and the first touching
+// one to a hundredth of a millimetre.
+std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, double depth,
+                                const std::vector<const Polygon*>& blocked, double tolerance) {
+  // Each leg tests only the polygons its swept box meets (every footprint
+  // on the leg lies within the half-diagonal of the centre's path), and the
+  // rotation is worked out again only when the facing changes.
+  std::vector<Aabb> boxes;
+  for (const Polygon* poly : blocked) boxes.push_back(poly->bounds());
+  std::vector<std::size_t> near;
+  const double half_diagonal = 0.5 * std::sqrt(width * width + depth * depth);
+  double facing = std::numeric_limits<double>::quiet_NaN();
+  Rot rot;
+  auto touches = [&](const Pose& p) {
+    if (!(p.facing_deg == facing)) {
+      facing = p.facing_deg;
+      rot = Rot::from_degrees(facing);
+    }
+    const OrientedRect r{p.position, {width / 2, depth / 2}, rot};
+    const Aabb b = r.bounds();
+    for (std::size_t i : near)
+      if (b.overlaps(boxes[i]) && overlaps(r, *blocked[i], tolerance)) return true;
+    return false;
+  };
+  double travelled = 0;
+  for (std::size_t leg = 0; leg + 1 < poses.size(); ++leg) {
+    const Pose& a = poses[leg];
+    const Pose& b = poses[leg + 1];
+    const Aabb swept = Aabb{a.position, a.position}.merged(Aabb{b.position, b.position}).inflated(half_diagonal + 1e-9);
+    near.clear();
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      if (swept.overlaps(boxes[i])) near.push_back(i);
+    double len = distance(a.position, b.position);
+    if (near.empty()) {
+      travelled += len;
+      continue;
+    }
+    double turn = std::abs(angle_difference_degrees(a.facing_deg, b.facing_deg));
+    int steps = std::max(1, static_cast<int>(std::ceil(std::max(len / 0.25, turn / 2.0))));
+    steps = std::min(steps, 100000);
+    double clear_t = 0;
+    if (touches(a)) return Halt{a, travelled, leg};
+    for (int k = 1; k <= steps; ++k) {
+      double t = static_cast<double>(k) / steps;
+      if (!touches(interpolate(a, b, t))) {
+        clear_t = t;
+        continue;
+      }
+      double lo = clear_t, hi = t;
+      while ((hi - lo) * std::max(len, 1.0) > 1e-4) {
+        double mid = (lo + hi) / 2;
+        (touches(interpolate(a, b, mid)) ? hi : lo) = mid;
+      }
+      return Halt{interpolate(a, b, lo), travelled + len * lo, leg};
+    }
+    travelled += len;
+  }
+  return std::nullopt;
+}
+
+namespace {
+std::uint64_t next_index_serial() {
+  static std::atomic<std::uint64_t> serial{0};
+  return ++serial;
+}
+}  // namespace
+
+MoveIndex::MoveIndex(const Battlefield& bf) : serial_(next_index_serial()) {
+  auto terrain = std::make_shared<GridIndex>(bf.table().inflated(20), 10.0);
+  for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain->insert(static_cast<int>(i), bf.terrain[i].bounds);
+  terrain->prepare();
+  terrain_ = std::move(terrain);
+  index_units(bf, nullptr);
+}
+
+MoveIndex::MoveIndex(const Battlefield& bf, const MoveIndex& earlier)
+    : terrain_(earlier.terrain_), serial_(next_index_serial()) {
+  index_units(bf, &earlier);
+}
+
+// A unit's box is worked out again only when its stands differ from the
+// earlier index's: footprints cost a sine and cosine per stand.
+void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
+  const std::size_t n = bf.units.size();
+  if (earlier && earlier->unit_boxes_.size() != n) earlier = nullptr;
+  unit_boxes_.assign(n, Aabb{});
+  unit_present_.assign(n, 0);
+  first_pose_.assign(n + 1, 0);
+  max_stand_radius_ = 0;
+  std::size_t stands = 0;
+  for (const Unit& u : bf.units) stands += u.stands.size();
+  poses_.resize(stands);
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Unit& u = bf.units[i];
+    first_pose_[i] = next;
+    for (const Stand& s : u.stands) poses_[next++] = s.pose;
+    if (u.stands.empty()) continue;
+    unit_present_[i] = 1;
+    bool same = false;
+    if (earlier && earlier->unit_present_[i] &&
+        earlier->first_pose_[i + 1] - earlier->first_pose_[i] == u.stands.size()) {
+      same = std::equal(u.stands.begin(), u.stands.end(), earlier->poses_.begin() + static_cast<std::ptrdiff_t>(earlier->first_pose_[i]),
+                        [](const Stand& s, const Pose& p) { return s.pose == p; });
+    }
+    unit_boxes_[i] = same ? earlier->unit_boxes_[i] : unit_bounds(u);
+    max_stand_radius_ = std::max(max_stand_radius_, stand_circumradius(u));
+  }
+  first_pose_[n] = next;
+  // The grid is laid out for every state of a game, so a few dozen units are
+  // scanned instead (less than one layout costs). Cells hold about one unit
+  // each, and are at least 10 cm (a unit's box spans one to four). Laid out
+  // now: an index is shared, read-only, between threads.
+  units_ = GridIndex();
+  if (n > kScanUnitsUpTo) {
+    const Aabb world = bf.table().inflated(20);
+    const double area = (world.max.x - world.min.x) * (world.max.y - world.min.y);
+    units_ = GridIndex(world, std::max(10.0, std::sqrt(area / static_cast<double>(n))));
+    for (std::size_t i = 0; i < n; ++i)
+      if (unit_present_[i]) units_.insert(static_cast<int>(i), unit_boxes_[i]);
+    units_.prepare();
+  }
+}
+
+std::optional<Aabb> MoveIndex::unit_box(std::size_t i) const {
+  if (i >= unit_boxes_.size() || !unit_present_[i]) return std::nullopt;
+  return unit_boxes_[i];
+}
+
+void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
+  if (unit_boxes_.size() > kScanUnitsUpTo) {
+    units_.query(box, out);
+    return;
+  }
+  for (std::size_t i = 0; i < unit_boxes_.size(); ++i)
+    if (unit_present_[i] && unit_boxes_[i].overlaps(box)) out.push_back(static_cast<int>(i));
+}
+void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_->query(box, out); }
+
+MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth) {
+  if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth, nullptr);
+  return check_move(bf, MoveIndex(bf), req, settings, depth);
+}
+
+struct MoveScenes::Impl {
+  std::uint64_t state = 0;  // MoveIndex::serial of the battlefield the scene was built on
+  Settings settings;
+  std::string unit;
+  bool flying = false;
+  bool evading = false;
+  std::vector<std::string> ignore_units;
+  Aabb region{};
+  MoveScratch* scratch = nullptr;
+  TransitScratch* transit() const { return scratch ? &scratch->transit : nullptr; }
+  std::optional<TransitScene> scene;
+};
+MoveScenes::MoveScenes(MoveScratch* scratch) : impl(std::make_unique<Impl>()) { impl->scratch = scratch; }
+MoveScratch* MoveScenes::scratch() const { return impl->scratch; }
+MoveScenes::~MoveScenes() = default;
+void MoveScenesDelete::operator()(MoveScenes* s) const { delete s; }
+
+namespace {
+// The options a scene is built with: as asked, or with no region for
+// MoveScenes::whole_battle.
+TransitOptions scene_options(const TransitOptions& opts, const MoveScenes& scenes) {
+  if (!scenes.whole_battle) return opts;
+  TransitOptions whole = opts;
+  whole.region.reset();
+  return whole;
+}
+}  // namespace
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req,
+                      const Settings& settings, CheckDepth depth) {
+  MoveScenes scenes;
+  return check_move(bf, index, req, settings, scenes, depth);
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScratch& scratch, CheckDepth depth) {
+  if (!scratch.kept) scratch.kept.reset(new MoveScenes(&scratch));
+  scratch.kept->impl->scratch = &scratch;  // the scratch may have moved since
+  return check_move(bf, index, req, settings, *scratch.kept, depth);
+}
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScenes& scenes, CheckDepth depth) {
+  if (req.kind == MoveKind::Character)
+    return check_character_move(bf, req, settings, depth, scenes.impl->transit(), &index, scenes.whole_battle);
+  const Unit* found = bf.find_unit(req.mover);
+  if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
+  const Unit& u = *found;
+  if (u.stands.empty()) throw InputError("unit", fmt::format("unit \"{}\" has no stands on the table", u.id));
+  std::vector<bool> listed(u.stands.size(), false);
+  for (const auto& plan : req.stands) {
+    if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u.stands.size())
+      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u.id, plan.stand));
+    if (listed[static_cast<std::size_t>(plan.stand)])
+      throw InputError("stands", fmt::format("stand {} is listed twice", plan.stand));
+    listed[static_cast<std::size_t>(plan.stand)] = true;
+  }
+  if (req.kind == MoveKind::Dice && !req.dice_distance)
+    throw InputError("dice_distance", "a dice move needs the distance rolled");
+
+  MoveAnswer a;
+  a.formation = classify_formation(u, settings);
+  Pace pace = move_pace(u, req.kind, a.formation, req.dice_distance);
+  a.allowance = pace.allowance;
+  a.pace = pace.label;
+  if (u.confused && req.kind != MoveKind::Dice)
+    a.verdict.add(kRuleConfused, fmt::format("unit '{}' is confused and cannot move in the Command phase", u.id));
+  if (u.type == TroopType::Machine && u.machine_pace <= 0)
+    a.verdict.add(kRulePace, fmt::format("machine '{}' has no pace in its data", u.id));
+
+  std::vector<StandRoute> routes = initial_routes(u, req);
+  std::vector<int> moving;
+  for (const auto& plan : req.stands) moving.push_back(plan.stand);
+
+  // Terrain at the destination first: a stand refused there halts at the
+  // edge, and there is no path to look for.
+  // Everything the stands' footprints cover on their way, start to final.
+  // (Stands keep their facing on most legs: the rotation is worked out again
+  // only when it changes.)
+  RotMemo rot;
+  Aabb area = u.footprint(0, rot).bounds();
+  for (const auto& r : routes)
+    for (const auto& p : r.poses) area = area.merged(u.footprint_at(p, rot).bounds());
+  const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
+  const bool explain = depth == CheckDepth::Explain;
+  std::vector<bool> skip =
+      check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, explain, a.verdict);
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    if (off_table(u.footprint_at(routes[i].poses.back(), rot), bf)) {
+      a.leaves_table = true;
+      // The table edge is an obstacle in transit; a stand obliged to leave
+      // is not traced past it.
+      skip[i] = true;
+    }
+  }
+
+  TransitOptions opts;
+  opts.flying = u.type == TroopType::Flyer;
+  opts.evading = req.kind == MoveKind::Evade;
+  if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
+  // Straight lines need only what is near them (gates span at most the
+  // frontage); a planned route may wander up to max_route from its start.
+  opts.region = area.inflated(reach);
+  opts.index = &index;
+  MoveScenes::Impl& kept = *scenes.impl;
+  const bool reuse = kept.scene && kept.state == index.serial() && kept.settings == settings && kept.unit == u.id &&
+                     kept.flying == opts.flying && kept.evading == opts.evading &&
+                     kept.ignore_units == opts.ignore_units && kept.region.min.x <= opts.region->min.x &&
+                     kept.region.min.y <= opts.region->min.y && kept.region.max.x >= opts.region->max.x &&
+                     kept.region.max.y >= opts.region->max.y;
+  if (!reuse) {
+    kept.state = index.serial();
+    kept.settings = settings;
+    kept.unit = u.id;
+    kept.flying = opts.flying;
+    kept.evading = opts.evading;
+    kept.ignore_units = opts.ignore_units;
+    kept.region = *opts.region;
+    kept.scene.emplace(bf, u, settings, scene_options(opts, scenes), kept.transit());
+  }
+  TransitScene& scene = *kept.scene;
+  // Routes are searched up to the allowance plus the stand's longest edge:
+  // enough to show by how much a slightly long detour fails, without
+  // searching the whole table for hopeless ones.
+  const double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  // A verdict must never depend on whether its reasons are written. For
+  // legality alone the search reads what the explaining one reads (the same
+  // scene, obstacles, gates and points: TransitScene::shortest_route with a
+  // read length) but gives only routes no longer than the allowance (and the
+  // measuring slack twice over, for rounding). Those are the routes that can
+  // pass: the centre is the mean of the corners, so the corner that moves
+  // furthest moves at least as far as the centre, and a route whose centre
+  // goes further fails warmaster.movement.distance. A longer one, which
+  // explaining finds and then refuses, is here no route; either way the move
+  // fails. The stand order search stops where the explaining one would find
+  // only such routes: once the stand moving first has no route, a stand that
+  // moves later has more obstacles. Stands of an engaged unit that have not
+  // moved block too, so that is not so for them: their routes are searched
+  // as far as the explaining check searches.
+  RouteSearch search{max_route, max_route, true};
+  if (!explain) {
+    search.reasons = false;
+    if (!u.engaged) search.route = std::min(max_route, pace.allowance + 2 * kMeasureSlack);
+  }
+  // The listed order first; the other orders are made only if it fails.
+  std::vector<std::vector<int>> orders{req.order.empty() ? moving : req.order};
+  const bool other_orders = req.order.empty() && moving.size() > 1;
+  // First look for an order in which every straight line is clear (cheap);
+  // only when none is, plan routes round what blocks, in the first order.
+  PathAttempt chosen;
+  bool clear = false;
+  auto try_order = [&](const std::vector<int>& order) {
+    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, search, false);
+    if (!attempt.violations.empty()) return false;
+    chosen = std::move(attempt);
+    a.order = order;
+    return clear = true;
+  };
+  if (!try_order(orders.front()) && other_orders) {
+    // A stand whose straight line is blocked with none of its own unit's
+    // stands in the way is blocked in every order (stands already moved only
+    // add obstacles and gates), so then no other order is tried.
+    bool blocked_in_every_order = false;
+    scene.set_own_blockers({});
+    for (std::size_t i = 0; i < routes.size() && !blocked_in_every_order; ++i)
+      blocked_in_every_order = !skip[i] && any_leg_blocked(scene, routes[i].poses);
+    if (!blocked_in_every_order) {
+      orders = candidate_orders(moving);  // the listed order first, as tried
+      for (std::size_t k = 1; k < orders.size() && !clear; ++k) try_order(orders[k]);
+    }
+  }
+  if (!clear) {
+    // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
+    // strays more than L / 2 from the segment AB, which `area` contains.
+    opts.region = area.inflated(max_route / 2 + reach);
+    TransitScene planner(bf, u, settings, scene_options(opts, scenes), kept.transit());
+    chosen = trace_paths(planner, u, orders.front(), routes, skip, search, true);
+    a.order = orders.front();
+    // Planned routes in another order: a stand that must go round something
+    // may need to go before the stands that would close its way. Stands
+    // already moved only add obstacles and gates, so once the stand that
+    // moves first has no route, no order has one. The reasons shown stay
+    // those of the first order when none works.
+    // A planned route longer than the allowance fails too (an explaining
+    // check searches further than the allowance, to say by how much).
+    auto works = [&](const PathAttempt& t) {
+      if (!t.violations.empty()) return false;
+      RotMemo memo;
+      for (const StandRoute& r : t.routes)
+        if (r.planned) {
+          auto c = corner_distances(r.poses, u.width, u.depth, memo);
+          if (*std::max_element(c.begin(), c.end()) > pace.allowance + kMeasureSlack) return false;
+        }
+      return true;
+    };
+    if (!works(chosen) && other_orders && chosen.failed != orders.front().front()) {
+      if (orders.size() == 1) orders = candidate_orders(moving);
+      for (std::size_t k = 1; k < orders.size(); ++k) {
+        PathAttempt attempt = trace_paths(planner, u, orders[k], routes, skip, search, true);
+        if (works(attempt)) {
+          chosen = std::move(attempt);
+          a.order = orders[k];
+          break;
+        }
+        if (attempt.failed == orders[k].front()) break;
+      }
+    }
+  }
+  for (auto& r : chosen.violations) a.verdict.add(std::move(r));
+  check_distances(u, chosen.routes, pace, a.formation, req.kind, explain, a.verdict, a.routes);
+  check_overlaps(bf, index, u, a.routes, settings, a.verdict);
+  check_end_formation(u, a.routes, settings, a.verdict);
+  return a;
+}
+
+MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance) {
+  MoveRequest req;
+  req.mover = u.id;
+  req.kind = kind;
+  req.dice_distance = dice_distance;
+  for (std::size_t i = 0; i < u.stands.size(); ++i) {
+    StandPlan p;
+    p.stand = static_cast<int>(i);
+    p.final_pose = u.stands[i].pose;
+    p.final_pose.position += shift;
+    req.stands.push_back(p);
+  }
+  return req;
+}
+
+Battlefield apply_move(const Battlefield& bf, const MoveRequest& req) {
+  Battlefield out = bf;
+  place_move(out, req);
+  return out;
+}
+
+void place_move(Battlefield& bf, const MoveRequest& req) {
+  if (req.kind == MoveKind::Character) {
+    if (Character* c = bf.find_character(req.mover); c && !req.stands.empty()) c->pose = req.stands.front().final_pose;
+    return;
+  }
+  Unit* u = bf.find_unit(req.mover);
+  if (!u) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
+  // Checked before anything moves, so a bad plan leaves `bf` as it was.
+  for (const auto& plan : req.stands)
+    if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u->stands.size())
+      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u->id, plan.stand));
+  for (const auto& plan : req.stands) u->stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+}
+
+Unit unit_after(const Unit& u, const MoveRequest& req) {
+  Unit out = u;
+  for (const StandPlan& plan : req.stands) out.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+  return out;
+}
+
+// The off-table chart (movement text, "Units which move off the table").
+OffTableResult resolve_off_table(const std::string& who, int stands_lost, Dice& dice, bool retreating_from_combat) {
+  OffTableResult r;
+  r.ruling.rule = kRuleOffTable;
+  if (retreating_from_combat) {
+    r.outcome = OffTableOutcome::Destroyed;
+    r.ruling.reason = fmt::format("'{}' left the table retreating from combat: destroyed, no roll", who);
+    return r;
+  }
+  std::size_t mark = dice.history().size();
+  r.roll = dice.d6("off-table: " + who);
+  r.rolls = dice.since(mark);
+  r.modified = r.roll - stands_lost;
+  if (r.modified <= 0) r.outcome = OffTableOutcome::Destroyed;
+  else if (r.modified <= 2) r.outcome = OffTableOutcome::GoneRollNextTurn;
+  else if (r.modified <= 4) r.outcome = OffTableOutcome::ReturnsCannotMove;
+  else r.outcome = OffTableOutcome::ReturnsMayMove;
+  static constexpr const char* kMeaning[] = {
+      "it leaves the battlefield and does not return: destroyed",
+      "it leaves the battlefield; roll again at the start of its side's next turn, before initiative moves",
+      "it reappears at the table edge at the same point it left, and cannot move further this turn",
+      "it reappears at the same point on the table edge; at the start of a turn it may move as normal",
+  };
+  r.ruling.reason = fmt::format("'{}' left the table: rolled {}, -{} for stands lost = {}: {}", who, r.roll,
+                                stands_lost, r.modified, kMeaning[static_cast<int>(r.outcome)]);
+  r.ruling.figures = {{"roll", static_cast<double>(r.roll), ""},
+                      {"stands_lost", static_cast<double>(stands_lost), ""},
+                      {"result", static_cast<double>(r.modified), ""}};
+  return r;
+}
+
+OffTableResult resolve_off_table(const Unit& u, Dice& dice, bool retreating_from_combat) {
+  return resolve_off_table(u.id, u.stands_lost, dice, retreating_from_combat);
+}
+
+}  // namespace referee::warmaster

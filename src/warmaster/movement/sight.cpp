@@ -1,0 +1,619 @@
+// Line of sight and distances (movement text, Moving by initiative;
+// docs/rulings.md#warmaster-transit-line-of-sight). See sight.hpp for the method.
+#include "referee/warmaster/movement/sight.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "referee/core/ruling.hpp"
+#include "referee/warmaster/movement/transit_kernels.hpp"
+#include "referee/warmaster/model/troops.hpp"
+#include "movement/stand_pairs.hpp"
+
+namespace referee::warmaster {
+
+namespace {
+
+constexpr double kSightTolerance = 1e-7;  // how deep a line must go into a blocker to be blocked
+constexpr std::size_t kLazyPairs = 16;    // up to this many edge-target pairs, the nearest is found lazily
+
+std::string at(Vec2 p) { return fmt::format("({:.1f}, {:.1f})", p.x, p.y); }
+
+// A character's base as a polygon: a 24-gon circumscribing the round base
+// (so it is never smaller than the base), or its rectangular stand.
+Polygon character_shape(const Character& c) {
+  if (c.stand_size) return to_polygon(OrientedRect::from_pose(c.pose, c.stand_size->x, c.stand_size->y));
+  Polygon p;
+  const int n = 24;
+  double r = c.base_diameter / 2 / std::cos(kPi / n);
+  for (int i = n; i > 0; --i) {  // clockwise, like stand corners
+    double a = 2 * kPi * i / n;
+    p.points.push_back(c.pose.position + Vec2{std::cos(a), std::sin(a)} * r);
+  }
+  return p;
+}
+
+std::vector<Segment> polygon_edges_cw(const Polygon& poly) {
+  // Outward normal of (a, b) is perp(b - a): polygons here run clockwise.
+  Polygon p = poly;
+  if (p.signed_area() > 0) std::reverse(p.points.begin(), p.points.end());
+  std::vector<Segment> out;
+  for (std::size_t i = 0, n = p.points.size(); i < n; ++i) out.push_back({p.points[i], p.points[(i + 1) % n]});
+  return out;
+}
+
+// Interiors overlap: an edge of one properly crosses an edge of the other, or
+// one's centroid lies inside the other. Touching along an edge is not overlap.
+bool polygons_overlap(const Polygon& a, const Polygon& b) {
+  auto centroid = [](const Polygon& p) {
+    Vec2 c{0, 0};
+    for (Vec2 q : p.points) c += q;
+    return c / static_cast<double>(p.points.size());
+  };
+  if (contains(b, centroid(a)) || contains(a, centroid(b))) return true;
+  for (std::size_t i = 0, n = a.points.size(); i < n; ++i)
+    for (std::size_t j = 0, m = b.points.size(); j < m; ++j)
+      if (crosses_properly({a.points[i], a.points[(i + 1) % n]}, {b.points[j], b.points[(j + 1) % m]})) return true;
+  return false;
+}
+
+struct Blocker {
+  Polygon poly;
+  Aabb box;
+  const std::string* id = nullptr;  // of the unit or the terrain feature
+  int feature = -1;                 // terrain: index into Battlefield::terrain
+  OrientedRect rect{};              // a stand's footprint (poly is its corners); unused for terrain
+  // Terrain: whether the piece is convex (-1 not yet known), and then its
+  // edges' inward unit normals and offsets (depth of x: min of n.x - c).
+  int convex = -1;
+  std::vector<Vec2> inward;
+  std::vector<double> offset;
+};
+
+// Is the polygon strictly convex (every turn the same way, strictly, and the
+// outline going round once: the sign of the edges' x steps changes at most
+// twice)? If so, fill in its inward edge normals and offsets.
+bool make_convex(Blocker& b) {
+  const std::vector<Vec2>& p = b.poly.points;
+  const std::size_t n = p.size();
+  if (n < 3) return false;
+  int turn = 0, changes = 0;
+  double last_dx = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 e = p[(i + 1) % n] - p[i], f = p[(i + 2) % n] - p[(i + 1) % n];
+    const double c = cross(e, f);
+    const int t = c > 0 ? 1 : c < 0 ? -1 : 0;
+    if (t == 0 || (turn != 0 && t != turn)) return false;
+    turn = t;
+    if (e.x != 0) {
+      if (last_dx != 0 && (e.x > 0) != (last_dx > 0)) ++changes;
+      last_dx = e.x;
+    }
+  }
+  // Close the cycle: the first non-zero x step against the last.
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dx = p[(i + 1) % n].x - p[i].x;
+    if (dx != 0) {
+      if ((dx > 0) != (last_dx > 0)) ++changes;
+      break;
+    }
+  }
+  if (changes > 2) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 e = p[(i + 1) % n] - p[i];
+    const Vec2 in = perp(e) * (static_cast<double>(turn) / length(e));
+    b.inward.push_back(in);
+    b.offset.push_back(dot(in, p[i]));
+  }
+  return true;
+}
+
+// Distance from a convex piece's outline of a point inside it (negative outside).
+double convex_depth(const Blocker& b, Vec2 x) {
+  double d = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < b.inward.size(); ++i) d = std::min(d, dot(b.inward[i], x) - b.offset[i]);
+  return d;
+}
+
+// A line that runs this deep into a stand (10^4 times the sight tolerance,
+// and far above the rounding of table coordinates) crosses its interior:
+// crosses_interior() splits the line where it meets the outline and measures
+// the middle of each piece. A stand is convex, so the line meets its outline
+// where it enters and leaves (plus near-copies where it passes a corner, all
+// within rounding of the outline); the depth along the chord between is
+// concave, so the chord's middle is at least half as deep as its deepest
+// point, and is found inside and deeper than the tolerance. So the answer is
+// the one crosses_interior() gives, for a few multiplications instead of its
+// splitting, sorting and measuring (tests/warmaster/transit_kernels_vs_boost_test.cpp
+// checks the claim).
+constexpr double kSurelyCrosses = 1e-3;
+// The same holds for any convex piece of terrain: its depth is tried at the
+// segment's middle and at its point nearest the piece's vertex centroid
+// (either deep enough is proof; neither is no answer, and the exact test
+// decides).
+bool crosses(const Segment& s, Blocker& b) {
+  if (b.feature < 0) {
+    if (segment_depth(s, b.rect) >= kSurelyCrosses) return true;
+  } else {
+    if (b.convex < 0) b.convex = make_convex(b) ? 1 : 0;
+    if (b.convex == 1) {
+      Vec2 c{0, 0};
+      for (Vec2 q : b.poly.points) c += q;
+      c = c / static_cast<double>(b.poly.points.size());
+      if (convex_depth(b, (s.a + s.b) / 2) >= kSurelyCrosses || convex_depth(b, closest_point(c, s)) >= kSurelyCrosses)
+        return true;
+    }
+  }
+  return crosses_interior(s, b.poly, kSightTolerance);
+}
+// The line through a segment, to rule out blockers far from it cheaply: a
+// blocker whose box lies wholly on one side of the line, clear of it by
+// more than `margin`, can neither cross nor touch the segment. The box is
+// inside that bound, so no blocker that matters is ever skipped.
+struct LineTest {
+  Vec2 a, n;  // a point on the line and its unit normal
+  bool usable = false;
+  explicit LineTest(const Segment& s) : a(s.a) {
+    const Vec2 d = s.b - s.a;
+    const double l = length(d);
+    usable = l > 1e-9;
+    n = usable ? Vec2{-d.y / l, d.x / l} : Vec2{0, 0};
+  }
+  bool far_from(const Aabb& box, double margin) const {
+    if (!usable) return false;
+    const Vec2 c = (box.min + box.max) / 2, h = (box.max - box.min) / 2;
+    return std::abs(dot(c - a, n)) > std::abs(n.x) * h.x + std::abs(n.y) * h.y + margin;
+  }
+};
+constexpr double kLineTestMargin = 1e-6;  // far above rounding, far below any gap that matters
+
+// "unit orcs-2" or "terrain wood-1": written only when a blocker is named.
+std::string label(const Blocker& b) { return (b.feature >= 0 ? "terrain " : "unit ") + *b.id; }
+
+// The shape an edge belongs to (a stand, or a character's base): its own
+// features ("own feature") are worked out once per body, not per edge.
+struct Body {
+  Polygon poly;
+  std::string label;  // "elves-1 stand 2"
+};
+
+struct Viewpoint {
+  Segment edge;          // outward normal perp(b - a)
+  std::size_t body = 0;  // index into Views::bodies
+};
+
+// Every body listed has at least one edge.
+struct Views {
+  std::vector<Body> bodies;
+  std::vector<Viewpoint> edges;
+};
+
+struct Target {
+  Polygon poly;
+  std::string label;
+};
+
+// The units whose stands do not block (the viewer's and the target's).
+struct Excluded {
+  const std::string* a = nullptr;
+  const std::string* b = nullptr;
+  bool has(const std::string& id) const { return (a && *a == id) || (b && *b == id); }
+};
+
+// The bodies' and targets' box: what a line between them can cross.
+Aabb sight_area(const Views& view_set, const std::vector<Target>& targets) {
+  Aabb area = view_set.edges[0].edge.bounds();
+  for (const auto& b : view_set.bodies) area = area.merged(b.poly.bounds());
+  for (const auto& t : targets) area = area.merged(t.poly.bounds());
+  return area;
+}
+
+// What may block a line within `area`: other units' stands and terrain that
+// blocks sight. Built once and searched for each viewpoint set that lies in
+// the area (the search only ever tests blockers near each line, so a larger
+// area changes no answer).
+std::vector<Blocker> sight_blockers(const Battlefield& bf, const Aabb& area, const Excluded& exclude_units) {
+  std::vector<Blocker> blockers;
+  for (const Unit& u : bf.units) {
+    if (u.stands.empty()) continue;
+    if (exclude_units.has(u.id)) continue;
+    // A stand lies within its circumscribed disc: one whose disc's box misses
+    // the area is not worth a footprint (a sine and a cosine) and a polygon.
+    const double r = stand_circumradius(u) + kDiscSlack;
+    for (std::size_t s = 0; s < u.stands.size(); ++s) {
+      const Vec2 c = u.stands[s].pose.position;
+      if (!Aabb{{c.x - r, c.y - r}, {c.x + r, c.y + r}}.overlaps(area)) continue;
+      const OrientedRect rect = u.footprint(s);
+      Polygon p = to_polygon(rect);
+      Aabb b = p.bounds();
+      if (b.overlaps(area)) blockers.push_back({std::move(p), b, &u.id, -1, rect, -1, {}, {}});
+    }
+  }
+  for (std::size_t f = 0; f < bf.terrain.size(); ++f) {
+    const TerrainFeature& tf = bf.terrain[f];
+    if (!blocks_sight(tf) || !tf.bounds.overlaps(area)) continue;
+    for (const Polygon& piece : tf.pieces)
+      if (piece.points.size() >= 3 && piece.bounds().overlaps(area))
+        blockers.push_back({piece, piece.bounds(), &tf.id, static_cast<int>(f), {}, -1, {}, {}});
+  }
+  return blockers;
+}
+
+// Sight between one set of edges and one set of target shapes, past
+// `blockers` (sight_blockers over an area holding both).
+SightAnswer search(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
+                   const Settings& settings) {
+  SightAnswer ans;
+  const std::vector<Viewpoint>& views = view_set.edges;
+  const std::vector<Body>& bodies = view_set.bodies;
+  if (views.empty() || targets.empty()) {
+    ans.reason = "no stand to see from or to";
+    ans.blocked_by = "nothing to see";
+    return ans;
+  }
+
+  // Features each viewpoint's stand and each target is inside (overlaps),
+  // which do not block its own lines when see_out_of_own_feature is set.
+  auto features_overlapping = [&](const Polygon& body) {
+    std::vector<int> out;
+    if (!settings.see_out_of_own_feature) return out;
+    const Aabb body_box = body.bounds();
+    for (const Blocker& b : blockers)
+      if (b.feature >= 0 && b.box.overlaps(body_box) && polygons_overlap(body, b.poly)) out.push_back(b.feature);
+    return out;
+  };
+  std::vector<std::vector<int>> body_in, target_in;
+  body_in.reserve(bodies.size());
+  target_in.reserve(targets.size());
+  for (const auto& b : bodies) body_in.push_back(features_overlapping(b.poly));
+  for (const auto& t : targets) target_in.push_back(features_overlapping(t.poly));
+  auto excused = [&](const Blocker& b, const Viewpoint& v, const Target& t) {
+    if (b.feature < 0) return false;
+    const auto& a = body_in[v.body];
+    const auto& c = target_in[static_cast<std::size_t>(&t - targets.data())];
+    return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
+  };
+
+  // The first blocker a segment crosses (its index), or -1.
+  auto first_blocker = [&](const Segment& s, const Viewpoint& v, const Target& t) {
+    Aabb sb = s.bounds();
+    const LineTest line(s);
+    int best = -1;
+    double best_t = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < blockers.size(); ++i) {
+      const Blocker& b = blockers[i];
+      if (!b.box.overlaps(sb) || line.far_from(b.box, kLineTestMargin)) continue;
+      if (!crosses_interior(s, b.poly, kSightTolerance)) continue;
+      if (excused(b, v, t)) continue;
+      double tt = raycast(s, b.poly).value_or(0);
+      if (tt < best_t) {
+        best_t = tt;
+        best = static_cast<int>(i);
+      }
+    }
+    return best;
+  };
+  // Clear: crosses no blocker's interior. A line that only touches blockers
+  // may still run along the seam between two touching stands, or through the
+  // point where two stands meet: that is no gap to see through. So when it
+  // touches two or more, it is blocked if nudging it either way sideways
+  // runs into one of them.
+  //
+  // Neighbouring lines (the samples of one pair, the critical lines) are
+  // mostly refused by the same blocker, so the one that refused the last line
+  // is asked first: any blocker crossed makes the line not clear, so asking
+  // it first changes no answer, and saves the scan up to it.
+  std::size_t refused_last = blockers.size();
+  auto clear = [&](const Segment& s, const Viewpoint& v, const Target& t) {
+    Aabb sb = s.bounds().inflated(1e-6);
+    const LineTest line(s);
+    auto near = [&](const Blocker& b) {
+      return b.box.overlaps(sb) && !line.far_from(b.box, kLineTestMargin) && !excused(b, v, t);
+    };
+    const std::size_t first = refused_last;
+    if (first < blockers.size() && near(blockers[first]) && crosses(s, blockers[first])) return false;
+    std::vector<const Blocker*> touching;
+    for (std::size_t i = 0; i < blockers.size(); ++i) {
+      Blocker& b = blockers[i];
+      if (!near(b)) continue;
+      if (i != first && crosses(s, b)) {
+        refused_last = i;
+        return false;
+      }
+      if (distance(s, b.poly) <= 1e-7) touching.push_back(&b);
+    }
+    if (touching.size() < 2) return true;
+    Vec2 n = normalized(perp(s.b - s.a)) * 1e-5;
+    auto hits = [&](Vec2 shift) {
+      Segment moved{s.a + shift, s.b + shift};
+      for (const Blocker* b : touching)
+        if (crosses_interior(moved, b->poly, 1e-7)) return true;
+      return false;
+    };
+    return !(hits(n) && hits(-n));
+  };
+  auto forward = [](const Viewpoint& v, Vec2 p, Vec2 q) {
+    Vec2 n = perp(v.edge.b - v.edge.a);
+    return dot(q - p, n) > 1e-9 * length(n);
+  };
+  auto found = [&](const Viewpoint& v, const Target& t, Segment s) {
+    // Report the line up to where it first meets the target.
+    if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
+    ans.visible = true;
+    ans.line = s;
+    ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", bodies[v.body].label, at(s.a), t.label,
+                             at(s.b), format_measure(s.length(), "cm"));
+    return ans;
+  };
+
+  // Each target's centroid (the last sample aimed at) and a disc about it
+  // holding the whole target (its vertices, hence their convex hull).
+  std::vector<Vec2> centroid(targets.size());
+  std::vector<double> radius(targets.size(), 0.0);
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const std::vector<Vec2>& pts = targets[t].poly.points;
+    Vec2 c{0, 0};
+    for (Vec2 p : pts) c += p;
+    centroid[t] = c / static_cast<double>(pts.size());
+    for (Vec2 p : pts) radius[t] = std::max(radius[t], distance(p, centroid[t]));
+  }
+
+  // Phase 1 for one pair: sample lines from five points of the edge to the
+  // target's corners and centroid.
+  auto sample = [&](const Viewpoint& v, std::size_t ti) -> std::optional<Segment> {
+    const Target& t = targets[ti];
+    for (double f : {0.5, 0.0, 1.0, 0.25, 0.75}) {
+      Vec2 p = v.edge.a + (v.edge.b - v.edge.a) * f;
+      for (Vec2 q : t.poly.points)
+        if (forward(v, p, q) && clear({p, q}, v, t)) return Segment{p, q};
+      if (forward(v, p, centroid[ti]) && clear({p, centroid[ti]}, v, t)) return Segment{p, centroid[ti]};
+    }
+    return std::nullopt;
+  };
+
+  // Pairs nearest first: the likeliest to be clear and the most telling.
+  struct Pair {
+    double d;
+    std::size_t v, t;
+  };
+  const std::size_t nt = targets.size(), n_pairs = views.size() * nt;
+
+  // Usually the nearest pair already has a clear sample line. So it is found
+  // first without measuring every pair exactly: pairs are measured in order
+  // of a lower bound (edge to target disc) until the next bound exceeds the
+  // nearest distance measured; only when its samples are all blocked is every
+  // pair measured and sorted. Among pairs as near, the first listed (edge by
+  // edge, target by target) is the one std::sort below puts first: libstdc++
+  // sorts up to 16 elements by insertion, which keeps ties in order.
+  if (n_pairs <= kLazyPairs) {
+    std::array<double, kLazyPairs> bound{};
+    std::array<std::size_t, kLazyPairs> by_bound{};
+    for (std::size_t k = 0; k < n_pairs; ++k) {
+      bound[k] = distance(centroid[k % nt], views[k / nt].edge) - radius[k % nt] - kDiscSlack;
+      by_bound[k] = k;
+    }
+    std::sort(by_bound.begin(), by_bound.begin() + static_cast<std::ptrdiff_t>(n_pairs),
+              [&](std::size_t a, std::size_t b) { return bound[a] < bound[b]; });
+    std::size_t nearest = n_pairs;
+    double nearest_d = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n_pairs; ++i) {
+      const std::size_t k = by_bound[i];
+      if (bound[k] > nearest_d) break;
+      const double d = distance(views[k / nt].edge, targets[k % nt].poly);
+      if (d < nearest_d || (d == nearest_d && k < nearest)) {
+        nearest_d = d;
+        nearest = k;
+      }
+    }
+    if (nearest < n_pairs)
+      if (auto s = sample(views[nearest / nt], nearest % nt))
+        return found(views[nearest / nt], targets[nearest % nt], *s);
+  }
+
+  std::vector<Pair> pairs;
+  pairs.reserve(n_pairs);
+  for (std::size_t v = 0; v < views.size(); ++v)
+    for (std::size_t t = 0; t < nt; ++t) pairs.push_back({distance(views[v].edge, targets[t].poly), v, t});
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
+
+  // Phase 1: sample lines.
+  for (const Pair& pr : pairs)
+    if (auto s = sample(views[pr.v], pr.t)) return found(views[pr.v], targets[pr.t], *s);
+
+  // Phase 2: every line through two critical points.
+  for (const Pair& pr : pairs) {
+    const Viewpoint& v = views[pr.v];
+    const Target& t = targets[pr.t];
+    Aabb local = v.edge.bounds().merged(t.poly.bounds());
+    std::vector<Vec2> pts{v.edge.a, v.edge.b};
+    pts.insert(pts.end(), t.poly.points.begin(), t.poly.points.end());
+    for (const Blocker& b : blockers)
+      if (b.box.overlaps(local))
+        for (Vec2 p : b.poly.points)
+          if (local.contains(p)) pts.push_back(p);
+    Vec2 e = v.edge.b - v.edge.a;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      for (std::size_t j = i + 1; j < pts.size(); ++j) {
+        Vec2 d = pts[j] - pts[i];
+        if (length_squared(d) < 1e-18) continue;
+        double den = cross(e, d);
+        if (std::abs(den) < 1e-12) continue;
+        // Where the line meets the viewer edge.
+        double s = cross(pts[i] - v.edge.a, d) / den;
+        if (s < -1e-12 || s > 1 + 1e-12) continue;
+        Vec2 p = v.edge.a + e * std::clamp(s, 0.0, 1.0);
+        if (dot(d, perp(e)) < 0) d = -d;
+        // Where the ray from p along d first meets the target.
+        Segment ray{p, p + d * (1000.0 / length(d))};
+        auto hit = raycast(ray, t.poly);
+        if (!hit) continue;
+        Vec2 q = ray.a + (ray.b - ray.a) * *hit;
+        if (!forward(v, p, q)) continue;
+        if (clear({p, q}, v, t)) return found(v, t, {p, q});
+      }
+    }
+  }
+
+  // Not visible: name what blocks the most direct line (nearest pair, closest points).
+  const Viewpoint& v = views[pairs[0].v];
+  const Target& t = targets[pairs[0].t];
+  Vec2 p = (v.edge.a + v.edge.b) / 2, q = centroid[pairs[0].t];
+  Segment direct{p, q};
+  int b = forward(v, p, q) ? first_blocker(direct, v, t) : -1;
+  if (b >= 0) {
+    ans.blocked_by = label(blockers[static_cast<std::size_t>(b)]);
+    ans.reason = fmt::format("no clear line: every line from an edge that may see is blocked; the most direct, from "
+                             "{} to {}, crosses {}",
+                             bodies[v.body].label, t.label, ans.blocked_by);
+  } else {
+    ans.blocked_by = "out of view";
+    ans.reason = fmt::format("no clear line: {} is not in front of any edge that may see, or every line is blocked",
+                             t.label);
+  }
+  return ans;
+}
+
+SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vector<Target>& targets,
+                  const Excluded& exclude_units, const Settings& settings) {
+  if (view_set.edges.empty() || targets.empty()) {
+    std::vector<Blocker> none;
+    return search(none, view_set, targets, settings);
+  }
+  std::vector<Blocker> blockers = sight_blockers(bf, sight_area(view_set, targets), exclude_units);
+  return search(blockers, view_set, targets, settings);
+}
+
+// Every stand's edges that may see, or those of stand `only` alone.
+Views unit_views(const Unit& u, const StandRects& rects, const Settings& settings, bool front_only,
+                 std::size_t only = static_cast<std::size_t>(-1)) {
+  Views out;
+  bool all_round = u.sees_all_round && !front_only;
+  for (std::size_t s = 0; s < u.stands.size(); ++s) {
+    if (only != static_cast<std::size_t>(-1) && s != only) continue;
+    auto c = rects[s].corners();
+    const std::size_t body = out.bodies.size();
+    const std::size_t first_edge = out.edges.size();
+    for (int k = 0; k < (all_round ? 4 : 1); ++k) {
+      Segment e{c[k], c[(k + 1) % 4]};
+      if (all_round) {
+        // Free edge: no other stand of the unit against its middle.
+        Vec2 mid = (e.a + e.b) / 2;
+        bool covered = false;
+        for (std::size_t o = 0; o < u.stands.size() && !covered; ++o)
+          if (o != s && distance(mid, rects[o]) <= settings.contact_tolerance) covered = true;
+        if (covered) continue;
+      }
+      out.edges.push_back({e, body});
+    }
+    if (out.edges.size() > first_edge)
+      out.bodies.push_back({Polygon{{c.begin(), c.end()}}, u.id + " stand " + std::to_string(s + 1)});
+  }
+  return out;
+}
+
+std::vector<Target> unit_targets(const Unit& u, const StandRects& rects) {
+  std::vector<Target> out;
+  out.reserve(u.stands.size());
+  for (std::size_t s = 0; s < u.stands.size(); ++s)
+    out.push_back({to_polygon(rects[s]), u.id + " stand " + std::to_string(s + 1)});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Segment> sight_edges(const Unit& viewer, const Settings& settings, bool front_only) {
+  std::vector<Segment> out;
+  const StandRects rects(viewer);
+  for (const auto& v : unit_views(viewer, rects, settings, front_only).edges) out.push_back(v.edge);
+  return out;
+}
+
+// The nearest pair of stands, as a scan of every pair in order finds it
+// (stand_pairs.hpp skips pairs that cannot be nearer).
+ClosestPoints unit_distance(const Unit& a, const Unit& b) { return nearest_stands(a, b).points; }
+
+ClosestPoints character_distance(const Character& c, const Unit& u) {
+  ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
+  if (c.stand_size) {
+    OrientedRect cr = OrientedRect::from_pose(c.pose, c.stand_size->x, c.stand_size->y);
+    RotMemo rot;
+    for (std::size_t j = 0; j < u.stands.size(); ++j) {
+      ClosestPoints cp = closest_points(cr, u.footprint(j, rot));
+      if (cp.distance < best.distance) best = cp;
+    }
+    return best;
+  }
+  double radius = c.base_diameter / 2;
+  RotMemo rot;
+  for (std::size_t j = 0; j < u.stands.size(); ++j) {
+    OrientedRect r = u.footprint(j, rot);
+    Vec2 l = r.rot.apply_inverse(c.pose.position - r.center);
+    l.x = std::clamp(l.x, -r.half.x, r.half.x);
+    l.y = std::clamp(l.y, -r.half.y, r.half.y);
+    Vec2 q = r.center + r.rot.apply(l);
+    double d = distance(c.pose.position, q);
+    ClosestPoints cp;
+    if (d <= radius) {
+      cp = {q, q, 0};
+    } else {
+      cp = {c.pose.position + (q - c.pose.position) * (radius / d), q, d - radius};
+    }
+    if (cp.distance < best.distance) best = cp;
+  }
+  return best;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
+                          bool front_only) {
+  const StandRects rv(viewer), rt(target);
+  SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only), unit_targets(target, rt),
+                        Excluded{&viewer.id, &target.id}, settings);
+  a.distance = nearest_stands(viewer, rv, target, rt).points.distance;
+  a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, const Unit& target,
+                                  const Settings& settings, const std::vector<int>& asked) {
+  std::vector<char> out(viewer.stands.size(), 0);
+  if (asked.empty() || target.stands.empty()) return out;
+  const StandRects rv(viewer), rt(target);
+  const std::vector<Target> targets = unit_targets(target, rt);
+  const Views all = unit_views(viewer, rv, settings, true);
+  if (all.edges.empty()) return out;
+  std::vector<Blocker> blockers = sight_blockers(bf, sight_area(all, targets), Excluded{&viewer.id, &target.id});
+  for (int s : asked) {
+    if (s < 0 || static_cast<std::size_t>(s) >= viewer.stands.size()) continue;
+    const Views one = unit_views(viewer, rv, settings, true, static_cast<std::size_t>(s));
+    out[static_cast<std::size_t>(s)] = !one.edges.empty() && search(blockers, one, targets, settings).visible;
+  }
+  return out;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings) {
+  Views views;
+  views.bodies.push_back({character_shape(viewer), viewer.id});
+  for (const Segment& e : polygon_edges_cw(views.bodies[0].poly)) views.edges.push_back({e, 0});
+  const StandRects rt(target);
+  SightAnswer a = solve(bf, views, unit_targets(target, rt), Excluded{&target.id, nullptr}, settings);
+  a.distance = character_distance(viewer, target).distance;
+  a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Character& target, const Settings& settings,
+                          bool front_only) {
+  std::vector<Target> targets{{character_shape(target), target.id}};
+  const StandRects rv(viewer);
+  SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only), targets, Excluded{&viewer.id, nullptr},
+                        settings);
+  a.distance = character_distance(target, viewer).distance;
+  a.reason = fmt::format("{} {} {}: {}", viewer.id, a.visible ? "sees" : "cannot see", target.id, a.reason);
+  return a;
+}
+
+}  // namespace referee::warmaster
