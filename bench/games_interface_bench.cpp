@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/ancients/game_interface.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/match.hpp"
@@ -34,10 +34,10 @@ referee::Match ordered() {
 static void BM_GameInterfaceOverheadTyped(benchmark::State& state) {
   const referee::Match m = ordered();
   const referee::ancients::Battle& b = *referee::typed_context<referee::ancients::System>(m.game());
-  const referee::ancients::GameState start = *referee::typed_state<referee::ancients::System>(m.state());
+  const referee::ancients::BattleState start = *referee::typed_state<referee::ancients::System>(m.state());
   const referee::ancients::Action a = referee::ancients::parse_action(kMove, b, "move");
   for (auto _ : state) {
-    referee::ancients::GameState s = start;
+    referee::ancients::BattleState s = start;
     if (!referee::ancients::validate(b, s, a).legal()) state.SkipWithError("the move is not legal");
     Json result = referee::ancients::do_apply(b, s, a);
     benchmark::DoNotOptimize(result);

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/ancients/movement.hpp"
 #include "referee/ancients/orders.hpp"
 #include "referee/ancients/render.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"

@@ -44,7 +44,7 @@ int card_of(const Battle& b, const JsonReader& r, std::string_view key) {
 
 // The movement options in force: the card played this turn, or the one the
 // question names.
-MoveOptions options_for(const Battle& b, const GameState& s, bool in_game, const JsonReader& r) {
+MoveOptions options_for(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r) {
   MoveOptions o = in_game ? s.plan.move : MoveOptions{};
   if (r.has("card")) o.light_pass_through = b.cards[static_cast<std::size_t>(card_of(b, r, "card"))].light_pass_through;
   return o;
@@ -57,7 +57,7 @@ int piece_hex(const Position& p, const Piece& piece) {
 // In a game, keep only the destinations the game allows now (the piece must
 // be ordered, not yet moved, and a leader may have to detach); when none is
 // left, say why.
-Verdict game_filter(const Battle& b, const GameState& s, const Piece& piece, std::vector<Destination>& dests) {
+Verdict game_filter(const Battle& b, const BattleState& s, const Piece& piece, std::vector<Destination>& dests) {
   if (dests.empty()) {
     // Nothing offered: ask the game about a step to a neighbouring hex, which
     // names the reason (already moved, not ordered, stopped by a leader...).
@@ -79,7 +79,7 @@ Verdict game_filter(const Battle& b, const GameState& s, const Piece& piece, std
   return kept.empty() ? first : Verdict{};
 }
 
-Json orders_query(const Battle& b, const GameState& s, const JsonReader& r, std::string* text) {
+Json orders_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"card", "side"});
   const int card = card_of(b, r, "card");
   const int side = r.integer_or("side", s.side, 0, 1);
@@ -98,7 +98,7 @@ Json orders_query(const Battle& b, const GameState& s, const JsonReader& r, std:
   return j;
 }
 
-Json destinations_query(const Battle& b, const GameState& s, bool in_game, const JsonReader& r, std::string* text,
+Json destinations_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text,
                         std::vector<Destination>* out) {
   r.allow_only({"unit", "card"});
   const Piece piece = find_piece(b, r, "unit");
@@ -156,7 +156,7 @@ Json destinations_query(const Battle& b, const GameState& s, bool in_game, const
   return j;
 }
 
-Json route_query(const Battle& b, const GameState& s, bool in_game, const JsonReader& r, std::string* text) {
+Json route_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "to", "card"});
   const Piece piece = find_piece(b, r, "unit");
   const std::string id = r.string("unit");
@@ -215,7 +215,7 @@ std::vector<QueryInfo> query_catalogue() {
   };
 }
 
-Json answer_query(const Battle& b, const GameState& s, bool in_game, const std::string& name, const Json& args,
+Json answer_query(const Battle& b, const BattleState& s, bool in_game, const std::string& name, const Json& args,
                   const std::string& path, std::string* text, std::vector<Destination>* destinations_out) {
   JsonReader r(args, path);
   r.require_object();

@@ -3,7 +3,7 @@
 // with control characters. Every one is an InputError naming the file.
 #include <gtest/gtest.h>
 
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/ancients/model.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/ancients/model.hpp"
 #include "referee/ancients/movement.hpp"
 #include "referee/core/json_io.hpp"

@@ -57,7 +57,7 @@ void warmaster_invariant(const GameState& gs) {
 
 // Each hex holds at most one unit, and the occupancy index agrees with the units.
 void ancients_invariant(const GameState& gs) {
-  const ancients::GameState* s = typed_state<ancients::System>(gs);
+  const ancients::BattleState* s = typed_state<ancients::System>(gs);
   ASSERT_NE(s, nullptr);
   const ancients::Position& p = s->position;
   std::vector<int> seen(p.unit_at.size(), 0);
@@ -72,7 +72,7 @@ void ancients_invariant(const GameState& gs) {
 
 // No two standing units' bases overlap, and every unit stands on a level.
 void blightmeer_invariant(const Game& g, const GameState& gs) {
-  const blightmeer::GameState* s = typed_state<blightmeer::System>(gs);
+  const blightmeer::BattleState* s = typed_state<blightmeer::System>(gs);
   const blightmeer::Battle* b = typed_context<blightmeer::System>(g);
   ASSERT_NE(s, nullptr);
   ASSERT_NE(b, nullptr);

@@ -7,7 +7,7 @@
 #include "cli_support.hpp"
 #include "cli_values.hpp"
 #include "system_commands.hpp"
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/ancients/game_interface.hpp"
 #include "referee/ancients/queries.hpp"
 #include "referee/core/match.hpp"
@@ -43,13 +43,13 @@ Loaded load(const std::string& path) {
 // of a position the file did not mean.
 struct Situation {
   std::unique_ptr<Match> match;
-  ancients::GameState start;
-  const ancients::GameState& state() const { return match ? *typed_state<ancients::System>(match->state()) : start; }
+  ancients::BattleState start;
+  const ancients::BattleState& state() const { return match ? *typed_state<ancients::System>(match->state()) : start; }
   bool in_game() const { return match != nullptr; }
 };
 
 Situation situation(const Loaded& l, const std::string& battle_path, const std::string& actions) {
-  Situation s{nullptr, ancients::GameState::initial(l.battle)};
+  Situation s{nullptr, ancients::BattleState::initial(l.battle)};
   if (actions.empty()) return s;
   s.match = std::make_unique<Match>(ancients::game_type().load(l.json, battle_path, nlohmann::json::object()),
                                     DiceSource{}, battle_path);

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "referee/ancients/game.hpp"
+#include "referee/ancients/turn.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/game_adapter.hpp"
 
@@ -26,7 +26,7 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
 // (core) give the typed state and battle behind the interface's.
 struct System {
   using Context = Battle;
-  using State = ancients::GameState;
+  using State = ancients::BattleState;
   using Action = ancients::Action;
   struct Checked {
     Action action;

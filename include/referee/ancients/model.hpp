@@ -126,7 +126,7 @@ struct Battle {
   std::array<PlayerSpec, 2> players;
   int first_side = 0;
   // The game ends once this many turns (each player's turn counts one, as
-  // GameState::turn does) have been played (docs/rulings.md#ancients-game-end).
+  // BattleState::turn does) have been played (docs/rulings.md#ancients-game-end).
   int turn_limit = kDefaultTurnLimit;
 
   const TerrainType* terrain_at(int hex) const {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "referee/blightmeer/game.hpp"
+#include "referee/blightmeer/turn.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/game_adapter.hpp"
 
@@ -26,7 +26,7 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
 // and battle behind the interface's.
 struct System {
   using Context = Battle;
-  using State = blightmeer::GameState;
+  using State = blightmeer::BattleState;
   using Action = blightmeer::Action;
   using Checked = blightmeer::Checked;
   static constexpr std::string_view name = "blightmeer";
@@ -34,9 +34,9 @@ struct System {
   static std::vector<std::string> players(const Battle& b) { return State::initial(b).sides; }
   static State initial(const std::shared_ptr<const Battle>& b) { return State::initial(*b); }
   static State from_json(const std::shared_ptr<const Battle>& b, const Json& j, const std::string& path) {
-    return game_state_from_json(j, *b, path);
+    return battle_state_from_json(j, *b, path);
   }
-  static Json to_json(const Battle&, const State& s) { return game_state_json(s); }
+  static Json to_json(const Battle&, const State& s) { return battle_state_json(s); }
   static int side(const Battle&, const State& s) { return s.side; }
   static int turn(const State& s) { return s.turn; }
   static std::string phase(const State&) { return "move"; }

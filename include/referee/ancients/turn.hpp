@@ -1,10 +1,11 @@
 // Playing a turn through the engine (OpenSpiel style): the battle is the
-// immutable game, GameState is a cheap value, validate() never changes the
+// immutable game, BattleState is a cheap value, validate() never changes the
 // state, apply() checks once and then does (do_apply, which trusts a legal
 // action: the game interface checks first). Every action goes into the core
 // game log, and replaying the log rebuilds the same state.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -31,7 +32,7 @@ struct Action {
   bool operator==(const Action&) const = default;
 };
 
-struct GameState {
+struct BattleState {
   Position position;
   int side = 0;        // the player whose turn it is
   int turn = 1;
@@ -43,18 +44,26 @@ struct GameState {
   std::array<std::vector<std::string>, 2> hands;
   std::array<std::vector<std::string>, 2> decks;
 
-  static GameState initial(const Battle& b);
-  bool operator==(const GameState&) const = default;
+  static BattleState initial(const Battle& b);
+  bool operator==(const BattleState&) const = default;
 };
 
+// The id of unit `u` and leader `l` of `b` (indices into its lists).
+inline const std::string& unit_id(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].id; }
+inline const std::string& leader_id(const Battle& b, int l) { return b.leaders[static_cast<std::size_t>(l)].id; }
+// Has the piece been ordered this turn?
+inline bool has_order(const BattleState& s, OrderItem it) {
+  return std::find(s.orders.begin(), s.orders.end(), it) != s.orders.end();
+}
+
 // Refuses everything once the game is over (ancients.game.over).
-Verdict validate(const Battle& b, const GameState& s, const Action& a);
+Verdict validate(const Battle& b, const BattleState& s, const Action& a);
 // Validates, then applies a legal action and returns what happened, for the
 // log; a refused one leaves `s` unchanged and answers {"refused": true,
 // "violations": [...]}.
-nlohmann::json apply(const Battle& b, GameState& s, const Action& a);
+nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
 // Applies an action the caller has validated (it is not checked again).
-nlohmann::json do_apply(const Battle& b, GameState& s, const Action& a);
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a);
 
 // Parses one action; errors name `path` and the field (JSON first, as in
 // the other systems).
@@ -63,11 +72,11 @@ nlohmann::json action_json(const Battle& b, const Action& a);
 // Everything the game needs to resume: pieces and their per-turn flags, the
 // hands and decks, and in the movement phase the card played, its plan, the
 // orders given and whether a piece has moved.
-nlohmann::json state_json(const Battle& b, const GameState& s);
+nlohmann::json state_json(const Battle& b, const BattleState& s);
 // The inverse of state_json for a state of `b`: strict, every error names
 // the field under `path` (unknown ids, wrong counts, two pieces on a hex,
 // values out of range).
-GameState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path);
+BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path);
 
 // Every legal action now, in a fixed order: the cards in hand (one action
 // per distinct card), or orders one piece at a time (orders may be given in
@@ -75,19 +84,19 @@ GameState state_from_json(const Battle& b, const nlohmann::json& j, const std::s
 // can be given that way: docs/rulings.md#ancients-legal-actions), then each
 // ordered piece to each hex it may move to, then end_movement. Empty once
 // the game is over.
-std::vector<Action> legal_actions(const Battle& b, const GameState& s);
+std::vector<Action> legal_actions(const Battle& b, const BattleState& s);
 
 // The game ends after turn `Battle::turn_limit`, or when the player to play
 // holds no command card (docs/rulings.md#ancients-game-end).
-bool game_over(const Battle& b, const GameState& s);
+bool game_over(const Battle& b, const BattleState& s);
 // Why, or empty while the game goes on.
-std::string game_over_reason(const Battle& b, const GameState& s);
+std::string game_over_reason(const Battle& b, const BattleState& s);
 
 // Plays a list of actions from the start; an illegal action is an InputError
 // naming it ("actions[3]: ancients.movement.blocked: ..."), so nothing is written.
 struct Playthrough {
   GameLog log;
-  GameState state;
+  BattleState state;
 };
 Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
                          std::uint64_t seed, const std::string& scenario);

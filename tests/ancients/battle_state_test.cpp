@@ -1,4 +1,4 @@
-// The typed game API around GameState: every legal action listed, and only
+// The typed game API around BattleState: every legal action listed, and only
 // those (checked by brute force over every card, piece and hex); the state
 // in JSON read back exactly and playing on as the original; the end of the
 // game by turn limit or when a player's cards run out
@@ -34,7 +34,7 @@ std::vector<std::string> dumps(const Battle& b, const std::vector<Action>& actio
 
 // Every action of the kinds legal_actions lists (orders of one piece), for
 // every card, unit, leader and hex on the board: the ones validate accepts.
-std::set<std::string> brute_force_legal(const Battle& b, const GameState& s) {
+std::set<std::string> brute_force_legal(const Battle& b, const BattleState& s) {
   std::set<std::string> out;
   auto consider = [&](const Action& a) {
     if (validate(b, s, a).legal()) out.insert(action_json(b, a).dump());
@@ -68,7 +68,7 @@ std::set<std::string> brute_force_legal(const Battle& b, const GameState& s) {
   return out;
 }
 
-void expect_listed_exactly(const Battle& b, const GameState& s) {
+void expect_listed_exactly(const Battle& b, const BattleState& s) {
   const std::vector<std::string> listed = dumps(b, legal_actions(b, s));
   const std::set<std::string> unique(listed.begin(), listed.end());
   ASSERT_EQ(unique.size(), listed.size()) << "an action is listed twice";
@@ -78,16 +78,16 @@ void expect_listed_exactly(const Battle& b, const GameState& s) {
   for (const std::string& a : unique) EXPECT_TRUE(brute.count(a)) << "listed but refused: " << a;
 }
 
-void expect_round_trip(const Battle& b, const GameState& s) {
+void expect_round_trip(const Battle& b, const BattleState& s) {
   const nlohmann::json j = state_json(b, s);
-  const GameState back = state_from_json(b, j, "state");
+  const BattleState back = state_from_json(b, j, "state");
   ASSERT_TRUE(back == s) << j.dump();
   ASSERT_EQ(state_json(b, back), j);
   ASSERT_TRUE(state_from_json(b, parse_json_text(j.dump(), "state"), "state") == s);
 }
 
 // A uniformly random legal action; false once the game is over.
-bool random_step(const Battle& b, GameState& s, Rng& rng) {
+bool random_step(const Battle& b, BattleState& s, Rng& rng) {
   const std::vector<Action> legal = legal_actions(b, s);
   if (legal.empty()) return false;
   const Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
@@ -100,7 +100,7 @@ TEST(AncientsLegalActions, ListedExactlyOnTheBundledScenariosAndThroughRandomGam
   for (const std::string& name : kScenarios) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-      GameState s = GameState::initial(b);
+      BattleState s = BattleState::initial(b);
       Rng rng(seed);
       do {
         expect_listed_exactly(b, s);
@@ -126,7 +126,7 @@ TEST(AncientsLegalActions, OrdersOneAtATimeReachEverySetTheCardAllows) {
                                 unit("c", "medium_infantry", 0, 8, 6), unit("far", "medium_infantry", 0, 1, 6),
                                 unit("enemy", "medium_infantry", 1, 6, 2)},
                                {{{"id", "L"}, {"side", 0}, {"attached_to", "a"}}});
-  GameState s = GameState::initial(b);
+  BattleState s = BattleState::initial(b);
   apply(b, s, parse_action({{"type", "play_card"}, {"card", "leadership-any-section"}}, b, "action"));
   std::vector<std::string> listed = dumps(b, legal_actions(b, s));
   // Only the leader may be ordered first: a unit alone has no leader to be ordered through.
@@ -163,7 +163,7 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
   for (const Case& c : {Case{"centre_clash.json", 27, 0}, Case{"river_crossing.json", 19, 1}}) {
     const Battle b = load_battle(scenario_path(c.name));
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      GameState s = GameState::initial(b);
+      BattleState s = BattleState::initial(b);
       Rng rng(seed);
       int actions = 0;
       while (random_step(b, s, rng)) ASSERT_LT(++actions, 5000);
@@ -185,7 +185,7 @@ TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
   j["turn_limit"] = 3;
   const Battle b = parse_battle(j, "battle");
   EXPECT_EQ(b.turn_limit, 3);
-  GameState s = GameState::initial(b);
+  BattleState s = BattleState::initial(b);
   Rng rng(5);
   while (s.turn <= 3) {
     EXPECT_FALSE(game_over(b, s));
@@ -209,7 +209,7 @@ TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
 
 TEST(AncientsGameEnd, AnEmptyBoardWithNoCardsIsOverAtOnce) {
   const Battle b = load_battle(scenario_path("empty_board.json"));
-  const GameState s = GameState::initial(b);
+  const BattleState s = BattleState::initial(b);
   EXPECT_TRUE(game_over(b, s));
   EXPECT_TRUE(legal_actions(b, s).empty());
 }
@@ -221,7 +221,7 @@ TEST(AncientsStateJson, RoundTripsExactlyThroughRandomGames) {
   for (const std::string& name : kScenarios) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      GameState s = GameState::initial(b);
+      BattleState s = BattleState::initial(b);
       Rng rng(seed);
       do {
         expect_round_trip(b, s);
@@ -240,13 +240,13 @@ TEST(AncientsStateJson, AResumedGamePlaysOnExactlyAsTheOriginal) {
   for (const char* name : {"centre_clash.json", "river_crossing.json"}) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      GameState original = GameState::initial(b);
+      BattleState original = BattleState::initial(b);
       Rng rng(seed);
       // Stop after a random number of actions, save, and play on both.
       const int stop = static_cast<int>(rng.below(120));
       for (int k = 0; k < stop && random_step(b, original, rng); ++k) {
       }
-      GameState resumed = state_from_json(b, parse_json_text(state_json(b, original).dump(), "saved"), "saved");
+      BattleState resumed = state_from_json(b, parse_json_text(state_json(b, original).dump(), "saved"), "saved");
       for (;;) {
         const std::vector<Action> legal = legal_actions(b, original);
         ASSERT_EQ(dumps(b, legal_actions(b, resumed)), dumps(b, legal));
@@ -267,7 +267,7 @@ class MalformedAncientsState : public ::testing::Test {
  protected:
   void SetUp() override {
     b_ = load_battle(scenario_path("centre_clash.json"));
-    GameState s = GameState::initial(b_);
+    BattleState s = BattleState::initial(b_);
     // Side 0's first turn, after the card and an order: a plan and orders in the state.
     apply(b_, s, parse_action({{"type", "play_card"}, {"card", "order-three-center"}}, b_, "action"));
     const std::vector<Action> legal = legal_actions(b_, s);

@@ -72,7 +72,7 @@ TEST(AncientsGame, AnIllegalActionIsRefusedNamingIt) {
 }
 
 // Invariants of every reachable state.
-void check_invariants(const Battle& b, const GameState& s) {
+void check_invariants(const Battle& b, const BattleState& s) {
   const Position& p = s.position;
   int units_seen = 0, leaders_seen = 0;
   for (int h = 0; h < b.board.cell_count(); ++h) {
@@ -104,14 +104,14 @@ void check_invariants(const Battle& b, const GameState& s) {
 int simulate(const std::string& scenario, std::uint64_t seed) {
   nlohmann::json battle_json = load_json_file(source(scenario));
   Battle b = parse_battle(battle_json, scenario);
-  GameState s = GameState::initial(b);
+  BattleState s = BattleState::initial(b);
   Rng rng(seed);
   GameLog log;
   log.system = "ancients";
   log.settings = {{"battle", battle_json}};
   auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng.below(n)); };
   auto step = [&](const Action& a) {
-    GameState before = s;
+    BattleState before = s;
     Verdict v = validate(b, s, a);
     EXPECT_EQ(state_json(b, before), state_json(b, s));
     ASSERT_TRUE(v.legal()) << explain(v) << " " << action_json(b, a).dump();

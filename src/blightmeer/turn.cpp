@@ -1,4 +1,4 @@
-#include "referee/blightmeer/game.hpp"
+#include "referee/blightmeer/turn.hpp"
 #include "referee/blightmeer/rule_ids.hpp"
 
 #include <algorithm>
@@ -22,11 +22,11 @@ constexpr double kCoordLimit = 1000;
 
 std::string fmt_pos(Vec3 p) { return fmt::format("({:.2f}, {:.2f}, {:.2f})", p.x, p.y, p.z); }
 
-const std::string& side_to_move(const GameState& s) { return s.sides[static_cast<std::size_t>(s.side)]; }
+const std::string& side_to_move(const BattleState& s) { return s.sides[static_cast<std::size_t>(s.side)]; }
 
 // The turn rules that come before check_move: the game is still on, it is the
 // unit's side's turn, and the unit has not moved yet this turn.
-void turn_rules(const Terrain& t, const GameState& s, const Action& a, Verdict& v) {
+void turn_rules(const Terrain& t, const BattleState& s, const Action& a, Verdict& v) {
   std::string over = game_over_reason(t, s);
   if (!over.empty()) {
     v.add(blightmeer::rule_id::game_over, "the game is over: " + over);
@@ -51,7 +51,7 @@ void turn_rules(const Terrain& t, const GameState& s, const Action& a, Verdict& 
 // docs/rulings.md#blightmeer-path-disconnected: check_move reports a path that
 // does not join up with where the unit is as bad input; in a game, where the
 // unit stands depends on the state, so it is a refusal like any other.
-MoveReport check_in_game(const Terrain& t, const GameState& s, const MoveRequest& m, Verdict& v) {
+MoveReport check_in_game(const Terrain& t, const BattleState& s, const MoveRequest& m, Verdict& v) {
   try {
     return check_move(t, s.state, m);
   } catch (const InputError& e) {
@@ -72,7 +72,7 @@ nlohmann::json refusal_json(const Verdict& v, const Unit* u) {
 }
 
 // docs/rulings.md#blightmeer-turn-end and docs/rulings.md#blightmeer-upkeep
-nlohmann::json end_turn(const Terrain& t, GameState& s) {
+nlohmann::json end_turn(const Terrain& t, BattleState& s) {
   std::vector<Ruling> events;
   const std::string ending = side_to_move(s);
   const int ending_turn = s.turn;
@@ -194,15 +194,15 @@ Chance times(Chance a, Chance b) {
 
 }  // namespace
 
-GameState GameState::initial(const Battle& b) {
-  GameState g;
+BattleState BattleState::initial(const Battle& b) {
+  BattleState g;
   g.state = b.state;
   g.sides = b.sides;
   g.moved.assign(b.state.units.size(), false);
   return g;
 }
 
-std::string game_over_reason(const Terrain& t, const GameState& s) {
+std::string game_over_reason(const Terrain& t, const BattleState& s) {
   if (s.sides.empty()) return "there are no sides: the battle has no units";
   if (s.turn > t.turn_limit) return fmt::format("the turn limit is reached: {} rounds played", t.turn_limit);
   for (const std::string& side : s.sides) {
@@ -213,10 +213,10 @@ std::string game_over_reason(const Terrain& t, const GameState& s) {
   return {};
 }
 
-std::string game_over_reason(const Battle& b, const GameState& s) { return game_over_reason(*b.terrain, s); }
-bool game_over(const Battle& b, const GameState& s) { return !game_over_reason(b, s).empty(); }
+std::string game_over_reason(const Battle& b, const BattleState& s) { return game_over_reason(*b.terrain, s); }
+bool game_over(const Battle& b, const BattleState& s) { return !game_over_reason(b, s).empty(); }
 
-Checked check(const Terrain& t, const GameState& s, const Action& a) {
+Checked check(const Terrain& t, const BattleState& s, const Action& a) {
   Checked c;
   c.action = a;
   turn_rules(t, s, a, c.verdict);
@@ -230,9 +230,9 @@ Checked check(const Terrain& t, const GameState& s, const Action& a) {
   return c;
 }
 
-Verdict validate(const Terrain& t, const GameState& s, const Action& a) { return check(t, s, a).verdict; }
+Verdict validate(const Terrain& t, const BattleState& s, const Action& a) { return check(t, s, a).verdict; }
 
-nlohmann::json do_apply(const Terrain& t, GameState& s, Checked&& c, Dice& dice) {
+nlohmann::json do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice) {
   const Action& a = c.action;
   if (a.type == Action::Type::end_turn) {
     nlohmann::json j = end_turn(t, s);
@@ -244,7 +244,7 @@ nlohmann::json do_apply(const Terrain& t, GameState& s, Checked&& c, Dice& dice)
   return resolution_json(r);
 }
 
-nlohmann::json apply(const Terrain& t, GameState& s, const Action& a, Dice& dice) {
+nlohmann::json apply(const Terrain& t, BattleState& s, const Action& a, Dice& dice) {
   Checked c = check(t, s, a);
   if (c.verdict.legal()) return do_apply(t, s, std::move(c), dice);
   const int k = a.type == Action::Type::move ? s.state.find(a.move.unit) : -1;
@@ -289,7 +289,7 @@ nlohmann::json action_json(const Action& a) {
   return j;
 }
 
-nlohmann::json game_state_json(const GameState& s) {
+nlohmann::json battle_state_json(const BattleState& s) {
   nlohmann::json units = nlohmann::json::array();
   nlohmann::json moved = nlohmann::json::array();
   for (std::size_t i = 0; i < s.state.units.size(); ++i) {
@@ -304,11 +304,11 @@ nlohmann::json game_state_json(const GameState& s) {
   return {{"turn", s.turn}, {"side", side}, {"sides", s.sides}, {"moved", moved}, {"units", units}};
 }
 
-GameState game_state_from_json(const nlohmann::json& j, const Battle& b, const std::string& path) {
+BattleState battle_state_from_json(const nlohmann::json& j, const Battle& b, const std::string& path) {
   JsonReader r(j, path);
   r.require_object();
   r.allow_only({"turn", "side", "sides", "moved", "units"});
-  GameState g = GameState::initial(b);
+  BattleState g = BattleState::initial(b);
   if (auto sd = r.find("sides")) {
     std::vector<std::string> names;
     for (const JsonReader& x : sd->items()) names.push_back(x.as_string());
@@ -357,7 +357,7 @@ GameState game_state_from_json(const nlohmann::json& j, const Battle& b, const s
   return g;
 }
 
-std::vector<MoveKindOption> move_kinds(const Terrain& t, const GameState& s) {
+std::vector<MoveKindOption> move_kinds(const Terrain& t, const BattleState& s) {
   std::vector<MoveKindOption> out;
   if (!game_over_reason(t, s).empty()) return out;
   for (std::size_t i = 0; i < s.state.units.size(); ++i) {
@@ -375,7 +375,7 @@ std::vector<MoveKindOption> move_kinds(const Terrain& t, const GameState& s) {
   return out;
 }
 
-std::optional<Action> sample_move(const Terrain& t, const GameState& s, const std::string& unit, bool run, Rng& rng) {
+std::optional<Action> sample_move(const Terrain& t, const BattleState& s, const std::string& unit, bool run, Rng& rng) {
   int k = s.state.find(unit);
   if (k < 0) return std::nullopt;
   {

@@ -1,0 +1,364 @@
+#include "referee/ancients/turn.hpp"
+#include "referee/ancients/rule_ids.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "referee/ancients/movement.hpp"
+#include "referee/core/json_io.hpp"
+
+namespace referee::ancients {
+
+namespace {
+
+
+nlohmann::json path_json(const Battle& b, const std::vector<int>& path) {
+  nlohmann::json j = nlohmann::json::array();
+  for (int h : path) j.push_back(hex_json(b.board, h));
+  return j;
+}
+
+Verdict validate_unit_move(const Battle& b, const BattleState& s, int u, ColRow to) {
+  Verdict v;
+  const UnitSpec& spec = b.units[static_cast<std::size_t>(u)];
+  if (spec.side != s.side) {
+    v.add(ancients::rule_id::order_side, fmt::format("unit {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    return v;
+  }
+  if (!has_order(s, {false, u})) {
+    v.add(ancients::rule_id::order_not_ordered, fmt::format("unit {} was not ordered this turn; only ordered units move", spec.id));
+    return v;
+  }
+  return check_unit_move(b, s.position, u, to, s.plan.move);
+}
+
+Verdict validate_leader_move(const Battle& b, const BattleState& s, int l, ColRow to) {
+  Verdict v;
+  const LeaderSpec& spec = b.leaders[static_cast<std::size_t>(l)];
+  const LeaderState& st = s.position.leaders[static_cast<std::size_t>(l)];
+  if (spec.side != s.side) {
+    v.add(ancients::rule_id::order_side, fmt::format("leader {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    return v;
+  }
+  if (!has_order(s, {true, l})) {
+    v.add(ancients::rule_id::order_not_ordered,
+          st.attached >= 0
+              ? fmt::format("leader {} was not ordered on his own: an attached leader moves with his unit {}", spec.id,
+                            unit_id(b, st.attached))
+              : fmt::format("leader {} was not ordered this turn", spec.id));
+    return v;
+  }
+  if (st.moved) {
+    v.add(ancients::rule_id::order_once, fmt::format("leader {} has already moved this turn", spec.id));
+    return v;
+  }
+  if (st.attached >= 0) {
+    const CardDef& c = b.cards[static_cast<std::size_t>(s.card)];
+    if (!c.detach) {
+      v.add(ancients::rule_id::leader_detach_card,
+            fmt::format("leader {} may not detach from unit {} under {}: only section cards, Order Mounted Troops and I am "
+                        "Spartacus allow it, never Leadership",
+                        spec.id, unit_id(b, st.attached), c.name));
+      return v;
+    }
+    if (s.position.units[static_cast<std::size_t>(st.attached)].moved) {
+      v.add(ancients::rule_id::leader_detach_after_move,
+            fmt::format("unit {} has already moved, so its attached leader {} can no longer detach", unit_id(b, st.attached),
+                        spec.id));
+      return v;
+    }
+  }
+  return check_leader_move(b, s.position, l, to);
+}
+
+}  // namespace
+
+BattleState BattleState::initial(const Battle& b) {
+  BattleState s;
+  s.position = Position::initial(b);
+  s.side = b.first_side;
+  for (int p = 0; p < 2; ++p) {
+    s.hands[static_cast<std::size_t>(p)] = b.players[static_cast<std::size_t>(p)].hand;
+    s.decks[static_cast<std::size_t>(p)] = b.players[static_cast<std::size_t>(p)].deck;
+  }
+  return s;
+}
+
+Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
+  Verdict v;
+  if (std::string why = game_over_reason(b, s); !why.empty()) {
+    v.add(ancients::rule_id::game_over, "the game is over: " + why);
+    return v;
+  }
+  switch (a.type) {
+    case Action::Type::play_card: {
+      if (s.phase != Phase::play_card) {
+        v.add(ancients::rule_id::order_sequence, "a card has already been played this turn; end the movement first");
+        return v;
+      }
+      const auto& hand = s.hands[static_cast<std::size_t>(s.side)];
+      const std::string& id = b.cards[static_cast<std::size_t>(a.card)].id;
+      if (std::find(hand.begin(), hand.end(), id) == hand.end())
+        v.add(ancients::rule_id::card_not_in_hand, fmt::format("side {} does not hold {}", s.side, id),
+              {{"cards held", static_cast<double>(hand.size()), ""}});
+      return v;
+    }
+    case Action::Type::order: {
+      if (s.phase != Phase::movement) {
+        v.add(ancients::rule_id::order_sequence, "play a command card before ordering");
+        return v;
+      }
+      if (s.moving) {
+        v.add(ancients::rule_id::order_sequence, "orders are announced before any piece moves");
+        return v;
+      }
+      std::vector<OrderItem> all = s.orders;
+      all.insert(all.end(), a.items.begin(), a.items.end());
+      return check_orders(b, s.position, s.plan, all);
+    }
+    case Action::Type::move:
+      if (s.phase != Phase::movement) {
+        v.add(ancients::rule_id::order_sequence, "play a command card and order pieces before moving");
+        return v;
+      }
+      return a.piece.leader ? validate_leader_move(b, s, a.piece.index, a.to) : validate_unit_move(b, s, a.piece.index, a.to);
+    case Action::Type::end_movement:
+      if (s.phase != Phase::movement) v.add(ancients::rule_id::order_sequence, "no card has been played this turn");
+      return v;
+  }
+  return v;
+}
+
+// Ends the movement: the player draws a card and the other side's turn
+// begins (docs/rulings.md#ancients-cards-that-order-nothing).
+static nlohmann::json end_turn(const Battle& b, BattleState& s) {
+  nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
+  auto& deck = s.decks[static_cast<std::size_t>(s.side)];
+  if (!deck.empty()) {
+    s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
+    r["drew"] = deck.front();
+    deck.erase(deck.begin());
+  }
+  s.side = 1 - s.side;
+  ++s.turn;
+  s.phase = Phase::play_card;
+  s.card = -1;
+  s.plan = OrderPlan{};
+  s.orders.clear();
+  s.moving = false;
+  s.position.start_turn(b);
+  r["next_side"] = s.side;
+  return r;
+}
+
+nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
+  const Verdict v = validate(b, s, a);
+  if (!v.legal()) return {{"refused", true}, {"violations", v.violations}};
+  return do_apply(b, s, a);
+}
+
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
+  Position& pos = s.position;
+  switch (a.type) {
+    case Action::Type::play_card: {
+      auto& hand = s.hands[static_cast<std::size_t>(s.side)];
+      const int command = static_cast<int>(hand.size());
+      hand.erase(std::find(hand.begin(), hand.end(), b.cards[static_cast<std::size_t>(a.card)].id));
+      s.card = a.card;
+      s.plan = plan_orders(b, pos, s.side, a.card, command);
+      s.phase = Phase::movement;
+      nlohmann::json r = plan_json(b, pos, s.plan);
+      // Command cards: "If the card played can order no unit, the
+      // turn skips straight to drawing" (ancients.card.orders_nothing).
+      if (s.plan.units.empty() && s.plan.leaders.empty()) {
+        nlohmann::json skipped = end_turn(b, s);
+        skipped["rule"] = ancients::rule_id::card_orders_nothing;
+        skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
+        r["turn_skipped"] = std::move(skipped);
+      }
+      return r;
+    }
+    case Action::Type::order: {
+      nlohmann::json ids = nlohmann::json::array();
+      // Units first, then leaders: the order the action's JSON lists them in,
+      // so a replayed log gives the same result.
+      std::vector<OrderItem> items = a.items;
+      std::stable_partition(items.begin(), items.end(), [](const OrderItem& it) { return !it.leader; });
+      for (const OrderItem& it : items) {
+        s.orders.push_back(it);
+        if (it.leader) {
+          pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
+          ids.push_back(leader_id(b, it.index));
+        } else {
+          pos.units[static_cast<std::size_t>(it.index)].ordered = true;
+          ids.push_back(unit_id(b, it.index));
+        }
+      }
+      return {{"ordered", ids}, {"orders_used", s.orders.size()}, {"orders_given", s.plan.total}};
+    }
+    case Action::Type::move: {
+      s.moving = true;
+      PathScratch scratch;
+      const int to = b.board.index(a.to);
+      if (!a.piece.leader) {
+        const int u = a.piece.index;
+        const int from = pos.units[static_cast<std::size_t>(u)].hex;
+        std::vector<int> path = unit_route(b, pos, u, to, s.plan.move, scratch);
+        std::vector<Destination> dests;
+        unit_destinations(b, pos, u, s.plan.move, scratch, dests);
+        Destination d = *std::find_if(dests.begin(), dests.end(), [&](const Destination& x) { return x.hex == to; });
+        const int carried = pos.leader_of(u);
+        pos.place_unit(u, to);
+        if (carried >= 0) pos.place_leader(carried, to);
+        UnitState& us = pos.units[static_cast<std::size_t>(u)];
+        us.moved = true;
+        us.hexes_moved = d.hexes;
+        us.may_battle = d.may_battle;
+        us.close_combat_compulsory = d.close_combat_compulsory;
+        nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
+                         {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
+                         {"close_combat_compulsory", d.close_combat_compulsory}};
+        if (carried >= 0) r["leader_moved_with"] = leader_id(b, carried);
+        if (d.attaches_leader >= 0) {
+          pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
+          r["leader_attached"] = leader_id(b, d.attaches_leader);
+        }
+        return r;
+      }
+      const int l = a.piece.index;
+      LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
+      const int from = ls.hex;
+      std::vector<int> path = leader_route(b, pos, l, to, scratch);
+      nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
+                       {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
+      if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
+      ls.attached = -1;
+      pos.place_leader(l, to);
+      ls.moved = true;
+      const int joined = pos.unit_on(to);
+      if (joined >= 0) {
+        ls.attached = joined;
+        UnitState& us = pos.units[static_cast<std::size_t>(joined)];
+        r["attached_to"] = unit_id(b, joined);
+        r["unit_moves_no_further"] = !us.moved;
+        us.frozen = true;
+      }
+      return r;
+    }
+    case Action::Type::end_movement:
+      return end_turn(b, s);
+  }
+  return {};
+}
+
+std::string game_over_reason(const Battle& b, const BattleState& s) {
+  if (s.turn > b.turn_limit) return fmt::format("turn limit ({})", count_of(b.turn_limit, "turn", "turns"));
+  if (s.phase == Phase::play_card && s.hands[static_cast<std::size_t>(s.side)].empty())
+    return fmt::format("side {} has no command card left to play", s.side);
+  return {};
+}
+
+bool game_over(const Battle& b, const BattleState& s) { return !game_over_reason(b, s).empty(); }
+
+std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
+  std::vector<Action> out;
+  if (game_over(b, s)) return out;
+  if (s.phase == Phase::play_card) {
+    for (const std::string& id : s.hands[static_cast<std::size_t>(s.side)]) {
+      Action a;
+      a.type = Action::Type::play_card;
+      a.card = b.find_card(id);
+      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+    }
+    return out;
+  }
+  if (!s.moving) {
+    // One piece at a time: a set the card allows stays allowed when a piece
+    // is left out (counts, quotas) or can be built up from the leader
+    // outwards (the Leadership chain), so every allowed set is reachable.
+    std::vector<OrderItem> trial = s.orders;
+    auto offer = [&](OrderItem it) {
+      if (has_order(s, it)) return;
+      trial.push_back(it);
+      if (check_orders(b, s.position, s.plan, trial).legal()) {
+        Action a;
+        a.type = Action::Type::order;
+        a.items = {it};
+        out.push_back(a);
+      }
+      trial.pop_back();
+    };
+    for (int u : s.plan.units) offer({false, u});
+    for (int l : s.plan.leaders) offer({true, l});
+  }
+  PathScratch scratch;
+  std::vector<Destination> dests;
+  for (const OrderItem& it : s.orders) {
+    if (it.leader) leader_destinations(b, s.position, it.index, scratch, dests);
+    else unit_destinations(b, s.position, it.index, s.plan.move, scratch, dests);
+    for (const Destination& d : dests) {
+      Action a;
+      a.type = Action::Type::move;
+      a.piece = it;
+      a.to = b.board.col_row(d.hex);
+      // The game's own conditions (a detach the card refuses, a unit stopped
+      // by a joining leader, a piece that has moved) are checked here.
+      if (validate(b, s, a).legal()) out.push_back(a);
+    }
+  }
+  Action end;
+  end.type = Action::Type::end_movement;
+  out.push_back(end);
+  return out;
+}
+
+Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
+                         std::uint64_t seed, const std::string& scenario) {
+  JsonReader root(actions, "");
+  const Json* list = &actions;
+  std::string base = "actions";
+  if (actions.is_object()) {
+    root.allow_only({"actions"});
+    list = &root.at("actions").json();
+    base = "actions";
+  }
+  JsonReader lr(*list, base);
+  lr.require_array();
+  Playthrough out{GameLog{}, BattleState::initial(b)};
+  out.log.system = "ancients";
+  out.log.seed = seed;
+  out.log.scenario = scenario;
+  out.log.settings = {{"battle", battle_json}};
+  // Movement rolls no dice; the seed is kept so later phases (battle) can.
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    std::string field = fmt::format("{}[{}]", base, i);
+    Action a = parse_action((*list)[i], b, field);
+    Verdict v = validate(b, out.state, a);
+    if (!v.legal()) throw InputError(field, explain(v));
+    nlohmann::json result = do_apply(b, out.state, a);
+    out.log.append(action_json(b, a), {}, result);
+  }
+  return out;
+}
+
+Playthrough replay_log(const GameLog& log, Battle& battle) {
+  if (log.system != "ancients") throw InputError("line 1", "the log is for " + log.system + ", not ancients");
+  if (!log.settings.is_object() || !log.settings.contains("battle"))
+    throw InputError("line 1", "settings.battle is missing: the log does not carry its battle");
+  battle = parse_battle(log.settings.at("battle"), "log battle");
+  const Battle& b = battle;
+  Playthrough out{GameLog{}, BattleState::initial(b)};
+  out.log = log;
+  for (const LogEntry& e : log.entries) {
+    std::string field = fmt::format("line {}", e.seq + 1);
+    Action a = parse_action(e.action, b, field + ".action");
+    Verdict v = validate(b, out.state, a);
+    if (!v.legal()) throw InputError(field, "illegal on replay: " + explain(v));
+    nlohmann::json result = do_apply(b, out.state, a);
+    if (result != e.result) throw InputError(field, "the result differs from the logged one");
+  }
+  return out;
+}
+
+}  // namespace referee::ancients
