@@ -30,6 +30,14 @@ function(referee_install_library target name)
   set_property(GLOBAL APPEND PROPERTY REFEREE_PACKAGE_DEPENDENCIES ${arg_DEPENDS})
 endfunction()
 
+# referee_system_library(<target> <name>): a rule system's library. Installed
+# as referee::<name>, and linked into the registry (src/games), which gathers
+# every system's library from the global property REFEREE_SYSTEM_LIBRARIES.
+function(referee_system_library target name)
+  referee_install_library(${target} ${name} ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY REFEREE_SYSTEM_LIBRARIES ${target})
+endfunction()
+
 # Called once from the top-level CMakeLists.txt after every library is defined.
 function(referee_install_package)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/referee

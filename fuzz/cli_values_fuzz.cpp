@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "ancients_values.hpp"
+#include "blightmeer_values.hpp"
 #include "cli_values.hpp"
 #include "referee/core/errors.hpp"
 

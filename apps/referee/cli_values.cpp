@@ -14,22 +14,6 @@
 
 namespace referee::cli {
 
-ancients::ColRow parse_col_row(const std::string& text, const std::string& field) {
-  auto comma = text.find(',');
-  try {
-    if (comma == std::string::npos) throw std::invalid_argument("comma");
-    std::size_t used = 0;
-    int col = std::stoi(text.substr(0, comma), &used);
-    if (used != comma) throw std::invalid_argument("col");
-    std::string rest = text.substr(comma + 1);
-    int row = std::stoi(rest, &used);
-    if (used != rest.size()) throw std::invalid_argument("row");
-    return {col, row};
-  } catch (const std::exception&) {
-    throw InputError(field, "expected COL,ROW such as 6,4, got \"" + text + "\"");
-  }
-}
-
 double parse_finite(const std::string& text, const std::string& field) {
   // strtod rather than a stream: it reads "nan" and "inf", which are then refused by name.
   const char* begin = text.c_str();
@@ -41,21 +25,6 @@ double parse_finite(const std::string& text, const std::string& field) {
   if (!std::isfinite(d) || errno == ERANGE)
     throw InputError(field, fmt::format("\"{}\" is not a finite number", text));
   return d;
-}
-
-blightmeer::Vec3 parse_point(const std::string& text, const std::string& field) {
-  std::vector<double> v;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, ',')) {
-    try {
-      v.push_back(parse_finite(part, field));
-    } catch (const InputError&) {
-      throw InputError(field, fmt::format("\"{}\" is not a number (expected x,y or x,y,z)", part));
-    }
-  }
-  if (v.size() != 2 && v.size() != 3) throw InputError(field, fmt::format("expected x,y or x,y,z, got \"{}\"", text));
-  return {v[0], v[1], v.size() == 3 ? v[2] : std::numeric_limits<double>::quiet_NaN()};
 }
 
 Pose parse_pose(const std::string& text, const std::string& field, double limit) {

@@ -1,21 +1,16 @@
 // The command line's own value parsers: the text of one option in, a value or
 // an InputError naming the option out. Kept apart from CLI11 so that a fuzz
-// target (fuzz/cli_values_fuzz.cpp) can call them directly.
+// target (fuzz/cli_values_fuzz.cpp) can call them directly. A system's own values are
+// parsed in apps/referee/systems/<system>_values.hpp.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "referee/ancients/hex.hpp"
-#include "referee/blightmeer/model.hpp"
 #include "referee/core/geometry.hpp"
 
 namespace referee::cli {
 
-// "COL,ROW" as printed on the Ancients board; off-board is allowed (it is a ruling).
-ancients::ColRow parse_col_row(const std::string& text, const std::string& field);
-// "x,y" or "x,y,z" in inches (z NaN when left out), every number finite.
-blightmeer::Vec3 parse_point(const std::string& text, const std::string& field);
 // "x,y,facing" in cm, cm and degrees, each finite and within `limit`.
 Pose parse_pose(const std::string& text, const std::string& field, double limit);
 // A dice seed: a whole number from 0 to 18446744073709551615, digits only, so

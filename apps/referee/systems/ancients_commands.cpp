@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "ancients_values.hpp"
 #include "cli_values.hpp"
 #include "system_commands.hpp"
 #include "referee/ancients/turn.hpp"

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "blightmeer_values.hpp"
 #include "cli_values.hpp"
 #include "system_commands.hpp"
 #include "referee/blightmeer/io.hpp"
