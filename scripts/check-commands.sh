@@ -162,11 +162,17 @@ report() {  # report <file> <line> <word>
 }
 
 shopt -s nullglob globstar
-for file in scripts/*.sh .ci/run tests/cli/*.sh; do
+for file in scripts/*.sh .ci/run tests/cli/*.sh tests/support/*.sh tests/fourth_system/*.sh; do
   [[ -f "$file" ]] || continue
   # Functions the script defines are its own commands.
+  # So are those of the files it sources by a path beside it
+  # (source "$(dirname "$0")/../support/cli_checks.sh"), which are scanned too.
   declare -A own=()
-  for f in $(grep -oE '^[[:space:]]*(function[[:space:]]+)?[A-Za-z_][A-Za-z0-9_-]*[[:space:]]*\(\)' "$file" |
+  defines=("$file")
+  for sourced in $(sed -nE 's/^[[:space:]]*(source|\.)[[:space:]]+"\$\(dirname "\$0"\)\/([^"]+)".*/\2/p' "$file"); do
+    defines+=("$(dirname "$file")/$sourced")
+  done
+  for f in $(grep -ohE '^[[:space:]]*(function[[:space:]]+)?[A-Za-z_][A-Za-z0-9_-]*[[:space:]]*\(\)' "${defines[@]}" |
              sed -E 's/^[[:space:]]*(function[[:space:]]+)?//; s/[[:space:]]*\(\)$//'); do
     own[$f]=1
   done

@@ -7,20 +7,8 @@ root=$2
 json_tool=$3
 battle=$root/scenarios/ancients/centre_clash.json
 river=$root/scenarios/ancients/river_crossing.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {  # check <description> <command...>: the command must succeed
-  local what=$1; shift
-  if ! "$@"; then echo "FAIL: $what"; fail=1; fi
-}
-expect_exit() {  # expect_exit <code> <description> <command...>
-  local code=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" != "$code" ]; then echo "FAIL: $what (exit $got, wanted $code)"; cat "$tmp/err"; fail=1; fi
-}
-has() { grep -q -- "$2" "$1"; }
+# shellcheck source=../support/cli_checks.sh
+source "$(dirname "$0")/../support/cli_checks.sh"
 
 # orders: Order Three Units Center gives 3 orders in the centre.
 expect_exit 0 "orders" "$referee" ancients orders --battle "$battle" --side 0 --card order-three-center -o "$tmp/orders.json"

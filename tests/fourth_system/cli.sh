@@ -7,20 +7,8 @@
 set -u
 referee=$1
 json=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {  # check <description> <command...>: the command must succeed
-  local what=$1; shift
-  if ! "$@"; then echo "FAIL: $what"; fail=1; fi
-}
-expect_exit() {  # expect_exit <code> <description> <command...>; output in $tmp/out, $tmp/err
-  local code=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" != "$code" ]; then echo "FAIL: $what (exit $got, wanted $code)"; cat "$tmp/err"; fail=1; fi
-}
-has() { grep -q -- "$2" "$1"; }
+# shellcheck source=../support/cli_checks.sh
+source "$(dirname "$0")/../support/cli_checks.sh"
 value() { "$json" get "$1" "$2"; }
 equals() {  # equals <file> <pointer> <expected compact JSON>
   local got; got=$(value "$1" "$2")
