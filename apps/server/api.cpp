@@ -212,7 +212,7 @@ std::string Api::allowed_methods(std::string_view path) {
   if (head != "games") return "";
   if (n == 1 || (n == 2 && parts[1] == "import")) return "POST";
   if (n == 2) return "GET, HEAD, DELETE";
-  if (n == 4) return parts[2] == "replay" ? "GET, HEAD" : "";
+  if (n == 4) return parts[2] == "replay" || parts[2] == "entries" ? "GET, HEAD" : "";
   if (n != 3) return "";
   for (const char* what : {"validate", "apply", "chance", "opponent", "sample", "query", "undo", "redo"})
     if (parts[2] == what) return "POST";
@@ -447,7 +447,15 @@ Json Api::view(const std::string& id, const Slot& slot) const {
           {"can_redo", m.can_redo()},
           {"dice", {{"seed", m.dice_source().seed}, {"scripted", m.dice_source().script.has_value()}}},
           {"scenario", m.game().scenario()},
-          {"state", s.to_json()}};
+          {"state", s.to_json()},
+          // What the board offers next, so that an action is one round trip.
+          {"legal_actions", s.is_terminal() ? Json::array() : Json(s.legal_actions())}};
+}
+
+Json Api::entries_json(const Match& m, std::size_t from, std::size_t to) {
+  Json out = Json::array();
+  for (std::size_t k = from; k < to && k < m.position(); ++k) out.push_back(m.log().entries[k].to_json());
+  return out;
 }
 
 Response Api::game_route(const std::string& m, const std::vector<std::string>& parts, const std::string& body) {
@@ -478,6 +486,19 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     return ok({{"step", step}, {"steps", last}, {"turn", s.turn()}, {"current_player", s.current_player()},
                {"phase", s.phase()}, {"action", entry}, {"state", s.to_json()}});
   }
+  if (what == "entries") {
+    // The log's entries from a step on, at most kMaxEntriesAnswered: what the
+    // board's log shows, without the whole log (which GET .../log gives).
+    std::lock_guard lock(slot->mutex);
+    const std::string& text = parts[3];
+    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+    const std::size_t last = slot->match->position();
+    if (!digits || std::stoul(text) > last)
+      return error_response(400, "from", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
+    const std::size_t from = std::stoul(text);
+    const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
+    return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_json(*slot->match, from, to)}});
+  }
   if (what == "opponent") return opponent_route(parts[1], *slot, body);
   if (what == "undo" || what == "redo") return undo_route(parts[1], *slot, what == "undo");
 
@@ -501,8 +522,10 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       return ok(answer);
     }
     if (auto refused = refuse_if_full(*slot)) return *refused;
+    const std::size_t before = match.position();
     Json out = outcome_json(match.play(action, "action"));
     account(*slot);
+    out["entries"] = entries_json(match, before, match.position());
     out["game"] = view(parts[1], *slot);
     return ok(out);
   }
@@ -582,6 +605,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
     return error_response(409, "system", type.title + " has no built-in opponent here; play both sides (hot-seat)");
   const auto deadline = std::chrono::steady_clock::now() + seconds(limits_.opponent_seconds);
   int player = -1;
+  std::size_t start = 0;
   Json actions = Json::array();
   std::string stopped;
   for (std::size_t n = 0; stopped.empty(); ++n) {
@@ -593,6 +617,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
         return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
       if (auto refused = refuse_if_full(slot)) return *refused;
       player = match.state().current_player();
+      start = match.position();
     }
     if (match.state().is_terminal()) { stopped = "game over"; break; }
     if (match.state().current_player() != player) { stopped = "player changed"; break; }
@@ -621,7 +646,8 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
     else if (one) stopped = "one action";
   }
   std::lock_guard lock(slot.mutex);
-  return ok({{"player", player}, {"actions", actions}, {"stopped", stopped}, {"game", view(id, slot)}});
+  return ok({{"player", player}, {"actions", actions}, {"stopped", stopped},
+             {"entries", entries_json(*slot.match, start, slot.match->position())}, {"game", view(id, slot)}});
 }
 
 }  // namespace referee::server

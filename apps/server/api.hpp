@@ -172,6 +172,10 @@ class Api {
   void account(Slot& slot);
   void charge(const std::string& client, double seconds);
   Json view(const std::string& id, const Slot& slot) const;
+  // The log entries of steps [from, to) of the game as played so far, as log lines.
+  static Json entries_json(const Match& m, std::size_t from, std::size_t to);
+  // The most entries GET /api/games/{id}/entries/{from} answers at once.
+  static constexpr std::size_t kMaxEntriesAnswered = 200;
 
   const GameRegistry& registry_;
   std::vector<Battle> battles_;

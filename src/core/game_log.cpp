@@ -12,6 +12,13 @@ LogEntry& GameLog::append(nlohmann::json action, std::vector<Roll> rolls, nlohma
   return entries.back();
 }
 
+nlohmann::json LogEntry::to_json() const {
+  nlohmann::json line{{"seq", seq}, {"action", action}, {"rolls", rolls}};
+  if (!result.is_null()) line["result"] = result;
+  if (!refused.is_null()) line["refused"] = refused;
+  return line;
+}
+
 std::string GameLog::to_jsonl() const {
   nlohmann::json header{{"format", kLogFormat}, {"system", system}, {"seed", seed}, {"scenario", scenario}};
   if (!settings.empty()) header["settings"] = settings;
@@ -22,10 +29,7 @@ std::string GameLog::to_jsonl() const {
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
   std::string out = header.dump(-1, ' ', false, kReplace) + "\n";
   for (const LogEntry& e : entries) {
-    nlohmann::json line{{"seq", e.seq}, {"action", e.action}, {"rolls", e.rolls}};
-    if (!e.result.is_null()) line["result"] = e.result;
-    if (!e.refused.is_null()) line["refused"] = e.refused;
-    out += line.dump(-1, ' ', false, kReplace) + "\n";
+    out += e.to_json().dump(-1, ' ', false, kReplace) + "\n";
   }
   return out;
 }

@@ -163,6 +163,53 @@ TEST(ServerApi, UndoRedoLogImportAndReplay) {
   EXPECT_EQ(call(api, "GET", base, nullptr, 200)["position"], 1);
 }
 
+// One round trip per action (docs/api.md): the answer to /apply carries the
+// log lines it added and the legal actions next, never the whole log, so its
+// size does not grow with the game; the board reads the last lines of a game
+// it opens from /entries/{from}.
+TEST(ServerApi, AnActionIsOneRoundTripWhoseAnswerDoesNotGrowWithTheGame) {
+  Api api = make_api();
+  const Json g = create(api, {{"battle", "ancients/centre_clash"}, {"seed", 3}});
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  EXPECT_EQ(g["legal_actions"], call(api, "GET", base + "/legal-actions", nullptr, 200)["actions"]);
+
+  // Play the first legal action, over and over, and keep every answer.
+  std::vector<Json> answers;
+  for (int k = 0; k < 60; ++k) {
+    const Json view = call(api, "GET", base, nullptr, 200);
+    if (view["terminal"].get<bool>()) break;
+    const Json out = call(api, "POST", base + "/apply", {{"action", view["legal_actions"][0]}}, 200);
+    ASSERT_TRUE(out["applied"].get<bool>()) << out.dump();
+    // Exactly the line the log gained, and what is legal now.
+    const GameLog log = GameLog::parse_jsonl(call(api, "GET", base + "/log", nullptr, 200).get<std::string>(), "log");
+    ASSERT_EQ(out["entries"].size(), 1u);
+    EXPECT_EQ(out["entries"][0], log.entries.back().to_json());
+    EXPECT_EQ(out["entries"][0]["seq"], static_cast<int>(log.entries.size()));
+    EXPECT_EQ(out["game"]["legal_actions"], call(api, "GET", base + "/legal-actions", nullptr, 200)["actions"]);
+    answers.push_back(out);
+  }
+  ASSERT_GE(answers.size(), 40u);
+  // The log grew by every action; an answer's log lines stayed one line.
+  const std::size_t first_entries = answers.front()["entries"].dump().size();
+  const std::size_t last_entries = answers.back()["entries"].dump().size();
+  EXPECT_LT(last_entries, 4 * first_entries + 400) << answers.back()["entries"].dump();
+  const std::size_t log_bytes = call(api, "GET", base + "/log", nullptr, 200).get<std::string>().size();
+  EXPECT_LT(answers.back().dump().size() - answers.back()["game"]["scenario"].dump().size(), log_bytes);
+
+  // /entries/{from}: the lines from a step on, as the log has them, bounded.
+  const std::size_t position = answers.size();
+  const Json tail = call(api, "GET", base + "/entries/" + std::to_string(position - 5), nullptr, 200);
+  EXPECT_EQ(tail["from"], position - 5);
+  EXPECT_EQ(tail["to"], position);
+  ASSERT_EQ(tail["entries"].size(), 5u);
+  EXPECT_EQ(tail["entries"][4], answers.back()["entries"][0]);
+  EXPECT_TRUE(call(api, "GET", base + "/entries/" + std::to_string(position), nullptr, 200)["entries"].empty());
+  EXPECT_EQ(call(api, "GET", base + "/entries/" + std::to_string(position + 1), nullptr, 400)["error"]["field"], "from");
+  EXPECT_EQ(call(api, "GET", base + "/entries/-1", nullptr, 400)["error"]["field"], "from");
+  EXPECT_EQ(call(api, "GET", base + "/entries/1e3", nullptr, 400)["error"]["field"], "from");
+  EXPECT_EQ(call(api, "POST", base + "/entries/0", Json::object(), 405)["error"]["field"], "method");
+}
+
 TEST(ServerApi, ATamperedLogIsRefusedNamingItsLine) {
   Api api = make_api();
   const Json g = create(api, {{"seed", 7}});

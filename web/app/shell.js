@@ -78,6 +78,9 @@ export const ctx = {
   systems: new Map(),  // name -> GET /api/systems entry (has it a built-in opponent?)
   opponent: {},        // game id -> [bool, bool]: which sides the built-in opponent plays
   opponentBusy: false,
+  // The last lines of the game's log, kept from the answers of apply and
+  // opponent (their `entries`) so that no action fetches the log again.
+  log: { game: null, position: -1, entries: [] },
   async post(what, body) { return api('POST', `games/${ctx.game.id}/${what}`, body); },
   async query(name, args) { return ctx.post('query', { name, args }); },
   async validate(action) { return ctx.post('validate', { action }); },
@@ -85,6 +88,7 @@ export const ctx = {
   async apply(action, label) {
     try {
       const out = await ctx.post('apply', { action });
+      keepEntries(out.entries, out.game);
       ctx.game = out.game;
       if (out.applied) showOutcome(label ?? describeAction(action), out);
       else await showVerdict(out, label ?? describeAction(action));
@@ -189,6 +193,7 @@ async function maybeOpponent() {
   ctx.opponentBusy = true;
   try {
     const out = await ctx.post('opponent', { until: 'player' });
+    keepEntries(out.entries, out.game);
     ctx.game = out.game;
     showOpponent(out);
     await refresh(false);
@@ -209,17 +214,40 @@ function showOpponent(out) {
     el('ol', { class: 'opponent-actions' }, items)));
 }
 
+// The log panel shows the last kLogShown lines. They come with each answer
+// that adds some (keepEntries); only a game opened, undone or redone fetches
+// them, and then only those lines (GET .../entries/{from}).
+const kLogShown = 40;
+function keepEntries(entries, game) {
+  const log = ctx.log;
+  if (!Array.isArray(entries) || log.game !== game.id || log.position + entries.length !== game.position) return;
+  log.entries = log.entries.concat(entries).slice(-kLogShown);
+  log.position = game.position;
+}
+
+async function syncLog() {
+  const g = ctx.game;
+  if (ctx.log.game === g.id && ctx.log.position === g.position) return;
+  const from = Math.max(0, g.position - kLogShown);
+  const answer = await api('GET', `games/${g.id}/entries/${from}`);
+  ctx.log = { game: g.id, position: answer.to, entries: answer.entries };
+}
+
 async function renderLog() {
-  const text = await api('GET', `games/${ctx.game.id}/log`);
-  const lines = text.split('\n').filter(Boolean).slice(1).map((l) => JSON.parse(l));
+  await syncLog();
+  const lines = ctx.log.entries;
+  const earlier = ctx.game.position - lines.length;
   $('log-list').replaceChildren(...lines.map((e) => el('li', { class: e.refused ? 'refused' : '' },
     `${describeAction(e.action)}${e.rolls?.length ? ' [' + e.rolls.map((r) => r.value).join(' ') + ']' : ''}${e.refused ? ' — refused' : ''}`)));
+  // Numbered as in the log; the heading says when earlier lines are left out.
+  $('log-list').start = earlier + 1;
+  $('log').querySelector('h2').textContent = earlier > 0 ? `Log (the last ${lines.length} of ${ctx.game.position}; Save log has them all)` : 'Log';
 }
 
 async function renderActions() {
   const list = $('action-list');
   if (ctx.replay || ctx.game.terminal) { list.replaceChildren(); return; }
-  const { actions } = await api('GET', `games/${ctx.game.id}/legal-actions`);
+  const actions = ctx.game.legal_actions ?? [];
   const board = boardOf(ctx.game.system);
   const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;
   list.replaceChildren(...shown.slice(0, 60).map((a) =>

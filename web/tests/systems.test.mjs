@@ -1,5 +1,5 @@
 // Every bundled battle of every system loads in the browser; an Ancients card
-// is played and a unit ordered and moved; a Blightmeer climb is drawn, its
+// is played and a unit ordered and moved (the move one round trip); a Blightmeer climb is drawn, its
 // check's chance shown, and resolved with the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,8 +72,16 @@ test('Ancients: play a card, the units it orders light up, order one, move it', 
   await shot(page, 'ancients-destinations');
   const target = page.locator('#an-svg polygon.destination').first();
   const hex = await target.getAttribute('data-hex');
+  // One round trip per action: the move is one POST .../apply, whose answer
+  // carries the log line and the legal actions (no GET of the log).
+  const requests = [];
+  const seen = (r) => { if (r.url().includes('/api/')) requests.push(`${r.method()} ${new URL(r.url()).pathname}`); };
+  page.on('request', seen);
   await target.click({ force: true });
   await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 3);
+  await page.waitForTimeout(200);
+  page.off('request', seen);
+  assert.deepEqual(requests, [`POST /api/games/${id}/apply`]);
   const game = await (await fetch(`${server.url}api/games/${id}`)).json();
   assert.deepEqual(game.state.units.find((u) => u.id === unit).at, hex.split(',').map(Number));
   assert.deepEqual(page.errors, []);

@@ -31,6 +31,8 @@ struct LogEntry {
   nlohmann::json result;   // the outcome, for people reading the log and for checking a replay
   nlohmann::json refused;  // null when applied; else the rulings that refused the action
   bool operator==(const LogEntry&) const = default;
+  // The entry as one line of the log ("result" and "refused" only when set).
+  nlohmann::json to_json() const;
 };
 
 struct GameLog {
