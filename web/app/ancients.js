@@ -4,7 +4,7 @@
 // can order light up (the `orders` query). Click a unit to see its
 // destinations (the `destinations` query) marked "can battle", "no battle"
 // or "must battle", and click one to move there.
-import { el, fill, registerBoard } from './shell.js';
+import { el, fill, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
@@ -34,7 +34,8 @@ function classLabel(c) { return c.split('_').map((w) => w[0].toUpperCase()).join
 
 export function render(root, state, ctx) {
   const sc = ctx.game.scenario;
-  if (ui.gameId !== ctx.game.id) Object.assign(ui, { gameId: ctx.game.id, card: null, plan: null, selected: [], dest: null });
+  // Selections belong to one player's turn: cleared when the turn passes.
+  if (ui.gameId !== turnKey(ctx.game)) Object.assign(ui, { gameId: turnKey(ctx.game), card: null, plan: null, selected: [], dest: null });
   const cols = sc.board?.columns ?? 13, rows = sc.board?.rows ?? 9;
   const H = (rows - 1) * S3 / 2 + 1.2;
   const terrainAt = new Map();

@@ -11,12 +11,18 @@ function loadBoards(systems) {
   return Promise.all(systems.filter((s) => s.board).map((s) => import(new URL(s.board, import.meta.url).href)));
 }
 
+// A game opened (new, imported or uploaded): the message of the last one,
+// an error included, goes with it.
+function opened(game) {
+  ctx.game = game;
+  ctx.replay = null;
+  $('message').replaceChildren();
+  location.hash = ctx.game.id;
+}
+
 async function newGame(body) {
   try {
-    ctx.game = await api('POST', 'games', body);
-    ctx.replay = null;
-    $('message').replaceChildren();
-    location.hash = ctx.game.id;
+    opened(await api('POST', 'games', body));
     await refresh(false);
   } catch (e) { showError(e); }
 }
@@ -44,7 +50,7 @@ async function start() {
   $('load-log').onchange = async (ev) => {
     const f = ev.target.files[0]; ev.target.value = '';
     if (!f) return;
-    try { ctx.game = await api('POST', 'games/import', await f.text()); ctx.replay = null; location.hash = ctx.game.id; await refresh(false); } catch (e) { showError(e); }
+    try { opened(await api('POST', 'games/import', await f.text())); await refresh(false); } catch (e) { showError(e); }
   };
   $('upload-battle').onchange = async (ev) => {
     const f = ev.target.files[0]; ev.target.value = '';
@@ -54,7 +60,7 @@ async function start() {
     const systems = [...ctx.systems.keys()];
     const errors = [];
     for (const system of systems) {
-      try { ctx.game = await api('POST', 'games', { system, scenario, seed: Number($('seed').value) || 0 }); ctx.replay = null; await refresh(false); return; }
+      try { opened(await api('POST', 'games', { system, scenario, seed: Number($('seed').value) || 0 })); await refresh(false); return; }
       catch (e) { errors.push(`as ${system}: ${e.error?.message ?? e.message}`); }
     }
     showError(new Error(`${f.name} is not a battle of any system. ${errors.join('; ')}`));

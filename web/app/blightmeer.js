@@ -3,7 +3,7 @@
 // unit to see its reach split by the checks needed (the `reach` query); draw
 // a path step by step (walk, climb, jump down, jump across, ladder) with the
 // inches used and each check's chance from the `check` query; resolve it.
-import { el, fill, registerBoard } from './shell.js';
+import { el, fill, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#b33a2f', '#2f5fb3', '#2f8f4f', '#8f6f2f'];
@@ -24,7 +24,8 @@ function r2(v) { return Math.round(v * 100) / 100; }
 
 export function render(root, state, ctx) {
   const sc = ctx.game.scenario;
-  if (ui.gameId !== ctx.game.id) Object.assign(ui, { gameId: ctx.game.id, unit: null, reach: null, path: [], report: null });
+  // Selections belong to one player's turn: cleared when the turn passes.
+  if (ui.gameId !== turnKey(ctx.game)) Object.assign(ui, { gameId: turnKey(ctx.game), unit: null, reach: null, path: [], report: null });
   const W = sc.table?.width ?? 36, D = sc.table?.depth ?? 36;
   const sy = (y) => D - y;
   const pts = (ps) => ps.map(([x, y]) => `${x},${sy(y)}`).join(' ');

@@ -71,12 +71,22 @@ async function ruleText(system, id) {
   return ruleTexts.get(system).get(id);
 }
 
+// Who plays each side is the game's, not the page's: kept in the browser's
+// storage by game id, so that a reload goes on as before.
+const kSidesKey = 'referee.opponent';
+function loadSides() {
+  try { return JSON.parse(localStorage.getItem(kSidesKey) ?? '{}') ?? {}; } catch { return {}; }
+}
+function saveSides() {
+  try { localStorage.setItem(kSidesKey, JSON.stringify(ctx.opponent)); } catch { /* storage off: this page only */ }
+}
+
 // The one game being played, and what the board needs to talk to it.
 export const ctx = {
   game: null,          // the game's view (GET /api/games/{id})
   replay: null,        // a past state being looked at, or null
   systems: new Map(),  // name -> GET /api/systems entry (has it a built-in opponent?)
-  opponent: {},        // game id -> [bool, bool]: which sides the built-in opponent plays
+  opponent: loadSides(), // game id -> [bool, bool]: which sides the built-in opponent plays (kept across reloads)
   opponentBusy: false,
   // The last lines of the game's log, kept from the answers of apply and
   // opponent (their `entries`) so that no action fetches the log again.
@@ -102,6 +112,9 @@ export const ctx = {
   refresh: (...a) => refresh(...a),
 };
 
+// One player's turn of one game: what a board's selections belong to.
+export function turnKey(game) { return `${game.id}:${game.turn}:${game.current_player}`; }
+
 export function describeAction(a) {
   if (!a || typeof a !== 'object') return String(a);
   if (a.type === 'move' && Array.isArray(a.moves) && a.moves.length === 0) return 'move: none (the ordered units stay)';
@@ -114,16 +127,31 @@ export function describeAction(a) {
   return parts.join(', ');
 }
 
+// What an action did, kept on screen until the next one: a test that failed
+// says so in large type (red), with the reason and what follows.
 function showOutcome(label, out) {
+  const r = out.result ?? {};
   const rolls = out.rolls?.length
-    ? el('div', { class: 'rolls' }, 'Dice: ', out.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value))),
-      ' ', el('span', { class: 'muted' }, out.rolls.map((r) => r.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
+    ? el('div', { class: 'rolls' }, 'Dice: ', out.rolls.map((d) => el('span', { class: 'die', title: d.for ?? '' }, String(d.value))),
+      ' ', el('span', { class: 'muted' }, out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
     : null;
-  const summary = out.result?.text ?? out.result?.summary ?? out.result?.reason ?? out.result?.explain ?? '';
-  ctx.message(el('div', {}, el('div', { class: 'legal' }, `Done: ${label}`), rolls,
+  const summary = r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
+  const failed = r.passed === false;
+  const head = failed ? `Failed: ${label}` : r.passed === true ? `Passed: ${label}` : `Done: ${label}`;
+  ctx.message(el('div', { id: 'outcome' }, el('div', { class: failed ? 'illegal outcome-head' : 'legal outcome-head' }, head), rolls,
     summary ? el('div', { class: 'summary' }, String(summary)) : null,
-    out.result?.next ? el('div', {}, `Next: ${out.result.next}`) : null,
-    out.result?.battle_over ? el('div', { class: 'legal' }, `The battle is over: ${out.result.battle_over}`) : null));
+    r.next ? el('div', {}, `Next: ${describeNext(r.next)}`) : null,
+    r.battle_over ? el('div', { class: 'legal outcome-head' }, `The battle is over: ${r.battle_over}`) : null));
+}
+
+// A result's "next": a word, or {turn, side} (whose turn comes next).
+function describeNext(next) {
+  if (typeof next !== 'object' || next === null) return String(next);
+  const parts = [];
+  if (next.turn !== undefined) parts.push(`turn ${next.turn}`);
+  if (next.side !== undefined) parts.push(`${next.side} to play`);
+  for (const [k, v] of Object.entries(next)) if (k !== 'turn' && k !== 'side') parts.push(`${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  return parts.join(', ');
 }
 
 // A verdict ({legal, violations}) with each rule's id, reason and text.
@@ -178,7 +206,7 @@ function renderPlayers() {
   $('players').replaceChildren(el('h2', {}, 'Players'), ...g.players.map((name, side) =>
     el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
       el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
-        onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); maybeOpponent(); } },
+        onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); saveSides(); maybeOpponent(); } },
       el('option', { value: 'you', selected: !sides[side] }, 'you'),
       el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))));
 }

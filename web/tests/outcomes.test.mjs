@@ -1,0 +1,80 @@
+// What an action did stays readable on the board: a failed order says
+// "Failed" in red with its reason, a Blightmeer turn's end names who plays
+// next in words, and who plays each side survives a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, shot } from './support.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function post(path, body) {
+  const r = await fetch(`${server.url}api/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await r.text();
+  assert.ok(r.ok, `${path}: ${r.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// Opens the board on a game made through the API (the board resumes the id in the address).
+async function openGame(game) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${server.url}#${game.id}`);
+  await page.waitForSelector('#board svg');
+  await page.waitForFunction((id) => location.hash === `#${id}`, game.id);
+  return page;
+}
+
+// The button of the action list whose action `want` accepts (there must be one).
+async function actionButton(page, want) {
+  const actions = await page.locator('#action-list button').evaluateAll((bs) => bs.map((b) => b.dataset.action));
+  const k = actions.findIndex((a) => want(JSON.parse(a)));
+  assert.ok(k >= 0, `not offered among ${actions.join(' ')}`);
+  return page.locator('#action-list button').nth(k);
+}
+
+test('Warmaster: an order rolled 6 and 6 fails, in red, with the reason and what follows', async () => {
+  // The default battle's first order: the General (Command 9) orders the
+  // Halberdiers 26.5 cm away, so 8 or less is needed; the table rolls 6, 6.
+  const game = await post('games', { battle: 'warmaster/default', dice: [6, 6] });
+  const page = await openGame(game);
+  const button = await actionButton(page, (a) => a.type === 'order' && a.character === 'emp-general' &&
+    JSON.stringify(a.units) === '["emp-halberd-1"]');
+  await button.click();
+  await page.waitForSelector('#outcome');
+  const head = page.locator('#outcome .outcome-head').first();
+  assert.match(await head.textContent(), /^Failed: /);
+  assert.equal(await head.getAttribute('class'), 'illegal outcome-head');
+  assert.match(await page.textContent('#outcome .summary'), /rolled 12 against 8 or less: emp-general fails; the General has failed, so no more orders/);
+  assert.deepEqual(await page.locator('#outcome .rolls span.die').allTextContents(), ['6', '6']);
+  await shot(page, 'outcome-failed-order');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('Blightmeer: ending a turn names the next side in words', async () => {
+  const game = await post('games', { battle: 'blightmeer/town', seed: 1 });
+  const page = await openGame(game);
+  await (await actionButton(page, (a) => a.type === 'end_turn')).click();
+  await page.waitForSelector('#outcome');
+  const text = await page.textContent('#outcome');
+  assert.doesNotMatch(text, /object Object/);
+  assert.match(text, /Next: turn 1, \S+ to play/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('who plays each side is the game\'s: a reload keeps the built-in opponent', async () => {
+  const game = await post('games', { battle: 'warmaster/default', seed: 1 });
+  const page = await openGame(game);
+  // Side 1 is not to play now, so the opponent waits for its turn.
+  await page.selectOption('#player-1', 'opponent');
+  await page.reload();
+  await page.waitForSelector('#board svg');
+  assert.equal(await page.inputValue('#player-1'), 'opponent');
+  assert.equal(await page.inputValue('#player-0'), 'you');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
