@@ -167,6 +167,7 @@ export function render(root, state, ctx) {
   const sx = (x) => x, sy = (y) => H - y;
   const pts = (ps) => ps.map(([x, y]) => `${sx(x).toFixed(2)},${sy(y).toFixed(2)}`).join(' ');
   const info = scenarioUnits(ui.bf ?? scenario);
+  ui.info = info;
 
   const s = svg('svg', { viewBox: `-2 -2 ${W + 4} ${H + margin + 7}`, role: 'img', 'aria-label': 'Warmaster table', id: 'wm-svg' });
   s.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#e8eddc', stroke: '#6b7a55', 'stroke-width': 0.4 }));
@@ -258,6 +259,21 @@ export function render(root, state, ctx) {
       svg('text', { x: sx(to.x), y: sy(to.y) + 4.2, 'font-size': 2.2, 'text-anchor': 'middle', fill: '#6a1b9a', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
         `evade from ${a.target}: ${plan.distance} cm`));
   }
+  // A drag of an ordered unit near an enemy: the charge the release would
+  // make (slid on into contact), dashed, green when legal.
+  const charge = ui.drag?.charge;
+  if (charge && !ctx.replay) {
+    const u = (state.units ?? []).find((x) => x.id === ui.drag.unit);
+    const [w, d] = standSize(info.get(u?.id) ?? {});
+    const colour = charge.legal ? '#1a7f37' : '#c62828';
+    for (const st of charge.move.stands) {
+      const c = corners(st.to.x, st.to.y, st.to.facing ?? 0, w, d);
+      ghosts.append(svg('polygon', { class: 'charge-ghost', 'data-unit': ui.drag.unit, 'data-target': charge.target, points: pts(c), fill: 'none', stroke: colour, 'stroke-width': 0.5, 'stroke-dasharray': '1 0.5' }));
+    }
+    const to = centreOf(charge.move.stands.map((st) => st.to));
+    ghosts.append(svg('text', { x: sx(to.x), y: sy(to.y) - 3, 'font-size': 2.4, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
+      charge.legal ? `release to charge ${charge.target}` : `no charge on ${charge.target}`));
+  }
   // The rotate handle of the selected unit: drag it round to turn the unit.
   const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
   const handle = svg('g', { class: 'rotate' });
@@ -329,6 +345,33 @@ function dragRequest(drag, state) {
   return { check: { unit: drag.unit, kind: 'ordered', stands } };
 }
 
+// How close (cm, stand centre to stand centre, less both half diagonals) a
+// dragged unit must come to an enemy for the board to offer a charge on it.
+const kChargeOffer = 3;
+
+// The enemy unit nearest the dragged stands, if one is within kChargeOffer.
+function enemyNear(drag, state) {
+  const own = (state.units ?? []).find((u) => u.id === drag.unit);
+  if (!own) return null;
+  const reach = (u) => { const [w, d] = standSize(ui.info?.get(u.id) ?? {}); return Math.hypot(w, d) / 2; };
+  let best = null;
+  for (const e of state.units ?? []) {
+    if (e.side === own.side || !e.stands?.length || e.off_table || e.destroyed) continue;
+    const gap = Math.min(...drag.poses.flatMap((p) => e.stands.map((q) => Math.hypot(p.x - q.x, p.y - q.y)))) - reach(own) - reach(e);
+    if (gap <= kChargeOffer && (!best || gap < best.gap)) best = { id: e.id, gap };
+  }
+  return best?.id ?? null;
+}
+
+// The charge a release would make: the engine's charge_plan from where the
+// unit is dragged, checked as the move action it would be.
+async function planCharge(ctx, drag, target) {
+  const plan = await ctx.query('charge_plan', { unit: drag.unit, target, stands: drag.poses.map((p) => ({ x: round1(p.x), y: round1(p.y), facing: round1(((p.facing % 360) + 360) % 360) })) });
+  const action = { type: 'move', moves: [plan.move] };
+  const v = await ctx.validate(action);
+  return { target, move: plan.move, slide: plan.slide, action, legal: v.legal, verdict: v };
+}
+
 async function checkDrag(ctx, state) {
   const drag = ui.drag;
   if (!drag || drag.inflight) return;
@@ -336,14 +379,20 @@ async function checkDrag(ctx, state) {
   const key = JSON.stringify(drag.poses);
   try {
     const req = dragRequest(drag, state);
-    const v = req.action ? await ctx.validate(req.action) : await ctx.query('check', { move: req.check });
+    // An ordered unit dragged up to an enemy: the charge is offered instead
+    // of the plain move (which the rules refuse: a move into contact is a charge).
+    const target = req.action && !drag.character && !drag.rotate ? enemyNear(drag, state) : null;
+    const charge = target ? await planCharge(ctx, drag, target) : null;
+    const v = charge ? charge.verdict : req.action ? await ctx.validate(req.action) : await ctx.query('check', { move: req.check });
     if (ui.drag !== drag) return;
+    drag.charge = charge;
     drag.legal = v.legal;
     drag.checkedKey = key;
-    drag.request = req;
-    const label = req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
+    drag.request = charge ? { action: charge.action } : req;
+    const label = charge ? `charge ${target} (${charge.slide} cm on into contact)` : req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
     await ctx.showVerdict(v, label);
     paintDrag(drag);
+    if (charge) render(document.getElementById('wm-svg').parentNode, state, ctx);
   } catch (e) { ctx.showError(e); } finally {
     drag.inflight = false;
     if (ui.drag === drag && JSON.stringify(drag.poses) !== key) checkDrag(ctx, state);
@@ -378,7 +427,7 @@ function attachPointer(s, state, ctx, info, H) {
       const u = byId.get(t.dataset.rotate);
       const start = u.stands.map((p) => ({ ...p }));
       const c = centreOf(start);
-      ui.drag = { unit: u.id, rotate: true, centre: c, from: bearing(c, to), grab: to, start, poses: start.map((p) => ({ ...p })), legal: null, moved: false };
+      ui.drag = { unit: u.id, rotate: true, centre: c, from: bearing(c, to), grab: to, start, origin: start, poses: start.map((p) => ({ ...p })), legal: null, moved: false };
       s.setPointerCapture(ev.pointerId);
       return;
     }
@@ -396,7 +445,7 @@ function attachPointer(s, state, ctx, info, H) {
       ui.selected = [unit];
     }
     const u = byId.get(unit);
-    ui.drag = { unit, grab: to, start: u.stands.map((p) => ({ ...p })), poses: u.stands.map((p) => ({ ...p })), legal: null, moved: false };
+    ui.drag = { unit, grab: to, start: u.stands.map((p) => ({ ...p })), origin: u.stands.map((p) => ({ ...p })), poses: u.stands.map((p) => ({ ...p })), legal: null, moved: false };
     s.setPointerCapture(ev.pointerId);
     if (!ui.reach || ui.reach.mover !== unit) showReach(ctx, state, unit);
     ctx.board.controls?.();
@@ -446,7 +495,15 @@ function attachPointer(s, state, ctx, info, H) {
   const finish = async () => {
     const d = ui.drag;
     if (!d) return;
-    if (!d.moved) { ui.drag = null; redraw(); renderControls(ctx); return; }
+    // A unit dragged out and back (every stand within 1 mm and 1 degree of
+    // where it began) has not moved: nothing is sent, and its order stands.
+    const still = !d.character && d.origin && d.poses.every((p, i) => Math.hypot(p.x - d.origin[i].x, p.y - d.origin[i].y) < 0.1 &&
+      Math.abs((((p.facing ?? 0) - (d.origin[i].facing ?? 0)) % 360 + 540) % 360 - 180) < 1);
+    if (!d.moved || still) {
+      ui.drag = null; redraw(); renderControls(ctx);
+      if (d.moved) ctx.message(el('div', { class: 'muted', id: 'no-move' }, `${d.unit} is back where it began: no move is made (a move of 0 cm is no move).`));
+      return;
+    }
     while (d.inflight) await new Promise((r) => setTimeout(r, 10));
     if (d.checkedKey !== JSON.stringify(d.poses)) { d.inflight = false; await checkDrag(ctx, state); }
     ui.drag = null;

@@ -1,0 +1,107 @@
+// A charge made by dragging, as at the table: an ordered unit dragged up to
+// an enemy is offered the charge (drawn before release), and releasing makes
+// it; a unit dragged out and back makes no move and keeps its order.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, shot } from './support.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function call(method, path, body) {
+  const r = await fetch(`${server.url}api/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+  const text = await r.text();
+  assert.ok(r.ok, `${path}: ${r.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// The default battle with the Orc Boyz 12 cm in front of the Halberdiers
+// (front edge to front edge), and dice that pass the General's order.
+async function faceToFace() {
+  const scenario = await call('GET', 'battles/warmaster/default');
+  const orcs = scenario.armies[1].units.find((u) => u.id === 'orc-boyz-1');
+  orcs.stands = [56, 60, 64].map((x) => ({ x, y: 34, facing: 180 }));
+  return call('POST', 'games', { system: 'warmaster', scenario, dice: [1, 1, 1, 1, 1, 1] });
+}
+
+async function open(game) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${server.url}#${game.id}`);
+  await page.waitForSelector('#wm-svg');
+  return page;
+}
+
+// The screen point of a table point (cm).
+function screenOf(page, x, y) {
+  return page.evaluate(([x, y]) => {
+    const s = document.getElementById('wm-svg');
+    const p = s.createSVGPoint();
+    p.x = x; p.y = 120 - y;
+    const q = p.matrixTransform(s.getScreenCTM());
+    return { x: q.x, y: q.y };
+  }, [x, y]);
+}
+
+async function orderHalberdiers(page) {
+  const actions = await page.locator('#action-list button').evaluateAll((bs) => bs.map((b) => b.dataset.action));
+  const k = actions.findIndex((a) => { const x = JSON.parse(a); return x.type === 'order' && x.character === 'emp-general' && x.units?.[0] === 'emp-halberd-1'; });
+  assert.ok(k >= 0, actions.join(' '));
+  await page.locator('#action-list button').nth(k).click();
+  await page.waitForSelector('#outcome');
+  assert.match(await page.textContent('#outcome .outcome-head'), /^Passed: /);
+}
+
+// Drags the middle Halberdier stand (60, 20) by (dx, dy) cm in small steps, then back by (bx, by).
+async function drag(page, path) {
+  let at = await screenOf(page, 60, 20);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  for (const [x, y] of path) {
+    const to = await screenOf(page, x, y);
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    at = to;
+  }
+}
+
+test('an ordered unit dragged up to an enemy is offered the charge, and charges on release', async () => {
+  const game = await faceToFace();
+  const page = await open(game);
+  await orderHalberdiers(page);
+  // 11 cm on: 1 cm short of the Orcs' front, where a plain move would stop.
+  await drag(page, [[60, 31]]);
+  await page.waitForSelector('#wm-svg polygon.charge-ghost[data-target="orc-boyz-1"]');
+  await page.waitForFunction(() => /release to charge orc-boyz-1/.test(document.getElementById('wm-svg').textContent));
+  assert.match(await page.textContent('#message'), /Legal: charge orc-boyz-1/);
+  await shot(page, 'warmaster-charge-offered');
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
+  const view = await call('GET', `games/${game.id}`);
+  const moved = view.state.units.find((u) => u.id === 'emp-halberd-1');
+  assert.equal(moved.engaged, true, JSON.stringify(moved));
+  // Lined up on the Orcs' front: the Halberdiers' front edge (y + 1) meets theirs (34 - 1).
+  for (const st of moved.stands) assert.ok(Math.abs(st.y + 1 - 33) < 0.05, JSON.stringify(moved.stands));
+  const log = await call('GET', `games/${game.id}/entries/1`);
+  assert.equal(log.entries[0].action.moves[0].kind, 'charge');
+  assert.equal(log.entries[0].action.moves[0].target, 'orc-boyz-1');
+  await shot(page, 'warmaster-charged');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a unit dragged out and back makes no move and keeps its order', async () => {
+  const game = await faceToFace();
+  const page = await open(game);
+  await orderHalberdiers(page);
+  await drag(page, [[60, 26], [60, 20]]);
+  await page.mouse.up();
+  await page.waitForSelector('#no-move');
+  assert.match(await page.textContent('#no-move'), /emp-halberd-1 is back where it began: no move is made/);
+  const view = await call('GET', `games/${game.id}`);
+  assert.equal(view.position, 1, 'only the order is in the log');
+  assert.deepEqual(view.state.pending?.units, ['emp-halberd-1']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
