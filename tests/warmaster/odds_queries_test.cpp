@@ -10,6 +10,7 @@
 #include "referee/core/errors.hpp"
 #include "referee/warmaster/combat/combat.hpp"
 #include "referee/warmaster/battle/queries.hpp"
+#include "referee/warmaster/movement/move_json.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
 
 namespace referee::warmaster {
@@ -139,6 +140,52 @@ TEST(OddsQueries, EvadePlanIsWhereTheEnginesEvadeGoes) {
   }
   EXPECT_THROW(ask(s, "evade_plan", {{"unit", "U"}, {"enemy", "U"}}), InputError);
   EXPECT_THROW(ask(s, "evade_plan", {{"unit", "nobody"}, {"enemy", "E1"}}), InputError);
+}
+
+// charge_plan: the charge the board offers for a unit dragged up to an enemy
+// ("a unit that moves into contact with an enemy is charging": movement text,
+// "Charge!"). U's front edge (y 51) is 14 cm from E1's (y 65): slid straight
+// on, it touches E1 front to front, and applying that move charges it.
+TEST(WarmasterChargePlan, SlidesOnIntoContactAndApplyingItCharges) {
+  Battlefield bf = empty_field();
+  bf.units.push_back(line_unit("U", 0, 60, 50));
+  bf.units.push_back(line_unit("E1", 1, 60, 66, 180));
+  bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
+  CommandState s(make_game(bf));
+  // From where it stands: 14 cm on.
+  const Json q = ask(s, "charge_plan", {{"unit", "U"}, {"target", "E1"}});
+  EXPECT_TRUE(q["legal"].get<bool>()) << q.dump();
+  EXPECT_NEAR(q["slide"].get<double>(), 14.0, 1e-3);
+  EXPECT_EQ(q["move"]["kind"], "charge");
+  EXPECT_EQ(q["move"]["target"], "E1");
+  // From where the board dragged it (12.5 cm on): 1.5 cm more, to the same place.
+  Json dragged = Json::array();
+  for (const Stand& st : unit(s, "U").stands)
+    dragged.push_back({{"x", st.pose.position.x}, {"y", st.pose.position.y + 12.5}, {"facing", 0}});
+  const Json d = ask(s, "charge_plan", {{"unit", "U"}, {"target", "E1"}, {"stands", dragged}});
+  EXPECT_NEAR(d["slide"].get<double>(), 1.5, 1e-3);
+  for (const Json& st : d["move"]["stands"]) EXPECT_NEAR(st["to"]["y"].get<double>(), 64.0, 1e-3);
+
+  // The General orders U (a roll of 1 and 1 passes whatever the penalties), then the move charges.
+  ASSERT_TRUE(play(s, order("g", {"U"}), {1, 1}).verdict.legal());
+  Action charge;
+  charge.type = ActionType::Move;
+  charge.moves.push_back(parse_move_request(d["move"], s.battlefield()));
+  const ActionOutcome o = play(s, charge);
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(unit(s, "U").engaged);
+  EXPECT_TRUE(status(s, "U").charged);
+
+  // Bad input names the field.
+  EXPECT_THROW(ask(s, "charge_plan", {{"unit", "U"}, {"target", "U"}}), InputError);
+  EXPECT_THROW(ask(s, "charge_plan", {{"unit", "nobody"}, {"target", "E1"}}), InputError);
+  try {
+    ask(s, "charge_plan", {{"unit", "E1"}, {"target", "U"}, {"stands", Json::array({{{"x", 1}, {"y", 2}}})}});
+    FAIL() << "one stand of three was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "args.stands");
+  }
 }
 
 }  // namespace
