@@ -115,7 +115,18 @@ export const ctx = {
 // One player's turn of one game: what a board's selections belong to.
 export function turnKey(game) { return `${game.id}:${game.turn}:${game.current_player}`; }
 
-export function describeAction(a) {
+// An action in words: the board's own description when it gives one
+// (registerBoard's `describe`), else its type and fields.
+// `offered`: an action offered now (a button), which may say how far it goes.
+export function describeAction(a, offered = false) {
+  const board = ctx.game && boards.get(ctx.game.system);
+  const words = board?.describe?.(a, ctx, offered);
+  if (words) return words;
+  return rawAction(a);
+}
+
+// An action as its type and fields (ids): the tooltip of a described one.
+export function rawAction(a) {
   if (!a || typeof a !== 'object') return String(a);
   if (a.type === 'move' && Array.isArray(a.moves) && a.moves.length === 0) return 'move: none (the ordered units stay)';
   const parts = [a.type ?? a.kind ?? 'action'];
@@ -279,7 +290,7 @@ async function renderActions() {
   const board = boardOf(ctx.game.system);
   const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;
   list.replaceChildren(...shown.slice(0, 60).map((a) =>
-    el('button', { type: 'button', 'data-action': JSON.stringify(a), onclick: () => ctx.apply(a) }, describeAction(a))));
+    el('button', { type: 'button', 'data-action': JSON.stringify(a), title: rawAction(a), onclick: () => ctx.apply(a, describeAction(a)) }, describeAction(a, true))));
   if (shown.length > 60) list.append(el('div', {}, `… and ${shown.length - 60} more`));
 }
 

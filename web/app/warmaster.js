@@ -97,6 +97,75 @@ function scenarioUnits(scenario) {
   return map;
 }
 
+// Names for people (docs/warmaster-format.md: each unit and character may
+// have a "name"): a unit's name, numbered where its army repeats it
+// ("Orc Boyz 2"); a character's name; the id where there is none. Ids stay
+// in tooltips and the log.
+const names = { game: null, map: new Map() };
+export function nameOf(id, ctx) {
+  if (names.game !== ctx.game.id) {
+    names.game = ctx.game.id;
+    names.map = new Map();
+    for (const army of ctx.game.scenario?.armies ?? []) {
+      const count = new Map();
+      for (const u of army.units ?? []) if (u.name) count.set(u.name, (count.get(u.name) ?? 0) + 1);
+      const seen = new Map();
+      for (const u of army.units ?? []) {
+        if (!u.name) continue;
+        const k = (seen.get(u.name) ?? 0) + 1;
+        seen.set(u.name, k);
+        names.map.set(u.id, count.get(u.name) > 1 ? `${u.name} ${k}` : u.name);
+      }
+      for (const c of army.characters ?? []) if (c.name) names.map.set(c.id, c.name);
+    }
+  }
+  return names.map.get(id) ?? id;
+}
+
+// How far a planned move takes a unit (its farthest stand), in cm, from the state now.
+function planDistance(move, ctx) {
+  const u = (ctx.game.state.units ?? []).find((x) => x.id === move?.unit);
+  if (!u || !move?.stands) return null;
+  const far = Math.max(...move.stands.map((st) => { const p = u.stands[st.stand]; return p ? Math.hypot(st.to.x - p.x, st.to.y - p.y) : 0; }));
+  return Math.round(far * 10) / 10;
+}
+
+// An action in words, as the play sheet names things: for the buttons, the
+// outcome panel, the log and the opponent's report.
+export function describe(a, ctx, offered = false) {
+  const n = (id) => nameOf(id, ctx);
+  const far = (move) => (offered ? planDistance(move, ctx) : null);
+  const list = (ids) => ids.map(n).join(' + ');
+  switch (a?.type) {
+    case 'order': return `Order ${list(a.units ?? [])} (${n(a.character)})`;
+    case 'initiative': {
+      const d = far(a.move);
+      return a.kind === 'charge'
+        ? `Initiative: ${n(a.unit)} charges ${n(a.target)}${d !== null ? `, ${d} cm` : ''}`
+        : `Initiative: ${n(a.unit)} evades from ${n(a.target)}${d !== null ? `, ${d} cm` : ''}`;
+    }
+    case 'move': {
+      if (!a.moves?.length) return 'Hold: the ordered units stay where they are';
+      return a.moves.map((m) => m.kind === 'charge' ? `${n(m.unit)} charges ${n(m.target)}` : `Move ${n(m.unit)}${far(m) !== null ? ` ${far(m)} cm` : ''}`).join('; ');
+    }
+    case 'end_orders': return 'End the orders: on to the characters\' moves';
+    case 'end_phase': {
+      // The phase it ends is known only for one offered now (the log's are past).
+      if (!offered) return 'End the phase';
+      const phase = String(ctx.game.phase ?? '');
+      if (phase.startsWith('combat')) return 'Fight the combats and end the turn';
+      if (phase.startsWith('shooting')) return 'End the Shooting phase';
+      return 'End the Command phase';
+    }
+    case 'shoot':
+      return a.targets?.length ? `Shoot: ${a.targets.map((t) => `${n(t.shooter)} at ${n(t.target)}`).join(', ')}` : 'Shoot: every unit that can, at its closest target';
+    case 'character_move': return `Move ${n(a.character)}${a.join ? `, joining ${n(a.join)}` : ''}`;
+    case 'home_back': return `Home back: ${n(a.unit)} toward ${n(a.character)}`;
+    case 'off_table_return': return `Roll for ${n(a.unit ?? a.character)} to come back onto the table`;
+    default: return null;
+  }
+}
+
 export function filterActions(actions, ctx) {
   // The evades initiative offers: where the engine's evade would go is drawn
   // before one is chosen.
@@ -272,7 +341,7 @@ export function render(root, state, ctx) {
     }
     const to = centreOf(charge.move.stands.map((st) => st.to));
     ghosts.append(svg('text', { x: sx(to.x), y: sy(to.y) - 3, 'font-size': 2.4, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
-      charge.legal ? `release to charge ${charge.target}` : `no charge on ${charge.target}`));
+      charge.legal ? `release to charge ${nameOf(charge.target, ctx)}` : `no charge on ${nameOf(charge.target, ctx)}`));
   }
   // The rotate handle of the selected unit: drag it round to turn the unit.
   const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
@@ -389,7 +458,7 @@ async function checkDrag(ctx, state) {
     drag.legal = v.legal;
     drag.checkedKey = key;
     drag.request = charge ? { action: charge.action } : req;
-    const label = charge ? `charge ${target} (${charge.slide} cm on into contact)` : req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
+    const label = charge ? `${nameOf(drag.unit, ctx)} charges ${nameOf(target, ctx)} (${charge.slide} cm on into contact)` : req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
     await ctx.showVerdict(v, label);
     paintDrag(drag);
     if (charge) render(document.getElementById('wm-svg').parentNode, state, ctx);
@@ -501,7 +570,7 @@ function attachPointer(s, state, ctx, info, H) {
       Math.abs((((p.facing ?? 0) - (d.origin[i].facing ?? 0)) % 360 + 540) % 360 - 180) < 1);
     if (!d.moved || still) {
       ui.drag = null; redraw(); renderControls(ctx);
-      if (d.moved) ctx.message(el('div', { class: 'muted', id: 'no-move' }, `${d.unit} is back where it began: no move is made (a move of 0 cm is no move).`));
+      if (d.moved) ctx.message(el('div', { class: 'muted', id: 'no-move' }, `${nameOf(d.unit, ctx)} is back where it began: no move is made (a move of 0 cm is no move).`));
       return;
     }
     while (d.inflight) await new Promise((r) => setTimeout(r, 10));
@@ -653,4 +722,4 @@ export function controls(root, ctx) {
   renderControls(ctx);
 }
 
-registerBoard('warmaster', { render, controls, filterActions });
+registerBoard('warmaster', { render, controls, filterActions, describe });

@@ -51,7 +51,7 @@ async function orderHalberdiers(page) {
   assert.ok(k >= 0, actions.join(' '));
   await page.locator('#action-list button').nth(k).click();
   await page.waitForSelector('#outcome');
-  assert.match(await page.textContent('#outcome .outcome-head'), /^Passed: /);
+  assert.equal(await page.textContent('#outcome .outcome-head'), 'Passed: Order Halberdiers 1 (General Hals)');
 }
 
 // Drags the middle Halberdier stand (60, 20) by (dx, dy) cm in small steps, then back by (bx, by).
@@ -73,8 +73,8 @@ test('an ordered unit dragged up to an enemy is offered the charge, and charges 
   // 11 cm on: 1 cm short of the Orcs' front, where a plain move would stop.
   await drag(page, [[60, 31]]);
   await page.waitForSelector('#wm-svg polygon.charge-ghost[data-target="orc-boyz-1"]');
-  await page.waitForFunction(() => /release to charge orc-boyz-1/.test(document.getElementById('wm-svg').textContent));
-  assert.match(await page.textContent('#message'), /Legal: charge orc-boyz-1/);
+  await page.waitForFunction(() => /release to charge Orc Boyz 1/.test(document.getElementById('wm-svg').textContent));
+  assert.match(await page.textContent('#message'), /Legal: Halberdiers 1 charges Orc Boyz 1 \(1 cm on into contact\)/);
   await shot(page, 'warmaster-charge-offered');
   await page.mouse.up();
   await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
@@ -98,7 +98,7 @@ test('a unit dragged out and back makes no move and keeps its order', async () =
   await drag(page, [[60, 26], [60, 20]]);
   await page.mouse.up();
   await page.waitForSelector('#no-move');
-  assert.match(await page.textContent('#no-move'), /emp-halberd-1 is back where it began: no move is made/);
+  assert.match(await page.textContent('#no-move'), /Halberdiers 1 is back where it began: no move is made/);
   const view = await call('GET', `games/${game.id}`);
   assert.equal(view.position, 1, 'only the order is in the log');
   assert.deepEqual(view.state.pending?.units, ['emp-halberd-1']);
