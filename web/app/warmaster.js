@@ -693,7 +693,16 @@ function deploymentWarnings() {
 function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
-  if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'warmaster') return;
+  if (ctx.game.system !== 'warmaster') return;
+  if (ctx.replay) return;
+  // The battle over: the last turn's panels go, and the result stays.
+  if (ctx.game.terminal) {
+    const r = ctx.game.result ?? {};
+    const winner = r.winner !== null && r.winner !== undefined ? `${ctx.game.players[r.winner]} wins` : 'A draw';
+    fill(root, el('div', { class: 'banner', id: 'battle-over', role: 'status' }, el('h2', {}, 'The battle is over'),
+      el('div', { class: 'outcome-head' }, winner), r.reason ? el('div', {}, r.reason) : null));
+    return;
+  }
   const warnings = deploymentWarnings();
   if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
     const box = el('div', {});
@@ -705,13 +714,22 @@ function renderControls(ctx) {
   const chosen = ui.character && mine.some((c) => c.id === ui.character) ? ui.character : (state.active_character || mine[0]?.id);
   ui.character = chosen;
   const select = el('select', { id: 'order-character', 'aria-label': 'Character giving the order', onchange: (ev) => { ui.character = ev.target.value; renderControls(ctx); } },
-    mine.map((c) => el('option', { value: c.id, selected: c.id === chosen }, `${c.id} (${c.role})`)));
+    mine.map((c) => el('option', { value: c.id, selected: c.id === chosen, title: c.id }, `${nameOf(c.id, ctx)} (${c.role})${c.failed ? ': failed' : ''}`)));
+  // A failed order ends that character's orders; the General's failing ends
+  // everyone's (play sheet, "1. COMMAND"): the panel says so instead of
+  // offering an order the rules refuse.
+  const general = (state.characters ?? []).find((c) => c.side === state.side && c.role === 'general');
+  const stopped = state.general_failed
+    ? `${nameOf(general?.id ?? 'the General', ctx)} failed an order: no more orders this phase. Move the characters, or end the phase.`
+    : (state.characters ?? []).find((c) => c.id === chosen)?.failed
+      ? `${nameOf(chosen, ctx)} failed an order and gives no more this phase; another character may.` : null;
   const odds = el('div', { id: 'order-odds' });
   const units = ui.selected.filter((id) => state.units.some((u) => u.id === id && u.side === state.side));
-  const give = el('button', { type: 'button', class: 'primary', id: 'give-order', disabled: !chosen || !units.length,
+  const give = el('button', { type: 'button', class: 'primary', id: 'give-order', disabled: !chosen || !units.length || !!stopped,
     onclick: () => ctx.apply(units.length === 1 ? { type: 'order', character: chosen, unit: units[0] } : { type: 'order', character: chosen, units }) }, 'Give order and roll');
   fill(root, ...warnings, el('h2', {}, 'Orders'),
-    el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.join(', ') : '(select units)')),
+    stopped ? el('div', { class: 'warning', id: 'orders-stopped', role: 'status' }, stopped) : null,
+    el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.map((u) => nameOf(u, ctx)).join(', ') : '(select units)')),
     odds, el('div', { class: 'controls-row' }, give),
     el('div', { class: 'hint' }, 'Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it.'));
   renderOdds(odds, ctx, chosen, units);

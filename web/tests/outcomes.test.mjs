@@ -1,5 +1,6 @@
 // What an action did stays readable on the board: a failed order says
-// "Failed" in red with its reason, a Blightmeer turn's end names who plays
+// "Failed" in red with its reason (and the orders panel stops), the end of
+// the battle is a banner, a Blightmeer turn's end names who plays
 // next in words, and who plays each side survives a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +50,9 @@ test('Warmaster: an order rolled 6 and 6 fails, in red, with the reason and what
   assert.equal(await head.getAttribute('class'), 'illegal outcome-head');
   assert.match(await page.textContent('#outcome .summary'), /rolled 12 against 8 or less: emp-general fails; the General has failed, so no more orders/);
   assert.deepEqual(await page.locator('#outcome .rolls span.die').allTextContents(), ['6', '6']);
+  // The General's failure ends every order this phase: the panel says so and offers none.
+  assert.match(await page.textContent('#orders-stopped'), /General Hals failed an order: no more orders this phase/);
+  assert.equal(await page.isDisabled('#give-order'), true);
   await shot(page, 'outcome-failed-order');
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -75,6 +79,23 @@ test('who plays each side is the game\'s: a reload keeps the built-in opponent',
   await page.waitForSelector('#board svg');
   assert.equal(await page.inputValue('#player-1'), 'opponent');
   assert.equal(await page.inputValue('#player-0'), 'you');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('Warmaster: at the end of the battle the panels give way to a banner with the result', async () => {
+  // One turn, both sides played by the built-in opponent through the API.
+  const game = await post('games', { battle: 'warmaster/default', seed: 2, settings: { turn_limit: 1 } });
+  let view = game;
+  for (let k = 0; k < 20 && !view.terminal; ++k) view = (await post(`games/${game.id}/opponent`, { until: 'player' })).game;
+  assert.equal(view.terminal, true);
+  const page = await openGame(game);
+  await page.waitForSelector('#battle-over');
+  const text = await page.textContent('#battle-over');
+  assert.match(text, /The battle is over/);
+  assert.ok(text.includes(view.result.reason), `${text} lacks ${view.result.reason}`);
+  assert.equal(await page.locator('#give-order').count(), 0, 'no order is offered after the end');
+  await shot(page, 'warmaster-battle-over');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
