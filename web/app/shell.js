@@ -96,6 +96,9 @@ export const ctx = {
   async validate(action) { return ctx.post('validate', { action }); },
   // Applies an action; shows the rolls, or the refusal with its rule text.
   async apply(action, label) {
+    // An action the board says would give something up asks first.
+    const question = boards.get(ctx.game.system)?.confirmFirst?.(action, ctx);
+    if (question && !(await ask(question))) return null;
     try {
       const out = await ctx.post('apply', { action });
       keepEntries(out.entries, out.game);
@@ -163,6 +166,18 @@ function describeNext(next) {
   if (next.side !== undefined) parts.push(`${next.side} to play`);
   for (const [k, v] of Object.entries(next)) if (k !== 'turn' && k !== 'side') parts.push(`${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
   return parts.join(', ');
+}
+
+// Asks the player a yes-or-no question in the message panel; true for yes.
+function ask(question) {
+  return new Promise((resolve) => {
+    const answer = (yes) => () => { $('message').replaceChildren(); resolve(yes); };
+    ctx.message(el('div', { id: 'confirm', role: 'alertdialog', 'aria-label': question }, el('div', { class: 'warning' }, question),
+      el('div', { class: 'controls-row' },
+        el('button', { type: 'button', id: 'confirm-yes', onclick: answer(true) }, 'Yes, go on'),
+        el('button', { type: 'button', id: 'confirm-no', class: 'primary', onclick: answer(false) }, 'No, keep the move'))));
+    document.getElementById('confirm-no')?.focus();
+  });
 }
 
 // A verdict ({legal, violations}) with each rule's id, reason and text.

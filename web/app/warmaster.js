@@ -166,6 +166,16 @@ export function describe(a, ctx, offered = false) {
   }
 }
 
+// An action that would give up the move a passed order allows (another
+// order, the end of the orders or of the phase): the question the board asks
+// before sending it. Holding (a move of none) and the move itself ask nothing.
+export function confirmFirst(a, ctx) {
+  const p = ctx.game.state?.pending;
+  if (!p || !p.units?.length || p.move === 'none' || a.type === 'move') return null;
+  const who = p.units.map((u) => nameOf(u, ctx)).join(' + ');
+  return `${who} ${p.units.length > 1 ? 'have' : 'has'} a move to make. "${describe(a, ctx, true) ?? a.type}" gives it up. Go on?`;
+}
+
 export function filterActions(actions, ctx) {
   // The evades initiative offers: where the engine's evade would go is drawn
   // before one is chosen.
@@ -740,4 +750,4 @@ export function controls(root, ctx) {
   renderControls(ctx);
 }
 
-registerBoard('warmaster', { render, controls, filterActions, describe });
+registerBoard('warmaster', { render, controls, filterActions, describe, confirmFirst });

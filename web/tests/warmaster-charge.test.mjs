@@ -1,6 +1,7 @@
 // A charge made by dragging, as at the table: an ordered unit dragged up to
 // an enemy is offered the charge (drawn before release), and releasing makes
-// it; a unit dragged out and back makes no move and keeps its order.
+// it; a unit dragged out and back makes no move and keeps its order; an
+// order that would give up another unit's move asks first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, shot } from './support.mjs';
@@ -102,6 +103,28 @@ test('a unit dragged out and back makes no move and keeps its order', async () =
   const view = await call('GET', `games/${game.id}`);
   assert.equal(view.position, 1, 'only the order is in the log');
   assert.deepEqual(view.state.pending?.units, ['emp-halberd-1']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an order that would give up another unit\'s move asks first', async () => {
+  const game = await faceToFace();
+  const page = await open(game);
+  await orderHalberdiers(page);
+  const actions = await page.locator('#action-list button').evaluateAll((bs) => bs.map((b) => b.dataset.action));
+  const k = actions.findIndex((a) => { const x = JSON.parse(a); return x.type === 'order' && x.units?.[0] === 'emp-crossbow'; });
+  assert.ok(k >= 0, actions.join(' '));
+  await page.locator('#action-list button').nth(k).click();
+  await page.waitForSelector('#confirm');
+  assert.match(await page.textContent('#confirm'), /Halberdiers 1 has a move to make\. "Order Crossbowmen \(General Hals\)" gives it up\. Go on\?/);
+  // No: nothing is sent, the move still stands.
+  await page.click('#confirm-no');
+  assert.equal((await call('GET', `games/${game.id}`)).position, 1);
+  // Yes: the order is given.
+  await page.locator('#action-list button').nth(k).click();
+  await page.click('#confirm-yes');
+  await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
+  assert.deepEqual((await call('GET', `games/${game.id}`)).state.pending?.units, ['emp-crossbow']);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
