@@ -150,10 +150,13 @@ function showOutcome(label, out) {
       ' ', el('span', { class: 'muted' }, out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
     : null;
   const summary = r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
-  const failed = r.passed === false;
+  // What happened step by step (Blightmeer's checks and falls), each in words.
+  const events = Array.isArray(r.events) ? r.events.filter((e) => e?.reason) : [];
+  const failed = r.passed === false || events.some((e) => /: failed$/.test(e.reason));
   const head = failed ? `Failed: ${label}` : r.passed === true ? `Passed: ${label}` : `Done: ${label}`;
   ctx.message(el('div', { id: 'outcome' }, el('div', { class: failed ? 'illegal outcome-head' : 'legal outcome-head' }, head), rolls,
     summary ? el('div', { class: 'summary' }, String(summary)) : null,
+    events.length ? el('ul', { class: 'events' }, events.map((e) => el('li', { title: e.rule ?? '' }, e.reason))) : null,
     r.next ? el('div', {}, `Next: ${describeNext(r.next)}`) : null,
     r.battle_over ? el('div', { class: 'legal outcome-head' }, `The battle is over: ${r.battle_over}`) : null));
 }
@@ -210,6 +213,9 @@ function renderStatus() {
     el('div', {}, el('strong', {}, g.battle), ` (${g.system})`),
     el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
     r.over ? el('div', { class: 'legal', id: 'result-line' }, `Over: ${r.winner !== null && r.winner !== undefined ? g.players[r.winner] + ' wins' : 'no winner'}${r.reason ? ' — ' + r.reason : ''}`) : null].filter(Boolean));
+  // The menu names the battle being played (a game opened by its link included).
+  const menu = $('battle');
+  if (menu && [...menu.options].some((o) => o.value === g.battle)) menu.value = g.battle;
   $('undo').disabled = !g.can_undo;
   $('redo').disabled = !g.can_redo;
   const step = $('replay-step');

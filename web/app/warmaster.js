@@ -188,9 +188,14 @@ function noteEvades(ctx, evades) {
   const key = `${ctx.game.id}@${ctx.game.position}`;
   if (ui.evadeKey === key) return;
   ui.evadeKey = key;
+  const had = ui.evades.length > 0;
   ui.evades = evades;
   ui.evadePlans = new Map();
-  if (!evades.length) return;
+  // No evade offered any more: the last position's ghosts go at once.
+  if (!evades.length) {
+    if (had && !ui.drag) render(document.getElementById('board'), ctx.game.state, ctx);
+    return;
+  }
   Promise.all(evades.map((a) => ctx.query('evade_plan', { unit: a.unit, enemy: a.target, ...(a.burst_through ? { burst_through: a.burst_through } : {}) })
     .then((p) => ui.evadePlans.set(`${a.unit}>${a.target}`, p)).catch(() => null)))
     .then(() => { if (ui.evadeKey === key && !ui.drag) render(document.getElementById('board'), ctx.game.state, ctx); });

@@ -99,3 +99,32 @@ test('Warmaster: at the end of the battle the panels give way to a banner with t
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('Blightmeer: a failed climb says Failed, with each check in words', async () => {
+  // The captain's climb onto the inn (one climb check, Agility 8+), rolled 1.
+  const game = await post('games', { battle: 'blightmeer/town', dice: [1, 1, 1, 1] });
+  const page = await openGame(game);
+  const svgPoint = (x, y) => page.evaluate(([x, y]) => {
+    const s = document.getElementById('bm-svg');
+    const p = s.createSVGPoint();
+    p.x = x; p.y = 36 - y;
+    const q = p.matrixTransform(s.getScreenCTM());
+    return { x: q.x, y: q.y };
+  }, [x, y]);
+  await page.click('#bm-svg circle[data-unit="captain"]');
+  await page.waitForSelector('#bm-svg g.reach rect');
+  await page.click('button[data-step="climb"]');
+  const to = await svgPoint(4.5, 7);
+  await page.mouse.click(to.x, to.y);
+  await page.waitForSelector('#bm-report');
+  await page.click('#bm-resolve');
+  await page.waitForSelector('#outcome');
+  const head = page.locator('#outcome .outcome-head').first();
+  assert.match(await head.textContent(), /^Failed: /);
+  assert.match(await page.textContent('#outcome .events'), /climb\): Agility 8\+ check: rolled 1: failed/);
+  // The menu names the battle the link opened.
+  assert.equal(await page.inputValue('#battle'), 'blightmeer/town');
+  await shot(page, 'blightmeer-failed-climb');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
