@@ -228,7 +228,7 @@ function handleAt(poses, depth) {
 export function render(root, state, ctx) {
   const scenario = ctx.game.scenario;
   if (ui.gameId !== ctx.game.id) {
-    Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null, bf: null });
+    Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null, bf: null, reform: null });
     // The battlefield with troops resolved (each unit's type and stand size):
     // the scenario may only name a troop from its army list.
     const id = ctx.game.id;
@@ -294,7 +294,8 @@ export function render(root, state, ctx) {
     const [w, d] = standSize(meta);
     const colour = SIDE_COLOURS[u.side] ?? '#555';
     const selected = ui.selected.includes(u.id);
-    const drag = ui.drag && ui.drag.unit === u.id ? ui.drag : null;
+    // A drag, or a re-form being set out stand by stand, is drawn where it would put the stands.
+    const drag = ui.drag && ui.drag.unit === u.id ? ui.drag : ui.reform?.unit === u.id ? ui.reform : null;
     const g = svg('g', { class: 'unit' + (drag ? (drag.legal === true ? ' legal-pose' : drag.legal === false ? ' illegal-pose' : '') : ''), 'data-unit': u.id });
     u.stands.forEach((st, i) => {
       const p = drag ? drag.poses[i] : st;
@@ -465,7 +466,7 @@ async function checkDrag(ctx, state) {
     const req = dragRequest(drag, state);
     // An ordered unit dragged up to an enemy: the charge is offered instead
     // of the plain move (which the rules refuse: a move into contact is a charge).
-    const target = req.action && !drag.character && !drag.rotate ? enemyNear(drag, state) : null;
+    const target = req.action && !drag.character && !drag.rotate && drag.single === undefined ? enemyNear(drag, state) : null;
     const charge = target ? await planCharge(ctx, drag, target) : null;
     const v = charge ? charge.verdict : req.action ? await ctx.validate(req.action) : await ctx.query('check', { move: req.check });
     if (ui.drag !== drag) return;
@@ -501,7 +502,8 @@ function attachPointer(s, state, ctx, info, H) {
     const d = ui.drag;
     d.last = to;
     const dx = to.x - d.grab.x, dy = to.y - d.grab.y;
-    d.poses = d.start.map((p) => ({ ...p, x: p.x + dx, y: p.y + dy }));
+    // Stand by stand (a re-form): only the stand grabbed moves.
+    d.poses = d.start.map((p, i) => (d.single === undefined || d.single === i ? { ...p, x: p.x + dx, y: p.y + dy } : { ...p }));
     d.moved = true;
   };
   s.addEventListener('pointerdown', async (ev) => {
@@ -529,6 +531,15 @@ function attachPointer(s, state, ctx, info, H) {
       ui.selected = [unit];
     }
     const u = byId.get(unit);
+    const pending = pendingFor(state, unit);
+    if (ui.standByStand && pending && pending.move !== 'none' && t.dataset.stand !== undefined) {
+      // Re-forming: the stand grabbed moves; the others stay where the re-form has put them.
+      const from = ui.reform?.unit === unit ? ui.reform.poses : u.stands;
+      ui.drag = { unit, single: Number(t.dataset.stand), grab: to, start: from.map((p) => ({ ...p })), origin: u.stands.map((p) => ({ ...p })), poses: from.map((p) => ({ ...p })), legal: null, moved: false };
+      s.setPointerCapture(ev.pointerId);
+      ctx.board.controls?.();
+      return;
+    }
     ui.drag = { unit, grab: to, start: u.stands.map((p) => ({ ...p })), origin: u.stands.map((p) => ({ ...p })), poses: u.stands.map((p) => ({ ...p })), legal: null, moved: false };
     s.setPointerCapture(ev.pointerId);
     if (!ui.reach || ui.reach.mover !== unit) showReach(ctx, state, unit);
@@ -561,14 +572,16 @@ function attachPointer(s, state, ctx, info, H) {
     ev.preventDefault();
     const d = ui.drag;
     const step = ev.deltaY > 0 ? 5 : -5;
-    const cx = d.poses.reduce((a, p) => a + p.x, 0) / d.poses.length, cy = d.poses.reduce((a, p) => a + p.y, 0) / d.poses.length;
+    // Stand by stand, the grabbed stand turns about its own centre.
+    const turning = d.single === undefined ? d.poses : [d.poses[d.single]];
+    const cx = turning.reduce((a, p) => a + p.x, 0) / turning.length, cy = turning.reduce((a, p) => a + p.y, 0) / turning.length;
     const r = (step * Math.PI) / 180;
     // Compass turn clockwise by `step`: rotate positions the same way about the centre.
     const rot = (p) => {
       const x = p.x - cx, y = p.y - cy;
       return { x: cx + x * Math.cos(r) + y * Math.sin(r), y: cy - x * Math.sin(r) + y * Math.cos(r), facing: (p.facing ?? 0) + step };
     };
-    d.poses = d.poses.map(rot);
+    d.poses = d.poses.map((p, i) => (d.single === undefined || d.single === i ? rot(p) : p));
     // Later pointer moves translate the turned formation from here.
     d.start = d.poses.map((p) => ({ ...p }));
     d.grab = d.last ?? d.grab;
@@ -591,6 +604,13 @@ function attachPointer(s, state, ctx, info, H) {
     while (d.inflight) await new Promise((r) => setTimeout(r, 10));
     if (d.checkedKey !== JSON.stringify(d.poses)) { d.inflight = false; await checkDrag(ctx, state); }
     ui.drag = null;
+    if (d.single !== undefined) {
+      // A re-form is made with "Make this move", once every stand is placed.
+      ui.reform = { unit: d.unit, poses: d.poses, legal: d.legal, action: d.request?.action };
+      redraw();
+      renderControls(ctx);
+      return;
+    }
     if (d.legal && d.request?.action) {
       ui.reach = null;
       await ctx.apply(d.request.action);
@@ -742,10 +762,20 @@ function renderControls(ctx) {
   const units = ui.selected.filter((id) => state.units.some((u) => u.id === id && u.side === state.side));
   const give = el('button', { type: 'button', class: 'primary', id: 'give-order', disabled: !chosen || !units.length || !!stopped,
     onclick: () => ctx.apply(units.length === 1 ? { type: 'order', character: chosen, unit: units[0] } : { type: 'order', character: chosen, units }) }, 'Give order and roll');
+  // Re-forming stand by stand: a checkbox, and the move set out so far.
+  if (ui.reform && !pendingFor(state, ui.reform.unit)) ui.reform = null;
+  const reform = el('div', { id: 'reform' },
+    el('label', { class: 'controls-row', title: 'Drag one stand at a time (the wheel turns it); make the move when every stand is placed' },
+      el('input', { type: 'checkbox', id: 'stand-by-stand', checked: !!ui.standByStand, onchange: (ev) => { ui.standByStand = ev.target.checked; if (!ui.standByStand) ui.reform = null; render(document.getElementById('board'), state, ctx); renderControls(ctx); } }),
+      ' Move stands one at a time (to re-form)'),
+    ui.reform ? el('div', { class: 'controls-row' },
+      el('button', { type: 'button', class: 'primary', id: 'make-move', disabled: !ui.reform.legal || !ui.reform.action,
+        onclick: async () => { const a = ui.reform.action; ui.reform = null; await ctx.apply(a, `Move ${nameOf(a.moves[0].unit, ctx)} (re-formed)`); } }, `Make this move (${nameOf(ui.reform.unit, ctx)})`),
+      el('button', { type: 'button', id: 'reset-reform', onclick: () => { ui.reform = null; render(document.getElementById('board'), state, ctx); renderControls(ctx); } }, 'Start again')) : null);
   fill(root, ...warnings, el('h2', {}, 'Orders'),
     stopped ? el('div', { class: 'warning', id: 'orders-stopped', role: 'status' }, stopped) : null,
     el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.map((u) => nameOf(u, ctx)).join(', ') : '(select units)')),
-    odds, el('div', { class: 'controls-row' }, give),
+    odds, el('div', { class: 'controls-row' }, give), reform,
     el('div', { class: 'hint' }, 'Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it.'));
   renderOdds(odds, ctx, chosen, units);
 }

@@ -1,7 +1,8 @@
 // A charge made by dragging, as at the table: an ordered unit dragged up to
 // an enemy is offered the charge (drawn before release), and releasing makes
 // it; a unit dragged out and back makes no move and keeps its order; an
-// order that would give up another unit's move asks first.
+// order that would give up another unit's move asks first; a unit re-forms
+// stand by stand.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, shot } from './support.mjs';
@@ -55,9 +56,10 @@ async function orderHalberdiers(page) {
   assert.equal(await page.textContent('#outcome .outcome-head'), 'Passed: Order Halberdiers 1 (General Hals)');
 }
 
-// Drags the middle Halberdier stand (60, 20) by (dx, dy) cm in small steps, then back by (bx, by).
-async function drag(page, path) {
-  let at = await screenOf(page, 60, 20);
+// Drags from a table point (default the middle Halberdier stand, (60, 20))
+// through the points of `path` (cm), the button held.
+async function drag(page, path, from = [60, 20]) {
+  let at = await screenOf(page, ...from);
   await page.mouse.move(at.x, at.y);
   await page.mouse.down();
   for (const [x, y] of path) {
@@ -125,6 +127,29 @@ test('an order that would give up another unit\'s move asks first', async () => 
   await page.click('#confirm-yes');
   await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
   assert.deepEqual((await call('GET', `games/${game.id}`)).state.pending?.units, ['emp-crossbow']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('re-forming stand by stand: the Halberdiers form a column, and the move is made as one', async () => {
+  const game = await faceToFace();
+  const page = await open(game);
+  await orderHalberdiers(page);
+  await page.check('#stand-by-stand');
+  // Stands 1 and 2 go behind stand 0 (56, 20), each touching the one in front (stands are 2 cm deep).
+  await drag(page, [[56, 18]], [60, 20]);
+  await page.mouse.up();
+  await page.waitForSelector('#make-move');
+  await drag(page, [[56, 16]], [64, 20]);
+  await page.mouse.up();
+  await page.waitForFunction(() => !document.getElementById('make-move')?.disabled);
+  await shot(page, 'warmaster-reform-column');
+  // Nothing is sent until the move is made.
+  assert.equal((await call('GET', `games/${game.id}`)).position, 1);
+  await page.click('#make-move');
+  await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
+  const moved = (await call('GET', `games/${game.id}`)).state.units.find((u) => u.id === 'emp-halberd-1');
+  assert.deepEqual(moved.stands.map((st) => [Math.round(st.x * 10) / 10, Math.round(st.y * 10) / 10]), [[56, 20], [56, 18], [56, 16]]);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
