@@ -681,12 +681,13 @@ async function renderCombatOdds(box, ctx) {
     const q = await ctx.query('combat_odds', {});
     const [a, b] = ctx.game.players;
     const rows = q.engagements.map((e) => el('div', { class: 'odds-engagement', 'data-engagement': e.engagement },
-      el('div', {}, el('strong', {}, `Engagement ${e.engagement + 1}: `), e.units.join(', ')),
+      el('div', {}, el('strong', {}, `Engagement ${e.engagement + 1}: `), e.units.map((u) => nameOf(u, ctx)).join(', ')),
       el('table', {},
         el('tr', {}, el('th', {}, ''), el('th', {}, 'dice'), el('th', {}, 'support'), el('th', {}, 'mean hits')),
         e.sides.map((sd) => el('tr', {}, el('td', {}, ctx.game.players[sd.side]), el('td', {}, String(sd.dice)), el('td', {}, String(sd.support)), el('td', {}, sd.mean_hits.toFixed(2))))),
       el('div', { class: 'odds-summary' }, `${a} wins ${pct(e.side_0_wins)} · draw ${pct(e.draw)} · ${b} wins ${pct(e.side_1_wins)}`)));
-    box.replaceChildren(el('div', { class: 'odds', id: 'combat-odds' }, el('h2', {}, 'Combat odds (first round)'),
+    // fill, not replaceChildren: no engagement means no decisions form (null), which must not print.
+    fill(box, el('div', { class: 'odds', id: 'combat-odds' }, el('h2', {}, 'Combat odds (first round)'),
       rows.length ? rows : el('div', {}, 'No engagement: nothing fights this phase.'),
       el('div', { class: 'hint' }, 'Exact for the first round, before the dice; pursuit rounds depend on it.')),
       decisionsForm(ctx, q.engagements));
@@ -725,6 +726,31 @@ function deploymentWarnings() {
     el('ul', {}, ui.deployment.map((w) => el('li', { title: w.rule }, w.reason.replace(/ \(docs\/rulings\.md#[a-z-]+\)$/, '')))))];
 }
 
+// The play sheet's sequence, with where the turn is: Command (initiative,
+// orders, characters), Shooting, Combat.
+function phaseBar(ctx) {
+  const [phase, step] = String(ctx.game.phase ?? '').split(':').map((x) => x.trim());
+  const item = (name, label, steps) => el('li', { class: phase === name ? 'now' : '', 'aria-current': phase === name ? 'step' : null },
+    label, steps && phase === name && step ? el('span', { class: 'muted' }, ` (${steps.map((x) => (x === step ? x.toUpperCase() : x)).join(' · ')})`) : null);
+  return el('ol', { id: 'phase-bar', 'aria-label': 'Phases of the turn' },
+    item('command', '1. Command', ['initiative', 'orders', 'characters']), item('shooting', '2. Shooting'), item('combat', '3. Combat'));
+}
+
+// Each side's losses so far: units gone (destroyed, routed or off the table
+// for good) and stands lost by the units still fighting.
+function casualties(ctx) {
+  const state = ctx.game.state;
+  const sides = ctx.game.players.map((name, side) => {
+    const units = (state.units ?? []).filter((u) => u.side === side);
+    const gone = units.filter((u) => u.destroyed || !u.stands?.length).map((u) => nameOf(u.id, ctx));
+    const hurt = units.filter((u) => !u.destroyed && u.stands?.length && u.stands_lost > 0).map((u) => `${nameOf(u.id, ctx)}: ${u.stands_lost} stand${u.stands_lost === 1 ? '' : 's'} lost`);
+    if (!gone.length && !hurt.length) return null;
+    return el('li', {}, el('strong', {}, name), gone.length ? el('div', {}, `Gone: ${gone.join(', ')}`) : null,
+      hurt.length ? el('div', {}, hurt.join('; ')) : null);
+  }).filter(Boolean);
+  return sides.length ? el('div', { id: 'casualties' }, el('h2', {}, 'Casualties'), el('ul', {}, sides)) : null;
+}
+
 function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
@@ -738,10 +764,11 @@ function renderControls(ctx) {
       el('div', { class: 'outcome-head' }, winner), r.reason ? el('div', {}, r.reason) : null));
     return;
   }
-  const warnings = deploymentWarnings();
+  const warnings = [phaseBar(ctx), ...deploymentWarnings()];
+  const losses = casualties(ctx);
   if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
     const box = el('div', {});
-    fill(root, ...warnings, box);
+    fill(root, ...warnings, box, losses);
     (ctx.game.phase === 'shooting' ? renderShootingOdds : renderCombatOdds)(box, ctx);
     return;
   }
@@ -775,7 +802,7 @@ function renderControls(ctx) {
   fill(root, ...warnings, el('h2', {}, 'Orders'),
     stopped ? el('div', { class: 'warning', id: 'orders-stopped', role: 'status' }, stopped) : null,
     el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.map((u) => nameOf(u, ctx)).join(', ') : '(select units)')),
-    odds, el('div', { class: 'controls-row' }, give), reform,
+    odds, el('div', { class: 'controls-row' }, give), reform, losses,
     el('div', { class: 'hint' }, 'Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it.'));
   renderOdds(odds, ctx, chosen, units);
 }

@@ -128,6 +128,30 @@ test('shooting odds before "shoot": the engine\'s target and exact hits', async 
   await page.close();
 });
 
+test('after a shooting phase with a casualty, the casualty list names the unit and the stands lost', async () => {
+  // The first seed whose shooting costs the Orcs a stand.
+  let g, hurt;
+  for (let seed = 1; seed <= 40 && !hurt; ++seed) {
+    g = await post('games', { system: 'warmaster', scenario: JSON.parse(readFileSync(path.join(root, 'scenarios/warmaster/shooting.json'), 'utf8')), seed });
+    await play(g.id, 'end_orders', 'end_phase', 'shoot');
+    const view = await (await fetch(`${server.url}api/games/${g.id}`)).json();
+    hurt = view.state.units.find((u) => u.side === 1 && (u.stands_lost > 0 || u.destroyed));
+  }
+  assert.ok(hurt, 'no seed of 40 hurt the Orcs');
+  const page = await openPage(`${server.url}#${g.id}`);
+  await page.waitForSelector('#casualties');
+  const text = await page.textContent('#casualties');
+  const name = JSON.parse(readFileSync(path.join(root, 'scenarios/warmaster/shooting.json'), 'utf8')).armies[1].units.find((u) => u.id === hurt.id).name ?? hurt.id;
+  assert.ok(text.includes(name), `${text} does not name ${name}`);
+  assert.match(text, hurt.destroyed ? /Gone: / : new RegExp(`${hurt.stands_lost} stands? lost`));
+  assert.match(await page.textContent('#phase-bar li.now'), /3\. Combat/);
+  // No engagement: the odds say so, and print nothing else (once a stray "null").
+  assert.doesNotMatch(await page.textContent('#controls'), /null/);
+  await shot(page, 'warmaster-casualties');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('combat odds in the Combat phase: each engagement\'s win, draw, lose', async () => {
   const g = await gameOf('scenarios/warmaster/combat.json');
   await play(g.id, 'end_orders', 'end_phase', 'shoot');
