@@ -17,6 +17,7 @@ function opened(game) {
   ctx.game = game;
   ctx.replay = null;
   $('message').replaceChildren();
+  $('opponent-panel')?.replaceChildren();
   location.hash = ctx.game.id;
 }
 

@@ -240,29 +240,57 @@ function renderPlayers() {
       el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
         onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); saveSides(); maybeOpponent(); } },
       el('option', { value: 'you', selected: !sides[side] }, 'you'),
-      el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))));
+      el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
+    has ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
+      el('select', { id: 'opponent-pace', 'aria-label': 'How the built-in opponent plays',
+        onchange: (ev) => { ctx.opponentPace = ev.target.value; maybeOpponent(); } },
+      el('option', { value: 'turn', selected: ctx.opponentPace !== 'action' }, 'its whole turn at once'),
+      el('option', { value: 'action', selected: ctx.opponentPace === 'action' }, 'one action per click'))) : null);
 }
 
 // When it is the turn of a side the built-in opponent plays, it plays that
 // side's actions on the server (POST .../opponent, the game's own dice and
 // log), and the board shows what it did.
-async function maybeOpponent() {
+async function maybeOpponent(step = false) {
   const g = ctx.game;
   if (ctx.opponentBusy || ctx.replay || !g || g.terminal || g.current_player < 0) return;
   if (!ctx.systems.get(g.system)?.opponent || !ctx.opponent[g.id]?.[g.current_player]) return;
+  // One action per click: the panel offers the next one.
+  if (ctx.opponentPace === 'action' && !step) { offerOpponentStep(); return; }
   ctx.opponentBusy = true;
   try {
-    const out = await ctx.post('opponent', { until: 'player' });
+    const out = await ctx.post('opponent', { until: step ? 'action' : 'player' });
     keepEntries(out.entries, out.game);
     ctx.game = out.game;
-    showOpponent(out);
+    showOpponent(out, step);
     await refresh(false);
   } catch (e) { showError(e); } finally { ctx.opponentBusy = false; }
+  // One action per click: offer the next while it is still the opponent's turn.
+  if (ctx.opponentPace === 'action') { maybeOpponent(); return; }
   // Both sides the opponent's: play on, a turn at a time, each drawn.
   if (!ctx.game.terminal && ctx.opponent[ctx.game.id]?.[ctx.game.current_player]) setTimeout(maybeOpponent, 300);
 }
 
-function showOpponent(out) {
+// The opponent's report has a panel of its own, under the message, so the
+// outcome of the player's own last action stays on screen beside it. Played
+// an action per click, the report grows by one line per click.
+function opponentPanel() {
+  let panel = $('opponent-panel');
+  if (!panel) {
+    panel = el('section', { id: 'opponent-panel', 'aria-live': 'polite' });
+    $('message').after(panel);
+  }
+  return panel;
+}
+
+function offerOpponentStep() {
+  const who = ctx.game.players[ctx.game.current_player];
+  const panel = opponentPanel();
+  panel.querySelector('#opponent-step')?.remove();
+  panel.prepend(el('button', { type: 'button', class: 'primary', id: 'opponent-step', onclick: () => maybeOpponent(true) }, `Next action of the built-in opponent (${who})`));
+}
+
+function showOpponent(out, step = false) {
   const who = ctx.game.players[out.player] ?? `player ${out.player}`;
   const items = out.actions.map((a) => {
     const summary = a.result?.text ?? a.result?.summary ?? '';
@@ -270,8 +298,18 @@ function showOpponent(out) {
       a.rolls?.length ? el('span', { class: 'rolls' }, ' ', a.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value)))) : null,
       summary ? el('div', { class: 'summary' }, String(summary)) : null);
   });
-  ctx.message(el('div', { id: 'opponent-report' }, el('div', { class: 'legal' }, `The built-in opponent played ${who}: ${out.actions.length} action${out.actions.length === 1 ? '' : 's'} (${out.stopped})`),
-    el('ol', { class: 'opponent-actions' }, items)));
+  const panel = opponentPanel();
+  const old = panel.querySelector('#opponent-report');
+  if (step && old && old.dataset.player === String(out.player)) {
+    old.querySelector('ol').append(...items);
+    const n = old.querySelector('ol').children.length;
+    old.querySelector('.legal').textContent = `The built-in opponent is playing ${who}: ${n} action${n === 1 ? '' : 's'} so far`;
+  } else {
+    panel.replaceChildren(el('div', { id: 'opponent-report', 'data-player': String(out.player) },
+      el('div', { class: 'legal' }, `The built-in opponent played ${who}: ${out.actions.length} action${out.actions.length === 1 ? '' : 's'} (${out.stopped})`),
+      el('ol', { class: 'opponent-actions' }, items)));
+  }
+  panel.querySelector('#opponent-step')?.remove();
 }
 
 // The log panel shows the last kLogShown lines. They come with each answer
@@ -311,7 +349,7 @@ async function renderActions() {
   const board = boardOf(ctx.game.system);
   const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;
   list.replaceChildren(...shown.slice(0, 60).map((a) =>
-    el('button', { type: 'button', 'data-action': JSON.stringify(a), title: rawAction(a), onclick: () => ctx.apply(a, describeAction(a)) }, describeAction(a, true))));
+    el('button', { type: 'button', 'data-action': JSON.stringify(a), title: rawAction(a), onclick: () => ctx.apply(a, describeAction(a, true)) }, describeAction(a, true))));
   if (shown.length > 60) list.append(el('div', {}, `… and ${shown.length - 60} more`));
 }
 

@@ -88,6 +88,33 @@ test('players: hot-seat by default; the built-in opponent control follows GET /a
   await page.close();
 });
 
+test('the opponent one action per click: each click plays one, and the player\'s own outcome stays on screen', async () => {
+  const systems = await (await fetch(`${server.url}api/systems`)).json();
+  if (!systems.find((s) => s.name === 'warmaster').opponent) return;
+  const page = await openPage();
+  await page.selectOption('#opponent-pace', 'action');
+  await page.selectOption('#player-1', 'opponent');
+  const id = await page.evaluate(() => location.hash.slice(1));
+  for (const [i, type] of ['end_orders', 'end_phase', 'shoot', 'end_phase'].entries()) {
+    await page.click(`#action-list button[data-action*='"type":"${type}"']`);
+    await page.waitForFunction((n) => document.querySelector('#log-list').children.length >= n, i + 1);
+  }
+  // The Empire's last action (the Combat phase fought) is still shown, and nothing more is played until asked.
+  await page.waitForSelector('#opponent-step');
+  assert.match(await page.textContent('#outcome'), /Done: Fight the combats and end the turn/);
+  assert.equal((await (await fetch(`${server.url}api/games/${id}`)).json()).position, 4);
+  for (let k = 1; k <= 3; ++k) {
+    await page.click('#opponent-step');
+    await page.waitForFunction((n) => document.querySelectorAll('#opponent-report li').length === n, k);
+    assert.equal((await (await fetch(`${server.url}api/games/${id}`)).json()).position, 4 + k);
+  }
+  assert.match(await page.textContent('#opponent-report'), /The built-in opponent is playing Orcs of the Broken Tooth: 3 actions so far/);
+  assert.match(await page.textContent('#outcome'), /Done: Fight the combats and end the turn/);
+  await shot(page, 'warmaster-opponent-step');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a battle with a unit deployed in no formation says so above the controls', async () => {
   // Cavalry stands are 2 cm across the front: 4 cm apart they touch nothing.
   const scenario = { name: 'Knights 2 cm apart', armies: [
