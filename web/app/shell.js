@@ -353,8 +353,27 @@ async function renderActions() {
   if (shown.length > 60) list.append(el('div', {}, `… and ${shown.length - 60} more`));
 }
 
+// A board's short how-to (registerBoard's `howTo`, a few lines), above the
+// status until the player dismisses it; dismissed, it stays away (kept in the
+// browser's storage, per system).
+function renderHowTo() {
+  const system = ctx.game.system;
+  const lines = boards.get(system)?.howTo;
+  const key = `referee.howto.${system}`;
+  let dismissed = false;
+  try { dismissed = localStorage.getItem(key) === 'dismissed'; } catch { /* storage off */ }
+  $('howto')?.remove();
+  if (!lines?.length || dismissed) return;
+  const box = el('section', { id: 'howto', 'aria-label': 'How to play' }, el('h2', {}, 'How to play'),
+    el('ol', {}, lines.map((l) => el('li', {}, l))),
+    el('button', { type: 'button', id: 'howto-dismiss', onclick: () => { try { localStorage.setItem(key, 'dismissed'); } catch { /* this page only */ } box.remove(); } }, 'Got it'));
+  $('status').before(box);
+}
+
 export async function refresh(fetchGame = true) {
   if (fetchGame) ctx.game = await api('GET', `games/${ctx.game.id}`);
+  if (!$('howto') || $('howto').dataset.system !== ctx.game.system) renderHowTo();
+  $('howto')?.setAttribute('data-system', ctx.game.system);
   renderStatus();
   const board = boardOf(ctx.game.system);
   const state = ctx.replay ? ctx.replay.state : ctx.game.state;

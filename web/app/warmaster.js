@@ -812,4 +812,13 @@ export function controls(root, ctx) {
   renderControls(ctx);
 }
 
-registerBoard('warmaster', { render, controls, filterActions, describe, confirmFirst });
+// The first minute: what a turn is, and what to click (shown until dismissed).
+const howTo = [
+  'Each side\'s turn has three phases: 1. Command, 2. Shooting, 3. Combat (the bar in the panel shows where you are).',
+  'Command: click one of your units, pick the character giving the order, then "Give order and roll": the panel shows what the order needs on 2D6.',
+  'An ordered unit moves by dragging it: green is legal, red names the rule. Drag it up to an enemy to charge; tick "Move stands one at a time" to re-form.',
+  'Shooting: press "Shoot". Combat: choose what your units do after a round, then "Fight the combats and end the turn".',
+  'To play against the computer, set the other side to "built-in opponent" under Players.',
+];
+
+registerBoard('warmaster', { render, controls, filterActions, describe, confirmFirst, howTo });

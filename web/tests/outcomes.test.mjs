@@ -128,3 +128,22 @@ test('Blightmeer: a failed climb says Failed, with each check in words', async (
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the first minute: a how-to names the three phases and what to click, and stays away once dismissed', async () => {
+  const game = await post('games', { battle: 'warmaster/default', seed: 1 });
+  const page = await openGame(game);
+  await page.waitForSelector('#howto');
+  const text = await page.textContent('#howto');
+  assert.match(text, /1\. Command, 2\. Shooting, 3\. Combat/);
+  assert.match(text, /Give order and roll/);
+  assert.match(text, /built-in opponent/);
+  await shot(page, 'warmaster-howto');
+  await page.click('#howto-dismiss');
+  assert.equal(await page.locator('#howto').count(), 0);
+  await page.reload();
+  await page.waitForSelector('#board svg');
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator('#howto').count(), 0, 'dismissed, it stays away');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
