@@ -253,7 +253,10 @@ export function render(root, state, ctx) {
   const info = scenarioUnits(ui.bf ?? scenario);
   ui.info = info;
 
-  const s = svg('svg', { viewBox: `-2 -2 ${W + 4} ${H + margin + 7}`, role: 'img', 'aria-label': 'Warmaster table', id: 'wm-svg' });
+  // The whole table, or the part zoomed in on (ui.view: buttons, pinch, pan).
+  ui.full = { x: -2, y: -2, w: W + 4, h: H + margin + 7 };
+  const v = ui.view ?? ui.full;
+  const s = svg('svg', { viewBox: `${v.x} ${v.y} ${v.w} ${v.h}`, role: 'img', 'aria-label': 'Warmaster table', id: 'wm-svg' });
   s.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#e8eddc', stroke: '#6b7a55', 'stroke-width': 0.4 }));
   // A 10 cm grid, faint, so distances can be judged by eye.
   const grid = svg('g', { stroke: '#d3dbc2', 'stroke-width': 0.15 });
@@ -285,6 +288,9 @@ export function render(root, state, ctx) {
   }
 
   const units = svg('g', { class: 'units' });
+  // Touch targets (see below), in table units: 24 px at the width the board is drawn.
+  const hits = svg('g', { class: 'hits' });
+  const minTouch = (26 * v.w) / Math.max(200, root.clientWidth || 800);  // 26: a margin over 24 for borders
   const labels = svg('g', { class: 'labels', 'pointer-events': 'none' });
   // Stand, character and terrain-name boxes, and the labels to place among them (placeLabels).
   const obstacles = [...terrainLabelBoxes], wanted = [];
@@ -297,6 +303,15 @@ export function render(root, state, ctx) {
     // A drag, or a re-form being set out stand by stand, is drawn where it would put the stands.
     const drag = ui.drag && ui.drag.unit === u.id ? ui.drag : ui.reform?.unit === u.id ? ui.reform : null;
     const g = svg('g', { class: 'unit' + (drag ? (drag.legal === true ? ' legal-pose' : drag.legal === false ? ' illegal-pose' : '') : ''), 'data-unit': u.id });
+    // A touch target at least 24 px each way at the zoom shown, under the
+    // stands (which take a touch first): a small stand on a phone can be grabbed.
+    {
+      const ps0 = drag ? drag.poses : u.stands;
+      const b = boxOf(ps0.flatMap((p) => corners(p.x, p.y, p.facing ?? 0, w, d)).map(([x, y]) => [sx(x), sy(y)]));
+      const bw = b.x1 - b.x0, bh = b.y1 - b.y0;
+      const gw = Math.max(0, minTouch - bw) / 2, gh = Math.max(0, minTouch - bh) / 2;
+      hits.append(svg('rect', { class: 'hit', 'data-unit': u.id, x: b.x0 - gw, y: b.y0 - gh, width: bw + 2 * gw, height: bh + 2 * gh, fill: 'transparent' }));
+    }
     u.stands.forEach((st, i) => {
       const p = drag ? drag.poses[i] : st;
       const c = corners(p.x, p.y, p.facing ?? 0, w, d);
@@ -371,7 +386,7 @@ export function render(root, state, ctx) {
         svg('title', {}, `Drag round to turn ${one.id}`)),
       svg('path', { d: `M${sx(h.x) - 0.9},${sy(h.y) + 0.3} A0.9,0.9 0 1 1 ${sx(h.x) + 0.6},${sy(h.y) + 0.7}`, fill: 'none', stroke: '#111', 'stroke-width': 0.3, 'pointer-events': 'none' }));
   }
-  s.append(ghosts, units, labels, handle);
+  s.append(hits, ghosts, units, labels, handle);
 
   // Scale and legend below the table.
   const y0 = H + 4;
@@ -401,7 +416,71 @@ export function render(root, state, ctx) {
   s.append(legend);
 
   root.replaceChildren(s);
+  attachZoom(s, root, state, ctx);
   if (!ctx.replay && !ctx.game.terminal) attachPointer(s, state, ctx, info, H);
+}
+
+// Zoom and pan, for small screens above all: the + and − buttons, two
+// fingers pinching, and one finger (or the mouse) dragging the empty table
+// while zoomed in. The view is the board's (ui.view), kept from draw to draw.
+function attachZoom(s, root, state, ctx) {
+  const full = ui.full;
+  const clamp = (v) => {
+    const w = Math.min(full.w, Math.max(full.w / 12, v.w)), h = (w * full.h) / full.w;
+    const x = Math.min(full.x + full.w - w, Math.max(full.x, v.x)), y = Math.min(full.y + full.h - h, Math.max(full.y, v.y));
+    return { x, y, w, h };
+  };
+  const setView = (v) => {
+    const c = clamp(v);
+    ui.view = c.w >= full.w - 1e-6 ? null : c;
+    s.setAttribute('viewBox', `${c.x} ${c.y} ${c.w} ${c.h}`);
+  };
+  const current = () => ui.view ?? full;
+  // Zoom by `k` (below 1 is in) keeping the table point (cx, cy) where it is on screen.
+  const zoomAbout = (k, cx, cy, from = current()) => setView({ x: cx - (cx - from.x) * k, y: cy - (cy - from.y) * k, w: from.w * k, h: from.h * k });
+  const centre = () => { const v = current(); return [v.x + v.w / 2, v.y + v.h / 2]; };
+  const toView = (clientX, clientY, v = current()) => {
+    const r = s.getBoundingClientRect();
+    return [v.x + ((clientX - r.left) / r.width) * v.w, v.y + ((clientY - r.top) / r.height) * v.h];
+  };
+  root.append(el('div', { class: 'zoom', role: 'group', 'aria-label': 'Zoom the table' },
+    el('button', { type: 'button', id: 'zoom-in', 'aria-label': 'Zoom in', title: 'Zoom in', onclick: () => zoomAbout(1 / 1.5, ...centre()) }, '+'),
+    el('button', { type: 'button', id: 'zoom-out', 'aria-label': 'Zoom out', title: 'Zoom out', onclick: () => zoomAbout(1.5, ...centre()) }, '−'),
+    el('button', { type: 'button', id: 'zoom-fit', 'aria-label': 'The whole table', title: 'The whole table', onclick: () => setView(full) }, 'Fit')));
+  const pointers = new Map();
+  let pan = null, pinch = null;
+  const distance = () => { const [a, b] = [...pointers.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
+  s.addEventListener('pointerdown', (ev) => {
+    pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (pointers.size === 2) {
+      // Two fingers: a pinch, never a move (a unit drag begun by the first finger is dropped).
+      if (ui.drag) { ui.drag = null; render(root, state, ctx); return; }
+      const [a, b] = [...pointers.values()];
+      pinch = { d0: distance(), v0: current(), mid: toView((a.x + b.x) / 2, (a.y + b.y) / 2) };
+      pan = null;
+      return;
+    }
+    const t = ev.target.dataset ?? {};
+    if (!t.unit && !t.character && !t.rotate) pan = { x: ev.clientX, y: ev.clientY, v0: current() };
+  });
+  s.addEventListener('pointermove', (ev) => {
+    if (!pointers.has(ev.pointerId)) return;
+    pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (pinch && pointers.size === 2) { zoomAbout(pinch.d0 / Math.max(1, distance()), ...pinch.mid, pinch.v0); return; }
+    if (pan && ui.view) {
+      const r = s.getBoundingClientRect();
+      const k = pan.v0.w / r.width;
+      if (Math.hypot(ev.clientX - pan.x, ev.clientY - pan.y) > 4) ui.panned = true;
+      setView({ ...pan.v0, x: pan.v0.x - (ev.clientX - pan.x) * k, y: pan.v0.y - (ev.clientY - pan.y) * k });
+    }
+  });
+  const up = (ev) => {
+    pointers.delete(ev.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (pointers.size === 0) pan = null;
+  };
+  s.addEventListener('pointerup', up);
+  s.addEventListener('pointercancel', up);
 }
 
 function toTable(s, ev, H) {
@@ -524,7 +603,8 @@ function attachPointer(s, state, ctx, info, H) {
       return;
     }
     const unit = t.dataset?.unit;
-    if (!unit) { ui.selected = []; ui.reach = null; redraw(); ctx.refresh(false); return; }
+    // The empty table: a click deselects (on release, since a drag there pans the view).
+    if (!unit) { ui.emptyDown = true; ui.panned = false; return; }
     if (ev.shiftKey) {
       ui.selected = ui.selected.includes(unit) ? ui.selected.filter((u) => u !== unit) : [...ui.selected, unit];
     } else if (!ui.selected.includes(unit) || ui.selected.length > 1) {
@@ -590,6 +670,11 @@ function attachPointer(s, state, ctx, info, H) {
     checkDrag(ctx, state);
   }, { passive: false });
   const finish = async () => {
+    if (ui.emptyDown) {
+      ui.emptyDown = false;
+      if (!ui.panned) { ui.selected = []; ui.reach = null; redraw(); ctx.refresh(false); }
+      return;
+    }
     const d = ui.drag;
     if (!d) return;
     // A unit dragged out and back (every stand within 1 mm and 1 degree of

@@ -147,3 +147,54 @@ test('the first minute: a how-to names the three phases and what to click, and s
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a phone (390 x 844): every unit is a 24 px touch target, the table zooms with + and a pinch, and pans', async () => {
+  const game = await post('games', { battle: 'warmaster/default', seed: 1 });
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, bypassCSP: true, hasTouch: true });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${server.url}#${game.id}`);
+  await page.waitForSelector('#wm-svg');
+  const box = (sel) => page.locator(sel).first().evaluate((e) => { const r = e.getBoundingClientRect(); return { w: r.width, h: r.height, x: r.x, y: r.y }; });
+  const whole = await page.getAttribute('#wm-svg', 'viewBox');
+  // At the default zoom a stand is small, but its unit's touch target is not.
+  const stand = await box('#wm-svg polygon.stand[data-unit="emp-halberd-1"]');
+  assert.ok(stand.w < 24, `a stand is ${stand.w} px: the touch target is what makes it usable`);
+  for (const id of ['emp-halberd-1', 'emp-cannon', 'orc-giant']) {
+    const hit = await box(`#wm-svg rect.hit[data-unit="${id}"]`);
+    assert.ok(hit.w >= 23.9 && hit.h >= 23.9, `${id}: ${hit.w} x ${hit.h} px`);
+  }
+  // Tapping the touch target selects the unit (its reach is shaded).
+  const hit = await box('#wm-svg rect.hit[data-unit="emp-cannon"]');
+  await page.mouse.click(hit.x + hit.w / 2, hit.y + 1);
+  await page.waitForSelector('#wm-svg path.reach[data-unit="emp-cannon"]');
+  // Three presses of +: a stand is more than 24 px wide.
+  for (let k = 0; k < 3; ++k) await page.click('#zoom-in');
+  const zoomed = await box('#wm-svg polygon.stand[data-unit="emp-halberd-1"]');
+  assert.ok(zoomed.w >= 24, `zoomed in, a stand is ${zoomed.w} px`);
+  // Dragging the empty table pans the view.
+  const before = await page.getAttribute('#wm-svg', 'viewBox');
+  const svgBox = await box('#wm-svg');
+  await page.mouse.move(svgBox.x + 20, svgBox.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(svgBox.x + 120, svgBox.y + 60, { steps: 6 });
+  await page.mouse.up();
+  const after = await page.getAttribute('#wm-svg', 'viewBox');
+  assert.notEqual(after, before, 'the view moved');
+  // A two-finger pinch outwards zooms in further.
+  const width = (vb) => Number(vb.split(' ')[2]);
+  await page.evaluate(({ x, y }) => {
+    const s = document.getElementById('wm-svg');
+    const fire = (type, id, px, py) => s.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', clientX: px, clientY: py, bubbles: true, isPrimary: id === 1 }));
+    fire('pointerdown', 1, x - 20, y); fire('pointerdown', 2, x + 20, y);
+    for (let k = 1; k <= 5; ++k) { fire('pointermove', 1, x - 20 - 10 * k, y); fire('pointermove', 2, x + 20 + 10 * k, y); }
+    fire('pointerup', 1, x - 70, y); fire('pointerup', 2, x + 70, y);
+  }, { x: svgBox.x + svgBox.w / 2, y: svgBox.y + 120 });
+  const pinched = await page.getAttribute('#wm-svg', 'viewBox');
+  assert.ok(width(pinched) < width(after) * 0.6, `${pinched} after ${after}`);
+  await shot(page, 'warmaster-phone-zoomed');
+  await page.click('#zoom-fit');
+  assert.equal(await page.getAttribute('#wm-svg', 'viewBox'), whole);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
