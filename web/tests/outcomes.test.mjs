@@ -164,6 +164,9 @@ test('a phone (390 x 844): every unit is a 24 px touch target, the table zooms w
     const hit = await box(`#wm-svg rect.hit[data-unit="${id}"]`);
     assert.ok(hit.w >= 23.9 && hit.h >= 23.9, `${id}: ${hit.w} x ${hit.h} px`);
   }
+  // The order button is in reach without scrolling: at the bottom of the screen.
+  const give = await box('#give-order');
+  assert.ok(give.y >= 0 && give.y + give.h <= 844 && give.h >= 44, `the order button is at ${give.y} (${give.h} px high)`);
   // Tapping the touch target selects the unit (its reach is shaded).
   const hit = await box('#wm-svg rect.hit[data-unit="emp-cannon"]');
   await page.mouse.click(hit.x + hit.w / 2, hit.y + 1);
