@@ -39,7 +39,8 @@ struct BattlefieldFile {
   // no formation (formation_warnings, docs/rulings.md#warmaster-deployment).
   std::vector<Ruling> warnings;
 };
-BattlefieldFile load_battlefield_file(const std::string& path);
+BattlefieldFile load_battlefield_file(const std::string& path,
+                                      std::uint64_t max_bytes = kDefaultMaxInputBytes);  // core/files.hpp
 
 Json to_json(const Battlefield& bf, const Settings* settings = nullptr);
 
@@ -53,7 +54,8 @@ std::vector<Polygon> linear_pieces(const std::vector<Vec2>& line, double width,
 // the mover exists, stand indices are in range and listed once, the order
 // lists each moving stand once.
 MoveRequest parse_move_request(const Json& j, const Battlefield& bf);
-MoveRequest load_move_request_file(const std::string& path, const Battlefield& bf);
+MoveRequest load_move_request_file(const std::string& path, const Battlefield& bf,
+                                   std::uint64_t max_bytes = kDefaultMaxInputBytes);
 Json to_json(const MoveRequest& req);
 
 // The answer of `referee warmaster check`: legal, violations, formation,
