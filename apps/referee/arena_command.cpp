@@ -42,7 +42,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-void add_arena_command(CLI::App& system, const GameType& type) {
+void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max_input_bytes) {
   if (!type.opponent) return;
   struct Opts {
     std::string battle, side0 = "opponent", side1 = "random", svg_dir;
@@ -65,11 +65,11 @@ void add_arena_command(CLI::App& system, const GameType& type) {
     cmd->add_option("--svg-dir", o->svg_dir,
                     "Write a picture of each game's end into this folder (game-SEED.svg), to see how it was won");
   add_output_options(cmd, o->out);
-  cmd->callback([o, &type] {
+  cmd->callback([o, &type, max_input_bytes] {
     const auto picture = o->svg_dir.empty() ? decltype(type.picture){} : type.picture;
     std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
     const Player players[2] = {player_from(o->side0, "--side0"), player_from(o->side1, "--side1")};
-    const Json battle = load_json_file(o->battle);
+    const Json battle = load_json_file(o->battle, max_input_bytes);
     const std::shared_ptr<const Game> game = type.load(battle, o->battle, Json::object());
     int wins[2] = {0, 0}, draws = 0, unfinished = 0, refused = 0;
     std::map<std::string, long long> audits;  // the system's checks: times each saw its rule broken

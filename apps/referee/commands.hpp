@@ -4,6 +4,7 @@
 // entry (GameType::command_line; systems/system_commands.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -17,15 +18,19 @@ namespace referee::cli {
 // the tests' build passes one more).
 int run(int argc, char** argv, const GameRegistry& registry);
 
+// Every command reads its files up to `max_input_bytes` (core/files.hpp),
+// which run() reads once from REFEREE_MAX_INPUT_BYTES.
+
 // play, replay, state, query: the same for every system, over the game
 // interface; `registry` opens the logs a replay reads.
-void add_game_commands(CLI::App& system, const GameType& type, const GameRegistry& registry);
+void add_game_commands(CLI::App& system, const GameType& type, const GameRegistry& registry,
+                       std::uint64_t max_input_bytes);
 // arena: seeded games of the built-in opponent against a random legal player
 // (or itself), for a system whose GameType has an opponent; nothing otherwise.
-void add_arena_command(CLI::App& system, const GameType& type);
+void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max_input_bytes);
 // rules: the system's rule catalogue (GameType::rules); nothing for a system without one.
 void add_rules_command(CLI::App& system_command, const GameType& type);
 // serve: the web board, for every system of `registry`.
-void add_serve_command(CLI::App& app, const GameRegistry& registry);
+void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes);
 
 }  // namespace referee::cli

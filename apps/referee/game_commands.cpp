@@ -39,9 +39,12 @@ struct SetupOptions {
   // each with whether it was given.
   std::vector<const CommandLineEntry::SettingFlag*> flags;
   std::deque<bool> given;
+  std::uint64_t max_input_bytes = kDefaultMaxInputBytes;  // of every file read (core/files.hpp)
 };
 
-void add_setup_options(CLI::App* cmd, SetupOptions& o, const GameType& type, bool battle_required) {
+void add_setup_options(CLI::App* cmd, SetupOptions& o, const GameType& type, bool battle_required,
+                       std::uint64_t max_input_bytes) {
+  o.max_input_bytes = max_input_bytes;
   auto* b = cmd->add_option("--battle", o.battle, "Battle file (JSON)");
   if (battle_required) b->required();
   cmd->add_option("--setting", o.settings, "Override a setting of the battle: key=value (value in JSON); repeatable");
@@ -83,8 +86,8 @@ struct ActionList {
   std::string path;  // of the list inside the file: "actions", or "" for a bare array
   std::string file;
 };
-ActionList load_actions(const std::string& file) {
-  const Json j = load_json_file(file);
+ActionList load_actions(const std::string& file, std::uint64_t max_bytes) {
+  const Json j = load_json_file(file, max_bytes);
   return naming_source(file, [&] {
     if (j.is_object()) {
       JsonReader r(j, "");
@@ -154,20 +157,21 @@ Match open_match(const GameRegistry& registry, const GameType& type, const Setup
                  Played* played) {
   if (!log.empty()) {
     if (!actions.empty()) throw InputError("--actions", "give --actions or --log, not both");
-    const GameLog l = GameLog::parse_jsonl(read_text_file(log), log);
+    const GameLog l = GameLog::parse_jsonl(read_text_file(log, setup.max_input_bytes), log);
     if (l.system != type.name)
       throw InputError(log + " line 1: system", fmt::format("a {} log, not {}", l.system, type.name));
     if (!setup.battle.empty()) {
-      const Json battle = load_json_file(setup.battle);
+      const Json battle = load_json_file(setup.battle, setup.max_input_bytes);
       return Match::replay(registry, l, log, &battle, setup.battle);
     }
     return Match::replay(registry, l, log);
   }
   if (setup.battle.empty()) throw InputError("--battle", "a battle file is needed (or --log)");
   const Json overrides = settings_overrides(setup);
-  Match m(type.load(load_json_file(setup.battle), setup.battle, overrides), dice_source(setup), setup.battle, overrides);
+  Match m(type.load(load_json_file(setup.battle, setup.max_input_bytes), setup.battle, overrides), dice_source(setup),
+          setup.battle, overrides);
   if (!actions.empty()) {
-    Played p = play_list(m, load_actions(actions));
+    Played p = play_list(m, load_actions(actions, setup.max_input_bytes));
     if (played) *played = std::move(p);
   }
   return m;
@@ -238,7 +242,7 @@ std::string file_slug(const std::string& s) {
   return out.empty() ? "side" : out;
 }
 
-void add_play(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
+void add_play(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {
   struct Opts {
     SetupOptions setup;
     std::string actions, out, svg_dir;
@@ -253,7 +257,7 @@ void add_play(CLI::App& parent, const GameType& type, const GameRegistry& regist
   auto* cmd = parent.add_subcommand(
       "play", "Play a game: actions from a plan file, from you (--interactive), or from the built-in opponent "
               "(--opponent); write the game log (refused plan actions are logged; exit 3)");
-  add_setup_options(cmd, o->setup, type, true);
+  add_setup_options(cmd, o->setup, type, true, max_bytes);
   cmd->add_option("--actions", o->actions, "Plan file (JSON): an array of actions, or {\"actions\": [...]}");
   cmd->add_option("--opponent", o->opponent,
                   "The built-in opponent plays this side: 0, 1, both, or a side's name; repeatable");
@@ -286,7 +290,7 @@ void add_play(CLI::App& parent, const GameType& type, const GameRegistry& regist
     if (picture) pictures.emplace_back("000-start.svg", picture(m.state(), "the battle before turn 1"));
 
     if (!plain) {
-      const ActionList plan = o->actions.empty() ? ActionList{Json::array(), "actions", ""} : load_actions(o->actions);
+      const ActionList plan = o->actions.empty() ? ActionList{Json::array(), "actions", ""} : load_actions(o->actions, o->setup.max_input_bytes);
       std::size_t next = 0, line_no = 0;
       Rng rng(o->opponent_seed_given ? o->opponent_seed : o->setup.seed);
       while (!m.state().is_terminal() && m.log().entries.size() < o->max_actions) {
@@ -380,7 +384,7 @@ void add_play(CLI::App& parent, const GameType& type, const GameRegistry& regist
   });
 }
 
-void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
+void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {
   struct Opts {
     std::string log, battle;
     OutputOptions out;
@@ -391,9 +395,10 @@ void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& regi
   cmd->add_option("--battle", o->battle,
                   "Battle file, for a log that does not carry its battle (a log never makes referee open a file)");
   add_output_options(cmd, o->out);
-  cmd->callback([o, &type, &registry] {
+  cmd->callback([o, &type, &registry, max_bytes] {
     SetupOptions setup;
     setup.battle = o->battle;
+    setup.max_input_bytes = max_bytes;
     const Match m = open_match(registry, type, setup, "", o->log, nullptr);
     Json answer = summary_json(m);
     answer["entries"] = m.log().entries.size();
@@ -404,7 +409,7 @@ void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& regi
   });
 }
 
-void add_state(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
+void add_state(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {
   struct Opts {
     SetupOptions setup;
     std::string actions, log, query, args;
@@ -414,7 +419,7 @@ void add_state(CLI::App& parent, const GameType& type, const GameRegistry& regis
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = parent.add_subcommand("state", "The state after some actions (or a log): whose turn, legal actions and their odds");
-  add_setup_options(cmd, o->setup, type, false);
+  add_setup_options(cmd, o->setup, type, false, max_bytes);
   cmd->add_option("--actions", o->actions, "Actions applied first (refused ones are reported and skipped)");
   cmd->add_option("--log", o->log, "Resume from a game log instead (it carries its battle)");
   cmd->add_flag("--legal", o->legal, "List the legal actions, each with the exact chance of its outcomes where it rolls dice");
@@ -457,7 +462,7 @@ void add_state(CLI::App& parent, const GameType& type, const GameRegistry& regis
   });
 }
 
-void add_query(CLI::App& parent, const GameType& type, const GameRegistry& registry) {
+void add_query(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {
   struct Opts {
     SetupOptions setup;
     std::string name, actions, log, args;
@@ -468,7 +473,7 @@ void add_query(CLI::App& parent, const GameType& type, const GameRegistry& regis
   auto* cmd = parent.add_subcommand("query", "Answer a named query (reach, route, odds...) on the state after some actions");
   cmd->add_option("name", o->name, "The query's name");
   cmd->add_flag("--list", o->list, "List the queries and their arguments");
-  add_setup_options(cmd, o->setup, type, false);
+  add_setup_options(cmd, o->setup, type, false, max_bytes);
   cmd->add_option("--actions", o->actions, "Actions applied first");
   cmd->add_option("--log", o->log, "Ask on the state a game log reaches (it carries its battle)");
   cmd->add_option("--args", o->args, "The query's arguments (JSON object), e.g. '{\"unit\": \"emp-knights\"}'");
@@ -495,11 +500,12 @@ void add_query(CLI::App& parent, const GameType& type, const GameRegistry& regis
 
 }  // namespace
 
-void add_game_commands(CLI::App& system, const GameType& type, const GameRegistry& registry) {
-  add_play(system, type, registry);
-  add_replay(system, type, registry);
-  add_state(system, type, registry);
-  add_query(system, type, registry);
+void add_game_commands(CLI::App& system, const GameType& type, const GameRegistry& registry,
+                       std::uint64_t max_input_bytes) {
+  add_play(system, type, registry, max_input_bytes);
+  add_replay(system, type, registry, max_input_bytes);
+  add_state(system, type, registry, max_input_bytes);
+  add_query(system, type, registry, max_input_bytes);
 }
 
 }  // namespace referee::cli

@@ -1,7 +1,9 @@
 // The program: one subcommand per registered system, each with the system's
 // own questions (GameType::command_line), the commands every system has,
 // and `serve`. It names no system: the registry holds them.
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -9,10 +11,20 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
 
 namespace referee::cli {
 
 int run(int argc, char** argv, const GameRegistry& registry) {
+  // The size limit of every file read: the environment is read here only,
+  // and the limit passed down to the commands.
+  std::uint64_t max_input_bytes = kDefaultMaxInputBytes;
+  try {
+    max_input_bytes = max_input_bytes_from(std::getenv(kMaxInputBytesVariable));
+  } catch (const InputError& e) {
+    std::cerr << "referee: error: " << e.what() << "\n";
+    return 2;
+  }
   CLI::App app{"referee: a rules engine for tabletop miniature wargames"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "referee 0.1.0");
@@ -21,12 +33,12 @@ int run(int argc, char** argv, const GameRegistry& registry) {
     const CommandLineEntry& cl = type.command_line;
     auto* system = app.add_subcommand(type.name, cl.summary.empty() ? type.title + ": " + type.summary : cl.summary);
     system->require_subcommand(1);
-    if (cl.commands) cl.commands(*system);
-    add_game_commands(*system, type, registry);
-    add_arena_command(*system, type);
+    if (cl.commands) cl.commands(*system, max_input_bytes);
+    add_game_commands(*system, type, registry, max_input_bytes);
+    add_arena_command(*system, type, max_input_bytes);
     add_rules_command(*system, type);
   }
-  add_serve_command(app, registry);
+  add_serve_command(app, registry, max_input_bytes);
 
   try {
     app.parse(argc, argv);

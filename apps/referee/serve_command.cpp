@@ -26,9 +26,10 @@ struct ServeOptions {
   double stop_after = 0;  // seconds; 0 serves until stopped
 };
 
-void serve(const ServeOptions& o, const GameRegistry& registry) {
+void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t max_input_bytes) {
   std::vector<server::Battle> battles = server::bundled_battle_list(registry);
-  if (!o.battle.empty()) battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system));
+  if (!o.battle.empty())
+    battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system, max_input_bytes));
   server::Limits limits;
   limits.max_games = o.max_games;
   limits.max_body_bytes = o.max_body;
@@ -58,7 +59,7 @@ void serve(const ServeOptions& o, const GameRegistry& registry) {
 
 }  // namespace
 
-void add_serve_command(CLI::App& app, const GameRegistry& registry) {
+void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes) {
   auto o = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "The web board: play every system in the browser (docs/api.md)");
   cmd->add_option("--battle", o->battle, "A battle file to open on instead of the default Warmaster battle");
@@ -77,7 +78,7 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry) {
       ->check(CLI::Range(1024, 64 << 20));
   cmd->add_option("--stop-after", o->stop_after, "Stop after this many seconds (a smoke test of the set-up); default: serve until Ctrl-C")
       ->check(CLI::Range(0.0, 1e7));
-  cmd->callback([o, &registry] { serve(*o, registry); });
+  cmd->callback([o, &registry, max_input_bytes] { serve(*o, registry, max_input_bytes); });
 }
 
 }  // namespace referee::cli

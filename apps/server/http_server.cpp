@@ -43,8 +43,9 @@ std::vector<Battle> bundled_battle_list(const GameRegistry& registry) {
   return out;
 }
 
-Battle battle_from_file(const GameRegistry& registry, const std::string& path, const std::string& system) {
-  const Json scenario = naming_source(path, [&] { return parse_json_text(read_text_file(path), path); });
+Battle battle_from_file(const GameRegistry& registry, const std::string& path, const std::string& system,
+                        std::uint64_t max_bytes) {
+  const Json scenario = naming_source(path, [&] { return parse_json_text(read_text_file(path, max_bytes), path); });
   std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
   if (!system.empty()) {
     const GameType& t = registry.at(system, "--system");

@@ -10,12 +10,14 @@
 // web board", says why Asio and not cpp-httplib.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "api.hpp"
 #include "http_front.hpp"
+#include "referee/core/files.hpp"
 
 namespace referee::server {
 
@@ -26,7 +28,8 @@ std::vector<Battle> bundled_battle_list(const GameRegistry& registry);
 // A battle file given with --battle: its system is `system`, or, when that is
 // empty, the one system whose loader accepts it (an InputError otherwise,
 // with each system's complaint).
-Battle battle_from_file(const GameRegistry& registry, const std::string& path, const std::string& system);
+Battle battle_from_file(const GameRegistry& registry, const std::string& path, const std::string& system,
+                        std::uint64_t max_bytes = kDefaultMaxInputBytes);
 
 struct Session;
 

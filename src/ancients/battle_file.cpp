@@ -318,8 +318,8 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   return battle;
 }
 
-Battle load_battle(const std::string& path) {
-  const nlohmann::json j = load_json_file(path);
+Battle load_battle(const std::string& path, std::uint64_t max_bytes) {
+  const nlohmann::json j = load_json_file(path, max_bytes);
   return naming_source(path, [&] { return parse_battle(j, path); });
 }
 

@@ -304,8 +304,8 @@ Battle parse_battle_text(std::string_view text, const std::string& source) {
   return naming_source(source, [&] { return parse_battle(j, source); });
 }
 
-Battle load_battle(const std::string& path) {
-  const Json j = load_json_file(path);
+Battle load_battle(const std::string& path, std::uint64_t max_bytes) {
+  const Json j = load_json_file(path, max_bytes);
   return naming_source(path, [&] { return parse_battle(j, path); });
 }
 

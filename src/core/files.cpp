@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -85,16 +84,13 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 
 }  // namespace
 
-std::uint64_t max_input_bytes() {
-  const char* v = std::getenv(kMaxInputBytesVariable);
+std::uint64_t max_input_bytes_from(const char* v) {
   if (!v || !*v) return kDefaultMaxInputBytes;
   std::string s(v);
   if (s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos || std::stoull(s) == 0)
     throw InputError(kMaxInputBytesVariable, "expected a positive whole number of bytes, got \"" + s + "\"");
   return std::stoull(s);
 }
-
-std::string read_text_file(const std::string& path) { return read_text_file(path, max_input_bytes()); }
 
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.

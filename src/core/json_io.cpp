@@ -105,7 +105,9 @@ Json parse_json_text(std::string_view text, const std::string& source_name, std:
   }
 }
 
-Json load_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
+Json load_json_file(const std::string& path, std::uint64_t max_bytes) {
+  return parse_json_text(read_text_file(path, max_bytes), path);
+}
 
 std::string JsonReader::path_of(std::string_view key) const {
   if (path_.empty()) return std::string(key);

@@ -90,6 +90,16 @@ REFEREE_MAX_INPUT_BYTES=100 expect 2 "over the size limit" -- "$ref" warmaster r
 err_has "is larger than the input limit of 100 bytes (set REFEREE_MAX_INPUT_BYTES to raise it)" "size limit"
 REFEREE_MAX_INPUT_BYTES=lots expect 2 "a bad size limit" -- "$ref" warmaster render --battle "$wm/default.json" -o -
 err_has "REFEREE_MAX_INPUT_BYTES: expected a positive whole number" "bad limit"
+# The limit is read once when referee starts and reaches every command that reads a file.
+for cmd in "warmaster state --battle $wm/default.json" "ancients render --battle $anc" \
+  "blightmeer render --battle $town -o -" "warmaster arena --battle $wm/default.json --games 1" \
+  "serve --battle $wm/default.json --port 0"; do
+  # shellcheck disable=SC2086 # the words of the command
+  REFEREE_MAX_INPUT_BYTES=100 expect 2 "the size limit: $cmd" -- "$ref" $cmd
+  err_has "is larger than the input limit of 100 bytes" "the size limit: $cmd"
+done
+REFEREE_MAX_INPUT_BYTES=lots expect 2 "a bad size limit, no file read" -- "$ref" warmaster rules
+err_has "REFEREE_MAX_INPUT_BYTES: expected a positive whole number" "bad limit, rules"
 
 # --- 5. nothing half-written: every output is checked before any is written -------
 nodir="$tmp/no/such/dir/out"

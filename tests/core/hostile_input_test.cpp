@@ -140,6 +140,18 @@ TEST(ReadTextFile, SizeIsCapped) {
   EXPECT_EQ(kDefaultMaxInputBytes, 67108864u);
 }
 
+// The value of REFEREE_MAX_INPUT_BYTES, which only the program's entry reads.
+TEST(ReadTextFile, LimitFromTheEnvironmentValue) {
+  EXPECT_EQ(max_input_bytes_from(nullptr), kDefaultMaxInputBytes);
+  EXPECT_EQ(max_input_bytes_from(""), kDefaultMaxInputBytes);
+  EXPECT_EQ(max_input_bytes_from("100"), 100u);
+  EXPECT_EQ(max_input_bytes_from("9999999999999999999"), 9999999999999999999u);
+  for (const char* bad : {"lots", "0", "-5", "1e6", " 100", "100000000000000000000"})
+    EXPECT_EQ(error_of([&] { max_input_bytes_from(bad); }),
+              std::string("REFEREE_MAX_INPUT_BYTES: expected a positive whole number of bytes, got \"") + bad + "\"")
+        << bad;
+}
+
 TEST(WriteFileAtomic, ReplacesARegularFileAndLeavesNoTemporary) {
   TempDir dir;
   put(dir / "out.json", "old");

@@ -30,8 +30,8 @@ struct Loaded {
   Battle battle;
 };
 
-Loaded load(const std::string& path) {
-  nlohmann::json j = load_json_file(path);
+Loaded load(const std::string& path, std::uint64_t max_bytes) {
+  nlohmann::json j = load_json_file(path, max_bytes);
   Battle b = naming_source(path, [&] { return parse_battle(j, path); });
   return {std::move(j), std::move(b)};
 }
@@ -49,12 +49,13 @@ struct Situation {
   bool in_game() const { return match != nullptr; }
 };
 
-Situation situation(const Loaded& l, const std::string& battle_path, const std::string& actions) {
+Situation situation(const Loaded& l, const std::string& battle_path, const std::string& actions,
+                    std::uint64_t max_bytes) {
   Situation s{nullptr, ancients::BattleState::initial(l.battle)};
   if (actions.empty()) return s;
   s.match = std::make_unique<Match>(ancients::game_type().load(l.json, battle_path, nlohmann::json::object()),
                                     DiceSource{}, battle_path);
-  nlohmann::json list = load_json_file(actions);
+  nlohmann::json list = load_json_file(actions, max_bytes);
   std::string path = actions;
   if (list.is_object()) {
     JsonReader r(list, actions);
@@ -72,10 +73,10 @@ Situation situation(const Loaded& l, const std::string& battle_path, const std::
 }
 
 // Asks the library's query and writes its answer.
-void ask(const std::string& battle, const std::string& actions, const std::string& name, const nlohmann::json& args,
-         const OutputOptions& out, const std::string& svg = "") {
-  Loaded l = load(battle);
-  const Situation sit = situation(l, battle, actions);
+void ask(std::uint64_t max_bytes, const std::string& battle, const std::string& actions, const std::string& name,
+         const nlohmann::json& args, const OutputOptions& out, const std::string& svg = "") {
+  Loaded l = load(battle, max_bytes);
+  const Situation sit = situation(l, battle, actions, max_bytes);
   std::string text;
   std::vector<Destination> dests;
   nlohmann::json j;
@@ -106,7 +107,7 @@ void ask(const std::string& battle, const std::string& actions, const std::strin
   outputs.commit();
 }
 
-void add_orders(CLI::App& parent) {
+void add_orders(CLI::App& parent, std::uint64_t max_bytes) {
   struct Opts {
     std::string battle, card;
     int side = 0;
@@ -118,10 +119,11 @@ void add_orders(CLI::App& parent) {
   cmd->add_option("--side", o->side, "The player playing the card (0 bottom, 1 top)")->required()->check(CLI::Range(0, 1));
   cmd->add_option("--card", o->card, "Command card id, such as order-three-center")->required();
   add_output_options(cmd, o->out);
-  cmd->callback([o] { ask(o->battle, "", "orders", {{"card", o->card}, {"side", o->side}}, o->out); });
+  cmd->callback(
+      [o, max_bytes] { ask(max_bytes, o->battle, "", "orders", {{"card", o->card}, {"side", o->side}}, o->out); });
 }
 
-void add_destinations(CLI::App& parent) {
+void add_destinations(CLI::App& parent, std::uint64_t max_bytes) {
   struct Opts {
     std::string battle, unit, card, svg, actions;
     OutputOptions out;
@@ -134,14 +136,14 @@ void add_destinations(CLI::App& parent) {
   cmd->add_option("--actions", o->actions, "Ask after playing these actions (the piece must then be ordered)");
   cmd->add_option("--svg", o->svg, "Also draw the board with the destinations highlighted");
   add_output_options(cmd, o->out);
-  cmd->callback([o] {
+  cmd->callback([o, max_bytes] {
     nlohmann::json args{{"unit", o->unit}};
     if (!o->card.empty()) args["card"] = o->card;
-    ask(o->battle, o->actions, "destinations", args, o->out, o->svg);
+    ask(max_bytes, o->battle, o->actions, "destinations", args, o->out, o->svg);
   });
 }
 
-void add_route(CLI::App& parent) {
+void add_route(CLI::App& parent, std::uint64_t max_bytes) {
   struct Opts {
     std::string battle, unit, to, card, actions;
     OutputOptions out;
@@ -154,15 +156,15 @@ void add_route(CLI::App& parent) {
   cmd->add_option("--card", o->card, "The card it is ordered under");
   cmd->add_option("--actions", o->actions, "Ask after playing these actions (orders and earlier moves count)");
   add_output_options(cmd, o->out);
-  cmd->callback([o] {
+  cmd->callback([o, max_bytes] {
     const ColRow to = parse_col_row(o->to, "--to");
     nlohmann::json args{{"unit", o->unit}, {"to", {to.col, to.row}}};
     if (!o->card.empty()) args["card"] = o->card;
-    ask(o->battle, o->actions, "route", args, o->out);
+    ask(max_bytes, o->battle, o->actions, "route", args, o->out);
   });
 }
 
-void add_render(CLI::App& parent) {
+void add_render(CLI::App& parent, std::uint64_t max_bytes) {
   struct Opts {
     std::string battle, out, actions;
     bool sections = false, no_labels = false;
@@ -175,11 +177,11 @@ void add_render(CLI::App& parent) {
   cmd->add_option("-o,--out", o->out, "SVG file (default: standard output)");
   cmd->add_flag("--sections", o->sections, "Tint the three sections");
   cmd->add_flag("--no-labels", o->no_labels, "Leave out the col,row labels");
-  cmd->callback([o] {
-    Loaded l = load(o->battle);
+  cmd->callback([o, max_bytes] {
+    Loaded l = load(o->battle, max_bytes);
     // The actions go through the game interface, so a refused one is an
     // error naming its index (exit 2) and nothing is drawn.
-    const Situation sit = situation(l, o->battle, o->actions);
+    const Situation sit = situation(l, o->battle, o->actions, max_bytes);
     RenderOptions ro;
     ro.shade_sections = o->sections;
     ro.hex_labels = !o->no_labels;
@@ -193,11 +195,11 @@ void add_render(CLI::App& parent) {
 
 }  // namespace
 
-void add_ancients_commands(CLI::App& ancients) {
-  add_orders(ancients);
-  add_destinations(ancients);
-  add_route(ancients);
-  add_render(ancients);
+void add_ancients_commands(CLI::App& ancients, std::uint64_t max_bytes) {
+  add_orders(ancients, max_bytes);
+  add_destinations(ancients, max_bytes);
+  add_route(ancients, max_bytes);
+  add_render(ancients, max_bytes);
 }
 
 CommandLineEntry ancients_command_line() {

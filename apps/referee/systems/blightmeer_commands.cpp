@@ -34,7 +34,7 @@ struct ResolveOptions {
 
 }  // namespace
 
-void add_blightmeer_commands(CLI::App& app) {
+void add_blightmeer_commands(CLI::App& app, std::uint64_t max_bytes) {
   {
     auto* cmd = app.add_subcommand("check", "Is a move legal? Inches spent, violations, every check and its chance");
     auto battle = std::make_shared<std::string>();
@@ -44,8 +44,8 @@ void add_blightmeer_commands(CLI::App& app) {
     cmd->add_option("--move", *move, "Move request JSON file")->required();
     add_output_options(cmd, *out);
     cmd->callback([=] {
-      bm::Battle b = bm::load_battle(*battle);
-      const nlohmann::json mj = load_json_file(*move);
+      bm::Battle b = bm::load_battle(*battle, max_bytes);
+      const nlohmann::json mj = load_json_file(*move, max_bytes);
       bm::MoveRequest m = naming_source(*move, [&] { return bm::parse_move(mj); });
       // The move names its unit: an unknown one is an error in the move file.
       bm::MoveReport r = naming_source(*move, [&] { return bm::check_move(*b.terrain, b.state, m); });
@@ -67,7 +67,7 @@ void add_blightmeer_commands(CLI::App& app) {
     cmd->add_option("--svg", *svg, "Also draw the route (the risk-free one, else the one with checks) turn by turn");
     add_output_options(cmd, *out);
     cmd->callback([=] {
-      bm::Battle b = bm::load_battle(*battle);
+      bm::Battle b = bm::load_battle(*battle, max_bytes);
       bm::Vec3 p = parse_point(*to, "--to");
       bm::RouteAnswer a = bm::best_route(*b.terrain, b.state, *unit, p, *run);
       const bm::RouteOption* drawn = a.safe.found ? &a.safe : &a.risky;
@@ -91,7 +91,7 @@ void add_blightmeer_commands(CLI::App& app) {
     cmd->add_flag("--run", *run, "Run (1.5 x Move)");
     add_output_options(cmd, *out);
     cmd->callback([=] {
-      bm::Battle b = bm::load_battle(*battle);
+      bm::Battle b = bm::load_battle(*battle, max_bytes);
       bm::ReachAnswer a = bm::unit_reach(*b.terrain, b.state, *unit, *run);
       nlohmann::json j = bm::reach_json(a);
       std::string text = bm::explain_reach(a);
@@ -112,8 +112,8 @@ void add_blightmeer_commands(CLI::App& app) {
     cmd->add_option("-o,--out", o->out, "Write the answer here instead of standard output");
     cmd->add_flag("--explain", o->explain, "Readable text instead of JSON");
     cmd->callback([=] {
-      bm::Battle b = bm::load_battle(o->battle);
-      const nlohmann::json mj = load_json_file(o->move);
+      bm::Battle b = bm::load_battle(o->battle, max_bytes);
+      const nlohmann::json mj = load_json_file(o->move, max_bytes);
       std::vector<bm::MoveRequest> moves = naming_source(o->move, [&] { return bm::parse_moves(mj); });
       DiceSource source{o->seed, std::nullopt};
       if (!o->dice.empty()) source.script = parse_dice_script(o->dice, "--dice");
@@ -137,7 +137,7 @@ void add_blightmeer_commands(CLI::App& app) {
     cmd->add_option("--battle", *battle, "Battlefield JSON file")->required();
     cmd->add_option("-o,--out", *out, "SVG file to write (default: standard output)");
     cmd->callback([=] {
-      bm::Battle b = bm::load_battle(*battle);
+      bm::Battle b = bm::load_battle(*battle, max_bytes);
       emit_file(*out, bm::render_svg(*b.terrain, b.state));
     });
   }

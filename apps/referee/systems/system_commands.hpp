@@ -6,6 +6,8 @@
 // Every function lives in its own file so the systems grow independently.
 #pragma once
 
+#include <cstdint>
+
 #include "referee/core/game.hpp"
 
 namespace referee::cli {
@@ -14,13 +16,14 @@ CommandLineEntry warmaster_command_line();
 CommandLineEntry ancients_command_line();
 CommandLineEntry blightmeer_command_line();
 
-// The questions each adds (declared here for the files that define them).
-void add_warmaster_move_commands(CLI::App& warmaster);     // check, render, leave-table
-void add_warmaster_reach_commands(CLI::App& warmaster);    // reach, los, distance, route
-void add_warmaster_command_commands(CLI::App& warmaster);  // odds
-void add_warmaster_shooting_commands(CLI::App& warmaster); // shoot
-void add_warmaster_combat_commands(CLI::App& warmaster);   // combat, combat-odds
-void add_ancients_commands(CLI::App& ancients);
-void add_blightmeer_commands(CLI::App& blightmeer);
+// The questions each adds (declared here for the files that define them),
+// which read their files up to `max_bytes` (core/files.hpp).
+void add_warmaster_move_commands(CLI::App& warmaster, std::uint64_t max_bytes);     // check, render, leave-table
+void add_warmaster_reach_commands(CLI::App& warmaster, std::uint64_t max_bytes);    // reach, los, distance, route
+void add_warmaster_command_commands(CLI::App& warmaster, std::uint64_t max_bytes);  // odds
+void add_warmaster_shooting_commands(CLI::App& warmaster, std::uint64_t max_bytes); // shoot
+void add_warmaster_combat_commands(CLI::App& warmaster, std::uint64_t max_bytes);   // combat, combat-odds
+void add_ancients_commands(CLI::App& ancients, std::uint64_t max_bytes);
+void add_blightmeer_commands(CLI::App& blightmeer, std::uint64_t max_bytes);
 
 }  // namespace referee::cli

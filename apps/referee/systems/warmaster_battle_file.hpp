@@ -3,6 +3,7 @@
 // standard error, so that an answer on standard output stays one JSON value.
 #pragma once
 
+#include <cstdint>
 #include <iostream>
 #include <string>
 
@@ -10,8 +11,8 @@
 
 namespace referee::cli {
 
-inline warmaster::BattlefieldFile load_warmaster_battle(const std::string& path) {
-  warmaster::BattlefieldFile f = warmaster::load_battlefield_file(path);
+inline warmaster::BattlefieldFile load_warmaster_battle(const std::string& path, std::uint64_t max_bytes) {
+  warmaster::BattlefieldFile f = warmaster::load_battlefield_file(path, max_bytes);
   for (const Ruling& w : f.warnings) std::cerr << "referee: warning: " << path << ": " << w.rule << ": " << w.reason << "\n";
   return f;
 }

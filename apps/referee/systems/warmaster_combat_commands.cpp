@@ -23,11 +23,11 @@ struct CombatCliOptions {
   std::vector<std::string> charged;
 };
 
-void run_combat(const CombatCliOptions& o) {
-  const wm::BattlefieldFile bf = load_warmaster_battle(o.phase.battle);
+void run_combat(const CombatCliOptions& o, std::uint64_t max_bytes) {
+  const wm::BattlefieldFile bf = load_warmaster_battle(o.phase.battle, max_bytes);
   wm::CombatOptions options;
   if (!o.options.empty()) {
-    const Json j = load_json_file(o.options);
+    const Json j = load_json_file(o.options, max_bytes);
     options = naming_source(o.options, [&] { return wm::combat_options_from_json(j, bf.battlefield); });
   }
   for (const std::string& id : o.charged) {
@@ -60,7 +60,7 @@ void run_combat_odds(CombatOddsCliOptions o) {
 
 }  // namespace
 
-void add_warmaster_combat_commands(CLI::App& warmaster) {
+void add_warmaster_combat_commands(CLI::App& warmaster, std::uint64_t max_bytes) {
   auto o = std::make_shared<CombatCliOptions>();
   auto* c = warmaster.add_subcommand(
       "combat", "One Combat phase: engagements, attacks, hits, results, retreats, pursuits, fall backs");
@@ -69,7 +69,7 @@ void add_warmaster_combat_commands(CLI::App& warmaster) {
   c->add_option("--options", o->options,
                 "Combat options JSON: {\"charged\": [...], \"decisions\": [{\"unit\", \"choice\", \"distance\"}]}");
   add_phase_outputs(c, o->phase);
-  c->callback([o] { run_combat(*o); });
+  c->callback([o, max_bytes] { run_combat(*o, max_bytes); });
 
   auto q = std::make_shared<CombatOddsCliOptions>();
   auto* d = warmaster.add_subcommand("combat-odds",

@@ -62,13 +62,13 @@ void run_shooting_odds(const OddsOptions& o) {
   emit(o.out, Json(odds), explain(odds));
 }
 
-void run_odds(const OddsOptions& o) {
+void run_odds(const OddsOptions& o, std::uint64_t max_bytes) {
   if (o.attacks >= 0) return run_shooting_odds(o);
   OrderFactors f;
   if (!o.battle.empty()) {
     if (o.character.empty() || o.units.empty())
       throw InputError("--battle", "give --character and at least one --unit with --battle");
-    BattlefieldFile bf = load_warmaster_battle(o.battle);
+    BattlefieldFile bf = load_warmaster_battle(o.battle, max_bytes);
     const Character* c = bf.battlefield.find_character(o.character);
     if (!c) throw InputError("--character", fmt::format("no character \"{}\" in {}", o.character, o.battle));
     std::vector<const Unit*> units;
@@ -139,7 +139,7 @@ void run_odds(const OddsOptions& o) {
 
 }  // namespace
 
-void add_warmaster_command_commands(CLI::App& warmaster) {
+void add_warmaster_command_commands(CLI::App& warmaster, std::uint64_t max_bytes) {
   auto odds = std::make_shared<OddsOptions>();
   auto* c = warmaster.add_subcommand("odds", "What an order needs: penalties, number needed, exact chance");
   c->add_option("--command", odds->command, "The character's Command value")->check(CLI::Range(2, 12));
@@ -173,7 +173,7 @@ void add_warmaster_command_commands(CLI::App& warmaster) {
       ->check(CLI::Range(0.1, 1000.0));
   c->add_option("--plot", odds->plot, "Write an SVG plot of success against distance");
   add_output_options(c, odds->out);
-  c->callback([odds] { run_odds(*odds); });
+  c->callback([odds, max_bytes] { run_odds(*odds, max_bytes); });
 
 }
 

@@ -1,6 +1,7 @@
 // Warmaster's part of the command line (its registry entry carries it): the
 // questions of warmaster_*_commands.cpp, the optional rules as flags, and
 // `state --ask`, the order a character would need now.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,12 +15,12 @@ namespace referee::cli {
 
 namespace {
 
-void add_warmaster_commands(CLI::App& warmaster) {
-  add_warmaster_move_commands(warmaster);
-  add_warmaster_reach_commands(warmaster);
-  add_warmaster_command_commands(warmaster);
-  add_warmaster_shooting_commands(warmaster);
-  add_warmaster_combat_commands(warmaster);
+void add_warmaster_commands(CLI::App& warmaster, std::uint64_t max_bytes) {
+  add_warmaster_move_commands(warmaster, max_bytes);
+  add_warmaster_reach_commands(warmaster, max_bytes);
+  add_warmaster_command_commands(warmaster, max_bytes);
+  add_warmaster_shooting_commands(warmaster, max_bytes);
+  add_warmaster_combat_commands(warmaster, max_bytes);
 }
 
 // state --ask CHARACTER --unit U...: the query order_odds, with a line of text.

@@ -38,9 +38,9 @@ struct LeaveTableArgs {
   OutputOptions out;
 };
 
-void run_check(const CheckArgs& a) {
-  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
-  wm::MoveRequest req = wm::load_move_request_file(a.move, bf.battlefield);
+void run_check(const CheckArgs& a, std::uint64_t max_bytes) {
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle, max_bytes);
+  wm::MoveRequest req = wm::load_move_request_file(a.move, bf.battlefield, max_bytes);
   wm::MoveAnswer answer = wm::check_move(bf.battlefield, req, bf.settings);
   Json j = wm::to_json(answer);
   j["mover"] = req.mover;
@@ -48,11 +48,11 @@ void run_check(const CheckArgs& a) {
   emit(a.out, j, wm::explain(answer, req));
 }
 
-void run_render(const RenderArgs& a) {
-  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
+void run_render(const RenderArgs& a, std::uint64_t max_bytes) {
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle, max_bytes);
   std::string svg;
   if (!a.move.empty()) {
-    wm::MoveRequest req = wm::load_move_request_file(a.move, bf.battlefield);
+    wm::MoveRequest req = wm::load_move_request_file(a.move, bf.battlefield, max_bytes);
     wm::MoveAnswer answer = wm::check_move(bf.battlefield, req, bf.settings);
     svg = wm::render_svg(bf.battlefield, &answer, req.mover);
   } else {
@@ -61,8 +61,8 @@ void run_render(const RenderArgs& a) {
   emit_file(a.out, svg);
 }
 
-void run_leave_table(const LeaveTableArgs& a) {
-  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
+void run_leave_table(const LeaveTableArgs& a, std::uint64_t max_bytes) {
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle, max_bytes);
   int lost = 0;
   if (const wm::Unit* u = bf.battlefield.find_unit(a.unit)) {
     lost = u->stands_lost;
@@ -87,20 +87,20 @@ void run_leave_table(const LeaveTableArgs& a) {
 
 }  // namespace
 
-void add_warmaster_move_commands(CLI::App& warmaster) {
+void add_warmaster_move_commands(CLI::App& warmaster, std::uint64_t max_bytes) {
   auto check_args = std::make_shared<CheckArgs>();
   auto* check = warmaster.add_subcommand("check", "Check a move: pace, formation, distance, path, terrain, overlap");
   check->add_option("--battle", check_args->battle, "Battlefield JSON (docs/warmaster-format.md)")->required();
   check->add_option("--move", check_args->move, "Move request JSON")->required();
   add_output_options(check, check_args->out);
-  check->callback([check_args] { run_check(*check_args); });
+  check->callback([check_args, max_bytes] { run_check(*check_args, max_bytes); });
 
   auto render_args = std::make_shared<RenderArgs>();
   auto* render = warmaster.add_subcommand("render", "Draw a battlefield (and a checked move) as SVG");
   render->add_option("--battle", render_args->battle, "Battlefield JSON")->required();
   render->add_option("--move", render_args->move, "Move request JSON: draws its routes");
   render->add_option("-o,--out", render_args->out, "SVG file to write (\"-\" for standard output)")->required();
-  render->callback([render_args] { run_render(*render_args); });
+  render->callback([render_args, max_bytes] { run_render(*render_args, max_bytes); });
 
   auto leave_args = std::make_shared<LeaveTableArgs>();
   auto* leave = warmaster.add_subcommand("leave-table", "Roll on the chart for a unit or character that left the table");
@@ -112,7 +112,7 @@ void add_warmaster_move_commands(CLI::App& warmaster) {
   leave->add_option("--dice", leave_args->dice, "The die rolled at the table (a dice script)");
   leave->add_flag("--retreat", leave_args->retreat, "It left retreating from combat: destroyed, no roll");
   add_output_options(leave, leave_args->out);
-  leave->callback([leave_args] { run_leave_table(*leave_args); });
+  leave->callback([leave_args, max_bytes] { run_leave_table(*leave_args, max_bytes); });
 }
 
 }  // namespace referee::cli

@@ -46,8 +46,8 @@ struct RouteArgs {
   OutputOptions out;
 };
 
-void run_reach(const ReachArgs& a) {
-  wm::BattlefieldFile bf = load_warmaster_battle(a.battle);
+void run_reach(const ReachArgs& a, std::uint64_t max_bytes) {
+  wm::BattlefieldFile bf = load_warmaster_battle(a.battle, max_bytes);
   auto kind = wm::reach_kind_from_string(a.kind);
   if (!kind) throw InputError("--kind", "expected ordered, half_pace, charge, evade or character, not \"" + a.kind + "\"");
   if (*kind == wm::ReachKind::Character ? !bf.battlefield.find_character(a.unit) : !bf.battlefield.find_unit(a.unit))
@@ -66,29 +66,32 @@ void run_reach(const ReachArgs& a) {
 
 // los, distance and route answer through the library's queries, as the game
 // interface does, so the board and the command line never disagree.
-void answer(const std::string& battle, const std::string& name, const Json& args, const OutputOptions& out) {
-  wm::BattlefieldFile bf = load_warmaster_battle(battle);
+void answer(const std::string& battle, const std::string& name, const Json& args, const OutputOptions& out,
+            std::uint64_t max_bytes) {
+  wm::BattlefieldFile bf = load_warmaster_battle(battle, max_bytes);
   std::string text;
   const Json j = wm::answer_query(bf.battlefield, bf.settings, name, args, "arguments", &text);
   emit(out, j, text);
 }
 
-void run_los(const PairArgs& a) {
-  answer(a.battle, "los", {{"from", a.from}, {"to", a.to}, {"all_round", a.all_round}}, a.out);
+void run_los(const PairArgs& a, std::uint64_t max_bytes) {
+  answer(a.battle, "los", {{"from", a.from}, {"to", a.to}, {"all_round", a.all_round}}, a.out, max_bytes);
 }
 
-void run_distance(const PairArgs& a) { answer(a.battle, "distance", {{"from", a.from}, {"to", a.to}}, a.out); }
+void run_distance(const PairArgs& a, std::uint64_t max_bytes) {
+  answer(a.battle, "distance", {{"from", a.from}, {"to", a.to}}, a.out, max_bytes);
+}
 
-void run_route(const RouteArgs& a) {
+void run_route(const RouteArgs& a, std::uint64_t max_bytes) {
   const Pose to = parse_pose(a.to, "--to", wm::kCoordinateLimit);
   Json args{{"unit", a.unit}, {"stand", a.stand}, {"to", {{"x", to.position.x}, {"y", to.position.y}, {"facing", to.facing_deg}}}};
   if (a.max > 0) args["max"] = a.max;
-  answer(a.battle, "route", args, a.out);
+  answer(a.battle, "route", args, a.out, max_bytes);
 }
 
 }  // namespace
 
-void add_warmaster_reach_commands(CLI::App& warmaster) {
+void add_warmaster_reach_commands(CLI::App& warmaster, std::uint64_t max_bytes) {
   auto reach_args = std::make_shared<ReachArgs>();
   auto* reach = warmaster.add_subcommand("reach", "Where a unit's stands can get with one move (polygons, SVG)");
   reach->add_option("--battle", reach_args->battle, "Battlefield JSON")->required();
@@ -99,7 +102,7 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
       ->check(finite_number());
   reach->add_option("--svg", reach_args->svg, "Also draw the area over the battlefield as SVG");
   add_output_options(reach, reach_args->out);
-  reach->callback([reach_args] { run_reach(*reach_args); });
+  reach->callback([reach_args, max_bytes] { run_reach(*reach_args, max_bytes); });
 
   auto los_args = std::make_shared<PairArgs>();
   auto* los = warmaster.add_subcommand("los", "Line of sight between two units, or a character and a unit");
@@ -108,7 +111,7 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
   los->add_option("--to", los_args->to, "Id of the unit (or character) looked at")->required();
   los->add_flag("--all-round", los_args->all_round, "Any free edge sees, for units that see all round");
   add_output_options(los, los_args->out);
-  los->callback([los_args] { run_los(*los_args); });
+  los->callback([los_args, max_bytes] { run_los(*los_args, max_bytes); });
 
   auto dist_args = std::make_shared<PairArgs>();
   auto* dist = warmaster.add_subcommand("distance", "Shortest distance between two units or characters");
@@ -116,7 +119,7 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
   dist->add_option("--from", dist_args->from, "Id of a unit or character")->required();
   dist->add_option("--to", dist_args->to, "Id of a unit or character")->required();
   add_output_options(dist, dist_args->out);
-  dist->callback([dist_args] { run_distance(*dist_args); });
+  dist->callback([dist_args, max_bytes] { run_distance(*dist_args, max_bytes); });
 
   auto route_args = std::make_shared<RouteArgs>();
   auto* route = warmaster.add_subcommand("route", "The shortest route of one stand that obeys the gap rule");
@@ -127,7 +130,7 @@ void add_warmaster_reach_commands(CLI::App& warmaster) {
   route->add_option("--max", route_args->max, "Longest route to look for in cm (default twice full pace)")
       ->check(finite_number());
   add_output_options(route, route_args->out);
-  route->callback([route_args] { run_route(*route_args); });
+  route->callback([route_args, max_bytes] { run_route(*route_args, max_bytes); });
 }
 
 }  // namespace referee::cli

@@ -35,8 +35,8 @@ std::vector<wm::TargetChoice> parse_target_choices(const std::vector<std::string
   return out;
 }
 
-void run_shoot(const PhaseCliOptions& o, const std::vector<std::string>& targets) {
-  const wm::BattlefieldFile bf = load_warmaster_battle(o.battle);
+void run_shoot(const PhaseCliOptions& o, const std::vector<std::string>& targets, std::uint64_t max_bytes) {
+  const wm::BattlefieldFile bf = load_warmaster_battle(o.battle, max_bytes);
   const std::vector<wm::TargetChoice> choices = parse_target_choices(targets, bf.battlefield);
   if (!choices.empty()) {
     const Verdict v =
@@ -50,7 +50,7 @@ void run_shoot(const PhaseCliOptions& o, const std::vector<std::string>& targets
 
 }  // namespace
 
-void add_warmaster_shooting_commands(CLI::App& warmaster) {
+void add_warmaster_shooting_commands(CLI::App& warmaster, std::uint64_t max_bytes) {
   auto o = std::make_shared<PhaseCliOptions>();
   auto targets = std::make_shared<std::vector<std::string>>();
   auto* c = warmaster.add_subcommand("shoot", "One Shooting phase: targets, hits, saves, casualties, drive backs");
@@ -59,7 +59,7 @@ void add_warmaster_shooting_commands(CLI::App& warmaster) {
                 "SHOOTER=TARGET: where enemy units are equally close to a shooter, the one it shoots at "
                 "(repeat for several shooters)");
   add_phase_outputs(c, *o);
-  c->callback([o, targets] { run_shoot(*o, *targets); });
+  c->callback([o, targets, max_bytes] { run_shoot(*o, *targets, max_bytes); });
 }
 
 }  // namespace referee::cli

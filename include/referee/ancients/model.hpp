@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "referee/ancients/hex.hpp"
+#include "referee/core/files.hpp"
 
 namespace referee::ancients {
 
@@ -141,7 +142,8 @@ struct Battle {
 
 // Parses a battle file. Every error is an InputError naming the field.
 Battle parse_battle(const nlohmann::json& j, const std::string& source_name);
-Battle load_battle(const std::string& path);
+// Reads one, of at most `max_bytes` (core/files.hpp).
+Battle load_battle(const std::string& path, std::uint64_t max_bytes = kDefaultMaxInputBytes);
 // Parses "col,row" or [col,row] into a board index; off-board is an InputError.
 int parse_hex(const nlohmann::json& j, const BoardGeometry& board, const std::string& field);
 int parse_hex_text(const std::string& text, const BoardGeometry& board, const std::string& field);

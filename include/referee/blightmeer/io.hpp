@@ -3,6 +3,7 @@
 // in mid-air: the level there is 0.0 in"). docs/blightmeer.md documents the formats.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,13 +14,14 @@
 #include "referee/blightmeer/move.hpp"
 #include "referee/blightmeer/resolve.hpp"
 #include "referee/blightmeer/route.hpp"
+#include "referee/core/files.hpp"
 
 namespace referee::blightmeer {
 
 // Parses and validates a battlefield, then compiles its navigation graph.
 Battle parse_battle(const nlohmann::json& j, const std::string& source);
 Battle parse_battle_text(std::string_view text, const std::string& source);
-Battle load_battle(const std::string& path);
+Battle load_battle(const std::string& path, std::uint64_t max_bytes = kDefaultMaxInputBytes);  // core/files.hpp
 
 MoveRequest parse_move(const nlohmann::json& j, const std::string& path = "");
 // One move object, or {"moves": [ ... ]}.

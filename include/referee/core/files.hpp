@@ -20,14 +20,16 @@ inline constexpr std::uint64_t kDefaultMaxInputBytes = std::uint64_t{64} << 20;
 // The environment variable that changes the input size limit (a number of bytes).
 inline constexpr const char* kMaxInputBytesVariable = "REFEREE_MAX_INPUT_BYTES";
 
-// The limit in force: REFEREE_MAX_INPUT_BYTES when set (an InputError if it is
-// not a positive whole number), otherwise kDefaultMaxInputBytes.
-std::uint64_t max_input_bytes();
+// The limit a value of REFEREE_MAX_INPUT_BYTES sets: kDefaultMaxInputBytes
+// when it is null or empty, otherwise the number it gives (an InputError
+// naming the variable if it is not a positive whole number). Only the
+// programs' entry reads the environment (apps/referee/run.cpp, once), and
+// passes the limit down to what reads files.
+std::uint64_t max_input_bytes_from(const char* value);
 
 // The whole of a regular file; an InputError naming the path when it is
 // missing, not a regular file, or larger than `max_bytes`.
-std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
-std::string read_text_file(const std::string& path);  // with max_input_bytes()
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes = kDefaultMaxInputBytes);
 
 // Whether `path` may be written: absent, or a regular file. Otherwise an
 // InputError naming it (a symbolic link, directory, device, pipe or socket).

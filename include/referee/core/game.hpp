@@ -179,8 +179,9 @@ struct CommandLineEntry {
     Json value;
   };
   std::vector<SettingFlag> setting_flags = {};
-  // Adds the system's own questions (`referee warmaster reach ...`).
-  std::function<void(CLI::App& system_command)> commands = {};
+  // Adds the system's own questions (`referee warmaster reach ...`), which
+  // read their files up to `max_input_bytes` (core/files.hpp).
+  std::function<void(CLI::App& system_command, std::uint64_t max_input_bytes)> commands = {};
   // Adds the system's own options to `state`, and returns what they add to
   // its answer (a JSON member and a line of text) once the state is known.
   using StateAddition = std::function<void(const GameState& state, Json& answer, std::string& text)>;

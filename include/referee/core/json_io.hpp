@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "referee/core/errors.hpp"
+#include "referee/core/files.hpp"
 #include "referee/core/geometry.hpp"
 
 namespace referee {
@@ -27,9 +28,9 @@ inline constexpr std::size_t kMaxJsonDepth = 256;
 // column. Text nested deeper than `max_depth` is refused before any value is
 // built, with the line where it goes too deep.
 Json parse_json_text(std::string_view text, const std::string& source_name, std::size_t max_depth = kMaxJsonDepth);
-// Reads (read_text_file: a regular file, size capped) and parses a file; every
-// problem is an InputError naming the path.
-Json load_json_file(const std::string& path);
+// Reads (read_text_file: a regular file of at most `max_bytes`) and parses a
+// file; every problem is an InputError naming the path.
+Json load_json_file(const std::string& path, std::uint64_t max_bytes = kDefaultMaxInputBytes);
 
 // The depth of the deepest array or object in `text` (brackets inside strings do
 // not count), stopping once it passes `limit`; `line` gets the line (from 1) where

@@ -381,8 +381,8 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
   return bf;
 }
 
-BattlefieldFile load_battlefield_file(const std::string& path) {
-  const Json j = load_json_file(path);
+BattlefieldFile load_battlefield_file(const std::string& path, std::uint64_t max_bytes) {
+  const Json j = load_json_file(path, max_bytes);
   BattlefieldFile f;
   f.battlefield = naming_source(path, [&] { return parse_battlefield(j, &f.settings); });
   f.warnings = formation_warnings(f.battlefield, f.settings);

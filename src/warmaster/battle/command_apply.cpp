@@ -27,18 +27,6 @@ bool any_stand_off_table(const Battlefield& bf, const Unit& u) {
   return false;
 }
 
-bool clear_of_other_units(const Battlefield& bf, const Unit& u, const std::vector<Stand>& stands, double tolerance) {
-  for (const Unit& o : bf.units) {
-    if (o.id == u.id) continue;
-    for (std::size_t k = 0; k < o.stands.size(); ++k) {
-      const OrientedRect other = o.footprint(k);
-      for (const Stand& st : stands)
-        if (overlaps(u.footprint_at(st.pose), other, tolerance)) return false;
-    }
-  }
-  return true;
-}
-
 // Reading (docs/rulings.md#warmaster-command-characters-leaving-table): a
 // that comes back appears "at the same point it left": where its straight
 // line from start to end crossed the edge, pulled in by half its base so the
@@ -58,51 +46,6 @@ Vec2 edge_where_left(const Battlefield& bf, const Character& c, Vec2 start) {
   return {std::clamp(p.x, lo_x, std::max(lo_x, hi_x)), std::clamp(p.y, lo_y, std::max(lo_y, hi_y))};
 }
 
-// Reading (docs/rulings.md#warmaster-command-off-the-table): a unit that
-// reappears "at the same point it left" is pushed straight back across the
-// edge it crossed, just far enough to be wholly on the table, keeping its
-// formation and facing. The text is silent when another unit now stands
-// there: the unit then reappears at the nearest clear spot, sliding along
-// the same edge first (0.5 cm steps, nearest first) and only then further
-// in, so it never lands on top of another unit.
-std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std::vector<Stand>& parked,
-                                 double tolerance) {
-  Unit probe = u;
-  probe.stands = parked;
-  Aabb box{{1e18, 1e18}, {-1e18, -1e18}};
-  for (std::size_t i = 0; i < probe.stands.size(); ++i) box = box.merged(probe.footprint(i).bounds());
-  Vec2 shift{0, 0};
-  if (box.min.x < 0) shift.x = -box.min.x;
-  else if (box.max.x > bf.width) shift.x = bf.width - box.max.x;
-  if (box.min.y < 0) shift.y = -box.min.y;
-  else if (box.max.y > bf.height) shift.y = bf.height - box.max.y;
-  box = {box.min + shift, box.max + shift};
-  // Along the crossed edge, and inward from it.
-  const bool side_edge = shift.x != 0;
-  const Vec2 along = side_edge ? Vec2{0, 1} : Vec2{1, 0};
-  const Vec2 inward = side_edge ? Vec2{shift.x > 0 ? 1.0 : -1.0, 0} : Vec2{0, shift.y >= 0 ? 1.0 : -1.0};
-  const double edge_length = side_edge ? bf.height : bf.width;
-  auto placed = [&](Vec2 offset) {
-    std::vector<Stand> out = parked;
-    for (Stand& st : out) st.pose.position += shift + offset;
-    return out;
-  };
-  auto on_table = [&](Vec2 offset) {
-    return box.min.x + offset.x >= 0 && box.min.y + offset.y >= 0 && box.max.x + offset.x <= bf.width &&
-           box.max.y + offset.y <= bf.height;
-  };
-  constexpr double kStep = 0.5;
-  for (double in = 0; in <= 20.0; in += kStep)
-    for (double a = 0; a <= edge_length; a += kStep)
-      for (double sign : {1.0, -1.0}) {
-        const Vec2 offset = along * (a * sign) + inward * in;
-        if (!on_table(offset)) continue;
-        std::vector<Stand> out = placed(offset);
-        if (clear_of_other_units(bf, u, out, tolerance)) return out;
-        if (a == 0) break;
-      }
-  return placed({0, 0});  // a table packed this full is beyond the rules; keep the point it left
-}
 }  // namespace
 
 Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
@@ -164,7 +107,7 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   }
   if (!v.legal()) return v;
 
-  const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, a.charge);
+  const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, a.charge, scratch);
   const InitiativeCandidate* target = nullptr;
   const InitiativeCandidate* closest = nullptr;
   for (const InitiativeCandidate& c : cands) {
@@ -245,20 +188,19 @@ std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, 
 
 // After a unit's stands are placed: a unit partly off the table leaves it and
 // rolls on the off-table chart (the movement engine's resolve_off_table).
-void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
-                                    nlohmann::json* result) {
-  (void)req;
+// --- Applying: one function per rule -------------------------------------------
+
+// After a unit's stands are placed: a unit partly off the table leaves it and
+// rolls on the off-table chart (the movement engine's resolve_off_table).
+std::optional<UnitLeftTable> CommandState::place_after_move(int ui, const MoveAnswer& answer, Dice& dice) {
   const Unit& u = unit_at(ui);
-  if (!answer.leaves_table && !any_stand_off_table(*bf_, u)) return;
+  if (!answer.leaves_table && !any_stand_off_table(*bf_, u)) return std::nullopt;
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-  const OffTableResult r = resolve_off_table(u, dice);
-  if (result)
-    (*result)["off_table"].push_back({{"unit", u.id}, {"roll", r.roll}, {"modified", r.modified},
-                                      {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}});
+  UnitLeftTable out{ui, resolve_off_table(u, dice)};
   std::vector<Stand> left = u.stands;
   Battlefield& bf = mutable_battlefield();
   Unit& mu = bf.units[static_cast<std::size_t>(ui)];
-  switch (r.outcome) {
+  switch (out.roll.outcome) {
     case OffTableOutcome::Destroyed:
       s.destroyed = true;
       s.parked = left;
@@ -277,31 +219,317 @@ void CommandState::place_after_move(int ui, const MoveRequest& req, const MoveAn
       mu.stands = back_on_table(bf, mu, left, settings().contact_tolerance);
       break;
   }
+  return out;
+}
+
+// A unit that left the table on a 1-2 rolls again at the start of its side's
+// turn (docs/rulings.md#warmaster-command-off-the-table).
+OffTableResult CommandState::return_unit(int ui, Dice& dice) {
+  UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+  OffTableResult r = resolve_off_table(unit_at(ui), dice);
+  // A 1-2 waits off the table again: the flag is set anew when its
+  // side's next Command phase begins.
+  s.returns_next_turn = false;
+  if (r.outcome == OffTableOutcome::Destroyed) {
+    s.destroyed = true;
+    s.off_table = false;
+  } else if (r.outcome != OffTableOutcome::GoneRollNextTurn) {
+    Battlefield& bf = mutable_battlefield();
+    Unit& mu = bf.units[static_cast<std::size_t>(ui)];
+    mu.stands = back_on_table(bf, mu, s.parked, settings().contact_tolerance);
+    s.parked.clear();
+    s.off_table = false;
+    s.frozen = r.outcome == OffTableOutcome::ReturnsCannotMove;
+    // Back where it left, it may be touching an enemy that has come up since.
+    refresh_engaged();
+  }
+  return r;
 }
 
 // A Hero or Wizard that left the table on a 1-2 rolls again at the start of
 // its side's turn (docs/rulings.md#warmaster-command-characters-leaving-table): 1-2
 // and it stays off; 3-4 and it is back where it left but makes no move this
 // turn; 5-6 and it is back and may move. It may issue orders once back.
-void CommandState::apply_character_return(int ci, Dice& dice, nlohmann::json* result) {
+CharacterOffTable CommandState::return_character(int ci, Dice& dice) {
   CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
-  const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
-  const OffTableResult r = resolve_off_table(c.id, 0, dice);
+  CharacterOffTable out;
+  const OffTableResult& r = *(out.roll = resolve_off_table(bf_->characters[static_cast<std::size_t>(ci)].id, 0, dice));
   cs.returns_next_turn = false;
-  if (result) {
-    (*result)["roll"] = r.roll;
-    (*result)["modified"] = r.modified;
-    (*result)["outcome"] = to_string(r.outcome);
-    (*result)["ruling"] = r.ruling;
-  }
-  if (r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn) return;
+  if (r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn) return out;
   Battlefield& bf = mutable_battlefield();
   Character& mc = bf.characters[static_cast<std::size_t>(ci)];
   mc.pose.position = cs.return_point;
   cs.lost = false;
   cs.frozen = r.outcome == OffTableOutcome::ReturnsCannotMove;
-  if (result) (*result)["returned_at"] = {mc.pose.position.x, mc.pose.position.y};
+  out.returned_at = mc.pose.position;
+  return out;
 }
+
+// Home back (a flyer returning to a character): the D6 rolled sets the
+// distance of the move it allows.
+int CommandState::home_back(int ui, const std::string& character, Dice& dice) {
+  const int d6 = dice.d6("home back");
+  units_[static_cast<std::size_t>(ui)].homed_back = true;
+  pending_ = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", character};
+  return d6;
+}
+
+// A charge or an evade by initiative, with the move checked (the engine's,
+// for an evade left to it); an evade confuses the friends it bursts through.
+std::optional<UnitLeftTable> CommandState::move_by_initiative(const Action& a, const MoveRequest& req, Dice& dice) {
+  const int ui = unit_index(a.unit);
+  Battlefield& bf = mutable_battlefield();
+  place_move(bf, req);
+  UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+  s.used_initiative = s.moved = true;
+  if (a.charge) s.charged = true;
+  else
+    for (const std::string& id : a.burst_through) bf.find_unit(id)->confused = true;
+  std::optional<UnitLeftTable> left = place_after_move(ui, MoveAnswer{}, dice);
+  // A charge engages the units it touches, unless it left the table.
+  if (a.charge) refresh_engaged();
+  return left;
+}
+
+// Which units may still be ordered after this order: a character's orders
+// end when another begins; a unit or brigade's when another is ordered; a
+// brigade divided after moving finishes one part, then the next.
+void CommandState::follow_orders(const std::string& character, const std::vector<int>& group) {
+  if (!active_character_.empty() && active_character_ != character) {
+    const int prev = character_index(active_character_);
+    if (prev >= 0) chars_[static_cast<std::size_t>(prev)].finished = true;
+    for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
+    family_.clear();
+    last_group_.clear();
+  }
+  active_character_ = character;
+  const bool continuing = !family_.empty() && std::all_of(group.begin(), group.end(), [&](int ui) {
+    return std::find(family_.begin(), family_.end(), ui) != family_.end();
+  });
+  if (!continuing) {
+    for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
+    family_ = group;
+  } else {
+    const bool disjoint = std::none_of(group.begin(), group.end(), [&](int ui) {
+      return std::find(last_group_.begin(), last_group_.end(), ui) != last_group_.end();
+    });
+    if (disjoint)
+      for (int ui : last_group_) units_[static_cast<std::size_t>(ui)].finished = true;
+  }
+  last_group_ = group;
+}
+
+// An order: the first of the phase begins ordered movement (its brigades are
+// those touching now), then the test on 2D6, whose move is left pending.
+OrderRolled CommandState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
+  if (!orders_begun_) {
+    // From check(); measured here for a Checked made without it.
+    brigade_touching_ = touching.empty() && !bf_->units.empty() ? measure_touching() : std::move(touching);
+    orders_begun_ = true;
+    step_ = CommandStep::Orders;
+  }
+  const int ci = character_index(a.character);
+  std::vector<int> group;
+  for (const std::string& id : a.units) group.push_back(unit_index(id));
+  follow_orders(a.character, group);
+  // Validated already: only the factors are measured again.
+  OrderRolled t;
+  t.factors = *order_factors_now(a.character, a.units);
+  t.needed = order_needed(t.factors);
+  t.dice[0] = dice.d6("order test");
+  t.dice[1] = dice.d6("order test");
+  t.passed = t.dice[0] + t.dice[1] <= t.needed;
+  CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
+  cs.orders_issued += 1;
+  cs.first_order_given = true;
+  for (int ui : group) {
+    units_[static_cast<std::size_t>(ui)].orders += 1;
+    units_[static_cast<std::size_t>(ui)].ordered_by = a.character;
+  }
+  std::optional<MoveKind> kind;
+  if (t.passed) {
+    kind = MoveKind::Ordered;
+    t.allows = "full pace";
+  } else {
+    cs.failed = true;
+    if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) general_failed_ = true;
+    if (t.factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
+      kind = MoveKind::HalfPace;
+      t.allows = "half pace, no charge";
+    } else {
+      t.allows = "no move";
+    }
+  }
+  pending_ = PendingMove{group, kind, 0, "order", {}};
+  return t;
+}
+
+// The move an order or a home back allows, as checked: the battlefield after
+// every move was worked out while validating (or the moves are placed).
+std::vector<UnitLeftTable> CommandState::move_ordered_units(MovePlan& plan, Dice& dice) {
+  if (plan.after) replace_battlefield(std::move(plan.after));
+  else
+    for (const MoveRequest& req : plan.requests) place_move(mutable_battlefield(), req);
+  std::vector<UnitLeftTable> left;
+  for (std::size_t k = 0; k < plan.requests.size(); ++k) {
+    const MoveRequest& req = plan.requests[k];
+    const int ui = unit_index(req.mover);
+    UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+    s.moved = true;
+    if (req.kind == MoveKind::Charge) s.charged = true;
+    if (std::optional<UnitLeftTable> l = place_after_move(ui, plan.answers[k], dice)) left.push_back(std::move(*l));
+    if (req.kind == MoveKind::Charge) refresh_engaged();
+  }
+  return left;
+}
+
+void CommandState::end_orders() {
+  step_ = CommandStep::Characters;
+  if (const int ci = character_index(active_character_); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
+}
+
+namespace {
+MoveRequest character_request(const Action& a) {
+  MoveRequest req = a.moves[0];
+  req.mover = a.character;
+  req.kind = MoveKind::Character;
+  return req;
+}
+}  // namespace
+
+// A character's own move. Movement text, "Units which move off the table": a
+// character that joined a unit shares the unit's fate (its unit rolls); one
+// on its own rolls the same D6 chart. Reading
+// (docs/rulings.md#warmaster-command-characters-leaving-table): 2 or less and
+// it is lost for the rest of the game (the 1-2 re-roll is not modelled for
+// characters); 3-6 and it is put back at once at the point of the edge where
+// it left.
+CharacterOffTable CommandState::move_character(const Action& a, const MoveAnswer& answer, Dice& dice) {
+  const int ci = character_index(a.character);
+  const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
+  Battlefield& bf = mutable_battlefield();
+  place_move(bf, character_request(a));
+  Character& c = bf.characters[static_cast<std::size_t>(ci)];
+  c.joined_unit = a.join;
+  chars_[static_cast<std::size_t>(ci)].moved = true;
+  CharacterOffTable out;
+  if (!answer.leaves_table) return out;
+  const OffTableResult& r = *(out.roll = resolve_off_table(c.id, 0, dice));
+  if (r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn) {
+    chars_[static_cast<std::size_t>(ci)].lost = true;
+    chars_[static_cast<std::size_t>(ci)].return_point = edge_where_left(bf, c, start_position);
+    if (c.role == CharacterRole::General)
+      end_battle(fmt::format("the General {} left the table and did not return at once: his army withdraws", c.id),
+                 1 - c.side);
+  } else {
+    c.pose.position = edge_where_left(bf, c, start_position);
+    out.returned_at = c.pose.position;
+  }
+  return out;
+}
+
+// The end of the Command phase: confused units recover at the end of their
+// own Command phase (public facts, "Confusion"); the side's Shooting phase
+// follows. Returns the units that recovered.
+std::vector<std::string> CommandState::end_command_phase() {
+  std::vector<std::string> recovered;
+  bool any_confused = false;
+  for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
+  if (any_confused) {
+    Battlefield& bf = mutable_battlefield();
+    for (Unit& u : bf.units)
+      if (u.side == side_ && u.confused) {
+        u.confused = false;
+        recovered.push_back(u.id);
+      }
+  }
+  phase_ = Phase::Shooting;
+  step_ = CommandStep::Characters;
+  refresh_engaged();
+  return recovered;
+}
+
+// --- Describing: what the apply functions did, as the log's JSON ---------------
+
+namespace {
+void describe_roll(const OffTableResult& r, nlohmann::json& res) {
+  res["roll"] = r.roll;
+  res["modified"] = r.modified;
+  res["outcome"] = to_string(r.outcome);
+  res["ruling"] = r.ruling;
+}
+
+void describe_left_table(const Battlefield& bf, const UnitLeftTable& l, nlohmann::json& res) {
+  res["off_table"].push_back({{"unit", bf.units[static_cast<std::size_t>(l.unit)].id},
+                              {"roll", l.roll.roll},
+                              {"modified", l.roll.modified},
+                              {"outcome", to_string(l.roll.outcome)},
+                              {"ruling", l.roll.ruling}});
+}
+
+void describe_character_return(const CharacterOffTable& r, nlohmann::json& res) {
+  describe_roll(*r.roll, res);
+  if (r.returned_at) res["returned_at"] = {r.returned_at->x, r.returned_at->y};
+}
+
+void describe_order(const Action& a, const OrderRolled& t, bool general_failed, nlohmann::json& res) {
+  const OrderTarget target = order_target(t.factors);
+  const int total = t.dice[0] + t.dice[1];
+  res["dice"] = {t.dice[0], t.dice[1]};
+  res["total"] = total;
+  res["needed"] = t.needed;
+  res["command"] = target.effective_command;
+  nlohmann::json pen = nlohmann::json::array();
+  for (const CommandPenalty& p : target.penalties)
+    pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
+  res["penalties"] = pen;
+  res["passed"] = t.passed;
+  res["allows"] = t.allows;
+  if (!t.passed)
+    res["ruling"] = Ruling{warmaster::rule_id::command_failed_order,
+                           fmt::format("rolled {} against {} or less: {} fails; {}", total, t.needed, a.character,
+                                       general_failed ? "the General has failed, so no more orders"
+                                                      : "that character issues no more orders"),
+                           {{"rolled", static_cast<double>(total), ""}, {"needed", static_cast<double>(t.needed), ""}}};
+}
+
+void describe_initiative(const Action& a, const MoveRequest& move, const std::optional<UnitLeftTable>& left,
+                         const Battlefield& bf, nlohmann::json& res) {
+  res["move"] = to_json(move);
+  if (!a.charge)
+    for (const std::string& id : a.burst_through) res["confused"].push_back(id);
+  if (left) describe_left_table(bf, *left, res);
+}
+
+void describe_moves(const std::vector<MoveRequest>& moves, const std::vector<UnitLeftTable>& left,
+                    const Battlefield& bf, nlohmann::json& res) {
+  for (const MoveRequest& req : moves) res["moves"].push_back(to_json(req));
+  for (const UnitLeftTable& l : left) describe_left_table(bf, l, res);
+}
+
+void describe_character_move(const Action& a, const CharacterOffTable& r, nlohmann::json& res) {
+  res["move"] = to_json(character_request(a));
+  if (!r.roll) return;
+  res["off_table"] = {{"roll", r.roll->roll}, {"outcome", to_string(r.roll->outcome)}, {"ruling", r.roll->ruling}};
+  if (r.returned_at) res["off_table"]["returned_at"] = {r.returned_at->x, r.returned_at->y};
+  else res["off_table"]["lost"] = true;
+}
+
+// The end of the battle, which only the action applied can have brought (a
+// finished battle refuses every action), and what comes next after an
+// action that ends a phase.
+void describe_what_next(const CommandState& s, ActionType applied, nlohmann::json& res) {
+  if (s.battle_over()) {
+    res["battle_over"] = s.battle_over_reason();
+    res["winner"] = s.winner() < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.winner());
+  }
+  if (applied == ActionType::EndPhase || applied == ActionType::Shoot)
+    res["next"] = s.battle_over() ? std::string("the battle is over")
+                                  : fmt::format("turn {}, side {}: {} phase", s.turn(), s.side(), to_string(s.phase()));
+}
+}  // namespace
+
+// --- apply, check, do_apply --------------------------------------------------------
 
 namespace {
 // Facings are kept in [0, 360) everywhere (as the file parser gives them), so
@@ -349,16 +577,14 @@ CommandState::Checked CommandState::check(const Action& in, MoveScratch& scratch
   else if (a.type == ActionType::Initiative) c.verdict = validate_initiative(a, scratch, &c.initiative_move);
   else if (a.type == ActionType::Move) c.verdict = validate_move(a, scratch, &c.move_plan, depth);
   else c.verdict = validate(a, scratch);
+  if (c.verdict.legal() && a.type == ActionType::Order && !orders_begun_) c.touching = touching_now(scratch);
   return c;
 }
 
+// Each action by the function of its rule, then what it did described for
+// the log (not at all for Describe::No: simulations keep no log).
 nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe) {
   const Action& a = c.action;
-  std::optional<MoveRequest>& initiative_move = c.initiative_move;
-  MovePlan& move_plan = c.move_plan;
-  MoveAnswer& character_answer = c.character_answer;
-  // Not described: the writes go to a scratch object only when cheap, and
-  // the costly ones (moves, penalties, rulings) are skipped.
   const bool say = describe == Describe::Yes;
   nlohmann::json res;
   if (say) res = nlohmann::json::object();
@@ -367,43 +593,17 @@ nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe
   if (a.type != ActionType::Move) pending_.reset();
 
   switch (a.type) {
-    case ActionType::OffTableReturn: {
+    case ActionType::OffTableReturn:
       if (!a.character.empty()) {
-        apply_character_return(character_index(a.character), dice, say ? &res : nullptr);
-        break;
-      }
-      const int ui = unit_index(a.unit);
-      UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-      const OffTableResult r = resolve_off_table(unit_at(ui), dice);
-      if (say) {
-        res["roll"] = r.roll;
-        res["modified"] = r.modified;
-        res["outcome"] = to_string(r.outcome);
-        res["ruling"] = r.ruling;
-      }
-      // A 1-2 waits off the table again: the flag is set anew when its
-      // side's next Command phase begins.
-      s.returns_next_turn = false;
-      if (r.outcome == OffTableOutcome::Destroyed) {
-        s.destroyed = true;
-        s.off_table = false;
-      } else if (r.outcome != OffTableOutcome::GoneRollNextTurn) {
-        Battlefield& bf = mutable_battlefield();
-        Unit& mu = bf.units[static_cast<std::size_t>(ui)];
-        mu.stands = back_on_table(bf, mu, s.parked, settings().contact_tolerance);
-        s.parked.clear();
-        s.off_table = false;
-        s.frozen = r.outcome == OffTableOutcome::ReturnsCannotMove;
-        // Back where it left, it may be touching an enemy that has come up since.
-        refresh_engaged();
+        const CharacterOffTable r = return_character(character_index(a.character), dice);
+        if (say) describe_character_return(r, res);
+      } else {
+        const OffTableResult r = return_unit(unit_index(a.unit), dice);
+        if (say) describe_roll(r, res);
       }
       break;
-    }
     case ActionType::HomeBack: {
-      const int ui = unit_index(a.unit);
-      const int d6 = dice.d6("home back");
-      units_[static_cast<std::size_t>(ui)].homed_back = true;
-      pending_ = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", a.character};
+      const int d6 = home_back(unit_index(a.unit), a.character, dice);
       if (say) {
         res["roll"] = d6;
         res["distance"] = 10.0 * d6;
@@ -411,394 +611,54 @@ nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe
       break;
     }
     case ActionType::Initiative: {
-      const int ui = unit_index(a.unit);
-      const MoveRequest& req = *initiative_move;
-      Battlefield& bf = mutable_battlefield();
-      place_move(bf, req);
-      UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-      s.used_initiative = s.moved = true;
-      if (say) res["move"] = to_json(req);
-      if (a.charge) {
-        s.charged = true;
-      } else {
-        for (const std::string& id : a.burst_through) {
-          bf.find_unit(id)->confused = true;
-          if (say) res["confused"].push_back(id);
-        }
-      }
-      MoveAnswer none;
-      place_after_move(ui, req, none, dice, say ? &res : nullptr);
-      // A charge engages the units it touches, unless it left the table.
-      if (a.charge) refresh_engaged();
+      const std::optional<UnitLeftTable> left = move_by_initiative(a, *c.initiative_move, dice);
+      if (say) describe_initiative(a, *c.initiative_move, left, *bf_, res);
       break;
     }
     case ActionType::Order: {
-      if (!orders_begun_) {
-        brigade_touching_ = touching_now();
-        orders_begun_ = true;
-        step_ = CommandStep::Orders;
-      }
-      const int ci = character_index(a.character);
-      if (!active_character_.empty() && active_character_ != a.character) {
-        const int prev = character_index(active_character_);
-        if (prev >= 0) chars_[static_cast<std::size_t>(prev)].finished = true;
-        for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
-        family_.clear();
-        last_group_.clear();
-      }
-      active_character_ = a.character;
-      std::vector<int> group;
-      for (const std::string& id : a.units) group.push_back(unit_index(id));
-      bool continuing = !family_.empty() && std::all_of(group.begin(), group.end(), [&](int ui) {
-        return std::find(family_.begin(), family_.end(), ui) != family_.end();
-      });
-      if (!continuing) {
-        for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
-        family_ = group;
-      } else {
-        const bool disjoint = std::none_of(group.begin(), group.end(), [&](int ui) {
-          return std::find(last_group_.begin(), last_group_.end(), ui) != last_group_.end();
-        });
-        // A brigade divided after moving: finish one part, then the next.
-        if (disjoint)
-          for (int ui : last_group_) units_[static_cast<std::size_t>(ui)].finished = true;
-      }
-      last_group_ = group;
-      // Validated already: only the factors are measured again, and the
-      // penalties are written out only when the result is described.
-      const OrderFactors factors = *order_factors_now(a.character, a.units);
-      const std::optional<OrderTarget> target = say ? std::optional<OrderTarget>(order_target(factors)) : std::nullopt;
-      const int needed = target ? target->needed : order_needed(factors);
-      const int a1 = dice.d6("order test");
-      const int a2 = dice.d6("order test");
-      const bool passed = a1 + a2 <= needed;
-      CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
-      cs.orders_issued += 1;
-      cs.first_order_given = true;
-      for (int ui : group) {
-        units_[static_cast<std::size_t>(ui)].orders += 1;
-        units_[static_cast<std::size_t>(ui)].ordered_by = a.character;
-      }
-      std::optional<MoveKind> kind;
-      std::string allows;
-      if (passed) {
-        kind = MoveKind::Ordered;
-        allows = "full pace";
-      } else {
-        cs.failed = true;
-        if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) general_failed_ = true;
-        if (factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
-          kind = MoveKind::HalfPace;
-          allows = "half pace, no charge";
-        } else {
-          allows = "no move";
-        }
-      }
-      pending_ = PendingMove{group, kind, 0, "order", {}};
-      if (say) {
-        res["dice"] = {a1, a2};
-        res["total"] = a1 + a2;
-        res["needed"] = needed;
-        res["command"] = target->effective_command;
-        nlohmann::json pen = nlohmann::json::array();
-        for (const CommandPenalty& p : target->penalties)
-          pen.push_back({{"rule", p.rule}, {"name", p.name}, {"value", p.value}, {"reason", p.reason}});
-        res["penalties"] = pen;
-        res["passed"] = passed;
-        res["allows"] = allows;
-        if (!passed) res["ruling"] = Ruling{warmaster::rule_id::command_failed_order,
-                                           fmt::format("rolled {} against {} or less: {} fails; {}", a1 + a2,
-                                                       needed, a.character,
-                                                       general_failed_ ? "the General has failed, so no more orders"
-                                                                       : "that character issues no more orders"),
-                                           {{"rolled", static_cast<double>(a1 + a2), ""},
-                                            {"needed", static_cast<double>(needed), ""}}};
-      }
+      const OrderRolled t = give_order(a, std::move(c.touching), dice);
+      if (say) describe_order(a, t, general_failed_, res);
       break;
     }
     case ActionType::Move: {
-      const PendingMove p = *pending_;
       pending_.reset();
       if (a.moves.empty()) {
         if (say) res["held"] = true;
         break;
       }
-      // The battlefield after every move was worked out while validating.
-      if (move_plan.after) replace_battlefield(std::move(move_plan.after));
-      else
-        for (const MoveRequest& req : move_plan.requests) place_move(mutable_battlefield(), req);
-      for (std::size_t k = 0; k < move_plan.requests.size(); ++k) {
-        const MoveRequest& req = move_plan.requests[k];
-        const int ui = unit_index(req.mover);
-        UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-        s.moved = true;
-        if (req.kind == MoveKind::Charge) s.charged = true;
-        if (say) res["moves"].push_back(to_json(req));
-        place_after_move(ui, req, move_plan.answers[k], dice, say ? &res : nullptr);
-        if (req.kind == MoveKind::Charge) refresh_engaged();
-      }
+      const std::vector<UnitLeftTable> left = move_ordered_units(c.move_plan, dice);
+      if (say) describe_moves(c.move_plan.requests, left, *bf_, res);
       break;
     }
-    case ActionType::EndOrders: {
-      step_ = CommandStep::Characters;
-      if (const int ci = character_index(active_character_); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
-      break;
-    }
+    case ActionType::EndOrders: end_orders(); break;
     case ActionType::CharacterMove: {
-      const int ci = character_index(a.character);
-      MoveRequest req = a.moves[0];
-      req.mover = a.character;
-      req.kind = MoveKind::Character;
-      const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
-      const MoveAnswer& ans = character_answer;
-      Battlefield& bf = mutable_battlefield();
-      place_move(bf, req);
-      Character& c = bf.characters[static_cast<std::size_t>(ci)];
-      c.joined_unit = a.join;
-      chars_[static_cast<std::size_t>(ci)].moved = true;
-      if (say) res["move"] = to_json(req);
-      // Movement text, "Units which move off the table": a character that
-      // joined a unit shares the unit's fate (its unit rolls); one on its own
-      // rolls the same D6 chart. Reading
-      // (docs/rulings.md#warmaster-command-characters-leaving-table): 2 or
-      // less and it is lost for the
-      // rest of the game (the 1-2 re-roll is not modelled for characters);
-      // 3-6 and it is put back at once at the point of the edge where it left.
-      if (ans.leaves_table) {
-        const OffTableResult r = resolve_off_table(c.id, 0, dice);
-        if (say) res["off_table"] = {{"roll", r.roll}, {"outcome", to_string(r.outcome)}, {"ruling", r.ruling}};
-        const bool gone = r.outcome == OffTableOutcome::Destroyed || r.outcome == OffTableOutcome::GoneRollNextTurn;
-        if (gone) {
-          chars_[static_cast<std::size_t>(ci)].lost = true;
-          chars_[static_cast<std::size_t>(ci)].return_point = edge_where_left(bf, c, start_position);
-          if (say) res["off_table"]["lost"] = true;
-          if (c.role == CharacterRole::General)
-            end_battle(fmt::format("the General {} left the table and did not return at once: his army withdraws",
-                                   c.id),
-                       1 - c.side, say ? &res : nullptr);
-        } else {
-          c.pose.position = edge_where_left(bf, c, start_position);
-          if (say) res["off_table"]["returned_at"] = {c.pose.position.x, c.pose.position.y};
-        }
-      }
+      const CharacterOffTable r = move_character(a, c.character_answer, dice);
+      if (say) describe_character_move(a, r, res);
       break;
     }
-    case ActionType::EndPhase: {
+    case ActionType::EndPhase:
       if (phase_ == Phase::Combat) {
-        resolve_combat_phase(a.decisions, dice, say ? &res : nullptr);
-        pass_turn(say ? &res : nullptr);
-        break;
+        const CombatReport r = fight_combat_phase(a.decisions, dice);
+        if (say) describe_combat_phase(r, res);
+        pass_turn();
+      } else {
+        const std::vector<std::string> recovered = end_command_phase();
+        if (say)
+          for (const std::string& id : recovered) res["recovered"].push_back(id);
       }
-      // Confused units recover at the end of their own Command phase
-      // (public facts, "Confusion"); the side's Shooting phase follows.
-      bool any_confused = false;
-      for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
-      if (any_confused) {
-        Battlefield& bf = mutable_battlefield();
-        for (Unit& u : bf.units)
-          if (u.side == side_ && u.confused) {
-            u.confused = false;
-            if (say) res["recovered"].push_back(u.id);
-          }
-      }
-      phase_ = Phase::Shooting;
-      step_ = CommandStep::Characters;
-      refresh_engaged();
       break;
-    }
     case ActionType::Shoot: {
-      apply_shooting(a.targets, dice, say ? &res : nullptr);
+      const ShootingResult r = shoot(a.targets, dice);
+      if (say) describe_shooting_phase(r, res);
       phase_ = Phase::Combat;
       refresh_engaged();
       break;
     }
   }
-  if (!battle_over()) check_break_points(say ? &res : nullptr);
-  // What comes next, after an action that ends a phase.
-  if (say && (a.type == ActionType::EndPhase || a.type == ActionType::Shoot))
-    res["next"] = battle_over() ? std::string("the battle is over")
-                                : fmt::format("turn {}, side {}: {} phase", turn_, side_, to_string(phase_));
+  if (!battle_over()) check_break_points();
+  build_move_index();
+  if (say) describe_what_next(*this, a.type, res);
   return res;
-}
-
-void CommandState::end_battle(const std::string& reason, int winner, nlohmann::json* result) {
-  battle_over_reason_ = reason;
-  winner_ = winner;
-  if (result) {
-    (*result)["battle_over"] = reason;
-    (*result)["winner"] = winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner);
-  }
-}
-
-// docs/rulings.md#warmaster-break-point: an army that has lost its break
-// point in units withdraws at once, and the battle ends. Both at once (the
-// texts never say how) is a draw.
-void CommandState::check_break_points(nlohmann::json* result) {
-  bool broken[2] = {false, false};
-  int lost[2] = {0, 0}, points[2] = {0, 0};
-  for (int side = 0; side < 2; ++side) {
-    lost[side] = units_lost(side);
-    points[side] = break_point(side);
-    broken[side] = points[side] > 0 && lost[side] >= points[side];
-  }
-  if (!broken[0] && !broken[1]) return;
-  auto army = [&](int side) {
-    const std::vector<Army>& armies = bf_->armies;
-    return static_cast<std::size_t>(side) < armies.size() && !armies[static_cast<std::size_t>(side)].name.empty()
-               ? armies[static_cast<std::size_t>(side)].name
-               : fmt::format("army {}", side);
-  };
-  auto says = [&](int side) {
-    int units = 0;
-    for (const Unit& u : game_->start.units) units += u.side == side && !u.stands.empty();
-    return fmt::format("{} has lost {} {} of {}, reaching its break point of {}: it withdraws", army(side),
-                       lost[side], lost[side] == 1 ? "unit" : "units", units, points[side]);
-  };
-  if (broken[0] && broken[1]) end_battle(says(0) + "; " + says(1), -1, result);
-  else end_battle(says(broken[0] ? 0 : 1), broken[0] ? 1 : 0, result);
-}
-
-// Side 0 moves first, so a turn is complete when side 1's Combat phase ends
-// (docs/rulings.md#warmaster-turn-limit). The clock still moves on, so the
-// state shows the turn that will not be played.
-void CommandState::pass_turn(nlohmann::json* result) {
-  side_ = 1 - side_;
-  if (side_ == 0) ++turn_;
-  phase_ = Phase::Command;
-  begin_phase();
-  if (side_ == 0 && turn_ > settings().turn_limit) {
-    // docs/rulings.md#warmaster-end-of-battle: at the turn limit, the side
-    // that has destroyed more enemy units wins; as many is a draw.
-    const int lost0 = units_lost(0), lost1 = units_lost(1);
-    const int winner = lost0 == lost1 ? -1 : lost0 > lost1 ? 1 : 0;
-    end_battle(fmt::format("turn limit ({} turns): units lost {} to {}{}", settings().turn_limit, lost0, lost1,
-                           winner < 0 ? ", a draw" : ""),
-               winner, result);
-  }
-}
-
-// The side's Combat phase (combat.hpp) on the current battlefield, with the
-// units that charged this turn, and what it did carried into the state as
-// apply_shooting does: resolve_combat drops the units it destroys and those
-// that leave the table from its battlefield, while the state keeps every
-// unit in its place with its status, and every character by id.
-// The decisions are standing orders for the whole phase, for units of either
-// side, taken as given: resolve_combat rules on one that does not fit what
-// happens (docs/rulings.md#warmaster-combat-decisions).
-void CommandState::resolve_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice,
-                                        nlohmann::json* result) {
-  CombatOptions options;
-  for (std::size_t i = 0; i < bf_->units.size(); ++i)
-    if (units_[i].charged) options.charged.push_back(bf_->units[i].id);
-  options.decisions = decisions;
-  CombatReport r = resolve_combat(*bf_, side_, dice, options, settings());
-  if (result) {
-    to_json((*result)["combats"], r);
-    (*result)["text"] = explain(r);
-  }
-  if (r.engagements.empty()) return;  // nothing fought: the battlefield is as it was
-  auto next = std::make_shared<Battlefield>(*bf_);
-  for (std::size_t i = 0; i < next->units.size(); ++i) {
-    Unit& u = next->units[i];
-    if (u.stands.empty()) continue;  // already off the table or destroyed
-    if (const Unit* after = r.after.find_unit(u.id)) {
-      u = *after;
-      continue;
-    }
-    UnitStatus& st = units_[i];
-    const CombatMove* left = nullptr;
-    for (const CombatRound& round : r.rounds)
-      for (const CombatMove& m : round.moves)
-        if (m.unit == u.id && m.left_table && m.off_table) left = &m;
-    u.engaged = u.confused = false;
-    if (left == nullptr || left->destroyed || left->off_table->outcome == OffTableOutcome::Destroyed) {
-      // Destroyed: by its casualties, as artillery that had to retreat, or
-      // retreating over the table edge.
-      for (const CombatRound& round : r.rounds)
-        for (const CombatCasualties& c : round.casualties)
-          if (c.unit == u.id) u.stands_lost += c.stands_removed;
-      u.stands.clear();
-      st.destroyed = true;
-      continue;
-    }
-    // A fall back, pursuit or advance off the table rolled on the chart
-    // (docs/rulings.md#warmaster-combat-off-table-return): on 1-2 it waits
-    // off the table; on 3 or more it comes back where it stood before the
-    // phase, the nearest the stands of the table can say to where it left.
-    if (left->off_table->outcome == OffTableOutcome::GoneRollNextTurn) {
-      st.off_table = true;
-      st.parked = u.stands;
-      u.stands.clear();
-    } else {
-      u.stands = back_on_table(*next, u, u.stands, settings().contact_tolerance);
-    }
-  }
-  // Characters by id: those that left the table with their unit are lost.
-  for (std::size_t i = 0; i < next->characters.size(); ++i) {
-    Character& c = next->characters[i];
-    const auto it = std::find_if(r.after.characters.begin(), r.after.characters.end(),
-                                 [&](const Character& a) { return a.id == c.id; });
-    if (it != r.after.characters.end()) {
-      c = *it;
-    } else if (!chars_[i].lost) {
-      chars_[i].lost = true;
-      chars_[i].return_point = c.pose.position;
-      if (c.role == CharacterRole::General)
-        end_battle(fmt::format("the General {} left the table with his unit: his army withdraws", c.id), 1 - c.side,
-                   result);
-    }
-  }
-  replace_battlefield(std::move(next));
-}
-
-// The side's Shooting phase (shooting.hpp) on the current battlefield, and
-// what it did carried into the state: resolve_shooting removes the units it
-// destroys, routs or drives off the table from its battlefield, while the
-// state keeps every unit in its place with its status.
-void CommandState::apply_shooting(const std::vector<TargetChoice>& choices, Dice& dice, nlohmann::json* result) {
-  ShootingResult r = resolve_shooting(*bf_, side_, dice, settings(), choices);
-  if (result) {
-    to_json(*result, r);
-    (*result)["text"] = explain(r);
-  }
-  if (r.shots.empty() && r.drive_backs.empty()) return;  // nothing shot: the battlefield is as it was
-  auto next = std::make_shared<Battlefield>(*bf_);
-  next->characters = r.after.characters;
-  for (std::size_t i = 0; i < next->units.size(); ++i) {
-    Unit& u = next->units[i];
-    if (const Unit* after = r.after.find_unit(u.id)) {
-      u = *after;
-      continue;
-    }
-    const auto cas = std::find_if(r.casualties.begin(), r.casualties.end(),
-                                  [&](const ShootingResult::Casualties& c) { return c.unit == u.id; });
-    const auto db = std::find_if(r.drive_backs.begin(), r.drive_backs.end(),
-                                 [&](const DriveBack& d) { return d.unit == u.id; });
-    if (cas == r.casualties.end()) continue;  // not shot at: still there (cannot happen)
-    u.stands_lost += std::min(cas->stands_removed, static_cast<int>(u.stands.size()));
-    UnitStatus& st = units_[i];
-    u.engaged = u.confused = false;
-    if (cas->destroyed || db == r.drive_backs.end() || !db->left_table || !db->off_table ||
-        db->off_table->outcome == OffTableOutcome::Destroyed) {
-      // Destroyed by its casualties, routed, or driven off the table on 0 or less.
-      u.stands.clear();
-      st.destroyed = true;
-      continue;
-    }
-    // Driven off the table (docs/rulings.md#warmaster-shooting-off-table): on
-    // 1-2 (the chart's roll less the stands lost) it waits off the table and
-    // rolls again at the start of its side's next turn; on 3 or more it comes
-    // back at the point it left when the phase ends.
-    if (db->off_table->outcome == OffTableOutcome::GoneRollNextTurn) {
-      u.stands.clear();
-      st.off_table = true;
-      st.parked = db->left_at;
-    } else {
-      u.stands = back_on_table(*next, u, db->left_at, settings().contact_tolerance);
-      if (db->confused) u.confused = true;
-    }
-  }
-  replace_battlefield(std::move(next));
 }
 
 }  // namespace referee::warmaster

@@ -10,6 +10,66 @@
 
 namespace referee::warmaster {
 
+namespace {
+bool clear_of_other_units(const Battlefield& bf, const Unit& u, const std::vector<Stand>& stands, double tolerance) {
+  for (const Unit& o : bf.units) {
+    if (o.id == u.id) continue;
+    for (std::size_t k = 0; k < o.stands.size(); ++k) {
+      const OrientedRect other = o.footprint(k);
+      for (const Stand& st : stands)
+        if (overlaps(u.footprint_at(st.pose), other, tolerance)) return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+// Reading (docs/rulings.md#warmaster-command-off-the-table): a unit that
+// reappears "at the same point it left" is pushed straight back across the
+// edge it crossed, just far enough to be wholly on the table, keeping its
+// formation and facing. The text is silent when another unit now stands
+// there: the unit then reappears at the nearest clear spot, sliding along
+// the same edge first (0.5 cm steps, nearest first) and only then further
+// in, so it never lands on top of another unit.
+std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std::vector<Stand>& parked,
+                                 double tolerance) {
+  Unit probe = u;
+  probe.stands = parked;
+  Aabb box{{1e18, 1e18}, {-1e18, -1e18}};
+  for (std::size_t i = 0; i < probe.stands.size(); ++i) box = box.merged(probe.footprint(i).bounds());
+  Vec2 shift{0, 0};
+  if (box.min.x < 0) shift.x = -box.min.x;
+  else if (box.max.x > bf.width) shift.x = bf.width - box.max.x;
+  if (box.min.y < 0) shift.y = -box.min.y;
+  else if (box.max.y > bf.height) shift.y = bf.height - box.max.y;
+  box = {box.min + shift, box.max + shift};
+  // Along the crossed edge, and inward from it.
+  const bool side_edge = shift.x != 0;
+  const Vec2 along = side_edge ? Vec2{0, 1} : Vec2{1, 0};
+  const Vec2 inward = side_edge ? Vec2{shift.x > 0 ? 1.0 : -1.0, 0} : Vec2{0, shift.y >= 0 ? 1.0 : -1.0};
+  const double edge_length = side_edge ? bf.height : bf.width;
+  auto placed = [&](Vec2 offset) {
+    std::vector<Stand> out = parked;
+    for (Stand& st : out) st.pose.position += shift + offset;
+    return out;
+  };
+  auto on_table = [&](Vec2 offset) {
+    return box.min.x + offset.x >= 0 && box.min.y + offset.y >= 0 && box.max.x + offset.x <= bf.width &&
+           box.max.y + offset.y <= bf.height;
+  };
+  constexpr double kStep = 0.5;
+  for (double in = 0; in <= 20.0; in += kStep)
+    for (double a = 0; a <= edge_length; a += kStep)
+      for (double sign : {1.0, -1.0}) {
+        const Vec2 offset = along * (a * sign) + inward * in;
+        if (!on_table(offset)) continue;
+        std::vector<Stand> out = placed(offset);
+        if (clear_of_other_units(bf, u, out, tolerance)) return out;
+        if (a == 0) break;
+      }
+  return placed({0, 0});  // a table packed this full is beyond the rules; keep the point it left
+}
+
 bool normalise_move_kind(const PendingMove& p, MoveRequest& req, Verdict& v) {
   const MoveKind allowed = *p.kind;
   switch (allowed) {

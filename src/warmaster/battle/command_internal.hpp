@@ -1,13 +1,16 @@
 // Helpers shared by the command-phase source files (not a public header).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "referee/core/ruling.hpp"
 #include "referee/warmaster/battle/command_state.hpp"
-#include "referee/warmaster/movement/contact.hpp"
+#include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/model/model.hpp"
+#include "referee/warmaster/movement/contact.hpp"
 #include "referee/warmaster/movement/movement.hpp"
 
 namespace referee::warmaster {
@@ -25,6 +28,45 @@ void check_charge_contact(const Battlefield& bf, const Unit& moved, const MoveRe
 // Home back moves toward the character: the unit must not end further from it.
 void check_home_back_direction(const Battlefield& before, const Battlefield& after, int unit,
                                const std::string& character, Verdict& v);
+
+// Reading (docs/rulings.md#warmaster-command-off-the-table): a unit that
+// comes back onto the table "at the same point it left" is pushed straight
+// back across the edge it crossed from `parked` (where its stands were when
+// it left), at the nearest clear spot. Shared by the three phases.
+std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std::vector<Stand>& parked,
+                                 double tolerance);
+
+// What applying an action did (CommandState's apply functions), written
+// into the log's JSON only when the result is described.
+struct UnitLeftTable {  // a unit that left the table, and its roll on the chart
+  int unit = -1;
+  OffTableResult roll;
+};
+struct OrderRolled {  // an order's test
+  OrderFactors factors;
+  int needed = 0;
+  int dice[2] = {0, 0};
+  bool passed = false;
+  const char* allows = "";  // the move the order allows
+};
+struct CharacterOffTable {  // a character's roll on the off-table chart, if it made one
+  std::optional<OffTableResult> roll;
+  std::optional<Vec2> returned_at;  // back on the table there; absent: lost
+};
+
+// The Shooting and Combat phases' results as the log gives them
+// (shooting_phase.cpp, combat_phase.cpp).
+void describe_shooting_phase(const ShootingResult& r, nlohmann::json& res);
+void describe_combat_phase(const CombatReport& r, nlohmann::json& res);
+
+// What a CommandState worked out about one battlefield, kept in the caller's
+// MoveScratch for the battlefield whose MoveIndex has the serial `index`
+// (CommandState::facts empties it for another).
+struct BattlefieldFacts {
+  std::uint64_t index = 0;
+  std::optional<std::vector<std::vector<int>>> touching;
+  std::vector<std::optional<std::vector<InitiativeCandidate>>> targets;  // per unit, evade then charge
+};
 
 // The private members of a CommandState that its JSON form reads and writes
 // (command_json.cpp): the state written must resume play exactly.
@@ -58,8 +100,11 @@ struct CommandStateAccess {
             &s.orders_begun_,   &s.general_failed_, &s.active_character_, &s.family_, &s.last_group_,
             &s.brigade_touching_, &s.pending_,       &s.battle_over_reason_};
   }
-  // Replaces the battlefield; the caches built on the old one are dropped.
-  static void set_battlefield(CommandState& s, std::shared_ptr<Battlefield> bf) { s.replace_battlefield(std::move(bf)); }
+  // Replaces the battlefield, and builds its move index.
+  static void set_battlefield(CommandState& s, std::shared_ptr<Battlefield> bf) {
+    s.replace_battlefield(std::move(bf));
+    s.build_move_index();
+  }
 };
 
 }  // namespace referee::warmaster

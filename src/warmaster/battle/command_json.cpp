@@ -207,8 +207,8 @@ Json poses_json(const std::vector<Stand>& stands) {
 }  // namespace
 
 // Everything later play depends on is written, so that state_from_json
-// resumes the game exactly; the caches (move index, touching units,
-// initiative targets) are not state and are rebuilt on use.
+// resumes the game exactly; the move index is not state and is built anew
+// (the touching units and initiative targets are the caller's MoveScratch's).
 Json state_to_json(const CommandState& s) {
   const Battlefield& bf = s.battlefield();
   const CommandStateAccess::Read p = CommandStateAccess::read(s);

@@ -112,7 +112,7 @@ std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
           }
       if (!s.near_enemy_at_start || s.used_initiative || u.engaged || u.confused) continue;
       for (bool charge : {true, false}) {
-        const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, charge);
+        const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, charge, scratch);
         for (const InitiativeCandidate& c : cands) {
           if (!c.visible) continue;
           push_if_legal(initiative_action(u, *bf_->find_unit(c.enemy), charge));
@@ -123,7 +123,7 @@ std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
   }
 
   if (step_ != CommandStep::Characters) {
-    const std::vector<std::vector<int>>& adj = orders_begun_ ? brigade_touching_ : touching_now();
+    const std::vector<std::vector<int>>& adj = orders_begun_ ? brigade_touching_ : touching_now(scratch);
     for (const Character& c : bf_->characters) {
       if (c.side != side_) continue;
       for (std::size_t i = 0; i < bf_->units.size(); ++i) {

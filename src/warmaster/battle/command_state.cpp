@@ -79,7 +79,7 @@ CommandState::CommandState(std::shared_ptr<const CommandGame> game)
     if (bf_->units[i].stands.empty()) units_[i].destroyed = true;
   begin_phase();
   // Built now, so that every clone of this state shares it.
-  move_index();
+  build_move_index();
 }
 
 void CommandState::refresh_engaged() {
@@ -107,38 +107,51 @@ int CommandState::character_index(const std::string& id) const {
 // so cloning a state copies only the flags. A state that holds its
 // battlefield alone (it has moved since it was cloned) changes it in place.
 Battlefield& CommandState::mutable_battlefield() {
-  if (bf_.use_count() == 1) forget_battlefield_caches();
+  if (bf_.use_count() == 1) index_current_ = false;
   else replace_battlefield(std::make_shared<Battlefield>(*bf_));
   return *bf_;
 }
 
 void CommandState::replace_battlefield(std::shared_ptr<Battlefield> bf) {
   bf_ = std::move(bf);
-  forget_battlefield_caches();
-}
-
-void CommandState::forget_battlefield_caches() {
   index_current_ = false;
-  touching_.reset();
-  targets_.clear();
 }
 
-const std::vector<InitiativeCandidate>& CommandState::initiative_targets(const std::string& unit, bool charge) const {
+// Once per apply that changed the battlefield, however many stands moved: a
+// new index, sharing the terrain part of the one before.
+void CommandState::build_move_index() {
+  if (index_current_) return;
+  index_ = index_ ? std::make_shared<const MoveIndex>(*bf_, *index_) : std::make_shared<const MoveIndex>(*bf_);
+  index_current_ = true;
+}
+
+void BattlefieldFactsDelete::operator()(BattlefieldFacts* f) const { delete f; }
+
+BattlefieldFacts& CommandState::facts(MoveScratch& scratch) const {
+  if (!scratch.facts) scratch.facts.reset(new BattlefieldFacts);
+  BattlefieldFacts& f = *scratch.facts;
+  if (f.index != index_->serial()) {
+    f.index = index_->serial();
+    f.touching.reset();
+    f.targets.assign(2 * bf_->units.size(), std::nullopt);
+  }
+  return f;
+}
+
+const std::vector<InitiativeCandidate>& CommandState::initiative_targets(const std::string& unit, bool charge,
+                                                                         MoveScratch& scratch) const {
   static const std::vector<InitiativeCandidate> none;
   const int ui = unit_index(unit);
   if (ui < 0) return none;
-  if (targets_.empty()) targets_.resize(2 * bf_->units.size());
-  auto& slot = targets_[2 * static_cast<std::size_t>(ui) + (charge ? 1 : 0)];
+  auto& slot = facts(scratch).targets[2 * static_cast<std::size_t>(ui) + (charge ? 1 : 0)];
   if (!slot) slot = initiative_candidates(*bf_, move_index(), unit_at(ui), settings(), charge);
   return *slot;
 }
 
-const MoveIndex& CommandState::move_index() const {
-  if (!index_current_) {
-    index_ = index_ ? std::make_shared<const MoveIndex>(*bf_, *index_) : std::make_shared<const MoveIndex>(*bf_);
-    index_current_ = true;
-  }
-  return *index_;
+std::vector<InitiativeCandidate> CommandState::initiative_targets(const std::string& unit, bool charge) const {
+  const int ui = unit_index(unit);
+  if (ui < 0) return {};
+  return initiative_candidates(*bf_, move_index(), unit_at(ui), settings(), charge);
 }
 
 // The start of a side's Command phase: per-turn flags are cleared, and the
@@ -179,8 +192,15 @@ void CommandState::begin_phase() {
 // Two units touch when some stand of one is within the contact tolerance of a
 // stand of the other (docs/rulings.md#warmaster-command-brigades). This is how
 // brigades are recognised.
-const std::vector<std::vector<int>>& CommandState::touching_now() const {
-  if (touching_) return *touching_;
+const std::vector<std::vector<int>>& CommandState::touching_now(MoveScratch& scratch) const {
+  BattlefieldFacts& f = facts(scratch);
+  if (!f.touching) f.touching = measure_touching();
+  return *f.touching;
+}
+
+std::vector<std::vector<int>> CommandState::touching_now() const { return measure_touching(); }
+
+std::vector<std::vector<int>> CommandState::measure_touching() const {
   const Battlefield& bf = *bf_;
   const MoveIndex& index = move_index();
   std::vector<std::vector<int>> adj(bf.units.size());
@@ -216,8 +236,59 @@ const std::vector<std::vector<int>>& CommandState::touching_now() const {
     adj[static_cast<std::size_t>(i)].push_back(j);
     adj[static_cast<std::size_t>(j)].push_back(i);
   }
-  touching_ = std::make_shared<const std::vector<std::vector<int>>>(std::move(adj));
-  return *touching_;
+  return adj;
+}
+
+void CommandState::end_battle(const std::string& reason, int winner) {
+  battle_over_reason_ = reason;
+  winner_ = winner;
+}
+
+// docs/rulings.md#warmaster-break-point: an army that has lost its break
+// point in units withdraws at once, and the battle ends. Both at once (the
+// texts never say how) is a draw.
+void CommandState::check_break_points() {
+  bool broken[2] = {false, false};
+  int lost[2] = {0, 0}, points[2] = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    lost[side] = units_lost(side);
+    points[side] = break_point(side);
+    broken[side] = points[side] > 0 && lost[side] >= points[side];
+  }
+  if (!broken[0] && !broken[1]) return;
+  auto army = [&](int side) {
+    const std::vector<Army>& armies = bf_->armies;
+    return static_cast<std::size_t>(side) < armies.size() && !armies[static_cast<std::size_t>(side)].name.empty()
+               ? armies[static_cast<std::size_t>(side)].name
+               : fmt::format("army {}", side);
+  };
+  auto says = [&](int side) {
+    int units = 0;
+    for (const Unit& u : game_->start.units) units += u.side == side && !u.stands.empty();
+    return fmt::format("{} has lost {} {} of {}, reaching its break point of {}: it withdraws", army(side),
+                       lost[side], lost[side] == 1 ? "unit" : "units", units, points[side]);
+  };
+  if (broken[0] && broken[1]) end_battle(says(0) + "; " + says(1), -1);
+  else end_battle(says(broken[0] ? 0 : 1), broken[0] ? 1 : 0);
+}
+
+// Side 0 moves first, so a turn is complete when side 1's Combat phase ends
+// (docs/rulings.md#warmaster-turn-limit). The clock still moves on, so the
+// state shows the turn that will not be played.
+void CommandState::pass_turn() {
+  side_ = 1 - side_;
+  if (side_ == 0) ++turn_;
+  phase_ = Phase::Command;
+  begin_phase();
+  if (side_ == 0 && turn_ > settings().turn_limit) {
+    // docs/rulings.md#warmaster-end-of-battle: at the turn limit, the side
+    // that has destroyed more enemy units wins; as many is a draw.
+    const int lost0 = units_lost(0), lost1 = units_lost(1);
+    const int winner = lost0 == lost1 ? -1 : lost0 > lost1 ? 1 : 0;
+    end_battle(fmt::format("turn limit ({} turns): units lost {} to {}{}", settings().turn_limit, lost0, lost1,
+                           winner < 0 ? ", a draw" : ""),
+               winner);
+  }
 }
 
 // --- Validation ----------------------------------------------------------------
@@ -235,13 +306,11 @@ Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
   }
   if (Verdict pv = validate_phase(a); !pv.legal()) return pv;
   switch (a.type) {
-    case ActionType::Shoot:
-      // The choices between equally close targets (docs/rulings.md#warmaster-shooting-ties).
-      return a.targets.empty() ? v : check_target_choices(shooting_targets(*bf_, side_, settings()), a.targets);
+    case ActionType::Shoot: return validate_shooting(a);
     case ActionType::OffTableReturn: return validate_off_table(a);
     case ActionType::HomeBack: return validate_home_back(a);
     case ActionType::Initiative: return validate_initiative(a, scratch);
-    case ActionType::Order: return validate_order(a);
+    case ActionType::Order: return validate_order(a, scratch);
     case ActionType::Move: return validate_move(a, scratch);
     case ActionType::CharacterMove: return validate_character_move(a, scratch);
     case ActionType::EndOrders: return validate_step_change(a);
@@ -296,29 +365,6 @@ std::vector<std::string> CommandState::engaged_units() const {
     if (bf_->units[i].engaged && !bf_->units[i].stands.empty() && !units_[i].off_table && !units_[i].destroyed)
       out.push_back(bf_->units[i].id);
   return out;
-}
-
-// The Combat phase may always end: ending it fights every engagement
-// (resolve_combat_phase). Its decisions are checked as
-// combat_decisions_from_json reads them, for typed callers, so that
-// resolve_combat never refuses them half-way: a decision that does not fit
-// what happens in the fight (advance with the enemy still there, a pursuit
-// the rules forbid) is not refused here but ruled on by resolve_combat
-// (docs/rulings.md#warmaster-combat-decisions).
-Verdict CommandState::validate_combat_phase(const Action& a) const {
-  Verdict v;
-  for (std::size_t k = 0; k < a.decisions.size(); ++k) {
-    const CombatDecision& d = a.decisions[k];
-    if (unit_index(d.unit) < 0)
-      v.add(warmaster::rule_id::combat_decisions, fmt::format("decision {}: no unit \"{}\" on the battlefield", k + 1, d.unit));
-    for (std::size_t e = 0; e < k; ++e)
-      if (a.decisions[e].unit == d.unit)
-        v.add(warmaster::rule_id::combat_decisions, fmt::format("decision {}: unit {} already has a decision", k + 1, d.unit));
-    if (d.distance && !(std::isfinite(*d.distance) && *d.distance >= 0 && *d.distance <= 1000))
-      v.add(warmaster::rule_id::combat_decisions,
-            fmt::format("decision {}: a distance is from 0 to 1000 cm, not {}", k + 1, *d.distance));
-  }
-  return v;
 }
 
 // Units that took the field (had stands when the battle began) and are now
@@ -426,7 +472,7 @@ Verdict CommandState::validate_home_back(const Action& a) const {
   return v;
 }
 
-Verdict CommandState::validate_order(const Action& a) const {
+Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   require_no_pending_returns(v);
   if (step_ == CommandStep::Characters) v.add(warmaster::rule_id::command_phase, "ordered movement has ended");
@@ -539,7 +585,7 @@ Verdict CommandState::validate_order(const Action& a) const {
   if (group.size() > 1) {
     // A brigade must have been touching when ordered movement began, and
     // (after moving) must still touch now.
-    const std::vector<std::vector<int>>& at_start = orders_begun_ ? brigade_touching_ : touching_now();
+    const std::vector<std::vector<int>>& at_start = orders_begun_ ? brigade_touching_ : touching_now(scratch);
     if (!connected(group, at_start))
       v.add(warmaster::rule_id::command_brigade_formed,
             fmt::format("units {} were not touching as one body when ordered movement began: a brigade cannot be "

@@ -110,8 +110,8 @@ MoveRequest parse_move_request(const Json& j, const Battlefield& bf) {
   return req;
 }
 
-MoveRequest load_move_request_file(const std::string& path, const Battlefield& bf) {
-  const Json j = load_json_file(path);
+MoveRequest load_move_request_file(const std::string& path, const Battlefield& bf, std::uint64_t max_bytes) {
+  const Json j = load_json_file(path, max_bytes);
   return naming_source(path, [&] { return parse_move_request(j, bf); });
 }
 

@@ -98,7 +98,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       if (u.side != side || !s.units()[i].near_enemy_at_start || (rng.next() & 1)) continue;
       const bool charge = (rng.next() & 1) != 0;
       // A copy: applying the move replaces the battlefield the list belongs to.
-      const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge);
+      const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge, scratch);
       for (const InitiativeCandidate& c : targets) {
         if (!c.visible) continue;
         try_apply(s, initiative_action(u, *bf->find_unit(c.enemy), charge), dice, observer, applied, scratch);
@@ -140,7 +140,7 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
       a.units = {s.battlefield().units[order_units[k]].id};
       // Now and then, the unit's brigade (its touching neighbours).
       if (rng.below(4) == 0) {
-        for (const auto& ids = s.touching_now(); const int n : ids[order_units[k]])
+        for (const auto& ids = s.touching_now(scratch); const int n : ids[order_units[k]])
           if (a.units.size() < 4) a.units.push_back(s.battlefield().units[static_cast<std::size_t>(n)].id);
       }
       // Up to three orders in a row to the same unit or brigade.

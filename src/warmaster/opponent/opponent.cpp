@@ -736,7 +736,7 @@ int ally_dice(const Ctx& c, const Unit& u, const Unit& en, bool initiative) {
     if (!initiative || !st.near_enemy_at_start || st.used_initiative || st.moved || f.engaged || f.confused ||
         st.frozen)
       continue;
-    for (const InitiativeCandidate& cand : c.s.initiative_targets(f.id, true)) {
+    for (const InitiativeCandidate& cand : c.s.initiative_targets(f.id, true, c.scratch.move)) {
       if (!cand.visible) continue;
       if (cand.enemy == en.id) dice += std::min<int>(2, static_cast<int>(f.stands.size())) * (per + (open ? 1 : 0));
       break;
@@ -1055,7 +1055,7 @@ std::optional<Candidate> next_order(const Ctx& c) {
       std::vector<std::string> ids{u.id};
       // A brigade of touching units for the march, far from the enemy.
       if (closest_enemy(c, u) > c.o.brigade_distance && !keeps_range(u)) {
-        const std::vector<std::vector<int>>& touch = c.s.touching_now();
+        const std::vector<std::vector<int>>& touch = c.s.touching_now(c.scratch.move);
         for (int n : touch[i]) {
           const std::size_t ni = static_cast<std::size_t>(n);
           if (group.size() >= 4 || !orderable(c.s, ni) || c.s.units()[ni].orders > 0) continue;
@@ -1093,7 +1093,7 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
         u.confused || st.frozen)
       continue;
     // Charge the closest visible enemy when the odds favour it.
-    for (const InitiativeCandidate& cand : c.s.initiative_targets(u.id, true)) {
+    for (const InitiativeCandidate& cand : c.s.initiative_targets(u.id, true, c.scratch.move)) {
       if (!cand.visible) continue;
       Action shell;
       shell.type = ActionType::Initiative;
@@ -1106,7 +1106,7 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
     }
     // Evade the closest visible enemy when it would win a charge, or when
     // the unit should keep its distance from a fighting enemy.
-    for (const InitiativeCandidate& cand : c.s.initiative_targets(u.id, false)) {
+    for (const InitiativeCandidate& cand : c.s.initiative_targets(u.id, false, c.scratch.move)) {
       if (!cand.visible) continue;
       const Unit* e = bf.find_unit(cand.enemy);
       if (!e) break;

@@ -257,219 +257,286 @@ std::vector<std::vector<TargetChoice>> target_choice_sets(const std::vector<Shoo
   return single;
 }
 
-ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings,
-                                const std::vector<TargetChoice>& choices) {
+namespace {
+
+// The unsaved hits on one target, in the order first shot, and the closest
+// unit that shot it: its casualties are removed furthest from that unit
+// first, and it is driven back away from it.
+struct TargetHits {
+  std::string target;
+  int unsaved = 0;
+  std::string nearest_shooter;
+  double nearest_distance = 0;
+};
+
+// 1. Targets: every unit that can shoot, at the target it had at the start of
+//    the phase (docs/rulings.md#warmaster-shooting-targets), with the
+//    player's choices between equally close enemies checked.
+std::vector<ShootingTarget> choose_targets(const Battlefield& bf, int side, const Settings& settings,
+                                           const std::vector<TargetChoice>& choices) {
   if (side != 0 && side != 1) throw InputError("side", "must be 0 or 1");
-  ShootingResult res;
-  res.after = bf;
-  res.targets = shooting_targets(bf, side, settings, choices);
+  std::vector<ShootingTarget> targets = shooting_targets(bf, side, settings, choices);
   if (!choices.empty()) {
     const Verdict v = check_target_choices(shooting_targets(bf, side, settings), choices);
     if (!v.legal()) throw InputError("targets", v.violations.front().reason);
   }
-  for (const ShootingTarget& t : res.targets) res.rulings.insert(res.rulings.end(), t.rulings.begin(), t.rulings.end());
+  return targets;
+}
 
-  // 1. Every unit shoots at the target it had at the start of the phase
-  //    (docs/rulings.md#warmaster-shooting-targets).
-  std::map<std::string, int> unsaved;
-  std::map<std::string, std::string> nearest_shooter;  // target -> the closest unit that shot it
-  std::map<std::string, double> nearest_distance;
-  std::vector<std::string> order;  // targets in the order first shot
+// 2. Hits: a die per Attack of every stand that shoots, hitting on 4+, 5+ or
+//    6+ as the target is in the open, defended or fortified.
+ShotRolls roll_hits(const Battlefield& bf, const ShootingTarget& t, const Settings& settings, Dice& dice) {
+  const Unit& u = *bf.find_unit(t.shooter);
+  const Unit& e = *bf.find_unit(t.target);
+  ShotRolls s;
+  s.shooter = u.id;
+  s.target = e.id;
+  s.stands = t.stands;
+  s.every_stand = t.every_stand;
+  s.position = position_of(bf, e, settings).position;
+  s.needed = to_hit(s.position);
+  s.armour = e.armour;
+  const int n = u.attacks * static_cast<int>(t.stands.size());
+  for (int k = 0; k < n; ++k) {
+    const int r = dice.d6(fmt::format("to hit: {} at {}", u.id, e.id));
+    s.to_hit.push_back(r);
+    s.hits += r >= s.needed;
+  }
+  return s;
+}
+
+// 3. Saves: a die per hit on a target with an armour value, which saves it
+//    on that value or more.
+void roll_saves(ShotRolls& s, Dice& dice) {
+  s.unsaved = s.hits;
+  if (s.armour > 0)
+    for (int k = 0; k < s.hits; ++k) {
+      const int r = dice.d6(fmt::format("armour save: {}", s.target));
+      s.saves.push_back(r);
+      s.unsaved -= r >= s.armour;
+    }
+}
+
+Ruling hits_ruling(const Unit& u, const ShootingTarget& t, const ShotRolls& s) {
+  const int n = static_cast<int>(s.to_hit.size());
+  return {kRuleHits,
+          fmt::format("{} rolls {} at {} ({}{}, hits on {}+): {}; {}", u.id, plural(n, "die", "dice"), s.target,
+                      !t.every_stand ? fmt::format("{} of {} stands, ", stand_list(t.stands), u.stands.size())
+                                     : std::string(),
+                      to_string(s.position), s.needed, plural(s.hits, "hit", "hits"),
+                      s.armour > 0 ? fmt::format("{} saved on {}+, {} unsaved", s.hits - s.unsaved, s.armour, s.unsaved)
+                                   : fmt::format("no armour save, {} unsaved", s.unsaved)),
+          {{"dice", static_cast<double>(n), ""},
+           {"needed", static_cast<double>(s.needed), ""},
+           {"hits", static_cast<double>(s.hits), ""},
+           {"unsaved", static_cast<double>(s.unsaved), ""}}};
+}
+
+// The unsaved hits of one shot added to its target's.
+void count_hits(std::vector<TargetHits>& hits, const ShootingTarget& t, const ShotRolls& s) {
+  auto it = std::find_if(hits.begin(), hits.end(), [&](const TargetHits& h) { return h.target == s.target; });
+  if (it == hits.end()) {
+    hits.push_back({s.target, s.unsaved, s.shooter, t.distance});
+    return;
+  }
+  it->unsaved += s.unsaved;
+  if (t.distance < it->nearest_distance) {
+    it->nearest_shooter = s.shooter;
+    it->nearest_distance = t.distance;
+  }
+}
+
+// 4. Casualties: a stand per full Hits value, the stands furthest from the
+//    nearest shooter first (docs/rulings.md#warmaster-shooting-casualties);
+//    odd hits are discounted at the end of the phase.
+ShootingResult::Casualties remove_casualties(const Battlefield& bf, const TargetHits& h, ShootingResult& res) {
+  Unit& e = *res.after.find_unit(h.target);
+  ShootingResult::Casualties c;
+  c.unit = h.target;
+  c.unsaved = h.unsaved;
+  const int per = static_cast<int>(stand_hits(e));
+  c.stands_removed = std::min(static_cast<int>(e.stands.size()), c.unsaved / per);
+  c.destroyed = c.stands_removed >= static_cast<int>(e.stands.size());
+  c.discounted = c.destroyed ? 0 : c.unsaved - c.stands_removed * per;
+  const Unit& shooter = *bf.find_unit(h.nearest_shooter);
+  std::vector<std::pair<double, std::size_t>> far;
+  for (std::size_t s = 0; s < e.stands.size(); ++s) {
+    double d = 1e18;
+    for (std::size_t k = 0; k < shooter.stands.size(); ++k)
+      d = std::min(d, distance(e.footprint(s), shooter.footprint(k)));
+    far.push_back({-d, s});
+  }
+  std::stable_sort(far.begin(), far.end());
+  std::vector<std::size_t> gone;
+  for (int k = 0; k < c.stands_removed; ++k) gone.push_back(far[static_cast<std::size_t>(k)].second);
+  std::sort(gone.rbegin(), gone.rend());
+  for (std::size_t s : gone) e.stands.erase(e.stands.begin() + static_cast<std::ptrdiff_t>(s));
+  e.stands_lost += c.stands_removed;
+  if (c.unsaved > 0)
+    res.rulings.push_back(
+        {kRuleCasualties,
+         fmt::format("{} suffers {}: {} removed ({} per stand){}", c.unit, plural(c.unsaved, "unsaved hit", "unsaved hits"),
+                     plural(c.stands_removed, "stand", "stands"), plural(per, "hit", "hits"),
+                     c.destroyed ? ", the unit is destroyed"
+                                 : c.discounted ? fmt::format(", {} discounted at the end of the phase",
+                                                              plural(c.discounted, "odd hit", "odd hits"))
+                                                : std::string()),
+         {{"unsaved", static_cast<double>(c.unsaved), ""},
+          {"stands_removed", static_cast<double>(c.stands_removed), ""},
+          {"discounted", static_cast<double>(c.discounted), ""}}});
+  if (c.destroyed) remove_unit(res.after, c.unit);
+  return c;
+}
+
+// 5a. The drive back's dice: one per unsaved hit, less one for a defended
+//     target and two for a fortified one; a 6 confuses it.
+DriveBack roll_drive_back(const ShootingResult::Casualties& c, const std::string& away_from, Position pos,
+                          Dice& dice) {
+  DriveBack db;
+  db.unit = c.unit;
+  db.away_from = away_from;
+  db.hits = c.unsaved;
+  db.dice = std::max(0, c.unsaved - (pos == Position::Defended ? 1 : pos == Position::Fortified ? 2 : 0));
+  for (int k = 0; k < db.dice; ++k) {
+    db.rolls.push_back(dice.d6(fmt::format("drive back: {}", c.unit)));
+    db.total += db.rolls.back();
+  }
+  db.confused = std::find(db.rolls.begin(), db.rolls.end(), 6) != db.rolls.end();
+  return db;
+}
+
+// Directly away from the nearest unit that shot it: from that unit's
+// closest point to the target's.
+Vec2 away_from_shooter(const Unit& shooter, const Unit& e) {
+  const ClosestPoints cp = unit_distance(shooter, e);
+  Vec2 dir = cp.on_b - cp.on_a;
+  if (length(dir) < 1e-9) {
+    Vec2 a{0, 0}, b{0, 0};
+    for (const Stand& s : shooter.stands) a += s.pose.position / static_cast<double>(shooter.stands.size());
+    for (const Stand& s : e.stands) b += s.pose.position / static_cast<double>(e.stands.size());
+    dir = b - a;
+  }
+  return dir / std::max(length(dir), 1e-12);
+}
+
+// 5b. The drive back's move: straight back the distance rolled; cut short
+//     (and confused) where something blocks it; off the table, a roll on the
+//     chart, and the unit gone from the table for the rest of the phase
+//     (docs/rulings.md#warmaster-shooting-off-table).
+void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, DriveBack& db, ShootingResult& res) {
+  const Unit& e = *res.after.find_unit(db.unit);
+  const Vec2 dir = away_from_shooter(*bf.find_unit(db.away_from), e);
+  const MoveIndex index(res.after);
+  MoveScratch scratch;
+  auto attempt = [&](double d) {
+    MoveRequest req = slide_move(e, dir * d, MoveKind::Dice, d);
+    // Straight back, never round what blocks it: a waypoint halfway
+    // makes the checker take exactly these legs.
+    for (StandPlan& p : req.stands) {
+      const Pose& from = e.stands[static_cast<std::size_t>(p.stand)].pose;
+      p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
+    }
+    return check_move(res.after, index, req, settings, scratch, CheckDepth::Legality);
+  };
+  MoveAnswer full = attempt(db.total);
+  double go = db.total;
+  if (full.leaves_table) {
+    db.left_table = true;
+  } else if (!full.verdict.legal()) {
+    // Cut short: as far as it can go (to 0.01 cm), then confused.
+    double lo = 0, hi = db.total;
+    while (hi - lo > 0.01) {
+      const double mid = (lo + hi) / 2;
+      const MoveAnswer a = attempt(mid);
+      (a.verdict.legal() && !a.leaves_table ? lo : hi) = mid;
+    }
+    go = lo;
+    db.blocked = true;
+    db.confused = true;
+    res.rulings.push_back(
+        {kRuleBlocked,
+         fmt::format("{}'s drive back of {} is cut short after {}: {}; it stops there, confused", e.id,
+                     cm(db.total), cm(go),
+                     full.verdict.violations.empty() ? std::string("blocked") : full.verdict.violations.front().reason),
+         {{"drive_back", static_cast<double>(db.total), "cm"}, {"moved", go, "cm"}}});
+  }
+  if (db.left_table) {
+    db.left_at = e.stands;
+    for (Stand& s : db.left_at) s.pose.position += dir * static_cast<double>(db.total);
+    db.off_table = resolve_off_table(e, dice, false);
+    res.rulings.push_back(db.off_table->ruling);
+    // docs/rulings.md#warmaster-shooting-off-table: whatever the chart says, the unit is
+    // off the table at the end of this phase; the game keeps track of its return.
+    remove_unit(res.after, db.unit);
+    db.moved = db.total;
+  } else {
+    const Vec2 shift = dir * go;
+    Unit& moved = *res.after.find_unit(db.unit);
+    for (Stand& s : moved.stands) s.pose.position += shift;
+    for (Character& ch : res.after.characters)
+      if (ch.joined_unit == moved.id) ch.pose.position += shift;
+    db.moved = go;
+  }
+}
+
+// 5. Drive backs, at the end of the phase: a unit driven back its full pace
+//    or more is routed; otherwise it moves back (move_back).
+DriveBack drive_back(const Battlefield& bf, const ShootingResult::Casualties& c, const std::string& away_from,
+                     const Settings& settings, Dice& dice, ShootingResult& res) {
+  const Position pos = position_of(bf, *bf.find_unit(c.unit), settings).position;
+  DriveBack db = roll_drive_back(c, away_from, pos, dice);
+  const double pace = full_pace(*res.after.find_unit(c.unit));
+  const std::string dice_words =
+      db.dice == 0 ? fmt::format("no dice ({} hits, {})", db.hits, to_string(pos))
+                   : fmt::format("{} ({}): {} cm", plural(db.dice, "die", "dice"), fmt::join(db.rolls, "+"), db.total);
+  if (db.dice > 0 && db.total >= pace) {
+    db.routed = true;
+    res.rulings.push_back({kRuleRout,
+                           fmt::format("{} is driven back {}, its full pace of {} or more: routed and removed",
+                                       c.unit, dice_words, cm(pace)),
+                           {{"drive_back", static_cast<double>(db.total), "cm"}, {"pace", pace, "cm"}}});
+    remove_unit(res.after, c.unit);
+    return db;
+  }
+  if (db.total > 0) move_back(bf, settings, dice, db, res);
+  if (Unit* left = res.after.find_unit(db.unit); left && db.confused) left->confused = true;
+  res.rulings.push_back(
+      {kRuleDriveBack,
+       fmt::format("{} is driven back {} away from {}{}{}", c.unit, dice_words, db.away_from,
+                   db.blocked ? fmt::format(", moving only {}", cm(db.moved)) : std::string(),
+                   db.confused ? (db.blocked && std::find(db.rolls.begin(), db.rolls.end(), 6) == db.rolls.end()
+                                      ? ": confused (cut short)"
+                                      : ": confused (a 6 was rolled)")
+                               : std::string()),
+       {{"dice", static_cast<double>(db.dice), ""},
+        {"drive_back", static_cast<double>(db.total), "cm"},
+        {"moved", db.moved, "cm"}}});
+  return db;
+}
+
+}  // namespace
+
+// The play sheet's steps in order: targets, hits, saves, casualties, drive backs.
+ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, const Settings& settings,
+                                const std::vector<TargetChoice>& choices) {
+  ShootingResult res;
+  res.targets = choose_targets(bf, side, settings, choices);
+  res.after = bf;
+  for (const ShootingTarget& t : res.targets) res.rulings.insert(res.rulings.end(), t.rulings.begin(), t.rulings.end());
+  std::vector<TargetHits> hits;
   for (const ShootingTarget& t : res.targets) {
     if (t.target.empty()) continue;
-    const Unit& u = *bf.find_unit(t.shooter);
-    const Unit& e = *bf.find_unit(t.target);
-    ShotRolls s;
-    s.shooter = u.id;
-    s.target = e.id;
-    s.stands = t.stands;
-    s.every_stand = t.every_stand;
-    s.position = position_of(bf, e, settings).position;
-    s.needed = to_hit(s.position);
-    s.armour = e.armour;
-    const int n = u.attacks * static_cast<int>(t.stands.size());
-    for (int k = 0; k < n; ++k) {
-      const int r = dice.d6(fmt::format("to hit: {} at {}", u.id, e.id));
-      s.to_hit.push_back(r);
-      s.hits += r >= s.needed;
-    }
-    s.unsaved = s.hits;
-    if (e.armour > 0)
-      for (int k = 0; k < s.hits; ++k) {
-        const int r = dice.d6(fmt::format("armour save: {}", e.id));
-        s.saves.push_back(r);
-        s.unsaved -= r >= e.armour;
-      }
-    res.rulings.push_back(
-        {kRuleHits,
-         fmt::format("{} rolls {} at {} ({}{}, hits on {}+): {}; {}", u.id, plural(n, "die", "dice"), e.id,
-                     !t.every_stand ? fmt::format("{} of {} stands, ", stand_list(t.stands), u.stands.size())
-                         : std::string(),
-                     to_string(s.position), s.needed, plural(s.hits, "hit", "hits"),
-                     e.armour > 0 ? fmt::format("{} saved on {}+, {} unsaved", s.hits - s.unsaved, e.armour, s.unsaved)
-                                  : fmt::format("no armour save, {} unsaved", s.unsaved)),
-         {{"dice", static_cast<double>(n), ""},
-          {"needed", static_cast<double>(s.needed), ""},
-          {"hits", static_cast<double>(s.hits), ""},
-          {"unsaved", static_cast<double>(s.unsaved), ""}}});
-    if (!unsaved.count(e.id)) order.push_back(e.id);
-    unsaved[e.id] += s.unsaved;
-    if (!nearest_shooter.count(e.id) || t.distance < nearest_distance[e.id]) {
-      nearest_shooter[e.id] = u.id;
-      nearest_distance[e.id] = t.distance;
-    }
+    ShotRolls s = roll_hits(bf, t, settings, dice);
+    roll_saves(s, dice);
+    res.rulings.push_back(hits_ruling(*bf.find_unit(t.shooter), t, s));
+    count_hits(hits, t, s);
     res.shots.push_back(std::move(s));
   }
-
-  // 2. Casualties: a stand per full Hits value, the stands furthest from the
-  //    nearest shooter first (docs/rulings.md#warmaster-shooting-casualties);
-  //    odd hits are discounted at the end of the phase.
-  for (const std::string& id : order) {
-    Unit& e = *res.after.find_unit(id);
-    ShootingResult::Casualties c;
-    c.unit = id;
-    c.unsaved = unsaved[id];
-    const int per = static_cast<int>(stand_hits(e));
-    c.stands_removed = std::min(static_cast<int>(e.stands.size()), c.unsaved / per);
-    c.destroyed = c.stands_removed >= static_cast<int>(e.stands.size());
-    c.discounted = c.destroyed ? 0 : c.unsaved - c.stands_removed * per;
-    const Unit& shooter = *bf.find_unit(nearest_shooter[id]);
-    std::vector<std::pair<double, std::size_t>> far;
-    for (std::size_t s = 0; s < e.stands.size(); ++s) {
-      double d = 1e18;
-      for (std::size_t k = 0; k < shooter.stands.size(); ++k)
-        d = std::min(d, distance(e.footprint(s), shooter.footprint(k)));
-      far.push_back({-d, s});
-    }
-    std::stable_sort(far.begin(), far.end());
-    std::vector<std::size_t> gone;
-    for (int k = 0; k < c.stands_removed; ++k) gone.push_back(far[static_cast<std::size_t>(k)].second);
-    std::sort(gone.rbegin(), gone.rend());
-    for (std::size_t s : gone) e.stands.erase(e.stands.begin() + static_cast<std::ptrdiff_t>(s));
-    e.stands_lost += c.stands_removed;
-    if (c.unsaved > 0)
-      res.rulings.push_back(
-          {kRuleCasualties,
-           fmt::format("{} suffers {}: {} removed ({} per stand){}", id, plural(c.unsaved, "unsaved hit", "unsaved hits"),
-                       plural(c.stands_removed, "stand", "stands"), plural(per, "hit", "hits"),
-                       c.destroyed ? ", the unit is destroyed"
-                                   : c.discounted ? fmt::format(", {} discounted at the end of the phase",
-                                                                plural(c.discounted, "odd hit", "odd hits"))
-                                                  : std::string()),
-           {{"unsaved", static_cast<double>(c.unsaved), ""},
-            {"stands_removed", static_cast<double>(c.stands_removed), ""},
-            {"discounted", static_cast<double>(c.discounted), ""}}});
-    if (c.destroyed) remove_unit(res.after, id);
-    res.casualties.push_back(c);
-  }
-
-  // 3. Drive backs, at the end of the phase.
-  for (const ShootingResult::Casualties& c : res.casualties) {
+  for (const TargetHits& h : hits) res.casualties.push_back(remove_casualties(bf, h, res));
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    const ShootingResult::Casualties& c = res.casualties[k];
     if (c.destroyed || c.unsaved == 0) continue;
-    const Unit& e = *res.after.find_unit(c.unit);
-    const Position pos = position_of(bf, *bf.find_unit(c.unit), settings).position;
-    DriveBack db;
-    db.unit = c.unit;
-    db.away_from = nearest_shooter[c.unit];
-    db.hits = c.unsaved;
-    db.dice = std::max(0, c.unsaved - (pos == Position::Defended ? 1 : pos == Position::Fortified ? 2 : 0));
-    for (int k = 0; k < db.dice; ++k) {
-      db.rolls.push_back(dice.d6(fmt::format("drive back: {}", e.id)));
-      db.total += db.rolls.back();
-    }
-    db.confused = std::find(db.rolls.begin(), db.rolls.end(), 6) != db.rolls.end();
-    const double pace = full_pace(e);
-    const std::string dice_words =
-        db.dice == 0 ? fmt::format("no dice ({} hits, {})", db.hits, to_string(pos))
-                     : fmt::format("{} ({}): {} cm", plural(db.dice, "die", "dice"), fmt::join(db.rolls, "+"), db.total);
-    if (db.dice > 0 && db.total >= pace) {
-      db.routed = true;
-      res.rulings.push_back({kRuleRout,
-                             fmt::format("{} is driven back {}, its full pace of {} or more: routed and removed",
-                                         e.id, dice_words, cm(pace)),
-                             {{"drive_back", static_cast<double>(db.total), "cm"}, {"pace", pace, "cm"}}});
-      remove_unit(res.after, e.id);
-      res.drive_backs.push_back(std::move(db));
-      continue;
-    }
-    if (db.total > 0) {
-      // Directly away from the nearest unit that shot it: from that unit's
-      // closest point to the target's.
-      const Unit& shooter = *bf.find_unit(db.away_from);
-      const ClosestPoints cp = unit_distance(shooter, e);
-      Vec2 dir = cp.on_b - cp.on_a;
-      if (length(dir) < 1e-9) {
-        Vec2 a{0, 0}, b{0, 0};
-        for (const Stand& s : shooter.stands) a += s.pose.position / static_cast<double>(shooter.stands.size());
-        for (const Stand& s : e.stands) b += s.pose.position / static_cast<double>(e.stands.size());
-        dir = b - a;
-      }
-      dir = dir / std::max(length(dir), 1e-12);
-      const MoveIndex index(res.after);
-      MoveScratch scratch;
-      auto attempt = [&](double d) {
-        MoveRequest req = slide_move(e, dir * d, MoveKind::Dice, d);
-        // Straight back, never round what blocks it: a waypoint halfway
-        // makes the checker take exactly these legs.
-        for (StandPlan& p : req.stands) {
-          const Pose& from = e.stands[static_cast<std::size_t>(p.stand)].pose;
-          p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
-        }
-        return check_move(res.after, index, req, settings, scratch, CheckDepth::Legality);
-      };
-      MoveAnswer full = attempt(db.total);
-      double go = db.total;
-      if (full.leaves_table) {
-        db.left_table = true;
-      } else if (!full.verdict.legal()) {
-        // Cut short: as far as it can go (to 0.01 cm), then confused.
-        double lo = 0, hi = db.total;
-        while (hi - lo > 0.01) {
-          const double mid = (lo + hi) / 2;
-          const MoveAnswer a = attempt(mid);
-          (a.verdict.legal() && !a.leaves_table ? lo : hi) = mid;
-        }
-        go = lo;
-        db.blocked = true;
-        db.confused = true;
-        res.rulings.push_back(
-            {kRuleBlocked,
-             fmt::format("{}'s drive back of {} is cut short after {}: {}; it stops there, confused", e.id,
-                         cm(db.total), cm(go),
-                         full.verdict.violations.empty() ? std::string("blocked") : full.verdict.violations.front().reason),
-             {{"drive_back", static_cast<double>(db.total), "cm"}, {"moved", go, "cm"}}});
-      }
-      if (db.left_table) {
-        db.left_at = e.stands;
-        for (Stand& s : db.left_at) s.pose.position += dir * static_cast<double>(db.total);
-        db.off_table = resolve_off_table(e, dice, false);
-        res.rulings.push_back(db.off_table->ruling);
-        // docs/rulings.md#warmaster-shooting-off-table: whatever the chart says, the unit is
-        // off the table at the end of this phase; the game keeps track of its return.
-        remove_unit(res.after, e.id);
-        db.moved = db.total;
-      } else {
-        const Vec2 shift = dir * go;
-        Unit& moved = *res.after.find_unit(e.id);
-        for (Stand& s : moved.stands) s.pose.position += shift;
-        for (Character& ch : res.after.characters)
-          if (ch.joined_unit == moved.id) ch.pose.position += shift;
-        db.moved = go;
-      }
-    }
-    if (Unit* left = res.after.find_unit(db.unit); left && db.confused) left->confused = true;
-    res.rulings.push_back(
-        {kRuleDriveBack,
-         fmt::format("{} is driven back {} away from {}{}{}", c.unit, dice_words, db.away_from,
-                     db.blocked ? fmt::format(", moving only {}", cm(db.moved)) : std::string(),
-                     db.confused ? (db.blocked && std::find(db.rolls.begin(), db.rolls.end(), 6) == db.rolls.end()
-                                        ? ": confused (cut short)"
-                                        : ": confused (a 6 was rolled)")
-                                 : std::string()),
-         {{"dice", static_cast<double>(db.dice), ""},
-          {"drive_back", static_cast<double>(db.total), "cm"},
-          {"moved", db.moved, "cm"}}});
-    res.drive_backs.push_back(std::move(db));
+    res.drive_backs.push_back(drive_back(bf, c, hits[k].nearest_shooter, settings, dice, res));
   }
   return res;
 }

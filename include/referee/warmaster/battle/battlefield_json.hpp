@@ -37,7 +37,8 @@ struct BattlefieldFile {
   // no formation (formation_warnings, docs/rulings.md#warmaster-deployment).
   std::vector<Ruling> warnings;
 };
-BattlefieldFile load_battlefield_file(const std::string& path);
+BattlefieldFile load_battlefield_file(const std::string& path,
+                                      std::uint64_t max_bytes = kDefaultMaxInputBytes);  // core/files.hpp
 
 Json to_json(const Battlefield& bf, const Settings* settings = nullptr);
 

@@ -12,7 +12,7 @@
 //                      (the side's confused units recover here)
 //   Shooting phase     shoot: every unit of the side that can shoot does
 //                      (resolve_shooting, shooting.hpp), drive backs included
-//   Combat phase       end_phase: the engagements are fought (resolve_combat_phase),
+//   Combat phase       end_phase: the engagements are fought (resolve_combat, combat.hpp),
 //                      with the players' decisions it carries, and the turn
 //                      passes to the other side
 // The battle ends (docs/rulings.md#warmaster-end-of-battle) when a General
@@ -136,6 +136,16 @@ struct CommandGame {
   std::string scenario;            // file or name, for the log
 };
 
+// What applying one action did, as plain values (command_internal.hpp):
+// applying fills them in, and the log's JSON is written from them only when
+// the result is described.
+struct UnitLeftTable;
+struct OrderRolled;
+struct CharacterOffTable;
+// What CommandState works out about one battlefield and keeps in the
+// caller's MoveScratch (command_internal.hpp).
+struct BattlefieldFacts;
+
 // What applying an action did.
 struct ActionOutcome {
   Verdict verdict;                 // refused when not legal; the state is unchanged
@@ -178,6 +188,18 @@ class CommandState {
   // overload taking the caller's scratch, which is reused from call to call
   // (a simulation keeps one per thread for all its games). The state holds
   // none, so that clones stay cheap; the overloads without one make their own.
+  // What is worked out about the battlefield on the way (the units touching,
+  // the initiative targets) is kept in the scratch too, for this battlefield
+  // only (by its move_index().serial()), so that listing the legal actions
+  // and then applying one works them out once.
+  //
+  // Threads: the const calls only read the state (it has no hidden caches),
+  // so any number of threads may call them at once on one state, or on
+  // clones of it, each with its own MoveScratch (a scratch is one thread's).
+  // apply() and do_apply() change the state: no other call may run on that
+  // state meanwhile. Clones may be applied on different threads at once: the
+  // battlefield and move index they share are never changed while shared
+  // (copy on write), only replaced.
 
   // Is the action legal now? Never changes the state.
   Verdict validate(const Action& a) const;
@@ -209,6 +231,9 @@ class CommandState {
     std::optional<MoveRequest> initiative_move;
     MovePlan move_plan;
     MoveAnswer character_answer;
+    // The first order of the phase: the units touching now, from which its
+    // brigades are formed (touching_now).
+    std::vector<std::vector<int>> touching;
   };
   Checked check(const Action& a, MoveScratch& scratch, Describe describe) const;
   nlohmann::json do_apply(Checked&& c, Dice& dice, Describe describe);
@@ -238,20 +263,24 @@ class CommandState {
 
   // initiative_candidates() for `unit` on the current battlefield: the
   // enemies within 20 cm, nearest first, with sight for a charge or an evade.
-  // Kept until a stand moves, since the player choosing and the validation
-  // both need it. Unknown units have none.
-  const std::vector<InitiativeCandidate>& initiative_targets(const std::string& unit, bool charge) const;
+  // Kept in `scratch` until the battlefield changes (or the scratch is used
+  // with another state's), since the player choosing and the validation both
+  // need it; the reference is good until then. Unknown units have none.
+  const std::vector<InitiativeCandidate>& initiative_targets(const std::string& unit, bool charge,
+                                                             MoveScratch& scratch) const;
+  std::vector<InitiativeCandidate> initiative_targets(const std::string& unit, bool charge) const;  // worked out anew
 
   // Units of one side that touch each other now, as a list of neighbours
   // per unit (brigades are formed from these when ordered movement begins).
-  // Worked out once per battlefield and shared by clones until a stand moves.
-  const std::vector<std::vector<int>>& touching_now() const;
+  // Kept in `scratch` as initiative_targets() is.
+  const std::vector<std::vector<int>>& touching_now(MoveScratch& scratch) const;
+  std::vector<std::vector<int>> touching_now() const;  // worked out anew
 
   // The MoveIndex of the current battlefield (what is near a place, for
   // move checks and for searches such as the opponent's that should read only
-  // what is near them), built on first use and shared by clones until a
-  // stand moves.
-  const MoveIndex& move_index() const;
+  // what is near them). Built by the constructor and by every apply that
+  // changes the battlefield, and shared by clones until a stand moves.
+  const MoveIndex& move_index() const { return *index_; }
 
  private:
   friend struct CommandStateAccess;
@@ -259,10 +288,16 @@ class CommandState {
   int character_index(const std::string& id) const;
   const Unit& unit_at(int i) const { return bf_->units[static_cast<std::size_t>(i)]; }
   // Copy on write: copies only when a clone shares the battlefield, else
-  // changes it in place. Either way the caches of the old one are forgotten.
+  // changes it in place. Either way the move index is out of date until
+  // build_move_index(), which every non-const entry calls before it returns
+  // (nothing reads the index in between).
   Battlefield& mutable_battlefield();
   void replace_battlefield(std::shared_ptr<Battlefield> bf);
-  void forget_battlefield_caches();
+  void build_move_index();
+  // What `scratch` keeps of the current battlefield, emptied when it was
+  // kept for another.
+  BattlefieldFacts& facts(MoveScratch& scratch) const;
+  std::vector<std::vector<int>> measure_touching() const;
   void begin_phase();
   // Unit::engaged set from the stands (contact.hpp), changing the battlefield
   // only where a flag was wrong: at the start of every phase, after each
@@ -279,7 +314,7 @@ class CommandState {
   // `move_out` receives the move (the engine's, for an evade left to it).
   Verdict validate_initiative(const Action& a, MoveScratch& scratch,
                               std::optional<MoveRequest>* move_out = nullptr) const;
-  Verdict validate_order(const Action& a) const;
+  Verdict validate_order(const Action& a, MoveScratch& scratch) const;
   // `plan` receives the checked moves (MovePlan), so applying does not check twice.
   Verdict validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan = nullptr,
                         CheckDepth depth = CheckDepth::Explain) const;
@@ -289,44 +324,70 @@ class CommandState {
   Verdict validate_step_change(const Action& a) const;
   // Actions belong to their phase (warmaster.phase.sequence).
   Verdict validate_phase(const Action& a) const;
+  // The Shooting phase: the players' choices between equally close targets
+  // (shooting_phase.cpp).
+  Verdict validate_shooting(const Action& a) const;
   // The Combat phase may always end: ending it fights the engagements. Its
-  // decisions must name known units, each once, with a usable distance.
+  // decisions must name known units, each once, with a usable distance
+  // (combat_phase.cpp).
   Verdict validate_combat_phase(const Action& a) const;
-  // The one place the Combat phase's engagements are fought (combat.hpp),
-  // when the phase ends, with the players' decisions; its casualties,
-  // retreats, pursuits and units gone from the table carried into the state.
-  void resolve_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice, nlohmann::json* result);
+
+  // Applying each action, one function per rule, each returning what it did
+  // for the describe_* functions (command_apply.cpp):
+  //   off_table_return  return_unit, return_character
+  //   home_back         home_back (the D6 rolled)
+  //   initiative        move_by_initiative
+  //   order             give_order (the touching units when orders begin)
+  //   move              move_ordered_units
+  //   end_orders        end_orders
+  //   character_move    move_character
+  //   end_phase         end_command_phase (the units that recovered), or
+  //                     fight_combat_phase then pass_turn
+  //   shoot             shoot (shooting_phase.cpp)
+  OffTableResult return_unit(int unit, Dice& dice);
+  CharacterOffTable return_character(int character, Dice& dice);
+  int home_back(int unit, const std::string& character, Dice& dice);
+  std::optional<UnitLeftTable> move_by_initiative(const Action& a, const MoveRequest& move, Dice& dice);
+  // Which units may still be ordered, once `group` is ordered by `character`.
+  void follow_orders(const std::string& character, const std::vector<int>& group);
+  OrderRolled give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice);
+  std::vector<UnitLeftTable> move_ordered_units(MovePlan& plan, Dice& dice);
+  void end_orders();
+  CharacterOffTable move_character(const Action& a, const MoveAnswer& answer, Dice& dice);
+  std::vector<std::string> end_command_phase();
   // The Shooting phase of the side whose turn it is, its casualties, drive
   // backs and units driven off the table carried into the state.
-  void apply_shooting(const std::vector<TargetChoice>& choices, Dice& dice, nlohmann::json* result);
+  ShootingResult shoot(const std::vector<TargetChoice>& choices, Dice& dice);
+  // The one place the Combat phase's engagements are fought (combat.hpp),
+  // when the phase ends, with the players' decisions; its casualties,
+  // retreats, pursuits and units gone from the table carried into the state
+  // (combat_phase.cpp).
+  CombatReport fight_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice);
   // The end of the battle by break point, checked after every action that
-  // may remove a unit; `result` (may be null) receives battle_over.
-  void check_break_points(nlohmann::json* result);
+  // may remove a unit.
+  void check_break_points();
   // The turn passes to the other side, whose Command phase begins; the
   // battle ends after the last turn.
-  void pass_turn(nlohmann::json* result);
-  void end_battle(const std::string& reason, int winner, nlohmann::json* result);
+  void pass_turn();
+  void end_battle(const std::string& reason, int winner);
   void require_no_pending_returns(Verdict& v) const;
 
   // Checks one unit's move on `bf` (the movement engine plus the command
   // phase's own conditions), adding violations to `v`.
   MoveAnswer check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v, MoveScratch& scratch,
                              CheckDepth depth = CheckDepth::Explain) const;
-  void apply_character_return(int character, Dice& dice, nlohmann::json* result);
-  // `result` may be null (nothing is described).
-  void place_after_move(int unit, const MoveRequest& req, const MoveAnswer& answer, Dice& dice,
-                        nlohmann::json* result);
+  // A unit whose stands were placed and that is now partly off the table
+  // leaves it and rolls on the off-table chart; nothing otherwise.
+  std::optional<UnitLeftTable> place_after_move(int unit, const MoveAnswer& answer, Dice& dice);
 
   std::shared_ptr<const CommandGame> game_;
   // Shared by clones; changed in place only while this state alone holds it.
   std::shared_ptr<Battlefield> bf_;
-  // The index of *bf_ when index_current_; otherwise of an earlier
-  // battlefield of this game, whose terrain part is reused (terrain never
-  // changes in the Command phase).
-  mutable std::shared_ptr<const MoveIndex> index_;
-  mutable bool index_current_ = false;
-  mutable std::shared_ptr<const std::vector<std::vector<int>>> touching_;  // of *bf_, or null
-  mutable std::vector<std::optional<std::vector<InitiativeCandidate>>> targets_;  // per unit, evade then charge
+  // The index of *bf_ when index_current_ (always, between calls); while an
+  // apply changes the battlefield, of the one before, whose terrain part is
+  // reused (terrain never changes in a battle). Shared by clones.
+  std::shared_ptr<const MoveIndex> index_;
+  bool index_current_ = false;
   int turn_ = 1;
   int side_ = 0;
   Phase phase_ = Phase::Command;

@@ -81,6 +81,10 @@ class MoveScenes;
 struct MoveScenesDelete {
   void operator()(MoveScenes* s) const;
 };
+struct BattlefieldFacts;
+struct BattlefieldFactsDelete {
+  void operator()(BattlefieldFacts* f) const;
+};
 
 // Working space for checking moves, kept by the caller from one check to the
 // next so that a warm check allocates little (the transit scenes' buffers
@@ -99,6 +103,9 @@ struct MoveScenesDelete {
 struct MoveScratch {
   TransitScratch transit;
   std::unique_ptr<MoveScenes, MoveScenesDelete> kept;
+  // What a CommandState worked out about its battlefield (the units
+  // touching, the initiative targets), kept the same way (command_state.hpp).
+  std::unique_ptr<BattlefieldFacts, BattlefieldFactsDelete> facts;
 };
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings = {},
