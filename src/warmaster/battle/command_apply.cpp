@@ -52,7 +52,7 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
                                           std::optional<MoveRequest>* move_out) const {
   Verdict v;
   require_no_pending_returns(v);
-  if (step_ != CommandStep::Initiative || orders_begun_)
+  if (command_.step != CommandStep::Initiative || command_.orders_begun)
     v.add(warmaster::rule_id::initiative_before_orders,
           "initiative moves come before the first order: once an order has been given no unit may use initiative");
   if (a.units.size() > 1)
@@ -270,7 +270,7 @@ CharacterOffTable CommandState::return_character(int ci, Dice& dice) {
 int CommandState::home_back(int ui, const std::string& character, Dice& dice) {
   const int d6 = dice.d6("home back");
   units_[static_cast<std::size_t>(ui)].homed_back = true;
-  pending_ = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", character};
+  command_.pending = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", character};
   return d6;
 }
 
@@ -295,38 +295,38 @@ std::optional<UnitLeftTable> CommandState::move_by_initiative(const Action& a, c
 // end when another begins; a unit or brigade's when another is ordered; a
 // brigade divided after moving finishes one part, then the next.
 void CommandState::follow_orders(const std::string& character, const std::vector<int>& group) {
-  if (!active_character_.empty() && active_character_ != character) {
-    const int prev = character_index(active_character_);
+  if (!command_.active_character.empty() && command_.active_character != character) {
+    const int prev = character_index(command_.active_character);
     if (prev >= 0) chars_[static_cast<std::size_t>(prev)].finished = true;
-    for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
-    family_.clear();
-    last_group_.clear();
+    for (int ui : command_.family) units_[static_cast<std::size_t>(ui)].finished = true;
+    command_.family.clear();
+    command_.last_group.clear();
   }
-  active_character_ = character;
-  const bool continuing = !family_.empty() && std::all_of(group.begin(), group.end(), [&](int ui) {
-    return std::find(family_.begin(), family_.end(), ui) != family_.end();
+  command_.active_character = character;
+  const bool continuing = !command_.family.empty() && std::all_of(group.begin(), group.end(), [&](int ui) {
+    return std::find(command_.family.begin(), command_.family.end(), ui) != command_.family.end();
   });
   if (!continuing) {
-    for (int ui : family_) units_[static_cast<std::size_t>(ui)].finished = true;
-    family_ = group;
+    for (int ui : command_.family) units_[static_cast<std::size_t>(ui)].finished = true;
+    command_.family = group;
   } else {
     const bool disjoint = std::none_of(group.begin(), group.end(), [&](int ui) {
-      return std::find(last_group_.begin(), last_group_.end(), ui) != last_group_.end();
+      return std::find(command_.last_group.begin(), command_.last_group.end(), ui) != command_.last_group.end();
     });
     if (disjoint)
-      for (int ui : last_group_) units_[static_cast<std::size_t>(ui)].finished = true;
+      for (int ui : command_.last_group) units_[static_cast<std::size_t>(ui)].finished = true;
   }
-  last_group_ = group;
+  command_.last_group = group;
 }
 
 // An order: the first of the phase begins ordered movement (its brigades are
 // those touching now), then the test on 2D6, whose move is left pending.
 OrderRolled CommandState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
-  if (!orders_begun_) {
+  if (!command_.orders_begun) {
     // From check(); measured here for a Checked made without it.
-    brigade_touching_ = touching.empty() && !bf_->units.empty() ? measure_touching() : std::move(touching);
-    orders_begun_ = true;
-    step_ = CommandStep::Orders;
+    command_.brigade_touching = touching.empty() && !bf_->units.empty() ? measure_touching() : std::move(touching);
+    command_.orders_begun = true;
+    command_.step = CommandStep::Orders;
   }
   const int ci = character_index(a.character);
   std::vector<int> group;
@@ -352,7 +352,7 @@ OrderRolled CommandState::give_order(const Action& a, std::vector<std::vector<in
     t.allows = "full pace";
   } else {
     cs.failed = true;
-    if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) general_failed_ = true;
+    if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) command_.general_failed = true;
     if (t.factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
       kind = MoveKind::HalfPace;
       t.allows = "half pace, no charge";
@@ -360,7 +360,7 @@ OrderRolled CommandState::give_order(const Action& a, std::vector<std::vector<in
       t.allows = "no move";
     }
   }
-  pending_ = PendingMove{group, kind, 0, "order", {}};
+  command_.pending = PendingMove{group, kind, 0, "order", {}};
   return t;
 }
 
@@ -384,8 +384,8 @@ std::vector<UnitLeftTable> CommandState::move_ordered_units(MovePlan& plan, Dice
 }
 
 void CommandState::end_orders() {
-  step_ = CommandStep::Characters;
-  if (const int ci = character_index(active_character_); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
+  command_.step = CommandStep::Characters;
+  if (const int ci = character_index(command_.active_character); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
 }
 
 namespace {
@@ -444,7 +444,7 @@ std::vector<std::string> CommandState::end_command_phase() {
       }
   }
   phase_ = Phase::Shooting;
-  step_ = CommandStep::Characters;
+  command_.step = CommandStep::Characters;
   refresh_engaged();
   return recovered;
 }
@@ -577,7 +577,7 @@ CommandState::Checked CommandState::check(const Action& in, MoveScratch& scratch
   else if (a.type == ActionType::Initiative) c.verdict = validate_initiative(a, scratch, &c.initiative_move);
   else if (a.type == ActionType::Move) c.verdict = validate_move(a, scratch, &c.move_plan, depth);
   else c.verdict = validate(a, scratch);
-  if (c.verdict.legal() && a.type == ActionType::Order && !orders_begun_) c.touching = touching_now(scratch);
+  if (c.verdict.legal() && a.type == ActionType::Order && !command_.orders_begun) c.touching = touching_now(scratch);
   return c;
 }
 
@@ -590,7 +590,7 @@ nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe
   if (say) res = nlohmann::json::object();
   // Any action other than the move it allows ends a pending move: the units
   // that did not move stay where they are.
-  if (a.type != ActionType::Move) pending_.reset();
+  if (a.type != ActionType::Move) command_.pending.reset();
 
   switch (a.type) {
     case ActionType::OffTableReturn:
@@ -617,11 +617,11 @@ nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe
     }
     case ActionType::Order: {
       const OrderRolled t = give_order(a, std::move(c.touching), dice);
-      if (say) describe_order(a, t, general_failed_, res);
+      if (say) describe_order(a, t, command_.general_failed, res);
       break;
     }
     case ActionType::Move: {
-      pending_.reset();
+      command_.pending.reset();
       if (a.moves.empty()) {
         if (say) res["held"] = true;
         break;

@@ -76,7 +76,7 @@ struct CommandStateAccess {
     const std::vector<int>* last_group;
     const std::vector<std::vector<int>>* brigade_touching;
   };
-  static Read read(const CommandState& s) { return {&s.family_, &s.last_group_, &s.brigade_touching_}; }
+  static Read read(const CommandState& s) { return {&s.command_.family, &s.command_.last_group, &s.command_.brigade_touching}; }
 
   struct Write {
     int* turn;
@@ -96,9 +96,9 @@ struct CommandStateAccess {
     std::string* battle_over_reason;
   };
   static Write write(CommandState& s) {
-    return {&s.turn_,           &s.side_,           &s.phase_,  &s.step_, &s.winner_, &s.units_, &s.chars_,
-            &s.orders_begun_,   &s.general_failed_, &s.active_character_, &s.family_, &s.last_group_,
-            &s.brigade_touching_, &s.pending_,       &s.battle_over_reason_};
+    return {&s.turn_,           &s.side_,           &s.phase_,  &s.command_.step, &s.winner_, &s.units_, &s.chars_,
+            &s.command_.orders_begun,   &s.command_.general_failed, &s.command_.active_character, &s.command_.family, &s.command_.last_group,
+            &s.command_.brigade_touching, &s.command_.pending,       &s.battle_over_reason_};
   }
   // Replaces the battlefield, and builds its move index.
   static void set_battlefield(CommandState& s, std::shared_ptr<Battlefield> bf) {

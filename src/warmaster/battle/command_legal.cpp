@@ -60,11 +60,11 @@ std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
     }
   if (!out.empty()) return out;
 
-  if (pending_ && pending_->kind) {
+  if (command_.pending && command_.pending->kind) {
     Action hold;
     hold.type = ActionType::Move;
     out.push_back(hold);
-    const PendingMove& p = *pending_;
+    const PendingMove& p = *command_.pending;
     const Unit& lead = unit_at(p.units.front());
     Vec2 dir = Rot::from_degrees(lead.stands.empty() ? 0 : lead.stands[0].pose.facing_deg).forward();
     if (p.source == "home back") {
@@ -96,7 +96,7 @@ std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
     }
   }
 
-  if (step_ == CommandStep::Initiative && !orders_begun_) {
+  if (command_.step == CommandStep::Initiative && !command_.orders_begun) {
     for (std::size_t i = 0; i < bf_->units.size(); ++i) {
       const Unit& u = bf_->units[i];
       const UnitStatus& s = units_[i];
@@ -122,8 +122,8 @@ std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
     }
   }
 
-  if (step_ != CommandStep::Characters) {
-    const std::vector<std::vector<int>>& adj = orders_begun_ ? brigade_touching_ : touching_now(scratch);
+  if (command_.step != CommandStep::Characters) {
+    const std::vector<std::vector<int>>& adj = command_.orders_begun ? command_.brigade_touching : touching_now(scratch);
     for (const Character& c : bf_->characters) {
       if (c.side != side_) continue;
       for (std::size_t i = 0; i < bf_->units.size(); ++i) {

@@ -180,13 +180,13 @@ void CommandState::begin_phase() {
     c.return_point = back_at;
     c.returns_next_turn = lost && bf_->characters[i].side == side_;
   }
-  step_ = CommandStep::Initiative;
-  orders_begun_ = general_failed_ = false;
-  active_character_.clear();
-  family_.clear();
-  last_group_.clear();
-  brigade_touching_.clear();
-  pending_.reset();
+  command_.step = CommandStep::Initiative;
+  command_.orders_begun = command_.general_failed = false;
+  command_.active_character.clear();
+  command_.family.clear();
+  command_.last_group.clear();
+  command_.brigade_touching.clear();
+  command_.pending.reset();
 }
 
 // Two units touch when some stand of one is within the contact tolerance of a
@@ -429,7 +429,7 @@ Verdict CommandState::validate_off_table(const Action& a) const {
 Verdict CommandState::validate_step_change(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
-  if (a.type == ActionType::EndOrders && step_ == CommandStep::Characters)
+  if (a.type == ActionType::EndOrders && command_.step == CommandStep::Characters)
     v.add(warmaster::rule_id::command_phase, "ordered movement has already ended");
   return v;
 }
@@ -445,7 +445,7 @@ Verdict CommandState::validate_home_back(const Action& a) const {
   const Unit& u = unit_at(ui);
   const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
   const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
-  if (step_ != CommandStep::Initiative || orders_begun_)
+  if (command_.step != CommandStep::Initiative || command_.orders_begun)
     v.add(warmaster::rule_id::command_home_back, "flyers home back before any order is issued");
   if (u.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", u.id));
   if (c.side != u.side) v.add(warmaster::rule_id::command_home_back, fmt::format("{} is not a friendly character", c.id));
@@ -475,7 +475,7 @@ Verdict CommandState::validate_home_back(const Action& a) const {
 Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   require_no_pending_returns(v);
-  if (step_ == CommandStep::Characters) v.add(warmaster::rule_id::command_phase, "ordered movement has ended");
+  if (command_.step == CommandStep::Characters) v.add(warmaster::rule_id::command_phase, "ordered movement has ended");
   const int ci = character_index(a.character);
   if (ci < 0) {
     v.add(warmaster::rule_id::command_unknown, fmt::format("no character \"{}\"", a.character));
@@ -484,7 +484,7 @@ Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) cons
   const Character& c = bf_->characters[static_cast<std::size_t>(ci)];
   const CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
   if (c.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("{} is not on the side moving", c.id));
-  if (general_failed_)
+  if (command_.general_failed)
     v.add(warmaster::rule_id::command_general_failed, "the General has failed an order: no more orders this phase");
   if (cs.failed)
     v.add(warmaster::rule_id::command_character_failed, fmt::format("{} has failed an order and can issue no more", c.id));
@@ -559,20 +559,20 @@ Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) cons
   // further orders" and "Brigades"): an order either continues the original
   // unit or brigade now being ordered (the whole, a part, or single units of
   // it) or starts with units that have had no order yet.
-  const bool same_character = active_character_ == c.id;
+  const bool same_character = command_.active_character == c.id;
   bool any_in_family = false, all_in_family = true;
   for (int ui : group) {
-    if (same_character && contains_index(family_, ui)) any_in_family = true;
+    if (same_character && contains_index(command_.family, ui)) any_in_family = true;
     else all_in_family = false;
   }
   if (any_in_family && !all_in_family) {
     std::vector<int> inside, outside;
-    for (int ui : group) (contains_index(family_, ui) ? inside : outside).push_back(ui);
+    for (int ui : group) (contains_index(command_.family, ui) ? inside : outside).push_back(ui);
     v.add(warmaster::rule_id::command_brigade_finish,
           fmt::format("{} {} {} to the brigade being ordered ({}) but {} {} not; finish the brigade before "
                       "ordering other units",
                       inside.size() == 1 ? "unit" : "units", join_ids(*bf_, inside),
-                      inside.size() == 1 ? "belongs" : "belong", join_ids(*bf_, family_), join_ids(*bf_, outside),
+                      inside.size() == 1 ? "belongs" : "belong", join_ids(*bf_, command_.family), join_ids(*bf_, outside),
                       outside.size() == 1 ? "does" : "do"));
   }
   if (!any_in_family)
@@ -585,13 +585,13 @@ Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) cons
   if (group.size() > 1) {
     // A brigade must have been touching when ordered movement began, and
     // (after moving) must still touch now.
-    const std::vector<std::vector<int>>& at_start = orders_begun_ ? brigade_touching_ : touching_now(scratch);
+    const std::vector<std::vector<int>>& at_start = command_.orders_begun ? command_.brigade_touching : touching_now(scratch);
     if (!connected(group, at_start))
       v.add(warmaster::rule_id::command_brigade_formed,
             fmt::format("units {} were not touching as one body when ordered movement began: a brigade cannot be "
                         "formed and moved in the same phase",
                         join_ids(*bf_, group)));
-    else if (orders_begun_ && !connected(group, touching_between(*bf_, group, settings().contact_tolerance)))
+    else if (command_.orders_begun && !connected(group, touching_between(*bf_, group, settings().contact_tolerance)))
       v.add(warmaster::rule_id::command_brigade_touching, fmt::format("units {} no longer touch as one body", join_ids(*bf_, group)));
   }
   return v;
@@ -642,11 +642,11 @@ MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveReques
 Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan, CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
-  if (!pending_) {
+  if (!command_.pending) {
     v.add(warmaster::rule_id::command_no_order, "no order or home back is waiting for a move");
     return v;
   }
-  const PendingMove& p = *pending_;
+  const PendingMove& p = *command_.pending;
   if (!p.kind) {
     v.add(warmaster::rule_id::command_failed_order, "a failed further order allows no move");
     return v;
@@ -713,7 +713,7 @@ Verdict CommandState::validate_character_move(const Action& a, MoveScratch& scra
                                               CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
-  if (step_ != CommandStep::Characters)
+  if (command_.step != CommandStep::Characters)
     v.add(warmaster::rule_id::command_character_move, "characters move at the end of the Command phase, after end_orders");
   const int ci = character_index(a.character);
   if (ci < 0) {

@@ -129,6 +129,22 @@ struct PendingMove {
   bool operator==(const PendingMove&) const = default;
 };
 
+// What the Command phase keeps from one action to the next (its steps,
+// orders and the move a passed order allows). The Shooting and Combat
+// phases are one action each (shoot; end_phase), so they keep nothing
+// between actions: what they change is the battlefield and the units' flags.
+struct CommandPhaseState {
+  CommandStep step = CommandStep::Initiative;
+  bool orders_begun = false;
+  bool general_failed = false;
+  std::string active_character;
+  std::vector<int> family;        // the original unit or brigade now being ordered
+  std::vector<int> last_group;    // the units of the last order
+  std::vector<std::vector<int>> brigade_touching;  // neighbours when ordered movement began
+  std::optional<PendingMove> pending;
+  bool operator==(const CommandPhaseState&) const = default;
+};
+
 // The immutable description: the starting battlefield and the settings.
 struct CommandGame {
   Battlefield start;
@@ -164,7 +180,7 @@ class CommandState {
   int side() const { return side_; }
   Phase phase() const { return phase_; }
   // The Command phase's step; in the Shooting and Combat phases, the last one (characters).
-  CommandStep step() const { return step_; }
+  CommandStep step() const { return command_.step; }
   bool battle_over() const { return !battle_over_reason_.empty(); }
   const std::string& battle_over_reason() const { return battle_over_reason_; }
   // The side that won, once the battle is over; -1 for a draw (or while it goes on).
@@ -179,10 +195,11 @@ class CommandState {
   std::vector<std::string> engaged_units() const;
   const std::vector<UnitStatus>& units() const { return units_; }
   const std::vector<CharacterStatus>& characters() const { return chars_; }
-  const std::optional<PendingMove>& pending() const { return pending_; }
-  bool orders_begun() const { return orders_begun_; }
-  bool general_failed() const { return general_failed_; }
-  const std::string& active_character() const { return active_character_; }
+  const std::optional<PendingMove>& pending() const { return command_.pending; }
+  const CommandPhaseState& command_phase() const { return command_; }
+  bool orders_begun() const { return command_.orders_begun; }
+  bool general_failed() const { return command_.general_failed; }
+  const std::string& active_character() const { return command_.active_character; }
 
   // Scratch space (MoveScratch): every call that checks moves has an
   // overload taking the caller's scratch, which is reused from call to call
@@ -391,17 +408,10 @@ class CommandState {
   int turn_ = 1;
   int side_ = 0;
   Phase phase_ = Phase::Command;
-  CommandStep step_ = CommandStep::Initiative;
   int winner_ = -1;
   std::vector<UnitStatus> units_;
   std::vector<CharacterStatus> chars_;
-  bool orders_begun_ = false;
-  bool general_failed_ = false;
-  std::string active_character_;
-  std::vector<int> family_;        // the original unit or brigade now being ordered
-  std::vector<int> last_group_;    // the units of the last order
-  std::vector<std::vector<int>> brigade_touching_;  // neighbours when ordered movement began
-  std::optional<PendingMove> pending_;
+  CommandPhaseState command_;
   std::string battle_over_reason_;
 };
 
