@@ -8,7 +8,7 @@
 
 #include "referee/core/dice.hpp"
 #include "referee/warmaster/battle/battlefield_json.hpp"
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 #include "referee/warmaster/command/orders.hpp"
 #include "referee/warmaster/opponent/command_sim.hpp"
 #include "warmaster_field.hpp"
@@ -56,14 +56,14 @@ void BM_WarmasterOrderTarget(benchmark::State& state) {
 BENCHMARK(BM_WarmasterOrderTarget);
 
 void BM_WarmasterRandomCommandPhase(benchmark::State& state) {
-  auto game = std::make_shared<CommandGame>();
+  auto game = std::make_shared<BattleGame>();
   game->start = field_with_generals();
-  const CommandState start(game);
+  const BattleState start(game);
   Rng rng(7);
   MoveScratch scratch;  // the simulation's working space, kept from phase to phase (one per thread)
   std::int64_t actions = 0;
   for (auto _ : state) {
-    CommandState s = start;  // a cheap clone: the battlefield is shared until a stand moves
+    BattleState s = start;  // a cheap clone: the battlefield is shared until a stand moves
     SeededDice dice(rng.next());
     actions += sim::random_command_phase(s, dice, rng, nullptr, scratch);
   }
@@ -78,15 +78,15 @@ BENCHMARK(BM_WarmasterRandomCommandPhase)->Unit(benchmark::kMicrosecond);
 void BM_WarmasterRandomGame(benchmark::State& state) {
   const BattlefieldFile f =
       load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/shooting.json");
-  auto game = std::make_shared<CommandGame>();
+  auto game = std::make_shared<BattleGame>();
   game->start = f.battlefield;
   game->settings = f.settings;
-  const CommandState start(game);
+  const BattleState start(game);
   Rng rng(11);
   MoveScratch scratch;
   std::int64_t actions = 0, turns = 0, broken = 0;
   for (auto _ : state) {
-    CommandState s = start;
+    BattleState s = start;
     SeededDice dice(rng.next());
     actions += sim::random_battle(s, dice, rng, nullptr, scratch);
     turns += 2 * (s.turn() - 1) + s.side();
@@ -108,16 +108,16 @@ BENCHMARK(BM_WarmasterRandomGame)->Unit(benchmark::kMillisecond);
 void random_games(benchmark::State& state, const std::string& battle) {
   const BattlefieldFile f =
       load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/" + battle + ".json");
-  CommandGame base;
+  BattleGame base;
   base.start = f.battlefield;
   base.settings = f.settings;
   const int copies = static_cast<int>(state.range(0)) / static_cast<int>(base.start.units.size());
-  const CommandState start(copies > 1 ? bench::tiled_game(base, copies) : std::make_shared<const CommandGame>(base));
+  const BattleState start(copies > 1 ? bench::tiled_game(base, copies) : std::make_shared<const BattleGame>(base));
   Rng rng(11);
   MoveScratch scratch;
   std::int64_t actions = 0;
   for (auto _ : state) {
-    CommandState s = start;
+    BattleState s = start;
     SeededDice dice(rng.next());
     actions += sim::random_battle(s, dice, rng, nullptr, scratch);
   }

@@ -16,14 +16,14 @@
 
 #include "referee/core/json_io.hpp"
 #include "referee/warmaster/battle/command_json.hpp"
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 
 namespace referee::warmaster::bench {
 
 inline std::string tile_tag(int copy) { return copy == 0 ? "" : "@" + std::to_string(copy); }
 
-inline std::shared_ptr<const CommandGame> tiled_game(const CommandGame& base, int copies) {
-  auto game = std::make_shared<CommandGame>(base);
+inline std::shared_ptr<const BattleGame> tiled_game(const BattleGame& base, int copies) {
+  auto game = std::make_shared<BattleGame>(base);
   Battlefield& bf = game->start;
   const Battlefield& from = base.start;
   bf.width = from.width * copies;
@@ -55,7 +55,7 @@ inline std::shared_ptr<const CommandGame> tiled_game(const CommandGame& base, in
 // copies)): through the state's JSON, each unit and character written once
 // per copy with its ids tagged and its places shifted. The ids of the phase's
 // bookkeeping (units being ordered, a pending move) stay those of copy 0.
-inline CommandState tiled_state(const CommandState& s, std::shared_ptr<const CommandGame> tiled, int copies) {
+inline BattleState tiled_state(const BattleState& s, std::shared_ptr<const BattleGame> tiled, int copies) {
   const Json j = state_to_json(s);
   const double width = s.battlefield().width;
   auto shift_poses = [](Json& poses, double dx) {

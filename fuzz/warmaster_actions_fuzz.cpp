@@ -21,9 +21,9 @@ using namespace referee;
 using namespace referee::warmaster;
 
 namespace {
-std::shared_ptr<const CommandGame> game() {
-  static std::shared_ptr<const CommandGame> g = [] {
-    auto x = std::make_shared<CommandGame>();
+std::shared_ptr<const BattleGame> game() {
+  static std::shared_ptr<const BattleGame> g = [] {
+    auto x = std::make_shared<BattleGame>();
     Settings s;
     x->start = parse_battlefield(parse_json_text(fuzz::source_file("scenarios/warmaster/default.json"), "default.json"), &s);
     x->settings = s;

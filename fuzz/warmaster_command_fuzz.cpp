@@ -37,9 +37,9 @@ const char* kBattle = R"({
   ]
 })";
 
-std::shared_ptr<const CommandGame> game() {
-  static std::shared_ptr<const CommandGame> g = [] {
-    auto x = std::make_shared<CommandGame>();
+std::shared_ptr<const BattleGame> game() {
+  static std::shared_ptr<const BattleGame> g = [] {
+    auto x = std::make_shared<BattleGame>();
     Settings s;
     x->start = parse_battlefield(parse_json_text(kBattle, "battle"), &s);
     x->settings = s;
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Each line on its own, as an action on the starting state.
   try {
     const Json j = parse_json_text(text, "action");
-    CommandState s(game());
+    BattleState s(game());
     const Action a = parse_action(j, s, "action");
     ScriptedDice dice({3, 4, 5, 2, 6, 1});
     (void)s.validate(a);

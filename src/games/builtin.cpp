@@ -29,7 +29,7 @@ GameType warmaster_entry() {
       {"shooting", "scenarios/warmaster/shooting.json", "Warmaster: missile troops on both sides"},
   };
   t.picture = [](const GameState& s, const std::string& caption) {
-    const warmaster::CommandState* w = typed_state<warmaster::System>(s);
+    const warmaster::BattleState* w = typed_state<warmaster::System>(s);
     return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
   };
   t.board_module = t.name + ".js";  // web/app/<name>.js

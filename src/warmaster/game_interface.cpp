@@ -17,37 +17,37 @@ namespace referee::warmaster {
 
 using WarmasterGame = SystemGame<System>;
 
-std::vector<std::string> System::players(const CommandGame& g) {
+std::vector<std::string> System::players(const BattleGame& g) {
   std::vector<std::string> out;
   for (const Army& a : g.start.armies) out.push_back(a.name);
   return out;
 }
-CommandState System::initial(const std::shared_ptr<const CommandGame>& g) { return CommandState(g); }
-CommandState System::from_json(const std::shared_ptr<const CommandGame>& g, const Json& j, const std::string& path) {
+BattleState System::initial(const std::shared_ptr<const BattleGame>& g) { return BattleState(g); }
+BattleState System::from_json(const std::shared_ptr<const BattleGame>& g, const Json& j, const std::string& path) {
   return warmaster::state_from_json(g, j, path);
 }
-Json System::to_json(const CommandGame&, const CommandState& s) { return state_to_json(s); }
-std::string System::phase(const CommandState& s) {
+Json System::to_json(const BattleGame&, const BattleState& s) { return state_to_json(s); }
+std::string System::phase(const BattleState& s) {
   if (s.phase() == Phase::Command) return std::string("command: ") + to_string(s.step());
   return to_string(s.phase());
 }
-Json System::result(const CommandGame&, const CommandState& s) {
+Json System::result(const BattleGame&, const BattleState& s) {
   return game_result(true, s.winner() < 0 ? std::nullopt : std::optional<int>(s.winner()), s.battle_over_reason());
 }
-Action System::parse(const CommandGame&, const CommandState& s, const Json& action, const std::string& path) {
+Action System::parse(const BattleGame&, const BattleState& s, const Json& action, const std::string& path) {
   return parse_action(action, s, path);
 }
-System::Checked System::check(const CommandGame&, const CommandState& s, const Action& a, bool describe) {
+System::Checked System::check(const BattleGame&, const BattleState& s, const Action& a, bool describe) {
   MoveScratch scratch;
-  return s.check(a, scratch, describe ? CommandState::Describe::Yes : CommandState::Describe::No);
+  return s.check(a, scratch, describe ? BattleState::Describe::Yes : BattleState::Describe::No);
 }
-Json System::do_apply(const CommandGame&, CommandState& s, Checked&& c, Dice& dice, bool describe) {
-  return s.do_apply(std::move(c), dice, describe ? CommandState::Describe::Yes : CommandState::Describe::No);
+Json System::do_apply(const BattleGame&, BattleState& s, Checked&& c, Dice& dice, bool describe) {
+  return s.do_apply(std::move(c), dice, describe ? BattleState::Describe::Yes : BattleState::Describe::No);
 }
-std::vector<Action> System::legal(const CommandGame&, const CommandState& s) { return s.legal_actions(); }
-Json System::action_json(const CommandGame&, const Action& a) { return warmaster::to_json(a); }
+std::vector<Action> System::legal(const BattleGame&, const BattleState& s) { return s.legal_actions(); }
+Json System::action_json(const BattleGame&, const Action& a) { return warmaster::to_json(a); }
 
-std::optional<Json> System::sample(const CommandGame&, const CommandState& s, Rng& rng) {
+std::optional<Json> System::sample(const BattleGame&, const BattleState& s, Rng& rng) {
   // A pending move is continuous: half the time a random slide, kept
   // when it is legal; else one of the listed actions.
   if (s.pending() && s.pending()->kind && (rng.next() & 1)) {
@@ -59,7 +59,7 @@ std::optional<Json> System::sample(const CommandGame&, const CommandState& s, Rn
   return warmaster::to_json(legal[rng.below(legal.size())]);
 }
 
-Chances System::chances(const referee::GameState& self, const CommandGame&, const CommandState& s, const Action& a,
+Chances System::chances(const referee::GameState& self, const BattleGame&, const BattleState& s, const Action& a,
                         const Json& action, const std::string& path) {
   // A Shooting phase rolls a few dice per Attack of every shooting unit,
   // and a Combat phase's end_phase every fighting stand's, beyond counting
@@ -87,7 +87,7 @@ Chances System::chances(const referee::GameState& self, const CommandGame&, cons
   return enumerate_chance(self, action, label, path);
 }
 
-Json System::query(const CommandGame&, const CommandState& s, const std::string& name, const Json& args,
+Json System::query(const BattleGame&, const BattleState& s, const std::string& name, const Json& args,
                    const std::string& path) {
   return answer_query(s, name, args, path);
 }
@@ -96,7 +96,7 @@ std::span<const RuleInfo> System::rules() { return rule_catalogue(); }
 
 std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string& source, const Json& overrides) {
   JsonReader(overrides, "settings").require_object();
-  auto g = std::make_shared<CommandGame>();
+  auto g = std::make_shared<BattleGame>();
   Settings file_settings;
   g->start = parse_battlefield(battlefield, &file_settings);
   // Overrides are read on their own first, so an unknown key is named.
@@ -120,7 +120,7 @@ namespace {
 // state in, the chosen action out as JSON. Each call makes its own scratch:
 // the interface keeps nothing between calls.
 std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
-  const CommandState* s = typed_state<System>(state);
+  const BattleState* s = typed_state<System>(state);
   if (!s || s->battle_over()) return std::nullopt;
   OpponentScratch scratch;
   return warmaster::to_json(choose_opponent_action(*s, rng, OpponentOptions{}, scratch).action);
@@ -133,8 +133,8 @@ std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
 // (docs/rulings.md#warmaster-engaged).
 std::vector<std::pair<std::string, int>> audit(const GameState& before, const Outcome& outcome,
                                                const GameState& after) {
-  const CommandState* b = typed_state<System>(before);
-  const CommandState* a = typed_state<System>(after);
+  const BattleState* b = typed_state<System>(before);
+  const BattleState* a = typed_state<System>(after);
   if (!b || !a) return {};
   const double tol = b->settings().contact_tolerance;
   int into_combat = 0;

@@ -31,9 +31,9 @@ const Golden kGoldens[] = {
      "scenarios/warmaster/command-actions/command-crossroads.json", 11},
 };
 
-std::shared_ptr<const CommandGame> load_game(const std::string& battle) {
+std::shared_ptr<const BattleGame> load_game(const std::string& battle) {
   BattlefieldFile f = load_battlefield_file(kRoot + "/" + battle);
-  auto g = std::make_shared<CommandGame>();
+  auto g = std::make_shared<BattleGame>();
   g->start = std::move(f.battlefield);
   g->settings = f.settings;
   g->scenario = battle;
@@ -81,7 +81,7 @@ TEST_P(GoldenPlaythrough, ReplayingTheGoldenLogGivesTheSameState) {
   const std::string log_path = kRoot + "/tests/warmaster/golden/" + g.name + ".log";
   const GameLog log = GameLog::parse_jsonl(read_text_file(log_path), log_path);
   EXPECT_EQ(log.seed, g.seed);
-  const CommandState s = replay_log(load_game(log.scenario), log, log_path);
+  const BattleState s = replay_log(load_game(log.scenario), log, log_path);
   EXPECT_EQ(state_to_json(s), play_golden(g).final_state);
   EXPECT_EQ(state_to_json(s), parse_json_text(read_text_file(kRoot + "/tests/warmaster/golden/" + g.name + ".state.json"), "state"));
 }

@@ -18,7 +18,7 @@ namespace {
 
 using namespace testing;
 
-Json ask(const CommandState& s, const std::string& name, const Json& args) {
+Json ask(const BattleState& s, const std::string& name, const Json& args) {
   return answer_query(s, name, args, "args", nullptr);
 }
 
@@ -45,7 +45,7 @@ Battlefield archery() {
 // hitting on 4+ with no save, so no hit at all is (1/2)^3 = 1/8, and all
 // three (a stand lost, Hits 3) also 1/8.
 TEST(OddsQueries, ShootingOddsGiveTheEnginesTargetAndTheExactHits) {
-  CommandState s(make_game(archery()));
+  BattleState s(make_game(archery()));
   const Json q = ask(s, "shooting_odds", {{"side", 0}});
   ASSERT_EQ(q["shooters"].size(), 1u);
   EXPECT_EQ(q["shooters"][0]["shooter"], "archers");
@@ -85,7 +85,7 @@ TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   bf.units = {a, b};
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 50, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 50, 110));
-  CommandState s(make_game(bf));
+  BattleState s(make_game(bf));
   const Json q = ask(s, "combat_odds", Json::object());
   ASSERT_EQ(q["engagements"].size(), 1u);
   const Json& e = q["engagements"][0];
@@ -105,7 +105,7 @@ TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   EXPECT_NEAR(e["side_0_wins"].get<double>(), o.a_wins, 1e-12);
   // Armour 4+ on b: each of a's dice does an unsaved hit with 1/2 x 1/2.
   bf.units[1].armour = 4;
-  CommandState armoured(make_game(bf));
+  BattleState armoured(make_game(bf));
   r.b.armour = 4;
   const CombatOdds o2 = combat_odds(r);
   const Json e2 = ask(armoured, "combat_odds", Json::object())["engagements"][0];
@@ -114,7 +114,7 @@ TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   EXPECT_NEAR(e2["side_1_wins"].get<double>(), o2.b_wins, 1e-12);
   // Apart: no engagement.
   bf.units[1].stands = line_unit("b", 1, 50, 60, 180).stands;
-  EXPECT_TRUE(ask(CommandState(make_game(bf)), "combat_odds", Json::object())["engagements"].empty());
+  EXPECT_TRUE(ask(BattleState(make_game(bf)), "combat_odds", Json::object())["engagements"].empty());
 }
 
 // U (side 0) faces E1 13 cm away: the engine's evade is straight back by
@@ -126,7 +126,7 @@ TEST(OddsQueries, EvadePlanIsWhereTheEnginesEvadeGoes) {
   bf.units.push_back(line_unit("E1", 1, 60, 65, 180));
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
-  CommandState s(make_game(bf));
+  BattleState s(make_game(bf));
   const Json q = ask(s, "evade_plan", {{"unit", "U"}, {"enemy", "E1"}});
   ASSERT_TRUE(q["possible"].get<bool>());
   EXPECT_NEAR(q["distance"].get<double>(), 20.0, 1e-3);
@@ -152,7 +152,7 @@ TEST(WarmasterChargePlan, SlidesOnIntoContactAndApplyingItCharges) {
   bf.units.push_back(line_unit("E1", 1, 60, 66, 180));
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
-  CommandState s(make_game(bf));
+  BattleState s(make_game(bf));
   // From where it stands: 14 cm on.
   const Json q = ask(s, "charge_plan", {{"unit", "U"}, {"target", "E1"}});
   EXPECT_TRUE(q["legal"].get<bool>()) << q.dump();

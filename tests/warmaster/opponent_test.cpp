@@ -140,7 +140,7 @@ Unit opp_profile(Unit u, int attacks, int hits, int armour) {
   return u;
 }
 
-OpponentChoice opp_choose(const CommandState& s, std::uint64_t seed = 1) {
+OpponentChoice opp_choose(const BattleState& s, std::uint64_t seed = 1) {
   Rng rng(seed);
   OpponentScratch scratch;
   return choose_opponent_action(s, rng, OpponentOptions{}, scratch);
@@ -154,7 +154,7 @@ TEST(Opponent, ChargesAWeakEnemyInTheOpenByInitiativeWhenTheOddsFavourIt) {
   const Unit knights = opp_profile(line_unit("knights", 0, 60, 50, 0, TroopType::Cavalry), 3, 3, 4);
   const Unit levy = opp_profile(line_unit("levy", 1, 60, 65, 180), 1, 3, 0);
   Battlefield bf = opp_duel(knights, levy);
-  CommandState s(make_game(bf));
+  BattleState s(make_game(bf));
   ASSERT_TRUE(status(s, "knights").near_enemy_at_start);
   EXPECT_GT(charge_value(s.battlefield(), unit(s, "knights"), unit(s, "levy"), s.settings()), 0.5);
   const OpponentChoice c = opp_choose(s);
@@ -173,7 +173,7 @@ TEST(Opponent, ChargesAWeakEnemyInTheOpenByInitiativeWhenTheOddsFavourIt) {
 TEST(Opponent, EvadesAndDoesNotChargeWhenTheOddsArePoor) {
   const Unit levy = opp_profile(line_unit("levy", 0, 60, 50), 1, 3, 0);
   const Unit ogres = opp_profile(line_unit("ogres", 1, 60, 65, 180), 5, 4, 5);
-  CommandState s(make_game(opp_duel(levy, ogres)));
+  BattleState s(make_game(opp_duel(levy, ogres)));
   // The ogres charging the levy would win far more often than lose.
   EXPECT_GT(charge_value(s.battlefield(), unit(s, "ogres"), unit(s, "levy"), s.settings()), 0.8);
   const OpponentChoice c = opp_choose(s);
@@ -191,7 +191,7 @@ TEST(Opponent, EvadesAndDoesNotChargeWhenTheOddsArePoor) {
 TEST(Opponent, ShootsInTheShootingPhaseAndEndsTheCombatPhase) {
   const Unit bows = opp_profile(line_unit("bows", 0, 60, 20), 1, 3, 0);
   const Unit foe = opp_profile(line_unit("foe", 1, 60, 45, 180), 3, 3, 6);
-  CommandState s(make_game(opp_duel(bows, foe)));
+  BattleState s(make_game(opp_duel(bows, foe)));
   SeededDice dice(3);
   int guard = 0;
   while (s.phase() == Phase::Command && guard++ < 20) {
@@ -209,12 +209,12 @@ TEST(Opponent, KeepsShootersAtRangeInsteadOfOrderingThemForward) {
   Unit xbows = opp_profile(line_unit("xbows", 0, 60, 20), 1, 3, 0);
   xbows.missile = Missile::Crossbow;
   const Unit foe = opp_profile(line_unit("foe", 1, 60, 45, 180), 3, 3, 6);
-  CommandState s(make_game(opp_duel(xbows, foe)));
+  BattleState s(make_game(opp_duel(xbows, foe)));
   const OpponentChoice c = opp_choose(s);
   EXPECT_NE(c.action.type, ActionType::Order) << c.reason;
   // Without a missile weapon, the same unit is ordered to advance.
   Unit foot = opp_profile(line_unit("foot", 0, 60, 20), 3, 3, 6);
-  CommandState t(make_game(opp_duel(foot, foe)));
+  BattleState t(make_game(opp_duel(foot, foe)));
   const OpponentChoice d = opp_choose(t);
   EXPECT_EQ(d.action.type, ActionType::Order) << d.reason;
 }
@@ -229,7 +229,7 @@ TEST(Opponent, IssuesTheHeroesOrdersBeforeTheGenerals) {
   bf.characters.push_back(character("gen", 0, CharacterRole::General, 9, 80, 20));
   bf.characters.push_back(character("hero", 0, CharacterRole::Hero, 8, 40, 20));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 80, 115));
-  CommandState s(make_game(bf));
+  BattleState s(make_game(bf));
   const OpponentChoice c = opp_choose(s);
   ASSERT_EQ(c.action.type, ActionType::Order) << c.reason;
   EXPECT_EQ(c.action.character, "hero");
@@ -254,7 +254,7 @@ Battlefield gang_field(bool friend_beside) {
 
 TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
   {
-    CommandState s(make_game(gang_field(false)));
+    BattleState s(make_game(gang_field(false)));
     const double alone = charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings());
     EXPECT_LT(alone, 0.3);
     // Two more stands of Attacks 3 charging in the open: 8 dice more.
@@ -263,7 +263,7 @@ TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
     ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
     EXPECT_FALSE(c.action.charge) << c.reason;  // it evades
   }
-  CommandState s(make_game(gang_field(true)));
+  BattleState s(make_game(gang_field(true)));
   const OpponentChoice c = opp_choose(s);
   ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
   EXPECT_TRUE(c.action.charge) << c.reason;
@@ -285,7 +285,7 @@ TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
 TEST(Opponent, TakesEvenChargesLateInABattleItIsNotWinning) {
   Settings late;
   late.turn_limit = 2;  // turn 1 of 2: one turn after this one
-  CommandState s(make_game(gang_field(false), late));
+  BattleState s(make_game(gang_field(false), late));
   const double v = charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings());
   ASSERT_LT(v, 0.3);
   ASSERT_GE(v, OpponentOptions{}.press_charge_margin);
@@ -308,7 +308,7 @@ TEST(Opponent, TheHeroGoesToTheFlankFurthestFromTheGeneral) {
   bf.characters.push_back(character("gen", 0, CharacterRole::General, 9, 40, 20));
   bf.characters.push_back(character("hero", 0, CharacterRole::Hero, 8, 45, 20));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 90, 118));
-  CommandState s(make_game(bf));
+  BattleState s(make_game(bf));
   SeededDice dice(2);
   std::optional<Vec2> hero_to, gen_to;
   for (int guard = 0; guard < 60 && s.phase() == Phase::Command; ++guard) {

@@ -1,5 +1,5 @@
 // Warmaster on the one game interface (core/game.hpp): a layer over the
-// typed CommandState, as OpenSpiel's ChessState sits over ChessBoard.
+// typed BattleState, as OpenSpiel's ChessState sits over ChessBoard.
 // Actions and states are the JSON of docs/warmaster-command.md; the named
 // queries are those of queries.hpp.
 #pragma once
@@ -9,7 +9,7 @@
 
 #include "referee/core/game.hpp"
 #include "referee/core/game_adapter.hpp"
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 
 namespace referee::warmaster {
 
@@ -25,33 +25,33 @@ std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string
 // nullptr for a state of another system.
 // Warmaster described for the one adapter (core/game_adapter.hpp). The
 // interface's state is SystemState<System>; typed_state<System> (core) gives
-// the CommandState behind one.
+// the BattleState behind one.
 struct System {
-  using Context = CommandGame;
-  using State = CommandState;
+  using Context = BattleGame;
+  using State = BattleState;
   using Action = warmaster::Action;
-  using Checked = CommandState::Checked;
+  using Checked = BattleState::Checked;
   static constexpr std::string_view name = "warmaster";
 
-  static std::vector<std::string> players(const CommandGame& g);
-  static CommandState initial(const std::shared_ptr<const CommandGame>& g);
-  static CommandState from_json(const std::shared_ptr<const CommandGame>& g, const Json& j, const std::string& path);
-  static Json to_json(const CommandGame& g, const CommandState& s);
-  static int side(const CommandGame&, const CommandState& s) { return s.side(); }
-  static int turn(const CommandState& s) { return s.turn(); }
+  static std::vector<std::string> players(const BattleGame& g);
+  static BattleState initial(const std::shared_ptr<const BattleGame>& g);
+  static BattleState from_json(const std::shared_ptr<const BattleGame>& g, const Json& j, const std::string& path);
+  static Json to_json(const BattleGame& g, const BattleState& s);
+  static int side(const BattleGame&, const BattleState& s) { return s.side(); }
+  static int turn(const BattleState& s) { return s.turn(); }
   // "command: initiative", "command: orders", "command: characters", "shooting", "combat".
-  static std::string phase(const CommandState& s);
-  static bool over(const CommandGame&, const CommandState& s) { return s.battle_over(); }
-  static Json result(const CommandGame& g, const CommandState& s);
-  static Action parse(const CommandGame& g, const CommandState& s, const Json& action, const std::string& path);
-  static Checked check(const CommandGame& g, const CommandState& s, const Action& a, bool describe);
-  static Json do_apply(const CommandGame& g, CommandState& s, Checked&& c, Dice& dice, bool describe);
-  static std::vector<Action> legal(const CommandGame& g, const CommandState& s);
-  static Json action_json(const CommandGame& g, const Action& a);
-  static std::optional<Json> sample(const CommandGame& g, const CommandState& s, Rng& rng);
-  static Chances chances(const referee::GameState& self, const CommandGame& g, const CommandState& s, const Action& a,
+  static std::string phase(const BattleState& s);
+  static bool over(const BattleGame&, const BattleState& s) { return s.battle_over(); }
+  static Json result(const BattleGame& g, const BattleState& s);
+  static Action parse(const BattleGame& g, const BattleState& s, const Json& action, const std::string& path);
+  static Checked check(const BattleGame& g, const BattleState& s, const Action& a, bool describe);
+  static Json do_apply(const BattleGame& g, BattleState& s, Checked&& c, Dice& dice, bool describe);
+  static std::vector<Action> legal(const BattleGame& g, const BattleState& s);
+  static Json action_json(const BattleGame& g, const Action& a);
+  static std::optional<Json> sample(const BattleGame& g, const BattleState& s, Rng& rng);
+  static Chances chances(const referee::GameState& self, const BattleGame& g, const BattleState& s, const Action& a,
                          const Json& action, const std::string& path);
-  static Json query(const CommandGame& g, const CommandState& s, const std::string& name, const Json& args,
+  static Json query(const BattleGame& g, const BattleState& s, const std::string& name, const Json& args,
                     const std::string& path);
   static std::vector<QueryInfo> queries();
   static std::span<const RuleInfo> rules();

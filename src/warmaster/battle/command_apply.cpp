@@ -9,7 +9,7 @@
 #include "battle/command_internal.hpp"
 #include "referee/warmaster/battle/battlefield_json.hpp"
 #include "referee/warmaster/combat/combat.hpp"
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 #include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
 #include "referee/warmaster/movement/sight.hpp"
@@ -48,7 +48,7 @@ Vec2 edge_where_left(const Battlefield& bf, const Character& c, Vec2 start) {
 
 }  // namespace
 
-Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
+Verdict BattleState::validate_initiative(const Action& a, MoveScratch& scratch,
                                           std::optional<MoveRequest>* move_out) const {
   Verdict v;
   require_no_pending_returns(v);
@@ -171,13 +171,13 @@ Verdict CommandState::validate_initiative(const Action& a, MoveScratch& scratch,
   return v;
 }
 
-std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, const std::string& enemy,
+std::optional<MoveRequest> BattleState::compute_evade(const std::string& unit, const std::string& enemy,
                                                        const std::vector<std::string>& burst_through) const {
   MoveScratch scratch;
   return compute_evade(unit, enemy, burst_through, scratch);
 }
 
-std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, const std::string& enemy,
+std::optional<MoveRequest> BattleState::compute_evade(const std::string& unit, const std::string& enemy,
                                                        const std::vector<std::string>& burst_through,
                                                        MoveScratch& scratch) const {
   const Unit* u = bf_->find_unit(unit);
@@ -192,7 +192,7 @@ std::optional<MoveRequest> CommandState::compute_evade(const std::string& unit, 
 
 // After a unit's stands are placed: a unit partly off the table leaves it and
 // rolls on the off-table chart (the movement engine's resolve_off_table).
-std::optional<UnitLeftTable> CommandState::place_after_move(int ui, const MoveAnswer& answer, Dice& dice) {
+std::optional<UnitLeftTable> BattleState::place_after_move(int ui, const MoveAnswer& answer, Dice& dice) {
   const Unit& u = unit_at(ui);
   if (!answer.leaves_table && !any_stand_off_table(*bf_, u)) return std::nullopt;
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];
@@ -224,7 +224,7 @@ std::optional<UnitLeftTable> CommandState::place_after_move(int ui, const MoveAn
 
 // A unit that left the table on a 1-2 rolls again at the start of its side's
 // turn (docs/rulings.md#warmaster-command-off-the-table).
-OffTableResult CommandState::return_unit(int ui, Dice& dice) {
+OffTableResult BattleState::return_unit(int ui, Dice& dice) {
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];
   OffTableResult r = resolve_off_table(unit_at(ui), dice);
   // A 1-2 waits off the table again: the flag is set anew when its
@@ -250,7 +250,7 @@ OffTableResult CommandState::return_unit(int ui, Dice& dice) {
 // its side's turn (docs/rulings.md#warmaster-command-characters-leaving-table): 1-2
 // and it stays off; 3-4 and it is back where it left but makes no move this
 // turn; 5-6 and it is back and may move. It may issue orders once back.
-CharacterOffTable CommandState::return_character(int ci, Dice& dice) {
+CharacterOffTable BattleState::return_character(int ci, Dice& dice) {
   CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
   CharacterOffTable out;
   const OffTableResult& r = *(out.roll = resolve_off_table(bf_->characters[static_cast<std::size_t>(ci)].id, 0, dice));
@@ -267,7 +267,7 @@ CharacterOffTable CommandState::return_character(int ci, Dice& dice) {
 
 // Home back (a flyer returning to a character): the D6 rolled sets the
 // distance of the move it allows.
-int CommandState::home_back(int ui, const std::string& character, Dice& dice) {
+int BattleState::home_back(int ui, const std::string& character, Dice& dice) {
   const int d6 = dice.d6("home back");
   units_[static_cast<std::size_t>(ui)].homed_back = true;
   command_.pending = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", character};
@@ -276,7 +276,7 @@ int CommandState::home_back(int ui, const std::string& character, Dice& dice) {
 
 // A charge or an evade by initiative, with the move checked (the engine's,
 // for an evade left to it); an evade confuses the friends it bursts through.
-std::optional<UnitLeftTable> CommandState::move_by_initiative(const Action& a, const MoveRequest& req, Dice& dice) {
+std::optional<UnitLeftTable> BattleState::move_by_initiative(const Action& a, const MoveRequest& req, Dice& dice) {
   const int ui = unit_index(a.unit);
   Battlefield& bf = mutable_battlefield();
   place_move(bf, req);
@@ -294,7 +294,7 @@ std::optional<UnitLeftTable> CommandState::move_by_initiative(const Action& a, c
 // Which units may still be ordered after this order: a character's orders
 // end when another begins; a unit or brigade's when another is ordered; a
 // brigade divided after moving finishes one part, then the next.
-void CommandState::follow_orders(const std::string& character, const std::vector<int>& group) {
+void BattleState::follow_orders(const std::string& character, const std::vector<int>& group) {
   if (!command_.active_character.empty() && command_.active_character != character) {
     const int prev = character_index(command_.active_character);
     if (prev >= 0) chars_[static_cast<std::size_t>(prev)].finished = true;
@@ -321,7 +321,7 @@ void CommandState::follow_orders(const std::string& character, const std::vector
 
 // An order: the first of the phase begins ordered movement (its brigades are
 // those touching now), then the test on 2D6, whose move is left pending.
-OrderRolled CommandState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
+OrderRolled BattleState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
   if (!command_.orders_begun) {
     // From check(); measured here for a Checked made without it.
     command_.brigade_touching = touching.empty() && !bf_->units.empty() ? measure_touching() : std::move(touching);
@@ -366,7 +366,7 @@ OrderRolled CommandState::give_order(const Action& a, std::vector<std::vector<in
 
 // The move an order or a home back allows, as checked: the battlefield after
 // every move was worked out while validating (or the moves are placed).
-std::vector<UnitLeftTable> CommandState::move_ordered_units(MovePlan& plan, Dice& dice) {
+std::vector<UnitLeftTable> BattleState::move_ordered_units(MovePlan& plan, Dice& dice) {
   if (plan.after) replace_battlefield(std::move(plan.after));
   else
     for (const MoveRequest& req : plan.requests) place_move(mutable_battlefield(), req);
@@ -383,7 +383,7 @@ std::vector<UnitLeftTable> CommandState::move_ordered_units(MovePlan& plan, Dice
   return left;
 }
 
-void CommandState::end_orders() {
+void BattleState::end_orders() {
   command_.step = CommandStep::Characters;
   if (const int ci = character_index(command_.active_character); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
 }
@@ -404,7 +404,7 @@ MoveRequest character_request(const Action& a) {
 // it is lost for the rest of the game (the 1-2 re-roll is not modelled for
 // characters); 3-6 and it is put back at once at the point of the edge where
 // it left.
-CharacterOffTable CommandState::move_character(const Action& a, const MoveAnswer& answer, Dice& dice) {
+CharacterOffTable BattleState::move_character(const Action& a, const MoveAnswer& answer, Dice& dice) {
   const int ci = character_index(a.character);
   const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
   Battlefield& bf = mutable_battlefield();
@@ -431,7 +431,7 @@ CharacterOffTable CommandState::move_character(const Action& a, const MoveAnswer
 // The end of the Command phase: confused units recover at the end of their
 // own Command phase (public facts, "Confusion"); the side's Shooting phase
 // follows. Returns the units that recovered.
-std::vector<std::string> CommandState::end_command_phase() {
+std::vector<std::string> BattleState::end_command_phase() {
   std::vector<std::string> recovered;
   bool any_confused = false;
   for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
@@ -518,7 +518,7 @@ void describe_character_move(const Action& a, const CharacterOffTable& r, nlohma
 // The end of the battle, which only the action applied can have brought (a
 // finished battle refuses every action), and what comes next after an
 // action that ends a phase.
-void describe_what_next(const CommandState& s, ActionType applied, nlohmann::json& res) {
+void describe_what_next(const BattleState& s, ActionType applied, nlohmann::json& res) {
   if (s.battle_over()) {
     res["battle_over"] = s.battle_over_reason();
     res["winner"] = s.winner() < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.winner());
@@ -546,12 +546,12 @@ Action canonical(const Action& in) {
 }
 }  // namespace
 
-ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describe) {
+ActionOutcome BattleState::apply(const Action& in, Dice& dice, Describe describe) {
   MoveScratch scratch;
   return apply(in, dice, describe, scratch);
 }
 
-ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describe, MoveScratch& scratch) {
+ActionOutcome BattleState::apply(const Action& in, Dice& dice, Describe describe, MoveScratch& scratch) {
   Checked c = check(in, scratch, describe);
   ActionOutcome out;
   if (!c.verdict.legal()) {
@@ -565,7 +565,7 @@ ActionOutcome CommandState::apply(const Action& in, Dice& dice, Describe describ
   return out;
 }
 
-CommandState::Checked CommandState::check(const Action& in, MoveScratch& scratch, Describe describe) const {
+BattleState::Checked BattleState::check(const Action& in, MoveScratch& scratch, Describe describe) const {
   Checked c;
   c.action = canonical(in);
   const Action& a = c.action;
@@ -583,7 +583,7 @@ CommandState::Checked CommandState::check(const Action& in, MoveScratch& scratch
 
 // Each action by the function of its rule, then what it did described for
 // the log (not at all for Describe::No: simulations keep no log).
-nlohmann::json CommandState::do_apply(Checked&& c, Dice& dice, Describe describe) {
+nlohmann::json BattleState::do_apply(Checked&& c, Dice& dice, Describe describe) {
   const Action& a = c.action;
   const bool say = describe == Describe::Yes;
   nlohmann::json res;

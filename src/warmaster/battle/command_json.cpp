@@ -39,7 +39,7 @@ MoveRequest parse_move_at(const Json& j, const Battlefield& bf, const std::strin
 Json pose_json(const Pose& p) { return Json{{"x", p.position.x}, {"y", p.position.y}, {"facing", p.facing_deg}}; }
 }  // namespace
 
-Action parse_action(const Json& j, const CommandState& state, const std::string& path) {
+Action parse_action(const Json& j, const BattleState& state, const std::string& path) {
   const Battlefield& bf = state.battlefield();
   JsonReader r(j, path);
   r.require_object();
@@ -209,9 +209,9 @@ Json poses_json(const std::vector<Stand>& stands) {
 // Everything later play depends on is written, so that state_from_json
 // resumes the game exactly; the move index is not state and is built anew
 // (the touching units and initiative targets are the caller's MoveScratch's).
-Json state_to_json(const CommandState& s) {
+Json state_to_json(const BattleState& s) {
   const Battlefield& bf = s.battlefield();
-  const CommandStateAccess::Read p = CommandStateAccess::read(s);
+  const BattleStateAccess::Read p = BattleStateAccess::read(s);
   Json j;
   j["turn"] = s.turn();
   j["side"] = s.side();
@@ -434,14 +434,14 @@ std::optional<PendingMove> read_pending(const JsonReader& pm, const Battlefield&
 }
 }  // namespace
 
-CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json& j, const std::string& path) {
+BattleState state_from_json(std::shared_ptr<const BattleGame> game, const Json& j, const std::string& path) {
   const Battlefield& start = game->start;
   JsonReader r(j, path);
   r.require_object();
   r.allow_only({"turn", "side", "phase", "step", "orders_begun", "general_failed", "active_character", "battle_over",
                 "battle_over_reason", "winner", "ordering", "last_ordered", "pending", "units", "characters"});
-  CommandState s(game);
-  CommandStateAccess::Write p = CommandStateAccess::write(s);
+  BattleState s(game);
+  BattleStateAccess::Write p = BattleStateAccess::write(s);
   Battlefield bf = start;
 
   *p.turn = r.integer("turn", 1, 1000);
@@ -519,24 +519,24 @@ CommandState state_from_json(std::shared_ptr<const CommandGame> game, const Json
   *p.last_group = read_unit_refs(r, "last_ordered", start, 4);
 
   *p.pending = read_pending(r.at("pending"), start);
-  CommandStateAccess::set_battlefield(s, std::make_shared<Battlefield>(std::move(bf)));
+  BattleStateAccess::set_battlefield(s, std::make_shared<Battlefield>(std::move(bf)));
   return s;
 }
 
-Json legal_actions_json(const CommandState& s) {
+Json legal_actions_json(const BattleState& s) {
   Json out = Json::array();
   for (const Action& a : s.legal_actions()) out.push_back(to_json(a));
   return out;
 }
 
-PlayReport play_actions(std::shared_ptr<const CommandGame> game, std::uint64_t seed, const Json& actions,
+PlayReport play_actions(std::shared_ptr<const BattleGame> game, std::uint64_t seed, const Json& actions,
                         const std::string& path) {
   PlayReport rep;
   rep.log.system = "warmaster";
   rep.log.seed = seed;
   rep.log.scenario = game->scenario;
   to_json(rep.log.settings, game->settings);
-  CommandState state(game);
+  BattleState state(game);
   SeededDice dice(seed);
   if (!actions.is_array()) throw InputError(path, "expected an array of actions");
   for (std::size_t i = 0; i < actions.size(); ++i) {
@@ -549,8 +549,8 @@ PlayReport play_actions(std::shared_ptr<const CommandGame> game, std::uint64_t s
   return rep;
 }
 
-CommandState replay_log(std::shared_ptr<const CommandGame> game, const GameLog& log, const std::string& source_name) {
-  CommandState state(game);
+BattleState replay_log(std::shared_ptr<const BattleGame> game, const GameLog& log, const std::string& source_name) {
+  BattleState state(game);
   SeededDice dice(log.seed);
   for (const LogEntry& e : log.entries) {
     // One entry per line after the header line.

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "battle/command_internal.hpp"
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 #include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
 #include "referee/warmaster/movement/sight.hpp"
@@ -14,12 +14,12 @@
 namespace referee::warmaster {
 
 
-std::vector<Action> CommandState::legal_actions() const {
+std::vector<Action> BattleState::legal_actions() const {
   MoveScratch scratch;
   return legal_actions(scratch);
 }
 
-std::vector<Action> CommandState::legal_actions(MoveScratch& scratch) const {
+std::vector<Action> BattleState::legal_actions(MoveScratch& scratch) const {
   std::vector<Action> out;
   if (battle_over()) return out;
   if (phase_ == Phase::Shooting) {

@@ -315,7 +315,7 @@ namespace {
 // odds are shooting_odds over the pooled Attacks, so they are exact when the
 // shooters fire in one go; the engine rolls them unit by unit, which gives
 // the same distribution of the total.
-Json shooting_odds_query(const CommandState& s, const JsonReader& r, std::string* text) {
+Json shooting_odds_query(const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"side"});
   const int side = r.integer_or("side", s.side(), 0, 1);
   const Battlefield& bf = s.battlefield();
@@ -397,7 +397,7 @@ std::vector<double> unsaved_hits(int dice, int needed, int armour) {
 // modifiers, each target's position and Armour, supporting stands) exactly as
 // the phase will; the chance of each result follows from the dice alone.
 // Pursuit rounds depend on the first round's outcome and are not included.
-Json combat_odds_query(const CommandState& s, const JsonReader& r, std::string* text) {
+Json combat_odds_query(const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({});
   CombatOptions options;
   for (std::size_t i = 0; i < s.units().size(); ++i)
@@ -450,9 +450,9 @@ Json combat_odds_query(const CommandState& s, const JsonReader& r, std::string* 
   return {{"side", s.side()}, {"rule", warmaster::rule_id::combat_hits}, {"engagements", engagements}};
 }
 
-// The engine's own evade (CommandState::compute_evade, plan_evade), shown
+// The engine's own evade (BattleState::compute_evade, plan_evade), shown
 // before a player chooses it: the stands' poses at its end, or why none.
-Json evade_plan_query(const CommandState& s, const JsonReader& r, std::string* text) {
+Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "enemy", "burst_through"});
   const Battlefield& bf = s.battlefield();
   const std::string unit = r.string("unit"), enemy = r.string("enemy");
@@ -493,7 +493,7 @@ Json evade_plan_query(const CommandState& s, const JsonReader& r, std::string* t
 
 }  // namespace
 
-Json answer_query(const CommandState& s, const std::string& name, const Json& args, const std::string& path,
+Json answer_query(const BattleState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text) {
   if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan") {
     JsonReader r(args, path);
@@ -514,7 +514,7 @@ Json answer_query(const CommandState& s, const std::string& name, const Json& ar
     if (!s.battlefield().find_unit(units.back())) u.fail(fmt::format("no unit \"{}\" on the battlefield", units.back()));
   }
   if (units.empty() || units.size() > 4) r.fail("units", "one unit, or a brigade of up to four");
-  const CommandState::OrderQuestion q = s.ask_order(character, units);
+  const BattleState::OrderQuestion q = s.ask_order(character, units);
   Json j = order_target_json(q.target);
   j["distance"] = q.factors.distance;
   j["legal"] = q.verdict.legal();

@@ -13,14 +13,14 @@ double uniform01(Rng& rng) { return static_cast<double>(rng.next() >> 11) * (1.0
 
 // apply() validates first and changes nothing when the action is illegal.
 // Nobody reads the outcome's JSON unless there is an observer.
-bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* observer, int& applied,
+bool try_apply(BattleState& s, const Action& a, Dice& dice, const Observer* observer, int& applied,
                MoveScratch& scratch) {
   if (observer) {
-    const CommandState before = s;
-    const ActionOutcome o = s.apply(a, dice, CommandState::Describe::Yes, scratch);
+    const BattleState before = s;
+    const ActionOutcome o = s.apply(a, dice, BattleState::Describe::Yes, scratch);
     if (!o.verdict.legal()) return false;
     (*observer)(before, a, o, s);
-  } else if (!s.apply(a, dice, CommandState::Describe::No, scratch).verdict.legal()) {
+  } else if (!s.apply(a, dice, BattleState::Describe::No, scratch).verdict.legal()) {
     return false;
   }
   ++applied;
@@ -29,7 +29,7 @@ bool try_apply(CommandState& s, const Action& a, Dice& dice, const Observer* obs
 
 }  // namespace
 
-Action random_slide(const CommandState& s, Rng& rng) {
+Action random_slide(const BattleState& s, Rng& rng) {
   Action a;
   a.type = ActionType::Move;
   const PendingMove& p = *s.pending();
@@ -54,7 +54,7 @@ Action random_slide(const CommandState& s, Rng& rng) {
 namespace {
 
 // After an order or a home back: a random move if it is legal, else hold.
-void move_or_hold(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied,
+void move_or_hold(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied,
                   MoveScratch& scratch) {
   if (!s.pending() || !s.pending()->kind) return;
   if (try_apply(s, random_slide(s, rng), dice, observer, applied, scratch)) return;
@@ -65,12 +65,12 @@ void move_or_hold(CommandState& s, Dice& dice, Rng& rng, const Observer* observe
 
 }  // namespace
 
-int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
+int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_command_phase(s, dice, rng, observer, scratch);
 }
 
-int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   int applied = 0;
   if (s.battle_over() || s.phase() != Phase::Command) return 0;
   const Battlefield* bf = &s.battlefield();
@@ -171,12 +171,12 @@ int random_command_phase(CommandState& s, Dice& dice, Rng& rng, const Observer* 
   return applied;
 }
 
-int random_turn(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
+int random_turn(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_turn(s, dice, rng, observer, scratch);
 }
 
-int random_turn(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+int random_turn(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   int applied = random_command_phase(s, dice, rng, observer, scratch);
   Action shoot;
   shoot.type = ActionType::Shoot;
@@ -187,19 +187,19 @@ int random_turn(CommandState& s, Dice& dice, Rng& rng, const Observer* observer,
   return applied;
 }
 
-int random_battle(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch,
+int random_battle(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch,
                   int max_turns) {
   int applied = 0;
   for (int t = 0; t < max_turns && !s.battle_over(); ++t) applied += random_turn(s, dice, rng, observer, scratch);
   return applied;
 }
 
-bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer) {
+bool random_legal_action(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_legal_action(s, dice, rng, observer, scratch);
 }
 
-bool random_legal_action(CommandState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+bool random_legal_action(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   const std::vector<Action> legal = s.legal_actions(scratch);
   if (legal.empty()) return false;
   const Action& a = legal[rng.below(legal.size())];

@@ -39,7 +39,7 @@ Vec2 centroid(const Unit& u) {
   return u.stands.empty() ? c : c * (1.0 / static_cast<double>(u.stands.size()));
 }
 
-bool on_table(const CommandState& s, std::size_t i) {
+bool on_table(const BattleState& s, std::size_t i) {
   return !s.battlefield().units[i].stands.empty() && !s.units()[i].off_table && !s.units()[i].destroyed;
 }
 
@@ -585,7 +585,7 @@ std::vector<MoveRequest> lined_up_charges(const Unit& u, const Unit& e) {
 }
 
 struct Ctx {
-  const CommandState& s;
+  const BattleState& s;
   const Battlefield& bf;
   const Settings& settings;
   Rng& rng;
@@ -945,7 +945,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
 
 // --- Orders ---------------------------------------------------------------------
 
-bool orderable(const CommandState& s, std::size_t i) {
+bool orderable(const BattleState& s, std::size_t i) {
   const Unit& u = s.battlefield().units[i];
   const UnitStatus& st = s.units()[i];
   return u.side == s.side() && on_table(s, i) && !st.frozen && !u.engaged && !u.confused && !st.used_initiative &&
@@ -968,7 +968,7 @@ int needed_for(const Ctx& c, const Character& ch, const std::vector<const Unit*>
   return order_needed(order_factors(c.bf, c.index, ch, group, previous, bonus));
 }
 
-bool character_can_order(const CommandState& s, std::size_t ci) {
+bool character_can_order(const BattleState& s, std::size_t ci) {
   const CharacterStatus& cs = s.characters()[ci];
   return s.battlefield().characters[ci].side == s.side() && !cs.failed && !cs.finished && !cs.lost &&
          !s.general_failed();
@@ -1276,7 +1276,7 @@ Action shoot_action(const Ctx& c) {
 }
 
 Candidate choose(const Ctx& c) {
-  const CommandState& s = c.s;
+  const BattleState& s = c.s;
   Action end_phase;
   end_phase.type = ActionType::EndPhase;
   if (s.phase() == Phase::Shooting)
@@ -1314,7 +1314,7 @@ Candidate choose(const Ctx& c) {
 
 }  // namespace
 
-OpponentChoice choose_opponent_action(const CommandState& s, Rng& rng, const OpponentOptions& options,
+OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const OpponentOptions& options,
                                       OpponentScratch& scratch) {
   // Bounds that let questions read only what is near: the enemies' longest
   // charge, and how far a charge's value (charge_value) can lie from 0: the

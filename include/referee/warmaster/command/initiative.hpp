@@ -1,7 +1,7 @@
 // Moving by initiative (movement text, "Moving by initiative" and "The path
 // of evaders"; docs/rulings.md#warmaster-command-the-evade): which enemy a unit may charge or evade,
 // which enemies it may ignore, and the evade line. Pure functions of a
-// battlefield; the game state (command_state.hpp) decides when they apply.
+// battlefield; the game state (battle_state.hpp) decides when they apply.
 #pragma once
 
 #include <optional>

@@ -27,7 +27,7 @@
 //   kept; melee units stop short of contact, shooters stop inside range.
 // - Characters: each moves to stay within 20 cm of its units, behind them,
 //   and keeps clear of enemies.
-// Every action returned validates (CommandState::validate); when none of
+// Every action returned validates (BattleState::validate); when none of
 // its own does, it falls back to the legal actions listed by the state.
 //
 // Error bounds: the odds are those of one combat round with every stand
@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "referee/core/dice.hpp"
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 
 namespace referee::warmaster {
 
@@ -112,7 +112,7 @@ struct OpponentChoice {
 // The next action for the current side of `s`; EndPhase-type actions when
 // nothing else is wanted. `rng` varies headings by a few degrees, so games
 // with different seeds differ. The state must not be over.
-OpponentChoice choose_opponent_action(const CommandState& s, Rng& rng, const OpponentOptions& options,
+OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const OpponentOptions& options,
                                       OpponentScratch& scratch);
 
 // Odds of `charger` charging `target` now, one round: P(charger wins) -

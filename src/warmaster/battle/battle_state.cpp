@@ -1,4 +1,4 @@
-#include "referee/warmaster/battle/command_state.hpp"
+#include "referee/warmaster/battle/battle_state.hpp"
 #include "referee/warmaster/model/rule_ids.hpp"
 
 #include <algorithm>
@@ -71,7 +71,7 @@ std::optional<ActionType> action_type_from_string(const std::string& s) {
 
 // --- Construction and turn bookkeeping ---------------------------------------
 
-CommandState::CommandState(std::shared_ptr<const CommandGame> game)
+BattleState::BattleState(std::shared_ptr<const BattleGame> game)
     : game_(std::move(game)), bf_(std::make_shared<Battlefield>(game_->start)) {
   units_.resize(bf_->units.size());
   chars_.resize(bf_->characters.size());
@@ -82,7 +82,7 @@ CommandState::CommandState(std::shared_ptr<const CommandGame> game)
   build_move_index();
 }
 
-void CommandState::refresh_engaged() {
+void BattleState::refresh_engaged() {
   const std::vector<char> engaged = engaged_now(*bf_, settings().contact_tolerance);
   bool same = true;
   for (std::size_t i = 0; i < engaged.size() && same; ++i) same = bf_->units[i].engaged == (engaged[i] != 0);
@@ -91,13 +91,13 @@ void CommandState::refresh_engaged() {
   for (std::size_t i = 0; i < engaged.size(); ++i) bf.units[i].engaged = engaged[i] != 0;
 }
 
-int CommandState::unit_index(const std::string& id) const {
+int BattleState::unit_index(const std::string& id) const {
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].id == id) return static_cast<int>(i);
   return -1;
 }
 
-int CommandState::character_index(const std::string& id) const {
+int BattleState::character_index(const std::string& id) const {
   for (std::size_t i = 0; i < bf_->characters.size(); ++i)
     if (bf_->characters[i].id == id) return static_cast<int>(i);
   return -1;
@@ -106,20 +106,20 @@ int CommandState::character_index(const std::string& id) const {
 // Copy on write: states share one battlefield until one of them moves a stand,
 // so cloning a state copies only the flags. A state that holds its
 // battlefield alone (it has moved since it was cloned) changes it in place.
-Battlefield& CommandState::mutable_battlefield() {
+Battlefield& BattleState::mutable_battlefield() {
   if (bf_.use_count() == 1) index_current_ = false;
   else replace_battlefield(std::make_shared<Battlefield>(*bf_));
   return *bf_;
 }
 
-void CommandState::replace_battlefield(std::shared_ptr<Battlefield> bf) {
+void BattleState::replace_battlefield(std::shared_ptr<Battlefield> bf) {
   bf_ = std::move(bf);
   index_current_ = false;
 }
 
 // Once per apply that changed the battlefield, however many stands moved: a
 // new index, sharing the terrain part of the one before.
-void CommandState::build_move_index() {
+void BattleState::build_move_index() {
   if (index_current_) return;
   index_ = index_ ? std::make_shared<const MoveIndex>(*bf_, *index_) : std::make_shared<const MoveIndex>(*bf_);
   index_current_ = true;
@@ -127,7 +127,7 @@ void CommandState::build_move_index() {
 
 void BattlefieldFactsDelete::operator()(BattlefieldFacts* f) const { delete f; }
 
-BattlefieldFacts& CommandState::facts(MoveScratch& scratch) const {
+BattlefieldFacts& BattleState::facts(MoveScratch& scratch) const {
   if (!scratch.facts) scratch.facts.reset(new BattlefieldFacts);
   BattlefieldFacts& f = *scratch.facts;
   if (f.index != index_->serial()) {
@@ -138,7 +138,7 @@ BattlefieldFacts& CommandState::facts(MoveScratch& scratch) const {
   return f;
 }
 
-const std::vector<InitiativeCandidate>& CommandState::initiative_targets(const std::string& unit, bool charge,
+const std::vector<InitiativeCandidate>& BattleState::initiative_targets(const std::string& unit, bool charge,
                                                                          MoveScratch& scratch) const {
   static const std::vector<InitiativeCandidate> none;
   const int ui = unit_index(unit);
@@ -148,7 +148,7 @@ const std::vector<InitiativeCandidate>& CommandState::initiative_targets(const s
   return *slot;
 }
 
-std::vector<InitiativeCandidate> CommandState::initiative_targets(const std::string& unit, bool charge) const {
+std::vector<InitiativeCandidate> BattleState::initiative_targets(const std::string& unit, bool charge) const {
   const int ui = unit_index(unit);
   if (ui < 0) return {};
   return initiative_candidates(*bf_, move_index(), unit_at(ui), settings(), charge);
@@ -157,7 +157,7 @@ std::vector<InitiativeCandidate> CommandState::initiative_targets(const std::str
 // The start of a side's Command phase: per-turn flags are cleared, and the
 // units within 20 cm of an enemy now are the ones that may use initiative
 // (movement text, "Moving by initiative": "at the start of the Command phase").
-void CommandState::begin_phase() {
+void BattleState::begin_phase() {
   refresh_engaged();
   const std::vector<char> near_enemy = enemies_within(*bf_, side_, 20.0);
   for (std::size_t i = 0; i < units_.size(); ++i) {
@@ -192,15 +192,15 @@ void CommandState::begin_phase() {
 // Two units touch when some stand of one is within the contact tolerance of a
 // stand of the other (docs/rulings.md#warmaster-command-brigades). This is how
 // brigades are recognised.
-const std::vector<std::vector<int>>& CommandState::touching_now(MoveScratch& scratch) const {
+const std::vector<std::vector<int>>& BattleState::touching_now(MoveScratch& scratch) const {
   BattlefieldFacts& f = facts(scratch);
   if (!f.touching) f.touching = measure_touching();
   return *f.touching;
 }
 
-std::vector<std::vector<int>> CommandState::touching_now() const { return measure_touching(); }
+std::vector<std::vector<int>> BattleState::touching_now() const { return measure_touching(); }
 
-std::vector<std::vector<int>> CommandState::measure_touching() const {
+std::vector<std::vector<int>> BattleState::measure_touching() const {
   const Battlefield& bf = *bf_;
   const MoveIndex& index = move_index();
   std::vector<std::vector<int>> adj(bf.units.size());
@@ -239,7 +239,7 @@ std::vector<std::vector<int>> CommandState::measure_touching() const {
   return adj;
 }
 
-void CommandState::end_battle(const std::string& reason, int winner) {
+void BattleState::end_battle(const std::string& reason, int winner) {
   battle_over_reason_ = reason;
   winner_ = winner;
 }
@@ -247,7 +247,7 @@ void CommandState::end_battle(const std::string& reason, int winner) {
 // docs/rulings.md#warmaster-break-point: an army that has lost its break
 // point in units withdraws at once, and the battle ends. Both at once (the
 // texts never say how) is a draw.
-void CommandState::check_break_points() {
+void BattleState::check_break_points() {
   bool broken[2] = {false, false};
   int lost[2] = {0, 0}, points[2] = {0, 0};
   for (int side = 0; side < 2; ++side) {
@@ -275,7 +275,7 @@ void CommandState::check_break_points() {
 // Side 0 moves first, so a turn is complete when side 1's Combat phase ends
 // (docs/rulings.md#warmaster-turn-limit). The clock still moves on, so the
 // state shows the turn that will not be played.
-void CommandState::pass_turn() {
+void BattleState::pass_turn() {
   side_ = 1 - side_;
   if (side_ == 0) ++turn_;
   phase_ = Phase::Command;
@@ -293,12 +293,12 @@ void CommandState::pass_turn() {
 
 // --- Validation ----------------------------------------------------------------
 
-Verdict CommandState::validate(const Action& a) const {
+Verdict BattleState::validate(const Action& a) const {
   MoveScratch scratch;
   return validate(a, scratch);
 }
 
-Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
+Verdict BattleState::validate(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   if (battle_over()) {
     v.add(warmaster::rule_id::command_battle_over, "the battle is over: " + battle_over_reason_);
@@ -321,7 +321,7 @@ Verdict CommandState::validate(const Action& a, MoveScratch& scratch) const {
 
 // Play sheet, "SEQUENCE: 1. Command 2. Shoot 3. Combat"
 // (docs/rulings.md#warmaster-turn-sequence): each action belongs to one phase.
-Verdict CommandState::validate_phase(const Action& a) const {
+Verdict BattleState::validate_phase(const Action& a) const {
   Verdict v;
   const char* side_name = side_ == 0 ? "side 0" : "side 1";
   switch (phase_) {
@@ -359,7 +359,7 @@ Verdict CommandState::validate_phase(const Action& a) const {
   return v;
 }
 
-std::vector<std::string> CommandState::engaged_units() const {
+std::vector<std::string> BattleState::engaged_units() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].engaged && !bf_->units[i].stands.empty() && !units_[i].off_table && !units_[i].destroyed)
@@ -369,14 +369,14 @@ std::vector<std::string> CommandState::engaged_units() const {
 
 // Units that took the field (had stands when the battle began) and are now
 // destroyed: by casualties, routed, or off the table for good.
-int CommandState::units_lost(int side) const {
+int BattleState::units_lost(int side) const {
   int lost = 0;
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].side == side && !game_->start.units[i].stands.empty() && units_[i].destroyed) ++lost;
   return lost;
 }
 
-int CommandState::break_point(int side) const {
+int BattleState::break_point(int side) const {
   const Battlefield& start = game_->start;
   if (side >= 0 && static_cast<std::size_t>(side) < start.armies.size() &&
       start.armies[static_cast<std::size_t>(side)].break_point > 0)
@@ -386,7 +386,7 @@ int CommandState::break_point(int side) const {
   return (units + 1) / 2;
 }
 
-void CommandState::require_no_pending_returns(Verdict& v) const {
+void BattleState::require_no_pending_returns(Verdict& v) const {
   for (std::size_t i = 0; i < units_.size(); ++i)
     if (units_[i].returns_next_turn && bf_->units[i].side == side_)
       v.add(warmaster::rule_id::command_off_table_return,
@@ -399,7 +399,7 @@ void CommandState::require_no_pending_returns(Verdict& v) const {
                         bf_->characters[i].id));
 }
 
-Verdict CommandState::validate_off_table(const Action& a) const {
+Verdict BattleState::validate_off_table(const Action& a) const {
   Verdict v;
   if (!a.character.empty()) {
     const int ci = character_index(a.character);
@@ -426,7 +426,7 @@ Verdict CommandState::validate_off_table(const Action& a) const {
   return v;
 }
 
-Verdict CommandState::validate_step_change(const Action& a) const {
+Verdict BattleState::validate_step_change(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
   if (a.type == ActionType::EndOrders && command_.step == CommandStep::Characters)
@@ -434,7 +434,7 @@ Verdict CommandState::validate_step_change(const Action& a) const {
   return v;
 }
 
-Verdict CommandState::validate_home_back(const Action& a) const {
+Verdict BattleState::validate_home_back(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
   const int ui = unit_index(a.unit);
@@ -472,7 +472,7 @@ Verdict CommandState::validate_home_back(const Action& a) const {
   return v;
 }
 
-Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) const {
+Verdict BattleState::validate_order(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   require_no_pending_returns(v);
   if (command_.step == CommandStep::Characters) v.add(warmaster::rule_id::command_phase, "ordered movement has ended");
@@ -597,7 +597,7 @@ Verdict CommandState::validate_order(const Action& a, MoveScratch& scratch) cons
   return v;
 }
 
-CommandState::OrderQuestion CommandState::ask_order(const std::string& character,
+BattleState::OrderQuestion BattleState::ask_order(const std::string& character,
                                                     const std::vector<std::string>& units) const {
   OrderQuestion q;
   Action a;
@@ -612,7 +612,7 @@ CommandState::OrderQuestion CommandState::ask_order(const std::string& character
   return q;
 }
 
-std::optional<OrderFactors> CommandState::order_factors_now(const std::string& character,
+std::optional<OrderFactors> BattleState::order_factors_now(const std::string& character,
                                                             const std::vector<std::string>& units) const {
   const int ci = character_index(character);
   std::vector<const Unit*> group;
@@ -629,7 +629,7 @@ std::optional<OrderFactors> CommandState::order_factors_now(const std::string& c
   return order_factors(*bf_, move_index(), bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
 }
 
-MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
+MoveAnswer BattleState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
                                          MoveScratch& scratch, CheckDepth depth) const {
   // Moves checked on the current battlefield share its index; a brigade's
   // later units are checked on the battlefield its earlier moves leave.
@@ -639,7 +639,7 @@ MoveAnswer CommandState::check_unit_move(const Battlefield& bf, const MoveReques
   return ans;
 }
 
-Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan, CheckDepth depth) const {
+Verdict BattleState::validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan, CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
   if (!command_.pending) {
@@ -709,7 +709,7 @@ Verdict CommandState::validate_move(const Action& a, MoveScratch& scratch, MoveP
   return v;
 }
 
-Verdict CommandState::validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer,
+Verdict BattleState::validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer,
                                               CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);

@@ -1,5 +1,5 @@
 // A Warmaster battle as a game (OpenSpiel style): an immutable game
-// description (CommandGame), a cheap-to-clone state (CommandState) that holds
+// description (BattleGame), a cheap-to-clone state (BattleState) that holds
 // the battlefield positions and the per-turn flags, validation that never
 // changes the state, and application that rolls through the given Dice.
 //
@@ -146,7 +146,7 @@ struct CommandPhaseState {
 };
 
 // The immutable description: the starting battlefield and the settings.
-struct CommandGame {
+struct BattleGame {
   Battlefield start;
   Settings settings;
   std::string scenario;            // file or name, for the log
@@ -158,7 +158,7 @@ struct CommandGame {
 struct UnitLeftTable;
 struct OrderRolled;
 struct CharacterOffTable;
-// What CommandState works out about one battlefield and keeps in the
+// What BattleState works out about one battlefield and keeps in the
 // caller's MoveScratch (command_internal.hpp).
 struct BattlefieldFacts;
 
@@ -169,11 +169,11 @@ struct ActionOutcome {
   nlohmann::json result;           // for the log: test, needed, passed, moves...
 };
 
-class CommandState {
+class BattleState {
  public:
-  explicit CommandState(std::shared_ptr<const CommandGame> game);
+  explicit BattleState(std::shared_ptr<const BattleGame> game);
 
-  const CommandGame& game() const { return *game_; }
+  const BattleGame& game() const { return *game_; }
   const Settings& settings() const { return game_->settings; }
   const Battlefield& battlefield() const { return *bf_; }
   int turn() const { return turn_; }
@@ -300,7 +300,7 @@ class CommandState {
   const MoveIndex& move_index() const { return *index_; }
 
  private:
-  friend struct CommandStateAccess;
+  friend struct BattleStateAccess;
   int unit_index(const std::string& id) const;
   int character_index(const std::string& id) const;
   const Unit& unit_at(int i) const { return bf_->units[static_cast<std::size_t>(i)]; }
@@ -397,7 +397,7 @@ class CommandState {
   // leaves it and rolls on the off-table chart; nothing otherwise.
   std::optional<UnitLeftTable> place_after_move(int unit, const MoveAnswer& answer, Dice& dice);
 
-  std::shared_ptr<const CommandGame> game_;
+  std::shared_ptr<const BattleGame> game_;
   // Shared by clones; changed in place only while this state alone holds it.
   std::shared_ptr<Battlefield> bf_;
   // The index of *bf_ when index_current_ (always, between calls); while an
