@@ -221,7 +221,10 @@ function renderStatus() {
   const step = $('replay-step');
   step.max = String(g.position);
   if (!ctx.replay) step.value = String(g.position);
-  $('replay-label').textContent = ctx.replay ? `step ${ctx.replay.step} of ${ctx.replay.steps}` : `step ${g.position} (live)`;
+  // A replay names the action that led to the step shown.
+  $('replay-label').textContent = ctx.replay
+    ? `step ${ctx.replay.step} of ${ctx.replay.steps}${ctx.replay.action ? `: ${describeAction(ctx.replay.action)}` : ' (the start)'}`
+    : `step ${g.position} (live)`;
   $('replay-live').disabled = !ctx.replay;
   renderPlayers();
 }

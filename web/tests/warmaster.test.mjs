@@ -108,6 +108,11 @@ test('the default Warmaster battle: reach, odds, an order rolled, legal and ille
   await page.waitForFunction((old) => location.hash.slice(1) !== old, id);
   assert.equal(await page.locator('#log-list li').count(), position - 1);
   await page.locator('#replay-step').fill('0');
+  await page.waitForFunction(() => /step 0 of \d+ \(the start\)/.test(document.getElementById('replay-label').textContent));
+  // Step 1 is named by its action, in words.
+  await page.locator('#replay-step').fill('1');
+  await page.waitForFunction(() => /^step 1 of \d+: Order /.test(document.getElementById('replay-label').textContent));
+  await page.locator('#replay-step').fill('0');
   await page.waitForFunction(() => /step 0 of/.test(document.getElementById('replay-label').textContent));
   const y0 = await page.evaluate(() => document.querySelector('polygon.stand[data-unit="emp-halberd-1"][data-stand="1"]').getAttribute('points'));
   await page.click('#replay-live');
