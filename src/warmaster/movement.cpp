@@ -679,7 +679,7 @@ std::uint64_t next_index_serial() {
 MoveIndex::MoveIndex(const Battlefield& bf) : serial_(next_index_serial()) {
   auto terrain = std::make_shared<GridIndex>(bf.table().inflated(20), 10.0);
   for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain->insert(static_cast<int>(i), bf.terrain[i].bounds);
-  terrain->prepare();
+  terrain->lay_out();
   terrain_ = std::move(terrain);
   index_units(bf, nullptr);
 }
@@ -729,7 +729,7 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
     units_ = GridIndex(world, std::max(10.0, std::sqrt(area / static_cast<double>(n))));
     for (std::size_t i = 0; i < n; ++i)
       if (unit_present_[i]) units_.insert(static_cast<int>(i), unit_boxes_[i]);
-    units_.prepare();
+    units_.lay_out();
   }
 }
 

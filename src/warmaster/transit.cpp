@@ -235,7 +235,7 @@ void TransitScene::Impl::build_index() {
   const double extent = std::max(world.max.x - world.min.x, world.max.y - world.min.y);
   grid.reset(world, std::max(15.0, extent / 64));
   for (std::size_t i = 0; i < fixed_count; ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
-  grid.prepare();
+  grid.lay_out();
   gates.clear();
   gates_done.assign(fixed_count, 0);
   gates_regions.clear();
