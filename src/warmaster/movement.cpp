@@ -165,7 +165,7 @@ bool moves(const StandRoute& r) { return r.poses.size() > 1; }
 // --- Clear path (docs/rulings.md#warmaster-transit-model) ------------------
 // Is some leg of `poses` (one that moves) blocked in `scene`? Legality only,
 // with no reasons written: those are made for the legs that stay blocked.
-bool any_leg_blocked(const TransitScene& scene, const std::vector<Pose>& poses) {
+bool any_leg_blocked(TransitScene& scene, const std::vector<Pose>& poses) {
   for (std::size_t k = 0; k + 1 < poses.size(); ++k)
     if (poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1])) return true;
   return false;
@@ -529,7 +529,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   TransitOptions near_legs;
   if (!whole_battle) near_legs.region = area.inflated(margin);
   near_legs.index = index;
-  const TransitScene scene(bf, *c, settings, near_legs, scratch);
+  TransitScene scene(bf, *c, settings, near_legs, scratch);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -553,7 +553,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       const double bound = 2 * a.allowance;
       TransitOptions around;
       around.index = index;
-      const TransitScene whole(bf, *c, settings, around, scratch);
+      TransitScene whole(bf, *c, settings, around, scratch);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
         route.poses = *planned;
         route.planned = true;
