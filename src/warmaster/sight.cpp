@@ -466,17 +466,22 @@ std::optional<Segment> SightSearch::critical_line(const Viewpoint& v, const Targ
     if (b.box.overlaps(local))
       for (Vec2 p : b.poly.points)
         if (local.contains(p)) pts.push_back(p);
-  Vec2 e = v.edge.b - v.edge.a;
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    for (std::size_t j = i + 1; j < pts.size(); ++j) {
-      Vec2 d = pts[j] - pts[i];
+  // The edge and the points are read into locals once: the inner loop runs
+  // for every pair of points and is the search's hottest.
+  const Vec2 a = v.edge.a, e = v.edge.b - a;
+  const Vec2* const pt = pts.data();
+  const std::size_t n = pts.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 from = pt[i], from_a = from - a;
+    for (std::size_t j = i + 1; j < n; ++j) {
+      Vec2 d = pt[j] - from;
       if (length_squared(d) < 1e-18) continue;
       double den = cross(e, d);
       if (std::abs(den) < 1e-12) continue;
       // Where the line meets the viewer edge.
-      double s = cross(pts[i] - v.edge.a, d) / den;
+      double s = cross(from_a, d) / den;
       if (s < -1e-12 || s > 1 + 1e-12) continue;
-      Vec2 p = v.edge.a + e * std::clamp(s, 0.0, 1.0);
+      Vec2 p = a + e * std::clamp(s, 0.0, 1.0);
       if (dot(d, perp(e)) < 0) d = -d;
       // Where the ray from p along d first meets the target.
       Segment ray{p, p + d * (1000.0 / length(d))};
