@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -542,18 +543,15 @@ void GridIndex::insert(int id, const Aabb& box) {
 void GridIndex::clear() {
   boxes_.clear();
   ids_ascending_ = true;
-  laid_out_ = false;
-}
-
-void GridIndex::prepare() {
-  if (!laid_out_) lay_out();
+  laid_out_ = true;  // nothing to lay out: an empty index is scanned
 }
 
 // Two passes over the entries: count per cell, turn the counts into offsets,
 // then drop each entry into its cells. Anything reaching off the world is
 // kept aside and checked on every query: rare, and it keeps boxes off the
 // table (units leaving it) correct. A default-constructed index has no cells.
-void GridIndex::lay_out() const {
+void GridIndex::lay_out() {
+  if (laid_out_) return;
   laid_out_ = true;
   if (boxes_.size() <= kScanUpTo) return;  // scanned, no cells
   const bool has_cells = nx_ > 0 && ny_ > 0;
@@ -589,20 +587,27 @@ void GridIndex::lay_out() const {
                 [&](std::size_t c) { cell_entries_[static_cast<std::size_t>(fill_[c]++)] = static_cast<int>(i); });
 }
 
+// Every entry in insertion order: the answer for few entries (no cells are
+// laid out for them), and for inserts not laid out.
+void GridIndex::scan(const Aabb& box, std::vector<int>& out) const {
+  const std::size_t first = out.size();
+  for (const Entry& e : boxes_)
+    if (e.box.overlaps(box)) out.push_back(e.id);
+  if (!ids_ascending_) std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+}
+
 // An entry lying in several cells is reported only from the first of its
 // cells the query visits (its lowest cell within the query's range), so
-// there are no repeats to remove and no visit stamps: a prepared index is
-// never written by a query. Entries reaching off the world are kept out of
-// the cells and checked on every query.
+// there are no repeats to remove and no visit stamps: a query never writes
+// the index. Entries reaching off the world are kept out of the cells and
+// checked on every query.
 void GridIndex::query(const Aabb& box, std::vector<int>& out) const {
-  if (!laid_out_) lay_out();
-  const std::size_t first = out.size();
-  if (boxes_.size() <= kScanUpTo) {
-    for (const Entry& e : boxes_)
-      if (e.box.overlaps(box)) out.push_back(e.id);
-    if (!ids_ascending_) std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+  assert(laid_out_ && "GridIndex: lay_out() after the last insert, before querying");
+  if (!laid_out_ || boxes_.size() <= kScanUpTo) {
+    scan(box, out);
     return;
   }
+  const std::size_t first = out.size();
   for (int index : outside_)
     if (boxes_[static_cast<std::size_t>(index)].box.overlaps(box)) out.push_back(boxes_[static_cast<std::size_t>(index)].id);
   // In one cell, with nothing from outside_, entries come in insertion order.

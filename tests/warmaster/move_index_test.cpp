@@ -130,7 +130,7 @@ TEST(MoveIndex, SceneThroughTheIndexHoldsWhatTheScanFinds) {
     scan.region = random_box(rng, bf);
     TransitOptions indexed = scan;
     indexed.index = &index;
-    const TransitScene a(bf, u, {}, scan), b(bf, u, {}, indexed);
+    TransitScene a(bf, u, {}, scan), b(bf, u, {}, indexed);
     const auto ga = a.gates(), gb = b.gates();
     ASSERT_EQ(ga.size(), gb.size()) << "trial " << trial;
     for (std::size_t k = 0; k < ga.size(); ++k) {

@@ -63,8 +63,8 @@ TEST(MoveScratch, ScenesSharingAScratchPlanTheSameRoutes) {
   for (int trial = 0; trial < 60; ++trial) {
     const Unit& u = bf.units[rng.below(bf.units.size())];
     const Unit& w = bf.units[rng.below(bf.units.size())];
-    const TransitScene a(bf, u, {}, {}, &shared), b(bf, w, {}, {}, &shared);
-    const TransitScene own_a(bf, u, {}, {}), own_b(bf, w, {}, {});
+    TransitScene a(bf, u, {}, {}, &shared), b(bf, w, {}, {}, &shared);
+    TransitScene own_a(bf, u, {}, {}), own_b(bf, w, {}, {});
     const Pose from_a = u.stands[0].pose, from_b = w.stands[0].pose;
     Pose to = from_a;
     to.position += Vec2{bench::uniform(rng, -30, 30), bench::uniform(rng, -30, 30)};

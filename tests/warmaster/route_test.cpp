@@ -25,7 +25,7 @@ double centre_length(const std::vector<Pose>& p) {
 
 // Every leg of a planned route must pass check_leg: the planner and the
 // checker share one model.
-void expect_legal(const TransitScene& scene, const std::vector<Pose>& route) {
+void expect_legal(TransitScene& scene, const std::vector<Pose>& route) {
   for (std::size_t i = 1; i < route.size(); ++i) {
     auto v = scene.check_leg(route[i - 1], route[i], "stand 1");
     EXPECT_TRUE(v.empty()) << "leg " << i << ": " << (v.empty() ? "" : v[0].reason);

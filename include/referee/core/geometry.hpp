@@ -218,11 +218,14 @@ Polygon to_polygon(const OrientedRect& r);
 // chosen by the caller. The grid is rebuilt, not updated, when the scene changes:
 // scenes are small (hundreds of items) and rebuilding is cheaper than bookkeeping.
 //
-// Inserts are only recorded; the cells are laid out flat (compressed rows:
-// one offset per cell into one array of entries) by prepare() or the first
-// query after an insert, so building an index costs a few allocations however
-// many cells a box covers. Once prepared, const queries may run from several
-// threads at once.
+// Inserts are only recorded; lay_out() then lays the cells out flat
+// (compressed rows: one offset per cell into one array of entries), so
+// building an index costs a few allocations however many cells a box covers.
+// The builder calls lay_out() after its inserts; a query of an index with
+// inserts not laid out is a bug (asserted in debug builds; a release build
+// answers it by scanning every box, the same ids, slowly). Threads: once laid
+// out, const queries may run on several threads at once; reset, insert, clear
+// and lay_out may not run alongside anything else on the same index.
 class GridIndex {
  public:
   GridIndex() = default;
@@ -234,8 +237,10 @@ class GridIndex {
   void reset(Aabb world, double cell_size);
   void insert(int id, const Aabb& box);
   void clear();
-  // Lays the cells out now (queries otherwise do it on first use).
-  void prepare();
+  // Lays the cells out over the boxes inserted; nothing to do when they are
+  // laid out already. Queries need it after the last insert.
+  void lay_out();
+  bool laid_out() const { return laid_out_; }
   // Appends the ids whose boxes overlap `box` to `out`, each once, in ascending order.
   void query(const Aabb& box, std::vector<int>& out) const;
   std::vector<int> query(const Aabb& box) const;
@@ -255,7 +260,7 @@ class GridIndex {
   int cell_x(double x) const;
   int cell_y(double y) const;
   bool inside_world(const Aabb& box) const;
-  void lay_out() const;
+  void scan(const Aabb& box, std::vector<int>& out) const;
 
   Aabb world_{};
   double cell_ = 1;
@@ -263,12 +268,12 @@ class GridIndex {
   int ny_ = 0;
   std::vector<Entry> boxes_;
   bool ids_ascending_ = true;  // ids were inserted in ascending order: entry order is id order
-  mutable bool laid_out_ = true;
-  mutable std::vector<int> cell_start_;    // nx_ * ny_ + 1 offsets into cell_entries_
-  mutable std::vector<int> cell_entries_;  // indices into boxes_, cell by cell
-  mutable std::vector<int> outside_;       // entries that reach beyond the world box
-  mutable std::vector<Cells> cells_of_;    // per entry
-  mutable std::vector<int> fill_;          // lay_out's cursor per cell
+  bool laid_out_ = true;           // the cells below hold every entry of boxes_
+  std::vector<int> cell_start_;    // nx_ * ny_ + 1 offsets into cell_entries_
+  std::vector<int> cell_entries_;  // indices into boxes_, cell by cell
+  std::vector<int> outside_;       // entries that reach beyond the world box
+  std::vector<Cells> cells_of_;    // per entry
+  std::vector<int> fill_;          // lay_out's cursor per cell (a member so its storage is kept)
 };
 
 }  // namespace referee

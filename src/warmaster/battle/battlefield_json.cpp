@@ -199,6 +199,7 @@ void check_no_overlaps(const Battlefield& bf, const Settings& settings) {
   for (const auto& r : refs) world = world.merged(r.rect.bounds());
   GridIndex index(world, 10.0);
   for (std::size_t i = 0; i < refs.size(); ++i) index.insert(static_cast<int>(i), refs[i].rect.bounds());
+  index.lay_out();
   std::vector<int> near;
   for (std::size_t i = 0; i < refs.size(); ++i) {
     near.clear();

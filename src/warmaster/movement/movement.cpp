@@ -165,7 +165,7 @@ bool moves(const StandRoute& r) { return r.poses.size() > 1; }
 // --- Clear path (docs/rulings.md#warmaster-transit-model) ------------------
 // Is some leg of `poses` (one that moves) blocked in `scene`? Legality only,
 // with no reasons written: those are made for the legs that stay blocked.
-bool any_leg_blocked(const TransitScene& scene, const std::vector<Pose>& poses) {
+bool any_leg_blocked(TransitScene& scene, const std::vector<Pose>& poses) {
   for (std::size_t k = 0; k + 1 < poses.size(); ++k)
     if (poses[k] != poses[k + 1] && !scene.leg_clear(poses[k], poses[k + 1])) return true;
   return false;
@@ -529,7 +529,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   TransitOptions near_legs;
   if (!whole_battle) near_legs.region = area.inflated(margin);
   near_legs.index = index;
-  const TransitScene scene(bf, *c, settings, near_legs, scratch);
+  TransitScene scene(bf, *c, settings, near_legs, scratch);
   Pose end = route.poses.back();
   bool end_refused = false;
   for (const auto& f : bf.terrain) {
@@ -553,7 +553,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       const double bound = 2 * a.allowance;
       TransitOptions around;
       around.index = index;
-      const TransitScene whole(bf, *c, settings, around, scratch);
+      TransitScene whole(bf, *c, settings, around, scratch);
       if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
         route.poses = *planned;
         route.planned = true;
@@ -679,7 +679,7 @@ std::uint64_t next_index_serial() {
 MoveIndex::MoveIndex(const Battlefield& bf) : serial_(next_index_serial()) {
   auto terrain = std::make_shared<GridIndex>(bf.table().inflated(20), 10.0);
   for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain->insert(static_cast<int>(i), bf.terrain[i].bounds);
-  terrain->prepare();
+  terrain->lay_out();
   terrain_ = std::move(terrain);
   index_units(bf, nullptr);
 }
@@ -729,7 +729,7 @@ void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
     units_ = GridIndex(world, std::max(10.0, std::sqrt(area / static_cast<double>(n))));
     for (std::size_t i = 0; i < n; ++i)
       if (unit_present_[i]) units_.insert(static_cast<int>(i), unit_boxes_[i]);
-    units_.prepare();
+    units_.lay_out();
   }
 }
 
@@ -794,10 +794,11 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   return check_move(bf, index, req, settings, *scratch.kept, depth);
 }
 
-MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
-                      MoveScenes& scenes, CheckDepth depth) {
-  if (req.kind == MoveKind::Character)
-    return check_character_move(bf, req, settings, depth, scenes.impl->transit(), &index, scenes.whole_battle);
+namespace {
+
+// The unit a request moves, with its stands checked: a malformed request is
+// bad input (an InputError naming the field), not a ruling.
+const Unit& requested_unit(const Battlefield& bf, const MoveRequest& req) {
   const Unit* found = bf.find_unit(req.mover);
   if (!found) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   const Unit& u = *found;
@@ -812,8 +813,13 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   }
   if (req.kind == MoveKind::Dice && !req.dice_distance)
     throw InputError("dice_distance", "a dice move needs the distance rolled");
+  return u;
+}
 
-  MoveAnswer a;
+// The unit's formation and pace, and whether it may move at all: a confused
+// unit moves only by dice (warmaster.movement.confused); a machine needs its
+// pace in its data.
+Pace check_pace(const Unit& u, const MoveRequest& req, const Settings& settings, MoveAnswer& a) {
   a.formation = classify_formation(u, settings);
   Pace pace = move_pace(u, req.kind, a.formation, req.dice_distance);
   a.allowance = pace.allowance;
@@ -822,41 +828,41 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     a.verdict.add(kRuleConfused, fmt::format("unit '{}' is confused and cannot move in the Command phase", u.id));
   if (u.type == TroopType::Machine && u.machine_pace <= 0)
     a.verdict.add(kRulePace, fmt::format("machine '{}' has no pace in its data", u.id));
+  return pace;
+}
 
-  std::vector<StandRoute> routes = initial_routes(u, req);
-  std::vector<int> moving;
-  for (const auto& plan : req.stands) moving.push_back(plan.stand);
-
-  // Terrain at the destination first: a stand refused there halts at the
-  // edge, and there is no path to look for.
-  // Everything the stands' footprints cover on their way, start to final.
-  // (Stands keep their facing on most legs: the rotation is worked out again
-  // only when it changes.)
-  RotMemo rot;
+// Everything the stands' footprints cover on their way, start to final.
+// (Stands keep their facing on most legs: the rotation is worked out again
+// only when it changes.)
+Aabb swept_area(const Unit& u, const std::vector<StandRoute>& routes, RotMemo& rot) {
   Aabb area = u.footprint(0, rot).bounds();
   for (const auto& r : routes)
     for (const auto& p : r.poses) area = area.merged(u.footprint_at(p, rot).bounds());
-  const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
-  const bool explain = depth == CheckDepth::Explain;
-  std::vector<bool> skip =
-      check_terrain(terrain_near(bf, index, area.inflated(reach)), u, routes, settings, explain, a.verdict);
+  return area;
+}
+
+// The stands whose paths are not traced. Terrain at the destination comes
+// first: a stand refused there halts at the edge, and there is no path to
+// look for. The table edge is an obstacle in transit, so a stand obliged to
+// leave the table is not traced past it (and the move leaves the table).
+std::vector<bool> stands_not_traced(const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                                    const std::vector<StandRoute>& routes, const Aabb& near, const Settings& settings,
+                                    bool explain, RotMemo& rot, MoveAnswer& a) {
+  std::vector<bool> skip = check_terrain(terrain_near(bf, index, near), u, routes, settings, explain, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
     if (off_table(u.footprint_at(routes[i].poses.back(), rot), bf)) {
       a.leaves_table = true;
-      // The table edge is an obstacle in transit; a stand obliged to leave
-      // is not traced past it.
       skip[i] = true;
     }
   }
+  return skip;
+}
 
-  TransitOptions opts;
-  opts.flying = u.type == TroopType::Flyer;
-  opts.evading = req.kind == MoveKind::Evade;
-  if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
-  // Straight lines need only what is near them (gates span at most the
-  // frontage); a planned route may wander up to max_route from its start.
-  opts.region = area.inflated(reach);
-  opts.index = &index;
+// The scene the straight lines are traced in: the one kept from the last
+// check when it was built on the same battlefield (index), settings, unit
+// and options, over a region holding this one; otherwise a new one, kept.
+TransitScene& kept_scene(MoveScenes& scenes, const Battlefield& bf, const MoveIndex& index, const Unit& u,
+                         const Settings& settings, const TransitOptions& opts) {
   MoveScenes::Impl& kept = *scenes.impl;
   const bool reuse = kept.scene && kept.state == index.serial() && kept.settings == settings && kept.unit == u.id &&
                      kept.flying == opts.flying && kept.evading == opts.evading &&
@@ -873,96 +879,155 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     kept.region = *opts.region;
     kept.scene.emplace(bf, u, settings, scene_options(opts, scenes), kept.transit());
   }
-  TransitScene& scene = *kept.scene;
-  // Routes are searched up to the allowance plus the stand's longest edge:
-  // enough to show by how much a slightly long detour fails, without
-  // searching the whole table for hopeless ones.
-  const double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
-  // A verdict must never depend on whether its reasons are written. For
-  // legality alone the search reads what the explaining one reads (the same
-  // scene, obstacles, gates and points: TransitScene::shortest_route with a
-  // read length) but gives only routes no longer than the allowance (and the
-  // measuring slack twice over, for rounding). Those are the routes that can
-  // pass: the centre is the mean of the corners, so the corner that moves
-  // furthest moves at least as far as the centre, and a route whose centre
-  // goes further fails warmaster.movement.distance. A longer one, which
-  // explaining finds and then refuses, is here no route; either way the move
-  // fails. The stand order search stops where the explaining one would find
-  // only such routes: once the stand moving first has no route, a stand that
-  // moves later has more obstacles. Stands of an engaged unit that have not
-  // moved block too, so that is not so for them: their routes are searched
-  // as far as the explaining check searches.
+  return *kept.scene;
+}
+
+// How far routes are searched. A verdict must never depend on whether its
+// reasons are written. For legality alone the search reads what the
+// explaining one reads (the same scene, obstacles, gates and points:
+// TransitScene::shortest_route with a read length) but gives only routes no
+// longer than the allowance (and the measuring slack twice over, for
+// rounding). Those are the routes that can pass: the centre is the mean of
+// the corners, so the corner that moves furthest moves at least as far as
+// the centre, and a route whose centre goes further fails
+// warmaster.movement.distance. A longer one, which explaining finds and then
+// refuses, is here no route; either way the move fails. The stand order
+// search stops where the explaining one would find only such routes: once
+// the stand moving first has no route, a stand that moves later has more
+// obstacles. Stands of an engaged unit that have not moved block too, so
+// that is not so for them: their routes are searched as far as the
+// explaining check searches.
+RouteSearch route_search(const Unit& u, const Pace& pace, double max_route, bool explain) {
   RouteSearch search{max_route, max_route, true};
   if (!explain) {
     search.reasons = false;
     if (!u.engaged) search.route = std::min(max_route, pace.allowance + 2 * kMeasureSlack);
   }
-  // The listed order first; the other orders are made only if it fails.
-  std::vector<std::vector<int>> orders{req.order.empty() ? moving : req.order};
-  const bool other_orders = req.order.empty() && moving.size() > 1;
-  // First look for an order in which every straight line is clear (cheap);
-  // only when none is, plan routes round what blocks, in the first order.
+  return search;
+}
+
+// The search for an order of the stands (and their routes) in which the
+// move works: what it works with, and what it chose.
+struct OrderSearch {
+  const Unit& u;
+  const std::vector<StandRoute>& routes;
+  const std::vector<bool>& skip;
+  const RouteSearch& search;
+  const std::vector<int>& moving;
+  double allowance = 0;
+  bool other_orders = false;  // no order was asked for, and more than one stand moves
+  std::vector<std::vector<int>> orders;  // the listed order first; the others only once needed
   PathAttempt chosen;
-  bool clear = false;
+  std::vector<int> order;  // the order chosen
+};
+
+// First look for an order in which every straight line is clear (cheap).
+// A stand whose straight line is blocked with none of its own unit's stands
+// in the way is blocked in every order (stands already moved only add
+// obstacles and gates), so then no other order is tried.
+bool straight_in_some_order(TransitScene& scene, OrderSearch& s) {
   auto try_order = [&](const std::vector<int>& order) {
-    PathAttempt attempt = trace_paths(scene, u, order, routes, skip, search, false);
+    PathAttempt attempt = trace_paths(scene, s.u, order, s.routes, s.skip, s.search, false);
     if (!attempt.violations.empty()) return false;
-    chosen = std::move(attempt);
-    a.order = order;
-    return clear = true;
+    s.chosen = std::move(attempt);
+    s.order = order;
+    return true;
   };
-  if (!try_order(orders.front()) && other_orders) {
-    // A stand whose straight line is blocked with none of its own unit's
-    // stands in the way is blocked in every order (stands already moved only
-    // add obstacles and gates), so then no other order is tried.
-    bool blocked_in_every_order = false;
-    scene.set_own_blockers({});
-    for (std::size_t i = 0; i < routes.size() && !blocked_in_every_order; ++i)
-      blocked_in_every_order = !skip[i] && any_leg_blocked(scene, routes[i].poses);
-    if (!blocked_in_every_order) {
-      orders = candidate_orders(moving);  // the listed order first, as tried
-      for (std::size_t k = 1; k < orders.size() && !clear; ++k) try_order(orders[k]);
+  if (try_order(s.orders.front())) return true;
+  if (!s.other_orders) return false;
+  bool blocked_in_every_order = false;
+  scene.set_own_blockers({});
+  for (std::size_t i = 0; i < s.routes.size() && !blocked_in_every_order; ++i)
+    blocked_in_every_order = !s.skip[i] && any_leg_blocked(scene, s.routes[i].poses);
+  if (blocked_in_every_order) return false;
+  s.orders = candidate_orders(s.moving);  // the listed order first, as tried
+  for (std::size_t k = 1; k < s.orders.size(); ++k)
+    if (try_order(s.orders[k])) return true;
+  return false;
+}
+
+// A planned route longer than the allowance fails too (an explaining check
+// searches further than the allowance, to say by how much).
+bool works(const PathAttempt& t, const Unit& u, double allowance) {
+  if (!t.violations.empty()) return false;
+  RotMemo memo;
+  for (const StandRoute& r : t.routes)
+    if (r.planned) {
+      auto c = corner_distances(r.poses, u.width, u.depth, memo);
+      if (*std::max_element(c.begin(), c.end()) > allowance + kMeasureSlack) return false;
     }
+  return true;
+}
+
+// No order has every straight line clear: plan routes round what blocks, in
+// the first order. Then planned routes in another order: a stand that must
+// go round something may need to go before the stands that would close its
+// way. Stands already moved only add obstacles and gates, so once the stand
+// that moves first has no route, no order has one. The reasons shown stay
+// those of the first order when none works.
+void plan_in_some_order(TransitScene& planner, OrderSearch& s) {
+  s.chosen = trace_paths(planner, s.u, s.orders.front(), s.routes, s.skip, s.search, true);
+  s.order = s.orders.front();
+  if (works(s.chosen, s.u, s.allowance) || !s.other_orders || s.chosen.failed == s.orders.front().front()) return;
+  if (s.orders.size() == 1) s.orders = candidate_orders(s.moving);
+  for (std::size_t k = 1; k < s.orders.size(); ++k) {
+    PathAttempt attempt = trace_paths(planner, s.u, s.orders[k], s.routes, s.skip, s.search, true);
+    if (works(attempt, s.u, s.allowance)) {
+      s.chosen = std::move(attempt);
+      s.order = s.orders[k];
+      return;
+    }
+    if (attempt.failed == s.orders[k].front()) return;
   }
-  if (!clear) {
+}
+
+}  // namespace
+
+MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveRequest& req, const Settings& settings,
+                      MoveScenes& scenes, CheckDepth depth) {
+  if (req.kind == MoveKind::Character)
+    return check_character_move(bf, req, settings, depth, scenes.impl->transit(), &index, scenes.whole_battle);
+  const Unit& u = requested_unit(bf, req);
+  MoveAnswer a;
+  const Pace pace = check_pace(u, req, settings, a);
+  std::vector<StandRoute> routes = initial_routes(u, req);
+  std::vector<int> moving;
+  for (const auto& plan : req.stands) moving.push_back(plan.stand);
+
+  RotMemo rot;
+  const Aabb area = swept_area(u, routes, rot);
+  const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
+  const bool explain = depth == CheckDepth::Explain;
+  const std::vector<bool> skip =
+      stands_not_traced(bf, index, u, routes, area.inflated(reach), settings, explain, rot, a);
+
+  TransitOptions opts;
+  opts.flying = u.type == TroopType::Flyer;
+  opts.evading = req.kind == MoveKind::Evade;
+  if (req.kind == MoveKind::Charge && !req.charge_target.empty()) opts.ignore_units.push_back(req.charge_target);
+  // Straight lines need only what is near them (gates span at most the
+  // frontage); a planned route may wander up to max_route from its start.
+  opts.region = area.inflated(reach);
+  opts.index = &index;
+  TransitScene& scene = kept_scene(scenes, bf, index, u, settings, opts);
+  // Routes are searched up to the allowance plus the stand's longest edge:
+  // enough to show by how much a slightly long detour fails, without
+  // searching the whole table for hopeless ones.
+  const double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
+  const RouteSearch search = route_search(u, pace, max_route, explain);
+  // The listed order first; the other orders are made only if it fails.
+  OrderSearch s{u, routes, skip, search, moving, pace.allowance, req.order.empty() && moving.size() > 1,
+                {req.order.empty() ? moving : req.order}, {}, {}};
+  if (!straight_in_some_order(scene, s)) {
     // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
     // strays more than L / 2 from the segment AB, which `area` contains.
     opts.region = area.inflated(max_route / 2 + reach);
-    TransitScene planner(bf, u, settings, scene_options(opts, scenes), kept.transit());
-    chosen = trace_paths(planner, u, orders.front(), routes, skip, search, true);
-    a.order = orders.front();
-    // Planned routes in another order: a stand that must go round something
-    // may need to go before the stands that would close its way. Stands
-    // already moved only add obstacles and gates, so once the stand that
-    // moves first has no route, no order has one. The reasons shown stay
-    // those of the first order when none works.
-    // A planned route longer than the allowance fails too (an explaining
-    // check searches further than the allowance, to say by how much).
-    auto works = [&](const PathAttempt& t) {
-      if (!t.violations.empty()) return false;
-      RotMemo memo;
-      for (const StandRoute& r : t.routes)
-        if (r.planned) {
-          auto c = corner_distances(r.poses, u.width, u.depth, memo);
-          if (*std::max_element(c.begin(), c.end()) > pace.allowance + kMeasureSlack) return false;
-        }
-      return true;
-    };
-    if (!works(chosen) && other_orders && chosen.failed != orders.front().front()) {
-      if (orders.size() == 1) orders = candidate_orders(moving);
-      for (std::size_t k = 1; k < orders.size(); ++k) {
-        PathAttempt attempt = trace_paths(planner, u, orders[k], routes, skip, search, true);
-        if (works(attempt)) {
-          chosen = std::move(attempt);
-          a.order = orders[k];
-          break;
-        }
-        if (attempt.failed == orders[k].front()) break;
-      }
-    }
+    TransitScene planner(bf, u, settings, scene_options(opts, scenes), scenes.impl->transit());
+    plan_in_some_order(planner, s);
   }
-  for (auto& r : chosen.violations) a.verdict.add(std::move(r));
-  check_distances(u, chosen.routes, pace, a.formation, req.kind, explain, a.verdict, a.routes);
+  a.order = std::move(s.order);
+  for (auto& r : s.chosen.violations) a.verdict.add(std::move(r));
+  check_distances(u, s.chosen.routes, pace, a.formation, req.kind, explain, a.verdict, a.routes);
   check_overlaps(bf, index, u, a.routes, settings, a.verdict);
   check_end_formation(u, a.routes, settings, a.verdict);
   return a;

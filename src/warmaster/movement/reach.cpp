@@ -448,7 +448,7 @@ void clearance(const Grid& g, const TransitScene::Impl& m, double cap, std::vect
 }
 
 // Gates: a band no grid step can jump (steps are at most sqrt(5) cells).
-void close_gates(const Grid& g, const TransitScene::Impl& m, std::vector<char>& passable, std::vector<Segment>& gates) {
+void close_gates(const Grid& g, TransitScene::Impl& m, std::vector<char>& passable, std::vector<Segment>& gates) {
   const double band = 1.5 * g.h;
   const Aabb grid_box = g.box();
   m.ensure_gates(grid_box.inflated(m.r));
@@ -470,7 +470,7 @@ void close_gates(const Grid& g, const TransitScene::Impl& m, std::vector<char>& 
 // (the union drawn is theirs together).
 class StandRoutes {
  public:
-  StandRoutes(const Grid& g, const TransitScene::Impl& m, const ReachAnswer& ans, const TurnCharge& t, double radius,
+  StandRoutes(const Grid& g, TransitScene::Impl& m, const ReachAnswer& ans, const TurnCharge& t, double radius,
               const std::vector<double>& clear, const std::vector<char>& passable)
       : g_(g), m_(m), ans_(ans), t_(t), radius_(radius), clear_(clear), passable_(passable) {
     for (int di = -2; di <= 2; ++di)
@@ -617,7 +617,7 @@ class StandRoutes {
   }
 
   const Grid& g_;
-  const TransitScene::Impl& m_;
+  TransitScene::Impl& m_;  // segment_clear finds the gates near a step
   const ReachAnswer& ans_;
   const TurnCharge& t_;
   double radius_;
@@ -766,7 +766,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   ans.kind = req.kind;
   std::optional<TransitScene> scene;
   mover_and_allowance(bf, req, settings, ans, scene);
-  const TransitScene::Impl& m = scene->impl();
+  TransitScene::Impl& m = scene->impl();
   ans.clearance = m.r;
   const Unit* unit = req.kind == ReachKind::Character ? nullptr : bf.find_unit(req.mover);
   const TurnCharge turns = turn_charge(req, unit, ans);

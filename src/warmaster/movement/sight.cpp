@@ -243,238 +243,308 @@ std::vector<Blocker> sight_blockers(const Battlefield& bf, const Aabb& area, con
   return blockers;
 }
 
-// Sight between one set of edges and one set of target shapes, past
-// `blockers` (sight_blockers over an area holding both).
-SightAnswer search(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
-                   const Settings& settings) {
-  SightAnswer ans;
-  const std::vector<Viewpoint>& views = view_set.edges;
-  const std::vector<Body>& bodies = view_set.bodies;
-  if (views.empty() || targets.empty()) {
-    ans.reason = "no stand to see from or to";
-    ans.blocked_by = "nothing to see";
-    return ans;
-  }
+// One search for sight between one set of edges and one set of target
+// shapes, past `blockers` (sight_blockers over an area holding both): in
+// phase 1, sample lines, nearest pair first; in phase 2, every line through
+// two critical points; else what blocks the most direct line is named.
+// Kept while it runs: the features each body and target is in, the targets'
+// discs, and the blocker that refused the last line.
+class SightSearch {
+ public:
+  SightSearch(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
+              const Settings& settings);
+  SightAnswer run();
 
-  // Features each viewpoint's stand and each target is inside (overlaps),
-  // which do not block its own lines when see_out_of_own_feature is set.
-  auto features_overlapping = [&](const Polygon& body) {
-    std::vector<int> out;
-    if (!settings.see_out_of_own_feature) return out;
-    const Aabb body_box = body.bounds();
-    for (const Blocker& b : blockers)
-      if (b.feature >= 0 && b.box.overlaps(body_box) && polygons_overlap(body, b.poly)) out.push_back(b.feature);
-    return out;
-  };
-  std::vector<std::vector<int>> body_in, target_in;
-  body_in.reserve(bodies.size());
-  target_in.reserve(targets.size());
-  for (const auto& b : bodies) body_in.push_back(features_overlapping(b.poly));
-  for (const auto& t : targets) target_in.push_back(features_overlapping(t.poly));
-  auto excused = [&](const Blocker& b, const Viewpoint& v, const Target& t) {
-    if (b.feature < 0) return false;
-    const auto& a = body_in[v.body];
-    const auto& c = target_in[static_cast<std::size_t>(&t - targets.data())];
-    return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
-  };
-
-  // The first blocker a segment crosses (its index), or -1.
-  auto first_blocker = [&](const Segment& s, const Viewpoint& v, const Target& t) {
-    Aabb sb = s.bounds();
-    const LineTest line(s);
-    int best = -1;
-    double best_t = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < blockers.size(); ++i) {
-      const Blocker& b = blockers[i];
-      if (!b.box.overlaps(sb) || line.far_from(b.box, kLineTestMargin)) continue;
-      if (!crosses_interior(s, b.poly, kSightTolerance)) continue;
-      if (excused(b, v, t)) continue;
-      double tt = raycast(s, b.poly).value_or(0);
-      if (tt < best_t) {
-        best_t = tt;
-        best = static_cast<int>(i);
-      }
-    }
-    return best;
-  };
-  // Clear: crosses no blocker's interior. A line that only touches blockers
-  // may still run along the seam between two touching stands, or through the
-  // point where two stands meet: that is no gap to see through. So when it
-  // touches two or more, it is blocked if nudging it either way sideways
-  // runs into one of them.
-  //
-  // Neighbouring lines (the samples of one pair, the critical lines) are
-  // mostly refused by the same blocker, so the one that refused the last line
-  // is asked first: any blocker crossed makes the line not clear, so asking
-  // it first changes no answer, and saves the scan up to it.
-  std::size_t refused_last = blockers.size();
-  auto clear = [&](const Segment& s, const Viewpoint& v, const Target& t) {
-    Aabb sb = s.bounds().inflated(1e-6);
-    const LineTest line(s);
-    auto near = [&](const Blocker& b) {
-      return b.box.overlaps(sb) && !line.far_from(b.box, kLineTestMargin) && !excused(b, v, t);
-    };
-    const std::size_t first = refused_last;
-    if (first < blockers.size() && near(blockers[first]) && crosses(s, blockers[first])) return false;
-    std::vector<const Blocker*> touching;
-    for (std::size_t i = 0; i < blockers.size(); ++i) {
-      Blocker& b = blockers[i];
-      if (!near(b)) continue;
-      if (i != first && crosses(s, b)) {
-        refused_last = i;
-        return false;
-      }
-      if (distance(s, b.poly) <= 1e-7) touching.push_back(&b);
-    }
-    if (touching.size() < 2) return true;
-    Vec2 n = normalized(perp(s.b - s.a)) * 1e-5;
-    auto hits = [&](Vec2 shift) {
-      Segment moved{s.a + shift, s.b + shift};
-      for (const Blocker* b : touching)
-        if (crosses_interior(moved, b->poly, 1e-7)) return true;
-      return false;
-    };
-    return !(hits(n) && hits(-n));
-  };
-  auto forward = [](const Viewpoint& v, Vec2 p, Vec2 q) {
-    Vec2 n = perp(v.edge.b - v.edge.a);
-    return dot(q - p, n) > 1e-9 * length(n);
-  };
-  auto found = [&](const Viewpoint& v, const Target& t, Segment s) {
-    // Report the line up to where it first meets the target.
-    if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
-    ans.visible = true;
-    ans.line = s;
-    ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", bodies[v.body].label, at(s.a), t.label,
-                             at(s.b), format_measure(s.length(), "cm"));
-    return ans;
-  };
-
-  // Each target's centroid (the last sample aimed at) and a disc about it
-  // holding the whole target (its vertices, hence their convex hull).
-  std::vector<Vec2> centroid(targets.size());
-  std::vector<double> radius(targets.size(), 0.0);
-  for (std::size_t t = 0; t < targets.size(); ++t) {
-    const std::vector<Vec2>& pts = targets[t].poly.points;
-    Vec2 c{0, 0};
-    for (Vec2 p : pts) c += p;
-    centroid[t] = c / static_cast<double>(pts.size());
-    for (Vec2 p : pts) radius[t] = std::max(radius[t], distance(p, centroid[t]));
-  }
-
-  // Phase 1 for one pair: sample lines from five points of the edge to the
-  // target's corners and centroid.
-  auto sample = [&](const Viewpoint& v, std::size_t ti) -> std::optional<Segment> {
-    const Target& t = targets[ti];
-    for (double f : {0.5, 0.0, 1.0, 0.25, 0.75}) {
-      Vec2 p = v.edge.a + (v.edge.b - v.edge.a) * f;
-      for (Vec2 q : t.poly.points)
-        if (forward(v, p, q) && clear({p, q}, v, t)) return Segment{p, q};
-      if (forward(v, p, centroid[ti]) && clear({p, centroid[ti]}, v, t)) return Segment{p, centroid[ti]};
-    }
-    return std::nullopt;
-  };
-
-  // Pairs nearest first: the likeliest to be clear and the most telling.
+ private:
+  // Pairs of an edge and a target, with their distance.
   struct Pair {
     double d;
     std::size_t v, t;
   };
-  const std::size_t nt = targets.size(), n_pairs = views.size() * nt;
-
-  // Usually the nearest pair already has a clear sample line. So it is found
-  // first without measuring every pair exactly: pairs are measured in order
-  // of a lower bound (edge to target disc) until the next bound exceeds the
-  // nearest distance measured; only when its samples are all blocked is every
-  // pair measured and sorted. Among pairs as near, the first listed (edge by
-  // edge, target by target) is the one std::sort below puts first: libstdc++
-  // sorts up to 16 elements by insertion, which keeps ties in order.
-  if (n_pairs <= kLazyPairs) {
-    std::array<double, kLazyPairs> bound{};
-    std::array<std::size_t, kLazyPairs> by_bound{};
-    for (std::size_t k = 0; k < n_pairs; ++k) {
-      bound[k] = distance(centroid[k % nt], views[k / nt].edge) - radius[k % nt] - kDiscSlack;
-      by_bound[k] = k;
-    }
-    std::sort(by_bound.begin(), by_bound.begin() + static_cast<std::ptrdiff_t>(n_pairs),
-              [&](std::size_t a, std::size_t b) { return bound[a] < bound[b]; });
-    std::size_t nearest = n_pairs;
-    double nearest_d = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < n_pairs; ++i) {
-      const std::size_t k = by_bound[i];
-      if (bound[k] > nearest_d) break;
-      const double d = distance(views[k / nt].edge, targets[k % nt].poly);
-      if (d < nearest_d || (d == nearest_d && k < nearest)) {
-        nearest_d = d;
-        nearest = k;
-      }
-    }
-    if (nearest < n_pairs)
-      if (auto s = sample(views[nearest / nt], nearest % nt))
-        return found(views[nearest / nt], targets[nearest % nt], *s);
+  std::vector<int> features_overlapping(const Polygon& body) const;
+  // Terrain the viewer's stand or the target is inside does not block (see_out_of_own_feature).
+  bool excused(const Blocker& b, const Viewpoint& v, const Target& t) const {
+    if (b.feature < 0) return false;
+    const auto& a = body_in_[v.body];
+    const auto& c = target_in_[static_cast<std::size_t>(&t - targets_.data())];
+    return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
   }
+  int first_blocker(const Segment& s, const Viewpoint& v, const Target& t) const;
+  bool clear(const Segment& s, const Viewpoint& v, const Target& t);
+  // Does the line from p to q leave the edge forwards (outward normal perp(b - a))?
+  static bool forward(const Viewpoint& v, Vec2 p, Vec2 q) {
+    Vec2 n = perp(v.edge.b - v.edge.a);
+    return dot(q - p, n) > 1e-9 * length(n);
+  }
+  SightAnswer found(const Viewpoint& v, const Target& t, Segment s) const;
+  std::optional<Segment> sample(const Viewpoint& v, std::size_t ti);
+  std::size_t nearest_pair() const;
+  std::vector<Pair> pairs_nearest_first() const;
+  std::optional<Segment> critical_line(const Viewpoint& v, const Target& t);
+  SightAnswer not_visible(const Pair& nearest) const;
 
+  std::vector<Blocker>& blockers_;
+  const std::vector<Viewpoint>& views_;
+  const std::vector<Body>& bodies_;
+  const std::vector<Target>& targets_;
+  const Settings& settings_;
+  std::vector<std::vector<int>> body_in_, target_in_;  // features each body and target is inside
+  std::vector<Vec2> centroid_;   // each target's (the last sample aimed at)
+  std::vector<double> radius_;   // a disc about it holding the whole target
+  std::size_t refused_last_;     // the blocker that refused the last line (blockers.size(): none)
+};
+
+SightSearch::SightSearch(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
+                         const Settings& settings)
+    : blockers_(blockers),
+      views_(view_set.edges),
+      bodies_(view_set.bodies),
+      targets_(targets),
+      settings_(settings),
+      centroid_(targets.size()),
+      radius_(targets.size(), 0.0),
+      refused_last_(blockers.size()) {
+  body_in_.reserve(bodies_.size());
+  target_in_.reserve(targets_.size());
+  for (const auto& b : bodies_) body_in_.push_back(features_overlapping(b.poly));
+  for (const auto& t : targets_) target_in_.push_back(features_overlapping(t.poly));
+  // Each target's disc holds its vertices, hence their convex hull.
+  for (std::size_t t = 0; t < targets_.size(); ++t) {
+    const std::vector<Vec2>& pts = targets_[t].poly.points;
+    Vec2 c{0, 0};
+    for (Vec2 p : pts) c += p;
+    centroid_[t] = c / static_cast<double>(pts.size());
+    for (Vec2 p : pts) radius_[t] = std::max(radius_[t], distance(p, centroid_[t]));
+  }
+}
+
+// Features a viewpoint's stand or a target is inside (overlaps), which do
+// not block its own lines when see_out_of_own_feature is set.
+std::vector<int> SightSearch::features_overlapping(const Polygon& body) const {
+  std::vector<int> out;
+  if (!settings_.see_out_of_own_feature) return out;
+  const Aabb body_box = body.bounds();
+  for (const Blocker& b : blockers_)
+    if (b.feature >= 0 && b.box.overlaps(body_box) && polygons_overlap(body, b.poly)) out.push_back(b.feature);
+  return out;
+}
+
+// The first blocker a segment crosses (its index), or -1.
+int SightSearch::first_blocker(const Segment& s, const Viewpoint& v, const Target& t) const {
+  Aabb sb = s.bounds();
+  const LineTest line(s);
+  int best = -1;
+  double best_t = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < blockers_.size(); ++i) {
+    const Blocker& b = blockers_[i];
+    if (!b.box.overlaps(sb) || line.far_from(b.box, kLineTestMargin)) continue;
+    if (!crosses_interior(s, b.poly, kSightTolerance)) continue;
+    if (excused(b, v, t)) continue;
+    double tt = raycast(s, b.poly).value_or(0);
+    if (tt < best_t) {
+      best_t = tt;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+// Clear: crosses no blocker's interior. A line that only touches blockers
+// may still run along the seam between two touching stands, or through the
+// point where two stands meet: that is no gap to see through. So when it
+// touches two or more, it is blocked if nudging it either way sideways
+// runs into one of them.
+//
+// Neighbouring lines (the samples of one pair, the critical lines) are
+// mostly refused by the same blocker, so the one that refused the last line
+// is asked first: any blocker crossed makes the line not clear, so asking
+// it first changes no answer, and saves the scan up to it.
+bool SightSearch::clear(const Segment& s, const Viewpoint& v, const Target& t) {
+  Aabb sb = s.bounds().inflated(1e-6);
+  const LineTest line(s);
+  auto near = [&](const Blocker& b) {
+    return b.box.overlaps(sb) && !line.far_from(b.box, kLineTestMargin) && !excused(b, v, t);
+  };
+  const std::size_t first = refused_last_;
+  if (first < blockers_.size() && near(blockers_[first]) && crosses(s, blockers_[first])) return false;
+  std::vector<const Blocker*> touching;
+  for (std::size_t i = 0; i < blockers_.size(); ++i) {
+    Blocker& b = blockers_[i];
+    if (!near(b)) continue;
+    if (i != first && crosses(s, b)) {
+      refused_last_ = i;
+      return false;
+    }
+    if (distance(s, b.poly) <= 1e-7) touching.push_back(&b);
+  }
+  if (touching.size() < 2) return true;
+  Vec2 n = normalized(perp(s.b - s.a)) * 1e-5;
+  auto hits = [&](Vec2 shift) {
+    Segment moved{s.a + shift, s.b + shift};
+    for (const Blocker* b : touching)
+      if (crosses_interior(moved, b->poly, 1e-7)) return true;
+    return false;
+  };
+  return !(hits(n) && hits(-n));
+}
+
+// The answer for a clear line: reported up to where it first meets the target.
+SightAnswer SightSearch::found(const Viewpoint& v, const Target& t, Segment s) const {
+  SightAnswer ans;
+  if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
+  ans.visible = true;
+  ans.line = s;
+  ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", bodies_[v.body].label, at(s.a),
+                           t.label, at(s.b), format_measure(s.length(), "cm"));
+  return ans;
+}
+
+// Phase 1 for one pair: sample lines from five points of the edge to the
+// target's corners and centroid.
+std::optional<Segment> SightSearch::sample(const Viewpoint& v, std::size_t ti) {
+  const Target& t = targets_[ti];
+  for (double f : {0.5, 0.0, 1.0, 0.25, 0.75}) {
+    Vec2 p = v.edge.a + (v.edge.b - v.edge.a) * f;
+    for (Vec2 q : t.poly.points)
+      if (forward(v, p, q) && clear({p, q}, v, t)) return Segment{p, q};
+    if (forward(v, p, centroid_[ti]) && clear({p, centroid_[ti]}, v, t)) return Segment{p, centroid_[ti]};
+  }
+  return std::nullopt;
+}
+
+// Usually the nearest pair already has a clear sample line. So, with few
+// pairs (n <= kLazyPairs), it is found first without measuring every pair
+// exactly: pairs are measured in order of a lower bound (edge to target
+// disc) until the next bound exceeds the nearest distance measured. Among
+// pairs as near, the first listed (edge by edge, target by target) is the
+// one std::sort in pairs_nearest_first puts first: libstdc++ sorts up to 16
+// elements by insertion, which keeps ties in order. Pair k is edge k / nt and
+// target k % nt; gives n_pairs when there are none.
+std::size_t SightSearch::nearest_pair() const {
+  const std::size_t nt = targets_.size(), n_pairs = views_.size() * nt;
+  std::array<double, kLazyPairs> bound{};
+  std::array<std::size_t, kLazyPairs> by_bound{};
+  for (std::size_t k = 0; k < n_pairs; ++k) {
+    bound[k] = distance(centroid_[k % nt], views_[k / nt].edge) - radius_[k % nt] - kDiscSlack;
+    by_bound[k] = k;
+  }
+  std::sort(by_bound.begin(), by_bound.begin() + static_cast<std::ptrdiff_t>(n_pairs),
+            [&](std::size_t a, std::size_t b) { return bound[a] < bound[b]; });
+  std::size_t nearest = n_pairs;
+  double nearest_d = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n_pairs; ++i) {
+    const std::size_t k = by_bound[i];
+    if (bound[k] > nearest_d) break;
+    const double d = distance(views_[k / nt].edge, targets_[k % nt].poly);
+    if (d < nearest_d || (d == nearest_d && k < nearest)) {
+      nearest_d = d;
+      nearest = k;
+    }
+  }
+  return nearest;
+}
+
+// Every pair, nearest first: the likeliest to be clear and the most telling.
+std::vector<SightSearch::Pair> SightSearch::pairs_nearest_first() const {
   std::vector<Pair> pairs;
-  pairs.reserve(n_pairs);
-  for (std::size_t v = 0; v < views.size(); ++v)
-    for (std::size_t t = 0; t < nt; ++t) pairs.push_back({distance(views[v].edge, targets[t].poly), v, t});
+  pairs.reserve(views_.size() * targets_.size());
+  for (std::size_t v = 0; v < views_.size(); ++v)
+    for (std::size_t t = 0; t < targets_.size(); ++t)
+      pairs.push_back({distance(views_[v].edge, targets_[t].poly), v, t});
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
+  return pairs;
+}
 
-  // Phase 1: sample lines.
-  for (const Pair& pr : pairs)
-    if (auto s = sample(views[pr.v], pr.t)) return found(views[pr.v], targets[pr.t], *s);
-
-  // Phase 2: every line through two critical points.
-  for (const Pair& pr : pairs) {
-    const Viewpoint& v = views[pr.v];
-    const Target& t = targets[pr.t];
-    Aabb local = v.edge.bounds().merged(t.poly.bounds());
-    std::vector<Vec2> pts{v.edge.a, v.edge.b};
-    pts.insert(pts.end(), t.poly.points.begin(), t.poly.points.end());
-    for (const Blocker& b : blockers)
-      if (b.box.overlaps(local))
-        for (Vec2 p : b.poly.points)
-          if (local.contains(p)) pts.push_back(p);
-    Vec2 e = v.edge.b - v.edge.a;
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      for (std::size_t j = i + 1; j < pts.size(); ++j) {
-        Vec2 d = pts[j] - pts[i];
-        if (length_squared(d) < 1e-18) continue;
-        double den = cross(e, d);
-        if (std::abs(den) < 1e-12) continue;
-        // Where the line meets the viewer edge.
-        double s = cross(pts[i] - v.edge.a, d) / den;
-        if (s < -1e-12 || s > 1 + 1e-12) continue;
-        Vec2 p = v.edge.a + e * std::clamp(s, 0.0, 1.0);
-        if (dot(d, perp(e)) < 0) d = -d;
-        // Where the ray from p along d first meets the target.
-        Segment ray{p, p + d * (1000.0 / length(d))};
-        auto hit = raycast(ray, t.poly);
-        if (!hit) continue;
-        Vec2 q = ray.a + (ray.b - ray.a) * *hit;
-        if (!forward(v, p, q)) continue;
-        if (clear({p, q}, v, t)) return found(v, t, {p, q});
-      }
+// Phase 2 for one pair: every line through two critical points (the edge's
+// ends, the target's corners, the blockers' corners between them), from
+// where it meets the edge to where it first meets the target.
+std::optional<Segment> SightSearch::critical_line(const Viewpoint& v, const Target& t) {
+  Aabb local = v.edge.bounds().merged(t.poly.bounds());
+  std::vector<Vec2> pts{v.edge.a, v.edge.b};
+  pts.insert(pts.end(), t.poly.points.begin(), t.poly.points.end());
+  for (const Blocker& b : blockers_)
+    if (b.box.overlaps(local))
+      for (Vec2 p : b.poly.points)
+        if (local.contains(p)) pts.push_back(p);
+  // The edge and the points are read into locals once: the inner loop runs
+  // for every pair of points and is the search's hottest.
+  const Vec2 a = v.edge.a, e = v.edge.b - a;
+  const Vec2* const pt = pts.data();
+  const std::size_t n = pts.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 from = pt[i], from_a = from - a;
+    for (std::size_t j = i + 1; j < n; ++j) {
+      Vec2 d = pt[j] - from;
+      if (length_squared(d) < 1e-18) continue;
+      double den = cross(e, d);
+      if (std::abs(den) < 1e-12) continue;
+      // Where the line meets the viewer edge.
+      double s = cross(from_a, d) / den;
+      if (s < -1e-12 || s > 1 + 1e-12) continue;
+      Vec2 p = a + e * std::clamp(s, 0.0, 1.0);
+      if (dot(d, perp(e)) < 0) d = -d;
+      // Where the ray from p along d first meets the target.
+      Segment ray{p, p + d * (1000.0 / length(d))};
+      auto hit = raycast(ray, t.poly);
+      if (!hit) continue;
+      Vec2 q = ray.a + (ray.b - ray.a) * *hit;
+      if (!forward(v, p, q)) continue;
+      if (clear({p, q}, v, t)) return Segment{p, q};
     }
   }
+  return std::nullopt;
+}
 
-  // Not visible: name what blocks the most direct line (nearest pair, closest points).
-  const Viewpoint& v = views[pairs[0].v];
-  const Target& t = targets[pairs[0].t];
-  Vec2 p = (v.edge.a + v.edge.b) / 2, q = centroid[pairs[0].t];
+// Not visible: name what blocks the most direct line (nearest pair, closest points).
+SightAnswer SightSearch::not_visible(const Pair& nearest) const {
+  SightAnswer ans;
+  const Viewpoint& v = views_[nearest.v];
+  const Target& t = targets_[nearest.t];
+  Vec2 p = (v.edge.a + v.edge.b) / 2, q = centroid_[nearest.t];
   Segment direct{p, q};
   int b = forward(v, p, q) ? first_blocker(direct, v, t) : -1;
   if (b >= 0) {
-    ans.blocked_by = label(blockers[static_cast<std::size_t>(b)]);
+    ans.blocked_by = label(blockers_[static_cast<std::size_t>(b)]);
     ans.reason = fmt::format("no clear line: every line from an edge that may see is blocked; the most direct, from "
                              "{} to {}, crosses {}",
-                             bodies[v.body].label, t.label, ans.blocked_by);
+                             bodies_[v.body].label, t.label, ans.blocked_by);
   } else {
     ans.blocked_by = "out of view";
     ans.reason = fmt::format("no clear line: {} is not in front of any edge that may see, or every line is blocked",
                              t.label);
   }
   return ans;
+}
+
+SightAnswer SightSearch::run() {
+  const std::size_t nt = targets_.size(), n_pairs = views_.size() * nt;
+  if (n_pairs <= kLazyPairs) {
+    const std::size_t nearest = nearest_pair();
+    if (nearest < n_pairs)
+      if (auto s = sample(views_[nearest / nt], nearest % nt))
+        return found(views_[nearest / nt], targets_[nearest % nt], *s);
+  }
+  const std::vector<Pair> pairs = pairs_nearest_first();
+  // Phase 1: sample lines.
+  for (const Pair& pr : pairs)
+    if (auto s = sample(views_[pr.v], pr.t)) return found(views_[pr.v], targets_[pr.t], *s);
+  // Phase 2: every line through two critical points.
+  for (const Pair& pr : pairs)
+    if (auto s = critical_line(views_[pr.v], targets_[pr.t])) return found(views_[pr.v], targets_[pr.t], *s);
+  return not_visible(pairs[0]);
+}
+
+// Sight between one set of edges and one set of target shapes, past
+// `blockers` (sight_blockers over an area holding both).
+SightAnswer search(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
+                   const Settings& settings) {
+  if (view_set.edges.empty() || targets.empty()) {
+    SightAnswer ans;
+    ans.reason = "no stand to see from or to";
+    ans.blocked_by = "nothing to see";
+    return ans;
+  }
+  return SightSearch(blockers, view_set, targets, settings).run();
 }
 
 SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vector<Target>& targets,

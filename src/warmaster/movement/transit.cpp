@@ -235,7 +235,7 @@ void TransitScene::Impl::build_index() {
   const double extent = std::max(world.max.x - world.min.x, world.max.y - world.min.y);
   grid.reset(world, std::max(15.0, extent / 64));
   for (std::size_t i = 0; i < fixed_count; ++i) grid.insert(static_cast<int>(i), obstacles[i].box);
-  grid.prepare();
+  grid.lay_out();
   gates.clear();
   gates_done.assign(fixed_count, 0);
   gates_regions.clear();
@@ -306,7 +306,7 @@ void TransitScene::Impl::own_gates(std::size_t first) {
 // A region inside one already done has nothing new: every enemy stand near
 // it is near the larger one. Legs and route searches ask again and again
 // about the same few places, so the last few regions are remembered.
-void TransitScene::Impl::ensure_gates(const Aabb& region) const {
+void TransitScene::Impl::ensure_gates(const Aabb& region) {
   for (const Aabb& done : gates_regions)
     if (done.contains(region.min) && done.contains(region.max)) return;
   if (gates_regions.size() < 8) gates_regions.push_back(region);
@@ -358,7 +358,7 @@ bool sweep_hits(const TransitScene::Impl& m, const TransitObstacle& o, const Seg
 }
 }  // namespace
 
-bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const {
+bool TransitScene::Impl::segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) {
   for (Vec2 p : {a, b})
     if (p.x < r - tol || p.y < r - tol || p.x > table_w - r + tol || p.y > table_h - r + tol) return false;
   Segment seg{a, b};
@@ -469,7 +469,7 @@ bool TransitScene::is_clear(Vec2 p) const {
   return impl_->point_clear(p, impl_->scratch->lists.point);
 }
 
-std::vector<TransitScene::Gate> TransitScene::gates() const {
+std::vector<TransitScene::Gate> TransitScene::gates() {
   std::vector<Gate> out;
   impl_->ensure_gates(Aabb{{0, 0}, {impl_->table_w, impl_->table_h}}.inflated(10));
   for (const auto& g : impl_->gates)
@@ -485,20 +485,26 @@ std::vector<TransitScene::Gate> TransitScene::gates() const {
 //    tried a gap too narrow: warmaster.movement.gap. Otherwise it runs into
 //    the obstacle: warmaster.movement.terrain for terrain it may not enter,
 //    warmaster.movement.path for a stand.
-std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, const std::string& stand_label) const {
-  const Impl& m = *impl_;
+namespace {
+
+// The rulings of one leg as they are written. A gap is reported once: it
+// may have a gate at each end, and the sweep may meet its sides again.
+struct LegReport {
+  const TransitScene::Impl& m;
+  const std::string& stand_label;
+  double passable = 0;  // the narrowest gap the disc passes
   std::vector<Ruling> out;
-  Vec2 a = from.position, b = to.position;
-  Segment seg{a, b};
-  double leg = distance(a, b);
-  const double passable = 2 * m.r;  // the narrowest gap the disc passes
   std::vector<std::pair<int, int>> reported;  // gap pairs, b = -1 for the table edge
-  auto was_reported = [&](int k) {
+
+  bool was_reported(int k) const {
     for (auto [x, y] : reported)
       if (x == k || y == k) return true;
     return false;
-  };
-  auto gap_ruling = [&](int k, int j, double width, Vec2 where) {
+  }
+  // warmaster.movement.gap between obstacle k and j (-1: the table edge): a
+  // gap beside an enemy stand must be wider than the frontage, any other at
+  // least as wide as the disc.
+  void gap(int k, int j, double width, Vec2 where) {
     bool enemy = m.obstacles[k].enemy || (j >= 0 && m.obstacles[j].enemy);
     std::string who = m.obstacles[k].label() + " and " + m.gap_partner_label(j);
     Ruling r;
@@ -519,16 +525,18 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     }
     out.push_back(std::move(r));
     reported.push_back({k, j});
-  };
+  }
+};
 
-  // 1. Gates.
+// 1. The gates the leg crosses, in order along it: each a closed enemy gap.
+// The scene's gates near `box` must be found already (ensure_gates).
+void report_gates(LegReport& report, const Segment& seg, const Aabb& box) {
+  const TransitScene::Impl& m = report.m;
   struct Crossing {
     double t;
     std::size_t g;
   };
   std::vector<Crossing> crossings;
-  Aabb box = seg.bounds();
-  m.ensure_gates(box);
   for (std::size_t g = 0; g < m.gates.size(); ++g) {
     const TransitGateData& gate = m.gates[g];
     if (!gate.box.overlaps(box) || !passes_gate(seg, gate.line, m.tol)) continue;
@@ -538,17 +546,23 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
   for (const Crossing& c : crossings) {
     const TransitGateData& gate = m.gates[c.g];
     // One gap may have a gate at each end: it is reported once.
-    if (std::find(reported.begin(), reported.end(), std::pair<int, int>{gate.a, gate.b}) != reported.end()) continue;
-    gap_ruling(gate.a, gate.b, gate.width, a + (b - a) * c.t);
+    if (std::find(report.reported.begin(), report.reported.end(), std::pair<int, int>{gate.a, gate.b}) !=
+        report.reported.end())
+      continue;
+    report.gap(gate.a, gate.b, gate.width, seg.a + (seg.b - seg.a) * c.t);
   }
+}
 
-  // 2. Obstacles the disc sweeps into.
-  struct Hit {
-    int k;
-    double t;
-    double dmin;
-  };
-  std::vector<Hit> hits;
+struct SweepHit {
+  int k;        // obstacle index
+  double t;     // where along the leg the disc first touches it
+  double dmin;  // how near the centre line comes (<= 0: it enters)
+};
+
+// 2. The blocking obstacles the disc sweeps into, in order along the leg
+// (ties by obstacle index).
+std::vector<SweepHit> swept_obstacles(const TransitScene::Impl& m, const Segment& seg, const Aabb& box) {
+  std::vector<SweepHit> hits;
   std::vector<int> cand;
   m.query(box.inflated(m.r), cand);
   for (int k : cand) {
@@ -559,91 +573,137 @@ std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, co
     double t = first_contact(seg, m.r, o.poly).value_or(0.0);
     hits.push_back({k, t, dmin});
   }
-  std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.t < y.t || (x.t == y.t && x.k < y.k); });
-  std::vector<int> done;
+  std::sort(hits.begin(), hits.end(),
+            [](const SweepHit& x, const SweepHit& y) { return x.t < y.t || (x.t == y.t && x.k < y.k); });
+  return hits;
+}
+
+// What a hit obstacle makes a narrow gap with, when the centre line runs
+// between them rather than into either: another obstacle the sweep also
+// touches (not of the same feature), or else a table edge the leg comes
+// near, closer to it than the disc passes. partner -2: none, the leg runs
+// into the obstacle; -1: the table edge.
+struct GapPartner {
+  int partner = -2;
+  double width = 0;
+  Vec2 where{};
+};
+GapPartner narrow_gap_partner(const TransitScene::Impl& m, const std::vector<SweepHit>& hits, const SweepHit& h,
+                              const Segment& seg, double passable) {
+  GapPartner gp;
+  const TransitObstacle& o = m.obstacles[h.k];
   auto same_feature = [&](int k, int j) {
     return m.obstacles[k].feature >= 0 && m.obstacles[k].feature == m.obstacles[j].feature;
   };
-  for (const Hit& h : hits) {
-    if (was_reported(h.k) || std::find(done.begin(), done.end(), h.k) != done.end()) continue;
-    const TransitObstacle& o = m.obstacles[h.k];
-    Vec2 centre = a + (b - a) * h.t;
+  for (const SweepHit& o2 : hits) {
+    if (o2.k == h.k || o2.dmin <= 0 || same_feature(h.k, o2.k)) continue;
+    ClosestPoints cp = closest_points(o.poly, m.obstacles[o2.k].poly);
+    if (cp.distance > m.tol && cp.distance < passable - m.tol && (gp.partner == -2 || cp.distance < gp.width)) {
+      gp.partner = o2.k;
+      gp.width = cp.distance;
+      gp.where = (cp.on_a + cp.on_b) / 2;
+    }
+  }
+  for (int edge = 0; edge < 4 && gp.partner == -2; ++edge) {
+    double clear = std::min(edge_clearance(seg.a, edge, m.table_w, m.table_h),
+                            edge_clearance(seg.b, edge, m.table_w, m.table_h));
+    if (clear >= m.r - m.tol) continue;
+    auto [d, v] = edge_distance(o.poly, edge, m.table_w, m.table_h);
+    if (d > m.tol && d < passable - m.tol) {
+      gp.partner = -1;
+      gp.width = d;
+      gp.where = (v + edge_foot(v, edge, m.table_w, m.table_h)) / 2;
+    }
+  }
+  return gp;
+}
+
+// The leg runs into obstacle h.k: warmaster.movement.terrain for terrain it
+// may not enter (it halts at the edge), warmaster.movement.path for a stand.
+Ruling run_into(const TransitScene::Impl& m, const SweepHit& h, const Segment& seg, const std::string& stand_label) {
+  const TransitObstacle& o = m.obstacles[h.k];
+  const double leg = distance(seg.a, seg.b);
+  Vec2 centre = seg.a + (seg.b - seg.a) * h.t;
+  Vec2 contact = closest_on_boundary(centre, o.poly);
+  double along = h.t * leg;
+  Ruling r;
+  if (o.kind == TransitObstacle::Kind::Terrain) {
+    r.rule = warmaster::rule_id::movement_terrain;
+    std::string who = m.character ? std::string("a character (as infantry)") : std::string(to_string(m.type));
+    r.reason = fmt::format("{}: {} may not enter {} ({}); it would halt at its edge at {}, {} along the {} leg",
+                           stand_label, who, o.label(), to_string(o.terrain), at(centre), format_measure(along, "cm"),
+                           format_measure(leg, "cm"));
+    r.figures = {{"halt_at", along, "cm"}, {"leg", leg, "cm"}};
+  } else {
+    r.rule = warmaster::rule_id::movement_path;
+    std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own" : (o.enemy ? "enemy" : "friendly");
+    r.reason = fmt::format(
+        "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
+        "{}, half its {} shortest edge less the {} contact tolerance)",
+        stand_label, what, o.label(), at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
+        format_compared(std::max(0.0, h.dmin), m.r, "cm").value, format_compared(std::max(0.0, h.dmin), m.r, "cm").limit,
+        format_measure(2 * m.half_edge, "cm"), format_measure(m.settings.contact_tolerance * 10, "mm"));
+    r.figures = {{"blocked_at", along, "cm"}, {"clearance", std::max(0.0, h.dmin), "cm"}, {"needed", m.r, "cm"}};
+  }
+  return r;
+}
+
+// 2. Each obstacle the disc sweeps into, once: a narrow gap when the centre
+// line runs between it and a partner, else the leg runs into it.
+void report_sweep(LegReport& report, const Segment& seg, const Aabb& box) {
+  const TransitScene::Impl& m = report.m;
+  const std::vector<SweepHit> hits = swept_obstacles(m, seg, box);
+  std::vector<int> done;
+  for (const SweepHit& h : hits) {
+    if (report.was_reported(h.k) || std::find(done.begin(), done.end(), h.k) != done.end()) continue;
     bool through = h.dmin <= 0;  // the centre line itself enters the obstacle
     if (!through) {
-      // A narrow gap: a partner the sweep also touches, closer than the shortest edge.
-      int partner = -2;
-      double width = 0;
-      Vec2 where{};
-      for (const Hit& o2 : hits) {
-        if (o2.k == h.k || o2.dmin <= 0 || same_feature(h.k, o2.k)) continue;
-        ClosestPoints cp = closest_points(o.poly, m.obstacles[o2.k].poly);
-        if (cp.distance > m.tol && cp.distance < passable - m.tol && (partner == -2 || cp.distance < width)) {
-          partner = o2.k;
-          width = cp.distance;
-          where = (cp.on_a + cp.on_b) / 2;
-        }
-      }
-      for (int edge = 0; edge < 4 && partner == -2; ++edge) {
-        double clear = std::min(edge_clearance(a, edge, m.table_w, m.table_h), edge_clearance(b, edge, m.table_w, m.table_h));
-        if (clear >= m.r - m.tol) continue;
-        auto [d, v] = edge_distance(o.poly, edge, m.table_w, m.table_h);
-        if (d > m.tol && d < passable - m.tol) {
-          partner = -1;
-          width = d;
-          where = (v + edge_foot(v, edge, m.table_w, m.table_h)) / 2;
-        }
-      }
-      if (partner != -2) {
-        gap_ruling(h.k, partner, width, where);
-        if (partner >= 0) done.push_back(partner);
+      const GapPartner gp = narrow_gap_partner(m, hits, h, seg, report.passable);
+      if (gp.partner != -2) {
+        report.gap(h.k, gp.partner, gp.width, gp.where);
+        if (gp.partner >= 0) done.push_back(gp.partner);
         continue;
       }
     }
     done.push_back(h.k);
-    Vec2 contact = closest_on_boundary(centre, o.poly);
-    double along = h.t * leg;
-    Ruling r;
-    if (o.kind == TransitObstacle::Kind::Terrain) {
-      r.rule = warmaster::rule_id::movement_terrain;
-      std::string who = m.character ? std::string("a character (as infantry)") : std::string(to_string(m.type));
-      r.reason = fmt::format("{}: {} may not enter {} ({}); it would halt at its edge at {}, {} along the {} leg",
-                             stand_label, who, o.label(), to_string(o.terrain), at(centre), format_measure(along, "cm"),
-                             format_measure(leg, "cm"));
-      r.figures = {{"halt_at", along, "cm"}, {"leg", leg, "cm"}};
-    } else {
-      r.rule = warmaster::rule_id::movement_path;
-      std::string what = o.kind == TransitObstacle::Kind::OwnStand ? "own" : (o.enemy ? "enemy" : "friendly");
-      r.reason = fmt::format(
-          "{}: blocked by {} {} at {}, {} along the {} leg (its centre passes {} from it; a stand in transit needs "
-          "{}, half its {} shortest edge less the {} contact tolerance)",
-          stand_label, what, o.label(), at(contact), format_measure(along, "cm"), format_measure(leg, "cm"),
-          format_compared(std::max(0.0, h.dmin), m.r, "cm").value, format_compared(std::max(0.0, h.dmin), m.r, "cm").limit,
-          format_measure(2 * m.half_edge, "cm"), format_measure(m.settings.contact_tolerance * 10, "mm"));
-      r.figures = {{"blocked_at", along, "cm"}, {"clearance", std::max(0.0, h.dmin), "cm"}, {"needed", m.r, "cm"}};
-    }
-    out.push_back(std::move(r));
+    report.out.push_back(run_into(m, h, seg, report.stand_label));
   }
+}
 
-  // 3. Bursting through: an evader may not stop inside the unit it bursts through.
-  if (!m.burst_rects.empty()) {
-    OrientedRect end = OrientedRect::from_pose(to, m.width, m.depth);
-    for (std::size_t i = 0; i < m.burst_rects.size(); ++i) {
-      if (!overlaps(end, m.burst_rects[i], m.tol)) continue;
-      out.push_back({warmaster::rule_id::movement_burst_through,
-                     fmt::format("{}: ends on {}, which it bursts through; an evader must pass completely through "
-                                 "(ends at {})",
-                                 stand_label, m.burst_labels[i], at(to.position)),
-                     {}});
-    }
+// 3. Bursting through: an evader may not stop inside the unit it bursts through.
+void report_burst_through(const TransitScene::Impl& m, const Pose& to, const std::string& stand_label,
+                          std::vector<Ruling>& out) {
+  if (m.burst_rects.empty()) return;
+  OrientedRect end = OrientedRect::from_pose(to, m.width, m.depth);
+  for (std::size_t i = 0; i < m.burst_rects.size(); ++i) {
+    if (!overlaps(end, m.burst_rects[i], m.tol)) continue;
+    out.push_back({warmaster::rule_id::movement_burst_through,
+                   fmt::format("{}: ends on {}, which it bursts through; an evader must pass completely through "
+                               "(ends at {})",
+                               stand_label, m.burst_labels[i], at(to.position)),
+                   {}});
   }
-  return out;
+}
+
+}  // namespace
+
+std::vector<Ruling> TransitScene::check_leg(const Pose& from, const Pose& to, const std::string& stand_label) {
+  Impl& m = *impl_;
+  const Segment seg{from.position, to.position};
+  const Aabb box = seg.bounds();
+  m.ensure_gates(box);
+  LegReport report{m, stand_label, 2 * m.r, {}, {}};
+  report_gates(report, seg, box);
+  report_sweep(report, seg, box);
+  report_burst_through(m, to, stand_label, report.out);
+  return std::move(report.out);
 }
 
 // The same decisions as check_leg: it reports something exactly when a gate
 // is crossed, the disc sweeps into an obstacle (the first such hit always
 // gives a ruling) or an evader ends on a unit it bursts through.
-bool TransitScene::leg_clear(const Pose& from, const Pose& to) const {
-  const Impl& m = *impl_;
+bool TransitScene::leg_clear(const Pose& from, const Pose& to) {
+  Impl& m = *impl_;
   Segment seg{from.position, to.position};
   Aabb box = seg.bounds();
   m.ensure_gates(box);

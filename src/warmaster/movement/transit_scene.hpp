@@ -137,12 +137,16 @@ struct TransitScene::Impl {
   // Fixed obstacle index -> box (own blockers are few: scanned). Laid over
   // the fixed obstacles only, so its cells follow the move, not the table.
   GridIndex grid;
-  // Gates are found lazily, per enemy stand, for the region a query touches
-  // (ensure_gates), so a scene's cost follows what is near the move.
-  mutable std::vector<TransitGateData> gates;
-  mutable std::vector<char> gates_done;    // per obstacle: its gates are in `gates`
-  mutable std::vector<Aabb> gates_regions; // regions whose gates are all in `gates` (a few)
-  void ensure_gates(const Aabb& region) const;
+  // Gates are found lazily, per enemy stand, for the region a query touches,
+  // so a scene's cost follows what is near the move. ensure_gates(region)
+  // adds them; a const reader of `gates` (check_leg's report_gates, the
+  // route search's gather_near) needs it called first for its region. So
+  // the scene's calls that look at gates are not const: they find what they
+  // need, then read.
+  std::vector<TransitGateData> gates;
+  std::vector<char> gates_done;    // per obstacle: its gates are in `gates`
+  std::vector<Aabb> gates_regions; // regions whose gates are all in `gates` (a few)
+  void ensure_gates(const Aabb& region);
   std::vector<std::string> burst_units;    // burst_through units that really let the evader through
   std::vector<OrientedRect> burst_rects;
   std::vector<std::string> burst_labels;
@@ -157,7 +161,8 @@ struct TransitScene::Impl {
       if (obstacles[k].box.overlaps(box)) out.push_back(static_cast<int>(k));
   }
   std::string gap_partner_label(int b) const { return b < 0 ? "the table edge" : obstacles[b].label(); }
-  bool segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch) const;  // disc sweep + gates + table
+  // Disc sweep + gates + table; finds the gates near the segment first.
+  bool segment_clear(Vec2 a, Vec2 b, std::vector<int>& scratch);
   bool point_clear(Vec2 p, std::vector<int>& scratch) const;
 };
 

@@ -114,6 +114,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Setti
 // A spatial index of a battlefield's units and terrain, built once and reused
 // for every move checked on that battlefield, so that a check looks only at
 // what is near the move. Keep it with the Battlefield it was built from.
+// Once built it is only read: several threads may query one index at once.
 //
 // Terrain and units each sit in a uniform grid (core GridIndex), so a query
 // costs what is near the box asked about, not the size of the battle. The

@@ -39,10 +39,12 @@
 // (a gap too narrow, with its width and the width required),
 // warmaster.movement.terrain (would enter terrain it may not: where it halts).
 //
-// A TransitScene caches lazily built data and is not safe to share between
-// threads; build one per thread. Its working space is a TransitScratch that
-// the caller owns and passes in (one per thread), or, when none is given,
-// one of its own.
+// A TransitScene finds the gates near each leg or route it is asked about
+// and keeps them, so its calls that look at gates (check_leg, leg_clear,
+// shortest_route, gates) are not const. Threads: a scene is used by one
+// thread at a time, its const calls too (they use its scratch); build one
+// per thread. Its working space is a TransitScratch that the caller owns and
+// passes in (one per thread), or, when none is given, one of its own.
 #pragma once
 
 #include <array>
@@ -133,10 +135,10 @@ class TransitScene {
   // warmaster.movement.path, warmaster.movement.gap, warmaster.movement.terrain),
   // each with figures. Empty when the leg is clear. `stand_label` is used in
   // reasons, e.g. "stand 2".
-  std::vector<Ruling> check_leg(const Pose& from, const Pose& to, const std::string& stand_label) const;
+  std::vector<Ruling> check_leg(const Pose& from, const Pose& to, const std::string& stand_label);
   // check_leg(from, to, ...).empty(), without writing any reason: for
   // callers that only need to know whether the leg is clear.
-  bool leg_clear(const Pose& from, const Pose& to) const;
+  bool leg_clear(const Pose& from, const Pose& to);
 
   // The shortest route from `from` to `to` obeying the gap rule, as poses
   // including both ends, measured as docs/rulings.md#warmaster-move-distance measures it (corners, leg by
@@ -145,14 +147,14 @@ class TransitScene {
   // distance (route_distance) can be a little longer, and the caller
   // compares it with the allowance. Intermediate poses keep the start
   // facing except on the one leg where turning costs least (docs/rulings.md#warmaster-reach-facing).
-  std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length) const;
+  std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length);
   // The route shortest_route(from, to, read_length) gives when it is no
   // longer than max_length (<= read_length), found at the cost of a search
   // bounded by max_length: it reads the same obstacles, gates and points, in
   // the same order, and leaves out only what lies beyond max_length, so
   // equal routes are chosen alike. nullopt when that route is longer.
   std::optional<std::vector<Pose>> shortest_route(const Pose& from, const Pose& to, double max_length,
-                                                  double read_length) const;
+                                                  double read_length);
 
   // Radius of the disc a stand is in transit (half its shortest edge).
   double clearance() const;
@@ -165,10 +167,11 @@ class TransitScene {
     std::string a, b;   // e.g. "orcs-1 stand 2", "wood-1", "the table edge"
     double width = 0;   // cm
   };
-  std::vector<Gate> gates() const;
+  std::vector<Gate> gates();
 
   struct Impl;  // src/warmaster/transit_scene.hpp; reach.cpp builds on it
   const Impl& impl() const { return *impl_; }
+  Impl& impl() { return *impl_; }
 
  private:
   std::unique_ptr<Impl> impl_;
