@@ -1,5 +1,5 @@
 // source_check: what the structure of the code promises (docs/architecture.md,
-// "What CI keeps true"), checked on the tokens of every C++ file rather than
+// "What the tests keep true of the code"), checked on the tokens of every C++ file rather than
 // by grepping lines, so that formatting cannot hide anything:
 //
 //   long functions      function bodies over the limit (150 lines) in src/ and apps/
