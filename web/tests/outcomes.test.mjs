@@ -4,7 +4,7 @@
 // next in words, and who plays each side survives a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot } from './support.mjs';
+import { startServer, launch, shot, drawCaptainClimb } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -104,19 +104,7 @@ test('Blightmeer: a failed climb says Failed, with each check in words', async (
   // The captain's climb onto the inn (one climb check, Agility 8+), rolled 1.
   const game = await post('games', { battle: 'blightmeer/town', dice: [1, 1, 1, 1] });
   const page = await openGame(game);
-  const svgPoint = (x, y) => page.evaluate(([x, y]) => {
-    const s = document.getElementById('bm-svg');
-    const p = s.createSVGPoint();
-    p.x = x; p.y = 36 - y;
-    const q = p.matrixTransform(s.getScreenCTM());
-    return { x: q.x, y: q.y };
-  }, [x, y]);
-  await page.click('#bm-svg circle[data-unit="captain"]');
-  await page.waitForSelector('#bm-svg g.reach rect');
-  await page.click('button[data-step="climb"]');
-  const to = await svgPoint(4.5, 7);
-  await page.mouse.click(to.x, to.y);
-  await page.waitForSelector('#bm-report');
+  await drawCaptainClimb(page);
   await page.click('#bm-resolve');
   await page.waitForSelector('#outcome');
   const head = page.locator('#outcome .outcome-head').first();

@@ -53,3 +53,26 @@ export async function launchFirefox() {
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 }
+
+// The screen point of a table point (x, y) on the board's SVG `svgId`, whose
+// table is `height` deep (the SVG's y runs down from the far edge).
+export function screenPoint(page, svgId, height, x, y) {
+  return page.evaluate(([id, h, x, y]) => {
+    const s = document.getElementById(id);
+    const p = s.createSVGPoint();
+    p.x = x; p.y = h - y;
+    const q = p.matrixTransform(s.getScreenCTM());
+    return { x: q.x, y: q.y };
+  }, [svgId, height, x, y]);
+}
+
+// Blightmeer's town: the captain selected and his climb onto the inn drawn,
+// up to the check shown in #bm-report (not resolved).
+export async function drawCaptainClimb(page) {
+  await page.click('#bm-svg circle[data-unit="captain"]');
+  await page.waitForSelector('#bm-svg g.reach rect');
+  await page.click('button[data-step="climb"]');
+  const to = await screenPoint(page, 'bm-svg', 36, 4.5, 7);
+  await page.mouse.click(to.x, to.y);
+  await page.waitForSelector('#bm-report');
+}

@@ -3,7 +3,7 @@
 // check's chance shown, and resolved with the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot } from './support.mjs';
+import { startServer, launch, shot, drawCaptainClimb } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -90,19 +90,7 @@ test('Ancients: play a card, the units it orders light up, order one, move it', 
 test('Blightmeer: draw a climb onto the inn, see its check, resolve it with dice', async () => {
   const page = await openPage();
   await choose(page, 'blightmeer/town');
-  const svgPoint = (x, y) => page.evaluate(([x, y]) => {
-    const s = document.getElementById('bm-svg');
-    const p = s.createSVGPoint();
-    p.x = x; p.y = 36 - y;
-    const q = p.matrixTransform(s.getScreenCTM());
-    return { x: q.x, y: q.y };
-  }, [x, y]);
-  await page.click('#bm-svg circle[data-unit="captain"]');
-  await page.waitForSelector('#bm-svg g.reach rect');
-  await page.click('button[data-step="climb"]');
-  const to = await svgPoint(4.5, 7);
-  await page.mouse.click(to.x, to.y);
-  await page.waitForSelector('#bm-report');
+  await drawCaptainClimb(page);
   // A 3" wall climbed by a Move 6, Agility 8 captain: 4" spent, one climb check at 13/20.
   assert.match(await page.textContent('#bm-report'), /Legal: 4" of 6" used/);
   assert.match(await page.textContent('#controls'), /climb check, Agility 8 \(13\/20 = 65\.0%\); if it fails, stays at the foot/);

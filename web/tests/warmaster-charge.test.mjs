@@ -5,7 +5,7 @@
 // stand by stand.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot } from './support.mjs';
+import { startServer, launch, shot, screenPoint } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -36,16 +36,8 @@ async function open(game) {
   return page;
 }
 
-// The screen point of a table point (cm).
-function screenOf(page, x, y) {
-  return page.evaluate(([x, y]) => {
-    const s = document.getElementById('wm-svg');
-    const p = s.createSVGPoint();
-    p.x = x; p.y = 120 - y;
-    const q = p.matrixTransform(s.getScreenCTM());
-    return { x: q.x, y: q.y };
-  }, [x, y]);
-}
+// The screen point of a table point (cm) on the default battle's 120 cm deep table.
+const screenOf = (page, x, y) => screenPoint(page, 'wm-svg', 120, x, y);
 
 async function orderHalberdiers(page) {
   const actions = await page.locator('#action-list button').evaluateAll((bs) => bs.map((b) => b.dataset.action));

@@ -361,7 +361,7 @@ class LazyAStar {
  public:
   using Item = RouteScratch::Item;
   LazyAStar(const TransitScene::Impl& m, const LocalScene& local, double max_length, RouteScratch& S)
-      : m_(m), local_(local), S_(S), n_(S.nodes.size()), lim_(max_length + m.tol) {}
+      : local_(local), S_(S), n_(S.nodes.size()), lim_(max_length + m.tol) {}
   // Searches from node 0 until node 1 is closed or nothing is left.
   void run();
 
@@ -395,7 +395,6 @@ class LazyAStar {
   void repair(int u);
   void relax(int u);
 
-  const TransitScene::Impl& m_;
   const LocalScene& local_;
   RouteScratch& S_;
   const std::size_t n_;
