@@ -325,7 +325,7 @@ export function render(root, state, ctx) {
     const tags = [u.confused ? 'confused' : '', u.engaged ? 'engaged' : '', u.finished ? 'done' : ''].filter(Boolean).join(', ');
     const box = boxOf(ps.flatMap((p) => corners(p.x, p.y, p.facing ?? 0, w, d)).map(([x, y]) => [sx(x), sy(y)]));
     obstacles.push(box);
-    wanted.push({ box, text: u.id + (tags ? ` (${tags})` : ''), size: 2.6, attrs: { fill: '#111', 'data-label': u.id } });
+    wanted.push({ box, text: nameOf(u.id, ctx) + (tags ? ` (${tags})` : ''), size: 2.6, attrs: { fill: '#111', 'data-label': u.id } });
   }
   for (const c of state.characters ?? []) {
     if (c.lost && !c.returns_next_turn) continue;
@@ -337,7 +337,7 @@ export function render(root, state, ctx) {
       svg('title', {}, `${meta.name ?? c.id} (${c.id}), ${c.role}, Command ${meta.command ?? '?'}`)));
     const box = { x0: sx(p.x) - 1.6, x1: sx(p.x) + 1.6, y0: sy(p.y) - 1.6, y1: sy(p.y) + 1.6 };
     obstacles.push(box);
-    wanted.push({ box, text: c.id, size: 2.2, below: true, attrs: { fill: colour, 'data-label': c.id } });
+    wanted.push({ box, text: nameOf(c.id, ctx), size: 2.2, below: true, attrs: { fill: colour, 'data-label': c.id } });
   }
   for (const l of placeLabels(wanted, obstacles, { x0: 0, x1: W, y0: 0, y1: H }))
     labels.append(svg('text', { x: l.x, y: l.y, 'font-size': l.size, 'text-anchor': 'middle', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke', ...l.attrs }, l.text));
