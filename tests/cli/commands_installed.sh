@@ -17,8 +17,8 @@ cat >"$tmp/tests/cli/sample.sh" <<'EOF'
 # @PY@ in a comment is fine
 helper() { grep -q x "$1"; }
 out=$(@PY@ -c 'print(1)') || helper "$tmp"
-echo "@JQ@ in a string is fine; so is ( @CURL@ )" | sed 's/;|wget/x/'
-for f in a b; do @CURL@ -s "$f" | @JQ@ .; done
+echo "@JSON_FILTER@ in a string is fine; so is ( @HTTP_CLIENT@ )" | sed 's/;|wget/x/'
+for f in a b; do @HTTP_CLIENT@ -s "$f" | @JSON_FILTER@ .; done
 cat <<'DOC'
 gawk inside a here-document is text
 DOC
@@ -30,7 +30,7 @@ EOF
 # The names are put in afterwards, so that this script itself names none of
 # the commands a fresh Debian lacks (the before-stop gate reads it as text).
 py="pyt""hon3" curl_="cu""rl" jq_="j""q"
-sed -i -e "s/@PY@/$py/g" -e "s/@CURL@/$curl_/g" -e "s/@JQ@/$jq_/g" "$tmp/tests/cli/sample.sh"
+sed -i -e "s/@PY@/$py/g" -e "s/@HTTP_CLIENT@/$curl_/g" -e "s/@JSON_FILTER@/$jq_/g" "$tmp/tests/cli/sample.sh"
 "$root/scripts/check-commands.sh" "$tmp" >"$tmp/report" 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "made-up tree: exit $rc, expected 1"
