@@ -153,6 +153,10 @@ TEST(WarmasterChargePlan, SlidesOnIntoContactAndApplyingItCharges) {
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
   BattleState s(make_game(bf));
+  // Not ordered yet: the charge is planned, but applying it now is refused.
+  EXPECT_FALSE(ask(s, "charge_plan", {{"unit", "U"}, {"target", "E1"}})["legal"].get<bool>());
+  // The General orders U (a roll of 1 and 1 passes whatever the penalties).
+  ASSERT_TRUE(play(s, order("g", {"U"}), {1, 1}).verdict.legal());
   // From where it stands: 14 cm on.
   const Json q = ask(s, "charge_plan", {{"unit", "U"}, {"target", "E1"}});
   EXPECT_TRUE(q["legal"].get<bool>()) << q.dump();
@@ -167,8 +171,7 @@ TEST(WarmasterChargePlan, SlidesOnIntoContactAndApplyingItCharges) {
   EXPECT_NEAR(d["slide"].get<double>(), 1.5, 1e-3);
   for (const Json& st : d["move"]["stands"]) EXPECT_NEAR(st["to"]["y"].get<double>(), 64.0, 1e-3);
 
-  // The General orders U (a roll of 1 and 1 passes whatever the penalties), then the move charges.
-  ASSERT_TRUE(play(s, order("g", {"U"}), {1, 1}).verdict.legal());
+  // Applying the planned move charges.
   Action charge;
   charge.type = ActionType::Move;
   charge.moves.push_back(parse_move_request(d["move"], s.battlefield()));

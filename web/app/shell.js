@@ -6,7 +6,10 @@
 // registerBoard with its system's name. The boards import this module and
 // nothing imports them, so there is no import cycle.
 
-// system name -> { render(root, state, ctx), controls(root, ctx), filterActions?(actions, ctx) }
+// system name -> { render(root, state, ctx), controls(root, ctx), and, when the
+// board has them: filterActions(actions, ctx), describe(action, ctx, offered)
+// (an action in words), confirmFirst(action, ctx) (a question to ask before
+// sending it), howTo (a few lines for a newcomer) }
 const boards = new Map();
 
 export function registerBoard(system, board) {
@@ -141,12 +144,15 @@ export function rawAction(a) {
   return parts.join(', ');
 }
 
+// Rolls drawn as dice, each titled with what it was rolled for.
+function diceOf(rolls) { return rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value))); }
+
 // What an action did, kept on screen until the next one: a test that failed
 // says so in large type (red), with the reason and what follows.
 function showOutcome(label, out) {
   const r = out.result ?? {};
   const rolls = out.rolls?.length
-    ? el('div', { class: 'rolls' }, 'Dice: ', out.rolls.map((d) => el('span', { class: 'die', title: d.for ?? '' }, String(d.value))),
+    ? el('div', { class: 'rolls' }, 'Dice: ', diceOf(out.rolls),
       ' ', el('span', { class: 'muted' }, out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
     : null;
   const summary = r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
@@ -298,7 +304,7 @@ function showOpponent(out, step = false) {
   const items = out.actions.map((a) => {
     const summary = a.result?.text ?? a.result?.summary ?? '';
     return el('li', { class: a.applied ? '' : 'refused' }, describeAction(a.action),
-      a.rolls?.length ? el('span', { class: 'rolls' }, ' ', a.rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value)))) : null,
+      a.rolls?.length ? el('span', { class: 'rolls' }, ' ', diceOf(a.rolls)) : null,
       summary ? el('div', { class: 'summary' }, String(summary)) : null);
   });
   const panel = opponentPanel();
@@ -375,8 +381,8 @@ function renderHowTo() {
 
 export async function refresh(fetchGame = true) {
   if (fetchGame) ctx.game = await api('GET', `games/${ctx.game.id}`);
-  if (!$('howto') || $('howto').dataset.system !== ctx.game.system) renderHowTo();
-  $('howto')?.setAttribute('data-system', ctx.game.system);
+  // The how-to is drawn once per system shown, not on every redraw.
+  if (ctx.howToFor !== ctx.game.system) { ctx.howToFor = ctx.game.system; renderHowTo(); }
   renderStatus();
   const board = boardOf(ctx.game.system);
   const state = ctx.replay ? ctx.replay.state : ctx.game.state;

@@ -146,7 +146,11 @@ export function describe(a, ctx, offered = false) {
     }
     case 'move': {
       if (!a.moves?.length) return 'Hold: the ordered units stay where they are';
-      return a.moves.map((m) => m.kind === 'charge' ? `${n(m.unit)} charges ${n(m.target)}` : `Move ${n(m.unit)}${far(m) !== null ? ` ${far(m)} cm` : ''}`).join('; ');
+      return a.moves.map((m) => {
+        if (m.kind === 'charge') return `${n(m.unit)} charges ${n(m.target)}`;
+        const d = far(m);
+        return `Move ${n(m.unit)}${d !== null ? ` ${d} cm` : ''}`;
+      }).join('; ');
     }
     case 'end_orders': return 'End the orders: on to the characters\' moves';
     case 'end_phase': {
@@ -518,22 +522,22 @@ function enemyNear(drag, state) {
   const own = (state.units ?? []).find((u) => u.id === drag.unit);
   if (!own) return null;
   const reach = (u) => { const [w, d] = standSize(ui.info?.get(u.id) ?? {}); return Math.hypot(w, d) / 2; };
+  const ownReach = reach(own);
   let best = null;
   for (const e of state.units ?? []) {
     if (e.side === own.side || !e.stands?.length || e.off_table || e.destroyed) continue;
-    const gap = Math.min(...drag.poses.flatMap((p) => e.stands.map((q) => Math.hypot(p.x - q.x, p.y - q.y)))) - reach(own) - reach(e);
+    const gap = Math.min(...drag.poses.flatMap((p) => e.stands.map((q) => Math.hypot(p.x - q.x, p.y - q.y)))) - ownReach - reach(e);
     if (gap <= kChargeOffer && (!best || gap < best.gap)) best = { id: e.id, gap };
   }
   return best?.id ?? null;
 }
 
 // The charge a release would make: the engine's charge_plan from where the
-// unit is dragged, checked as the move action it would be.
+// unit is dragged, with the verdict applying it would give (one request).
 async function planCharge(ctx, drag, target) {
   const plan = await ctx.query('charge_plan', { unit: drag.unit, target, stands: drag.poses.map((p) => ({ x: round1(p.x), y: round1(p.y), facing: round1(((p.facing % 360) + 360) % 360) })) });
-  const action = { type: 'move', moves: [plan.move] };
-  const v = await ctx.validate(action);
-  return { target, move: plan.move, slide: plan.slide, action, legal: v.legal, verdict: v };
+  const verdict = { legal: plan.legal, violations: plan.violations };
+  return { target, move: plan.move, slide: plan.slide, action: { type: 'move', moves: [plan.move] }, legal: plan.legal, verdict };
 }
 
 async function checkDrag(ctx, state) {
@@ -549,14 +553,16 @@ async function checkDrag(ctx, state) {
     const charge = target ? await planCharge(ctx, drag, target) : null;
     const v = charge ? charge.verdict : req.action ? await ctx.validate(req.action) : await ctx.query('check', { move: req.check });
     if (ui.drag !== drag) return;
+    const hadCharge = !!drag.charge;
     drag.charge = charge;
     drag.legal = v.legal;
     drag.checkedKey = key;
     drag.request = charge ? { action: charge.action } : req;
     const label = charge ? `${nameOf(drag.unit, ctx)} charges ${nameOf(target, ctx)} (${charge.slide} cm on into contact)` : req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
     await ctx.showVerdict(v, label);
-    paintDrag(drag);
-    if (charge) render(document.getElementById('wm-svg').parentNode, state, ctx);
+    // A charge offered, or one no longer offered, changes the ghost: draw anew; else recolour.
+    if (charge || hadCharge) render(document.getElementById('wm-svg').parentNode, state, ctx);
+    else paintDrag(drag);
   } catch (e) { ctx.showError(e); } finally {
     drag.inflight = false;
     if (ui.drag === drag && JSON.stringify(drag.poses) !== key) checkDrag(ctx, state);

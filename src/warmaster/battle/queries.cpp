@@ -170,49 +170,6 @@ Json check_query(const Battlefield& bf, const Settings& settings, const JsonRead
 }
 
 
-// The charge a unit dragged next to an enemy makes (the board offers it when
-// a drag of an ordered unit ends near one): from the formation it was dragged
-// to (`stands`, default where it stands now), the whole unit slides straight
-// along the line between the closest points until it touches `target`
-// (plan_straight_charge, as the opponent's and initiative's charges). The
-// movement rules' check of that charge comes with it; the Command phase's
-// own conditions are the apply's.
-Json charge_plan_query(const Battlefield& bf, const Settings& settings, const JsonReader& r, std::string* text) {
-  r.allow_only({"unit", "target", "stands"});
-  const std::string unit = r.string("unit"), target = r.string("target");
-  const Unit* u = bf.find_unit(unit);
-  const Unit* e = bf.find_unit(target);
-  if (!u) r.fail("unit", fmt::format("no unit \"{}\" on the battlefield", unit));
-  if (!e) r.fail("target", fmt::format("no unit \"{}\" on the battlefield", target));
-  if (e->side == u->side) r.fail("target", fmt::format("{} is on {}'s side", target, unit));
-  Unit dragged = *u;
-  if (r.has("stands")) {
-    const JsonReader list = r.at("stands");
-    const std::vector<JsonReader> items = list.items();
-    if (items.size() != u->stands.size())
-      list.fail(fmt::format("{} has {} stands, not {}", unit, u->stands.size(), items.size()));
-    for (std::size_t k = 0; k < items.size(); ++k) {
-      JsonReader p = items[k];
-      p.require_object();
-      p.allow_only({"x", "y", "facing"});
-      dragged.stands[k].pose = {{p.number("x", -kCoordinateLimit, kCoordinateLimit), p.number("y", -kCoordinateLimit, kCoordinateLimit)},
-                                normalize_degrees(p.number_or("facing", u->stands[k].pose.facing_deg, -3600, 3600))};
-    }
-  }
-  const MoveRequest req = plan_straight_charge(dragged, *e);
-  double slide = 0;
-  for (const StandPlan& sp : req.stands)
-    slide = std::max(slide, distance(dragged.stands[static_cast<std::size_t>(sp.stand)].pose.position, sp.final_pose.position));
-  const MoveAnswer answer = check_move(bf, req, settings);
-  Json j{{"rule", warmaster::rule_id::command_charge_contact}, {"unit", unit}, {"target", target},
-         {"slide", milli(slide)}, {"move", to_json(req)}, {"legal", answer.verdict.legal()}};
-  j["violations"] = to_json(answer).value("violations", Json::array());
-  if (text)
-    *text = fmt::format("{} charges {}: slid {:.1f} cm further into contact; {}\n", unit, target, slide,
-                        answer.verdict.legal() ? "legal for the movement rules" : "refused by the movement rules:\n" + explain(answer, req));
-  return j;
-}
-
 }  // namespace
 
 std::vector<QueryInfo> query_catalogue() {
@@ -241,7 +198,7 @@ std::vector<QueryInfo> query_catalogue() {
       {"evade_plan", "Where the engine's evade would take a unit evading an enemy by initiative (nothing is moved)",
        {{"unit", "unit id"}, {"enemy", "the enemy unit evaded"}, {"burst_through", "[friendly unit id, ...] (default none)"}}},
       {"charge_plan", "The charge of a unit dragged next to an enemy: slid straight on from where it was dragged until it "
-                      "touches the enemy, with the movement rules' check (nothing is moved)",
+                      "touches the enemy, with the verdict applying it now would give (nothing is moved)",
        {{"unit", "unit id"}, {"target", "the enemy unit charged"},
         {"stands", "[{x, y, facing}, ...], one per stand: where it was dragged (default where it stands)"}}},
       {"deployment", "Units whose stands are in no formation (a stand touching none of its unit): one warning each, "
@@ -262,7 +219,6 @@ Json answer_query(const Battlefield& bf, const Settings& settings, const std::st
   if (name == "distance") return distance_query(bf, r, text);
   if (name == "route") return route_query(bf, settings, r, text);
   if (name == "check") return check_query(bf, settings, r, text);
-  if (name == "charge_plan") return charge_plan_query(bf, settings, r, text);
   if (name == "deployment") {
     r.allow_only({});
     const std::vector<Ruling> warnings = formation_warnings(bf, settings);
@@ -452,6 +408,53 @@ Json combat_odds_query(const BattleState& s, const JsonReader& r, std::string* t
 
 // The engine's own evade (BattleState::compute_evade, plan_evade), shown
 // before a player chooses it: the stands' poses at its end, or why none.
+// The charge a unit dragged next to an enemy makes (the board offers it when
+// a drag of an ordered unit ends near one): from the formation it was dragged
+// to (`stands`, default where it stands now), the whole unit slides straight
+// along the line between the closest points until it touches `target`
+// (plan_straight_charge, as the opponent's and initiative's charges). The
+// verdict is the one applying that move now would give (the movement rules
+// and the Command phase's own: an order pending, contact with the target), so
+// the board needs no second request to know whether it may charge.
+Json charge_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "target", "stands"});
+  const Battlefield& bf = s.battlefield();
+  const std::string unit = r.string("unit"), target = r.string("target");
+  const Unit* u = bf.find_unit(unit);
+  const Unit* e = bf.find_unit(target);
+  if (!u) r.fail("unit", fmt::format("no unit \"{}\" on the battlefield", unit));
+  if (!e) r.fail("target", fmt::format("no unit \"{}\" on the battlefield", target));
+  if (e->side == u->side) r.fail("target", fmt::format("{} is on {}'s side", target, unit));
+  Unit dragged = *u;
+  if (r.has("stands")) {
+    const JsonReader list = r.at("stands");
+    const std::vector<JsonReader> items = list.items();
+    if (items.size() != u->stands.size())
+      list.fail(fmt::format("{} has {} stands, not {}", unit, u->stands.size(), items.size()));
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      JsonReader p = items[k];
+      p.require_object();
+      p.allow_only({"x", "y", "facing"});
+      dragged.stands[k].pose = {{p.number("x", -kCoordinateLimit, kCoordinateLimit), p.number("y", -kCoordinateLimit, kCoordinateLimit)},
+                                normalize_degrees(p.number_or("facing", u->stands[k].pose.facing_deg, -3600, 3600))};
+    }
+  }
+  const MoveRequest req = plan_straight_charge(dragged, *e);
+  double slide = 0;
+  for (const StandPlan& sp : req.stands)
+    slide = std::max(slide, distance(dragged.stands[static_cast<std::size_t>(sp.stand)].pose.position, sp.final_pose.position));
+  Action charge;
+  charge.type = ActionType::Move;
+  charge.moves.push_back(req);
+  const Verdict v = s.validate(charge);
+  Json j{{"rule", warmaster::rule_id::command_charge_contact}, {"unit", unit}, {"target", target},
+         {"slide", milli(slide)}, {"move", to_json(req)}, {"legal", v.legal()}, {"violations", v.violations}};
+  if (text)
+    *text = fmt::format("{} charges {}: slid {:.1f} cm further into contact; {}\n", unit, target, slide,
+                        v.legal() ? "legal now" : "refused now:\n" + explain(v));
+  return j;
+}
+
 Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "enemy", "burst_through"});
   const Battlefield& bf = s.battlefield();
@@ -495,11 +498,12 @@ Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* te
 
 Json answer_query(const BattleState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text) {
-  if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan") {
+  if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan" || name == "charge_plan") {
     JsonReader r(args, path);
     r.require_object();
     if (name == "shooting_odds") return shooting_odds_query(s, r, text);
     if (name == "combat_odds") return combat_odds_query(s, r, text);
+    if (name == "charge_plan") return charge_plan_query(s, r, text);
     return evade_plan_query(s, r, text);
   }
   if (name != "order_odds") return answer_query(s.battlefield(), s.settings(), name, args, path, text);
