@@ -108,6 +108,26 @@ TEST(ServerApi, OrderOddsAndTheRollAreTheEngines) {
   EXPECT_EQ(out["game"]["position"], 1);
 }
 
+// The board's formation helpers (formation_plan): a column along a path
+// is planned with the verdict; a field of the wrong kind is a 400 naming it.
+TEST(ServerApi, FormationPlanAnswersWithTheVerdictAndRefusesBadFields) {
+  Api api = make_api();
+  const Json g = create(api, {{"dice", {1, 1}}});
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  ASSERT_TRUE(call(api, "POST", base + "/apply", {{"action", kOrder}}, 200)["applied"].get<bool>());
+  const Json path = Json::array({{{"x", 60}, {"y", 20}}, {{"x", 60}, {"y", 30}}});
+  const Json plan = call(api, "POST", base + "/query",
+                         {{"name", "formation_plan"}, {"args", {{"unit", "emp-halberd-1"}, {"shape", "column"}, {"path", path}}}}, 200);
+  EXPECT_TRUE(plan["legal"].get<bool>()) << plan.dump();
+  EXPECT_EQ(plan["move"]["stands"].size(), 3u);
+  const auto field = [&](const Json& args) {
+    return call(api, "POST", base + "/query", {{"name", "formation_plan"}, {"args", args}}, 400)["error"]["field"];
+  };
+  EXPECT_EQ(field({{"unit", "emp-halberd-1"}, {"shape", "square"}, {"path", path}}), "args.shape");
+  EXPECT_EQ(field({{"unit", "emp-halberd-1"}, {"shape", "line"}}), "args.toward");
+  EXPECT_EQ(field({{"unit", "emp-halberd-1"}, {"shape", "column"}, {"path", "north"}}), "args.path");
+}
+
 TEST(ServerApi, AnIllegalActionIsRefusedWithItsRuleAndTheStateIsUnchanged) {
   Api api = make_api();
   const Json g = create(api);

@@ -232,7 +232,7 @@ function handleAt(poses, depth) {
 export function render(root, state, ctx) {
   const scenario = ctx.game.scenario;
   if (ui.gameId !== ctx.game.id) {
-    Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null, bf: null, reform: null });
+    Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null, bf: null, reform: null, formation: null });
     // The battlefield with troops resolved (each unit's type and stand size):
     // the scenario may only name a troop from its army list.
     const id = ctx.game.id;
@@ -381,7 +381,7 @@ export function render(root, state, ctx) {
   // The rotate handle of the selected unit: drag it round to turn the unit.
   const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
   const handle = svg('g', { class: 'rotate' });
-  if (one && !ctx.replay && !ctx.game.terminal) {
+  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation) {
     const poses = ui.drag && ui.drag.unit === one.id ? ui.drag.poses : one.stands;
     const [, d] = standSize(info.get(one.id) ?? {});
     const { c, h } = handleAt(poses, d);
@@ -390,7 +390,7 @@ export function render(root, state, ctx) {
         svg('title', {}, `Drag round to turn ${one.id}`)),
       svg('path', { d: `M${sx(h.x) - 0.9},${sy(h.y) + 0.3} A0.9,0.9 0 1 1 ${sx(h.x) + 0.6},${sy(h.y) + 0.7}`, fill: 'none', stroke: '#111', 'stroke-width': 0.3, 'pointer-events': 'none' }));
   }
-  s.append(hits, ghosts, units, labels, handle);
+  s.append(hits, ghosts, units, formationGhosts(info, pts, sx, sy, ctx), labels, handle);
 
   // Scale and legend below the table.
   const y0 = H + 4;
@@ -465,7 +465,7 @@ function attachZoom(s, root, state, ctx) {
       return;
     }
     const t = ev.target.dataset ?? {};
-    if (!t.unit && !t.character && !t.rotate) pan = { x: ev.clientX, y: ev.clientY, v0: current() };
+    if (!t.unit && !t.character && !t.rotate && !ui.formation) pan = { x: ev.clientX, y: ev.clientY, v0: current() };
   });
   s.addEventListener('pointermove', (ev) => {
     if (!pointers.has(ev.pointerId)) return;
@@ -592,6 +592,7 @@ function attachPointer(s, state, ctx, info, H) {
     d.moved = true;
   };
   s.addEventListener('pointerdown', async (ev) => {
+    if (formationPointer('down', s, ev, state, ctx, H)) return;
     const t = ev.target;
     const to = toTable(s, ev, H);
     if (t.dataset?.rotate) {
@@ -632,6 +633,7 @@ function attachPointer(s, state, ctx, info, H) {
     ctx.board.controls?.();
   });
   s.addEventListener('pointermove', (ev) => {
+    if (formationPointer('move', s, ev, state, ctx, H)) return;
     if (!ui.drag) return;
     const t0 = performance.now();
     if (ui.drag.rotate) {
@@ -709,7 +711,7 @@ function attachPointer(s, state, ctx, info, H) {
       redraw();  // back where it was; the reason stays shown
     }
   };
-  s.addEventListener('pointerup', finish);
+  s.addEventListener('pointerup', (ev) => { if (!formationPointer('up', s, ev, state, ctx, H)) finish(); });
   s.addEventListener('pointercancel', () => { ui.drag = null; redraw(); });
 }
 
@@ -842,6 +844,147 @@ function casualties(ctx) {
   return sides.length ? el('div', { id: 'casualties' }, el('h2', {}, 'Casualties'), el('ul', {}, sides)) : null;
 }
 
+// --- Formation helpers -------------------------------------------------------
+// A unit with a move to make re-formed by the engine's own planners (the
+// `formation_plan` query): in a line facing a point clicked on the table, or
+// in a column along a path pressed and dragged from the unit (the lead at
+// its end). The ghost of the planned formation is drawn, each stand green,
+// or red where the verdict faults it, with the reason shown; "Make this
+// move" makes it, Escape cancels. ui.formation: { unit, shape, toward, path,
+// dragging, plan, inflight, key }.
+const FORMATION_WORDS = {
+  line: ['Form line facing a point', 'Click the point the line is to face.'],
+  column: ['Form column along a path', 'Press on the unit and drag the way the column is to follow; release to see it.'],
+};
+
+function formationArgs(f) {
+  return f.shape === 'line' ? { unit: f.unit, shape: 'line', toward: { x: round1(f.toward.x), y: round1(f.toward.y) } }
+    : { unit: f.unit, shape: 'column', path: f.path.map((p) => ({ x: round1(p.x), y: round1(p.y) })) };
+}
+
+// One request at a time; a path or point changed meanwhile is asked again
+// when the answer comes (as checkDrag does for a drag).
+async function planFormation(ctx, state) {
+  const f = ui.formation;
+  if (!f || f.inflight || (f.shape === 'line' ? !f.toward : f.path.length < 2)) return;
+  const args = formationArgs(f);
+  const key = JSON.stringify(args);
+  if (key === f.key) return;
+  f.inflight = true;
+  try {
+    const plan = await ctx.query('formation_plan', args);
+    if (ui.formation !== f) return;
+    f.plan = plan;
+    f.key = key;
+    const what = f.shape === 'line' ? `${nameOf(f.unit, ctx)} in line facing (${args.toward.x}, ${args.toward.y})` : `${nameOf(f.unit, ctx)} in column along ${plan.length} cm`;
+    await ctx.showVerdict(plan, what);
+    render(document.getElementById('board'), state, ctx);
+    if (!f.dragging) renderControls(ctx);
+  } catch (e) { ctx.showError(e); } finally {
+    f.inflight = false;
+    if (ui.formation === f && JSON.stringify(formationArgs(f)) !== f.key) planFormation(ctx, state);
+  }
+}
+
+// The pointer on the table while a formation is being set out: true when
+// the formation took the event.
+function formationPointer(kind, s, ev, state, ctx, H) {
+  const f = ui.formation;
+  if (!f || ctx.replay) return false;
+  const to = toTable(s, ev, H);
+  if (kind === 'down') {
+    if (f.shape === 'line') { f.toward = to; planFormation(ctx, state); return true; }
+    Object.assign(f, { path: [to], dragging: true, plan: null, key: null });
+    s.setPointerCapture(ev.pointerId);
+    render(s.parentNode, state, ctx);
+    return true;
+  }
+  if (f.shape !== 'column' || !f.dragging) return f.shape === 'line';
+  const last = f.path[f.path.length - 1];
+  if (kind === 'move' && Math.hypot(to.x - last.x, to.y - last.y) >= 1) f.path.push(to);
+  if (kind === 'up') f.dragging = false;
+  render(s.parentNode, state, ctx);
+  planFormation(ctx, state);
+  if (kind === 'up') renderControls(ctx);
+  return true;
+}
+
+// The ghost of the planned formation over the stands, its path (or the
+// point faced, and the way from the unit's centre to it), and a label.
+function formationGhosts(info, pts, sx, sy, ctx) {
+  const g = svg('g', { class: 'formation-plan', 'pointer-events': 'none' });
+  const f = ui.formation;
+  if (!f || ctx.replay) return g;
+  const [w, d] = standSize(info.get(f.unit) ?? {});
+  const line = (ps, attrs) => svg('polyline', { points: ps.map((p) => `${sx(p.x).toFixed(2)},${sy(p.y).toFixed(2)}`).join(' '), fill: 'none', stroke: '#37474f', 'stroke-width': 0.35, 'stroke-dasharray': '1.2 0.6', ...attrs });
+  if (f.path?.length > 1) g.append(line(f.path, { class: 'formation-path' }));
+  const plan = f.plan;
+  const centre = plan ? centreOf(plan.move.stands.map((st) => st.to)) : null;
+  if (f.toward) {
+    if (centre) g.append(line([centre, f.toward], { class: 'formation-bearing' }));
+    g.append(svg('circle', { class: 'formation-point', cx: sx(f.toward.x), cy: sy(f.toward.y), r: 1.2, fill: '#fff', 'fill-opacity': 0.6, stroke: '#37474f', 'stroke-width': 0.4 }),
+      svg('circle', { cx: sx(f.toward.x), cy: sy(f.toward.y), r: 0.3, fill: '#37474f' }));
+  }
+  if (!plan) return g;
+  const faults = new Set(plan.faults);
+  for (const st of plan.move.stands) {
+    const bad = faults.has(st.stand);
+    const colour = bad ? '#c62828' : '#1a7f37';
+    const c = corners(st.to.x, st.to.y, st.to.facing ?? 0, w, d);
+    g.append(svg('polygon', { class: 'formation-ghost' + (bad ? ' fault' : ''), 'data-unit': f.unit, 'data-stand': st.stand, points: pts(c), fill: colour, 'fill-opacity': 0.35, stroke: colour, 'stroke-width': 0.45, 'stroke-dasharray': '1 0.5' }),
+      svg('line', { x1: sx(c[0][0]), y1: sy(c[0][1]), x2: sx(c[1][0]), y2: sy(c[1][1]), stroke: colour, 'stroke-width': 0.5 }));
+  }
+  const top = Math.max(...plan.move.stands.flatMap((st) => corners(st.to.x, st.to.y, st.to.facing ?? 0, w, d).map(([, y]) => y)));
+  const colour = plan.legal ? '#1a7f37' : '#c62828';
+  g.append(svg('text', { class: 'formation-label', x: sx(centre.x), y: sy(top) - 1.2, 'font-size': 2.4, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
+    `${f.shape}: ${plan.legal ? 'legal' : 'refused, ' + (plan.violations[0]?.rule ?? '').replace(/^warmaster\./, '')}`));
+  return g;
+}
+
+function cancelFormation(ctx) {
+  if (!ui.formation) return;
+  ui.formation = null;
+  const board = document.getElementById('board');
+  if (board) render(board, ctx.game.state, ctx);
+  renderControls(ctx);
+}
+
+// The two helpers, in words, beside "Move stands one at a time", for the
+// one selected unit with a move to make; and the move planned, to make.
+function formationControls(ctx, state) {
+  if (ui.formation && (!pendingFor(state, ui.formation.unit) || ui.selected[0] !== ui.formation.unit)) ui.formation = null;
+  const unit = ui.selected.length === 1 ? ui.selected[0] : null;
+  const pending = unit ? pendingFor(state, unit) : null;
+  if (!pending || pending.move === 'none') return null;
+  if (!ui.escapeKey) {
+    ui.escapeKey = true;
+    document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && ui.formation) cancelFormation(ui.formationCtx); });
+  }
+  ui.formationCtx = ctx;
+  const f = ui.formation;
+  const start = (shape) => {
+    ui.formation = { unit, shape, path: [], toward: null, plan: null, key: null };
+    ui.reform = null;
+    render(document.getElementById('board'), state, ctx);
+    renderControls(ctx);
+  };
+  return el('div', { id: 'formation' },
+    el('div', { class: 'controls-row' }, ...Object.entries(FORMATION_WORDS).map(([shape, [words]]) =>
+      el('button', { type: 'button', id: `form-${shape}`, 'aria-pressed': String(f?.shape === shape), onclick: () => start(shape) }, words))),
+    f ? el('div', { class: 'hint', id: 'formation-hint' }, `${FORMATION_WORDS[f.shape][1]} Escape cancels.`) : null,
+    f?.plan && !f.dragging ? makeMoveRow(ctx, state, { unit: f.unit, legal: f.plan.legal, action: { type: 'move', moves: [f.plan.move] },
+      label: `Move ${nameOf(f.unit, ctx)} (formed in ${f.shape})`, again: 'Cancel', reset: () => cancelFormation(ctx) }) : null);
+}
+
+// "Make this move" for a move set out on the board (a re-form stand by
+// stand, or a formation), and a button to start again.
+function makeMoveRow(ctx, state, { unit, legal, action, label, again, reset }) {
+  return el('div', { class: 'controls-row' },
+    el('button', { type: 'button', class: 'primary', id: 'make-move', disabled: !legal || !action,
+      onclick: async () => { ui.reform = null; ui.formation = null; await ctx.apply(action, label); } }, `Make this move (${nameOf(unit, ctx)})`),
+    el('button', { type: 'button', id: 'reset-reform', onclick: reset }, again));
+}
+
 function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
@@ -886,10 +1029,9 @@ function renderControls(ctx) {
     el('label', { class: 'controls-row', title: 'Drag one stand at a time (the wheel turns it); make the move when every stand is placed' },
       el('input', { type: 'checkbox', id: 'stand-by-stand', checked: !!ui.standByStand, onchange: (ev) => { ui.standByStand = ev.target.checked; if (!ui.standByStand) ui.reform = null; render(document.getElementById('board'), state, ctx); renderControls(ctx); } }),
       ' Move stands one at a time (to re-form)'),
-    ui.reform ? el('div', { class: 'controls-row' },
-      el('button', { type: 'button', class: 'primary', id: 'make-move', disabled: !ui.reform.legal || !ui.reform.action,
-        onclick: async () => { const a = ui.reform.action; ui.reform = null; await ctx.apply(a, `Move ${nameOf(a.moves[0].unit, ctx)} (re-formed)`); } }, `Make this move (${nameOf(ui.reform.unit, ctx)})`),
-      el('button', { type: 'button', id: 'reset-reform', onclick: () => { ui.reform = null; render(document.getElementById('board'), state, ctx); renderControls(ctx); } }, 'Start again')) : null);
+    formationControls(ctx, state),
+    ui.reform ? makeMoveRow(ctx, state, { unit: ui.reform.unit, legal: ui.reform.legal, action: ui.reform.action, label: `Move ${nameOf(ui.reform.unit, ctx)} (re-formed)`,
+      again: 'Start again', reset: () => { ui.reform = null; render(document.getElementById('board'), state, ctx); renderControls(ctx); } }) : null);
   fill(root, ...warnings, el('h2', {}, 'Orders'),
     stopped ? el('div', { class: 'warning', id: 'orders-stopped', role: 'status' }, stopped) : null,
     el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.map((u) => nameOf(u, ctx)).join(', ') : '(select units)')),

@@ -2,6 +2,7 @@
 #include "referee/warmaster/model/rule_ids.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -11,6 +12,7 @@
 #include "referee/warmaster/battle/battlefield_json.hpp"
 #include "referee/warmaster/combat/combat.hpp"
 #include "referee/warmaster/command/initiative.hpp"
+#include "referee/warmaster/movement/formation_plans.hpp"
 #include "referee/warmaster/movement/movement.hpp"
 #include "referee/warmaster/command/orders.hpp"
 #include "referee/warmaster/movement/reach.hpp"
@@ -201,6 +203,11 @@ std::vector<QueryInfo> query_catalogue() {
                       "touches the enemy, with the verdict applying it now would give (nothing is moved)",
        {{"unit", "unit id"}, {"target", "the enemy unit charged"},
         {"stands", "[{x, y, facing}, ...], one per stand: where it was dragged (default where it stands)"}}},
+      {"formation_plan", "A unit re-formed for its move: in a line facing a point, or in a column along a path "
+                         "drawn from it (the lead at its end), with the verdict applying it now would give and the "
+                         "stands at fault (nothing is moved)",
+       {{"unit", "unit id"}, {"shape", "\"line\" or \"column\""}, {"toward", "{x, y}: the point a line faces"},
+        {"path", "[{x, y}, ...]: the way a column follows, from the unit"}}},
       {"deployment", "Units whose stands are in no formation (a stand touching none of its unit): one warning each, "
                      "with the gap; the bundled battles have none",
        {}},
@@ -455,6 +462,91 @@ Json charge_plan_query(const BattleState& s, const JsonReader& r, std::string* t
   return j;
 }
 
+// The stand a ruling names first: the move check begins a stand's rulings
+// with its label ("stand 2, front-left corner moved ...", stand_label counts
+// from 1), so the board can shade that stand. -1 when it names none.
+int stand_named(const std::string& reason) {
+  constexpr std::string_view kLead = "stand ";
+  if (reason.compare(0, kLead.size(), kLead) != 0) return -1;
+  int n = 0;
+  std::size_t k = kLead.size();
+  if (k >= reason.size() || !std::isdigit(static_cast<unsigned char>(reason[k]))) return -1;
+  for (; k < reason.size() && std::isdigit(static_cast<unsigned char>(reason[k])) && n < 100000; ++k) n = n * 10 + (reason[k] - '0');
+  return n - 1;
+}
+
+// A point given as {x, y}, within the table's coordinate limit.
+Vec2 table_point(const JsonReader& p) {
+  JsonReader o = p;
+  o.require_object();
+  o.allow_only({"x", "y"});
+  return o.vec2(kCoordinateLimit);
+}
+
+// The board's formation helpers (formation_plans.hpp): a line facing a
+// point (`toward`), or a column along a path drawn from the unit (`path`,
+// the lead at its end), planned for the unit's pending move (an ordered move
+// when none is pending), with the verdict applying it now would give and the
+// stands at fault: those the rulings name, or every stand when a refusal
+// names none. Nothing is moved.
+Json formation_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "shape", "toward", "path"});
+  const Battlefield& bf = s.battlefield();
+  const std::string unit = r.string("unit");
+  const Unit* u = bf.find_unit(unit);
+  if (!u) r.fail("unit", fmt::format("no unit \"{}\" on the battlefield", unit));
+  if (u->stands.empty()) r.fail("unit", fmt::format("{} has no stands on the table", unit));
+  const std::string shape = r.one_of("shape", {"line", "column"});
+  const bool line = shape == "line";
+  if (r.has(line ? "path" : "toward")) r.fail(line ? "path" : "toward", fmt::format("a {} takes {}", shape, line ? "\"toward\"" : "\"path\""));
+  MoveKind kind = MoveKind::Ordered;
+  const auto index = static_cast<int>(u - bf.units.data());
+  if (const auto& p = s.pending(); p && p->kind && std::count(p->units.begin(), p->units.end(), index)) kind = *p->kind;
+  std::optional<MoveRequest> req;
+  Json j{{"unit", unit}, {"shape", shape}};
+  std::vector<Vec2> path;
+  std::string what;
+  if (line) {
+    const Vec2 toward = table_point(r.at("toward"));
+    req = line_facing(*u, toward, kind);
+    if (!req) r.fail("toward", fmt::format("{} is where {} stands: no way to face", pt(toward), unit));
+    j["toward"] = point(toward);
+    what = "line facing " + pt(toward);
+  } else {
+    const std::vector<JsonReader> items = r.items("path");
+    if (items.size() > 1000) r.fail("path", fmt::format("{} points: at most 1000", items.size()));
+    for (const JsonReader& p : items) {
+      const Vec2 v = table_point(p);
+      if (path.empty() || distance(path.back(), v) >= 0.05) path.push_back(v);
+    }
+    req = column_along(*u, path, kind);
+    if (!req) r.fail("path", "a path needs two points at least 0.5 mm apart");
+    j["length"] = milli(path_length(path));
+    what = fmt::format("column along {:.1f} cm", path_length(path));
+  }
+  Action move;
+  move.type = ActionType::Move;
+  move.moves.push_back(*req);
+  const Verdict v = s.validate(move);
+  std::vector<int> faults;
+  for (const Ruling& x : v.violations) {
+    const int k = stand_named(x.reason);
+    if (k >= 0 && k < static_cast<int>(u->stands.size()) && std::find(faults.begin(), faults.end(), k) == faults.end())
+      faults.push_back(k);
+  }
+  if (!v.legal() && faults.empty())
+    for (int k = 0; k < static_cast<int>(u->stands.size()); ++k) faults.push_back(k);
+  std::sort(faults.begin(), faults.end());
+  j["kind"] = to_string(kind);
+  j["move"] = to_json(*req);
+  j["legal"] = v.legal();
+  j["violations"] = v.violations;
+  j["faults"] = faults;
+  if (text)
+    *text = fmt::format("{} in {}: {}\n", unit, what, v.legal() ? "legal now" : "refused now:\n" + explain(v));
+  return j;
+}
+
 Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "enemy", "burst_through"});
   const Battlefield& bf = s.battlefield();
@@ -498,12 +590,14 @@ Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* te
 
 Json answer_query(const BattleState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text) {
-  if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan" || name == "charge_plan") {
+  if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan" || name == "charge_plan" ||
+      name == "formation_plan") {
     JsonReader r(args, path);
     r.require_object();
     if (name == "shooting_odds") return shooting_odds_query(s, r, text);
     if (name == "combat_odds") return combat_odds_query(s, r, text);
     if (name == "charge_plan") return charge_plan_query(s, r, text);
+    if (name == "formation_plan") return formation_plan_query(s, r, text);
     return evade_plan_query(s, r, text);
   }
   if (name != "order_odds") return answer_query(s.battlefield(), s.settings(), name, args, path, text);

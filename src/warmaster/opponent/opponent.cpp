@@ -10,6 +10,7 @@
 #include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/command/orders.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
+#include "referee/warmaster/movement/formation_plans.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 #include "referee/warmaster/model/troops.hpp"
 #include "movement/stand_pairs.hpp"
@@ -29,14 +30,6 @@ double pass_chance(int needed) {
   if (needed < 2) return 0;
   if (needed >= 12) return 1;
   return kWays[needed] / 36.0;
-}
-
-double compass_of(Vec2 v) { return normalize_degrees(rad_to_deg(std::atan2(v.x, v.y))); }
-
-Vec2 centroid(const Unit& u) {
-  Vec2 c{0, 0};
-  for (const Stand& s : u.stands) c += s.pose.position;
-  return u.stands.empty() ? c : c * (1.0 / static_cast<double>(u.stands.size()));
 }
 
 bool on_table(const BattleState& s, std::size_t i) {
@@ -390,72 +383,13 @@ std::vector<Vec2> downhill(const Battlefield& bf, const OpponentScratch& scratch
   return path;
 }
 
-// The point `d` cm along the path, and the heading there.
-std::pair<Vec2, Vec2> along(const std::vector<Vec2>& path, double d) {
-  double left = d;
-  for (std::size_t k = 1; k < path.size(); ++k) {
-    const double seg = distance(path[k - 1], path[k]);
-    if (seg >= left) {
-      const Vec2 dir = normalized(path[k] - path[k - 1]);
-      // Heading: a few cells on, so a diagonal staircase reads as a line.
-      const Vec2 ahead = path[std::min(path.size() - 1, k + 3)];
-      const Vec2 h = length(ahead - path[k - 1]) > 1e-9 ? normalized(ahead - path[k - 1]) : dir;
-      return {path[k - 1] + dir * left, h};
-    }
-    left -= seg;
-  }
-  if (path.size() < 2) return {path.front(), Vec2{0, 0}};
-  return {path.back(), normalized(path.back() - path[path.size() - 2])};
-}
-
 // --- Moves -----------------------------------------------------------------------
 
-// The unit's stands placed about a new centre, turned to `facing` (the
-// formation wheeled about its centre) or keeping their facings.
-MoveRequest place_unit(const Unit& u, Vec2 new_centre, std::optional<double> facing, MoveKind kind) {
-  const Vec2 c = centroid(u);
-  MoveRequest req;
-  req.mover = u.id;
-  req.kind = kind;
-  const double turn = facing ? angle_difference_degrees(u.stands[0].pose.facing_deg, *facing) : 0.0;
-  const Rot r = Rot::from_degrees(turn);
-  for (std::size_t k = 0; k < u.stands.size(); ++k) {
-    StandPlan p;
-    p.stand = static_cast<int>(k);
-    p.final_pose.position = new_centre + r.apply(u.stands[k].pose.position - c);
-    p.final_pose.facing_deg = normalize_degrees(u.stands[k].pose.facing_deg + turn);
-    req.stands.push_back(p);
-  }
-  return req;
-}
-
-// The stands one behind another along the way, the first `d` cm along it,
-// each facing the way where it stands: a column that follows the path
-// through a ford or over a bridge. Each place goes to the nearest stand not
-// yet placed, the lead first.
-std::optional<MoveRequest> column_along(const Unit& u, const std::vector<Vec2>& path, double d, MoveKind kind) {
-  const double n = static_cast<double>(u.stands.size());
-  if (d < (n - 1) * u.depth) return std::nullopt;
-  MoveRequest req;
-  req.mover = u.id;
-  req.kind = kind;
-  std::vector<bool> used(u.stands.size(), false);
-  for (std::size_t k = 0; k < u.stands.size(); ++k) {
-    const auto [at, heading] = along(path, d - static_cast<double>(k) * u.depth);
-    if (length(heading) < 1e-9) return std::nullopt;
-    std::size_t best = 0;
-    double bd = kFar;
-    for (std::size_t j = 0; j < u.stands.size(); ++j)
-      if (!used[j] && distance(u.stands[j].pose.position, at) < bd) bd = distance(u.stands[j].pose.position, at), best = j;
-    used[best] = true;
-    StandPlan p;
-    p.stand = static_cast<int>(best);
-    p.final_pose.position = at;
-    p.final_pose.facing_deg = compass_of(heading);
-    req.stands.push_back(p);
-    req.order.push_back(static_cast<int>(best));
-  }
-  return req;
+// The stands one behind another along the way, the lead `d` cm along it
+// (formation_plans.hpp), when the way is long enough for the column.
+std::optional<MoveRequest> column_at(const Unit& u, const std::vector<Vec2>& path, double d, MoveKind kind) {
+  if (d < (static_cast<double>(u.stands.size()) - 1) * u.depth) return std::nullopt;
+  return column_along(u, path, kind, d);
 }
 
 // A column that follows the way: the stand nearest the target (by the
@@ -487,10 +421,10 @@ std::optional<MoveRequest> column_follow(const Battlefield& bf, const OpponentSc
   MoveRequest req;
   req.mover = u.id;
   req.kind = kind;
-  const auto [lead_end, lead_heading] = along(path, d);
+  const auto [lead_end, lead_heading] = point_along(path, d);
   for (std::size_t k = 0; k < n; ++k) {
     const double t = d - static_cast<double>(k) * u.depth;
-    auto [end, heading] = along(path, t);
+    auto [end, heading] = point_along(path, t);
     if (straight_tail) {
       // Touching front to back behind the lead, all facing its way: a column.
       heading = lead_heading;
@@ -525,7 +459,7 @@ std::optional<MoveRequest> column_follow(const Battlefield& bf, const OpponentSc
 std::vector<MoveRequest> lined_up_charges(const Unit& u, const Unit& e) {
   std::vector<MoveRequest> out;
   if (u.stands.empty() || e.stands.empty()) return out;
-  const Vec2 c = centroid(u);
+  const Vec2 c = stands_centre(u);
   std::size_t best = 0;
   double bd = kFar;
   for (std::size_t k = 0; k < e.stands.size(); ++k) {
@@ -845,7 +779,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
   }
   // The field is needed as far as the lead's centre, and for a single unit
   // its stands (column_follow orders them by it).
-  const Vec2 start = centroid(lead);
+  const Vec2 start = stands_centre(lead);
   std::vector<Vec2> needed{start};
   if (units.size() == 1)
     for (const Stand& st : lead.stands) needed.push_back(st.pose.position);
@@ -873,7 +807,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
   for (double f : {1.0, 0.8, 0.6, 0.4, 0.25}) {
     const double d = want * f;
     if (d < 0.5) continue;
-    auto [point, heading] = along(path, d);
+    auto [point, heading] = point_along(path, d);
     if (length(heading) < 1e-9) continue;
     heading = Rot::from_degrees(jitter).apply(heading);
     std::vector<Action> tries;
@@ -891,7 +825,7 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
           a.moves = {*col};
           tries.push_back(a);
         }
-      if (auto col = column_along(lead, path, d, kind)) {
+      if (auto col = column_at(lead, path, d, kind)) {
         a.moves = {*col};
         tries.push_back(a);
       }
@@ -1163,11 +1097,11 @@ std::vector<std::size_t> character_group(const Ctx& c, std::size_t who) {
     std::size_t far = bf.units.size();
     double fd = -1;
     for (std::size_t i : own)
-      if (!taken[i] && distance(centroid(bf.units[i]), from) > fd) fd = distance(centroid(bf.units[i]), from), far = i;
+      if (!taken[i] && distance(stands_centre(bf.units[i]), from) > fd) fd = distance(stands_centre(bf.units[i]), from), far = i;
     if (far == bf.units.size()) break;
     std::vector<std::pair<double, std::size_t>> near;
     for (std::size_t i : own)
-      if (!taken[i]) near.push_back({distance(centroid(bf.units[i]), centroid(bf.units[far])), i});
+      if (!taken[i]) near.push_back({distance(stands_centre(bf.units[i]), stands_centre(bf.units[far])), i});
     std::sort(near.begin(), near.end());
     if (near.size() > 3) near.resize(3);
     for (const auto& [d, i] : near) {
@@ -1191,13 +1125,13 @@ std::optional<Candidate> next_character_move(const Ctx& c) {
     const std::vector<std::size_t> group = character_group(c, ci);
     if (group.empty()) continue;
     Vec2 centre{0, 0};
-    for (std::size_t i : group) centre += centroid(bf.units[i]);
+    for (std::size_t i : group) centre += stands_centre(bf.units[i]);
     centre = centre * (1.0 / static_cast<double>(group.size()));
     // Behind them: away from the nearest enemy.
     Vec2 away{0, c.side == 0 ? -1.0 : 1.0};
     double nearest = kFar;
     for (std::size_t e : enemies(c)) {
-      const Vec2 ec = centroid(bf.units[e]);
+      const Vec2 ec = stands_centre(bf.units[e]);
       if (distance(ec, centre) < nearest) {
         nearest = distance(ec, centre);
         if (nearest > 1e-9) away = normalized(centre - ec);
