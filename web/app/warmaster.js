@@ -712,7 +712,7 @@ function attachPointer(s, state, ctx, info, H) {
     }
   };
   s.addEventListener('pointerup', (ev) => { if (!formationPointer('up', s, ev, state, ctx, H)) finish(); });
-  s.addEventListener('pointercancel', () => { ui.drag = null; redraw(); });
+  s.addEventListener('pointercancel', (ev) => { if (!formationPointer('up', s, ev, state, ctx, H)) { ui.drag = null; redraw(); } });
 }
 
 async function showReach(ctx, state, unit) {
