@@ -411,7 +411,9 @@ export function describeEntry(e, ctx) {
       }).join('; ') + (a.type === 'initiative' ? ' (initiative)' : '');
     }
     case 'shoot': return describeShooting(r, n);
-    case 'end_phase': return r.combats ? describeCombat(r.combats, n) : null;
+    case 'end_phase':
+      if (r.combats) return describeCombat(r.combats, n);
+      return r.recovered?.length ? `End the Command phase: ${r.recovered.map(n).join(', ')} no longer confused` : null;
     case 'home_back': return r.distance !== undefined ? `${n(a.unit)} homes back toward ${n(a.character)}, up to ${r.distance} cm` : null;
     default: return null;
   }
