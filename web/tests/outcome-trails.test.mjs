@@ -209,6 +209,11 @@ test('a combat with a retreat: the retreat and the pursuit drawn, and a destroye
     assert.equal(await page.locator(`#wm-svg .gone-mark[data-unit="${u.id}"][data-why="destroyed"]`).count(), 1);
     assert.match(await page.textContent(`#wm-svg .gone-label[data-unit="${u.id}"]`), /: destroyed$/);
   }
+  // A unit that lost stands says how many in its label.
+  const hurt = s1.units.filter((u) => present(u) && u.stands_lost > 0);
+  assert.ok(hurt.length > 0);
+  for (const u of hurt)
+    assert.match(await page.textContent(`#wm-svg [data-label="${u.id}"]`), new RegExp(`\\b${u.stands_lost} stands? lost\\b`));
   await assertInert(page);
   // The log: who fought whom, who won, and the retreat with its distance.
   const log = (await page.locator('#log-list li').allTextContents()).join('\n');
