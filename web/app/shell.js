@@ -8,7 +8,8 @@
 
 // system name -> { render(root, state, ctx), controls(root, ctx), and, when the
 // board has them: filterActions(actions, ctx), describe(action, ctx, offered)
-// (an action in words), confirmFirst(action, ctx) (a question to ask before
+// (an action in words), describeEntry(entry, ctx) (a log entry in words, with
+// what it did), confirmFirst(action, ctx) (a question to ask before
 // sending it), howTo (a few lines for a newcomer) }
 const boards = new Map();
 
@@ -129,6 +130,13 @@ export function describeAction(a, offered = false) {
   const words = board?.describe?.(a, ctx, offered);
   if (words) return words;
   return rawAction(a);
+}
+
+// A log entry (or an opponent's action with its result) in words, with what
+// it did: the board's describeEntry when it gives one, else its action's words.
+function describeEntry(e) {
+  const board = ctx.game && boards.get(ctx.game.system);
+  return board?.describeEntry?.(e, ctx) ?? describeAction(e.action);
 }
 
 // An action as its type and fields (ids): the tooltip of a described one.
@@ -301,9 +309,9 @@ function offerOpponentStep() {
 
 function showOpponent(out, step = false) {
   const who = ctx.game.players[out.player] ?? `player ${out.player}`;
-  const items = out.actions.map((a) => {
+  const items = out.actions.map((a, k) => {
     const summary = a.result?.text ?? a.result?.summary ?? '';
-    return el('li', { class: a.applied ? '' : 'refused' }, describeAction(a.action),
+    return el('li', { class: a.applied ? '' : 'refused' }, el('span', { class: 'entry-words' }, describeEntry(out.entries?.[k] ?? a)),
       a.rolls?.length ? el('span', { class: 'rolls' }, ' ', diceOf(a.rolls)) : null,
       summary ? el('div', { class: 'summary' }, String(summary)) : null);
   });
@@ -345,7 +353,7 @@ async function renderLog() {
   const lines = ctx.log.entries;
   const earlier = ctx.game.position - lines.length;
   $('log-list').replaceChildren(...lines.map((e) => el('li', { class: e.refused ? 'refused' : '' },
-    `${describeAction(e.action)}${e.rolls?.length ? ' [' + e.rolls.map((r) => r.value).join(' ') + ']' : ''}${e.refused ? ' — refused' : ''}`)));
+    `${describeEntry(e)}${e.rolls?.length ? ' [' + e.rolls.map((r) => r.value).join(' ') + ']' : ''}${e.refused ? ' — refused' : ''}`)));
   // Numbered as in the log; the heading says when earlier lines are left out.
   $('log-list').start = earlier + 1;
   $('log').querySelector('h2').textContent = earlier > 0 ? `Log (the last ${lines.length} of ${ctx.game.position}; Save log has them all)` : 'Log';

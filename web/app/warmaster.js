@@ -229,7 +229,237 @@ function handleAt(poses, depth) {
   return { c, h: { x: c.x + Math.sin(f) * reach, y: c.y + Math.cos(f) * reach } };
 }
 
+// --- What the last actions did, on the table and in words -----------------
+// After each action the board compares the state before with the state after
+// (unit by unit, by id) and draws a trail for every unit whose stands moved,
+// from where it stood to where it stands, with the distance its centre moved
+// and the kind the log's entries name (advance, charge, evade, drive back,
+// retreat, pursuit, fall back, advance after combat). A unit destroyed or
+// routed leaves a crossed outline where it last stood. An action of the
+// player at the board clears what the earlier actions left; the built-in
+// opponent's actions add to it, so its whole turn is on the table when the
+// player takes over. Undo, redo and a game opened anew start afresh.
+const trails = { game: null, position: -1, state: null, segments: [], gone: [], words: new Map(), by: null };
+
+const MOVE_KIND = { ordered: 'advance', half_pace: 'advance', charge: 'charge', evade: 'evade', dice: 'move' };
+const COMBAT_KIND = { retreat: 'retreat', fall_back: 'fall back', pursuit: 'pursuit', advance: 'advance after combat' };
+const COMBAT_VERB = { retreat: 'retreat', fall_back: 'fall back', pursuit: 'pursue', advance: 'advance after combat' };
+const cm = (d) => (Math.round(d * 10) / 10).toFixed(1);
+
+// Takes in the actions played since the board last looked (ctx.log's last
+// entries); called by render and by describeEntry, whichever comes first.
+export function noteActions(ctx) {
+  const g = ctx.game, t = trails;
+  if (!g?.state || ctx.replay) return;
+  const fresh = () => Object.assign(t, { game: g.id, position: g.position, state: g.state, segments: [], gone: [], words: new Map(), by: null });
+  if (t.game !== g.id) { fresh(); return; }
+  const n = g.position - t.position;
+  if (n === 0) return;
+  const log = ctx.log;
+  if (n < 0 || log?.game !== g.id || log.position !== g.position || log.entries.length < n) { fresh(); return; }
+  const before = t.state;
+  // The side that played them: the built-in opponent's actions add to the
+  // trails, up to its next side's turn (when it plays both).
+  const opponent = !!ctx.opponent?.[g.id]?.[before.side];
+  if (!opponent || (t.by?.opponent && t.by.side !== before.side)) { t.segments = []; t.gone = []; }
+  t.by = { side: before.side, opponent };
+  addTrails(t, before, g.state, log.entries.slice(-n));
+  Object.assign(t, { position: g.position, state: g.state });
+}
+
+function standsOf(state) {
+  const m = new Map();
+  for (const u of state.units ?? []) if (!u.destroyed && !u.off_table && u.stands?.length) m.set(u.id, u.stands.map((p) => ({ ...p })));
+  return m;
+}
+
+// The segments of the entries: a move of the Command phase from the move the
+// entry carries (so a unit ordered twice has two); the rest (shooting's drive
+// backs, combat's moves, a home back) from where the unit was to where the
+// state after says it is, named by the entries.
+function addTrails(t, before, after, entries) {
+  const at = standsOf(before), now = standsOf(after);
+  const kinds = new Map();  // unit -> kinds named since its last known place
+  const routed = new Set();
+  const name = (unit, kind) => { if (!kinds.has(unit)) kinds.set(unit, []); if (!kinds.get(unit).includes(kind)) kinds.get(unit).push(kind); };
+  for (const e of entries) {
+    if (e.refused) continue;
+    const r = e.result ?? {}, a = e.action ?? {};
+    const moves = [...(r.moves ?? []), ...(r.move?.unit ? [r.move] : [])];
+    for (const m of moves) {
+      const from = at.get(m.unit);
+      if (!from) continue;
+      const to = from.map((p) => ({ ...p }));
+      for (const st of m.stands ?? []) if (to[st.stand]) to[st.stand] = { ...st.to };
+      const kind = a.type === 'initiative' ? a.kind : MOVE_KIND[m.kind] ?? 'move';
+      const d = segment(t, m.unit, from, to, kind, before);
+      if (d !== null) t.words.set(`${e.seq}:${m.unit}`, d);
+      at.set(m.unit, to);
+    }
+    for (const db of r.drive_backs ?? []) { name(db.unit, 'drive back'); if (db.routed) routed.add(db.unit); }
+    for (const round of r.combats?.rounds ?? []) for (const m of round.moves ?? []) if (COMBAT_KIND[m.kind]) name(m.unit, COMBAT_KIND[m.kind]);
+    if (a.type === 'home_back') name(a.unit, 'home back');
+  }
+  for (const [unit, from] of at) {
+    const to = now.get(unit);
+    // A unit that lost stands is compared by its centre, and drawn only when the entries say it moved.
+    if (to && (to.length === from.length || kinds.has(unit))) { segment(t, unit, from, to, (kinds.get(unit) ?? []).join(', ') || 'move', before); continue; }
+    if (to) continue;
+    const u = (after.units ?? []).find((x) => x.id === unit);
+    const why = routed.has(unit) ? 'routed' : u?.off_table ? 'off the table' : 'destroyed';
+    t.gone.push({ unit, side: u?.side ?? 0, stands: from, why });
+  }
+}
+
+// A trail from `from` to `to` if any stand moved; the distance its centre moved (cm), or null.
+function segment(t, unit, from, to, kind, state) {
+  const a = centreOf(from), b = centreOf(to);
+  if (from.length !== to.length ? Math.hypot(b.x - a.x, b.y - a.y) < 0.05
+    : from.every((p, i) => Math.hypot(p.x - to[i].x, p.y - to[i].y) < 0.05 && Math.abs((p.facing ?? 0) - (to[i].facing ?? 0)) < 0.5)) return null;
+  const distance = Math.hypot(b.x - a.x, b.y - a.y);
+  const side = (state.units ?? []).find((u) => u.id === unit)?.side ?? 0;
+  t.segments.push({ unit, side, from: a, to: b, stands: from, kind, distance });
+  return distance;
+}
+
+const TRAIL_COLOURS = ['#173a78', '#7a1c14'];
+
+// The trails and the crossed outlines, in two layers that take no pointer
+// events: the lines and outlines under the stands, the words over them. The
+// words are placed with the units' labels (placeLabels): the answer's third
+// part is what to place; placeTrailWords moves them into the upper layer.
+function drawTrails(ctx, { sx, sy, pts, info }) {
+  const under = svg('g', { class: 'trails', 'pointer-events': 'none' });
+  const over = svg('g', { class: 'trail-labels', 'pointer-events': 'none' });
+  const words = [];
+  if (ctx.replay || trails.game !== ctx.game.id || trails.position !== ctx.game.position) return [under, over, words];
+  const word = (box, text, attrs) => words.push({ box, text, size: 2.2, below: true, attrs });
+  for (const g of trails.gone) {
+    const [w, d] = standSize(info.get(g.unit) ?? {});
+    const all = g.stands.map((p) => corners(p.x, p.y, p.facing ?? 0, w, d));
+    for (const c of all) under.append(svg('polygon', { points: pts(c), fill: '#777', 'fill-opacity': 0.12, stroke: '#555', 'stroke-width': 0.3, 'stroke-dasharray': '0.8 0.5' }));
+    const b = boxOf(all.flat().map(([x, y]) => [sx(x), sy(y)]));
+    under.append(svg('path', { class: 'gone-mark', 'data-unit': g.unit, 'data-why': g.why, d: `M${b.x0},${b.y0}L${b.x1},${b.y1}M${b.x1},${b.y0}L${b.x0},${b.y1}`, stroke: '#555', 'stroke-width': 0.35, 'stroke-opacity': 0.7, fill: 'none' }));
+    word(b, `${nameOf(g.unit, ctx)}: ${g.why}`, { class: 'gone-label', 'data-unit': g.unit, fill: '#444', 'font-style': 'italic' });
+  }
+  trails.segments.forEach((t, k) => {
+    const colour = TRAIL_COLOURS[t.side] ?? '#333';
+    const [w, d] = standSize(info.get(t.unit) ?? {});
+    for (const p of t.stands) under.append(svg('polygon', { points: pts(corners(p.x, p.y, p.facing ?? 0, w, d)), fill: 'none', stroke: colour, 'stroke-width': 0.2, 'stroke-opacity': 0.45, 'stroke-dasharray': '0.5 0.5' }));
+    const x1 = sx(t.from.x), y1 = sy(t.from.y), x2 = sx(t.to.x), y2 = sy(t.to.y);
+    // An arrowhead at the end, drawn as a path (no marker ids to clash between boards).
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len, hs = Math.min(1.6, len / 2);
+    const head = `M${x2 - ux * hs - uy * hs * 0.6},${y2 - uy * hs + ux * hs * 0.6}L${x2},${y2}L${x2 - ux * hs + uy * hs * 0.6},${y2 - uy * hs - ux * hs * 0.6}`;
+    const label = t.distance < 0.05 ? `${t.kind}: turned where it stood` : `${t.kind} ${cm(t.distance)} cm`;
+    under.append(svg('g', { class: 'trail', 'data-unit': t.unit, 'data-kind': t.kind, 'data-segment': k, 'data-from': `${t.from.x},${t.from.y}`, 'data-to': `${t.to.x},${t.to.y}` },
+      svg('title', {}, `${nameOf(t.unit, ctx)}: ${label}`),
+      svg('circle', { cx: x1, cy: y1, r: 0.5, fill: colour, 'fill-opacity': 0.7 }),
+      svg('line', { x1, y1, x2, y2, stroke: colour, 'stroke-width': 0.5, 'stroke-opacity': 0.9, 'stroke-dasharray': '1.2 0.6' }),
+      svg('path', { d: head, stroke: colour, 'stroke-width': 0.45, fill: 'none' })));
+    // The words near the middle of the line.
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    word({ x0: mx - 0.5, x1: mx + 0.5, y0: my - 0.5, y1: my + 0.5 }, label, { class: 'trail-label', 'data-unit': t.unit, 'data-segment': k, fill: colour });
+  });
+  return [under, over, words];
+}
+
+function placeTrailWords(labels, over) {
+  over.append(...labels.querySelectorAll('.trail-label, .gone-label'));
+}
+
+// The legend's row for what the last actions left on the table.
+function trailLegend(legend, y) {
+  legend.append(svg('line', { x1: 2, y1: y, x2: 9, y2: y, stroke: TRAIL_COLOURS[0], 'stroke-width': 0.45, 'stroke-dasharray': '1.2 0.6' }),
+    svg('text', { x: 11, y: y + 1 }, 'a unit\'s move since your last action, with how far its centre went'),
+    svg('circle', { cx: 104, cy: y, r: 1.3, fill: '#ffd54f', stroke: '#6d4c00', 'stroke-width': 0.3 }), svg('text', { x: 107, y: y + 1 }, 'confused'),
+    svg('path', { d: `M121,${y - 1.2}L125,${y + 1.2}M125,${y - 1.2}L121,${y + 1.2}`, stroke: '#555', 'stroke-width': 0.35 }), svg('text', { x: 127, y: y + 1 }, 'destroyed or routed'));
+}
+
+// A confused unit's mark: a yellow disc with a "?" on its stands.
+function confusedMark(u, ps, sx, sy) {
+  const c = centreOf(ps);
+  return svg('g', { class: 'confused-mark', 'data-unit': u.id, 'pointer-events': 'none' },
+    svg('title', {}, 'confused'),
+    svg('circle', { cx: sx(c.x), cy: sy(c.y), r: 1.4, fill: '#ffd54f', stroke: '#6d4c00', 'stroke-width': 0.3 }),
+    svg('text', { x: sx(c.x), y: sy(c.y) + 0.75, 'font-size': 2.1, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#4a3300' }, '?'));
+}
+
+// A log entry in words, with what it did: the opponent's report and the log.
+// Null when there is nothing to add to describe (the caller then uses it).
+export function describeEntry(e, ctx) {
+  noteActions(ctx);
+  const a = e?.action, r = e?.result;
+  if (!a || !r || e.refused || r.refused) return null;
+  const n = (id) => nameOf(id, ctx);
+  const far = (unit) => { const d = trails.words.get(`${e.seq}:${unit}`); return d === undefined ? '' : ` ${cm(d)} cm`; };
+  switch (a.type) {
+    case 'order': {
+      if (!Array.isArray(r.dice)) return null;
+      const units = (a.units ?? (a.unit ? [a.unit] : [])).map(n).join(' + ');
+      // A failed order may still allow a move (the General's first: half pace).
+      const still = !r.passed && r.allows && r.allows !== 'no move' ? `: ${r.allows}` : '';
+      return `${n(a.character)} orders ${units}: ${r.passed ? 'passed' : 'failed'} (${r.dice.join(' + ')} = ${r.total}, needed ${r.needed} or less)${still}`;
+    }
+    case 'initiative': case 'move': {
+      const moves = [...(r.moves ?? []), ...(r.move?.unit ? [r.move] : [])];
+      if (!moves.length) return r.held ? 'Hold: the ordered units stay where they are' : null;
+      return moves.map((m) => {
+        const kind = a.type === 'initiative' ? a.kind : MOVE_KIND[m.kind] ?? 'move';
+        const d = far(m.unit);
+        if (kind === 'charge') return `${n(m.unit)} charges ${n(m.target ?? a.target)}${d ? `,${d}` : ''}`;
+        return `${n(m.unit)} ${kind}${d}${m.kind === 'half_pace' ? ' (half pace)' : ''}`;
+      }).join('; ') + (a.type === 'initiative' ? ' (initiative)' : '');
+    }
+    case 'shoot': return describeShooting(r, n);
+    case 'end_phase':
+      if (r.combats) return describeCombat(r.combats, n);
+      return r.recovered?.length ? `End the Command phase: ${r.recovered.map(n).join(', ')} no longer confused` : null;
+    case 'home_back': return r.distance !== undefined ? `${n(a.unit)} homes back toward ${n(a.character)}, up to ${r.distance} cm` : null;
+    default: return null;
+  }
+}
+
+const plural = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+
+// "Orc Archers shoot Halberdiers 1: 2 hits, 1 stand lost, driven back 3.5 cm".
+function describeShooting(r, n) {
+  const targets = [...new Set((r.shots ?? []).map((s) => s.target))];
+  if (!targets.length) return 'Shoot: no unit of this side could shoot';
+  return targets.map((target) => {
+    const shooters = (r.shots ?? []).filter((s) => s.target === target).map((s) => n(s.shooter)).join(' and ');
+    const cas = (r.casualties ?? []).find((c) => c.unit === target) ?? {};
+    const db = (r.drive_backs ?? []).find((x) => x.unit === target);
+    const parts = [plural(cas.unsaved ?? 0, 'hit', 'hits')];
+    if (cas.stands_removed) parts.push(`${plural(cas.stands_removed, 'stand', 'stands')} lost`);
+    if (cas.destroyed) parts.push('destroyed');
+    if (db?.routed) parts.push(`routed (driven back ${db.total} cm)`);
+    else if (db && db.moved > 0) parts.push(`driven back ${cm(db.moved)} cm${db.blocked ? ' (cut short)' : ''}`);
+    if (db?.confused && !db.routed) parts.push('confused');
+    if (db?.left_table) parts.push('off the table');
+    return `${shooters} shoot ${n(target)}: ${parts.join(', ')}`;
+  }).join('; ');
+}
+
+// "Orc Boyz 1 against Halberdiers 2: Orc Boyz 1 win by 2; Halberdiers 2 retreat 6.0 cm, pursued".
+function describeCombat(c, n) {
+  if (!c.rounds?.length) return 'Combat: no unit is in contact with an enemy';
+  return c.rounds.map((round) => {
+    const [s0, s1] = round.sides ?? [];
+    const list = (ids) => (ids ?? []).map(n).join(' + ');
+    const winner = round.winner === null || round.winner === undefined ? null : round.sides.find((s) => s.side === round.winner);
+    const head = `${round.round > 1 ? `(round ${round.round}) ` : ''}${list(s0?.units)} against ${list(s1?.units)}: ` +
+      (winner ? `${list(winner.units)} win by ${round.difference}` : 'a draw');
+    const lost = (round.casualties ?? []).filter((x) => x.stands_removed > 0 || x.destroyed)
+      .map((x) => `${n(x.unit)} ${x.destroyed ? 'destroyed' : `lose ${plural(x.stands_removed, 'stand', 'stands')}`}`);
+    const pursued = new Set((round.moves ?? []).filter((m) => m.kind === 'pursuit').map((m) => m.from));
+    const moves = (round.moves ?? []).filter((m) => COMBAT_KIND[m.kind] && (m.moved > 0 || m.kind === 'retreat'))
+      .map((m) => `${n(m.unit)} ${COMBAT_VERB[m.kind]} ${cm(m.moved)} cm${m.kind === 'retreat' && pursued.has(m.unit) ? ', pursued' : ''}${m.destroyed ? ', destroyed' : ''}`);
+    return [head, ...lost, ...moves].join('; ');
+  }).join('. ');
+}
+
 export function render(root, state, ctx) {
+  noteActions(ctx);
   const scenario = ctx.game.scenario;
   if (ui.gameId !== ctx.game.id) {
     Object.assign(ui, { gameId: ctx.game.id, selected: [], reach: null, drag: null, bf: null, reform: null, formation: null });
@@ -323,10 +553,11 @@ export function render(root, state, ctx) {
         svg('title', {}, `${meta.name ?? u.id} (${u.id}), stand ${i}`)));
       g.append(svg('line', { x1: sx(c[0][0]), y1: sy(c[0][1]), x2: sx(c[1][0]), y2: sy(c[1][1]), stroke: '#111', 'stroke-width': 0.45, 'pointer-events': 'none' }));
     });
+    if (u.confused) g.append(confusedMark(u, drag ? drag.poses : u.stands, sx, sy));
     units.append(g);
     const ps = drag ? drag.poses : u.stands;
     const cx = ps.reduce((a, p) => a + p.x, 0) / ps.length, cy = Math.max(...ps.map((p) => p.y));
-    const tags = [u.confused ? 'confused' : '', u.engaged ? 'engaged' : '', u.finished ? 'done' : ''].filter(Boolean).join(', ');
+    const tags = [u.confused ? 'confused' : '', u.stands_lost > 0 ? `${plural(u.stands_lost, 'stand', 'stands')} lost` : '', u.engaged ? 'engaged' : '', u.finished ? 'done' : ''].filter(Boolean).join(', ');
     const box = boxOf(ps.flatMap((p) => corners(p.x, p.y, p.facing ?? 0, w, d)).map(([x, y]) => [sx(x), sy(y)]));
     obstacles.push(box);
     wanted.push({ box, text: nameOf(u.id, ctx) + (tags ? ` (${tags})` : ''), size: 2.6, attrs: { fill: '#111', 'data-label': u.id } });
@@ -343,6 +574,8 @@ export function render(root, state, ctx) {
     obstacles.push(box);
     wanted.push({ box, text: nameOf(c.id, ctx), size: 2.2, below: true, attrs: { fill: colour, 'data-label': c.id } });
   }
+  const [trailLines, trailWords, trailWanted] = drawTrails(ctx, { sx, sy, pts, info });
+  wanted.push(...trailWanted);
   for (const l of placeLabels(wanted, obstacles, { x0: 0, x1: W, y0: 0, y1: H }))
     labels.append(svg('text', { x: l.x, y: l.y, 'font-size': l.size, 'text-anchor': 'middle', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke', ...l.attrs }, l.text));
   // The engine's evade for each evade initiative offers: dashed stands where
@@ -390,7 +623,8 @@ export function render(root, state, ctx) {
         svg('title', {}, `Drag round to turn ${one.id}`)),
       svg('path', { d: `M${sx(h.x) - 0.9},${sy(h.y) + 0.3} A0.9,0.9 0 1 1 ${sx(h.x) + 0.6},${sy(h.y) + 0.7}`, fill: 'none', stroke: '#111', 'stroke-width': 0.3, 'pointer-events': 'none' }));
   }
-  s.append(hits, ghosts, units, formationGhosts(info, pts, sx, sy, ctx), labels, handle);
+  placeTrailWords(labels, trailWords);
+  s.append(trailLines, hits, ghosts, units, formationGhosts(info, pts, sx, sy, ctx), labels, trailWords, handle);
 
   // Scale and legend below the table.
   const y0 = H + 4;
@@ -417,6 +651,7 @@ export function render(root, state, ctx) {
     svg('text', { x: 7, y: y2 + 1 }, "the engine's evade, where initiative offers one"),
     svg('circle', { cx: 72, cy: y2, r: 1.4, fill: '#fff', stroke: '#111', 'stroke-width': 0.4 }),
     svg('text', { x: 75, y: y2 + 1 }, 'rotate handle: drag it round to turn the selected unit'));
+  trailLegend(legend, y2 + 5);
   s.append(legend);
 
   root.replaceChildren(s);
@@ -1054,4 +1289,4 @@ const howTo = [
   'To play against the computer, set the other side to "built-in opponent" under Players.',
 ];
 
-registerBoard('warmaster', { render, controls, filterActions, describe, confirmFirst, howTo });
+registerBoard('warmaster', { render, controls, filterActions, describe, describeEntry, confirmFirst, howTo });
