@@ -163,6 +163,21 @@ test('a brigade ordered from the keyboard: the units ticked, then "Give order an
   await page.close();
 });
 
+// The crossroads' eagle, a flyer more than 20 cm from every character, may home back.
+test('home back from the keyboard: the worded button, focused and pressed with Enter', async () => {
+  const page = await openPage(`${server.url}#warmaster/command-crossroads`);
+  const button = page.locator('#action-list button', { hasText: /^Home back: .* toward Captain Brandt$/ });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#log-list')?.children.length === 1);
+  const g = await gameOf(page);
+  const log = (await (await fetch(`${server.url}api/games/${g.id}/log`)).text()).trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  assert.deepEqual(log[0].action, { type: 'home_back', unit: 'eagle', character: 'emp-hero' });
+  assert.ok(g.state.units.find((u) => u.id === 'eagle').homed_back);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a character dragged onto a unit of its own joins it', async () => {
   const page = await openPage(`${server.url}#warmaster/command-crossroads`);
   await page.click('#next-phase');  // on to the characters' moves
