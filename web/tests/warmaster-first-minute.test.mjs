@@ -6,7 +6,11 @@
 // then shift-click and Ctrl-click); a character dropped on a unit joins it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer, launch, shot, screenPoint } from './support.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -51,6 +55,18 @@ test('a first visit opens the fair battle, the Orcs played by the built-in oppon
   assert.equal(await page.inputValue('#player-1'), 'you');
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('referee serve --battle still opens on that battle, both sides played at the board', async () => {
+  const own = await startServer(['--battle', path.join(root, 'scenarios/warmaster/combat.json')]);
+  try {
+    const page = await openPage(own.url);
+    assert.equal(await page.inputValue('#battle'), 'file/combat.json');
+    assert.equal(await page.inputValue('#player-0'), 'you');
+    assert.equal(await page.inputValue('#player-1'), 'you');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  } finally { own.stop(); }
 });
 
 test('Next phase passes the phases with nothing to do, stops where there is a choice, and the opponent plays its turn', async () => {
