@@ -3,7 +3,9 @@
 // built-in opponent and the how-to shown; "Next phase" (N) passes through
 // the phases where nothing can be done and stops where there is a choice,
 // or at every phase with the setting; a brigade ordered by pointer (click,
-// then shift-click and Ctrl-click); a character dropped on a unit joins it.
+// then shift-click and Ctrl-click) and by keyboard; home back and an
+// off-table return pressed from the keyboard; a character dropped on a unit
+// joins it; `referee serve --battle` still opens on its file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -190,6 +192,33 @@ test('home back from the keyboard: the worded button, focused and pressed with E
   const log = (await (await fetch(`${server.url}api/games/${g.id}/log`)).text()).trim().split('\n').slice(1).map((l) => JSON.parse(l));
   assert.deepEqual(log[0].action, { type: 'home_back', unit: 'eagle', character: 'emp-hero' });
   assert.ok(g.state.units.find((u) => u.id === 'eagle').homed_back);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// Knights 1 of the fair battle ridden off the west edge, a 1 rolled: they
+// wait off the table and roll to come back at the start of the next turn.
+test('an off-table return from the keyboard: the worded button, focused and pressed with Enter', async () => {
+  const post = async (p, body) => (await fetch(`${server.url}api/${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const game = await post('games', { battle: 'warmaster/pitched-battle', dice: [1, 1, 1, ...Array(20).fill(6)] });
+  const play = async (action) => assert.ok((await post(`games/${game.id}/apply`, { action })).applied, action.type);
+  await play({ type: 'order', character: 'emp-hero', unit: 'emp-knights-1' });
+  await play({ type: 'move', moves: [{ unit: 'emp-knights-1', stands: [0, 2, 4].map((x, stand) => ({ stand, to: { x, y: 22, facing: 0 } })) }] });
+  for (const type of ['end_phase', 'shoot', 'end_phase', 'end_phase', 'shoot', 'end_phase']) await play({ type });
+  const page = await openPage(`${server.url}#${game.id}`);
+  assert.match(await turnLine(page), /Turn 2 · Empire of Hochland/);
+  const button = page.locator('#action-list button', { hasText: 'Roll for Knights 1 to come back onto the table' });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#log-list')?.children.length === 9);
+  const log = (await (await fetch(`${server.url}api/games/${game.id}/log`)).text()).trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  assert.deepEqual(log.at(-1).action, { type: 'off_table_return', unit: 'emp-knights-1' });
+  assert.deepEqual(log.at(-1).rolls.map((r) => r.value), [6]);
+  // A 6: back at the point where they left, on the table (the rule's 6: "may move as normal").
+  const knights = (await gameOf(page)).state.units.find((u) => u.id === 'emp-knights-1');
+  assert.equal(knights.off_table, false);
+  assert.equal(knights.stands.length, 3);
+  await page.waitForSelector('#wm-svg polygon.stand[data-unit="emp-knights-1"]');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
