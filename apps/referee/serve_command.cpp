@@ -1,5 +1,7 @@
 // referee serve: the web board (apps/server), on loopback unless --host says
-// otherwise. It opens on the default Warmaster battle, or on --battle.
+// otherwise. It opens on the fair battle against the built-in opponent (the
+// first bundled battle that names sides for it to play), or on --battle.
+#include <algorithm>
 #include <cstdio>
 #include <chrono>
 #include <iostream>
@@ -30,6 +32,10 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   std::vector<server::Battle> battles = server::bundled_battle_list(registry);
   if (!o.battle.empty())
     battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system, max_input_bytes));
+  else
+    // A newcomer meets the fair battle against the computer first; the
+    // others follow in their order (GET /api/battles' default is the first).
+    std::stable_partition(battles.begin(), battles.end(), [](const server::Battle& b) { return !b.opponent_sides.empty(); });
   server::Limits limits;
   limits.max_games = o.max_games;
   limits.max_body_bytes = o.max_body;
@@ -62,7 +68,7 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
 void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes) {
   auto o = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "The web board: play every system in the browser (docs/api.md)");
-  cmd->add_option("--battle", o->battle, "A battle file to open on instead of the default Warmaster battle");
+  cmd->add_option("--battle", o->battle, "A battle file to open on instead of the fair Warmaster battle against the built-in opponent");
   cmd->add_option("--system", o->system, "The --battle file's system (default: the one whose format it is)");
   cmd->add_option("--host", o->host, "Address to listen on (default 127.0.0.1, this machine only)");
   cmd->add_option("--allow-host", o->allow_hosts,

@@ -255,8 +255,9 @@ Response Api::battles_route(const std::vector<std::string>& parts) {
     Json list = Json::array();
     for (const Battle& b : battles_) {
       const GameType* type = registry_.find(b.system);
-      list.push_back({{"id", b.id}, {"system", b.system}, {"title", b.title},
-                      {"opponent", type != nullptr && static_cast<bool>(type->opponent)}});
+      const bool opponent = type != nullptr && static_cast<bool>(type->opponent);
+      list.push_back({{"id", b.id}, {"system", b.system}, {"title", b.title}, {"opponent", opponent},
+                      {"opponent_sides", opponent ? b.opponent_sides : std::vector<int>{}}});
     }
     return ok({{"default", battles_.front().id}, {"battles", list}});
   }

@@ -98,6 +98,7 @@ struct Battle {
   std::string system;  // "warmaster"
   std::string title;   // "Warmaster: the default battle"
   Json scenario;       // the parsed battle file
+  std::vector<int> opponent_sides = {};  // BattleInfo::opponent_sides
 };
 
 // 32 hex digits from std::random_device.

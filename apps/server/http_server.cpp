@@ -38,7 +38,7 @@ std::vector<Battle> bundled_battle_list(const GameRegistry& registry) {
         throw std::logic_error("the bundled battle " + b.file + " was not built into the binary");
       Json scenario = parse_json_text(b.text.empty() ? f->content : std::string_view(b.text), b.file);
       t.load(scenario, b.file, Json::object());  // a bundled battle that fails to load is a bug
-      out.push_back({t.name + "/" + b.name, t.name, b.title, std::move(scenario)});
+      out.push_back({t.name + "/" + b.name, t.name, b.title, std::move(scenario), b.opponent_sides});
     }
   return out;
 }

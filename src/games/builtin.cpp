@@ -20,9 +20,11 @@ GameType warmaster_entry() {
   GameType t = warmaster::game_type();
   t.rules = &warmaster::rule_catalogue;
   t.battles = {
-      {"default", "scenarios/warmaster/default.json", "Warmaster: the default battle"},
+      {"default", "scenarios/warmaster/default.json", "Warmaster: the default battle (a test table, hot-seat)"},
       {"pitched-battle", "scenarios/warmaster/pitched-battle.json",
-       "Warmaster: the fields of Hochland (a fair battle against the opponent)"},
+       "Warmaster: the fair battle against the computer (the fields of Hochland: you play the Empire, it the Orcs)",
+       {},
+       {1}},  // the Orcs: the built-in opponent's on the board's first visit
       {"combat", "scenarios/warmaster/combat.json", "Warmaster: three fights in contact (the Combat phase)"},
       {"command-crossroads", "scenarios/warmaster/command-crossroads.json", "Warmaster: the crossroads"},
       {"gap-rule", "scenarios/warmaster/gap-rule.json", "Warmaster: the gap rule"},

@@ -51,6 +51,18 @@ TEST(ServerApi, BattlesListEverySystemDefaultWarmasterFirst) {
   call(api, "GET", "/api/battles/blightmeer/nowhere", nullptr, 404);
 }
 
+// The fair battle names the side the board gives the built-in opponent (the
+// Orcs, side 1); the default battle names none (both sides at the board).
+TEST(ServerApi, TheFairBattleNamesTheSideTheBuiltInOpponentPlays) {
+  Api api = make_api();
+  const Json b = call(api, "GET", "/api/battles", nullptr, 200);
+  std::map<std::string, Json> sides;
+  for (const Json& x : b["battles"]) sides[x["id"].get<std::string>()] = x["opponent_sides"];
+  EXPECT_EQ(sides.at("warmaster/pitched-battle"), Json::array({1}));
+  EXPECT_EQ(sides.at("warmaster/default"), Json::array());
+  EXPECT_EQ(sides.at("ancients/centre_clash"), Json::array());
+}
+
 TEST(ServerApi, ANewGameHasAnUnguessableIdAndTheWholeView) {
   Api api = make_api();
   const Json g = create(api);

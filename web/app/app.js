@@ -2,7 +2,7 @@
 // and loading the log, uploading a battle, and the replay. The boards are the
 // modules GET /api/systems names (each registers with shell.js); this file
 // and the shell name no system.
-import { api, ctx, el, refresh, showError } from './shell.js';
+import { api, ctx, el, refresh, setBattleSides, showError } from './shell.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,9 +21,14 @@ function opened(game) {
   location.hash = ctx.game.id;
 }
 
+// Battle id -> its GET /api/battles entry (who the built-in opponent plays).
+const battleInfo = new Map();
+
 async function newGame(body) {
   try {
-    opened(await api('POST', 'games', body));
+    const game = await api('POST', 'games', body);
+    setBattleSides(game, battleInfo.get(game.battle)?.opponent_sides);
+    opened(game);
     await refresh(false);
   } catch (e) { showError(e); }
 }
@@ -31,12 +36,15 @@ async function newGame(body) {
 async function start() {
   // The first game is asked for at once, beside the menu's lists: a cold
   // page load waits for one round trip, not three.
-  const id = location.hash.slice(1);
+  // The address may name a game (#<id>) or a battle to open (#warmaster/default).
+  const id = decodeURIComponent(location.hash.slice(1));
   const resume = /^[0-9a-f]{32}$/.test(id);
-  const firstGame = resume ? null : api('POST', 'games', { seed: 1 }).catch((e) => e);
+  const named = /^[a-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(id) ? { battle: id } : {};
+  const firstGame = resume ? null : api('POST', 'games', { ...named, seed: 1 }).catch((e) => e);
   const [{ battles, default: first }, systems] = await Promise.all([api('GET', 'battles'), api('GET', 'systems')]);
   for (const sys of systems) ctx.systems.set(sys.name, sys);
   const boardsLoaded = loadBoards(systems);
+  for (const b of battles) battleInfo.set(b.id, b);
   $('battle').replaceChildren(...battles.map((b) => el('option', { value: b.id }, b.title)));
   $('battle').value = first;
   $('new-game').onclick = () => newGame({ battle: $('battle').value, seed: Number($('seed').value) || 0 });
@@ -87,6 +95,10 @@ async function start() {
   }
   const made = await firstGame;
   if (made instanceof Error) { showError(made); return; }
+  // A first visit: the server's first battle (the fair one against the
+  // computer unless `referee serve --battle` named another), with the sides
+  // it names played by the built-in opponent.
+  setBattleSides(made, battleInfo.get(made.battle)?.opponent_sides);
   ctx.game = made;
   ctx.replay = null;
   location.hash = ctx.game.id;

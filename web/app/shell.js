@@ -85,6 +85,15 @@ function saveSides() {
   try { localStorage.setItem(kSidesKey, JSON.stringify(ctx.opponent)); } catch { /* storage off: this page only */ }
 }
 
+// A battle's own choice of who plays (GET /api/battles' `opponent_sides`: the
+// fair battle against the computer names the side the built-in opponent
+// plays), set for a game opened on it anew; the Players control changes it.
+export function setBattleSides(game, opponentSides) {
+  if (!opponentSides?.length || !ctx.systems.get(game.system)?.opponent) return;
+  ctx.opponent[game.id] = game.players.map((_, side) => opponentSides.includes(side));
+  saveSides();
+}
+
 // The one game being played, and what the board needs to talk to it.
 export const ctx = {
   game: null,          // the game's view (GET /api/games/{id})
@@ -252,7 +261,7 @@ function renderPlayers() {
   // A new game keeps the choice made for the last one.
   const sides = ctx.opponent[g.id] ?? (ctx.opponent[g.id] = (ctx.lastSides ?? g.players.map(() => false)).slice());
   const tip = has ? 'Who plays this side' : `${sys?.title ?? g.system} has no built-in opponent yet: both sides are played here (hot-seat)`;
-  $('players').replaceChildren(el('h2', {}, 'Players'), ...g.players.map((name, side) =>
+  fill($('players'), el('h2', {}, 'Players'), ...g.players.map((name, side) =>
     el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
       el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
         onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); saveSides(); maybeOpponent(); } },

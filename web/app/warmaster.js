@@ -740,7 +740,8 @@ function pendingFor(state, unit) {
 // or as the movement rules' check when not (it still needs an order).
 function dragRequest(drag, state) {
   if (drag.character) {
-    return { action: { type: 'character_move', character: drag.character, stands: [{ to: { x: round1(drag.poses[0].x), y: round1(drag.poses[0].y) } }] } };
+    const join = joinTarget(drag, state);
+    return { action: { type: 'character_move', character: drag.character, stands: [{ to: { x: round1(drag.poses[0].x), y: round1(drag.poses[0].y) } }], ...(join ? { join } : {}) } };
   }
   const stands = drag.poses.map((p, i) => ({ stand: i, to: { x: round1(p.x), y: round1(p.y), facing: round1(((p.facing % 360) + 360) % 360) } }));
   const pending = pendingFor(state, drag.unit);
@@ -847,7 +848,7 @@ function attachPointer(s, state, ctx, info, H) {
     const unit = t.dataset?.unit;
     // The empty table: a click deselects (on release, since a drag there pans the view).
     if (!unit) { ui.emptyDown = true; ui.panned = false; return; }
-    if (ev.shiftKey) {
+    if (addsToSelection(ev)) {
       ui.selected = ui.selected.includes(unit) ? ui.selected.filter((u) => u !== unit) : [...ui.selected, unit];
     } else if (!ui.selected.includes(unit) || ui.selected.length > 1) {
       ui.selected = [unit];
@@ -964,7 +965,7 @@ async function showReach(ctx, state, unit) {
 }
 
 async function renderOdds(box, ctx, character, units) {
-  if (!character || !units.length) { box.replaceChildren(el('div', {}, 'Select a unit (shift-click for a brigade) and a character to see what the order needs.')); return; }
+  if (!character || !units.length) { box.replaceChildren(el('div', {}, 'Select a unit (shift-click or Ctrl-click adds another, for a brigade) and a character to see what the order needs.')); return; }
   try {
     const o = await ctx.query('order_odds', { character, units });
     const pct = (o.chance.value * 100).toFixed(1);
@@ -1233,7 +1234,7 @@ function renderControls(ctx) {
       el('div', { class: 'outcome-head' }, winner), r.reason ? el('div', {}, r.reason) : null));
     return;
   }
-  const warnings = [phaseBar(ctx), ...deploymentWarnings()];
+  const warnings = [phaseBar(ctx), nextPhaseControl(ctx), ...deploymentWarnings()];
   const losses = casualties(ctx);
   if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
     const box = el('div', {});
@@ -1270,8 +1271,9 @@ function renderControls(ctx) {
   fill(root, ...warnings, el('h2', {}, 'Orders'),
     stopped ? el('div', { class: 'warning', id: 'orders-stopped', role: 'status' }, stopped) : null,
     el('div', { class: 'controls-row' }, 'By ', select, ' to ', el('strong', {}, units.length ? units.map((u) => nameOf(u, ctx)).join(', ') : '(select units)')),
+    unitChooser(ctx, state),
     odds, el('div', { class: 'controls-row' }, give), reform, losses,
-    el('div', { class: 'hint' }, 'Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it.'));
+    el('div', { class: 'hint' }, 'Click a unit to select it; shift-click or Ctrl-click adds another (a brigade: units touching). Drag a unit to move it; turn it with its round handle (or the wheel while dragging); green is legal, red shows the rule. Drag a character to move it; dropped on a unit of its own, it joins it. N: next phase.'));
   renderOdds(odds, ctx, chosen, units);
 }
 
@@ -1280,13 +1282,155 @@ export function controls(root, ctx) {
   renderControls(ctx);
 }
 
+// "Next phase" (N): ends the phase or step, then passes through the phases
+// that follow where the side has nothing to do (no unit that can shoot at
+// anything, no unit in contact, no character to move), a line for each.
+// It stops at any step with a choice, at the end of the side's turn (the
+// built-in opponent's turn shows in its own panel), and, with "Stop at every
+// phase" ticked, after the one step. The end of a Command phase that would
+// give up an ordered move still asks first (confirmFirst).
+const kStopEveryPhase = 'referee.warmaster.stop-every-phase';
+function stopEveryPhase() {
+  try { return localStorage.getItem(kStopEveryPhase) === 'yes'; } catch { return false; }
+}
+
+function nextPhaseControl(ctx) {
+  const g = ctx.game;
+  const opponents = !!ctx.systems?.get(g.system)?.opponent && !!ctx.opponent?.[g.id]?.[g.current_player];
+  return el('div', { class: 'controls-row', id: 'next-phase-row' },
+    el('button', { type: 'button', id: 'next-phase', disabled: opponents, onclick: () => nextPhase(ctx),
+      title: 'Next phase (N): ends this phase or step, and passes through the phases where there is nothing to do' }, 'Next phase'),
+    el('label', { title: 'Stop at every phase and step, even where there is nothing to do' },
+      el('input', { type: 'checkbox', id: 'stop-every-phase', checked: stopEveryPhase(),
+        onchange: (ev) => { try { localStorage.setItem(kStopEveryPhase, ev.target.checked ? 'yes' : 'no'); } catch { /* this page only */ } } }),
+      ' Stop at every phase'));
+}
+
+// The action that ends the step shown: the orders (on to the characters),
+// the Command phase, the shooting (when no target is the player's to
+// choose), or the combats (with the decisions chosen in the panel).
+function endOfStep(ctx) {
+  const legal = ctx.game.legal_actions ?? [];
+  const bare = (type) => legal.find((a) => a.type === type && Object.keys(a).length === 1);
+  const phase = String(ctx.game.phase ?? '');
+  if (phase.startsWith('command')) return bare('end_orders') ?? bare('end_phase');
+  if (phase.startsWith('shooting')) return legal.length === 1 && legal[0].type === 'shoot' ? legal[0] : null;
+  if (phase.startsWith('combat') && bare('end_phase')) {
+    const mine = ui.decisionsKey === `${ctx.game.id}@${ctx.game.position}` ? Object.entries(ui.decisions ?? {}) : [];
+    const decisions = mine.filter(([, c]) => c !== 'default').map(([unit, choice]) => ({ unit, choice }));
+    return decisions.length ? { type: 'end_phase', decisions } : { type: 'end_phase' };
+  }
+  return bare('end_phase');
+}
+
+// The step now, if the side has nothing to do in it: the action that
+// passes it and the line that says so; else null.
+async function nothingToDo(ctx) {
+  const legal = ctx.game.legal_actions ?? [];
+  const only = legal.length === 1 ? legal[0] : null;
+  const phase = String(ctx.game.phase ?? '');
+  if (phase.startsWith('shooting') && only?.type === 'shoot' && !only.targets) {
+    const q = await ctx.query('shooting_odds', {});
+    return q.shooters.some((x) => x.target) ? null : { action: only, line: 'Shooting: nothing to shoot at, passed' };
+  }
+  if (phase.startsWith('combat') && only?.type === 'end_phase') {
+    const q = await ctx.query('combat_odds', {});
+    return q.engagements.length ? null : { action: only, line: 'Combat: no unit in contact, passed' };
+  }
+  if (phase === 'command: characters' && only?.type === 'end_phase') return { action: only, line: 'Command: no character to move, passed' };
+  return null;
+}
+
+async function nextPhase(ctx) {
+  if (ui.passing || ctx.replay || ctx.game.terminal) return;
+  const first = endOfStep(ctx);
+  if (!first) {
+    ctx.message(el('div', { class: 'warning', id: 'next-phase-none' }, 'This step ends with one of the actions listed (choose the targets, or make the move).'));
+    return;
+  }
+  ui.passing = true;
+  const lines = [];
+  try {
+    const side = ctx.game.current_player;
+    const label = describe(first, ctx, true);
+    const out = await ctx.apply(first, label);
+    if (!out?.applied) return;
+    lines.push(label);
+    while (!stopEveryPhase()) {
+      const g = ctx.game;
+      if (g.terminal || g.current_player !== side || ctx.opponent?.[g.id]?.[g.current_player]) break;
+      const pass = await nothingToDo(ctx);
+      if (!pass) break;
+      const o = await ctx.apply(pass.action, pass.line);
+      if (!o?.applied) break;
+      lines.push(pass.line);
+    }
+  } catch (e) { ctx.showError(e); } finally { ui.passing = false; }
+  if (lines.length > 1) document.getElementById('message').append(el('div', { id: 'phases-passed' }, el('strong', {}, 'Next phase: '), el('ul', {}, lines.map((l) => el('li', {}, l)))));
+}
+
+// N presses "Next phase", unless the key is typed into a field.
+document.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'n' && ev.key !== 'N') return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  if (t?.isContentEditable || t?.tagName === 'TEXTAREA' || t?.tagName === 'SELECT' || (t?.tagName === 'INPUT' && !['checkbox', 'radio', 'button'].includes(t.type))) return;
+  const b = document.getElementById('next-phase');
+  if (!b || b.disabled) return;
+  ev.preventDefault();
+  b.click();
+});
+
+// The side's units as checkboxes: the selection (a brigade included) made
+// from the keyboard, as clicks and shift-clicks make it on the table.
+function unitChooser(ctx, state) {
+  const mine = (state.units ?? []).filter((u) => u.side === state.side && !u.destroyed && !u.off_table && u.stands?.length);
+  const toggle = (id, on) => {
+    ui.selected = on ? [...ui.selected.filter((x) => x !== id), id] : ui.selected.filter((x) => x !== id);
+    ui.chooserOpen = true;
+    render(document.getElementById('board'), state, ctx);
+    renderControls(ctx);
+    document.querySelector(`#unit-chooser input[data-choose="${id}"]`)?.focus();
+  };
+  return el('details', { id: 'unit-chooser', open: !!ui.chooserOpen, ontoggle: (ev) => { ui.chooserOpen = ev.target.open; } },
+    el('summary', {}, 'Choose units with the keyboard'),
+    el('div', { class: 'unit-choices' }, mine.map((u) => el('label', { class: 'controls-row', title: u.id },
+      el('input', { type: 'checkbox', 'data-choose': u.id, checked: ui.selected.includes(u.id), onchange: (ev) => toggle(u.id, ev.target.checked) }),
+      ` ${nameOf(u.id, ctx)}`))));
+}
+
+// A click that adds a unit to the selection (a brigade) instead of choosing it alone.
+function addsToSelection(ev) { return ev.shiftKey || ev.ctrlKey || ev.metaKey; }
+
+// The friendly unit a character is dropped on (within 1 cm of one of its
+// stands), which it then joins (warmaster.command.join: it must end touching it).
+function joinTarget(drag, state) {
+  const c = (state.characters ?? []).find((x) => x.id === drag.character);
+  const p = drag.poses[0];
+  if (!c || !p) return null;
+  let best = null;
+  for (const u of state.units ?? []) {
+    if (u.side !== c.side || u.destroyed || u.off_table || !u.stands?.length) continue;
+    const [w, d] = standSize(ui.info?.get(u.id) ?? {});
+    for (const st of u.stands) {
+      // The point in the stand's own frame: across (a) and ahead (b).
+      const r = ((st.facing ?? 0) * Math.PI) / 180, dx = p.x - st.x, dy = p.y - st.y;
+      const a = dx * Math.cos(r) - dy * Math.sin(r), b = dx * Math.sin(r) + dy * Math.cos(r);
+      const gap = Math.hypot(Math.max(0, Math.abs(a) - w / 2), Math.max(0, Math.abs(b) - d / 2));
+      if (gap <= 1 && (!best || gap < best.gap)) best = { id: u.id, gap };
+    }
+  }
+  return best?.id ?? null;
+}
+
 // The first minute: what a turn is, and what to click (shown until dismissed).
 const howTo = [
   'Each side\'s turn has three phases: 1. Command, 2. Shooting, 3. Combat (the bar in the panel shows where you are).',
   'Command: click one of your units, pick the character giving the order, then "Give order and roll": the panel shows what the order needs on 2D6.',
   'An ordered unit moves by dragging it: green is legal, red names the rule. Drag it up to an enemy to charge; tick "Move stands one at a time" to re-form.',
   'Shooting: press "Shoot". Combat: choose what your units do after a round, then "Fight the combats and end the turn".',
-  'To play against the computer, set the other side to "built-in opponent" under Players.',
+  '"Next phase" (or N) ends the phase and passes through phases where you have nothing to do.',
+  'In the fair battle (the fields of Hochland) the computer plays the Orcs; under Players either side can be you or the built-in opponent.',
 ];
 
 registerBoard('warmaster', { render, controls, filterActions, describe, describeEntry, confirmFirst, howTo });

@@ -27,7 +27,8 @@ async function openPage(width = 1280, height = 800) {
   await page.setViewport({ width, height });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(server.url);
+  // The default battle by its address (a first visit opens the fair battle).
+  await page.goto(`${server.url}#warmaster/default`);
   await page.waitForSelector('#board svg');
   return page;
 }

@@ -23,7 +23,7 @@ test('tic-tac-toe is in the menu, its board loads from /api/systems, and it play
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(server.url);
-  // The default battle first, as before: the real boards still load.
+  // The first battle (the fair Warmaster battle), as before: the real boards still load.
   await page.waitForSelector('#wm-svg polygon.stand');
   const options = await page.locator('#battle option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
   assert.deepEqual(options.at(-1), ['tictactoe/empty', 'Tic-tac-toe: an empty board']);

@@ -32,7 +32,8 @@ test('the default Warmaster battle: reach, odds, an order rolled, legal and ille
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
+  // The default battle by its address (a first visit opens the fair battle).
+  await page.goto(`${server.url}#warmaster/default`);
   await page.waitForSelector('#wm-svg polygon.stand');
   // From the start of navigation to the board drawn, by the page's own clock.
   const firstLoadMs = Number(await page.evaluate(() => document.body.dataset.readyMs));

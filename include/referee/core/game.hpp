@@ -155,6 +155,11 @@ struct BattleInfo {
   std::string file;   // "scenarios/warmaster/default.json", relative to the repository root
   std::string title;  // "Warmaster: the default battle"
   std::string text = {};
+  // The sides the built-in opponent plays when the web board opens this
+  // battle for a newcomer (its first visit, or the battle chosen from the
+  // menu); the first bundled battle that names some is the one `referee
+  // serve` opens on. Empty: both sides played at the board (hot-seat).
+  std::vector<int> opponent_sides = {};
 };
 
 // A file of a system's web board that is not in web/app (where the three
