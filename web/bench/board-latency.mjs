@@ -18,7 +18,7 @@ import path from 'node:path';
 import { startServer, launch } from '../tests/support.mjs';
 import { playWholeBattle, playwrightDriver } from '../tests/whole-battle.mjs';
 
-// Installed in the page before it loads: marks each click that acts and the
+// Installed in the page once it is drawn: marks each click that acts and the
 // frame its result is drawn in.
 function recorder() {
   const rec = window.latency = { samples: [], bytes: [], pending: null, lastDrawn: 0, opponent: [] };
@@ -69,8 +69,9 @@ const browser = await launch();
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  await page.addInitScript(recorder);
   await page.goto(server.url);
+  await page.waitForSelector('#wm-svg');
+  await page.evaluate(recorder);
   const shots = mkdtempSync(path.join(tmpdir(), 'board-latency-'));
   const out = await playWholeBattle({ d: playwrightDriver(page), server: server.url, referee: process.env.REFEREE, shots, prefix: 'bench', seed });
   const rec = await page.evaluate(() => window.latency);

@@ -19,44 +19,32 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The adapter: what the script needs of a page, for each driver.
-export function playwrightDriver(page) {
+// The adapter: what the script needs of a page. playwright-core's and
+// puppeteer-core's pages agree on the mouse, the keyboard, clicks, focus,
+// evaluation and screenshots; they differ on the wheel and on waiting for a
+// function in the page.
+function driver(name, page, wheel, until) {
   return {
-    name: 'chromium',
+    name, wheel, until,
     move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
     down: () => page.mouse.down(),
     up: () => page.mouse.up(),
-    wheel: (dy) => page.mouse.wheel(0, dy),
     click: (selector) => page.click(selector),
     focus: (selector) => page.focus(selector),
     press: (key) => page.keyboard.press(key),
     keyDown: (key) => page.keyboard.down(key),
     keyUp: (key) => page.keyboard.up(key),
     waitFor: (selector, timeout = 30000) => page.waitForSelector(selector, { timeout }),
-    until: (fn, arg, timeout = 30000) => page.waitForFunction(fn, arg, { timeout }),
     read: (fn, arg) => page.evaluate(fn, arg),
-    shot: (file) => page.screenshot({ path: file }),
+    shot: (file) => page.screenshot({ path: file, fullPage: true }),
   };
 }
 
-export function puppeteerDriver(page) {
-  return {
-    name: 'firefox',
-    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
-    down: () => page.mouse.down(),
-    up: () => page.mouse.up(),
-    wheel: (dy) => page.mouse.wheel({ deltaY: dy }),
-    click: (selector) => page.click(selector),
-    focus: (selector) => page.focus(selector),
-    press: (key) => page.keyboard.press(key),
-    keyDown: (key) => page.keyboard.down(key),
-    keyUp: (key) => page.keyboard.up(key),
-    waitFor: (selector, timeout = 30000) => page.waitForSelector(selector, { timeout }),
-    until: (fn, arg, timeout = 30000) => page.waitForFunction(fn, { timeout, polling: 50 }, arg),
-    read: (fn, arg) => page.evaluate(fn, arg),
-    shot: (file) => page.screenshot({ path: file }),
-  };
-}
+export const playwrightDriver = (page) => driver('chromium', page, (dy) => page.mouse.wheel(0, dy),
+  (fn, arg, timeout = 30000) => page.waitForFunction(fn, arg, { timeout }));
+
+export const puppeteerDriver = (page) => driver('firefox', page, (dy) => page.mouse.wheel({ deltaY: dy }),
+  (fn, arg, timeout = 30000) => page.waitForFunction(fn, { timeout, polling: 50 }, arg));
 
 const EMPIRE = 0;
 const PACE = { 'emp-knights-1': 30, 'emp-knights-2': 30, 'emp-pistoliers': 30, 'emp-cannon': 10 };
