@@ -180,9 +180,10 @@ export async function playWholeBattle({ d, server, referee, shots, prefix, seed 
       await d.up();
       return { verdict, p0 };
     }
+    const why = await d.read(() => document.getElementById('message').textContent);
     await d.move(ax, ay, 4);
     await d.up();
-    return { verdict, p0: null };
+    return { verdict, p0: null, why };
   };
 
   // Selects a unit (shift held: adds it to a brigade) and gives the order;
@@ -200,6 +201,8 @@ export async function playWholeBattle({ d, server, referee, shots, prefix, seed 
     await d.click('#give-order');
     await applied(from);
     const head = await d.read(() => document.querySelector('#outcome .outcome-head')?.textContent ?? '');
+    // The outcome names the units ordered (a one-unit order once showed none).
+    assert.match(head, /^(Passed|Failed): Order \S.* \(General Kessler\)$/, head);
     ++seen.orders;
     log(`  ${head}`);
     return head.startsWith('Passed');
@@ -326,7 +329,8 @@ export async function playWholeBattle({ d, server, referee, shots, prefix, seed 
       // The second Halberdiers moved up beside the first (touching), for a brigade next turn.
       // Shot away from each other (a stand lost), they are moved up again.
       if (touching && !seen.brigadeMoved && !halted() && canOrder(['emp-halberd-1']) && !canOrder(['emp-halberd-1', 'emp-halberd-2'])) touching = false;
-      if (!touching && !halted() && canOrder(['emp-halberd-2'])) {
+      const whole = (id) => g.state.units.find((u) => u.id === id)?.stands?.length === 3;
+      if (!touching && !halted() && canOrder(['emp-halberd-2']) && whole('emp-halberd-1') && whole('emp-halberd-2')) {
         if (await order(['emp-halberd-2'])) {
           g = await settled();
           const h1 = g.state.units.find((u) => u.id === 'emp-halberd-1'), h2 = g.state.units.find((u) => u.id === 'emp-halberd-2');
@@ -349,7 +353,9 @@ export async function playWholeBattle({ d, server, referee, shots, prefix, seed 
           const len = Math.max(0, Math.min(19.5, n.dist - 16));
           if (len >= 2) {
             const r = await dragBy('emp-halberd-1', 1, h1.stands[1], 0, len, (v) => v === 'legal');
-            if (r.p0 !== null && r.p0 !== undefined) {
+            // A brigade moves as one body, in one move: the board must send both units' moves.
+            if (r.p0 === null || r.p0 === undefined) assert.fail(`the brigade dragged as one body is refused (${r.verdict}): ${r.why}`);
+            {
               await applied(r.p0);
               g = await settled();
               const p1 = g.state.units.find((u) => u.id === 'emp-halberd-2').stands;
