@@ -10,13 +10,13 @@
 //  - bytes received per action (the apply and opponent answers' bodies, from
 //    the Resource Timing entries), early in the battle (turns 1-2) and late
 //    (turns 7 on), to show they do not grow with the length of the game.
-// Usage: REFEREE=build/release/apps/referee/referee node web/bench/board-latency.mjs [seed]
+// Usage: REFEREE=build/release/apps/referee/referee node web/bench/board-latency.mjs [seed (default: the test's)]
 // Prints medians; run it on a quiet host.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, launch } from '../tests/support.mjs';
-import { playWholeBattle, playwrightDriver } from '../tests/whole-battle.mjs';
+import { playWholeBattle, playwrightDriver, kSeed } from '../tests/whole-battle.mjs';
 
 // Installed in the page once it is drawn: marks each click that acts and the
 // frame its result is drawn in.
@@ -63,7 +63,7 @@ function recorder() {
   }).observe({ type: 'resource', buffered: true });
 }
 
-const seed = Number(process.argv[2] ?? 1);
+const seed = Number(process.argv[2] ?? kSeed);
 const server = await startServer();
 const browser = await launch();
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };

@@ -55,7 +55,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Plays the battle; returns what happened and the result compared.
 // opts: { d (driver), server (url), referee (binary), shots (folder), prefix
 // (file name prefix "size-browser"), seed, log (print progress) }
-export async function playWholeBattle({ d, server, referee, shots, prefix, seed = 1, log = () => {} }) {
+// Seed 6: among seeds 1-7 the game richest in what the test looks for (seven
+// charges, four combats won by a side, two decisions carried out, at 1280 x 800 in Chromium).
+export const kSeed = 6;
+export async function playWholeBattle({ d, server, referee, shots, prefix, seed = kSeed, log = () => {} }) {
   const seen = { charge: 0, decisionsHonoured: 0, column: false, line: false, brigade: false, brigadeMoved: false, shootingCasualty: 0, combatDecided: 0, decisions: 0, orders: 0, drags: 0, opponentTurns: 0 };
   const shot = (turn, phase) => d.shot(path.join(shots, `${prefix}-turn${turn}-${phase}.png`));
   const gameId = () => d.read(() => location.hash.slice(1));
@@ -487,5 +490,6 @@ export function assertWholeBattle(out) {
   assert.ok(out.seen.brigade && out.seen.brigadeMoved, 'a brigade order, the brigade dragged as one');
   assert.ok(out.seen.shootingCasualty >= 1, 'a Shooting phase with a casualty');
   assert.ok(out.seen.combatDecided >= 1 && out.seen.decisionsLogged >= 1, 'a combat won by one side, with a decision made through the form (in the log)');
+  assert.ok(out.seen.decisionsHonoured >= 1, 'a decision made through the form carried out (a winner stands its ground)');
   assert.ok(out.seen.opponentTurns >= Math.max(1, out.turns - 2), 'the Orcs\' turns played by the built-in opponent');
 }
