@@ -137,7 +137,7 @@ export function describe(a, ctx, offered = false) {
   const far = (move) => (offered ? planDistance(move, ctx) : null);
   const list = (ids) => ids.map(n).join(' + ');
   switch (a?.type) {
-    case 'order': return `Order ${list(a.units ?? [])} (${n(a.character)})`;
+    case 'order': return `Order ${list(a.units ?? (a.unit ? [a.unit] : []))} (${n(a.character)})`;
     case 'initiative': {
       const d = far(a.move);
       return a.kind === 'charge'
@@ -535,7 +535,7 @@ export function render(root, state, ctx) {
     const colour = SIDE_COLOURS[u.side] ?? '#555';
     const selected = ui.selected.includes(u.id);
     // A drag, or a re-form being set out stand by stand, is drawn where it would put the stands.
-    const drag = ui.drag && ui.drag.unit === u.id ? ui.drag : ui.reform?.unit === u.id ? ui.reform : null;
+    const drag = ui.drag && ui.drag.unit === u.id ? ui.drag : brigadeMate(u.id) ?? (ui.reform?.unit === u.id ? ui.reform : null);
     const g = svg('g', { class: 'unit' + (drag ? (drag.legal === true ? ' legal-pose' : drag.legal === false ? ' illegal-pose' : '') : ''), 'data-unit': u.id });
     // A touch target at least 24 px each way at the zoom shown, under the
     // stands (which take a touch first): a small stand on a phone can be grabbed.
@@ -700,7 +700,9 @@ function attachZoom(s, root, state, ctx) {
       return;
     }
     const t = ev.target.dataset ?? {};
-    if (!t.unit && !t.character && !t.rotate && !ui.formation) pan = { x: ev.clientX, y: ev.clientY, v0: current() };
+    // The pan keeps the pointer: released off the table (over the zoom
+    // buttons, say), the pan still ends, and the next move of the mouse does not pan.
+    if (!t.unit && !t.character && !t.rotate && !ui.formation) { pan = { x: ev.clientX, y: ev.clientY, v0: current() }; s.setPointerCapture?.(ev.pointerId); }
   });
   s.addEventListener('pointermove', (ev) => {
     if (!pointers.has(ev.pointerId)) return;
@@ -731,6 +733,21 @@ function toTable(s, ev, H) {
 
 function round1(v) { return Math.round(v * 10) / 10; }
 
+// A brigade dragged as one body: the other units of the order move with the
+// one dragged, by the same step (brigadeDrag), and are drawn where they would go.
+function brigadeDrag(state, unit) {
+  const p = pendingFor(state, unit);
+  if (!p || p.move === 'none' || p.units.length < 2) return undefined;
+  return p.units.filter((id) => id !== unit).map((id) => {
+    const stands = (state.units ?? []).find((x) => x.id === id)?.stands ?? [];
+    return { unit: id, origin: stands.map((q) => ({ ...q })), poses: stands.map((q) => ({ ...q })) };
+  });
+}
+function brigadeMate(unit) {
+  const mate = ui.drag?.mates?.find((m) => m.unit === unit);
+  return mate ? { poses: mate.poses, legal: ui.drag.legal } : null;
+}
+
 function pendingFor(state, unit) {
   const p = state.pending;
   return p && p.units?.includes(unit) ? p : null;
@@ -743,9 +760,11 @@ function dragRequest(drag, state) {
     const join = joinTarget(drag, state);
     return { action: { type: 'character_move', character: drag.character, stands: [{ to: { x: round1(drag.poses[0].x), y: round1(drag.poses[0].y) } }], ...(join ? { join } : {}) } };
   }
-  const stands = drag.poses.map((p, i) => ({ stand: i, to: { x: round1(p.x), y: round1(p.y), facing: round1(((p.facing % 360) + 360) % 360) } }));
+  const standsOf = (poses) => poses.map((p, i) => ({ stand: i, to: { x: round1(p.x), y: round1(p.y), facing: round1(((p.facing % 360) + 360) % 360) } }));
+  const stands = standsOf(drag.poses);
   const pending = pendingFor(state, drag.unit);
-  if (pending && pending.move !== 'none') return { action: { type: 'move', moves: [{ unit: drag.unit, stands }] } };
+  const mates = (drag.mates ?? []).map((m) => ({ unit: m.unit, stands: standsOf(m.poses) }));
+  if (pending && pending.move !== 'none') return { action: { type: 'move', moves: [{ unit: drag.unit, stands }, ...mates] } };
   return { check: { unit: drag.unit, kind: 'ordered', stands } };
 }
 
@@ -801,7 +820,10 @@ async function checkDrag(ctx, state) {
     else paintDrag(drag);
   } catch (e) { ctx.showError(e); } finally {
     drag.inflight = false;
-    if (ui.drag === drag && JSON.stringify(drag.poses) !== key) checkDrag(ctx, state);
+    const stale = JSON.stringify(drag.poses) !== key;
+    // The verdict on the pose shown, for tests and the latency bench: checking, legal, illegal, charge or no-charge.
+    if (ui.drag === drag) document.body.dataset.drag = stale ? 'checking' : drag.charge ? (drag.charge.legal ? 'charge' : 'no-charge') : drag.legal ? 'legal' : 'illegal';
+    if (ui.drag === drag && stale) checkDrag(ctx, state);
   }
 }
 
@@ -825,6 +847,7 @@ function attachPointer(s, state, ctx, info, H) {
     const dx = to.x - d.grab.x, dy = to.y - d.grab.y;
     // Stand by stand (a re-form): only the stand grabbed moves.
     d.poses = d.start.map((p, i) => (d.single === undefined || d.single === i ? { ...p, x: p.x + dx, y: p.y + dy } : { ...p }));
+    for (const m of d.mates ?? []) m.poses = m.origin.map((p) => ({ ...p, x: p.x + dx, y: p.y + dy }));
     d.moved = true;
   };
   s.addEventListener('pointerdown', async (ev) => {
@@ -863,7 +886,7 @@ function attachPointer(s, state, ctx, info, H) {
       ctx.board.controls?.();
       return;
     }
-    ui.drag = { unit, grab: to, start: u.stands.map((p) => ({ ...p })), origin: u.stands.map((p) => ({ ...p })), poses: u.stands.map((p) => ({ ...p })), legal: null, moved: false };
+    ui.drag = { unit, grab: to, start: u.stands.map((p) => ({ ...p })), origin: u.stands.map((p) => ({ ...p })), poses: u.stands.map((p) => ({ ...p })), legal: null, moved: false, mates: brigadeDrag(state, unit) };
     s.setPointerCapture(ev.pointerId);
     if (!ui.reach || ui.reach.mover !== unit) showReach(ctx, state, unit);
     ctx.board.controls?.();
@@ -883,6 +906,7 @@ function attachPointer(s, state, ctx, info, H) {
       document.getElementById('board').dataset.turn = String(deg);
     } else moveDrag(toTable(s, ev, H));
     redraw();
+    document.body.dataset.drag = 'checking';
     // From the pointer move to the table (reach shading included) drawn
     // anew; the browser tests report it.
     const board = document.getElementById('board');
@@ -908,6 +932,7 @@ function attachPointer(s, state, ctx, info, H) {
     d.poses = d.poses.map((p, i) => (d.single === undefined || d.single === i ? rot(p) : p));
     // Later pointer moves translate the turned formation from here.
     d.start = d.poses.map((p) => ({ ...p }));
+    for (const m of d.mates ?? []) m.origin = m.poses.map((p) => ({ ...p }));
     d.grab = d.last ?? d.grab;
     d.moved = true;
     redraw();

@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchFirefox, screenshots } from './support.mjs';
+import { playWholeBattle, puppeteerDriver, assertWholeBattle } from './whole-battle.mjs';
 import path from 'node:path';
 
 let server, browser;
@@ -197,3 +198,19 @@ test('Firefox: Blightmeer climb onto the inn drawn, its check shown, resolved wi
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The whole pitched battle against the built-in opponent, pointer and
+// keyboard only, as in Chromium (whole-battle.test.mjs), at both sizes.
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`Firefox, ${width} x ${height}: a whole pitched battle against the built-in opponent, pointer and keyboard only`, { timeout: 600000 }, async () => {
+    const page = await openPage(width, height);
+    const t0 = performance.now();
+    const out = await playWholeBattle({ d: puppeteerDriver(page), server: server.url, referee: process.env.REFEREE, shots: screenshots,
+      prefix: `${width}x${height}-firefox`, log: process.env.WHOLE_LOG ? console.log : () => {} })
+      .catch(async (e) => { await shot(page, `${width}x${height}-whole-battle-failed`); throw e; });
+    console.log(`Firefox ${width} x ${height}: ${out.turns} turns, ${out.entries} log entries in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${JSON.stringify(out.seen)}; ${out.banner.winner} — ${out.banner.reason}`);
+    assertWholeBattle(out);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
