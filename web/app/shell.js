@@ -161,8 +161,15 @@ export function rawAction(a) {
   return parts.join(', ');
 }
 
+// The engine's text in words: the board's `words` (its ids replaced by
+// names) when it has one.
+function inWords(text) {
+  const board = ctx.game && boards.get(ctx.game.system);
+  return board?.words ? board.words(text, ctx) : text;
+}
+
 // Rolls drawn as dice, each titled with what it was rolled for.
-function diceOf(rolls) { return rolls.map((r) => el('span', { class: 'die', title: r.for ?? '' }, String(r.value))); }
+function diceOf(rolls) { return rolls.map((r) => el('span', { class: 'die', title: inWords(r.for ?? '') }, String(r.value))); }
 
 // What an action did, kept on screen until the next one: a test that failed
 // says so in large type (red), with the reason and what follows.
@@ -170,7 +177,7 @@ function showOutcome(label, out) {
   const r = out.result ?? {};
   const rolls = out.rolls?.length
     ? el('div', { class: 'rolls' }, 'Dice: ', diceOf(out.rolls),
-      ' ', el('span', { class: 'muted' }, out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', ')))
+      ' ', el('span', { class: 'muted' }, inWords(out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', '))))
     : null;
   const summary = r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
   // What happened step by step (Blightmeer's checks and falls), each in words.
@@ -178,8 +185,8 @@ function showOutcome(label, out) {
   const failed = r.passed === false || events.some((e) => /: failed$/.test(e.reason));
   const head = failed ? `Failed: ${label}` : r.passed === true ? `Passed: ${label}` : `Done: ${label}`;
   ctx.message(el('div', { id: 'outcome' }, el('div', { class: failed ? 'illegal outcome-head' : 'legal outcome-head' }, head), rolls,
-    summary ? el('div', { class: 'summary' }, String(summary)) : null,
-    events.length ? el('ul', { class: 'events' }, events.map((e) => el('li', { title: e.rule ?? '' }, e.reason))) : null,
+    summary ? el('div', { class: 'summary', title: String(summary) }, inWords(String(summary))) : null,
+    events.length ? el('ul', { class: 'events' }, events.map((e) => el('li', { title: e.rule ?? '' }, inWords(e.reason)))) : null,
     r.next ? el('div', {}, `Next: ${describeNext(r.next)}`) : null,
     r.battle_over ? el('div', { class: 'legal outcome-head' }, `The battle is over: ${r.battle_over}`) : null));
 }
@@ -234,8 +241,18 @@ function renderStatus() {
   const who = g.current_player >= 0 ? g.players[g.current_player] : '—';
   $('status').replaceChildren(...[
     el('div', {}, el('strong', {}, g.battle), ` (${g.system})`),
-    el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
-    r.over ? el('div', { class: 'legal', id: 'result-line' }, `Over: ${r.winner !== null && r.winner !== undefined ? g.players[r.winner] + ' wins' : 'no winner'}${r.reason ? ' — ' + r.reason : ''}`) : null].filter(Boolean));
+    // Once the game is over the banner below says where it stands.
+    r.over ? null : el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
+    // The end of the game: a banner at the top of the panel, above the
+    // last outcome, so that it is the first thing seen at any size.
+    r.over ? el('div', { class: 'banner', id: 'battle-over', role: 'status' }, el('h2', {}, 'The battle is over'),
+      el('div', { class: 'outcome-head' }, r.winner !== null && r.winner !== undefined ? `${g.players[r.winner]} wins` : 'A draw'),
+      r.reason ? el('div', {}, r.reason) : null) : null].filter(Boolean));
+  // Brought into view once when the game ends (below the board on a phone).
+  if (r.over && ctx.endSeen !== g.id) {
+    ctx.endSeen = g.id;
+    $('battle-over')?.scrollIntoView?.({ block: 'nearest' });
+  }
   // The menu names the battle being played (a game opened by its link included).
   const menu = $('battle');
   if (menu && [...menu.options].some((o) => o.value === g.battle)) menu.value = g.battle;

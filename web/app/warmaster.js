@@ -122,6 +122,20 @@ export function nameOf(id, ctx) {
   return names.map.get(id) ?? id;
 }
 
+// The engine's text (a ruling's reason, what a die was rolled for) in
+// words: every unit and character id in it replaced by its name, longest id
+// first, so that "emp-halberd-1" is not read as "emp-halberd" and a 1.
+export function words(text, ctx) {
+  nameOf('', ctx);
+  if (!names.map.size || typeof text !== 'string') return text;
+  if (names.game !== names.wordsGame) {
+    names.wordsGame = names.game;
+    const ids = [...names.map.keys()].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    names.pattern = new RegExp(`(?<![\\w-])(${ids.join('|')})(?![\\w-])`, 'g');
+  }
+  return text.replace(names.pattern, (id) => names.map.get(id) ?? id);
+}
+
 // How far a planned move takes a unit (its farthest stand), in cm, from the state now.
 function planDistance(move, ctx) {
   const u = (ctx.game.state.units ?? []).find((x) => x.id === move?.unit);
@@ -516,7 +530,7 @@ export function render(root, state, ctx) {
   s.append(terrain);
 
   // The reach of the selected unit, under the stands.
-  if (ui.reach && !ctx.replay) {
+  if (ui.reach && !ctx.replay && !ctx.game.terminal) {
     const d = ui.reach.boundary.map((ring) => 'M' + ring.map(([x, y]) => `${sx(x).toFixed(2)},${sy(y).toFixed(2)}`).join('L') + 'Z').join(' ');
     s.append(svg('path', { d, fill: '#f5c542', 'fill-opacity': 0.35, stroke: '#b8860b', 'stroke-width': 0.3, 'fill-rule': 'evenodd', class: 'reach', 'data-unit': ui.reach.mover }));
   }
@@ -581,7 +595,7 @@ export function render(root, state, ctx) {
   // The engine's evade for each evade initiative offers: dashed stands where
   // it would end, and the way there.
   const ghosts = svg('g', { class: 'evade-plans', 'pointer-events': 'none' });
-  if (!ctx.replay) for (const a of ui.evades) {
+  if (!ctx.replay && !ctx.game.terminal) for (const a of ui.evades) {
     const plan = ui.evadePlans.get(`${a.unit}>${a.target}`);
     const u = (state.units ?? []).find((x) => x.id === a.unit);
     if (!plan || !u) continue;
@@ -594,7 +608,7 @@ export function render(root, state, ctx) {
     const from = centreOf(u.stands), to = centreOf(plan.stands.map((st) => st.to));
     ghosts.append(svg('line', { x1: sx(from.x), y1: sy(from.y), x2: sx(to.x), y2: sy(to.y), stroke: '#6a1b9a', 'stroke-width': 0.3, 'stroke-dasharray': '1 0.7' }),
       svg('text', { x: sx(to.x), y: sy(to.y) + 4.2, 'font-size': 2.2, 'text-anchor': 'middle', fill: '#6a1b9a', stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
-        `evade from ${a.target}: ${plan.distance} cm`));
+        `evade from ${nameOf(a.target, ctx)}: ${plan.distance} cm`));
   }
   // A drag of an ordered unit near an enemy: the charge the release would
   // make (slid on into contact), dashed, green when legal.
@@ -1058,15 +1072,15 @@ function decisionsForm(ctx, engagements) {
   if (!units.length) return null;
   const key = `${ctx.game.id}@${ctx.game.position}`;
   if (ui.decisionsKey !== key) Object.assign(ui, { decisionsKey: key, decisions: {} });
-  const selects = units.map((u) => el('select', { 'data-decision': u, 'aria-label': `Decision for ${u}`, onchange: (ev) => { ui.decisions[u] = ev.target.value; } },
+  const selects = units.map((u) => el('select', { 'data-decision': u, 'aria-label': `Decision for ${nameOf(u, ctx)}`, title: u, onchange: (ev) => { ui.decisions[u] = ev.target.value; } },
     CHOICES.map(([v, label]) => el('option', { value: v, selected: (ui.decisions[u] ?? 'default') === v }, label))));
   const fight = el('button', { type: 'button', class: 'primary', id: 'fight-combat', onclick: () => {
     const decisions = units.filter((u) => (ui.decisions[u] ?? 'default') !== 'default').map((u) => ({ unit: u, choice: ui.decisions[u] }));
-    const label = decisions.length ? `end_phase, ${decisions.map((d) => `${d.unit} ${d.choice.replace('_', ' ')}`).join(', ')}` : 'end_phase';
+    const label = `Fight the combats and end the turn${decisions.length ? `: ${decisions.map((d) => `${nameOf(d.unit, ctx)} ${d.choice.replace('_', ' ')}`).join(', ')}` : ''}`;
     ctx.apply(decisions.length ? { type: 'end_phase', decisions } : { type: 'end_phase' }, label);
   } }, 'Fight the Combat phase');
   return el('div', { class: 'decisions', id: 'combat-decisions' }, el('h2', {}, 'After each round'),
-    el('table', {}, units.map((u, i) => el('tr', {}, el('td', {}, u), el('td', {}, selects[i])))),
+    el('table', {}, units.map((u, i) => el('tr', {}, el('td', { title: u }, nameOf(u, ctx)), el('td', {}, selects[i])))),
     el('div', { class: 'controls-row' }, fight),
     el('div', { class: 'hint' }, 'Both sides\' units: a winner pursues when allowed by default, a draw falls back its lowest die (defended: stands).'));
 }
@@ -1251,12 +1265,10 @@ function renderControls(ctx) {
   const state = ctx.game.state;
   if (ctx.game.system !== 'warmaster') return;
   if (ctx.replay) return;
-  // The battle over: the last turn's panels go, and the result stays.
+  // The battle over: the last turn's panels go; the banner (the shell's,
+  // at the top of the panel) and each side's losses stay.
   if (ctx.game.terminal) {
-    const r = ctx.game.result ?? {};
-    const winner = r.winner !== null && r.winner !== undefined ? `${ctx.game.players[r.winner]} wins` : 'A draw';
-    fill(root, el('div', { class: 'banner', id: 'battle-over', role: 'status' }, el('h2', {}, 'The battle is over'),
-      el('div', { class: 'outcome-head' }, winner), r.reason ? el('div', {}, r.reason) : null));
+    fill(root, casualties(ctx));
     return;
   }
   const warnings = [phaseBar(ctx), nextPhaseControl(ctx), ...deploymentWarnings()];
@@ -1458,4 +1470,4 @@ const howTo = [
   'In the fair battle (the fields of Hochland) the computer plays the Orcs; under Players either side can be you or the built-in opponent.',
 ];
 
-registerBoard('warmaster', { render, controls, filterActions, describe, describeEntry, confirmFirst, howTo });
+registerBoard('warmaster', { render, controls, filterActions, describe, words, describeEntry, confirmFirst, howTo });

@@ -48,7 +48,9 @@ test('Warmaster: an order rolled 6 and 6 fails, in red, with the reason and what
   const head = page.locator('#outcome .outcome-head').first();
   assert.match(await head.textContent(), /^Failed: /);
   assert.equal(await head.getAttribute('class'), 'illegal outcome-head');
-  assert.match(await page.textContent('#outcome .summary'), /rolled 12 against 8 or less: emp-general fails; the General has failed, so no more orders/);
+  // In names (General Hals is emp-general); the engine's own text, with ids, is the tooltip.
+  assert.match(await page.textContent('#outcome .summary'), /rolled 12 against 8 or less: General Hals fails; the General has failed, so no more orders/);
+  assert.match(await page.getAttribute('#outcome .summary', 'title'), /emp-general fails/);
   assert.deepEqual(await page.locator('#outcome .rolls span.die').allTextContents(), ['6', '6']);
   // The General's failure ends every order this phase: the panel says so and offers none.
   assert.match(await page.textContent('#orders-stopped'), /General Hals failed an order: no more orders this phase/);
