@@ -7,32 +7,17 @@
 // .../replay/{step}), never against numbers written here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot } from './support.mjs';
+import { startServer, launch, shot, api, openBoard } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function call(method, path, body) {
-  const init = { method, headers: {} };
-  if (method === 'POST') { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body ?? {}); }
-  const r = await fetch(`${server.url}api/${path}`, init);
-  const text = await r.text();
-  assert.ok(r.ok, `${path}: ${r.status} ${text}`);
-  return JSON.parse(text);
-}
+const call = (method, pathname, body) => api(server, method, pathname, method === 'POST' ? body ?? {} : body);
 const post = (path, body) => call('POST', path, body);
 const get = (path) => call('GET', path);
 
-async function openGame(game) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(`${server.url}#${game.id}`);
-  await page.waitForSelector('#wm-svg');
-  await page.waitForFunction((id) => location.hash === `#${id}`, game.id);
-  return page;
-}
+const openGame = (game) => openBoard(browser, server, game, { selector: '#wm-svg' });
 
 // A screenshot at the desktop size, and one at a phone's.
 async function shots(page, name) {

@@ -4,29 +4,16 @@
 // next in words, and who plays each side survives a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, drawCaptainClimb } from './support.mjs';
+import { startServer, launch, shot, drawCaptainClimb, api, openBoard } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function post(path, body) {
-  const r = await fetch(`${server.url}api/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await r.text();
-  assert.ok(r.ok, `${path}: ${r.status} ${text}`);
-  return JSON.parse(text);
-}
+const post = (pathname, body) => api(server, 'POST', pathname, body);
 
 // Opens the board on a game made through the API (the board resumes the id in the address).
-async function openGame(game) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(`${server.url}#${game.id}`);
-  await page.waitForSelector('#board svg');
-  await page.waitForFunction((id) => location.hash === `#${id}`, game.id);
-  return page;
-}
+const openGame = (game) => openBoard(browser, server, game);
 
 // The button of the action list whose action `want` accepts (there must be one).
 async function actionButton(page, want) {

@@ -50,6 +50,29 @@ export async function launchFirefox() {
   });
 }
 
+// A request to the server's API (docs/api.md) that must succeed: its JSON
+// answer, or an error naming the path, the status and the answer.
+export async function api(server, method, pathname, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+  const r = await fetch(`${server.url}api/${pathname}`, init);
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${pathname}: ${r.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// A chromium page on the board of a game made through the API (the board
+// resumes the id in the address), its page errors kept in page.errors.
+export async function openBoard(browser, server, game, { selector = '#board svg', width = 1280, height = 800 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${server.url}#${game.id}`);
+  await page.waitForSelector(selector);
+  await page.waitForFunction((id) => location.hash === `#${id}`, game.id);
+  return page;
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 }

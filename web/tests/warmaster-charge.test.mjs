@@ -5,18 +5,13 @@
 // stand by stand.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, screenPoint } from './support.mjs';
+import { startServer, launch, shot, screenPoint, api, openBoard } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function call(method, path, body) {
-  const r = await fetch(`${server.url}api/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-  const text = await r.text();
-  assert.ok(r.ok, `${path}: ${r.status} ${text}`);
-  return JSON.parse(text);
-}
+const call = (method, pathname, body) => api(server, method, pathname, body);
 
 // The default battle with the Orc Boyz 12 cm in front of the Halberdiers
 // (front edge to front edge), and dice that pass the General's order.
@@ -27,14 +22,7 @@ async function faceToFace() {
   return call('POST', 'games', { system: 'warmaster', scenario, dice: [1, 1, 1, 1, 1, 1] });
 }
 
-async function open(game) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(`${server.url}#${game.id}`);
-  await page.waitForSelector('#wm-svg');
-  return page;
-}
+const open = (game) => openBoard(browser, server, game, { selector: '#wm-svg' });
 
 // The screen point of a table point (cm) on the default battle's 120 cm deep table.
 const screenOf = (page, x, y) => screenPoint(page, 'wm-svg', 120, x, y);

@@ -9,19 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launch, shot, screenPoint, screenshots } from './support.mjs';
+import { startServer, launch, shot, screenPoint, screenshots, api, openBoard } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function call(method, pathname, body) {
-  const r = await fetch(`${server.url}api/${pathname}`, { method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-  const text = await r.text();
-  assert.ok(r.ok, `${pathname}: ${r.status} ${text}`);
-  return JSON.parse(text);
-}
+const call = (method, pathname, body) => api(server, method, pathname, body);
 
 // The pitched battle (a 180 x 120 cm table), with dice that pass every order.
 async function pitchedBattle() {
@@ -69,11 +64,7 @@ const faults = (page) => page.locator('#wm-svg polygon.formation-ghost.fault');
 
 test('a unit formed into a column along a dragged path, then into a line facing a clicked point', async () => {
   const game = await pitchedBattle();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(`${server.url}#${game.id}`);
-  await page.waitForSelector('#wm-svg polygon.stand');
+  const page = await openBoard(browser, server, game, { selector: '#wm-svg polygon.stand' });
   // Halberdiers 1: three stands at x 50, 54, 58, y 22, facing north.
   await order(page, 1, [54, 22]);
 
