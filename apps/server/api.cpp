@@ -214,7 +214,7 @@ std::string Api::allowed_methods(std::string_view path) {
   if (n == 2) return "GET, HEAD, DELETE";
   if (n == 4) return parts[2] == "replay" || parts[2] == "entries" ? "GET, HEAD" : "";
   if (n != 3) return "";
-  for (const char* what : {"validate", "apply", "chance", "opponent", "sample", "query", "undo", "redo"})
+  for (const char* what : {"validate", "apply", "chance", "opponent", "players", "sample", "query", "undo", "redo"})
     if (parts[2] == what) return "POST";
   for (const char* what : {"legal-actions", "queries", "log"})
     if (parts[2] == what) return "GET, HEAD";
@@ -279,7 +279,7 @@ Response Api::rules_route(const std::vector<std::string>& parts) {
 
 Response Api::create_game(const Json& body, const std::string& client) {
   JsonReader r(body, "");
-  r.allow_only({"battle", "system", "scenario", "seed", "dice", "settings"});
+  r.allow_only({"battle", "system", "scenario", "seed", "dice", "settings", "opponent_sides"});
   Json settings = Json::object();
   if (auto s = r.find("settings")) {
     s->require_object();
@@ -305,9 +305,12 @@ Response Api::create_game(const Json& body, const std::string& client) {
     name = battle->id;
   }
   auto match = std::make_unique<Match>(game, dice, name, settings);
+  std::vector<int> sides;
+  if (auto s = r.find("opponent_sides")) sides = opponent_sides_from(*s, *match);
   auto [id, slot] = store(std::move(match), name, client);
   if (!slot) return error_response(413, "scenario", "this battle needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
+  slot->opponent_sides = std::move(sides);
   return json_response(201, view(id, *slot));
 }
 
@@ -447,6 +450,7 @@ Json Api::view(const std::string& id, const Slot& slot) const {
           {"can_undo", m.can_undo()},
           {"can_redo", m.can_redo()},
           {"dice", {{"seed", m.dice_source().seed}, {"scripted", m.dice_source().script.has_value()}}},
+          {"opponent_sides", slot.opponent_sides},
           {"scenario", m.game().scenario()},
           {"state", s.to_json()},
           // What the board offers next, so that an action is one round trip.
@@ -501,6 +505,7 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_json(*slot->match, from, to)}});
   }
   if (what == "opponent") return opponent_route(parts[1], *slot, body);
+  if (what == "players") return players_route(parts[1], *slot, body);
   if (what == "undo" || what == "redo") return undo_route(parts[1], *slot, what == "undo");
 
   std::lock_guard lock(slot->mutex);
@@ -586,6 +591,33 @@ Response Api::undo_route(const std::string& id, Slot& slot, bool undo) {
     }
     std::this_thread::yield();
   }
+}
+
+std::vector<int> Api::opponent_sides_from(JsonReader r, const Match& match) const {
+  r.require_array();
+  const std::size_t players = match.game().players().size();
+  if (r.size() > 0 && !registry_.at(match.game().system(), "system").opponent)
+    r.fail(match.game().system() + " has no built-in opponent here; play both sides (hot-seat) with []");
+  std::vector<int> sides;
+  for (const JsonReader& side : r.items()) {
+    const int k = side.as_integer(0, static_cast<int>(players) - 1);
+    if (std::find(sides.begin(), sides.end(), k) != sides.end()) side.fail(fmt::format("side {} is named twice", k));
+    sides.push_back(k);
+  }
+  std::sort(sides.begin(), sides.end());
+  return sides;
+}
+
+// Who plays each side: POST {"opponent_sides": [1]} has the built-in
+// opponent play side 1 from now on (the board then asks it to play when it
+// is that side's turn); [] plays every side at the board.
+Response Api::players_route(const std::string& id, Slot& slot, const std::string& body) {
+  const Json j = body_object(body);
+  JsonReader r(j, "");
+  r.allow_only({"opponent_sides"});
+  std::lock_guard lock(slot.mutex);
+  slot.opponent_sides = opponent_sides_from(r.at("opponent_sides"), *slot.match);
+  return ok(view(id, slot));
 }
 
 // The built-in opponent plays the current player's actions through the

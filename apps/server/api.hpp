@@ -51,6 +51,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "referee/core/json_io.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/match.hpp"
 
@@ -137,6 +138,9 @@ class Api {
     // dice seed) and the log position, so a game replays the same and an
     // undone choice is chosen again.
     std::uint64_t opponent_seed = 1;
+    // The sides the built-in opponent plays, the game's own (not a page's):
+    // every board that opens the game, and a reload, plays them so.
+    std::vector<int> opponent_sides;
     std::chrono::steady_clock::time_point used;  // under the store's mutex
     std::size_t load_bytes = 0;    // the game as loaded, estimated
     std::size_t state_bytes = 0;   // one state, estimated
@@ -155,6 +159,10 @@ class Api {
   Response rules_route(const std::vector<std::string>& parts);
   Response opponent_route(const std::string& id, Slot& slot, const std::string& body);
   Response undo_route(const std::string& id, Slot& slot, bool undo);
+  Response players_route(const std::string& id, Slot& slot, const std::string& body);
+  // The sides the built-in opponent plays, read from `r` (an array of side
+  // numbers, each once); an error naming the field for a system without one.
+  std::vector<int> opponent_sides_from(JsonReader r, const Match& match) const;
   std::shared_ptr<Slot> find_game(const std::string& id);
   // Sets up a new game's slot (its memory estimate and snapshot interval),
   // makes room for it and stores it; the caller answers from the slot it

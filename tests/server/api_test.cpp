@@ -63,6 +63,35 @@ TEST(ServerApi, TheFairBattleNamesTheSideTheBuiltInOpponentPlays) {
   EXPECT_EQ(sides.at("ancients/centre_clash"), Json::array());
 }
 
+// Who plays each side is the game's: made with the game, changed by POST
+// .../players, and in every view of it, so a second browser (or a reload
+// with no storage) plays the Orcs by the built-in opponent too.
+TEST(ServerApi, TheSidesTheBuiltInOpponentPlaysAreTheGames) {
+  Api api = make_api();
+  const Json g = create(api, {{"battle", "warmaster/pitched-battle"}, {"opponent_sides", {1}}});
+  EXPECT_EQ(g["opponent_sides"], Json::array({1}));
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["opponent_sides"], Json::array({1}));
+  EXPECT_EQ(call(api, "POST", base + "/players", {{"opponent_sides", {1, 0}}}, 200)["opponent_sides"], Json::array({0, 1}));
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["opponent_sides"], Json::array({0, 1}));
+  EXPECT_EQ(call(api, "POST", base + "/players", {{"opponent_sides", Json::array()}}, 200)["opponent_sides"], Json::array());
+  EXPECT_EQ(create(api)["opponent_sides"], Json::array());
+  // Bad input names the field, and changes nothing.
+  call(api, "POST", base + "/players", {{"opponent_sides", {1}}}, 200);
+  EXPECT_EQ(call(api, "POST", base + "/players", {{"opponent_sides", {2}}}, 400)["error"]["field"], "opponent_sides[0]");
+  EXPECT_EQ(call(api, "POST", base + "/players", {{"opponent_sides", {1, 1}}}, 400)["error"]["field"], "opponent_sides[1]");
+  EXPECT_EQ(call(api, "POST", base + "/players", {{"opponent_sides", 1}}, 400)["error"]["field"], "opponent_sides");
+  EXPECT_EQ(call(api, "POST", base + "/players", {{"sides", {1}}}, 400)["error"]["field"], "sides");
+  EXPECT_EQ(call(api, "GET", base, nullptr, 200)["opponent_sides"], Json::array({1}));
+  EXPECT_EQ(call(api, "POST", "/api/games", {{"battle", "warmaster/default"}, {"opponent_sides", {-1}}}, 400)["error"]["field"],
+            "opponent_sides[0]");
+  // Ancients has no built-in opponent: only [] is accepted.
+  const Json a = create(api, {{"battle", "ancients/centre_clash"}, {"opponent_sides", Json::array()}});
+  EXPECT_EQ(call(api, "POST", "/api/games/" + a["id"].get<std::string>() + "/players", {{"opponent_sides", {1}}}, 400)["error"]["field"],
+            "opponent_sides");
+  EXPECT_EQ(call(api, "GET", base + "/players", nullptr, 405)["error"]["field"], "method");
+}
+
 TEST(ServerApi, ANewGameHasAnUnguessableIdAndTheWholeView) {
   Api api = make_api();
   const Json g = create(api);

@@ -2,7 +2,7 @@
 // and loading the log, uploading a battle, and the replay. The boards are the
 // modules GET /api/systems names (each registers with shell.js); this file
 // and the shell name no system.
-import { api, ctx, el, refresh, setBattleSides, showError } from './shell.js';
+import { api, ctx, el, refresh, setOpponentSides, showError, sidesForNewGame } from './shell.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,8 +26,8 @@ const battleInfo = new Map();
 
 async function newGame(body) {
   try {
-    const game = await api('POST', 'games', body);
-    setBattleSides(game, battleInfo.get(game.battle)?.opponent_sides);
+    const info = battleInfo.get(body.battle);
+    const game = await api('POST', 'games', info ? { ...body, opponent_sides: sidesForNewGame(info.system, info.opponent_sides) } : body);
     opened(game);
     await refresh(false);
   } catch (e) { showError(e); }
@@ -98,9 +98,12 @@ async function start() {
   // A first visit: the server's first battle (the fair one against the
   // computer unless `referee serve --battle` named another), with the sides
   // it names played by the built-in opponent.
-  setBattleSides(made, battleInfo.get(made.battle)?.opponent_sides);
   ctx.game = made;
   ctx.replay = null;
+  // Asked for before the battles were known: the sides the battle names for
+  // the built-in opponent are set now, on the server, before anything is drawn.
+  const sides = sidesForNewGame(made.system, battleInfo.get(made.battle)?.opponent_sides);
+  if (sides.length) { try { await setOpponentSides(sides); } catch (e) { showError(e); } }
   location.hash = ctx.game.id;
   await refresh(false);
 }

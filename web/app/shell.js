@@ -75,23 +75,26 @@ async function ruleText(system, id) {
   return ruleTexts.get(system).get(id);
 }
 
-// Who plays each side is the game's, not the page's: kept in the browser's
-// storage by game id, so that a reload goes on as before.
-const kSidesKey = 'referee.opponent';
-function loadSides() {
-  try { return JSON.parse(localStorage.getItem(kSidesKey) ?? '{}') ?? {}; } catch { return {}; }
-}
-function saveSides() {
-  try { localStorage.setItem(kSidesKey, JSON.stringify(ctx.opponent)); } catch { /* storage off: this page only */ }
+// Who plays each side is the game's, not the page's: the server keeps it
+// with the game (its view's `opponent_sides`, set with POST .../players), so
+// a reload, a second browser or a link opened elsewhere plays it the same.
+export function playedByOpponent(g, side) {
+  return !!g && !!ctx.systems.get(g.system)?.opponent && (g.opponent_sides ?? []).includes(side);
 }
 
-// A battle's own choice of who plays (GET /api/battles' `opponent_sides`: the
-// fair battle against the computer names the side the built-in opponent
-// plays), set for a game opened on it anew; the Players control changes it.
-export function setBattleSides(game, opponentSides) {
-  if (!opponentSides?.length || !ctx.systems.get(game.system)?.opponent) return;
-  ctx.opponent[game.id] = game.players.map((_, side) => opponentSides.includes(side));
-  saveSides();
+// The sides a new game on `battle` gives the built-in opponent (POST
+// /api/games' `opponent_sides`): the battle's own choice (GET /api/battles:
+// the fair battle against the computer names the side it plays), else the
+// choice made for the last game of that system.
+export function sidesForNewGame(system, battleSides) {
+  if (!ctx.systems.get(system)?.opponent) return [];
+  if (battleSides?.length) return battleSides.slice();
+  return ctx.lastSides?.system === system ? ctx.lastSides.sides.slice() : [];
+}
+
+// Sets who plays each side of the game being played (on the server).
+export async function setOpponentSides(sides) {
+  ctx.game = await ctx.post('players', { opponent_sides: sides });
 }
 
 // The one game being played, and what the board needs to talk to it.
@@ -99,7 +102,6 @@ export const ctx = {
   game: null,          // the game's view (GET /api/games/{id})
   replay: null,        // a past state being looked at, or null
   systems: new Map(),  // name -> GET /api/systems entry (has it a built-in opponent?)
-  opponent: loadSides(), // game id -> [bool, bool]: which sides the built-in opponent plays (kept across reloads)
   opponentBusy: false,
   // The last lines of the game's log, kept from the answers of apply and
   // opponent (their `entries`) so that no action fetches the log again.
@@ -275,13 +277,21 @@ function renderPlayers() {
   const g = ctx.game;
   const sys = ctx.systems.get(g.system);
   const has = !!sys?.opponent;
-  // A new game keeps the choice made for the last one.
-  const sides = ctx.opponent[g.id] ?? (ctx.opponent[g.id] = (ctx.lastSides ?? g.players.map(() => false)).slice());
+  const sides = g.players.map((_, side) => playedByOpponent(g, side));
   const tip = has ? 'Who plays this side' : `${sys?.title ?? g.system} has no built-in opponent yet: both sides are played here (hot-seat)`;
   fill($('players'), el('h2', {}, 'Players'), ...g.players.map((name, side) =>
     el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
       el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
-        onchange: (ev) => { sides[side] = ev.target.value === 'opponent'; ctx.lastSides = sides.slice(); saveSides(); maybeOpponent(); } },
+        onchange: async (ev) => {
+          sides[side] = ev.target.value === 'opponent';
+          try {
+            await setOpponentSides(sides.flatMap((mine, k) => (mine ? [k] : [])));
+            // A new game of this system keeps the choice made here.
+            ctx.lastSides = { system: ctx.game.system, sides: ctx.game.opponent_sides.slice() };
+          } catch (e) { showError(e); }
+          renderPlayers();
+          maybeOpponent();
+        } },
       el('option', { value: 'you', selected: !sides[side] }, 'you'),
       el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
     has ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
@@ -297,7 +307,7 @@ function renderPlayers() {
 async function maybeOpponent(step = false) {
   const g = ctx.game;
   if (ctx.opponentBusy || ctx.replay || !g || g.terminal || g.current_player < 0) return;
-  if (!ctx.systems.get(g.system)?.opponent || !ctx.opponent[g.id]?.[g.current_player]) return;
+  if (!playedByOpponent(g, g.current_player)) return;
   // One action per click: the panel offers the next one.
   if (ctx.opponentPace === 'action' && !step) { offerOpponentStep(); return; }
   ctx.opponentBusy = true;
@@ -311,7 +321,7 @@ async function maybeOpponent(step = false) {
   // One action per click: offer the next while it is still the opponent's turn.
   if (ctx.opponentPace === 'action') { maybeOpponent(); return; }
   // Both sides the opponent's: play on, a turn at a time, each drawn.
-  if (!ctx.game.terminal && ctx.opponent[ctx.game.id]?.[ctx.game.current_player]) setTimeout(maybeOpponent, 300);
+  if (!ctx.game.terminal && playedByOpponent(ctx.game, ctx.game.current_player)) setTimeout(maybeOpponent, 300);
 }
 
 // The opponent's report has a panel of its own, under the message, so the

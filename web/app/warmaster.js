@@ -8,7 +8,7 @@
 //
 // Coordinates are the engine's: centimetres, y northward, facings in compass
 // degrees (0 faces +y). The picture puts north at the top.
-import { el, fill, describeAction, registerBoard } from './shell.js';
+import { el, fill, describeAction, registerBoard, playedByOpponent } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#2f5fb3', '#b33a2f'];
@@ -274,7 +274,7 @@ export function noteActions(ctx) {
   const before = t.state;
   // The side that played them: the built-in opponent's actions add to the
   // trails, up to its next side's turn (when it plays both).
-  const opponent = !!ctx.opponent?.[g.id]?.[before.side];
+  const opponent = playedByOpponent(g, before.side);
   if (!opponent || (t.by?.opponent && t.by.side !== before.side)) { t.segments = []; t.gone = []; }
   t.by = { side: before.side, opponent };
   addTrails(t, before, g.state, log.entries.slice(-n));
@@ -1333,7 +1333,7 @@ function stopEveryPhase() {
 
 function nextPhaseControl(ctx) {
   const g = ctx.game;
-  const opponents = !!ctx.systems?.get(g.system)?.opponent && !!ctx.opponent?.[g.id]?.[g.current_player];
+  const opponents = playedByOpponent(g, g.current_player);
   return el('div', { class: 'controls-row', id: 'next-phase-row' },
     el('button', { type: 'button', id: 'next-phase', disabled: opponents, onclick: () => nextPhase(ctx),
       title: 'Next phase (N): ends this phase or step, and passes through the phases where there is nothing to do' }, 'Next phase'),
@@ -1395,7 +1395,7 @@ async function nextPhase(ctx) {
     lines.push(label);
     while (!stopEveryPhase()) {
       const g = ctx.game;
-      if (g.terminal || g.current_player !== side || ctx.opponent?.[g.id]?.[g.current_player]) break;
+      if (g.terminal || g.current_player !== side || playedByOpponent(g, g.current_player)) break;
       const pass = await nothingToDo(ctx);
       if (!pass) break;
       const o = await ctx.apply(pass.action, pass.line);

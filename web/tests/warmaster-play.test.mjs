@@ -270,7 +270,7 @@ test("the engine's evade is drawn where initiative offers one, and goes there", 
   const id = await page.evaluate(() => location.hash.slice(1));
   const plan = await post(`games/${id}/query`, { name: 'evade_plan', args: { unit: 'knights', enemy: 'wolves' } });
   assert.ok(plan.possible);
-  assert.match(await page.textContent('#wm-svg .evade-plans'), new RegExp(`evade from wolves: ${plan.distance} cm`));
+  assert.match(await page.textContent('#wm-svg .evade-plans'), new RegExp(`evade from Wolf Riders: ${plan.distance} cm`));
   await shot(page, 'warmaster-evade-plan');
   await page.click(`#action-list button[data-action='${JSON.stringify({ kind: 'evade', target: 'wolves', type: 'initiative', unit: 'knights' })}']`);
   await page.waitForSelector('#message .legal');
