@@ -86,6 +86,24 @@ TEST(Brigade, AUnitChargingOutOfTheBrigadeLeavesItTheOthersStillTouch) {
   EXPECT_DOUBLE_EQ(unit(s, "R").stands[0].pose.position.y, 38.0);
 }
 
+// The board's charge by dragging out of a brigade sends the charging unit's
+// move alone: the others stay where they stood, still touching, and may not
+// move after it (one move action per order).
+TEST(Brigade, AUnitChargingOutAloneLeavesTheOthersWhereTheyStood) {
+  Battlefield bf = brigade_field();
+  bf.units.push_back(line_unit("T", 1, 54, 40, 180));
+  BattleState s(make_game(bf));
+  ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
+  const double p_y = unit(s, "P").stands[0].pose.position.y;
+  MoveRequest charge = slide(unit(s, "R"), {0, 18}, MoveKind::Charge);
+  charge.charge_target = "T";
+  const ActionOutcome o = play(s, move({charge}));
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_TRUE(unit(s, "T").engaged);
+  EXPECT_DOUBLE_EQ(unit(s, "P").stands[0].pose.position.y, p_y);
+  expect_refused(s, move({slide(unit(s, "P"), {0, 10}), slide(unit(s, "Q"), {0, 10})}), "warmaster.command.no_order");
+}
+
 TEST(Brigade, AtMostFourUnits) {
   Battlefield bf = brigade_field();
   bf.units.push_back(line_unit("T", 0, 66, 20));  // touches R
