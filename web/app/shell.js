@@ -189,7 +189,8 @@ function showOutcome(label, out) {
   ctx.message(el('div', { id: 'outcome' }, el('div', { class: failed ? 'illegal outcome-head' : 'legal outcome-head' }, head), rolls,
     summary ? el('div', { class: 'summary', title: String(summary) }, inWords(String(summary))) : null,
     events.length ? el('ul', { class: 'events' }, events.map((e) => el('li', { title: e.rule ?? '' }, inWords(e.reason)))) : null,
-    r.next ? el('div', {}, `Next: ${describeNext(r.next)}`) : null,
+    // Whose turn came next, true only while nothing else has been played.
+    r.next ? el('div', { class: 'outcome-next', 'data-position': String(ctx.game.position) }, `Next: ${describeNext(r.next)}`) : null,
     r.battle_over ? el('div', { class: 'legal outcome-head' }, `The battle is over: ${r.battle_over}`) : null));
 }
 
@@ -250,6 +251,9 @@ function renderStatus() {
     r.over ? el('div', { class: 'banner', id: 'battle-over', role: 'status' }, el('h2', {}, 'The battle is over'),
       el('div', { class: 'outcome-head' }, r.winner !== null && r.winner !== undefined ? `${g.players[r.winner]} wins` : 'A draw'),
       r.reason ? el('div', {}, r.reason) : null) : null].filter(Boolean));
+  // An outcome's "Next:" goes once the game has moved on (the opponent played).
+  for (const n of document.querySelectorAll('#outcome .outcome-next'))
+    if (n.dataset.position !== String(g.position)) n.remove();
   // Brought into view once when the game ends (below the board on a phone).
   if (r.over && ctx.endSeen !== g.id) {
     ctx.endSeen = g.id;

@@ -109,6 +109,7 @@ test('the opponent one action per click: each click plays one, and the player\'s
   // The Empire's last action (the Combat phase fought) is still shown, and nothing more is played until asked.
   await page.waitForSelector('#opponent-step');
   assert.match(await page.textContent('#outcome'), /Done: Fight the combats and end the turn/);
+  assert.match(await page.textContent('#outcome .outcome-next'), /^Next: /);
   assert.equal((await (await fetch(`${server.url}api/games/${id}`)).json()).position, 4);
   for (let k = 1; k <= 3; ++k) {
     await page.click('#opponent-step');
@@ -117,6 +118,8 @@ test('the opponent one action per click: each click plays one, and the player\'s
   }
   assert.match(await page.textContent('#opponent-report'), /The built-in opponent is playing Orcs of the Broken Tooth: 3 actions so far/);
   assert.match(await page.textContent('#outcome'), /Done: Fight the combats and end the turn/);
+  // The outcome stays; whose turn came next, no longer true, goes.
+  assert.equal(await page.locator('#outcome .outcome-next').count(), 0);
   await shot(page, 'warmaster-opponent-step');
   assert.deepEqual(page.errors, []);
   await page.close();
