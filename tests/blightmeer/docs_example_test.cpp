@@ -2,6 +2,7 @@
 // move request example must be judged on it.
 #include <gtest/gtest.h>
 
+#include "doc_blocks.hpp"
 #include "referee/blightmeer/io.hpp"
 #include "referee/core/files.hpp"
 #include "referee/core/json_io.hpp"
@@ -9,19 +10,8 @@
 namespace referee::blightmeer {
 namespace {
 
-std::vector<std::string> json_blocks(const std::string& md) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while ((at = md.find("```json\n", at)) != std::string::npos) {
-    std::size_t end = md.find("```", at + 8);
-    out.push_back(md.substr(at + 8, end - at - 8));
-    at = end + 3;
-  }
-  return out;
-}
-
 TEST(BlightmeerDocs, ExamplesLoadAndAreJudged) {
-  auto blocks = json_blocks(read_text_file(std::string(REFEREE_SOURCE_DIR) + "/docs/blightmeer.md"));
+  auto blocks = testing::doc_json_blocks(read_text_file(std::string(REFEREE_SOURCE_DIR) + "/docs/blightmeer.md"));
   ASSERT_GE(blocks.size(), 2u);
   Battle b = parse_battle_text(blocks[0], "docs example");
   EXPECT_EQ(b.state.units.size(), 5u);

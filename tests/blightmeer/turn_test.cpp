@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "doc_blocks.hpp"
 #include "fixture.hpp"
 #include "referee/blightmeer/turn.hpp"
 #include "referee/blightmeer/resolve.hpp"
@@ -608,17 +609,6 @@ TEST(BlightmeerGame, RandomGamesPlayToTheEndAndReplay) {
 }  // namespace referee::blightmeer::game_test
 
 namespace referee::blightmeer::game_test {
-
-std::vector<std::string> doc_json_blocks(const std::string& md) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while ((at = md.find("```json\n", at)) != std::string::npos) {
-    std::size_t end = md.find("```", at + 8);
-    out.push_back(md.substr(at + 8, end - at - 8));
-    at = end + 3;
-  }
-  return out;
-}
 
 // docs/blightmeer.md: the action and state examples read against the battlefield example.
 TEST(BlightmeerGame, DocsExamplesOfActionsAndStateParse) {

@@ -141,7 +141,7 @@ function planDistance(move, ctx) {
   const u = (ctx.game.state.units ?? []).find((x) => x.id === move?.unit);
   if (!u || !move?.stands) return null;
   const far = Math.max(...move.stands.map((st) => { const p = u.stands[st.stand]; return p ? Math.hypot(st.to.x - p.x, st.to.y - p.y) : 0; }));
-  return Math.round(far * 10) / 10;
+  return round1(far);
 }
 
 // An action in words, as the play sheet names things: for the buttons, the
@@ -258,7 +258,7 @@ const trails = { game: null, position: -1, state: null, segments: [], gone: [], 
 const MOVE_KIND = { ordered: 'advance', half_pace: 'advance', charge: 'charge', evade: 'evade', dice: 'move' };
 const COMBAT_KIND = { retreat: 'retreat', fall_back: 'fall back', pursuit: 'pursuit', advance: 'advance after combat' };
 const COMBAT_VERB = { retreat: 'retreat', fall_back: 'fall back', pursuit: 'pursue', advance: 'advance after combat' };
-const cm = (d) => (Math.round(d * 10) / 10).toFixed(1);
+const cm = (d) => round1(d).toFixed(1);
 
 // Takes in the actions played since the board last looked (ctx.log's last
 // entries); called by render and by describeEntry, whichever comes first.

@@ -413,6 +413,14 @@ Json combat_odds_query(const BattleState& s, const JsonReader& r, std::string* t
   return {{"side", s.side()}, {"rule", warmaster::rule_id::combat_hits}, {"engagements", engagements}};
 }
 
+// The verdict applying one planned move now would give (a move action of it alone).
+Verdict verdict_of_move(const BattleState& s, const MoveRequest& req) {
+  Action move;
+  move.type = ActionType::Move;
+  move.moves.push_back(req);
+  return s.validate(move);
+}
+
 // The engine's own evade (BattleState::compute_evade, plan_evade), shown
 // before a player chooses it: the stands' poses at its end, or why none.
 // The charge a unit dragged next to an enemy makes (the board offers it when
@@ -450,10 +458,7 @@ Json charge_plan_query(const BattleState& s, const JsonReader& r, std::string* t
   double slide = 0;
   for (const StandPlan& sp : req.stands)
     slide = std::max(slide, distance(dragged.stands[static_cast<std::size_t>(sp.stand)].pose.position, sp.final_pose.position));
-  Action charge;
-  charge.type = ActionType::Move;
-  charge.moves.push_back(req);
-  const Verdict v = s.validate(charge);
+  const Verdict v = verdict_of_move(s, req);
   Json j{{"rule", warmaster::rule_id::command_charge_contact}, {"unit", unit}, {"target", target},
          {"slide", milli(slide)}, {"move", to_json(req)}, {"legal", v.legal()}, {"violations", v.violations}};
   if (text)
@@ -524,10 +529,7 @@ Json formation_plan_query(const BattleState& s, const JsonReader& r, std::string
     j["length"] = milli(path_length(path));
     what = fmt::format("column along {:.1f} cm", path_length(path));
   }
-  Action move;
-  move.type = ActionType::Move;
-  move.moves.push_back(*req);
-  const Verdict v = s.validate(move);
+  const Verdict v = verdict_of_move(s, *req);
   std::vector<int> faults;
   for (const Ruling& x : v.violations) {
     const int k = stand_named(x.reason);

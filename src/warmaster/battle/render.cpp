@@ -7,6 +7,7 @@
 
 #include "referee/core/ruling.hpp"
 #include "referee/core/svg.hpp"
+#include "referee/warmaster/movement/formation_plans.hpp"
 
 namespace referee::warmaster {
 
@@ -14,12 +15,6 @@ namespace {
 constexpr double kPixelsPerCm = 6.0;
 const char* kSideFill[2] = {"#3b6fb6", "#b63b3b"};
 const char* kSideStroke[2] = {"#1d3c66", "#661d1d"};
-
-Vec2 centroid(const Unit& u) {
-  Vec2 c{0, 0};
-  for (const auto& s : u.stands) c += s.pose.position;
-  return u.stands.empty() ? c : c / static_cast<double>(u.stands.size());
-}
 
 void draw_stand(SvgWriter& svg, const OrientedRect& r, int side, double opacity, const std::string& extra = {}) {
   svg.oriented_rect(r, {kSideFill[side & 1], kSideStroke[side & 1], 0.12, opacity, extra});
@@ -167,7 +162,7 @@ std::string render_svg(const Battlefield& bf, const RenderOptions& o) {
   for (const auto& u : bf.units) {
     if (u.stands.empty()) continue;
     const std::string text = u.id + state_marks(u);
-    labels.push_back({placer.place(centroid(u), text, kLabelSize, u.depth / 2 + 0.4), text, kSideStroke[u.side & 1]});
+    labels.push_back({placer.place(stands_centre(u), text, kLabelSize, u.depth / 2 + 0.4), text, kSideStroke[u.side & 1]});
   }
   for (const auto& f : bf.terrain) {
     if (!f.line.empty()) continue;

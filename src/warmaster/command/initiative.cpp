@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "referee/warmaster/movement/contact.hpp"
+#include "referee/warmaster/movement/formation_plans.hpp"
 #include "referee/warmaster/command/orders.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 #include "referee/warmaster/movement/transit.hpp"
@@ -215,7 +216,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
   if (!straight)
     v.add(warmaster::rule_id::initiative_evade_direction,
           fmt::format("stand {} must move in a straight line directly away from {} (direction {:.1f} degrees)",
-                      line.stand, enemy.id, normalize_degrees(rad_to_deg(std::atan2(line.direction.x, line.direction.y)))));
+                      line.stand, enemy.id, compass_of(line.direction)));
   if (along_prev < kEvadeMinimum - 1e-6)
     v.add(warmaster::rule_id::initiative_evade_distance,
           fmt::format("an evade moves at least {} (stand {} moves {})", format_compared(along_prev, kEvadeMinimum, "cm").limit,
