@@ -10,18 +10,24 @@
 // HTTP layer adds (Host, Origin, Content-Type, byte and time bounds) is in
 // http_front.hpp:
 //   - a game is reached only through its id, 128 random bits from the
-//     operating system (std::random_device), so one client cannot act on
-//     another's game without being given its id;
+//     operating system (std::random_device), so one client cannot see
+//     another's game without being given its id; acting in it needs a seat's
+//     token (X-Referee-Seat, 128 bits too): its creator's, or one taken with
+//     an invitation. Spectators read (docs/api.md, "Players, seats and live
+//     updates");
 //   - bodies over Limits::max_body_bytes are refused with 413 before they are
 //     parsed, and every body goes through the same strict JSON readers as
 //     files (depth-limited, unknown fields refused), answering 400 with the
 //     field and the problem;
-//   - games live in memory only, nothing on disk is read or written. Each
-//     game's memory is estimated (game_bytes below); the store holds at most
-//     Limits::max_games games and Limits::max_memory_bytes of them, and a
-//     client address at most Limits::max_games_per_client: a game that needs
-//     room drops the least recently used game of its own client first, then
-//     of the client holding the most. A game holds at most
+//   - every change of a game is written to the GameStore (game_store.hpp)
+//     before it is answered or told to any viewer; a write the store refuses
+//     answers 503 and the game stays as last kept. Memory holds the recent
+//     games: each game's memory is estimated (game_bytes below); memory holds
+//     at most Limits::max_games games and Limits::max_memory_bytes of them,
+//     and a client address at most Limits::max_games_per_client: a game that
+//     needs room pushes out the least recently used game of its own client
+//     first, then of the client holding the most, to be read back from the
+//     store when next asked for (without a store, it is gone). A game holds at most
 //     Limits::max_log_entries actions and Limits::max_game_bytes;
 //   - engine time: each client address has a budget of CPU seconds that
 //     refills at Limits::engine_seconds_per_second up to
@@ -30,9 +36,14 @@
 //     long: the built-in opponent plays one action per hold and stops after
 //     Limits::opponent_seconds, undo and redo replay in steps, and a large
 //     battle's history keeps only every k-th state (Match snapshots).
+//   - live updates: a client address holds at most
+//     Limits::max_streams_per_client streams, each at most
+//     Limits::max_event_backlog bytes behind.
 // Concurrency: the store has one mutex, and each game its own, so requests
 // on different games run in parallel and requests on one game in turn. A
-// game's mutex may be taken before the store's, never the other way round.
+// game's mutex may be taken before the store's or the channels', never the
+// other way round. Viewers are pushed to in the order of the game's
+// changes, which happen under its mutex.
 #pragma once
 
 #include <chrono>
