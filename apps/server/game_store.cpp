@@ -115,6 +115,7 @@ struct GameStore::Impl {
     db = nullptr;
   }
 
+  int last_error = SQLITE_OK;  // of open(), which falls back to reading only when writing is refused
   [[noreturn]] void fail(int rc) const { throw StoreError(reason(rc, path, db ? sqlite3_errmsg(db) : nullptr)); }
   void check(int rc) const {
     if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) fail(rc);
@@ -214,11 +215,11 @@ struct GameStore::Impl {
 };
 
 void GameStore::Impl::open_read_write(int extra_flags) {
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | extra_flags, nullptr);
-  if (rc != SQLITE_OK) fail(rc);
+  last_error = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | extra_flags, nullptr);
+  if (last_error != SQLITE_OK) fail(last_error);
   sqlite3_extended_result_codes(db, 1);
   // The operating system refused writing: sqlite opened the file read-only.
-  if (sqlite3_db_readonly(db, "main") == 1) fail(SQLITE_READONLY);
+  if (sqlite3_db_readonly(db, "main") == 1) fail(last_error = SQLITE_READONLY);
   sqlite3_busy_timeout(db, 5000);
   if (!in_memory) {
     // WAL: a commit appends to one file and syncs it once; readers (`referee
@@ -228,7 +229,7 @@ void GameStore::Impl::open_read_write(int extra_flags) {
     const int step = sqlite3_step(s);
     const std::string mode = step == SQLITE_ROW ? column_text(s, 0) : "";
     sqlite3_finalize(s);
-    check(step);
+    if (step != SQLITE_ROW) fail(last_error = step);
     if (mode != "wal") throw StoreError(fmt::format("the games store {} cannot use write-ahead logging (journal mode {})", path, mode));
   }
   exec("PRAGMA synchronous=FULL");
@@ -299,8 +300,8 @@ void GameStore::Impl::open_file(const std::string& dir) {
     try {
       open_read_write(0);
     } catch (const StoreError&) {
-      const int rc = db ? sqlite3_extended_errcode(db) : SQLITE_CANTOPEN;
-      if (!refused_for_rights(rc) && !(db && sqlite3_db_readonly(db, "main") == 1)) throw;
+      const int rc = last_error != SQLITE_OK ? last_error : db ? sqlite3_extended_errcode(db) : SQLITE_CANTOPEN;
+      if (!refused_for_rights(rc)) throw;
       writable = false;
     }
   }

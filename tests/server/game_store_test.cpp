@@ -290,38 +290,45 @@ int check_read_only(const std::string& dir, const std::string& empty_dir, const 
   return 0;
 }
 
+// Runs check_read_only where the directory cannot be written, the file
+// having `file_mode`: as nobody when the test runs as root (root ignores
+// modes), in a directory root owns; else with the directory made 0555.
+int read_only_check(const TempDir& tmp, const std::string& dir, const std::string& empty, const StoredGame& g,
+                    mode_t file_mode) {
+  const std::string file = dir + "/games.sqlite3";
+  if (::geteuid() == 0) {
+    if (::chmod((tmp / "").c_str(), 0755) != 0 || ::chmod(dir.c_str(), 0755) != 0 || ::chmod(file.c_str(), file_mode) != 0 ||
+        ::chmod(empty.c_str(), 0755) != 0)
+      return 20;
+    const pid_t pid = ::fork();
+    if (pid < 0) return 21;
+    if (pid == 0) {
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0 || ::geteuid() != 65534) ::_exit(2);
+      ::_exit(check_read_only(dir, empty, g));
+    }
+    int status = 0;
+    if (::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return 22;
+    return WEXITSTATUS(status);
+  }
+  ::chmod(file.c_str(), file_mode & 0700);
+  ::chmod(dir.c_str(), 0555);
+  ::chmod(empty.c_str(), 0555);
+  const int code = check_read_only(dir, empty, g);
+  ::chmod(dir.c_str(), 0755);
+  ::chmod(empty.c_str(), 0755);
+  return code;
+}
+
 TEST(GameStore, AReadOnlyDirectoryIsOpenedForReading) {
   TempDir tmp;
   const std::string dir = tmp / "data", empty = tmp / "empty";
   const StoredGame g = game("ro", 3);
   GameStore::open(dir)->create(g);
   std::filesystem::create_directory(empty);
-  int code = -1;
-  if (::geteuid() == 0) {
-    // Root ignores modes: the check runs as nobody, in a directory it does not own.
-    ASSERT_EQ(::chmod((tmp / "").c_str(), 0755), 0);
-    ASSERT_EQ(::chmod(dir.c_str(), 0755), 0);
-    ASSERT_EQ(::chmod((dir + "/games.sqlite3").c_str(), 0644), 0);
-    ASSERT_EQ(::chmod(empty.c_str(), 0755), 0);
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      if (::setgid(65534) != 0 || ::setuid(65534) != 0 || ::geteuid() != 65534) ::_exit(2);
-      ::_exit(check_read_only(dir, empty, g));
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status));
-    code = WEXITSTATUS(status);
-  } else {
-    ASSERT_EQ(::chmod((dir + "/games.sqlite3").c_str(), 0444), 0);
-    ASSERT_EQ(::chmod(dir.c_str(), 0555), 0);
-    ASSERT_EQ(::chmod(empty.c_str(), 0555), 0);
-    code = check_read_only(dir, empty, g);
-    ::chmod(dir.c_str(), 0755);
-    ::chmod(empty.c_str(), 0755);
-  }
-  EXPECT_EQ(code, 0) << "see check_read_only for what the code means";
+  // The file cannot be written either.
+  EXPECT_EQ(read_only_check(tmp, dir, empty, g, 0444), 0) << "see check_read_only for what the code means";
+  // The file can be written, but not the directory, where its -wal and -shm would go.
+  EXPECT_EQ(read_only_check(tmp, dir, empty, g, 0666), 0) << "see check_read_only for what the code means";
   // The game is as it was.
   expect_same(*GameStore::open(dir)->load("ro"), g);
 }
