@@ -167,7 +167,19 @@ struct GameStore::Impl {
   template <class Body>
   auto write(Body body) {
     if (read_only) throw StoreError(reason(SQLITE_READONLY, path, nullptr));
-    Query(*this, kBegin).run();
+    return transaction(kBegin, body);
+  }
+
+  // A read transaction, so that a game is read whole even while another
+  // process (`referee games delete`) writes.
+  template <class Body>
+  auto read(Body body) const {
+    return transaction(kBeginRead, body);
+  }
+
+  template <class Body>
+  auto transaction(Sql begin, Body body) const {
+    Query(*this, begin).run();
     try {
       if constexpr (std::is_void_v<decltype(body())>) {
         body();
@@ -177,21 +189,6 @@ struct GameStore::Impl {
         Query(*this, kCommit).run();
         return result;
       }
-    } catch (...) {
-      if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
-    }
-  }
-
-  // A read transaction, so that a game is read whole even while another
-  // process (`referee games delete`) writes.
-  template <class Body>
-  auto read(Body body) const {
-    Query(*this, kBeginRead).run();
-    try {
-      auto result = body();
-      Query(*this, kCommit).run();
-      return result;
     } catch (...) {
       if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
       throw;
