@@ -56,6 +56,31 @@ class TlsClient {
     if (run([&](auto done) { http::async_read(stream_, buffer_, r, done); })) return std::nullopt;
     return r;
   }
+  // Sends a request and reads its answer's header, then the body as it
+  // comes until it holds `until` (a stream's events).
+  std::string stream_until(const std::string& text, const std::string& until) {
+    if (run([&](auto done) { asio::async_write(stream_, asio::buffer(text), done); })) return "";
+    http::response_parser<http::empty_body> head;
+    if (run([&](auto done) { http::async_read_header(stream_, buffer_, head, done); })) return "";
+    return more_until(until);
+  }
+  std::string more_until(const std::string& until) {
+    std::string got(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+    buffer_.consume(buffer_.size());
+    char chunk[4096];
+    while (got.find(until) == std::string::npos) {
+      std::size_t n = 0;
+      if (run([&](auto done) {
+            stream_.async_read_some(asio::buffer(chunk), [&n, done](boost::system::error_code ec, std::size_t k) {
+              n = k;
+              done(ec);
+            });
+          }))
+        break;
+      got.append(chunk, n);
+    }
+    return got;
+  }
 
  private:
   template <class Start>
@@ -137,6 +162,32 @@ TEST_F(TlsServerTest, AnswersOverHttpsWithItsCertificate) {
   EXPECT_EQ(refused->result_int(), 403);
   EXPECT_EQ(Json::parse(refused->body())["error"]["field"], "Origin");
   EXPECT_EQ(api_->game_count(), 1u);
+}
+
+// Live updates over TLS: the stream's read waits while its events are
+// written, and a change on another connection reaches it.
+TEST_F(TlsServerTest, LiveUpdatesStreamOverHttps) {
+  start();
+  TlsClient player(port_), watcher(port_);
+  ASSERT_FALSE(player.connect());
+  ASSERT_FALSE(watcher.connect());
+  auto created = player.request(request("POST", "/api/games", "{}"));
+  ASSERT_TRUE(created);
+  ASSERT_EQ(created->result_int(), 201) << created->body();
+  const Json game = Json::parse(created->body());
+  const std::string id = game["id"];
+  std::string seat = "X-Referee-Seat: ";
+  for (const Json& t : game["seat_tokens"]) seat += t["token"].get<std::string>() + ",";
+  seat.back() = '\r';
+  seat += "\n";
+  const std::string opened = watcher.stream_until(request("GET", "/api/games/" + id + "/events"), "event: presence");
+  EXPECT_NE(opened.find("event: game"), std::string::npos) << opened;
+  EXPECT_NE(opened.find("\"kind\":\"sync\""), std::string::npos) << opened;
+  auto players = player.request(request("POST", "/api/games/" + id + "/players", R"({"opponent_sides": [1]})", seat));
+  ASSERT_TRUE(players);
+  EXPECT_EQ(players->result_int(), 200) << players->body();
+  const std::string pushed = watcher.more_until("\"kind\":\"players\"");
+  EXPECT_NE(pushed.find("\"kind\":\"players\""), std::string::npos) << pushed;
 }
 
 TEST_F(TlsServerTest, PlainHttpGetsNoAnswer) {
