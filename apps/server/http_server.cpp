@@ -163,8 +163,12 @@ struct Session : std::enable_shared_from_this<Session> {
 
   // The first step: the TLS handshake, when serving HTTPS, within the
   // header's deadline (a client that fails it is closed), then requests.
+  // A handshake counts as a header being read: one that has waited long
+  // enough may make room for a new connection (evictable).
   void start() {
     if (!tls) return drive();
+    armed = HttpConnection::Phase::header;
+    phase_start = Clock::now();
     timer.expires_after(seconds(srv.limits.header_seconds));
     timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
       if (!ec && !self->closed) self->close_socket();

@@ -217,6 +217,24 @@ TEST_F(TlsServerTest, AHandshakeNeverBegunIsCutOff) {
   EXPECT_EQ(c.read_to_end(), "");
 }
 
+// Connections that never begin their handshake do not keep a new client
+// out when every connection is taken: the one waiting longest makes room.
+TEST_F(TlsServerTest, SilentHandshakesMakeRoomForANewClient) {
+  HttpLimits limits;
+  limits.max_connections = 2;
+  limits.header_seconds = 60;  // longer than the clients wait: only making room lets the third in
+  start(limits);
+  testing::HttpClient silent1(port_), silent2(port_);
+  ASSERT_TRUE(silent1.connect());
+  ASSERT_TRUE(silent2.connect());
+  TlsClient c(port_);
+  ASSERT_FALSE(c.connect());
+  auto battles = c.request(request("GET", "/api/battles"));
+  ASSERT_TRUE(battles);
+  EXPECT_EQ(battles->result_int(), 200);
+  EXPECT_TRUE(silent1.closed_by_server());
+}
+
 TEST(TlsFilesTest, FilesThatCannotBeUsedAreRefusedWithWhy) {
   Api api(builtin_games(), bundled_battle_list(builtin_games()));
   struct Case {
