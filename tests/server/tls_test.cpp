@@ -165,9 +165,12 @@ TEST_F(TlsServerTest, AnswersOverHttpsWithItsCertificate) {
 }
 
 // Live updates over TLS: the stream's read waits while its events are
-// written, and a change on another connection reaches it.
+// written, a ping cuts that read short and it starts again, and a change on
+// another connection reaches the stream.
 TEST_F(TlsServerTest, LiveUpdatesStreamOverHttps) {
-  start();
+  HttpLimits limits;
+  limits.ping_seconds = 0.1;
+  start(limits);
   TlsClient player(port_), watcher(port_);
   ASSERT_FALSE(player.connect());
   ASSERT_FALSE(watcher.connect());
@@ -183,6 +186,8 @@ TEST_F(TlsServerTest, LiveUpdatesStreamOverHttps) {
   const std::string opened = watcher.stream_until(request("GET", "/api/games/" + id + "/events"), "event: presence");
   EXPECT_NE(opened.find("event: game"), std::string::npos) << opened;
   EXPECT_NE(opened.find("\"kind\":\"sync\""), std::string::npos) << opened;
+  EXPECT_NE(watcher.more_until(": ping").find(": ping"), std::string::npos);
+  EXPECT_NE(watcher.more_until(": ping").find(": ping"), std::string::npos);
   auto players = player.request(request("POST", "/api/games/" + id + "/players", R"({"opponent_sides": [1]})", seat));
   ASSERT_TRUE(players);
   EXPECT_EQ(players->result_int(), 200) << players->body();
