@@ -921,15 +921,22 @@ Json Api::presence_json(const std::string& id, std::size_t players) const {
   return {{"connected", connected}, {"spectators", spectators}};
 }
 
+// Presence events go out in the order they are made (presence_mutex_ held
+// from counting to pushing), so a viewer's last one is the truth. The
+// streams are let go only after that mutex: a stream's release publishes.
 void Api::publish_presence(const std::string& id) {
+  std::vector<std::shared_ptr<EventStream>> targets;
+  std::lock_guard order(presence_mutex_);
   std::string text;
   {
     std::lock_guard lock(channels_mutex_);
     auto it = channels_.find(id);
     if (it == channels_.end()) return;
     text = fmt::format("event: presence\ndata: {}\n\n", presence_json(id, it->second.players).dump());
+    for (const Viewer& v : it->second.viewers)
+      if (auto stream = v.stream.lock()) targets.push_back(std::move(stream));
   }
-  for (const auto& stream : viewers_of(id)) stream->push(text);
+  for (const auto& stream : targets) stream->push(text);
 }
 
 // Live updates: Server-Sent Events, from the current version (or, resuming,

@@ -276,6 +276,7 @@ class Api {
   // Live-update streams, by game id. A slot's mutex may be taken before
   // this one, never the other way round.
   mutable std::mutex channels_mutex_;
+  std::mutex presence_mutex_;  // taken before channels_mutex_
   struct Channel {
     std::size_t players = 0;
     std::vector<Viewer> viewers;
