@@ -32,11 +32,13 @@ killed() {
 }
 
 start
-"$tool" single "$port" "$pid" "$state"
+{ "$tool" single "$port" "$pid" "$state" 2>&3; } 3>&2 2>/dev/null
 killed
 start
 "$tool" check "$port" "$state"
-"$tool" burst "$port" "$pid" "$state" 40
+# (bash's note that the server was killed goes to /dev/null, the tool's own
+# messages to stderr.)
+{ "$tool" burst "$port" "$pid" "$state" 40 2>&3; } 3>&2 2>/dev/null
 killed
 start
 "$tool" check "$port" "$state"

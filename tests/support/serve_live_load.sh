@@ -8,7 +8,7 @@
 set -euo pipefail
 referee="$1"; load="$2"; shift 2
 out=$(mktemp); trap 'kill "$pid" 2>/dev/null || true; rm -f "$out"' EXIT
-"$referee" serve --port 0 --max-games 1000 --max-games-per-client 1000 --max-streams-per-client 1000 \
+"$referee" serve --port 0 --data :memory: --max-games 1000 --max-games-per-client 1000 --max-streams-per-client 1000 \
   >"$out" 2>&1 & pid=$!
 for _ in $(seq 100); do grep -q "http://" "$out" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$out")
