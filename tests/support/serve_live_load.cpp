@@ -28,6 +28,7 @@
 #include <cerrno>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -365,7 +366,7 @@ int main(int argc, char** argv) {
     });
   for (auto& t : drivers) t.join();
   const double driven = std::chrono::duration<double>(Clock::now() - start).count();
-  const double server_cpu = cpu_before < 0 ? -1 : cpu_seconds(o.pid) - cpu_before;
+  const double server_cpu = cpu_before < 0 ? -1 : std::round((cpu_seconds(o.pid) - cpu_before) * 100) / 100;
 
   // Every viewer has had time to hear its game's last version.
   every_viewer(
