@@ -1,7 +1,7 @@
 // The games of `referee serve`, kept for good: SQLite (Debian's libsqlite3)
 // in WAL mode, each change one transaction, synced (synchronous=FULL) before
 // the call returns, so an answer sent after it survives kill -9 or a power
-// cut. docs/deploy.md, "Where games are kept".
+// cut. docs/architecture.md, "Where games are kept".
 //
 // One file, DIR/games.sqlite3 (DIR made with mode 0700: it holds the seat
 // tokens). Tables:

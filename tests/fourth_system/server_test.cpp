@@ -8,6 +8,7 @@
 #include "api.hpp"
 #include "http_front.hpp"
 #include "http_server.hpp"
+#include "server/seats.hpp"
 #include "support/with_tictactoe.hpp"
 #include "tictactoe_board_js.hpp"
 
@@ -21,10 +22,15 @@ class FourthSystem : public ::testing::Test {
         api_(systems_, bundled_battle_list(systems_)),
         front_(api_, Audience::for_host("127.0.0.1", {})) {}
 
+  // As the game's creator (server/seats.hpp).
   Json call(const std::string& method, const std::string& path, const Json& body = Json::object(), int status = 200) {
-    const Response r = api_.handle({method, path, method == "GET" ? "" : body.dump(), "127.0.0.1"});
+    Request request{method, path, method == "GET" ? "" : body.dump(), "127.0.0.1"};
+    request.seat = seats_.header_for(path);
+    const Response r = api_.handle(request);
     EXPECT_EQ(r.status, status) << method << " " << path << ": " << r.body;
-    return Json::parse(r.body);
+    const Json j = Json::parse(r.body);
+    seats_.remember(j);
+    return j;
   }
   // A file of the board, as a browser asks for it.
   std::string file(const std::string& path) {
@@ -32,6 +38,7 @@ class FourthSystem : public ::testing::Test {
   }
 
   GameRegistry systems_;
+  SeatBook seats_;
   Api api_;
   FrontEnd front_;
 };

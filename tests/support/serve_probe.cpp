@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -80,9 +81,19 @@ int status_of(const std::string& bytes) {
   return r ? r->status : 0;
 }
 
+// Each game's creator's seat header (docs/api.md, "Seats"), by game id.
+std::map<std::string, std::string> seats;
+std::string seat(const std::string& id) { return seats.count(id) ? seats[id] : ""; }
+
 std::string new_game(const json& body = json::object()) {
   auto r = once(request("POST", "/api/games", body.dump(), kJson), false, 120);
-  return r && r->status == 201 ? json::parse(r->body)["id"].get<std::string>() : "";
+  if (!r || r->status != 201) return "";
+  const json g = json::parse(r->body);
+  std::string header = "X-Referee-Seat: ";
+  for (const json& t : g["seat_tokens"]) header += t["token"].get<std::string>() + ",";
+  header.back() = '\r';
+  seats[g["id"]] = header + "\n";
+  return g["id"].get<std::string>();
 }
 
 // Sends `head`, then pieces from `next` until the server answers (or closes,
@@ -224,7 +235,7 @@ void probe_opponent_and_history() {
       warm_entries = entries;
     }
     const auto t1 = Clock::now();
-    auto r = once(request("POST", base + "/opponent", R"({"until": "player"})", kJson), false, 120);
+    auto r = once(request("POST", base + "/opponent", R"({"until": "player"})", kJson + seat(id)), false, 120);
     worst = std::max(worst, since(t1));
     ok = r && (r->status == 200 || r->status == 409);  // 409: the battle is over
     if (!ok) std::printf("opponent: %s\n", r ? r->body.substr(0, 200).c_str() : "no answer");
@@ -247,7 +258,7 @@ void probe_opponent_and_history() {
   const auto t2 = Clock::now();
   int undone = 0;
   for (; undone < 400; ++undone) {
-    auto r = once(request("POST", base + "/undo", "{}", kJson));
+    auto r = once(request("POST", base + "/undo", "{}", kJson + seat(id)));
     if (!r || r->status != 200) break;
   }
   report("undo over a sparse history", undone > 0, std::to_string(undone) + " undos in " + std::to_string(since(t2)) + " s");
@@ -328,7 +339,7 @@ void probe_slow_clients(double seconds) {
 void probe_deviations() {
   const std::string id = new_game();
   const auto t0 = Clock::now();
-  auto undo = once("POST /api/games/" + id + "/undo HTTP/1.1\r\n" + host() + "\r\n", false, 20);
+  auto undo = once("POST /api/games/" + id + "/undo HTTP/1.1\r\n" + host() + seat(id) + "\r\n", false, 20);
   const double took = since(t0);
   HttpClient c(port, 20);
   c.send(request("GET", "/api/games/" + id) + request("HEAD", "/api/systems") + request("GET", "/api/battles"));
