@@ -27,6 +27,8 @@ struct ServeOptions {
   std::string tls_key;
   int port = 8080;
   std::size_t max_games = 500;
+  std::size_t max_games_per_client = server::Limits{}.max_games_per_client;
+  std::size_t max_streams_per_client = server::Limits{}.max_streams_per_client;
   std::size_t max_body = 1 << 20;
   double stop_after = 0;  // seconds; 0 serves until stopped
   // Where the games are kept (apps/server/game_store.hpp); ":memory:" keeps none.
@@ -45,6 +47,8 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
     std::stable_partition(battles.begin(), battles.end(), [](const server::Battle& b) { return !b.opponent_sides.empty(); });
   server::Limits limits;
   limits.max_games = o.max_games;
+  limits.max_games_per_client = o.max_games_per_client;
+  limits.max_streams_per_client = o.max_streams_per_client;
   limits.max_body_bytes = o.max_body;
   // The store opens before anything listens: a data directory that can be
   // neither written nor read stops the server with the reason.
@@ -114,6 +118,14 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
   key->needs(cert);
   cmd->add_option("--port", o->port, "Port (default 8080; 0 picks a free one)")->check(CLI::Range(0, 65535));
   cmd->add_option("--max-games", o->max_games, "Games kept in memory; the least recently used goes first (default 500)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-games-per-client", o->max_games_per_client,
+                  "Games in memory per client address; its least recently used goes first (default 100). Behind a "
+                  "reverse proxy every client has the proxy's address")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-streams-per-client", o->max_streams_per_client,
+                  "Live-update streams one client address may hold open (default 32); more are refused with 429. "
+                  "Behind a reverse proxy every client has the proxy's address")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (default 1048576)")
       ->check(CLI::Range(1024, 64 << 20));
