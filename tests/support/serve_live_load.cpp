@@ -477,14 +477,14 @@ int main(int argc, char** argv) {
                              {"receipts", ms.size()}}},
                            {"server_cpu_seconds", server_cpu},
                            {"rss_kib", {{"start", rss_start}, {"before_streams", rss_before_streams}, {"end", rss_end}}},
-                           {"ok", violation.empty() && failed == 0}}
+                           {"ok", violation.empty() && failed == 0 && stale == 0}}
                           .dump()
                           .c_str());
   if (!violation.empty()) std::fprintf(stderr, "serve_live_load: an update lost or out of order: %s\n", violation.c_str());
-  // Reported, not failed: presence is what a board shows, not the game.
+  // Presence is what a board shows of the others: its last word must be true.
   if (stale > 0)
     std::fprintf(stderr, "serve_live_load: %zu viewers' last presence is not everyone connected; the first, game %s\n", stale,
                  first_stale.c_str());
   if (failed > 0) std::fprintf(stderr, "serve_live_load: %ld actions failed; the first: %s\n", failed.load(), first_failure.c_str());
-  return violation.empty() && failed == 0 ? 0 : 1;
+  return violation.empty() && failed == 0 && stale == 0 ? 0 : 1;
 }
