@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "api.hpp"
+#include "support/as_nobody.hpp"
 #include "support/temp_dir.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
@@ -197,6 +198,48 @@ TEST(ServerStore, AFullStoreRefusesTheChangeAndKeepsTheLastGoodState) {
   EXPECT_EQ(events.find("id: " + std::to_string(answered + 1) + "\n"), std::string::npos);
   auto again = open_api(dir);
   EXPECT_EQ(json_of(send(*again, "GET", base, nullptr), 200)["position"], last_good["position"]);
+}
+
+// A data directory the server cannot write (here: one root owns, the server
+// running as nobody) still serves every game to watch, and refuses each
+// change with 503 naming `data` and saying why; nothing changes.
+TEST(ServerStore, AReadOnlyDataDirectoryServesGamesAndRefusesChanges) {
+  TempDir dir;
+  std::string base, seat;
+  int position = 0;
+  {
+    auto api = open_api(dir);
+    const Json g = json_of(send(*api, "POST", "/api/games", Json::object()), 201);
+    base = "/api/games/" + g["id"].get<std::string>();
+    seat = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
+    position = json_of(send(*api, "POST", base + "/apply", {{"action", kOrder}}, seat), 200)["game"]["position"];
+  }
+  // Readable by all, writable by its owner only (root): and, when not root,
+  // by no one.
+  fs::permissions(fs::path(dir / ""), fs::perms(0755));
+  for (const auto& f : fs::directory_iterator(fs::path(dir / "data"))) fs::permissions(f.path(), fs::perms(0644));
+  fs::permissions(fs::path(dir / "data"), test_support::running_as_root() ? fs::perms(0755) : fs::perms(0555));
+  const int code = test_support::as_nobody([&] {
+    std::unique_ptr<Api> api;
+    try {
+      api = open_api(dir);
+    } catch (const StoreError&) {
+      return 1;  // the directory could not even be read
+    }
+    const Response view = send(*api, "GET", base, nullptr, seat);
+    if (view.status != 200 || Json::parse(view.body)["position"] != position) return 2;
+    const Response apply = send(*api, "POST", base + "/apply", {{"action", kEndPhase}}, seat);
+    if (apply.status != 503) return 3;
+    const Json e = Json::parse(apply.body)["error"];
+    if (e["field"] != "data" || e["problem"].get<std::string>().find("read-only") == std::string::npos) return 4;
+    if (Json::parse(send(*api, "GET", base, nullptr).body)["position"] != position) return 5;
+    if (send(*api, "POST", "/api/games", Json::object()).status != 503) return 6;
+    return 0;
+  });
+  fs::permissions(fs::path(dir / "data"), fs::perms(0700));
+  EXPECT_EQ(code, 0) << "1: not opened; 2: the game not served as kept; 3: the change not refused with 503; "
+                        "4: the refusal does not name data and say read-only; 5: the game changed; 6: a new game was made";
+  EXPECT_EQ(json_of(send(*open_api(dir), "GET", base, nullptr), 200)["position"], position);
 }
 
 }  // namespace persistence_test
