@@ -8,7 +8,7 @@
 //
 // Coordinates are the engine's: centimetres, y northward, facings in compass
 // degrees (0 faces +y). The picture puts north at the top.
-import { el, fill, describeAction, registerBoard, playedByOpponent } from './shell.js';
+import { el, fill, describeAction, holds, mayAct, registerBoard, playedByOpponent } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#2f5fb3', '#b33a2f'];
@@ -272,9 +272,10 @@ export function noteActions(ctx) {
   const log = ctx.log;
   if (n < 0 || log?.game !== g.id || log.position !== g.position || log.entries.length < n) { fresh(); return; }
   const before = t.state;
-  // The side that played them: the built-in opponent's actions add to the
-  // trails, up to its next side's turn (when it plays both).
-  const opponent = playedByOpponent(g, before.side);
+  // The side that played them: the built-in opponent's actions, and another
+  // player's (a friend's at their own board), add to the trails, up to the
+  // next side's turn.
+  const opponent = playedByOpponent(g, before.side) || !holds(g, before.side);
   if (!opponent || (t.by?.opponent && t.by.side !== before.side)) { t.segments = []; t.gone = []; }
   t.by = { side: before.side, opponent };
   addTrails(t, before, g.state, log.entries.slice(-n));
@@ -670,7 +671,7 @@ export function render(root, state, ctx) {
 
   root.replaceChildren(s);
   attachZoom(s, root, state, ctx);
-  if (!ctx.replay && !ctx.game.terminal) attachPointer(s, state, ctx, info, H);
+  if (!ctx.replay && !ctx.game.terminal && mayAct()) attachPointer(s, state, ctx, info, H);
 }
 
 // Zoom and pan, for small screens above all: the + and − buttons, two
@@ -1271,8 +1272,14 @@ function renderControls(ctx) {
     fill(root, casualties(ctx));
     return;
   }
-  const warnings = [phaseBar(ctx), nextPhaseControl(ctx), ...deploymentWarnings()];
   const losses = casualties(ctx);
+  // Another player's turn, or watching: where the turn is and the losses,
+  // nothing to act with (the status says whose turn it is).
+  if (!mayAct()) {
+    fill(root, phaseBar(ctx), losses);
+    return;
+  }
+  const warnings = [phaseBar(ctx), nextPhaseControl(ctx), ...deploymentWarnings()];
   if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
     const box = el('div', {});
     fill(root, ...warnings, box, losses);
