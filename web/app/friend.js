@@ -90,7 +90,7 @@ export function showInvitations(game, mine = (game.you ?? [])[0]) {
   const name = (k) => game.players[k] ?? `side ${k + 1}`;
   fill(d, el('h2', { id: 'friend-title' }, 'Invite your friend'),
     Number.isInteger(mine) ? el('p', {}, `The game is ready, and you play ${name(mine)}.`) : null,
-    invitations.length ? invitations.map((inv) => [
+    invitations.length ? invitations.flatMap((inv) => [
       el('p', {}, el('strong', {}, `Send this link to your friend: it gives them ${name(inv.side)}.`),
         ' It works once, for the first person who opens it, so send it only to them (by e-mail or a message).'),
       linkRow(invitations.length === 1 ? 'invite-link' : `invite-link-${inv.side}`, `Invitation to play ${name(inv.side)}`, inviteLink(game.id, inv.side, inv.token))])

@@ -146,7 +146,7 @@ export function mayAct(g = ctx.game) {
 export function whoseTurn(g = ctx.game) {
   if (!g || g.terminal || g.current_player < 0) return null;
   const side = g.players[g.current_player];
-  const seat = (g.seats ?? []).find((s) => s.side === g.current_player);
+  const seat = seatsNow(g).seats.find((s) => s.side === g.current_player);
   if (watching(g)) {
     const who = playedByOpponent(g, g.current_player) ? `the built-in opponent plays ${side}` : `${side} to play`;
     return [`You are watching this game (${who}); only its players can move.`, 'watching'];
@@ -186,7 +186,8 @@ export const ctx = {
   busy: 0,
   async post(what, body) {
     ctx.busy += 1;
-    try { return await api('POST', `games/${ctx.game.id}/${what}`, body); } finally { ctx.busy -= 1; if (!ctx.busy) ctx.onQuiet?.(); }
+    // onQuiet runs after the caller has taken the answer in (its view).
+    try { return await api('POST', `games/${ctx.game.id}/${what}`, body); } finally { ctx.busy -= 1; if (!ctx.busy) setTimeout(() => { if (!ctx.busy) ctx.onQuiet?.(); }, 0); }
   },
   async query(name, args) { return ctx.post('query', { name, args }); },
   async validate(action) { return ctx.post('validate', { action }); },
@@ -370,9 +371,10 @@ function renderStatus() {
   // The menu names the battle being played (a game opened by its link included).
   const menu = $('battle');
   if (menu && [...menu.options].some((o) => o.value === g.battle)) menu.value = g.battle;
-  // A spectator takes nothing back.
-  $('undo').disabled = !g.can_undo || watching(g);
-  $('redo').disabled = !g.can_redo || watching(g);
+  // A spectator takes nothing back, nor a player while the other side is to
+  // play (the server lets each undo only their own last action: docs/api.md).
+  $('undo').disabled = !g.can_undo || !mayAct(g);
+  $('redo').disabled = !g.can_redo || !mayAct(g);
   const step = $('replay-step');
   step.max = String(g.position);
   if (!ctx.replay) step.value = String(g.position);
@@ -394,7 +396,7 @@ function renderPlayers() {
   const sys = ctx.systems.get(g.system);
   const has = !!sys?.opponent;
   const sides = g.players.map((_, side) => playedByOpponent(g, side));
-  const seats = g.seats ?? [];
+  const { seats, spectators } = seatsNow(g);
   const tip = has ? 'Who plays this side' : `${sys?.title ?? g.system} has no built-in opponent yet: both sides are played here (hot-seat)`;
   const spectator = watching(g);
   // A side held by another player, or invited, is not this board's to give away.
@@ -408,7 +410,7 @@ function renderPlayers() {
     return el('span', { class: `presence ${state}`, id: `presence-${side}`, 'data-state': state }, el('span', { class: 'dot', 'aria-hidden': 'true' }), word);
   };
   fill($('players'), el('h2', {}, 'Players'), ...g.players.map((name, side) =>
-    el('div', { class: 'controls-row player-row' }, el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
+    el('label', { class: 'controls-row player-row', title: tip }, el('span', { class: 'side-name' }, el('span', {}, name), presence(side)),
       el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has || spectator || others(side), title: tip,
         onchange: async (ev) => {
           sides[side] = ev.target.value === 'opponent';
@@ -422,8 +424,8 @@ function renderPlayers() {
         } },
       others(side) ? el('option', { value: 'friend', selected: true }, spectator ? 'a player' : 'your friend') : null,
       el('option', { value: 'you', selected: !sides[side] && !others(side) }, 'you'),
-      el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent'))), presence(side))),
-    g.spectators ? el('div', { class: 'hint', id: 'spectators' }, `${g.spectators} watching`) : null,
+      el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
+    spectators ? el('div', { class: 'hint', id: 'spectators' }, `${spectators} watching`) : null,
     ctx.live ? el('div', { class: 'hint', id: 'live-state', 'data-state': ctx.live }, ctx.live === 'on' ? 'Live: moves show here as they are made' : 'Live updates: reconnecting…') : null,
     has && !spectator ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
       el('select', { id: 'opponent-pace', 'aria-label': 'How the built-in opponent plays',
@@ -432,12 +434,21 @@ function renderPlayers() {
       el('option', { value: 'action', selected: ctx.opponentPace === 'action' }, 'one action per click'))) : null);
 }
 
-// Who is connected now (a presence event of the live updates).
-export function showPresence({ seats, spectators }) {
+// Who is connected now (a presence event of the live updates: `seats` as
+// in the view, or `connected`, a count per side). Kept apart from the view:
+// a view fetched meanwhile may be older than the last presence event.
+export function showPresence({ seats, connected, spectators }) {
   if (!ctx.game) return;
-  if (Array.isArray(seats)) ctx.game.seats = seats;
-  if (Number.isInteger(spectators)) ctx.game.spectators = spectators;
+  const counts = Array.isArray(connected) ? connected : Array.isArray(seats) ? seats.map((x) => x.connected) : null;
+  if (counts || Number.isInteger(spectators)) ctx.presence = { game: ctx.game.id, connected: counts, spectators };
   renderStatus();
+}
+
+// The game's seats and spectators, with the last presence event's counts.
+function seatsNow(g) {
+  const p = ctx.presence?.game === g.id ? ctx.presence : null;
+  const seats = (g.seats ?? []).map((x) => (p?.connected ? { ...x, connected: p.connected[x.side] ?? x.connected } : x));
+  return { seats, spectators: Number.isInteger(p?.spectators) ? p.spectators : g.spectators };
 }
 
 // When it is the turn of a side the built-in opponent plays, it plays that

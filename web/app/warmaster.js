@@ -1393,6 +1393,7 @@ async function nextPhase(ctx) {
     return;
   }
   ui.passing = true;
+  document.body.dataset.passing = 'true';  // the browser tests wait for its end
   const lines = [];
   try {
     const side = ctx.game.current_player;
@@ -1409,7 +1410,7 @@ async function nextPhase(ctx) {
       if (!o?.applied) break;
       lines.push(pass.line);
     }
-  } catch (e) { ctx.showError(e); } finally { ui.passing = false; }
+  } catch (e) { ctx.showError(e); } finally { ui.passing = false; delete document.body.dataset.passing; }
   if (lines.length > 1) document.getElementById('message').append(el('div', { id: 'phases-passed' }, el('strong', {}, 'Next phase: '), el('ul', {}, lines.map((l) => el('li', {}, l)))));
 }
 
