@@ -26,7 +26,7 @@ namespace {
 struct Fixture {
   std::unique_ptr<server::Api> api;
   std::unique_ptr<server::FrontEnd> front;
-  std::string id;
+  std::string id, seat, invite;
   Fixture() {
     server::Limits limits{16, 64 * 1024, 200, 50};
     limits.opponent_seconds = 0.01;
@@ -36,9 +36,13 @@ struct Fixture {
     front = std::make_unique<server::FrontEnd>(*api, server::Audience::for_host("127.0.0.1", {"board.example"}), http);
     fresh_game();
   }
+  // The Empire's seat is the fuzzer's ("{seat}"); the Orcs' is open ("{invite}").
   void fresh_game() {
-    const server::Response r = api->handle({"POST", "/api/games", R"({"seed": 3})"});
-    id = nlohmann::json::parse(r.body)["id"];
+    const server::Response r = api->handle({"POST", "/api/games", R"({"seed": 3, "seats": [0]})"});
+    const nlohmann::json g = nlohmann::json::parse(r.body);
+    id = g["id"];
+    seat = g["seat_tokens"][0]["token"];
+    invite = g["invitations"][0]["token"];
   }
 };
 
@@ -57,8 +61,9 @@ bool documented(int status) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static Fixture f;
   std::string bytes(reinterpret_cast<const char*>(data), size);
-  for (auto at = bytes.find("{id}"); at != std::string::npos; at = bytes.find("{id}", at + f.id.size()))
-    bytes.replace(at, 4, f.id);
+  for (const auto& [mark, value] : {std::pair<std::string, std::string>{"{id}", f.id}, {"{seat}", f.seat}, {"{invite}", f.invite}})
+    for (auto at = bytes.find(mark); at != std::string::npos; at = bytes.find(mark, at + value.size()))
+      bytes.replace(at, mark.size(), value);
   std::string out = server::serve_bytes(*f.front, bytes);
   std::size_t answers = 0;
   while (!out.empty()) {
@@ -73,6 +78,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (head.find("\r\nX-Content-Type-Options: nosniff\r\n") == std::string::npos ||
         head.find("\r\nContent-Security-Policy: ") == std::string::npos)
       std::abort();
+    if (head.find("\r\nContent-Type: text/event-stream\r\n") != std::string::npos &&
+        head.find("\r\nContent-Length: ") == std::string::npos) {
+      // A live-update stream: no length, the rest of the connection is its
+      // events, each ending in a blank line; nothing is answered after it.
+      if (status != 200 || head.find("\r\nConnection: close\r\n") == std::string::npos) std::abort();
+      if (out.empty() || out.size() < 2 || out.compare(out.size() - 2, 2, "\n\n") != 0) std::abort();
+      out.clear();
+      break;
+    }
     const std::size_t cl = head.find("\r\nContent-Length: ");
     if (cl == std::string::npos) std::abort();
     const std::size_t length = std::strtoul(head.c_str() + cl + 18, nullptr, 10);

@@ -106,6 +106,64 @@ struct TooLong {};
 std::size_t json_bytes(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace).size(); }
 
 constexpr std::size_t kLoadBytesPerJsonByte = 24;
+
+constexpr auto kReplace = Json::error_handler_t::replace;
+
+// The log's header line, without its entries.
+std::string header_line(const GameLog& log) {
+  GameLog head;
+  head.system = log.system;
+  head.seed = log.seed;
+  head.scenario = log.scenario;
+  head.settings = log.settings;
+  head.battle = log.battle;
+  head.scripted_dice = log.scripted_dice;
+  std::string line = head.to_jsonl();
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  return line;
+}
+
+std::string entry_line(const LogEntry& e) { return e.to_json().dump(-1, ' ', false, kReplace); }
+
+bool is_token(std::string_view t) {
+  return t.size() == 32 && t.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+// Compares a token in time that does not depend on where they differ.
+bool same_token(std::string_view a, std::string_view b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+// X-Referee-Seat: at most 8 tokens, comma-separated.
+std::vector<std::string> seat_tokens_of(std::string_view header) {
+  std::vector<std::string> out;
+  if (header.find_first_not_of(" \t") == std::string_view::npos) return out;
+  std::size_t start = 0;
+  while (start <= header.size()) {
+    std::size_t end = header.find(',', start);
+    if (end == std::string_view::npos) end = header.size();
+    std::string_view t = header.substr(start, end - start);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    if (!is_token(t)) throw InputError("X-Referee-Seat", "expected seat tokens (32 hex digits each) separated by commas");
+    out.emplace_back(t);
+    if (out.size() > 8) throw InputError("X-Referee-Seat", "more than 8 seat tokens");
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string side_name(const Json& players, int side) {
+  if (side >= 0 && static_cast<std::size_t>(side) < players.size()) {
+    const Json& p = players[static_cast<std::size_t>(side)];
+    if (p.is_object() && p.contains("name") && p["name"].is_string()) return p["name"].get<std::string>();
+    if (p.is_string()) return p.get<std::string>();
+  }
+  return fmt::format("side {}", side);
+}
 std::size_t state_bytes(const GameState& s) { return json_bytes(s.to_json()) * 3 / 2; }
 
 }  // namespace
@@ -131,10 +189,19 @@ std::string random_game_id() {
   return id;
 }
 
-Api::Api(const GameRegistry& registry, std::vector<Battle> battles, Limits limits, std::function<std::string()> new_id)
-    : registry_(registry), battles_(std::move(battles)), limits_(limits), new_id_(std::move(new_id)) {
+Api::Api(const GameRegistry& registry, std::vector<Battle> battles, Limits limits, std::function<std::string()> new_id,
+         std::shared_ptr<GameStore> store)
+    : registry_(registry), battles_(std::move(battles)), limits_(limits), new_id_(std::move(new_id)),
+      store_(std::move(store)), alive_(std::make_shared<Api*>(this)) {
   if (battles_.empty()) throw std::logic_error("the web board needs at least one battle to open on");
 }
+
+Api::~Api() {
+  std::lock_guard lock(channels_mutex_);
+  *alive_ = nullptr;
+}
+
+std::string Api::new_token() { return random_game_id(); }
 
 std::size_t Api::game_count() const {
   std::lock_guard lock(store_mutex_);
@@ -214,9 +281,9 @@ std::string Api::allowed_methods(std::string_view path) {
   if (n == 2) return "GET, HEAD, DELETE";
   if (n == 4) return parts[2] == "replay" || parts[2] == "entries" ? "GET, HEAD" : "";
   if (n != 3) return "";
-  for (const char* what : {"validate", "apply", "chance", "opponent", "players", "sample", "query", "undo", "redo"})
+  for (const char* what : {"validate", "apply", "chance", "opponent", "players", "sample", "query", "undo", "redo", "join"})
     if (parts[2] == what) return "POST";
-  for (const char* what : {"legal-actions", "queries", "log"})
+  for (const char* what : {"legal-actions", "queries", "log", "events"})
     if (parts[2] == what) return "GET, HEAD";
   return "";
 }
@@ -247,7 +314,7 @@ Response Api::route(const Request& request) {
   if (head == "rules") return rules_route(parts);
   if (parts.size() == 1) return create_game(body_object(request.body), request.client);
   if (parts[1] == "import") return import_log(request.body, request.client);
-  return game_route(m, parts, request.body);
+  return game_route(m, parts, request);
 }
 
 Response Api::battles_route(const std::vector<std::string>& parts) {
@@ -279,7 +346,7 @@ Response Api::rules_route(const std::vector<std::string>& parts) {
 
 Response Api::create_game(const Json& body, const std::string& client) {
   JsonReader r(body, "");
-  r.allow_only({"battle", "system", "scenario", "seed", "dice", "settings", "opponent_sides"});
+  r.allow_only({"battle", "system", "scenario", "seed", "dice", "settings", "opponent_sides", "seats"});
   Json settings = Json::object();
   if (auto s = r.find("settings")) {
     s->require_object();
@@ -307,11 +374,80 @@ Response Api::create_game(const Json& body, const std::string& client) {
   auto match = std::make_unique<Match>(game, dice, name, settings);
   std::vector<int> sides;
   if (auto s = r.find("opponent_sides")) sides = opponent_sides_from(*s, *match);
+  // The sides the creator takes (docs/api.md, "Seats"): every side the
+  // built-in opponent does not play unless `seats` names fewer; a side
+  // neither taken nor the opponent's gets an invitation.
+  const int players = static_cast<int>(match->game().players().size());
+  std::vector<int> taken;
+  if (auto s = r.find("seats")) {
+    s->require_array();
+    for (const JsonReader& side : s->items()) {
+      const int k = side.as_integer(0, players - 1);
+      if (std::find(taken.begin(), taken.end(), k) != taken.end()) side.fail(fmt::format("side {} is named twice", k));
+      if (std::find(sides.begin(), sides.end(), k) != sides.end())
+        side.fail(fmt::format("side {} is played by the built-in opponent (opponent_sides)", k));
+      taken.push_back(k);
+    }
+  } else {
+    for (int k = 0; k < players; ++k)
+      if (std::find(sides.begin(), sides.end(), k) == sides.end()) taken.push_back(k);
+  }
   auto [id, slot] = store(std::move(match), name, client);
   if (!slot) return error_response(413, "scenario", "this battle needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
   slot->opponent_sides = std::move(sides);
-  return json_response(201, view(id, *slot));
+  Json tokens = Json::array(), invitations = Json::array();
+  slot->seats.resize(static_cast<std::size_t>(players));
+  for (int k = 0; k < players; ++k) {
+    Slot::Seat& seat = slot->seats[static_cast<std::size_t>(k)];
+    if (std::find(taken.begin(), taken.end(), k) != taken.end()) {
+      seat.token = new_token();
+      tokens.push_back({{"side", k}, {"token", seat.token}});
+    } else if (std::find(slot->opponent_sides.begin(), slot->opponent_sides.end(), k) == slot->opponent_sides.end()) {
+      seat.invite = new_token();
+      invitations.push_back({{"side", k}, {"token", seat.invite}});
+    }
+  }
+  return persist_new(id, *slot, {{"seat_tokens", tokens}, {"invitations", invitations}});
+}
+
+Response Api::persist_new(const std::string& id, Slot& slot, Json extra) {
+  const Match& m = *slot.match;
+  if (store_) {
+    StoredGame g;
+    g.id = id;
+    g.system = m.game().system();
+    g.battle = slot.battle;
+    g.header = header_line(m.log());
+    g.meta = meta_json(slot);
+    for (const LogEntry& e : m.log().entries) g.entries.push_back(entry_line(e));
+    g.position = m.position();
+    g.version = slot.version;
+    try {
+      store_->create(g);
+    } catch (const StoreError& e) {
+      {
+        std::lock_guard lock(store_mutex_);
+        games_.erase(id);
+      }
+      Response r = error_response(503, "data", std::string("the game could not be stored: ") + e.what());
+      r.retry_after = 60;
+      return r;
+    }
+  }
+  std::vector<int> you;
+  for (std::size_t k = 0; k < slot.seats.size(); ++k)
+    if (!slot.seats[k].token.empty()) you.push_back(static_cast<int>(k));
+  Json out = view(id, slot, you);
+  for (auto& [k, v] : extra.items()) out[k] = v;
+  return json_response(201, out);
+}
+
+std::string Api::meta_json(const Slot& slot) {
+  Json seats = Json::array();
+  for (const Slot::Seat& s : slot.seats)
+    seats.push_back({{"token", s.token}, {"invite", s.invite}, {"used_invite", s.used_invite}});
+  return Json{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed}}.dump();
 }
 
 Response Api::import_log(const std::string& body, const std::string& client) {
@@ -324,7 +460,9 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   // interval), and gives up past Limits::import_seconds.
   const double start = thread_cpu_seconds();
   bool first = true;
+  std::vector<int> actors;
   auto each_entry = [&](Match& m) {
+    actors.push_back(m.state().current_player());
     if (first) {
       first = false;
       const std::size_t state = state_bytes(m.state());
@@ -344,7 +482,15 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   auto [id, slot] = store(std::move(match), name, client);
   if (!slot) return error_response(413, "log", "this game needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
-  return json_response(201, view(id, *slot));
+  slot->actors = std::move(actors);
+  // The importer holds every side.
+  Json tokens = Json::array();
+  slot->seats.resize(slot->match->game().players().size());
+  for (std::size_t k = 0; k < slot->seats.size(); ++k) {
+    slot->seats[k].token = new_token();
+    tokens.push_back({{"side", k}, {"token", slot->seats[k].token}});
+  }
+  return persist_new(id, *slot, {{"seat_tokens", tokens}, {"invitations", Json::array()}});
 }
 
 std::size_t Api::game_bytes(const Slot& slot) const {
@@ -425,18 +571,100 @@ std::size_t Api::memory_estimate() const {
 }
 
 std::shared_ptr<Api::Slot> Api::find_game(const std::string& id) {
-  std::lock_guard lock(store_mutex_);
-  auto it = games_.find(id);
-  if (it == games_.end()) return nullptr;
-  it->second->used = std::chrono::steady_clock::now();
-  return it->second;
+  {
+    std::lock_guard lock(store_mutex_);
+    auto it = games_.find(id);
+    if (it != games_.end()) {
+      it->second->used = std::chrono::steady_clock::now();
+      return it->second;
+    }
+  }
+  // Memory holds the recent games, the store every game.
+  if (!store_ || !is_token(id)) return nullptr;
+  return load_stored(id);
 }
 
-Json Api::view(const std::string& id, const Slot& slot) const {
+// A stored game is replayed from its log (Match::replay checks every roll and
+// result against the engine), then stepped back to its position: its redo
+// entries stay redoable.
+std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
+  std::optional<StoredGame> g;
+  try {
+    g = store_->load(id);
+  } catch (const StoreError&) {
+    return nullptr;
+  }
+  if (!g) return nullptr;
+  std::string text = g->header + "\n";
+  for (const std::string& line : g->entries) text += line + "\n";
+  const GameLog log = GameLog::parse_jsonl(text, "stored game " + id);
+  std::vector<int> actors;
+  bool first = true;
+  auto each_entry = [&](Match& m) {
+    actors.push_back(m.state().current_player());
+    if (first) {
+      first = false;
+      m.set_snapshot_interval(std::clamp<std::size_t>(
+          state_bytes(m.state()) / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
+          limits_.max_snapshot_interval));
+    }
+  };
+  auto match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "", each_entry));
+  while (match->position() > g->position) match->undo();
+  auto slot = std::make_shared<Slot>();
+  slot->opponent_seed = match->dice_source().seed;
+  slot->load_bytes = json_bytes(match->game().scenario()) * kLoadBytesPerJsonByte;
+  slot->state_bytes = state_bytes(match->state());
+  slot->match = std::move(match);
+  slot->battle = g->battle;
+  slot->client = "stored";
+  slot->actors = std::move(actors);
+  slot->version = g->version;
+  const Json meta = Json::parse(g->meta, nullptr, false);
+  if (meta.is_object()) {
+    slot->opponent_sides = meta.value("opponent_sides", std::vector<int>{});
+    slot->opponent_seed = meta.value("opponent_seed", slot->opponent_seed);
+    if (meta.contains("seats") && meta["seats"].is_array())
+      for (const Json& seat : meta["seats"])
+        slot->seats.push_back({seat.value("token", ""), seat.value("invite", ""), seat.value("used_invite", "")});
+  }
+  slot->seats.resize(slot->match->game().players().size());
+  slot->bytes = game_bytes(*slot);
+  slot->used = std::chrono::steady_clock::now();
+  std::lock_guard lock(store_mutex_);
+  // Another request may have loaded it meanwhile: the first one stays.
+  auto it = games_.find(id);
+  if (it != games_.end()) return it->second;
+  make_room(slot->client, slot->bytes, true, nullptr);
+  games_.emplace(id, slot);
+  return slot;
+}
+
+Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& you) const {
   const Match& m = *slot.match;
   const GameState& s = m.state();
   Json players = m.game().players();
+  Json seats = Json::array();
+  Json presence;
+  {
+    std::lock_guard lock(channels_mutex_);
+    presence = presence_json(id, players.size());
+  }
+  for (std::size_t k = 0; k < players.size(); ++k) {
+    const bool opponent = std::find(slot.opponent_sides.begin(), slot.opponent_sides.end(), static_cast<int>(k)) !=
+                          slot.opponent_sides.end();
+    const Slot::Seat* seat = k < slot.seats.size() ? &slot.seats[k] : nullptr;
+    seats.push_back({{"side", k},
+                     {"held", seat != nullptr && !seat->token.empty()},
+                     {"invited", seat != nullptr && !seat->invite.empty()},
+                     {"opponent", opponent},
+                     {"connected", presence["connected"][k]}});
+  }
   return {{"id", id},
+          {"version", slot.version},
+          {"seats", seats},
+          {"you", you},
+          {"spectators", presence["spectators"]},
           {"system", m.game().system()},
           {"battle", slot.battle},
           {"players", players},
@@ -463,20 +691,40 @@ Json Api::entries_json(const Match& m, std::size_t from, std::size_t to) {
   return out;
 }
 
-Response Api::game_route(const std::string& m, const std::vector<std::string>& parts, const std::string& body) {
+Response Api::game_route(const std::string& m, const std::vector<std::string>& parts, const Request& request) {
   auto slot = find_game(parts[1]);
-  if (!slot) return error_response(404, "game", "no game with this id (games live in memory, and a restart forgets them)");
+  if (!slot)
+    return error_response(404, "game", store_ ? "no game with this id on this server (it was never made here, or was deleted)"
+                                              : "no game with this id (this server keeps games in memory only "
+                                                "(--data :memory:), and a restart forgets them)");
+  const std::string& id = parts[1];
   const std::string what = parts.size() >= 3 ? parts[2] : "";
+  const std::string& body = request.body;
 
   if (what.empty()) {
+    std::unique_lock lock(slot->mutex);
+    const std::vector<int> you = held_sides(*slot, request);
     if (m == "DELETE") {
-      std::lock_guard lock(store_mutex_);
-      games_.erase(parts[1]);
-      return ok({{"deleted", parts[1]}});
+      if (you.empty())
+        return error_response(403, "seat", "only a player of this game may delete it; this request holds no seat of it");
+      lock.unlock();
+      if (store_) {
+        try {
+          store_->remove(id);
+        } catch (const StoreError& e) {
+          Response r = error_response(503, "data", std::string("the game could not be deleted: ") + e.what());
+          r.retry_after = 60;
+          return r;
+        }
+      }
+      std::lock_guard store_lock(store_mutex_);
+      games_.erase(id);
+      return ok({{"deleted", id}});
     }
-    std::lock_guard lock(slot->mutex);
-    return ok(view(parts[1], *slot));
+    return ok(view(id, *slot, you));
   }
+  if (what == "events") return events_route(id, slot, request);
+  if (what == "join") return join_route(id, *slot, request);
   if (what == "replay") {
     std::lock_guard lock(slot->mutex);
     const std::string& text = parts[3];
@@ -504,9 +752,9 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
     return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_json(*slot->match, from, to)}});
   }
-  if (what == "opponent") return opponent_route(parts[1], *slot, body);
-  if (what == "players") return players_route(parts[1], *slot, body);
-  if (what == "undo" || what == "redo") return undo_route(parts[1], *slot, what == "undo");
+  if (what == "opponent") return opponent_route(id, *slot, request);
+  if (what == "players") return players_route(id, *slot, request);
+  if (what == "undo" || what == "redo") return undo_route(id, *slot, what == "undo", request);
 
   std::lock_guard lock(slot->mutex);
   Match& match = *slot->match;
@@ -527,12 +775,21 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
       if (!chances.why.empty()) answer["why"] = chances.why;
       return ok(answer);
     }
+    // Only the current player's seat acts (docs/api.md, "Seats").
+    const std::vector<int> you = held_sides(*slot, request);
+    const int player = match.state().current_player();
+    if (match.state().is_terminal())
+      return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
+    if (auto refused = refuse_unless_held(*slot, you, player, "act")) return *refused;
     if (auto refused = refuse_if_full(*slot)) return *refused;
     const std::size_t before = match.position();
     Json out = outcome_json(match.play(action, "action"));
+    slot->actors.resize(before);
+    slot->actors.push_back(player);
+    if (auto failed = commit(id, *slot, "play", before, false, before)) return *failed;
     account(*slot);
     out["entries"] = entries_json(match, before, match.position());
-    out["game"] = view(parts[1], *slot);
+    out["game"] = view(id, *slot, you);
     return ok(out);
   }
   if (what == "legal-actions") return ok({{"actions", match.state().legal_actions()}});
@@ -561,6 +818,221 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
   return {200, "application/x-ndjson", match.current_log().to_jsonl()};
 }
 
+std::vector<int> Api::held_sides(const Slot& slot, const Request& request) const {
+  std::vector<int> sides;
+  const std::vector<std::string> tokens = seat_tokens_of(request.seat);
+  for (std::size_t k = 0; k < slot.seats.size(); ++k)
+    for (const std::string& t : tokens)
+      if (same_token(t, slot.seats[k].token)) {
+        sides.push_back(static_cast<int>(k));
+        break;
+      }
+  return sides;
+}
+
+std::optional<Response> Api::refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
+                                                const std::string& what) const {
+  if (std::find(held.begin(), held.end(), side) != held.end()) return std::nullopt;
+  const std::string name = side_name(Json(slot.match->game().players()), side);
+  return error_response(403, "seat", fmt::format("only the player of side {} ({}) may {} now; this request holds {}", side,
+                                                 name, what,
+                                                 held.empty() ? std::string("no seat of this game (send the seat's "
+                                                                            "token in X-Referee-Seat)")
+                                                              : fmt::format("the seat of side {}", fmt::join(held, " and "))));
+}
+
+std::optional<Response> Api::commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta,
+                                    std::size_t from) {
+  const Match& m = *slot.match;
+  if (store_) {
+    GameChange c;
+    c.id = id;
+    c.keep = keep;
+    for (std::size_t k = keep; k < m.log().entries.size(); ++k) c.append.push_back(entry_line(m.log().entries[k]));
+    c.position = m.position();
+    c.version = slot.version + 1;
+    if (meta) c.meta = meta_json(slot);
+    try {
+      store_->save(c);
+    } catch (const StoreError& e) {
+      // What memory holds is now ahead of what is kept: drop it, so that the
+      // next request serves the last good state from the store.
+      {
+        std::lock_guard lock(store_mutex_);
+        auto it = games_.find(id);
+        if (it != games_.end() && it->second.get() == &slot) games_.erase(it);
+      }
+      Response r = error_response(503, "data", std::string("this change was not kept, and the game stays as it was: ") + e.what());
+      r.retry_after = 60;
+      return r;
+    }
+  }
+  ++slot.version;
+  const GameState& s = m.state();
+  Json data{{"version", slot.version},
+            {"kind", kind},
+            {"position", m.position()},
+            {"history_size", m.history_size()},
+            {"turn", s.turn()},
+            {"current_player", s.current_player()},
+            {"phase", s.phase()},
+            {"terminal", s.is_terminal()},
+            {"entries", std::string_view(kind) == "play" ? entries_json(m, from, m.position()) : Json::array()}};
+  std::string text = fmt::format("id: {}\nevent: game\ndata: {}\n\n", slot.version, data.dump(-1, ' ', false, kReplace));
+  slot.recent.emplace_back(slot.version, text);
+  if (slot.recent.size() > limits_.recent_events) slot.recent.erase(slot.recent.begin());
+  for (const auto& stream : viewers_of(id)) stream->push(text);
+  return std::nullopt;
+}
+
+// The streams are pushed to outside channels_mutex_: the last reference to a
+// stream may be one of these, and its release takes that mutex.
+std::vector<std::shared_ptr<EventStream>> Api::viewers_of(const std::string& id) const {
+  std::vector<std::shared_ptr<EventStream>> out;
+  std::lock_guard lock(channels_mutex_);
+  auto it = channels_.find(id);
+  if (it != channels_.end())
+    for (const Viewer& v : it->second.viewers)
+      if (auto stream = v.stream.lock()) out.push_back(std::move(stream));
+  return out;
+}
+
+Json Api::presence_json(const std::string& id, std::size_t players) const {
+  std::vector<int> connected(players, 0);
+  int spectators = 0;
+  auto it = channels_.find(id);
+  if (it != channels_.end())
+    for (const Viewer& v : it->second.viewers) {
+      if (v.sides.empty()) ++spectators;
+      for (int side : v.sides)
+        if (side >= 0 && static_cast<std::size_t>(side) < players) ++connected[static_cast<std::size_t>(side)];
+    }
+  return {{"connected", connected}, {"spectators", spectators}};
+}
+
+void Api::publish_presence(const std::string& id) {
+  std::string text;
+  {
+    std::lock_guard lock(channels_mutex_);
+    auto it = channels_.find(id);
+    if (it == channels_.end()) return;
+    text = fmt::format("event: presence\ndata: {}\n\n", presence_json(id, it->second.players).dump());
+  }
+  for (const auto& stream : viewers_of(id)) stream->push(text);
+}
+
+// Live updates: Server-Sent Events, from the current version (or, resuming,
+// the events after Last-Event-ID when the game still has them).
+Response Api::events_route(const std::string& id, const std::shared_ptr<Slot>& slot, const Request& request) {
+  if (request.method == "HEAD") return {200, "text/event-stream", ""};
+  std::optional<std::uint64_t> last;
+  if (!request.last_event_id.empty()) {
+    const std::string& t = request.last_event_id;
+    if (t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
+      throw InputError("Last-Event-ID", "expected the version of the last event seen, in digits");
+    last = std::stoull(t);
+  }
+  auto stream = std::make_shared<EventStream>(limits_.max_event_backlog);
+  std::uint64_t serial = 0;
+  {
+    std::lock_guard lock(slot->mutex);
+    const std::vector<int> you = held_sides(*slot, request);
+    std::string start = "retry: 1000\n\n";
+    if (!last || *last != slot->version) {
+      const bool resumable = last && *last < slot->version && !slot->recent.empty() && slot->recent.front().first <= *last + 1;
+      if (resumable) {
+        for (const auto& [v, text] : slot->recent)
+          if (v > *last) start += text;
+      } else {
+        const Match& m = *slot->match;
+        const GameState& s = m.state();
+        Json data{{"version", slot->version},   {"kind", "sync"},          {"position", m.position()},
+                  {"history_size", m.history_size()}, {"turn", s.turn()}, {"current_player", s.current_player()},
+                  {"phase", s.phase()},           {"terminal", s.is_terminal()}, {"entries", Json::array()}};
+        start += fmt::format("id: {}\nevent: game\ndata: {}\n\n", slot->version, data.dump(-1, ' ', false, kReplace));
+      }
+    }
+    stream->push(start);
+    std::lock_guard channels_lock(channels_mutex_);
+    Channel& channel = channels_[id];
+    channel.players = slot->match->game().players().size();
+    std::size_t mine = 0;
+    for (const auto& [gid, c] : channels_)
+      for (const Viewer& v : c.viewers) mine += v.client == request.client;
+    if (mine >= limits_.max_streams_per_client) {
+      if (channel.viewers.empty()) channels_.erase(id);
+      return error_response(429, "client", fmt::format("this address has {} live-update streams open, the most it may; "
+                                                       "close a board first", limits_.max_streams_per_client));
+    }
+    serial = ++next_viewer_;
+    channel.viewers.push_back({stream, you, request.client, serial});
+  }
+  // When the viewer goes, the others hear of it.
+  std::weak_ptr<Api*> alive = alive_;
+  stream->set_released([alive, id, serial] {
+    auto api = alive.lock();
+    if (!api) return;
+    Api* self = nullptr;
+    {
+      // ~Api clears *alive_ under this mutex: an Api still here stays until
+      // the viewer is forgotten.
+      Api* a = *api;
+      if (a == nullptr) return;
+      std::lock_guard lock(a->channels_mutex_);
+      if (*api == nullptr) return;
+      auto it = a->channels_.find(id);
+      if (it != a->channels_.end()) {
+        auto& vs = it->second.viewers;
+        vs.erase(std::remove_if(vs.begin(), vs.end(), [&](const Viewer& v) { return v.serial == serial; }), vs.end());
+        if (vs.empty()) a->channels_.erase(it);
+      }
+      self = a;
+    }
+    self->publish_presence(id);
+  });
+  publish_presence(id);
+  Response r{200, "text/event-stream", ""};
+  r.stream = std::move(stream);
+  return r;
+}
+
+// Joining by an invitation (X-Referee-Invite) takes its side's seat: the
+// answer carries the seat's token, and the invitation is used up.
+Response Api::join_route(const std::string& id, Slot& slot, const Request& request) {
+  const Json j = body_object(request.body);
+  JsonReader r(j, "");
+  r.allow_only({"side"});
+  const std::string invite(request.invite.find_first_not_of(" \t") == std::string::npos ? std::string()
+                                                                                         : request.invite);
+  if (invite.empty())
+    return error_response(403, "invite", "send the invitation's token in the X-Referee-Invite header");
+  if (!is_token(invite)) throw InputError("X-Referee-Invite", "expected an invitation's token, 32 hex digits");
+  std::lock_guard lock(slot.mutex);
+  const int players = static_cast<int>(slot.seats.size());
+  const int wanted = r.has("side") ? r.at("side").as_integer(0, players - 1) : -1;
+  for (int k = 0; k < players; ++k) {
+    Slot::Seat& seat = slot.seats[static_cast<std::size_t>(k)];
+    if (same_token(invite, seat.used_invite))
+      return error_response(409, "invite", fmt::format("this invitation has been used: side {} ({}) has joined already",
+                                                       k, side_name(Json(slot.match->game().players()), k)));
+    if (!same_token(invite, seat.invite)) continue;
+    if (wanted >= 0 && wanted != k) r.fail("side", fmt::format("this invitation is for side {}", k));
+    seat.token = new_token();
+    seat.used_invite = seat.invite;
+    seat.invite.clear();
+    const std::size_t size = slot.match->log().entries.size();
+    if (auto failed = commit(id, slot, "join", size, true, size)) {
+      seat.invite = seat.used_invite;
+      seat.used_invite.clear();
+      seat.token.clear();
+      return *failed;
+    }
+    return ok({{"side", k}, {"seat_tokens", Json::array({{{"side", k}, {"token", seat.token}}})},
+               {"game", view(id, slot, {k})}});
+  }
+  return error_response(403, "invite", "this is not an invitation to this game");
+}
+
 std::optional<Response> Api::refuse_if_full(const Slot& slot) const {
   if (slot.match->position() >= limits_.max_log_entries)
     return error_response(409, "game", fmt::format("this game has reached the {} actions a game may hold here; "
@@ -574,19 +1046,49 @@ std::optional<Response> Api::refuse_if_full(const Slot& slot) const {
 // Undo and redo replay the log when the state they step to is not kept
 // (Match snapshots), a step at a time, releasing the game's lock every
 // Limits::lock_seconds so that other requests on the game go on meanwhile.
-Response Api::undo_route(const std::string& id, Slot& slot, bool undo) {
+// Who may (docs/api.md, "Undo between two players"): the holder of every
+// side the built-in opponent does not play (one board, hot seat) steps over
+// any entry; between two players, each steps back over (or forward again to)
+// only an entry of a side they hold that rolled no dice, so that no one
+// can take back a roll or the other's move.
+Response Api::undo_route(const std::string& id, Slot& slot, bool undo, const Request& request) {
   const char* what = undo ? "undo" : "redo";
   for (;;) {
     {
       std::lock_guard lock(slot.mutex);
       Match& match = *slot.match;
+      const std::vector<int> you = held_sides(slot, request);
+      if (you.empty())
+        return error_response(403, "seat", std::string("only a player of this game may ") + what +
+                                               "; this request holds no seat of it (send it in X-Referee-Seat)");
       if (undo ? !match.can_undo() : !match.can_redo())
         return error_response(409, what, std::string("there is nothing to ") + what);
+      const std::size_t entry = undo ? match.position() - 1 : match.position();
+      bool every_side = true;
+      for (std::size_t k = 0; k < slot.seats.size(); ++k)
+        if (std::find(slot.opponent_sides.begin(), slot.opponent_sides.end(), static_cast<int>(k)) ==
+                slot.opponent_sides.end() &&
+            std::find(you.begin(), you.end(), static_cast<int>(k)) == you.end())
+          every_side = false;
+      if (!every_side) {
+        const int actor = entry < slot.actors.size() ? slot.actors[entry] : -1;
+        if (std::find(you.begin(), you.end(), actor) == you.end())
+          return error_response(409, what, fmt::format("between two players each may {} only their own actions; "
+                                                       "the {} entry was made by side {} ({})",
+                                                       what, undo ? "last" : "next", actor,
+                                                       side_name(Json(match.game().players()), actor)));
+        if (!match.log().entries[entry].rolls.empty())
+          return error_response(409, what, fmt::format("between two players an action that rolled dice stays made: "
+                                                       "the {} entry rolled {} dice",
+                                                       undo ? "last" : "next", match.log().entries[entry].rolls.size()));
+      }
       const std::size_t target = undo ? match.position() - 1 : match.position() + 1;
       if (match.prepare(target, std::chrono::steady_clock::now() + seconds(limits_.lock_seconds))) {
         undo ? match.undo() : match.redo();
+        const std::size_t size = match.log().entries.size();
+        if (auto failed = commit(id, slot, what, size, false, size)) return *failed;
         account(slot);
-        return ok(view(id, slot));
+        return ok(view(id, slot, you));
       }
     }
     std::this_thread::yield();
@@ -610,14 +1112,53 @@ std::vector<int> Api::opponent_sides_from(JsonReader r, const Match& match) cons
 
 // Who plays each side: POST {"opponent_sides": [1]} has the built-in
 // opponent play side 1 from now on (the board then asks it to play when it
-// is that side's turn); [] plays every side at the board.
-Response Api::players_route(const std::string& id, Slot& slot, const std::string& body) {
-  const Json j = body_object(body);
+// is that side's turn); [] plays every side at the board. Only a player may
+// change it, and only for sides nobody else holds: a side given back by the
+// opponent with no holder is the asker's, its token in `seat_tokens`; a side
+// given to the opponent loses its open invitation.
+Response Api::players_route(const std::string& id, Slot& slot, const Request& request) {
+  const Json j = body_object(request.body);
   JsonReader r(j, "");
   r.allow_only({"opponent_sides"});
   std::lock_guard lock(slot.mutex);
-  slot.opponent_sides = opponent_sides_from(r.at("opponent_sides"), *slot.match);
-  return ok(view(id, slot));
+  const std::vector<int> you = held_sides(slot, request);
+  if (you.empty())
+    return error_response(403, "seat", "only a player of this game may say who plays its sides; this request holds no seat of it");
+  const std::vector<int> sides = opponent_sides_from(r.at("opponent_sides"), *slot.match);
+  auto in = [](const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); };
+  for (std::size_t k = 0; k < slot.seats.size(); ++k) {
+    const int side = static_cast<int>(k);
+    if (in(sides, side) != in(slot.opponent_sides, side) && !slot.seats[k].token.empty() && !in(you, side))
+      return error_response(403, "seat", fmt::format("side {} ({}) has a player of its own; only they may hand it to the "
+                                                     "built-in opponent",
+                                                     side, side_name(Json(slot.match->game().players()), side)));
+  }
+  const std::vector<Slot::Seat> before_seats = slot.seats;
+  const std::vector<int> before_sides = slot.opponent_sides;
+  Json tokens = Json::array();
+  std::vector<int> held = you;
+  for (std::size_t k = 0; k < slot.seats.size(); ++k) {
+    const int side = static_cast<int>(k);
+    Slot::Seat& seat = slot.seats[k];
+    if (in(sides, side)) {
+      seat.invite.clear();
+    } else if (in(slot.opponent_sides, side) && seat.token.empty()) {
+      seat.token = new_token();
+      tokens.push_back({{"side", side}, {"token", seat.token}});
+      held.push_back(side);
+    }
+  }
+  std::sort(held.begin(), held.end());
+  slot.opponent_sides = sides;
+  const std::size_t size = slot.match->log().entries.size();
+  if (auto failed = commit(id, slot, "players", size, true, size)) {
+    slot.seats = before_seats;
+    slot.opponent_sides = before_sides;
+    return *failed;
+  }
+  Json out = view(id, slot, held);
+  out["seat_tokens"] = tokens;
+  return ok(out);
 }
 
 // The built-in opponent plays the current player's actions through the
@@ -627,9 +1168,10 @@ Response Api::players_route(const std::string& id, Slot& slot, const std::string
 // the same answers, after an undo as on a replay. The game's lock is held
 // for one action at a time, and the request stops after
 // Limits::opponent_seconds (the board asks again while it is the
-// opponent's turn).
-Response Api::opponent_route(const std::string& id, Slot& slot, const std::string& body) {
-  const Json j = body_object(body);
+// opponent's turn). A player asks it for a side it plays, or for their own
+// side (a move made for them); a spectator may not.
+Response Api::opponent_route(const std::string& id, Slot& slot, const Request& request) {
+  const Json j = body_object(request.body);
   JsonReader r(j, "");
   r.allow_only({"until"});
   const bool one = r.one_of_or("until", {"action", "player"}, "player") == "action";
@@ -639,6 +1181,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
   const auto deadline = std::chrono::steady_clock::now() + seconds(limits_.opponent_seconds);
   int player = -1;
   std::size_t start = 0;
+  std::vector<int> you;
   Json actions = Json::array();
   std::string stopped;
   for (std::size_t n = 0; stopped.empty(); ++n) {
@@ -650,6 +1193,12 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
         return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
       if (auto refused = refuse_if_full(slot)) return *refused;
       player = match.state().current_player();
+      you = held_sides(slot, request);
+      if (you.empty())
+        return error_response(403, "seat", "only a player of this game may ask the built-in opponent to play; "
+                                           "this request holds no seat of it");
+      if (std::find(slot.opponent_sides.begin(), slot.opponent_sides.end(), player) == slot.opponent_sides.end())
+        if (auto refused = refuse_unless_held(slot, you, player, "have the built-in opponent play for it")) return *refused;
       start = match.position();
     }
     if (match.state().is_terminal()) { stopped = "game over"; break; }
@@ -667,7 +1216,11 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
     Rng rng(slot.opponent_seed ^ (0x9E3779B97F4A7C15ULL * (position + 1)));
     const std::optional<Json> action = type.opponent(match.state(), rng);
     if (!action) { stopped = "no action"; break; }
+    const std::size_t before = match.position();
     Json out = outcome_json(match.play(*action, "opponent"));
+    slot.actors.resize(before);
+    slot.actors.push_back(player);
+    if (auto failed = commit(id, slot, "play", before, false, before)) return *failed;
     account(slot);
     out["action"] = *action;
     out["player"] = player;
@@ -680,7 +1233,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const std::strin
   }
   std::lock_guard lock(slot.mutex);
   return ok({{"player", player}, {"actions", actions}, {"stopped", stopped},
-             {"entries", entries_json(*slot.match, start, slot.match->position())}, {"game", view(id, slot)}});
+             {"entries", entries_json(*slot.match, start, slot.match->position())}, {"game", view(id, slot, you)}});
 }
 
 }  // namespace referee::server

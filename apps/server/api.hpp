@@ -10,18 +10,24 @@
 // HTTP layer adds (Host, Origin, Content-Type, byte and time bounds) is in
 // http_front.hpp:
 //   - a game is reached only through its id, 128 random bits from the
-//     operating system (std::random_device), so one client cannot act on
-//     another's game without being given its id;
+//     operating system (std::random_device), so one client cannot see
+//     another's game without being given its id; acting in it needs a seat's
+//     token (X-Referee-Seat, 128 bits too): its creator's, or one taken with
+//     an invitation. Spectators read (docs/api.md, "Players, seats and live
+//     updates");
 //   - bodies over Limits::max_body_bytes are refused with 413 before they are
 //     parsed, and every body goes through the same strict JSON readers as
 //     files (depth-limited, unknown fields refused), answering 400 with the
 //     field and the problem;
-//   - games live in memory only, nothing on disk is read or written. Each
-//     game's memory is estimated (game_bytes below); the store holds at most
-//     Limits::max_games games and Limits::max_memory_bytes of them, and a
-//     client address at most Limits::max_games_per_client: a game that needs
-//     room drops the least recently used game of its own client first, then
-//     of the client holding the most. A game holds at most
+//   - every change of a game is written to the GameStore (game_store.hpp)
+//     before it is answered or told to any viewer; a write the store refuses
+//     answers 503 and the game stays as last kept. Memory holds the recent
+//     games: each game's memory is estimated (game_bytes below); memory holds
+//     at most Limits::max_games games and Limits::max_memory_bytes of them,
+//     and a client address at most Limits::max_games_per_client: a game that
+//     needs room pushes out the least recently used game of its own client
+//     first, then of the client holding the most, to be read back from the
+//     store when next asked for (without a store, it is gone). A game holds at most
 //     Limits::max_log_entries actions and Limits::max_game_bytes;
 //   - engine time: each client address has a budget of CPU seconds that
 //     refills at Limits::engine_seconds_per_second up to
@@ -30,9 +36,14 @@
 //     long: the built-in opponent plays one action per hold and stops after
 //     Limits::opponent_seconds, undo and redo replay in steps, and a large
 //     battle's history keeps only every k-th state (Match snapshots).
+//   - live updates: a client address holds at most
+//     Limits::max_streams_per_client streams, each at most
+//     Limits::max_event_backlog bytes behind.
 // Concurrency: the store has one mutex, and each game its own, so requests
 // on different games run in parallel and requests on one game in turn. A
-// game's mutex may be taken before the store's, never the other way round.
+// game's mutex may be taken before the store's or the channels', never the
+// other way round. Viewers are pushed to in the order of the game's
+// changes, which happen under its mutex.
 #pragma once
 
 #include <chrono>
@@ -51,6 +62,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "event_stream.hpp"
+#include "game_store.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/match.hpp"
@@ -64,6 +77,10 @@ struct Request {
   std::string path;    // "/api/games/ab12.../apply", without the query string
   std::string body;
   std::string client = {};  // the client's address: per-client limits count by it
+  // Headers the API reads (docs/api.md, "Seats"), as the client sent them:
+  std::string seat = {};           // X-Referee-Seat: seat tokens, comma-separated
+  std::string invite = {};         // X-Referee-Invite: an invitation's token
+  std::string last_event_id = {};  // Last-Event-ID: where a live-update stream resumes
 };
 
 struct Response {
@@ -72,6 +89,9 @@ struct Response {
   std::string body;
   std::string allow = {};  // with 405: the route's methods ("GET, HEAD")
   int retry_after = 0;   // seconds, with 429 and 503
+  // GET .../events: the live updates to stream after the head, for as long
+  // as the client stays (event_stream.hpp); null for every other answer.
+  std::shared_ptr<EventStream> stream = {};
 };
 
 struct Limits {
@@ -91,6 +111,12 @@ struct Limits {
   // this (at most max_snapshot_interval): docs/architecture.md, "History".
   std::size_t snapshot_bytes_per_entry = 16 << 10;
   std::size_t max_snapshot_interval = 16;
+  // Live updates (GET .../events): streams one client address may hold open,
+  // bytes a stream may fall behind before it is closed (its board resumes),
+  // and events a game keeps for a stream that resumes (older: one "sync").
+  std::size_t max_streams_per_client = 32;
+  std::size_t max_event_backlog = std::size_t{1} << 20;
+  std::size_t recent_events = 64;
 };
 
 // A battle offered in the menu: a bundled one, or one given with --battle.
@@ -108,8 +134,11 @@ std::string random_game_id();
 class Api {
  public:
   // `battles[0]` is the battle the board opens on.
+  // `store`: where games are kept for good (game_store.hpp); null keeps
+  // them in memory only, and a game dropped from memory is gone.
   Api(const GameRegistry& registry, std::vector<Battle> battles, Limits limits = {},
-      std::function<std::string()> new_id = random_game_id);
+      std::function<std::string()> new_id = random_game_id, std::shared_ptr<GameStore> store = nullptr);
+  ~Api();
 
   // Answers the request, charging the CPU time it takes to its client.
   Response handle(const Request& request);
@@ -145,6 +174,23 @@ class Api {
     std::size_t load_bytes = 0;    // the game as loaded, estimated
     std::size_t state_bytes = 0;   // one state, estimated
     std::atomic<std::size_t> bytes{0};  // game_bytes(), updated under the game's mutex
+    // Each side's seat: its holder's token ("" while nobody holds it) and
+    // its open invitation ("" when none); the invitation a join used, so
+    // that a second join with it is told so.
+    struct Seat {
+      std::string token, invite, used_invite;
+    };
+    std::vector<Seat> seats;
+    std::vector<int> actors;  // per log entry (the whole history): the side that made it
+    std::uint64_t version = 0;  // one more with every change; the events' id
+    std::vector<std::pair<std::uint64_t, std::string>> recent;  // the last events, oldest first
+  };
+  // One open live-update stream.
+  struct Viewer {
+    std::weak_ptr<EventStream> stream;
+    std::vector<int> sides;  // the seats its request held
+    std::string client;
+    std::uint64_t serial = 0;
   };
   struct Budget {
     double seconds = 0;
@@ -154,12 +200,36 @@ class Api {
   Response route(const Request& request);
   Response create_game(const Json& body, const std::string& client);
   Response import_log(const std::string& body, const std::string& client);
-  Response game_route(const std::string& method, const std::vector<std::string>& parts, const std::string& body);
+  Response game_route(const std::string& method, const std::vector<std::string>& parts, const Request& request);
   Response battles_route(const std::vector<std::string>& parts);
   Response rules_route(const std::vector<std::string>& parts);
-  Response opponent_route(const std::string& id, Slot& slot, const std::string& body);
-  Response undo_route(const std::string& id, Slot& slot, bool undo);
-  Response players_route(const std::string& id, Slot& slot, const std::string& body);
+  Response opponent_route(const std::string& id, Slot& slot, const Request& request);
+  Response undo_route(const std::string& id, Slot& slot, bool undo, const Request& request);
+  Response players_route(const std::string& id, Slot& slot, const Request& request);
+  Response join_route(const std::string& id, Slot& slot, const Request& request);
+  Response events_route(const std::string& id, const std::shared_ptr<Slot>& slot, const Request& request);
+  // The sides the request's seat tokens hold in the game; a malformed
+  // X-Referee-Seat is an InputError. Under the slot's mutex.
+  std::vector<int> held_sides(const Slot& slot, const Request& request) const;
+  // 403 unless the request holds `side`'s seat.
+  std::optional<Response> refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
+                                             const std::string& what) const;
+  // Writes the change just made to the game (its entries from `keep` on, its
+  // position, its meta when `meta`) and, once it is written, tells the
+  // viewers (an event of `kind`, with the entries from `from` on). A write
+  // the store refuses answers 503 and drops the game from memory, so that
+  // the next request reloads its last good state. Under the slot's mutex.
+  std::optional<Response> commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta,
+                                 std::size_t from);
+  // The game as the store keeps it besides its log: seats, the opponent's sides.
+  static std::string meta_json(const Slot& slot);
+  // Tells the game's viewers who is connected. Not under a slot's mutex.
+  void publish_presence(const std::string& id);
+  std::vector<std::shared_ptr<EventStream>> viewers_of(const std::string& id) const;
+  Json presence_json(const std::string& id, std::size_t players) const;  // under channels_mutex_
+  // Loads a stored game into memory, or null.
+  std::shared_ptr<Slot> load_stored(const std::string& id);
+  static std::string new_token();
   // The sides the built-in opponent plays, read from `r` (an array of side
   // numbers, each once); an error naming the field for a system without one.
   std::vector<int> opponent_sides_from(JsonReader r, const Match& match) const;
@@ -169,6 +239,10 @@ class Api {
   // gets back, which a concurrent request may already have dropped.
   std::pair<std::string, std::shared_ptr<Slot>> store(std::unique_ptr<Match> match, std::string battle,
                                                       const std::string& client);
+  // Writes a new game (its log so far, its seats) to the store, and answers
+  // 201 with its view and `extra` (the creator's seat tokens); 503 and no
+  // game when the store refuses. Under the slot's mutex.
+  Response persist_new(const std::string& id, Slot& slot, Json extra);
   // Drops least recently used games until the store is within its limits
   // with `extra` more bytes and, when `adding`, one more game of `client`.
   // `keep` is never dropped. Under store_mutex_.
@@ -180,7 +254,7 @@ class Api {
   // games if the store is now over its memory limit. Under the slot's mutex.
   void account(Slot& slot);
   void charge(const std::string& client, double seconds);
-  Json view(const std::string& id, const Slot& slot) const;
+  Json view(const std::string& id, const Slot& slot, const std::vector<int>& you) const;
   // The log entries of steps [from, to) of the game as played so far, as log lines.
   static Json entries_json(const Match& m, std::size_t from, std::size_t to);
   // The most entries GET /api/games/{id}/entries/{from} answers at once.
@@ -194,6 +268,18 @@ class Api {
   std::map<std::string, std::shared_ptr<Slot>> games_;
   std::mutex budget_mutex_;
   std::map<std::string, Budget> budgets_;
+  std::shared_ptr<GameStore> store_;
+  // Live-update streams, by game id. A slot's mutex may be taken before
+  // this one, never the other way round.
+  mutable std::mutex channels_mutex_;
+  struct Channel {
+    std::size_t players = 0;
+    std::vector<Viewer> viewers;
+  };
+  std::map<std::string, Channel> channels_;
+  std::uint64_t next_viewer_ = 0;
+  // Streams outliving the API (a test's) find it gone rather than dangling.
+  std::shared_ptr<Api*> alive_;
 };
 
 // Whether an Allow list ("GET, HEAD, DELETE") has `method`.

@@ -238,15 +238,24 @@ void HttpConnection::written() {
 HttpConnection::Phase HttpConnection::phase() const {
   if (!out_.empty()) return Phase::writing;
   if (closing_) return Phase::closed;
+  if (stream_) return Phase::streaming;
   if (job_ready_ || job_taken_) return Phase::handling;
   if (parser_ && head_checked_) return Phase::body;
   if ((parser_ && parser_->started) || !in_.empty()) return Phase::header;
   return Phase::idle;
 }
 
+void HttpConnection::queue(std::string_view bytes) {
+  out_ += bytes;
+  front_.answers_in_flight += out_.size() - reserved_out_;
+  reserved_out_ = out_.size();
+}
+
 void HttpConnection::time_out() {
   const Phase ph = phase();
-  if (ph == Phase::header || ph == Phase::body) {
+  if (ph == Phase::streaming) {
+    queue(": ping\n\n");
+  } else if (ph == Phase::header || ph == Phase::body) {
     const Response r = error_response(408, "request", "the request did not arrive in time");
     refuse(r, true);
   } else {
@@ -263,10 +272,8 @@ void HttpConnection::respond(int status, std::string body, std::string content_t
                                  no_store ? "no-store" : "no-cache", extra_headers);
   if (closing_) head += "Connection: close\r\n";
   head += "\r\n";
-  out_ += head;
-  if (!head_request_) out_ += body;
-  front_.answers_in_flight += out_.size() - reserved_out_;
-  reserved_out_ = out_.size();
+  queue(head);
+  if (!head_request_) queue(body);
 }
 
 void HttpConnection::refuse(const Response& r, bool close) {
@@ -292,6 +299,22 @@ HttpConnection::Step HttpConnection::step() {
   for (;;) {
     if (!out_.empty()) return Step::write;
     if (closing_) return Step::close;
+    if (stream_) {
+      // A live-update stream: the client says nothing more (what it sends is
+      // dropped); the stream ends when it goes, or when the API closes it.
+      in_.clear();
+      const std::string more = stream_->take();
+      if (!more.empty()) {
+        queue(more);
+        continue;
+      }
+      if (eof_ || stream_->closed()) {
+        stream_.reset();
+        closing_ = true;
+        continue;
+      }
+      return Step::stream;
+    }
     if (job_ready_ || job_taken_) return Step::handle;
     if (!parser_) {
       if (in_.empty()) {
@@ -475,6 +498,15 @@ void HttpConnection::finish_request() {
   const std::string method(sv(msg.method_string()));
   if (parser_->api) {
     job_ = Request{head_request_ ? "HEAD" : method, parser_->path, std::move(msg.body()), client_};
+    // The headers the API reads (seats, invitations, resuming a stream). A
+    // token is never written to any log.
+    auto header = [&](std::string_view name) {
+      const auto it = msg.find(boost::beast::string_view(name.data(), name.size()));
+      return it == msg.end() ? std::string() : std::string(sv(it->value()));
+    };
+    job_.seat = header("X-Referee-Seat");
+    job_.invite = header("X-Referee-Invite");
+    job_.last_event_id = header("Last-Event-ID");
     job_ready_ = true;
     parser_.reset();
     return;
@@ -505,6 +537,15 @@ void HttpConnection::answer(const Response& r) {
   job_taken_ = false;
   front_.bodies_in_flight -= reserved_body_;
   reserved_body_ = 0;
+  if (r.stream && r.status == 200 && !head_request_) {
+    // Server-Sent Events: no length, the stream ends with the connection.
+    keep_alive_ = false;
+    queue(fmt::format("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n{}Cache-Control: no-store\r\n"
+                      "X-Accel-Buffering: no\r\nConnection: close\r\n\r\n",
+                      kSecurityHeaders));
+    stream_ = r.stream;
+    return;
+  }
   std::string extra;
   if (!r.allow.empty()) extra += "Allow: " + r.allow + "\r\n";
   if (r.retry_after > 0) extra += fmt::format("Retry-After: {}\r\n", r.retry_after);
@@ -533,6 +574,10 @@ std::string serve_bytes(FrontEnd& front, std::string_view bytes, const std::stri
         break;
       case HttpConnection::Step::handle:
         c.answer(front.api().handle(c.take_job()));
+        break;
+      case HttpConnection::Step::stream:
+        // What the stream had is written; the client then goes.
+        c.receive_eof();
         break;
       case HttpConnection::Step::close:
         return wrote;

@@ -58,6 +58,7 @@ struct HttpLimits {
   double header_seconds = 10;  // from a request's first byte to the end of its header
   double body_seconds = 30;    // from the end of the header to the end of the body
   double write_seconds = 30;   // writing one answer
+  double ping_seconds = 15;    // a live-update stream's keep-alive comment
 };
 
 // The names this server answers to (the Host check).
@@ -100,6 +101,8 @@ class HttpConnection {
     write,   // write output(), then call written()
     handle,  // run the API on take_job() (it may take a while), then answer()
     close,   // done: close the connection
+    stream,  // a live-update stream is open (stream()): wait until it has
+             // bytes (its wakeup), reading only to see the client go
   };
   Step step();
 
@@ -112,11 +115,15 @@ class HttpConnection {
   void answer(const Response& response);
 
   // The phase, for the caller's deadlines.
-  enum class Phase { idle, header, body, handling, writing, closed };
+  enum class Phase { idle, header, body, handling, writing, streaming, closed };
   Phase phase() const;
   // The phase's deadline has passed: 408 if part of a request had come, then
-  // the connection closes.
+  // the connection closes. While streaming, the deadline is the keep-alive
+  // ping's (HttpLimits::ping_seconds): a comment line goes out, which also
+  // finds a client that has gone without closing.
   void time_out();
+  // The live-update stream being served, or null.
+  const std::shared_ptr<EventStream>& stream() const { return stream_; }
 
  private:
   struct Parser;
@@ -144,6 +151,9 @@ class HttpConnection {
   std::size_t reserved_body_ = 0;
   std::size_t reserved_out_ = 0;
   Request job_;
+  std::shared_ptr<EventStream> stream_;
+  // Queues bytes to write, counted in FrontEnd::answers_in_flight.
+  void queue(std::string_view bytes);
 };
 
 // Serves `bytes` as if a client had sent them on one connection and then

@@ -133,6 +133,12 @@ struct Session : std::enable_shared_from_this<Session> {
     return !closed && (armed == P::idle || armed == P::header || armed == P::body) && now - phase_start >= kEvictableAfter;
   }
 
+  // A live-update stream: one read stays pending to see the client go, and
+  // the stream's pushes wake the session on the I/O thread.
+  bool stream_hooked = false;
+  bool stream_reading = false;
+  bool writing = false;
+
   void arm() {
     using P = HttpConnection::Phase;
     const P p = conn.phase();
@@ -146,6 +152,7 @@ struct Session : std::enable_shared_from_this<Session> {
       case P::header: s = l.header_seconds; break;
       case P::body: s = l.body_seconds; break;
       case P::writing: s = l.write_seconds; break;
+      case P::streaming: s = l.ping_seconds; break;
       case P::handling: case P::closed: timer.cancel(); return;
     }
     timer.expires_after(seconds(s));
@@ -167,7 +174,33 @@ struct Session : std::enable_shared_from_this<Session> {
       case HttpConnection::Step::write: return do_write();
       case HttpConnection::Step::handle: return do_handle();
       case HttpConnection::Step::close: return do_close(true);
+      case HttpConnection::Step::stream: return do_stream();
     }
+  }
+
+  void do_stream() {
+    if (!stream_hooked) {
+      stream_hooked = true;
+      std::weak_ptr<Session> weak = weak_from_this();
+      asio::io_context& io = srv.io;
+      conn.stream()->set_wakeup([weak, &io] {
+        asio::post(io, [weak] {
+          if (auto self = weak.lock(); self && !self->writing && !self->closed) self->drive();
+        });
+      });
+    }
+    if (stream_reading) return;
+    stream_reading = true;
+    sock.async_read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      self->stream_reading = false;
+      if (self->closed) return;
+      if (self->timed_out) {
+        self->timed_out = false;  // the ping's deadline: drive writes the ping
+      } else if (ec) {
+        return self->do_close(false);  // the client has gone
+      }
+      if (!self->writing) self->drive();
+    });
   }
 
   void do_read() {
@@ -188,7 +221,10 @@ struct Session : std::enable_shared_from_this<Session> {
   }
 
   void do_write() {
+    if (writing) return;
+    writing = true;
     asio::async_write(sock, asio::buffer(conn.output()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      self->writing = false;
       if (self->closed) return;
       if (ec || self->timed_out) return self->do_close(false);
       self->conn.written();

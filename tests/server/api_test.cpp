@@ -11,6 +11,7 @@
 
 #include "api.hpp"
 #include "http_server.hpp"
+#include "seats.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/match.hpp"
 #include "referee/games/builtin.hpp"
@@ -20,8 +21,23 @@ namespace {
 
 Api make_api(Limits limits = {}) { return Api(builtin_games(), bundled_battle_list(builtin_games()), limits); }
 
+// Every test acts as its games' creator (seats.hpp) unless it says otherwise.
+SeatBook book;
+
+Request as_creator(const std::string& method, const std::string& path, const std::string& body) {
+  Request r{method, path, body};
+  r.seat = book.header_for(path);
+  return r;
+}
+
+Response handled(Api& api, const Request& request) {
+  Response r = api.handle(request);
+  if (r.content_type == "application/json") book.remember(Json::parse(r.body, nullptr, false));
+  return r;
+}
+
 Json call(Api& api, const std::string& method, const std::string& path, const Json& body, int expect_status) {
-  const Response r = api.handle({method, path, body.is_null() ? "" : body.dump()});
+  const Response r = handled(api, as_creator(method, path, body.is_null() ? "" : body.dump()));
   EXPECT_EQ(r.status, expect_status) << method << " " << path << " -> " << r.body;
   return r.content_type == "application/json" ? Json::parse(r.body) : Json(r.body);
 }
@@ -206,7 +222,7 @@ TEST(ServerApi, UndoRedoLogImportAndReplay) {
   ASSERT_EQ(parsed.entries.size(), 1u);
   EXPECT_EQ(parsed.seed, 7u);
 
-  const Json imported = json_of(api.handle({"POST", "/api/games/import", log.body}), 201);
+  const Json imported = json_of(handled(api, as_creator("POST", "/api/games/import", log.body)), 201);
   EXPECT_NE(imported["id"], g["id"]);
   EXPECT_EQ(imported["state"], after["state"]);
   EXPECT_EQ(imported["position"], 1);
@@ -326,7 +342,9 @@ TEST(ServerApi, BadRequestsNameTheFieldAndTheProblem) {
   Api api = make_api({10, 4096, 20000});
   const Json g = create(api);
   const std::string base = "/api/games/" + g["id"].get<std::string>();
-  auto raw = [&](const std::string& m, const std::string& path, const std::string& body) { return api.handle({m, path, body}); };
+  auto raw = [&](const std::string& m, const std::string& path, const std::string& body) {
+    return handled(api, as_creator(m, path, body));
+  };
 
   Response r = raw("POST", "/api/games", "{\"battle\": ");
   EXPECT_EQ(r.status, 400);

@@ -75,11 +75,20 @@ class FrontTest : public ::testing::Test {
   static std::string get(const std::string& path, const std::string& headers = "", const std::string& method = "GET") {
     return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n" + headers + "\r\n";
   }
+  // A new game; `seat_` is then the header line of its creator's seats.
   std::string new_game() {
     const Answer a = one(post("/api/games", "{}", "Content-Type: application/json\r\n"));
     EXPECT_EQ(a.status, 201) << a.body;
-    return a.status == 201 ? Json::parse(a.body)["id"].get<std::string>() : "";
+    if (a.status != 201) return "";
+    const Json g = Json::parse(a.body);
+    seat_ = "X-Referee-Seat: ";
+    for (const Json& t : g["seat_tokens"]) seat_ += t["token"].get<std::string>() + ",";
+    seat_.back() = '\r';
+    seat_ += "\n";
+    return g["id"].get<std::string>();
   }
+
+  std::string seat_;
 
   Api api_;
   FrontEnd front_;
@@ -143,8 +152,8 @@ TEST_F(FrontTest, CrossSiteRequestsChangeNothing) {
   EXPECT_EQ(one(post("/api/games", "{}", "Content-Type: Application/JSON; charset=utf-8\r\n")).status, 201);
   const Answer log = one(get("/api/games/" + id + "/log"));
   EXPECT_EQ(one(post("/api/games/import", log.body, "Content-Type: application/x-ndjson\r\n")).status, 201);
-  EXPECT_EQ(one(post("/api/games/" + id + "/undo", "", "")).status, 409);  // a bare POST: no body, no type
-  EXPECT_EQ(one("DELETE /api/games/" + id + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n").status, 200);
+  EXPECT_EQ(one(post("/api/games/" + id + "/undo", "", seat_)).status, 409);  // a bare POST: no body, no type
+  EXPECT_EQ(one("DELETE /api/games/" + id + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n" + seat_ + "\r\n").status, 200);
   // Reading is not changing: a GET needs no Origin check.
   EXPECT_EQ(one(get("/api/battles", "Origin: http://evil.example\r\n")).status, 200);
 }

@@ -33,11 +33,20 @@ class HttpServerTest : public ::testing::Test {
     http_->stop();
     thread_.join();
   }
+  // A new game; `seat_` is then the header line of its creator's seats.
   std::string new_game(HttpClient& c) {
     auto created = c.request("POST", "/api/games", "{}");
     EXPECT_TRUE(created && created->status == 201);
-    return created ? Json::parse(created->body)["id"].get<std::string>() : "";
+    if (!created) return "";
+    const Json g = Json::parse(created->body);
+    seat_ = "X-Referee-Seat: ";
+    for (const Json& t : g["seat_tokens"]) seat_ += t["token"].get<std::string>() + ",";
+    seat_.back() = '\r';
+    seat_ += "\n";
+    return g["id"].get<std::string>();
   }
+
+  std::string seat_;
 
   std::unique_ptr<Api> api_;
   std::unique_ptr<HttpServer> http_;
@@ -105,7 +114,7 @@ TEST_F(HttpServerTest, ABodilessPostIsAnsweredAtOnce) {
   start();
   HttpClient c(port_, 5);
   const std::string id = new_game(c);
-  ASSERT_TRUE(c.send("POST /api/games/" + id + "/undo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  ASSERT_TRUE(c.send("POST /api/games/" + id + "/undo HTTP/1.1\r\nHost: 127.0.0.1\r\n" + seat_ + "\r\n"));
   auto undo = c.read_reply();
   ASSERT_TRUE(undo) << "no answer within 5 s";
   EXPECT_EQ(undo->status, 409);
@@ -120,7 +129,7 @@ TEST_F(HttpServerTest, PipelinedRequestsAreAnsweredInOrder) {
   const std::string id = new_game(c);
   const std::string order = R"({"action": {"type": "order", "character": "emp-general", "unit": "emp-halberd-1"}})";
   ASSERT_TRUE(c.send(HttpClient::request_text("GET", "/api/games/" + id) +
-                     HttpClient::request_text("POST", "/api/games/" + id + "/apply", order) +
+                     HttpClient::request_text("POST", "/api/games/" + id + "/apply", order, seat_) +
                      HttpClient::request_text("HEAD", "/api/systems") +
                      HttpClient::request_text("GET", "/api/games/" + id + "/log")));
   auto view = c.read_reply();
@@ -217,6 +226,52 @@ TEST_F(HttpServerTest, AHalfClosedPostWithoutALengthIsAnswered) {
   ASSERT_TRUE(second);
   EXPECT_EQ(second->status, 414);  // the rest read as a request line with no end
   EXPECT_TRUE(c.closed_by_server());
+}
+
+// Live updates over a real socket: the stream's head, then each change of
+// the game pushed as it is made, while the stream's connection holds no
+// worker; the keep-alive ping; and the viewer's going is noticed.
+TEST_F(HttpServerTest, ALiveUpdateStreamHearsEachChangeAsItIsMade) {
+  HttpLimits limits;
+  limits.ping_seconds = 0.3;
+  start(limits);
+  HttpClient c(port_, 5);
+  const std::string id = new_game(c);
+  HttpClient watcher(port_, 5);
+  ASSERT_TRUE(watcher.send("GET /api/games/" + id + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  const auto head = watcher.read_through("\r\n\r\n");
+  ASSERT_TRUE(head);
+  EXPECT_NE(head->find("200 OK"), std::string::npos);
+  EXPECT_NE(head->find("Content-Type: text/event-stream"), std::string::npos);
+  EXPECT_EQ(head->find("Content-Length"), std::string::npos);
+  ASSERT_TRUE(watcher.read_through("event: presence"));
+  ASSERT_TRUE(watcher.read_through("\n\n"));
+  // Each action reaches the watcher, in order, while the player's own
+  // connection goes on being answered.
+  const std::string order = R"({"action": {"type": "order", "character": "emp-general", "unit": "emp-halberd-1"}})";
+  for (int k = 1; k <= 3; ++k) {
+    auto applied = c.request("POST", "/api/games/" + id + "/apply", k == 1 ? order : R"({"action": {"type": "end_phase"}})",
+                             seat_);
+    ASSERT_TRUE(applied);
+    ASSERT_EQ(applied->status, 200) << applied->body;
+    const auto event = watcher.read_through("\n\n");
+    ASSERT_TRUE(event) << "no event within 5 s";
+    EXPECT_EQ(event->rfind("id: " + std::to_string(k) + "\nevent: game\ndata: ", 0), 0u) << *event;
+    EXPECT_NE(event->find("\"position\":" + std::to_string(k)), std::string::npos) << *event;
+  }
+  // Nothing happens for a while: a ping comes.
+  const auto ping = watcher.read_through("\n\n");
+  ASSERT_TRUE(ping);
+  EXPECT_EQ(*ping, ": ping\n\n");
+  // The watcher goes: the server forgets it, and the view says so.
+  const auto connected = [&] {
+    auto g = c.request("GET", "/api/games/" + id);
+    return g ? Json::parse(g->body)["spectators"].get<int>() : -1;
+  };
+  EXPECT_EQ(connected(), 1);
+  watcher.close();
+  for (int i = 0; i < 100 && connected() != 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(connected(), 0);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "../../bench/warmaster_field.hpp"
 #include "api.hpp"
+#include "seats.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
 #include "referee/warmaster/battle/battlefield_json.hpp"
@@ -21,9 +22,16 @@ namespace {
 
 Api make_api(Limits limits = {}) { return Api(builtin_games(), bundled_battle_list(builtin_games()), limits); }
 
+// Every test acts as its games' creator (seats.hpp).
+SeatBook book;
+
 Response call(Api& api, const std::string& method, const std::string& path, const Json& body = nullptr,
               const std::string& client = "127.0.0.1") {
-  return api.handle({method, path, body.is_null() ? "" : body.dump(), client});
+  Request request{method, path, body.is_null() ? "" : body.dump(), client};
+  request.seat = book.header_for(path);
+  Response r = api.handle(request);
+  if (r.content_type == "application/json") book.remember(Json::parse(r.body, nullptr, false));
+  return r;
 }
 
 Json json_of(const Response& r, int status) {

@@ -120,6 +120,18 @@ class HttpClient {
     return r;
   }
 
+  // Reads until `needle` has come, or the deadline; then takes what came up
+  // to and including it (a stream's events, one at a time).
+  std::optional<std::string> read_through(std::string_view needle) {
+    const auto deadline = deadline_from_now();
+    std::size_t at;
+    while ((at = buffer_.find(needle)) == std::string::npos)
+      if (!fill(deadline)) return std::nullopt;
+    std::string out = buffer_.substr(0, at + needle.size());
+    buffer_.erase(0, at + needle.size());
+    return out;
+  }
+
   // Everything until the server closes (or the deadline).
   std::string read_to_end() {
     const auto deadline = deadline_from_now();

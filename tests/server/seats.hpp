@@ -1,0 +1,44 @@
+// The seat tokens a test's games were made with (docs/api.md, "Seats"):
+// remembered from the answers that give them, and sent with every later
+// request on that game, as the board does, so that a test acts as the
+// game's creator unless it says otherwise.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace referee::server {
+
+class SeatBook {
+ public:
+  // Keeps the tokens of an answer that carries `seat_tokens`.
+  void remember(const nlohmann::json& answer) {
+    if (!answer.is_object() || !answer.contains("seat_tokens")) return;
+    const nlohmann::json& game = answer.contains("game") ? answer["game"] : answer;
+    if (!game.contains("id")) return;
+    std::lock_guard lock(mutex_);
+    std::string& header = tokens_[game["id"].get<std::string>()];
+    for (const auto& t : answer["seat_tokens"]) {
+      if (!header.empty()) header += ",";
+      header += t["token"].get<std::string>();
+    }
+  }
+  // The X-Referee-Seat header for a request on `path` (/api/games/{id}/...).
+  std::string header_for(const std::string& path) const {
+    const std::string prefix = "/api/games/";
+    if (path.rfind(prefix, 0) != 0) return "";
+    const std::string id = path.substr(prefix.size(), path.find('/', prefix.size()) - prefix.size());
+    std::lock_guard lock(mutex_);
+    auto it = tokens_.find(id);
+    return it == tokens_.end() ? "" : it->second;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::string> tokens_;
+};
+
+}  // namespace referee::server
