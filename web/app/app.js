@@ -73,7 +73,7 @@ async function join(id, side, token) {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     history.replaceState(null, '', location.pathname);
-    const why = e.status === 404 ? 'the game is not on this server' : e.error?.message ?? `HTTP ${e.status}`;
+    const why = e.status === 404 ? 'the game is not on this server' : e.error?.problem ?? e.error?.message ?? `HTTP ${e.status}`;
     const watch = e.status === 404 ? null : el('button', { type: 'button', class: 'primary', id: 'watch-instead', onclick: () => { location.hash = `watch/${id}`; } }, 'Watch the game');
     noGame(el('strong', {}, 'This invitation cannot be used'), ` (${why}). An invitation works once: ask your friend for a new one, or watch the game.`,
       watch ? el('div', { class: 'controls-row' }, watch) : null);

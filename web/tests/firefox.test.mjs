@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchFirefox, screenshots } from './support.mjs';
 import { playWholeBattle, puppeteerDriver, assertWholeBattle } from './whole-battle.mjs';
+import { playAFriend } from './play-a-friend.mjs';
 import path from 'node:path';
 
 let server, browser;
@@ -214,3 +215,18 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     await page.close();
   });
 }
+
+// Play a friend, as in Chromium (play-a-friend.test.mjs): three browser
+// contexts, a whole turn each, every action seen live on the other boards.
+test('Firefox: Play a friend: A invites B, C watches; a whole turn each, seen live on the other boards; C and B refused where the seat is not theirs', { timeout: 180000 }, async () => {
+  const person = async (url) => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    return { d: puppeteerDriver(page), errors, close: () => context.close() };
+  };
+  await playAFriend({ person, server: server.url, shots: screenshots, prefix: 'firefox-friend' });
+});
