@@ -5,7 +5,8 @@
 // width; a Warmaster order is rolled with seed 1 and a stand dragged to a
 // legal spot (green, applied) and too far (red, with the rule and reason, not
 // applied); an Ancients card is played and a unit ordered; undo takes the last
-// action back; a Blightmeer climb is drawn and resolved.
+// action back; a Blightmeer climb is drawn and resolved; two players and a
+// spectator at three browser contexts play a turn each ("Play a friend").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchFirefox, screenshots } from './support.mjs';
