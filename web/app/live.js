@@ -93,7 +93,13 @@ function handle(event, text, s) {
   try { data = JSON.parse(text); } catch { return; }
   if (event === 'presence') { if (ctx.game?.id === s.id) showPresence(data); return; }
   if (event !== 'game' || !Number.isInteger(data.version)) return;
-  s.want = Math.max(s.want, data.version);
+  // The first event of a stream (kind sync) at another version than the
+  // board's: the board catches up whichever way it differs (a server
+  // restarted on its stored games may number versions anew).
+  if (data.kind === 'sync' && ctx.game?.id === s.id && data.version !== ctx.game.version) {
+    s.force = true;
+    s.want = data.version;
+  } else s.want = Math.max(s.want, data.version);
   catchUpTo(s);
 }
 
@@ -104,10 +110,19 @@ async function catchUpTo(s) {
   if (s.running || stream !== s) return;
   if (ctx.busy) { ctx.onQuiet = () => { ctx.onQuiet = null; catchUpTo(s); }; return; }
   if (ctx.opponentBusy) { setTimeout(() => catchUpTo(s), 100); return; }
-  if (!ctx.game || ctx.game.id !== s.id || (ctx.game.version ?? -1) >= s.want) return;
+  if (!ctx.game || ctx.game.id !== s.id || (!s.force && (ctx.game.version ?? -1) >= s.want)) return;
   s.running = true;
   const from = ctx.game.version;
-  try { await catchUp(); } catch (e) { ctx.showError(e); } finally { s.running = false; }
+  const force = s.force;
+  s.force = false;
+  try { await catchUp({ force }); } catch (e) {
+    s.running = false;
+    if (e?.status === 404 || e?.status === 403) { ctx.showError(e); return; }
+    // The server out of reach for a moment (the stream reconnects too): again in a second.
+    s.force ||= force;
+    setTimeout(() => catchUpTo(s), 1000);
+    return;
+  } finally { s.running = false; }
   // Newer events came meanwhile: again, unless the view did not move on.
-  if (stream === s && (ctx.game?.version ?? -1) < s.want && ctx.game?.version !== from) catchUpTo(s);
+  if (stream === s && (s.force || ((ctx.game?.version ?? -1) < s.want && ctx.game?.version !== from))) catchUpTo(s);
 }

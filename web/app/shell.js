@@ -566,7 +566,8 @@ function renderHowTo() {
   let dismissed = false;
   try { dismissed = localStorage.getItem(key) === 'dismissed'; } catch { /* storage off */ }
   $('howto')?.remove();
-  if (!lines?.length || dismissed) return;
+  // A spectator has nothing to click: the status says they are watching.
+  if (!lines?.length || dismissed || watching()) return;
   const box = el('section', { id: 'howto', 'aria-label': 'How to play' }, el('h2', {}, 'How to play'),
     el('ol', {}, lines.map((l) => el('li', {}, l))),
     el('button', { type: 'button', id: 'howto-dismiss', onclick: () => { try { localStorage.setItem(key, 'dismissed'); } catch { /* this page only */ } box.remove(); } }, 'Got it'));
@@ -578,16 +579,19 @@ function renderHowTo() {
 // redraws as after an action of its own (the other player's moves leave
 // their trails, as the built-in opponent's do), and says what was played.
 // A view no newer than the board's is left alone: nothing is drawn twice.
-export async function catchUp() {
+// `force`: take the view whatever its version (a server restarted may
+// number its versions anew).
+export async function catchUp({ force = false } = {}) {
   const g0 = ctx.game;
   if (!g0) return;
   const view = await api('GET', `games/${g0.id}`);
-  if (ctx.game?.id !== view.id || (ctx.game.version ?? -1) >= (view.version ?? 0)) return;
+  const stale = () => ctx.game?.id !== view.id || (!force && (ctx.game.version ?? -1) >= (view.version ?? 0));
+  if (stale()) return;
   const log = ctx.log, added = view.position - log.position;
   let fresh = [];
   if (log.game === view.id && added > 0 && added <= kLogShown) {
     const answer = await api('GET', `games/${view.id}/entries/${log.position}`);
-    if (ctx.game?.id !== view.id || (ctx.game.version ?? -1) >= (view.version ?? 0) || ctx.log.position !== log.position) return;
+    if (stale() || ctx.log.position !== log.position) return;
     fresh = answer.entries.slice(0, added);
     keepEntries(fresh, view);
   }
