@@ -427,7 +427,8 @@ function renderPlayers() {
       el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
     spectators ? el('div', { class: 'hint', id: 'spectators' }, `${spectators} watching`) : null,
     ctx.live ? el('div', { class: 'hint', id: 'live-state', 'data-state': ctx.live }, ctx.live === 'on' ? 'Live: moves show here as they are made' : 'Live updates: reconnecting…') : null,
-    has && !spectator ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
+    // How the built-in opponent plays: not asked in a game between two players where it plays no side.
+    has && !spectator && (sides.some(Boolean) || !g.players.some((_, k) => others(k))) ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
       el('select', { id: 'opponent-pace', 'aria-label': 'How the built-in opponent plays',
         onchange: (ev) => { ctx.opponentPace = ev.target.value; maybeOpponent(); } },
       el('option', { value: 'turn', selected: ctx.opponentPace !== 'action' }, 'its whole turn at once'),
