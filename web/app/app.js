@@ -4,7 +4,7 @@
 // and the shell name no system.
 import { api, ApiError, ctx, el, refresh, seatTokens, setOpponentSides, showError, sidesForNewGame } from './shell.js';
 import { follow } from './live.js';
-import { playAFriend } from './friend.js';
+import { invitationsOf, playAFriend, showInvitations } from './friend.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,6 +44,7 @@ function noGame(...lines) {
   $('players').replaceChildren();
   $('action-list').replaceChildren();
   $('log-list').replaceChildren();
+  $('undo').disabled = $('redo').disabled = true;
   ctx.message(el('div', { class: 'warning', id: 'no-game', role: 'alert' }, ...lines));
 }
 
@@ -85,8 +86,9 @@ async function join(id, side, token) {
   ctx.message(el('div', { class: 'legal', id: 'joined', role: 'status' }, `You joined the game: you play ${name}.`));
 }
 
-// What the address names: an invitation, a game to watch, a game (by id), a
-// battle (by its id, #warmaster/default), or nothing; null for what to create.
+// Opens what the address names, when it names an invitation, a game to
+// watch or a game (by id): true; false for anything else (a battle's id,
+// #warmaster/default, or nothing), which start() makes a new game of.
 async function openFromAddress() {
   const hash = decodeURIComponent(location.hash.slice(1));
   const invite = /^join\/([0-9a-f]{32})\/(\d+)\/([0-9a-f]{32})$/.exec(hash);
@@ -108,6 +110,10 @@ async function newGame(body) {
     await refresh(false);
   } catch (e) { showError(e); }
 }
+
+// The Players panel shows again the invitations this browser made.
+ctx.invitationsOf = invitationsOf;
+ctx.showInvitations = (game) => showInvitations(game);
 
 async function start() {
   // The first game is asked for at once, beside the menu's lists: a cold

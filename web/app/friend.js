@@ -86,7 +86,9 @@ export async function playAFriend({ battle, title, seed, open }) {
 // Step two: the links. Also shown again from the Players panel.
 export function showInvitations(game, mine = (game.you ?? [])[0]) {
   const d = dialog();
-  const invitations = game.invitations ?? invitationsOf(game.id);
+  // Those still open (the view's seats say which are invited).
+  const open = (inv) => (game.seats ?? []).every((s) => s.side !== inv.side || s.invited);
+  const invitations = (game.invitations ?? invitationsOf(game.id)).filter(open);
   const name = (k) => game.players[k] ?? `side ${k + 1}`;
   fill(d, el('h2', { id: 'friend-title' }, 'Invite your friend'),
     Number.isInteger(mine) ? el('p', {}, `The game is ready, and you play ${name(mine)}.`) : null,

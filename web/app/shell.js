@@ -407,7 +407,10 @@ function renderPlayers() {
     const [word, state] = holds(g, side) && !spectator ? ['you', 'you']
       : seat.invited ? ['invited, not joined yet', 'invited']
         : seat.connected ? ['connected', 'on'] : ['not connected', 'off'];
-    return el('span', { class: `presence ${state}`, id: `presence-${side}`, 'data-state': state }, el('span', { class: 'dot', 'aria-hidden': 'true' }), word);
+    // The invitation this board made, to be shown again (the dialog closed too soon).
+    const again = state === 'invited' && ctx.invitationsOf?.(g.id).some((i) => i.side === side)
+      ? el('button', { type: 'button', class: 'link-button', id: `show-invite-${side}`, onclick: (ev) => { ev.preventDefault(); ctx.showInvitations(g); } }, 'show the link') : null;
+    return el('span', { class: `presence ${state}`, id: `presence-${side}`, 'data-state': state }, el('span', { class: 'dot', 'aria-hidden': 'true' }), word, again);
   };
   fill($('players'), el('h2', {}, 'Players'), ...g.players.map((name, side) =>
     el('label', { class: 'controls-row player-row', title: tip }, el('span', { class: 'side-name' }, el('span', {}, name), presence(side)),

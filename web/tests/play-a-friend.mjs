@@ -118,6 +118,11 @@ export async function playAFriend({ person, server, shots, prefix = 'friend' }) 
   assert.equal(await a.r.whoseTurn(), 'mine');
   assert.match(await a.r.text('#whose-turn'), /Your turn: you play Empire of Hochland/);
   assert.equal(await a.r.attr('#presence-1', 'data-state'), 'invited');
+  // Closed too soon, the dialog comes back from the Players panel with the same link.
+  await a.d.click('#show-invite-1');
+  await a.d.waitFor('#friend-dialog[open] #invite-link');
+  assert.equal(await a.r.value('#invite-link'), invite);
+  await a.d.click('#friend-close');
 
   // B: the invitation joins the Orcs; the address keeps no token.
   const b = await person(invite);
