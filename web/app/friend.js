@@ -22,6 +22,9 @@ function keepInvitations(id, invitations) {
   try { localStorage.setItem(inviteKey(id), JSON.stringify(invitations)); } catch { /* this page only */ }
 }
 
+// Is the board open at a loopback address (reachable from this computer only)?
+const loopback = () => /^(localhost|127(\.\d+){3}|\[::1\])$/.test(location.hostname);
+
 function dialog() {
   let d = $('friend-dialog');
   if (!d) {
@@ -97,6 +100,9 @@ export function showInvitations(game, mine = (game.you ?? [])[0]) {
         ' It works once, for the first person who opens it, so send it only to them (by e-mail or a message).'),
       linkRow(invitations.length === 1 ? 'invite-link' : `invite-link-${inv.side}`, `Invitation to play ${name(inv.side)}`, inviteLink(game.id, inv.side, inv.token))])
       : el('p', {}, 'Every side of this game has its player.'),
+    loopback() ? el('p', { class: 'warning', id: 'loopback-note' }, 'This board is open at an address of this computer only (',
+      el('code', {}, location.host), '): the link works in another browser here. For a friend at another computer, start the server with ',
+      el('code', {}, 'referee serve --host 0.0.0.0'), ' and open the board by this computer\'s name or network address before inviting.') : null,
     el('p', {}, 'Anyone with this link can watch the game, but cannot move anything:'),
     linkRow('watch-link', 'Link to watch the game', watchLink(game.id)),
     el('p', { class: 'hint' }, 'Under Players, a green dot shows when your friend is connected. The board shows their moves as they make them.'),
