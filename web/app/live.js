@@ -9,15 +9,18 @@
 // (Last-Event-ID). The board never applies anything on an event: it reads.
 import { catchUp, ctx, seatHeaders, showPresence } from './shell.js';
 
-let stream = null;  // { id, abort, lastId, want }
+let stream = null;  // { id, seated, abort, lastId, want, force, running }
 
-// Follows the game `id` (the one on the board), or none.
+// Follows the game `id` (the one on the board), or none; anew when the
+// board goes from watching it to holding a seat (its header changes).
 export function follow(id) {
-  if (stream?.id === id) return;
+  const seated = !!id && ctx.watching !== id;
+  if (stream?.id === id && stream.seated === seated) return;
   stream?.abort.abort();
   stream = null;
+  ctx.live = null;
   if (!id) return;
-  stream = { id, abort: new AbortController(), lastId: null, want: -1 };
+  stream = { id, seated, abort: new AbortController(), lastId: null, want: -1 };
   run(stream);
 }
 
