@@ -229,5 +229,6 @@ test('Firefox: Play a friend: A invites B, C watches; a whole turn each, seen li
     await page.goto(url);
     return { d: puppeteerDriver(page), errors, close: () => context.close() };
   };
-  await playAFriend({ person, server: server.url, shots: screenshots, prefix: 'firefox-friend' });
+  const out = await playAFriend({ person, server: server.url, shots: screenshots, prefix: 'firefox-friend' });
+  console.log(`Firefox: ${out.actions} actions; another board drew each ${out.lag.median} ms (median; at most ${out.lag.max} ms, ${out.lag.n} draws) after the acting board`);
 });

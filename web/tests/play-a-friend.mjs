@@ -37,6 +37,16 @@ function reader(d) {
   };
 }
 
+// Notes on the page when its log panel first shows each length (Date.now(),
+// one clock for every context of the browser): how soon a board draws an
+// action made at another board, a figure printed, not asserted.
+const noteLogTimes = (d) => d.read(() => {
+  window.logTimes = {};
+  const list = document.getElementById('log-list');
+  new MutationObserver(() => { window.logTimes[list.children.length] ??= Date.now(); }).observe(list, { childList: true });
+});
+const logTimes = (d) => d.read(() => window.logTimes);
+
 // Waits (a few seconds at most: the live updates are pushed) until every
 // page's log has `n` lines.
 const kLive = 5000;
@@ -154,6 +164,8 @@ export async function playAFriend({ person, server, shots, prefix = 'friend' }) 
   await a.d.until(() => /1 watching/.test(document.getElementById('spectators')?.textContent ?? ''), undefined, kLive);
   await shot(c, 'c-watching');
 
+  for (const p of [a, b, c]) await noteLogTimes(p.d);
+
   // The server refuses C (no seat), and B's seat on the Empire's turn.
   const endOrders = { type: 'end_orders' };
   const fromC = await c.r.apply(id, null, endOrders);
@@ -174,6 +186,8 @@ export async function playAFriend({ person, server, shots, prefix = 'friend' }) 
   assert.notEqual(await c.r.standAt('emp-halberd-2'), halberds);
   await shot(b, 'b-sees-a-move');
   await endTurn(a, [b, c]);
+
+  const aLast = await a.r.logLength();  // the Empire's actions: the log's lines up to here
 
   // B's turn: A waits, C watches; B orders the Orc Boyz forward (down the screen).
   await b.d.until(() => document.getElementById('whose-turn')?.dataset.kind === 'mine', undefined, kLive);
@@ -203,7 +217,15 @@ export async function playAFriend({ person, server, shots, prefix = 'friend' }) 
   assert.equal(log.length, final.position);
   for (const p of [a, b, c]) assert.equal(await p.r.logLength(), final.position);
   await shot(a, 'a-turn-2');
+  // From the acting board's drawing each action to the others' (ms).
+  const [ta, tb, tc] = await Promise.all([a, b, c].map((p) => logTimes(p.d)));
+  const lags = [];
+  for (let n = 1; n <= final.position; ++n) {
+    const own = n <= aLast ? ta : tb;
+    for (const other of n <= aLast ? [tb, tc] : [ta, tc]) if (own[n] && other[n]) lags.push(other[n] - own[n]);
+  }
+  lags.sort((x, y) => x - y);
   for (const p of [a, b, c]) assert.deepEqual(p.errors, []);
   for (const p of [a, b, c]) await p.close();
-  return { id, actions: final.position };
+  return { id, actions: final.position, lag: { median: lags[lags.length >> 1], max: lags.at(-1), n: lags.length } };
 }

@@ -24,7 +24,8 @@ async function person(url) {
 }
 
 test('Play a friend: A invites B, C watches; a whole turn each, every action seen live on the other boards; C and B refused where the seat is not theirs', { timeout: 120000 }, async () => {
-  await playAFriend({ person, server: server.url, shots: screenshots });
+  const out = await playAFriend({ person, server: server.url, shots: screenshots });
+  console.log(`Chromium: ${out.actions} actions; another board drew each ${out.lag.median} ms (median; at most ${out.lag.max} ms, ${out.lag.n} draws) after the acting board`);
 });
 
 test('a link to a game this server does not have says so, and opens no other battle in its place', async () => {
