@@ -4,7 +4,8 @@
 // REFEREE is the referee binary to test (scripts/test-web.sh sets it);
 // SCREENSHOTS is the folder the screenshots go to.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
@@ -12,9 +13,15 @@ import puppeteer from 'puppeteer-core';
 export const screenshots = process.env.SCREENSHOTS ?? path.resolve('screenshots');
 mkdirSync(screenshots, { recursive: true });
 
-export async function startServer(args = [], bin = process.env.REFEREE) {
+// `referee serve` on a free port (or `port`), keeping its games in a fresh
+// folder under the system's temporary one (or `data`, kept), which goes when
+// the server is stopped: no test writes to the user's state directory.
+export async function startServer(args = [], bin = process.env.REFEREE, { port = 0, data = null } = {}) {
   if (!bin) throw new Error('set REFEREE to the referee binary');
-  const proc = spawn(bin, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dir = data ?? mkdtempSync(path.join(os.tmpdir(), 'referee-web-test-'));
+  const proc = spawn(bin, ['serve', '--port', String(port), '--data', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const removeDir = () => { if (!data) rmSync(dir, { recursive: true, force: true }); };
+  proc.on('exit', removeDir);
   let out = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`referee serve did not start: ${out}`)), 15000);
@@ -27,7 +34,7 @@ export async function startServer(args = [], bin = process.env.REFEREE) {
     proc.stderr.on('data', read);
     proc.on('exit', (code) => reject(new Error(`referee serve exited (${code}): ${out}`)));
   });
-  return { url, stop: () => proc.kill('SIGTERM'), proc };
+  return { url, data: dir, stop: () => proc.kill('SIGTERM'), proc };
 }
 
 export async function launch() {
