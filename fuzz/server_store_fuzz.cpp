@@ -156,7 +156,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // One store for the whole run, as a server has: games live on from one
   // input to the next.
   static server::Api api(builtin_games(), server::bundled_battle_list(builtin_games()), limits);
-  static Shared shared{api, {}, {}};
+  static Shared shared{api, {}, {}, {}};
   const std::size_t third = size / 3 / 2 * 2;
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; ++t) {

@@ -10,7 +10,7 @@
 #           (web/package-lock.json, installed with npm ci)
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkgconf nlohmann-json3-dev libcli11-dev libfmt-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libboost-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsqlite3-dev libssl-dev)
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;

@@ -32,5 +32,7 @@ void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max
 void add_rules_command(CLI::App& system_command, const GameType& type);
 // serve: the web board, for every system of `registry`.
 void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes);
+// games: list, export or delete the games serve keeps in its data directory.
+void add_games_command(CLI::App& app);
 
 }  // namespace referee::cli

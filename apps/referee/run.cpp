@@ -39,6 +39,7 @@ int run(int argc, char** argv, const GameRegistry& registry) {
     add_rules_command(*system, type);
   }
   add_serve_command(app, registry, max_input_bytes);
+  add_games_command(app);
 
   try {
     app.parse(argc, argv);

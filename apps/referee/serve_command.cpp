@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "game_store.hpp"
 #include "http_server.hpp"
 #include "referee/core/errors.hpp"
 
@@ -26,6 +27,10 @@ struct ServeOptions {
   std::size_t max_games = 500;
   std::size_t max_body = 1 << 20;
   double stop_after = 0;  // seconds; 0 serves until stopped
+  // Where the games are kept (apps/server/game_store.hpp); ":memory:" keeps none.
+  std::string data_dir = server::default_data_dir();
+  std::uint64_t data_max_mb = 0;  // 0: as much as the disk holds
+  int keep_days = 0;              // 0: games are kept for good
 };
 
 void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t max_input_bytes) {
@@ -39,7 +44,22 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   server::Limits limits;
   limits.max_games = o.max_games;
   limits.max_body_bytes = o.max_body;
-  server::Api api(registry, std::move(battles), limits);
+  // The store opens before anything listens: a data directory that can be
+  // neither written nor read stops the server with the reason.
+  std::shared_ptr<server::GameStore> store;
+  if (o.data_dir != ":memory:") {
+    server::StoreOptions options;
+    options.max_bytes = o.data_max_mb << 20;
+    options.keep_days = o.keep_days;
+    try {
+      store = server::GameStore::open(o.data_dir, options);
+    } catch (const server::StoreError& e) {
+      throw InputError("--data", e.what());
+    }
+    std::cout << fmt::format("referee: games are kept in {}{}\n", store->path(),
+                             store->read_only() ? " (read-only: games can be watched, not played on)" : "");
+  }
+  server::Api api(registry, std::move(battles), limits, server::random_game_id, store);
   server::HttpServer http(api);
   for (const std::string& name : o.allow_hosts) http.allow_host(name);
   const int port = http.bind(o.host, o.port);
@@ -84,6 +104,15 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
       ->check(CLI::Range(1024, 64 << 20));
   cmd->add_option("--stop-after", o->stop_after, "Stop after this many seconds (a smoke test of the set-up); default: serve until Ctrl-C")
       ->check(CLI::Range(0.0, 1e7));
+  cmd->add_option("--data", o->data_dir,
+                  "Directory the games are kept in, for good (default " + server::default_data_dir() +
+                      ", from $XDG_STATE_HOME or $HOME); :memory: keeps them only while the server runs")
+      ->check([](const std::string& v) { return v.empty() ? "expected a directory, or :memory:" : ""; });
+  cmd->add_option("--data-max-mb", o->data_max_mb,
+                  "Most megabytes the games may take on disk; past it a change is refused as on a full disk (default 0: no limit)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
+  cmd->add_option("--keep-days", o->keep_days, "Delete games unchanged for this many days (default 0: keep them for good)")
+      ->check(CLI::Range(0, 1000000));
   cmd->callback([o, &registry, max_input_bytes] { serve(*o, registry, max_input_bytes); });
 }
 

@@ -414,6 +414,17 @@ Response Api::create_game(const Json& body, const std::string& client) {
 Response Api::persist_new(const std::string& id, Slot& slot, Json extra) {
   const Match& m = *slot.match;
   if (store_) {
+    {
+      std::lock_guard lock(expiry_mutex_);
+      if (std::chrono::steady_clock::now() >= next_expiry_) {
+        next_expiry_ = std::chrono::steady_clock::now() + std::chrono::hours(24);
+        try {
+          store_->expire();
+        } catch (const StoreError&) {
+          // A store that cannot delete now tries again tomorrow.
+        }
+      }
+    }
     StoredGame g;
     g.id = id;
     g.system = m.game().system();

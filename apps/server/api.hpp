@@ -269,6 +269,10 @@ class Api {
   std::mutex budget_mutex_;
   std::map<std::string, Budget> budgets_;
   std::shared_ptr<GameStore> store_;
+  // When the store next deletes the games its expiry policy says (checked
+  // as games are made: StoreOptions::keep_days, once a day).
+  std::mutex expiry_mutex_;
+  std::chrono::steady_clock::time_point next_expiry_ = std::chrono::steady_clock::now() + std::chrono::hours(24);
   // Live-update streams, by game id. A slot's mutex may be taken before
   // this one, never the other way round.
   mutable std::mutex channels_mutex_;

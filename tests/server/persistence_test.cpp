@@ -1,0 +1,212 @@
+// Games kept on disk (docs/api.md, "What the games may take"; game_store.hpp):
+// every answered change survives the server, a restarted server serves every
+// game again with its seats, its redo and its version, a game pushed out of
+// memory comes back from disk, and a store that cannot write refuses the
+// change with 503 while the game stays as it was last kept.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "api.hpp"
+#include "http_server.hpp"
+#include "referee/games/builtin.hpp"
+
+namespace referee::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "referee-store-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+std::unique_ptr<Api> open_api(const fs::path& dir, Limits limits = {}, StoreOptions options = {}) {
+  return std::make_unique<Api>(builtin_games(), bundled_battle_list(builtin_games()), limits, random_game_id,
+                               std::shared_ptr<GameStore>(GameStore::open((dir / "data").string(), options)));
+}
+
+Response send(Api& api, const std::string& method, const std::string& path, const Json& body, const std::string& seat = "",
+              const std::string& invite = "") {
+  Request r{method, path, body.is_null() ? "" : body.dump(), "127.0.0.1"};
+  r.seat = seat;
+  r.invite = invite;
+  return api.handle(r);
+}
+
+Json json_of(const Response& r, int status) {
+  EXPECT_EQ(r.status, status) << r.body.substr(0, 400);
+  return Json::parse(r.body);
+}
+
+const Json kOrder = {{"type", "order"}, {"character", "emp-general"}, {"unit", "emp-halberd-1"}};
+const Json kEndPhase = {{"type", "end_phase"}};
+
+TEST(ServerStore, AGameOutlivesItsServerWithItsSeatsAndItsVersion) {
+  TempDir dir;
+  std::string base, a, b, invite, log_before;
+  Json before;
+  {
+    auto api = open_api(dir.path);
+    const Json g = json_of(send(*api, "POST", "/api/games", {{"seats", {0}}, {"seed", 11}}), 201);
+    base = "/api/games/" + g["id"].get<std::string>();
+    a = g["seat_tokens"][0]["token"];
+    invite = g["invitations"][0]["token"];
+    b = json_of(send(*api, "POST", base + "/join", Json::object(), "", invite), 200)["seat_tokens"][0]["token"];
+    ASSERT_EQ(json_of(send(*api, "POST", base + "/apply", {{"action", kOrder}}, a), 200)["rolls"].size(), 2u);
+    json_of(send(*api, "POST", base + "/apply", {{"action", kEndPhase}}, a), 200);
+    before = json_of(send(*api, "GET", base, nullptr, a), 200);
+    log_before = send(*api, "GET", base + "/log", nullptr).body;
+    ASSERT_EQ(before["position"], 2);
+    ASSERT_EQ(before["version"], 3);
+  }
+  // A new server on the same directory.
+  auto api = open_api(dir.path);
+  EXPECT_EQ(api->game_count(), 0u);
+  const Json after = json_of(send(*api, "GET", base, nullptr, a), 200);
+  EXPECT_EQ(after["state"], before["state"]);
+  EXPECT_EQ(after["position"], 2);
+  EXPECT_EQ(after["version"], 3);
+  EXPECT_EQ(after["you"], Json::array({0}));
+  EXPECT_EQ(after["seats"][1]["held"], true);
+  EXPECT_EQ(send(*api, "GET", base + "/log", nullptr).body, log_before);
+  // The seats hold: B acts for the Orcs only, the invitation stays used.
+  EXPECT_EQ(json_of(send(*api, "GET", base, nullptr, b), 200)["you"], Json::array({1}));
+  EXPECT_EQ(send(*api, "POST", base + "/join", Json::object(), "", invite).status, 409);
+  EXPECT_EQ(send(*api, "POST", base + "/apply", {{"action", kEndPhase}}, b).status, 403);
+  // The game plays on from where it was, and its version goes on.
+  const Json next = json_of(send(*api, "POST", base + "/apply", {{"action", before["legal_actions"][0]}}, a), 200);
+  EXPECT_EQ(next["game"]["position"], 3);
+  EXPECT_EQ(next["game"]["version"], 4);
+}
+
+// The log a restarted server serves is the log the first one answered,
+// entry for entry, rolls included, and nothing twice.
+TEST(ServerStore, TheStoredLogIsWhatThePlayersWereTold) {
+  TempDir dir;
+  std::string base, seat;
+  std::vector<Json> told;
+  {
+    auto api = open_api(dir.path);
+    const Json g = json_of(send(*api, "POST", "/api/games", {{"battle", "warmaster/pitched-battle"}, {"opponent_sides", {1}}}), 201);
+    base = "/api/games/" + g["id"].get<std::string>();
+    seat = g["seat_tokens"][0]["token"];
+    for (int i = 0; i < 6; ++i) {
+      const Json view = json_of(send(*api, "GET", base, nullptr, seat), 200);
+      const Json out = view["current_player"] == 1
+                           ? json_of(send(*api, "POST", base + "/opponent", {{"until", "action"}}, seat), 200)
+                           : json_of(send(*api, "POST", base + "/apply", {{"action", view["legal_actions"].back()}}, seat), 200);
+      for (const Json& e : out["entries"]) told.push_back(e);
+    }
+  }
+  auto api = open_api(dir.path);
+  const Json stored = json_of(send(*api, "GET", base + "/entries/0", nullptr), 200);
+  ASSERT_EQ(stored["entries"].size(), told.size());
+  for (std::size_t k = 0; k < told.size(); ++k) EXPECT_EQ(stored["entries"][k], told[k]) << k;
+}
+
+TEST(ServerStore, UndoneEntriesStayRedoableAcrossARestart) {
+  TempDir dir;
+  std::string base, both;
+  {
+    auto api = open_api(dir.path);
+    const Json g = json_of(send(*api, "POST", "/api/games", Json::object()), 201);
+    base = "/api/games/" + g["id"].get<std::string>();
+    both = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
+    json_of(send(*api, "POST", base + "/apply", {{"action", kOrder}}, both), 200);
+    json_of(send(*api, "POST", base + "/apply", {{"action", kEndPhase}}, both), 200);
+    EXPECT_EQ(json_of(send(*api, "POST", base + "/undo", Json::object(), both), 200)["position"], 1);
+  }
+  {
+    auto api = open_api(dir.path);
+    const Json g = json_of(send(*api, "GET", base, nullptr), 200);
+    EXPECT_EQ(g["position"], 1);
+    EXPECT_EQ(g["can_redo"], true);
+    EXPECT_EQ(json_of(send(*api, "POST", base + "/redo", Json::object(), both), 200)["position"], 2);
+    json_of(send(*api, "POST", base + "/undo", Json::object(), both), 200);
+    // Playing after an undo drops what was undone, on disk too.
+    json_of(send(*api, "POST", base + "/undo", Json::object(), both), 200);
+    json_of(send(*api, "POST", base + "/apply", {{"action", kEndPhase}}, both), 200);
+  }
+  auto api = open_api(dir.path);
+  const Json g = json_of(send(*api, "GET", base, nullptr), 200);
+  EXPECT_EQ(g["position"], 1);
+  EXPECT_EQ(g["history_size"], 2);
+  EXPECT_EQ(g["can_redo"], false);
+}
+
+TEST(ServerStore, AGamePushedOutOfMemoryComesBackFromDisk) {
+  TempDir dir;
+  Limits limits;
+  limits.max_games = 2;
+  auto api = open_api(dir.path, limits);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) ids.push_back(json_of(send(*api, "POST", "/api/games", {{"seed", i}}), 201)["id"]);
+  EXPECT_EQ(api->game_count(), 2u);
+  for (const std::string& id : ids) EXPECT_EQ(json_of(send(*api, "GET", "/api/games/" + id, nullptr), 200)["dice"]["seed"],
+                                              static_cast<int>(&id - ids.data()));
+  EXPECT_LE(api->game_count(), 2u);
+  // Deleted is gone, from disk too.
+  const Json g = json_of(send(*api, "POST", "/api/games", Json::object()), 201);
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  EXPECT_EQ(send(*api, "DELETE", base, nullptr, g["seat_tokens"][0]["token"]).status, 200);
+  EXPECT_EQ(send(*api, "GET", base, nullptr).status, 404);
+  auto again = open_api(dir.path);
+  EXPECT_EQ(send(*again, "GET", base, nullptr).status, 404);
+  EXPECT_EQ(send(*again, "GET", "/api/games/" + ids[0], nullptr).status, 200);
+}
+
+// A store that cannot take the change (here: full, --data-max-mb) refuses it
+// with 503 naming `data`; the game stays as last kept, on disk and in what
+// the server answers next, and nobody is told of a change that was not kept.
+TEST(ServerStore, AFullStoreRefusesTheChangeAndKeepsTheLastGoodState) {
+  TempDir dir;
+  {
+    auto probe = GameStore::open((dir.path / "data").string());
+  }
+  const std::uint64_t size = fs::file_size(dir.path / "data" / "games.sqlite3");
+  StoreOptions tight;
+  tight.max_bytes = size + 16 * 4096;
+  auto api = open_api(dir.path, {}, tight);
+  const Json g = json_of(send(*api, "POST", "/api/games", Json::object()), 201);
+  const std::string base = "/api/games/" + g["id"].get<std::string>();
+  const std::string both = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
+  Response watcher = send(*api, "GET", base + "/events", nullptr);
+  ASSERT_TRUE(watcher.stream);
+  watcher.stream->take();
+  Json last_good;
+  Response r;
+  int answered = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const Json view = json_of(send(*api, "GET", base, nullptr), 200);
+    if (view["terminal"].get<bool>()) break;
+    r = send(*api, "POST", base + "/apply", {{"action", view["legal_actions"][0]}}, both);
+    if (r.status != 200) break;
+    ++answered;
+    last_good = Json::parse(r.body)["game"];
+  }
+  ASSERT_EQ(r.status, 503) << "the store never filled";
+  ASSERT_GT(answered, 0);
+  const Json e = Json::parse(r.body);
+  EXPECT_EQ(e["error"]["field"], "data");
+  EXPECT_NE(e["error"]["problem"].get<std::string>().find("full"), std::string::npos) << e;
+  EXPECT_EQ(r.retry_after, 60);
+  const Json now = json_of(send(*api, "GET", base, nullptr), 200);
+  EXPECT_EQ(now["position"], last_good["position"]);
+  EXPECT_EQ(now["state"], last_good["state"]);
+  // Viewers heard of every kept change and of nothing else.
+  const std::string events = watcher.stream->take();
+  EXPECT_NE(events.find("id: " + std::to_string(answered) + "\n"), std::string::npos);
+  EXPECT_EQ(events.find("id: " + std::to_string(answered + 1) + "\n"), std::string::npos);
+  auto again = open_api(dir.path);
+  EXPECT_EQ(json_of(send(*again, "GET", base, nullptr), 200)["position"], last_good["position"]);
+}
+
+}  // namespace
+}  // namespace referee::server
