@@ -5,7 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { startServer, launch, screenshots, api } from './support.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, launch, screenshots, api, seatsOf } from './support.mjs';
 import { playAFriend } from './play-a-friend.mjs';
 import { playwrightDriver } from './whole-battle.mjs';
 
@@ -84,4 +87,57 @@ test('a board cut off from the server reconnects by itself and catches up with w
   assert.deepEqual(b.errors, []);
   await b.close();
   line.close();
+});
+
+test('the server killed (-9) mid-game and restarted on its data: both players\' boards reconnect by themselves and the game goes on', { timeout: 90000 }, async () => {
+  const data = mkdtempSync(path.join(os.tmpdir(), 'referee-web-restart-'));
+  let own = await startServer([], process.env.REFEREE, { data });
+  const port = new URL(own.url).port;
+  try {
+    // A friend game made through the API: A holds the Empire; B joins the Orcs by the invitation.
+    const game = await api(own, 'POST', 'games', { battle: 'warmaster/pitched-battle', seed: 1, seats: [0], opponent_sides: [] });
+    const joined = await (await fetch(`${own.url}api/games/${game.id}/join`, { method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Referee-Invite': game.invitations[0].token }, body: '{}' })).json();
+    const seat = (tokens) => async (page) => page.addInitScript(([id, t]) => localStorage.setItem(`referee.seats.${id}`, JSON.stringify(t)), [game.id, tokens]);
+    const open = async (tokens) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await seat(tokens)(page);
+      await page.goto(`${own.url}#${game.id}`);
+      await page.waitForSelector('#wm-svg polygon.stand');
+      return { d: playwrightDriver(page), page, context, errors };
+    };
+    const a = await open(seatsOf(game.id));
+    const b = await open(joined.seat_tokens);
+    const live = (p, state, timeout = 10000) => p.d.until((s) => document.getElementById('live-state')?.dataset.state === s, state, timeout);
+    for (const p of [a, b]) await live(p, 'on');
+    // A orders the Halberdiers (acknowledged), and B sees it.
+    await a.page.click('polygon.stand[data-unit="emp-halberd-2"][data-stand="1"]');
+    await a.page.click('#give-order');
+    await a.d.until(() => document.querySelectorAll('#log-list li').length === 1);
+    await b.d.until(() => document.querySelectorAll('#log-list li').length === 1, undefined, 5000);
+    // The server killed; both boards say they are reconnecting; a server on the same port and data.
+    own.proc.kill('SIGKILL');
+    for (const p of [a, b]) await live(p, 'reconnecting');
+    own = await startServer([], process.env.REFEREE, { port, data });
+    for (const p of [a, b]) await live(p, 'on');
+    // The order survived, and the game goes on: A ends the orders, B sees it.
+    assert.equal((await api(own, 'GET', `games/${game.id}`)).position, 1);
+    await a.page.focus('#next-phase');
+    await a.page.keyboard.press('n');
+    await a.d.until(() => document.querySelectorAll('#log-list li').length === 2 || document.getElementById('confirm-yes'));
+    if (await a.page.locator('#confirm-yes').count()) await a.page.click('#confirm-yes');
+    await a.d.until(() => document.querySelectorAll('#log-list li').length === 2);
+    await b.d.until(() => document.querySelectorAll('#log-list li').length === 2, undefined, 5000);
+    const view = await api(own, 'GET', `games/${game.id}`);
+    assert.equal(view.position, 2);
+    assert.equal(await b.d.read(() => document.getElementById('turn-line').textContent), `Turn 1 · Empire of Hochland · ${view.phase}`);
+    for (const p of [a, b]) assert.deepEqual(p.errors, []);
+    for (const p of [a, b]) await p.context.close();
+  } finally {
+    own.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
 });
