@@ -141,3 +141,27 @@ test('the server killed (-9) mid-game and restarted on its data: both players\' 
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test('an action refused because the game had moved on (a board that missed an update) says so and catches up', { timeout: 60000 }, async () => {
+  const game = await api(server, 'POST', 'games', { battle: 'warmaster/pitched-battle', seed: 1 });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // This board holds the seats but hears no live update (its stream refused).
+  await page.route('**/events', (route) => route.abort());
+  await page.addInitScript(([id, t]) => localStorage.setItem(`referee.seats.${id}`, JSON.stringify(t)), [game.id, seatsOf(game.id)]);
+  await page.goto(`${server.url}#${game.id}`);
+  await page.waitForSelector('#next-phase');
+  // The orders are ended elsewhere (the same player's other browser, here the API).
+  await api(server, 'POST', `games/${game.id}/apply`, { action: { type: 'end_orders' } });
+  // This board, still at the orders, ends them too: refused, and it catches up.
+  await page.click('#next-phase');
+  await page.waitForSelector('#moved-on');
+  assert.match(await page.textContent('#moved-on'), /The game had moved on before it reached the server/);
+  const view = await api(server, 'GET', `games/${game.id}`);
+  assert.equal(await page.textContent('#turn-line'), `Turn 1 · Empire of Hochland · ${view.phase}`);
+  assert.equal(await page.locator('#log-list li').count(), view.position);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
