@@ -81,9 +81,9 @@ async function join(id, side, token) {
     return;
   }
   show(out.game);
-  await refresh(false);
   const name = out.game.players[out.side] ?? `side ${out.side}`;
   ctx.message(el('div', { class: 'legal', id: 'joined', role: 'status' }, `You joined the game: you play ${name}.`));
+  await refresh(false);
 }
 
 // Opens what the address names, when it names an invitation, a game to

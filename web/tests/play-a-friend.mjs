@@ -139,6 +139,7 @@ export async function playAFriend({ person, server, shots, prefix = 'friend' }) 
   b.r = reader(b.d);
   await b.d.waitFor('#wm-svg polygon.stand');
   await b.d.until((id) => location.hash === `#${id}`, id);
+  await b.d.waitFor('#joined');
   assert.match(await b.r.text('#joined'), /You joined the game: you play Orcs of the Red Fang/);
   assert.equal(await b.r.whoseTurn(), 'waiting');
   assert.match(await b.r.text('#whose-turn'), /Waiting for Empire of Hochland's player/);
