@@ -5,31 +5,22 @@
 // change with 503 while the game stays as it was last kept.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 
 #include "api.hpp"
+#include "support/temp_dir.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
 
 namespace referee::server {
-namespace {
+namespace persistence_test {
 
 namespace fs = std::filesystem;
+using test_support::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "referee-store-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-std::unique_ptr<Api> open_api(const fs::path& dir, Limits limits = {}, StoreOptions options = {}) {
+std::unique_ptr<Api> open_api(const TempDir& dir, Limits limits = {}, StoreOptions options = {}) {
   return std::make_unique<Api>(builtin_games(), bundled_battle_list(builtin_games()), limits, random_game_id,
-                               std::shared_ptr<GameStore>(GameStore::open((dir / "data").string(), options)));
+                               std::shared_ptr<GameStore>(GameStore::open(dir / "data", options)));
 }
 
 Response send(Api& api, const std::string& method, const std::string& path, const Json& body, const std::string& seat = "",
@@ -53,7 +44,7 @@ TEST(ServerStore, AGameOutlivesItsServerWithItsSeatsAndItsVersion) {
   std::string base, a, b, invite, log_before;
   Json before;
   {
-    auto api = open_api(dir.path);
+    auto api = open_api(dir);
     const Json g = json_of(send(*api, "POST", "/api/games", {{"seats", {0}}, {"seed", 11}}), 201);
     base = "/api/games/" + g["id"].get<std::string>();
     a = g["seat_tokens"][0]["token"];
@@ -67,7 +58,7 @@ TEST(ServerStore, AGameOutlivesItsServerWithItsSeatsAndItsVersion) {
     ASSERT_EQ(before["version"], 3);
   }
   // A new server on the same directory.
-  auto api = open_api(dir.path);
+  auto api = open_api(dir);
   EXPECT_EQ(api->game_count(), 0u);
   const Json after = json_of(send(*api, "GET", base, nullptr, a), 200);
   EXPECT_EQ(after["state"], before["state"]);
@@ -93,7 +84,7 @@ TEST(ServerStore, TheStoredLogIsWhatThePlayersWereTold) {
   std::string base, seat;
   std::vector<Json> told;
   {
-    auto api = open_api(dir.path);
+    auto api = open_api(dir);
     const Json g = json_of(send(*api, "POST", "/api/games", {{"battle", "warmaster/pitched-battle"}, {"opponent_sides", {1}}}), 201);
     base = "/api/games/" + g["id"].get<std::string>();
     seat = g["seat_tokens"][0]["token"];
@@ -105,7 +96,7 @@ TEST(ServerStore, TheStoredLogIsWhatThePlayersWereTold) {
       for (const Json& e : out["entries"]) told.push_back(e);
     }
   }
-  auto api = open_api(dir.path);
+  auto api = open_api(dir);
   const Json stored = json_of(send(*api, "GET", base + "/entries/0", nullptr), 200);
   ASSERT_EQ(stored["entries"].size(), told.size());
   for (std::size_t k = 0; k < told.size(); ++k) EXPECT_EQ(stored["entries"][k], told[k]) << k;
@@ -115,7 +106,7 @@ TEST(ServerStore, UndoneEntriesStayRedoableAcrossARestart) {
   TempDir dir;
   std::string base, both;
   {
-    auto api = open_api(dir.path);
+    auto api = open_api(dir);
     const Json g = json_of(send(*api, "POST", "/api/games", Json::object()), 201);
     base = "/api/games/" + g["id"].get<std::string>();
     both = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
@@ -124,7 +115,7 @@ TEST(ServerStore, UndoneEntriesStayRedoableAcrossARestart) {
     EXPECT_EQ(json_of(send(*api, "POST", base + "/undo", Json::object(), both), 200)["position"], 1);
   }
   {
-    auto api = open_api(dir.path);
+    auto api = open_api(dir);
     const Json g = json_of(send(*api, "GET", base, nullptr), 200);
     EXPECT_EQ(g["position"], 1);
     EXPECT_EQ(g["can_redo"], true);
@@ -134,7 +125,7 @@ TEST(ServerStore, UndoneEntriesStayRedoableAcrossARestart) {
     json_of(send(*api, "POST", base + "/undo", Json::object(), both), 200);
     json_of(send(*api, "POST", base + "/apply", {{"action", kEndPhase}}, both), 200);
   }
-  auto api = open_api(dir.path);
+  auto api = open_api(dir);
   const Json g = json_of(send(*api, "GET", base, nullptr), 200);
   EXPECT_EQ(g["position"], 1);
   EXPECT_EQ(g["history_size"], 2);
@@ -145,7 +136,7 @@ TEST(ServerStore, AGamePushedOutOfMemoryComesBackFromDisk) {
   TempDir dir;
   Limits limits;
   limits.max_games = 2;
-  auto api = open_api(dir.path, limits);
+  auto api = open_api(dir, limits);
   std::vector<std::string> ids;
   for (int i = 0; i < 4; ++i) ids.push_back(json_of(send(*api, "POST", "/api/games", {{"seed", i}}), 201)["id"]);
   EXPECT_EQ(api->game_count(), 2u);
@@ -157,7 +148,7 @@ TEST(ServerStore, AGamePushedOutOfMemoryComesBackFromDisk) {
   const std::string base = "/api/games/" + g["id"].get<std::string>();
   EXPECT_EQ(send(*api, "DELETE", base, nullptr, g["seat_tokens"][0]["token"]).status, 200);
   EXPECT_EQ(send(*api, "GET", base, nullptr).status, 404);
-  auto again = open_api(dir.path);
+  auto again = open_api(dir);
   EXPECT_EQ(send(*again, "GET", base, nullptr).status, 404);
   EXPECT_EQ(send(*again, "GET", "/api/games/" + ids[0], nullptr).status, 200);
 }
@@ -168,12 +159,12 @@ TEST(ServerStore, AGamePushedOutOfMemoryComesBackFromDisk) {
 TEST(ServerStore, AFullStoreRefusesTheChangeAndKeepsTheLastGoodState) {
   TempDir dir;
   {
-    auto probe = GameStore::open((dir.path / "data").string());
+    auto probe = GameStore::open(dir / "data");
   }
-  const std::uint64_t size = fs::file_size(dir.path / "data" / "games.sqlite3");
+  const std::uint64_t size = fs::file_size(fs::path(dir / "data") / "games.sqlite3");
   StoreOptions tight;
   tight.max_bytes = size + 16 * 4096;
-  auto api = open_api(dir.path, {}, tight);
+  auto api = open_api(dir, {}, tight);
   const Json g = json_of(send(*api, "POST", "/api/games", Json::object()), 201);
   const std::string base = "/api/games/" + g["id"].get<std::string>();
   const std::string both = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
@@ -204,9 +195,9 @@ TEST(ServerStore, AFullStoreRefusesTheChangeAndKeepsTheLastGoodState) {
   const std::string events = watcher.stream->take();
   EXPECT_NE(events.find("id: " + std::to_string(answered) + "\n"), std::string::npos);
   EXPECT_EQ(events.find("id: " + std::to_string(answered + 1) + "\n"), std::string::npos);
-  auto again = open_api(dir.path);
+  auto again = open_api(dir);
   EXPECT_EQ(json_of(send(*again, "GET", base, nullptr), 200)["position"], last_good["position"]);
 }
 
-}  // namespace
+}  // namespace persistence_test
 }  // namespace referee::server

@@ -11,7 +11,7 @@
 #include "referee/games/builtin.hpp"
 
 namespace referee::server {
-namespace {
+namespace seats_test {
 
 Api make_api(Limits limits = {}) { return Api(builtin_games(), bundled_battle_list(builtin_games()), limits); }
 
@@ -290,5 +290,5 @@ TEST(ServerSeats, StreamsAreBounded) {
   EXPECT_EQ(send(api, "GET", base + "/events", nullptr).status, 200);
 }
 
-}  // namespace
+}  // namespace seats_test
 }  // namespace referee::server
