@@ -23,6 +23,8 @@ struct ServeOptions {
   std::string system;
   std::string host = "127.0.0.1";
   std::vector<std::string> allow_hosts;
+  std::string tls_cert;  // with tls_key: HTTPS
+  std::string tls_key;
   int port = 8080;
   std::size_t max_games = 500;
   std::size_t max_body = 1 << 20;
@@ -62,10 +64,17 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   server::Api api(registry, std::move(battles), limits, server::random_game_id, store);
   server::HttpServer http(api);
   for (const std::string& name : o.allow_hosts) http.allow_host(name);
+  const bool https = !o.tls_cert.empty();
+  if (https) {
+    std::string problem;
+    bool key_at_fault = false;
+    if (!http.use_tls(o.tls_cert, o.tls_key, &problem, &key_at_fault))
+      throw InputError(key_at_fault ? "--tls-key" : "--tls-cert", problem);
+  }
   const int port = http.bind(o.host, o.port);
   if (port < 0) throw InputError("--port", fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", o.host, o.port));
   const bool v6 = o.host.find(':') != std::string::npos;
-  std::cout << fmt::format("referee: the web board is at http://{}:{}/ (Ctrl-C stops it)\n",
+  std::cout << fmt::format("referee: the web board is at {}://{}:{}/ (Ctrl-C stops it)\n", https ? "https" : "http",
                            v6 ? "[" + o.host + "]" : o.host, port)
             << std::flush;
   if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
@@ -97,6 +106,12 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
       ->check([](const std::string& v) {
         return v.empty() || v.find_first_of(" /\t@?#") != std::string::npos ? "expected a host name or address" : "";
       });
+  auto* cert = cmd->add_option("--tls-cert", o->tls_cert,
+                               "Serve HTTPS with this certificate chain (a PEM file, e.g. Let's Encrypt's fullchain.pem); "
+                               "needs --tls-key (docs/deploy.md)");
+  auto* key = cmd->add_option("--tls-key", o->tls_key, "The private key (a PEM file) of --tls-cert's certificate");
+  cert->needs(key);
+  key->needs(cert);
   cmd->add_option("--port", o->port, "Port (default 8080; 0 picks a free one)")->check(CLI::Range(0, 65535));
   cmd->add_option("--max-games", o->max_games, "Games kept in memory; the least recently used goes first (default 500)")
       ->check(CLI::Range(1, 100000));

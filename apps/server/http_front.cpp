@@ -201,6 +201,14 @@ bool Audience::admits(std::string_view host) const {
   return any_address && (is_ipv4(*name) || is_bracketed_ipv6(*name));
 }
 
+bool Audience::own_origin(std::string_view origin, std::string_view host) const {
+  const auto scheme_is = [&](std::string_view scheme) {
+    return origin.size() == scheme.size() + host.size() && iequals(origin.substr(0, scheme.size()), scheme) &&
+           iequals(origin.substr(scheme.size()), host);
+  };
+  return scheme_is("https://") || (!tls && scheme_is("http://"));
+}
+
 FrontEnd::FrontEnd(Api& api, Audience audience, HttpLimits limits)
     : api_(api), audience_(std::move(audience)), limits_(limits) {}
 
@@ -444,7 +452,7 @@ bool HttpConnection::check_head() {
   if (as != "GET") {
     // Changes come only from this server's own pages, or from no page.
     if (msg.count(http::field::origin) > 1) return no(403, "Origin", "given more than once");
-    if (msg.count(http::field::origin) == 1 && !iequals(trim(sv(msg[http::field::origin])), "http://" + host))
+    if (msg.count(http::field::origin) == 1 && !front_.audience().own_origin(trim(sv(msg[http::field::origin])), host))
       return no(403, "Origin", "a request from another site (" + std::string(sv(msg[http::field::origin])) +
                                    ") may not change anything here");
     const auto site = msg.find("Sec-Fetch-Site");

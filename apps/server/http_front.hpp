@@ -65,10 +65,18 @@ struct HttpLimits {
 struct Audience {
   std::vector<std::string> hosts;  // lower case; IPv6 addresses in brackets: "[::1]"
   bool any_address = false;        // listening on every address: any IP address is this server
+  // Serving HTTPS itself (--tls-cert): this server's pages are https:// only.
+  // Without it, a page may be http:// (direct) or https:// (through a proxy
+  // that ends TLS: docs/deploy.md); only a holder of the name's certificate
+  // can serve the latter.
+  bool tls = false;
   // Loopback names, `listen_host` (the --host address; 0.0.0.0 or :: sets
   // any_address) and `allowed` (--allow-host names).
   static Audience for_host(const std::string& listen_host, const std::vector<std::string>& allowed = {});
   bool admits(std::string_view host) const;  // a Host value, with or without its port
+  // An Origin value names a page of this server reached as `host` (the
+  // request's Host).
+  bool own_origin(std::string_view origin, std::string_view host) const;
 };
 
 class FrontEnd {

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -13,10 +16,14 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/write.hpp>
 #include <fmt/format.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include "embedded_files.hpp"
 #include "referee/core/errors.hpp"
@@ -86,6 +93,7 @@ struct HttpServer::Impl {
   Api& api;
   HttpLimits limits;
   std::vector<std::string> allowed;
+  std::unique_ptr<asio::ssl::context> tls;  // HTTPS (use_tls)
   std::unique_ptr<FrontEnd> front;
   asio::io_context io{1};
   tcp::acceptor acceptor{io};
@@ -116,6 +124,7 @@ struct HttpServer::Impl {
 struct Session : std::enable_shared_from_this<Session> {
   HttpServer::Impl& srv;
   tcp::socket sock;
+  std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls;  // over sock, when serving HTTPS
   asio::steady_timer timer;
   HttpConnection conn;
   std::array<char, 8192> buf{};
@@ -126,7 +135,50 @@ struct Session : std::enable_shared_from_this<Session> {
   std::size_t drained = 0;
 
   Session(HttpServer::Impl& s, tcp::socket socket, std::string client)
-      : srv(s), sock(std::move(socket)), timer(s.io), conn(*s.front, std::move(client)) {}
+      : srv(s), sock(std::move(socket)), timer(s.io), conn(*s.front, std::move(client)) {
+    if (srv.tls) tls = std::make_unique<asio::ssl::stream<tcp::socket&>>(sock, *srv.tls);
+  }
+
+  // The socket's I/O, through TLS when serving HTTPS.
+  template <class Handler>
+  void read_some(asio::mutable_buffer b, Handler&& h) {
+    if (tls) return tls->async_read_some(b, std::forward<Handler>(h));
+    sock.async_read_some(b, std::forward<Handler>(h));
+  }
+  template <class Handler>
+  void write(asio::const_buffer b, Handler&& h) {
+    if (tls) return asio::async_write(*tls, b, std::forward<Handler>(h));
+    asio::async_write(sock, b, std::forward<Handler>(h));
+  }
+  // Stops sending. Over TLS too this is the TCP half-close, without a
+  // close_notify: every answer is framed by its Content-Length.
+  void shutdown_send() {
+    boost::system::error_code ignored;
+    sock.shutdown(tcp::socket::shutdown_send, ignored);
+  }
+  void close_socket() {
+    boost::system::error_code ignored;
+    sock.close(ignored);
+  }
+
+  // The first step: the TLS handshake, when serving HTTPS, within the
+  // header's deadline (a client that fails it is closed), then requests.
+  // A handshake counts as a header being read: one that has waited long
+  // enough may make room for a new connection (evictable).
+  void start() {
+    if (!tls) return drive();
+    armed = HttpConnection::Phase::header;
+    phase_start = Clock::now();
+    timer.expires_after(seconds(srv.limits.header_seconds));
+    timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (!ec && !self->closed) self->close_socket();
+    });
+    tls->async_handshake(asio::ssl::stream_base::server, [self = shared_from_this()](boost::system::error_code ec) {
+      if (self->closed) return;
+      if (ec) return self->do_close(false);
+      self->drive();
+    });
+  }
 
   bool evictable(Clock::time_point now) const {
     using P = HttpConnection::Phase;
@@ -191,7 +243,7 @@ struct Session : std::enable_shared_from_this<Session> {
     }
     if (stream_reading) return;
     stream_reading = true;
-    sock.async_read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+    read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
       self->stream_reading = false;
       if (self->closed) return;
       if (self->timed_out) {
@@ -205,7 +257,7 @@ struct Session : std::enable_shared_from_this<Session> {
 
   void do_read() {
     const std::size_t n = std::min(buf.size(), conn.room());
-    sock.async_read_some(asio::buffer(buf.data(), n), [self = shared_from_this()](boost::system::error_code ec, std::size_t got) {
+    read_some(asio::buffer(buf.data(), n), [self = shared_from_this()](boost::system::error_code ec, std::size_t got) {
       if (self->closed) return;
       if (self->timed_out) {
         self->timed_out = false;
@@ -223,7 +275,7 @@ struct Session : std::enable_shared_from_this<Session> {
   void do_write() {
     if (writing) return;
     writing = true;
-    asio::async_write(sock, asio::buffer(conn.output()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+    write(asio::buffer(conn.output()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
       self->writing = false;
       if (self->closed) return;
       if (ec || self->timed_out) return self->do_close(false);
@@ -258,28 +310,23 @@ struct Session : std::enable_shared_from_this<Session> {
     if (closed) return;
     closed = true;
     srv.closed(this);
-    boost::system::error_code ignored;
     if (!linger) {
       timer.cancel();
-      sock.close(ignored);
+      close_socket();
       return;
     }
-    sock.shutdown(tcp::socket::shutdown_send, ignored);
+    shutdown_send();
     timer.expires_after(std::chrono::seconds(2));
-    timer.async_wait([self = shared_from_this()](boost::system::error_code) {
-      boost::system::error_code ignored2;
-      self->sock.close(ignored2);
-    });
+    timer.async_wait([self = shared_from_this()](boost::system::error_code) { self->close_socket(); });
     drain();
   }
 
   void drain() {
-    sock.async_read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t got) {
+    read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t got) {
       self->drained += got;
       if (!ec && self->drained < (std::size_t{4} << 20)) return self->drain();
       self->timer.cancel();
-      boost::system::error_code ignored;
-      self->sock.close(ignored);
+      self->close_socket();
     });
   }
 };
@@ -337,7 +384,7 @@ void HttpServer::Impl::do_accept() {
     auto session = std::make_shared<Session>(*this, std::move(sock), e ? std::string("?") : address.to_string());
     sessions.insert(session.get());
     open = sessions.size();
-    session->drive();
+    session->start();
     do_accept();
   });
 }
@@ -348,9 +395,64 @@ HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::allow_host(const std::string& name) { impl_->allowed.push_back(name); }
 
+namespace {
+
+// OpenSSL's reason for a failure, or `fallback`.
+std::string openssl_reason(const boost::system::error_code& ec, const std::string& fallback) {
+  ::ERR_clear_error();
+  return ec ? ec.message() : fallback;
+}
+
+// Why `path` cannot be read, or "".
+std::string unreadable(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fmt::format("cannot read {}: {}", path, std::strerror(errno));
+  char c;
+  if (!in.get(c)) return fmt::format("{} is empty or not a file", path);
+  return "";
+}
+
+}  // namespace
+
+bool HttpServer::use_tls(const std::string& cert_file, const std::string& key_file, std::string* error,
+                         bool* key_at_fault) {
+  const auto fail = [&](bool key, std::string why) {
+    if (error != nullptr) *error = std::move(why);
+    if (key_at_fault != nullptr) *key_at_fault = key;
+    return false;
+  };
+  if (std::string why = unreadable(cert_file); !why.empty()) return fail(false, why);
+  if (std::string why = unreadable(key_file); !why.empty()) return fail(true, why);
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1 |
+                   asio::ssl::context::single_dh_use | SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
+                   SSL_OP_CIPHER_SERVER_PREFERENCE);
+  ::SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  // TLS 1.2: forward-secret AEAD suites only (TLS 1.3's are OpenSSL's default).
+  ::SSL_CTX_set_cipher_list(ctx->native_handle(),
+                            "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+                            "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305");
+  ::ERR_clear_error();
+  boost::system::error_code ec;
+  ctx->use_certificate_chain_file(cert_file, ec);
+  if (ec) return fail(false, fmt::format("{} is not a PEM certificate ({})", cert_file, openssl_reason(ec, "")));
+  ctx->use_private_key_file(key_file, asio::ssl::context::pem, ec);
+  const bool mismatch = ec.category() == asio::error::get_ssl_category() &&
+                        ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == X509_R_KEY_VALUES_MISMATCH;
+  if ((ec && mismatch) || (!ec && ::SSL_CTX_check_private_key(ctx->native_handle()) != 1))
+    return fail(true, fmt::format("{} is not the key of the certificate {} ({})", key_file, cert_file,
+                                  openssl_reason(ec, "they do not match")));
+  if (ec) return fail(true, fmt::format("{} is not a PEM private key ({})", key_file, openssl_reason(ec, "")));
+  impl_->tls = std::move(ctx);
+  return true;
+}
+
 int HttpServer::bind(const std::string& host, int port) {
   Impl& m = *impl_;
-  m.front = std::make_unique<FrontEnd>(m.api, Audience::for_host(host, m.allowed), m.limits);
+  Audience audience = Audience::for_host(host, m.allowed);
+  audience.tls = m.tls != nullptr;
+  m.front = std::make_unique<FrontEnd>(m.api, std::move(audience), m.limits);
   // Every connection is a descriptor: take what the system allows, and
   // keep some for the rest of the process.
   rlimit fds{};

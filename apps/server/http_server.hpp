@@ -44,6 +44,13 @@ class HttpServer {
   // A name the server answers to besides loopback and the bound address
   // (--allow-host); before bind().
   void allow_host(const std::string& name);
+  // Serves HTTPS (TLS 1.2 or later) with this PEM certificate chain and its
+  // PEM private key; before bind(). False when they cannot be used, with why
+  // (naming the file) in *error and, in *key_at_fault, whether the key file
+  // (rather than the certificate) is the one at fault. Origin is then
+  // https://<Host> (Audience::tls).
+  bool use_tls(const std::string& cert_file, const std::string& key_file, std::string* error,
+               bool* key_at_fault = nullptr);
   // Binds host:port (port 0: any free port) and returns the port, or -1.
   int bind(const std::string& host, int port);
   // Serves until stop() (or SIGINT or SIGTERM when `on_signals`); returns

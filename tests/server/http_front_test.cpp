@@ -139,7 +139,8 @@ TEST_F(FrontTest, CrossSiteRequestsChangeNothing) {
   // JSON from another origin, or marked cross-site by the browser.
   EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://evil.example\r\n")).status, 403);
   EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://127.0.0.1:8081\r\n")).status, 403);
-  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: https://127.0.0.1:8080\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: https://127.0.0.1:8081\r\n")).status, 403);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: https://evil.example\r\n")).status, 403);
   EXPECT_EQ(one(post("/api/games", "{}", kJson + "Sec-Fetch-Site: cross-site\r\n")).status, 403);
   EXPECT_EQ(one(post("/api/games", "{}", kJson + "Sec-Fetch-Site: same-site\r\n")).status, 403);
   EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: http://127.0.0.1:8080\r\nOrigin: http://127.0.0.1:8080\r\n")).status, 403);
@@ -154,8 +155,30 @@ TEST_F(FrontTest, CrossSiteRequestsChangeNothing) {
   EXPECT_EQ(one(post("/api/games/import", log.body, "Content-Type: application/x-ndjson\r\n")).status, 201);
   EXPECT_EQ(one(post("/api/games/" + id + "/undo", "", seat_)).status, 409);  // a bare POST: no body, no type
   EXPECT_EQ(one("DELETE /api/games/" + id + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n" + seat_ + "\r\n").status, 200);
+  // Behind a proxy that ends TLS (docs/deploy.md) the board's page is
+  // https://<Host>: only the holder of the name's certificate serves that.
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: https://127.0.0.1:8080\r\n")).status, 201);
+  EXPECT_EQ(one(post("/api/games", "{}", kJson + "Origin: https://board.example\r\n", "board.example")).status, 201);
   // Reading is not changing: a GET needs no Origin check.
   EXPECT_EQ(one(get("/api/battles", "Origin: http://evil.example\r\n")).status, 200);
+}
+
+// Serving HTTPS itself, the server's pages are https:// only: an http://
+// page of its name and port is someone else's (a network in between).
+TEST(AudienceTest, OwnOriginIsHttpsWhenServingTls) {
+  Audience plain = Audience::for_host("127.0.0.1");
+  EXPECT_TRUE(plain.own_origin("http://127.0.0.1:8080", "127.0.0.1:8080"));
+  EXPECT_TRUE(plain.own_origin("HTTPS://127.0.0.1:8080", "127.0.0.1:8080"));
+  EXPECT_FALSE(plain.own_origin("https://127.0.0.1:8081", "127.0.0.1:8080"));
+  EXPECT_FALSE(plain.own_origin("ftp://127.0.0.1:8080", "127.0.0.1:8080"));
+  EXPECT_FALSE(plain.own_origin("https://127.0.0.1:8080/", "127.0.0.1:8080"));
+  EXPECT_FALSE(plain.own_origin("null", "127.0.0.1:8080"));
+  Audience tls = plain;
+  tls.tls = true;
+  EXPECT_TRUE(tls.own_origin("https://127.0.0.1:8443", "127.0.0.1:8443"));
+  EXPECT_TRUE(tls.own_origin("https://Club.Example.org", "club.example.org"));
+  EXPECT_FALSE(tls.own_origin("http://127.0.0.1:8443", "127.0.0.1:8443"));
+  EXPECT_FALSE(tls.own_origin("https://evil.example", "127.0.0.1:8443"));
 }
 
 TEST_F(FrontTest, EveryRouteAnswersOnlyItsMethodsWithAllow) {
