@@ -118,7 +118,8 @@ async function catchUpTo(s) {
   const from = ctx.game.version;
   const force = s.force;
   s.force = false;
-  try { await catchUp({ force }); } catch (e) {
+  let done;
+  try { done = await catchUp({ force }); } catch (e) {
     s.running = false;
     if (e?.status === 404 || e?.status === 403) { ctx.showError(e); return; }
     // The server out of reach for a moment (the stream reconnects too): again in a second.
@@ -126,6 +127,8 @@ async function catchUpTo(s) {
     setTimeout(() => catchUpTo(s), 1000);
     return;
   } finally { s.running = false; }
+  // An action of the board's own went out meanwhile: again once it is answered.
+  if (!done) { s.force ||= force; catchUpTo(s); return; }
   // Newer events came meanwhile: again, unless the view did not move on.
   if (stream === s && (s.force || ((ctx.game?.version ?? -1) < s.want && ctx.game?.version !== from))) catchUpTo(s);
 }

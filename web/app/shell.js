@@ -184,8 +184,10 @@ export const ctx = {
   // Requests in flight: the live updates wait until none is, so that they
   // never redraw the board under an action on its way (ctx.onQuiet).
   busy: 0,
+  posted: 0,  // requests made so far (a catch-up that saw one start gives way)
   async post(what, body) {
     ctx.busy += 1;
+    ctx.posted += 1;
     // onQuiet runs after the caller has taken the answer in (its view).
     try { return await api('POST', `games/${ctx.game.id}/${what}`, body); } finally { ctx.busy -= 1; if (!ctx.busy) setTimeout(() => { if (!ctx.busy) ctx.onQuiet?.(); }, 0); }
   },
@@ -584,24 +586,30 @@ function renderHowTo() {
 // their trails, as the built-in opponent's do), and says what was played.
 // A view no newer than the board's is left alone: nothing is drawn twice.
 // `force`: take the view whatever its version (a server restarted may
-// number its versions anew).
+// number its versions anew). False when a request of the board's own
+// started meanwhile (its answer may be in what was fetched): the caller
+// tries again once it is answered.
 export async function catchUp({ force = false } = {}) {
   const g0 = ctx.game;
-  if (!g0) return;
+  if (!g0) return true;
+  const posted = ctx.posted;
   const view = await api('GET', `games/${g0.id}`);
   const stale = () => ctx.game?.id !== view.id || (!force && (ctx.game.version ?? -1) >= (view.version ?? 0));
-  if (stale()) return;
+  if (ctx.posted !== posted) return false;
+  if (stale()) return true;
   const log = ctx.log, added = view.position - log.position;
   let fresh = [];
   if (log.game === view.id && added > 0 && added <= kLogShown) {
     const answer = await api('GET', `games/${view.id}/entries/${log.position}`);
-    if (stale() || ctx.log.position !== log.position) return;
+    if (ctx.posted !== posted) return false;
+    if (stale() || ctx.log.position !== log.position) return true;
     fresh = answer.entries.slice(0, added);
     keepEntries(fresh, view);
   }
   ctx.game = view;
   if (fresh.length) showOthers(fresh, g0.players[g0.current_player]);
   await refresh(false);
+  return true;
 }
 
 // What another player (or the built-in opponent at their board) played,

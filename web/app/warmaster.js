@@ -626,10 +626,11 @@ export function render(root, state, ctx) {
     ghosts.append(svg('text', { x: sx(to.x), y: sy(to.y) - 3, 'font-size': 2.4, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
       charge.legal ? `release to charge ${nameOf(charge.target, ctx)}` : `no charge on ${nameOf(charge.target, ctx)}`));
   }
-  // The rotate handle of the selected unit: drag it round to turn the unit.
+  // The rotate handle of the selected unit: drag it round to turn the unit
+  // (none while another player's side is to play: nothing can be dragged).
   const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
   const handle = svg('g', { class: 'rotate' });
-  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation) {
+  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation && mayAct()) {
     const poses = ui.drag && ui.drag.unit === one.id ? ui.drag.poses : one.stands;
     const [, d] = standSize(info.get(one.id) ?? {});
     const { c, h } = handleAt(poses, d);
