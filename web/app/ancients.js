@@ -4,7 +4,7 @@
 // can order light up (the `orders` query). Click a unit to see its
 // destinations (the `destinations` query) marked "can battle", "no battle"
 // or "must battle", and click one to move there.
-import { el, fill, registerBoard, turnKey } from './shell.js';
+import { el, fill, mayAct, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
@@ -112,7 +112,7 @@ export function render(root, state, ctx) {
   }
   s.append(legend);
   root.replaceChildren(s);
-  if (!ctx.replay && !ctx.game.terminal) attach(s, state, ctx);
+  if (!ctx.replay && !ctx.game.terminal && mayAct()) attach(s, state, ctx);
 }
 
 function attach(s, state, ctx) {
@@ -157,6 +157,8 @@ function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
   if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'ancients') return;
+  // Another player's turn, or watching: nothing to act with (the status says whose turn).
+  if (!mayAct()) { root.replaceChildren(); return; }
   const side = state.side;
   const hand = state.hands?.[side] ?? [];
   if (state.phase === 'play_card') {

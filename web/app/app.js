@@ -2,7 +2,9 @@
 // and loading the log, uploading a battle, and the replay. The boards are the
 // modules GET /api/systems names (each registers with shell.js); this file
 // and the shell name no system.
-import { api, ctx, el, refresh, setOpponentSides, showError, sidesForNewGame } from './shell.js';
+import { api, ApiError, ctx, el, refresh, seatTokens, setOpponentSides, showError, sidesForNewGame } from './shell.js';
+import { follow } from './live.js';
+import { invitationsOf, playAFriend, showInvitations } from './friend.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,11 +16,87 @@ function loadBoards(systems) {
 // A game opened (new, imported or uploaded): the message of the last one,
 // an error included, goes with it.
 function opened(game) {
-  ctx.game = game;
-  ctx.replay = null;
+  show(game);
   $('message').replaceChildren();
   $('opponent-panel')?.replaceChildren();
   location.hash = ctx.game.id;
+}
+
+// A game on the board, followed live; `watch`: as a spectator.
+function show(game, watch = false) {
+  ctx.game = game;
+  ctx.replay = null;
+  ctx.watching = watch ? game.id : null;
+  follow(game.id);
+}
+
+// The address of the game on the board.
+const address = () => (ctx.game ? (ctx.watching === ctx.game.id ? `#watch/${ctx.game.id}` : `#${ctx.game.id}`) : '');
+
+// No game on the board (a link to a game this server does not have, or an
+// invitation refused): the message says why, and what can be done.
+function noGame(...lines) {
+  ctx.game = null;
+  follow(null);
+  $('board').replaceChildren();
+  $('controls').replaceChildren();
+  $('status').replaceChildren();
+  $('players').replaceChildren();
+  $('action-list').replaceChildren();
+  $('log-list').replaceChildren();
+  $('undo').disabled = $('redo').disabled = true;
+  ctx.message(el('div', { class: 'warning', id: 'no-game', role: 'alert' }, ...lines));
+}
+
+// A game by its id (#<id>, or #watch/<id> to watch it).
+async function openGame(id, watch = false) {
+  ctx.watching = watch ? id : null;
+  try {
+    show(await api('GET', `games/${id}`), watch);
+    await refresh(false);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    noGame(el('strong', {}, 'This game is not on this server'),
+      ` (no game ${id} here: the link may be from another server, or the game was deleted). Start a game of your own with New game or Play a friend.`);
+  }
+}
+
+// An invitation (#join/<id>/<side>/<token>): takes the side, keeps its seat
+// token, and puts the plain game address in place of the invitation (it is
+// used up; the address bar and the history keep no token).
+async function join(id, side, token) {
+  history.replaceState(null, '', `#${id}`);
+  // Opened again in the browser that took it: the game, as it stands.
+  if (seatTokens(id).some((s) => s.side === side)) { await openGame(id); return; }
+  let out;
+  try {
+    out = await api('POST', `games/${id}/join`, { side }, { 'X-Referee-Invite': token });
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    history.replaceState(null, '', location.pathname);
+    const why = e.status === 404 ? 'the game is not on this server' : e.error?.problem ?? e.error?.message ?? `HTTP ${e.status}`;
+    const watch = e.status === 404 ? null : el('button', { type: 'button', class: 'primary', id: 'watch-instead', onclick: () => { location.hash = `watch/${id}`; } }, 'Watch the game');
+    noGame(el('strong', {}, 'This invitation cannot be used'), ` (${why}). An invitation works once: ask your friend for a new one, or watch the game.`,
+      watch ? el('div', { class: 'controls-row' }, watch) : null);
+    return;
+  }
+  show(out.game);
+  const name = out.game.players[out.side] ?? `side ${out.side}`;
+  ctx.message(el('div', { class: 'legal', id: 'joined', role: 'status' }, `You joined the game: you play ${name}.`));
+  await refresh(false);
+}
+
+// Opens what the address names, when it names an invitation, a game to
+// watch or a game (by id): true; false for anything else (a battle's id,
+// #warmaster/default, or nothing), which start() makes a new game of.
+async function openFromAddress() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  const invite = /^join\/([0-9a-f]{32})\/(\d+)\/([0-9a-f]{32})$/.exec(hash);
+  if (invite) { await join(invite[1], Number(invite[2]), invite[3]); return true; }
+  const watch = /^watch\/([0-9a-f]{32})$/.exec(hash);
+  if (watch) { await openGame(watch[1], true); return true; }
+  if (/^[0-9a-f]{32}$/.test(hash)) { await openGame(hash); return true; }
+  return false;
 }
 
 // Battle id -> its GET /api/battles entry (who the built-in opponent plays).
@@ -33,13 +111,17 @@ async function newGame(body) {
   } catch (e) { showError(e); }
 }
 
+// The Players panel shows again the invitations this browser made.
+ctx.invitationsOf = invitationsOf;
+ctx.showInvitations = (game) => showInvitations(game);
+
 async function start() {
   // The first game is asked for at once, beside the menu's lists: a cold
   // page load waits for one round trip, not three.
   // The address may name a game (#<id>) or a battle to open (#warmaster/default).
   const id = decodeURIComponent(location.hash.slice(1));
-  const resume = /^[0-9a-f]{32}$/.test(id);
-  const named = /^[a-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(id) ? { battle: id } : {};
+  const resume = /^([0-9a-f]{32}|(join|watch)\/[0-9a-f]{32}(\/.*)?)$/.test(id);
+  const named = !resume && /^[a-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(id) ? { battle: id } : {};
   const firstGame = resume ? null : api('POST', 'games', { ...named, seed: 1 }).catch((e) => e);
   const [{ battles, default: first }, systems] = await Promise.all([api('GET', 'battles'), api('GET', 'systems')]);
   for (const sys of systems) ctx.systems.set(sys.name, sys);
@@ -49,6 +131,8 @@ async function start() {
   $('battle').value = first;
   $('new-game').onclick = () => newGame({ battle: $('battle').value, seed: Number($('seed').value) || 0 });
   $('battle').onchange = () => $('new-game').click();
+  $('play-friend').onclick = () => playAFriend({ battle: $('battle').value, title: $('battle').selectedOptions[0]?.textContent ?? $('battle').value,
+    seed: Number($('seed').value) || 0, open: async (game) => { opened(game); await refresh(false); } });
   $('undo').onclick = async () => { try { ctx.game = await ctx.post('undo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
   $('redo').onclick = async () => { try { ctx.game = await ctx.post('redo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
   $('save-log').onclick = async () => {
@@ -87,19 +171,17 @@ async function start() {
     if (ev.key === 'y') { ev.preventDefault(); $('redo').click(); }
   });
   await boardsLoaded;
-  // A game id in the address resumes that game (while the server keeps it).
-  if (resume) {
-    try { ctx.game = await api('GET', `games/${id}`); await refresh(false); return; } catch { /* gone: start anew */ }
-    await newGame({ battle: first, seed: 1 });
-    return;
-  }
+  // A link opened in this tab later (pasted into the address bar) is followed too.
+  window.addEventListener('hashchange', () => { if (location.hash !== address()) openFromAddress().catch(showError); });
+  // A game id in the address resumes that game; an invitation joins it; a
+  // spectator's link watches it.
+  if (resume) { await openFromAddress(); return; }
   const made = await firstGame;
   if (made instanceof Error) { showError(made); return; }
   // A first visit: the server's first battle (the fair one against the
   // computer unless `referee serve --battle` named another), with the sides
   // it names played by the built-in opponent.
-  ctx.game = made;
-  ctx.replay = null;
+  show(made);
   // Asked for before the battles were known: the sides the battle names for
   // the built-in opponent are set now, on the server, before anything is drawn.
   const sides = sidesForNewGame(made.system, battleInfo.get(made.battle)?.opponent_sides);

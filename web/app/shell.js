@@ -31,12 +31,51 @@ export class ApiError extends Error {
   constructor(status, error) { super(error?.message ?? `HTTP ${status}`); this.status = status; this.error = error; }
 }
 
+// Seat tokens: the secret that lets a browser act for a side of a game
+// (docs/api.md, "Seats"). The board keeps those of each game it was given
+// (the `seat_tokens` of POST /api/games, /import and /join) in the browser's
+// storage under referee.seats.<game id>, as [{side, token}], and sends them
+// with every request about that game in X-Referee-Seat. Never in an address.
+const seatsInMemory = new Map();  // game id -> [{side, token}], when storage is off
+const seatKey = (id) => `referee.seats.${id}`;
+
+export function seatTokens(id) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(seatKey(id)) ?? 'null');
+    if (Array.isArray(kept)) return kept.filter((s) => Number.isInteger(s?.side) && /^[0-9a-f]{32}$/.test(s?.token ?? ''));
+  } catch { /* storage off or spoilt: the page's own copy */ }
+  return seatsInMemory.get(id) ?? [];
+}
+
+export function keepSeats(id, tokens) {
+  if (!/^[0-9a-f]{32}$/.test(id ?? '') || !Array.isArray(tokens) || !tokens.length) return;
+  const seats = seatTokens(id).filter((s) => !tokens.some((t) => t.side === s.side));
+  seats.push(...tokens.map(({ side, token }) => ({ side, token })));
+  seats.sort((a, b) => a.side - b.side);
+  seatsInMemory.set(id, seats);
+  try { localStorage.setItem(seatKey(id), JSON.stringify(seats)); } catch { /* this page only */ }
+}
+
+// The header that carries a game's seat tokens ({} for a spectator: a page
+// opened by a #watch/ link sends none, whatever the browser holds).
+export function seatHeaders(id) {
+  if (ctx.watching === id) return {};
+  const tokens = seatTokens(id).map((s) => s.token).slice(0, 8);
+  return tokens.length ? { 'X-Referee-Seat': tokens.join(',') } : {};
+}
+
+// The game a path of the API is about (games/<id>/...), or null.
+function gameOfPath(path) { return /^games\/([0-9a-f]{32})(?:\/|$)/.exec(path)?.[1] ?? null; }
+
 // A request that changes something carries Content-Type application/json
 // (a log, application/x-ndjson), with a body of {} when it has nothing to
 // say: the server refuses any other type, which a page on another site could
 // send without the browser asking the server first (docs/api.md, "Safety").
-export async function api(method, path, body) {
-  const init = { method, headers: {} };
+// Every request about a game carries its seat tokens; the tokens an answer
+// gives (`seat_tokens`) are kept. `headers`: more of them (an invitation's).
+export async function api(method, path, body, headers = {}) {
+  const game = gameOfPath(path);
+  const init = { method, headers: { ...(game ? seatHeaders(game) : {}), ...headers } };
   if (method !== 'GET' && method !== 'HEAD') {
     const text = typeof body === 'string';
     init.headers['Content-Type'] = text ? 'application/x-ndjson' : 'application/json';
@@ -47,6 +86,7 @@ export async function api(method, path, body) {
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('application/json') && text ? JSON.parse(text) : text;
   if (!res.ok) throw new ApiError(res.status, data?.error);
+  if (Array.isArray(data?.seat_tokens)) keepSeats(data.id ?? data.game?.id ?? game, data.seat_tokens);
   return data;
 }
 
@@ -82,6 +122,41 @@ export function playedByOpponent(g, side) {
   return !!g && !!ctx.systems.get(g.system)?.opponent && (g.opponent_sides ?? []).includes(side);
 }
 
+// Does this board hold `side`? The view's `you` names the sides the
+// request's seat tokens hold (a server without seats sends none: then every
+// side is the board's, as in hot seat).
+export function holds(g, side) { return !Array.isArray(g?.you) || g.you.includes(side); }
+
+// Is this board a spectator of the game (opened by a #watch/ link, or
+// holding no seat of it)?
+export function watching(g = ctx.game) {
+  return !!g && (ctx.watching === g.id || (Array.isArray(g.you) && g.you.length === 0));
+}
+
+// May this board act now? Not a spectator, and not while another player's
+// side is to play (the built-in opponent's turn stays the board's to start,
+// as before: it plays on this board's request).
+export function mayAct(g = ctx.game) {
+  if (!g || watching(g)) return false;
+  return g.current_player < 0 || playedByOpponent(g, g.current_player) || holds(g, g.current_player);
+}
+
+// Whose turn it is, in words, from this board's seat: [line, kind], kind
+// one of mine, opponent, waiting, watching; null once the game is over.
+export function whoseTurn(g = ctx.game) {
+  if (!g || g.terminal || g.current_player < 0) return null;
+  const side = g.players[g.current_player];
+  const seat = seatsNow(g).seats.find((s) => s.side === g.current_player);
+  if (watching(g)) {
+    const who = playedByOpponent(g, g.current_player) ? `the built-in opponent plays ${side}` : `${side} to play`;
+    return [`You are watching this game (${who}); only its players can move.`, 'watching'];
+  }
+  if (playedByOpponent(g, g.current_player)) return [`The built-in opponent is playing ${side}`, 'opponent'];
+  if (holds(g, g.current_player)) return [`Your turn: you play ${side}`, 'mine'];
+  if (seat?.invited) return [`Waiting for ${side}'s player: your friend has not opened the invitation yet`, 'waiting'];
+  return [`Waiting for ${side}'s player${seat && !seat.connected ? ' (not connected)' : ''}`, 'waiting'];
+}
+
 // The sides a new game on `battle` gives the built-in opponent (POST
 // /api/games' `opponent_sides`): the battle's own choice (GET /api/battles:
 // the fair battle against the computer names the side it plays), else the
@@ -106,29 +181,62 @@ export const ctx = {
   // The last lines of the game's log, kept from the answers of apply and
   // opponent (their `entries`) so that no action fetches the log again.
   log: { game: null, position: -1, entries: [] },
-  async post(what, body) { return api('POST', `games/${ctx.game.id}/${what}`, body); },
+  // Requests in flight: the live updates wait until none is, so that they
+  // never redraw the board under an action on its way (ctx.onQuiet).
+  busy: 0,
+  posted: 0,  // requests made so far (a catch-up that saw one start gives way)
+  async post(what, body) {
+    ctx.busy += 1;
+    ctx.posted += 1;
+    // onQuiet runs after the caller has taken the answer in (its view).
+    try { return await api('POST', `games/${ctx.game.id}/${what}`, body); } finally { ctx.busy -= 1; if (!ctx.busy) setTimeout(() => { if (!ctx.busy) ctx.onQuiet?.(); }, 0); }
+  },
   async query(name, args) { return ctx.post('query', { name, args }); },
   async validate(action) { return ctx.post('validate', { action }); },
   // Applies an action; shows the rolls, or the refusal with its rule text.
   async apply(action, label) {
+    // Not this board's turn (another player's side, or watching): said, not sent.
+    if (!mayAct()) { notYourTurn(); return null; }
     // An action the board says would give something up asks first.
     const question = boards.get(ctx.game.system)?.confirmFirst?.(action, ctx);
     if (question && !(await ask(question))) return null;
+    const before = ctx.game.position;
     try {
       const out = await ctx.post('apply', { action });
       keepEntries(out.entries, out.game);
       ctx.game = out.game;
+      // Refused because the other player acted first (the game had moved
+      // on): the board catches up and says so, instead of a rule's refusal.
+      const movedOn = !out.applied && out.game.position - (out.entries?.length ?? 0) !== before;
+      if (movedOn) {
+        await refresh();
+        ctx.message(el('div', { class: 'warning', id: 'moved-on', role: 'status' },
+          `Not played: ${label ?? describeAction(action)}. The game had moved on before it reached the server (the other player acted); the board now shows the game as it stands.`));
+        return out;
+      }
       if (out.applied) showOutcome(label ?? describeAction(action), out);
       else await showVerdict(out, label ?? describeAction(action));
       await refresh(false);
       return out;
-    } catch (e) { showError(e); return null; }
+    } catch (e) {
+      // A seat refused (403) or the game moved on (409): catch up, then say why.
+      if (e instanceof ApiError && (e.status === 403 || e.status === 409)) await refresh().catch(() => {});
+      showError(e);
+      return null;
+    }
   },
   showVerdict: (...a) => showVerdict(...a),
   showError: (...a) => showError(...a),
   message: (node) => { $('message').replaceChildren(node); },
   refresh: (...a) => refresh(...a),
 };
+
+// An action tried while it is not this board's to make.
+function notYourTurn() {
+  const turn = whoseTurn();
+  ctx.message(el('div', { class: 'warning', id: 'not-your-turn', role: 'status' },
+    turn ? `${turn[0]}. The board takes your moves when it is your side's turn.` : 'The game is over.'));
+}
 
 // One player's turn of one game: what a board's selections belong to.
 export function turnKey(game) { return `${game.id}:${game.turn}:${game.current_player}`; }
@@ -242,10 +350,13 @@ function renderStatus() {
   const g = ctx.game;
   const r = g.result ?? {};
   const who = g.current_player >= 0 ? g.players[g.current_player] : '—';
+  const turn = whoseTurn(g);
   $('status').replaceChildren(...[
     el('div', {}, el('strong', {}, g.battle), ` (${g.system})`),
     // Once the game is over the banner below says where it stands.
     r.over ? null : el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
+    // Whose turn, from this board's seat (another player's, a spectator's).
+    turn ? el('div', { id: 'whose-turn', class: `whose-turn ${turn[1]}`, 'data-kind': turn[1] }, turn[0]) : null,
     // The end of the game: a banner at the top of the panel, above the
     // last outcome, so that it is the first thing seen at any size.
     r.over ? el('div', { class: 'banner', id: 'battle-over', role: 'status' }, el('h2', {}, 'The battle is over'),
@@ -262,8 +373,10 @@ function renderStatus() {
   // The menu names the battle being played (a game opened by its link included).
   const menu = $('battle');
   if (menu && [...menu.options].some((o) => o.value === g.battle)) menu.value = g.battle;
-  $('undo').disabled = !g.can_undo;
-  $('redo').disabled = !g.can_redo;
+  // A spectator takes nothing back, nor a player while the other side is to
+  // play (the server lets each undo only their own last action: docs/api.md).
+  $('undo').disabled = !g.can_undo || !mayAct(g);
+  $('redo').disabled = !g.can_redo || !mayAct(g);
   const step = $('replay-step');
   step.max = String(g.position);
   if (!ctx.replay) step.value = String(g.position);
@@ -275,17 +388,35 @@ function renderStatus() {
   renderPlayers();
 }
 
-// Who plays each side: "you" (hot-seat, both at this board) or the built-in
-// opponent, for systems that have one (GET /api/systems says so).
+// Who plays each side: "you" (hot-seat, both at this board), the built-in
+// opponent (for systems that have one: GET /api/systems says so), or
+// another player (a friend who joined by an invitation). Beside each side,
+// whether its player is connected now (the view's `seats`, kept up to date
+// by the live updates' presence events), and how many are watching.
 function renderPlayers() {
   const g = ctx.game;
   const sys = ctx.systems.get(g.system);
   const has = !!sys?.opponent;
   const sides = g.players.map((_, side) => playedByOpponent(g, side));
+  const { seats, spectators } = seatsNow(g);
   const tip = has ? 'Who plays this side' : `${sys?.title ?? g.system} has no built-in opponent yet: both sides are played here (hot-seat)`;
+  const spectator = watching(g);
+  // A side held by another player, or invited, is not this board's to give away.
+  const others = (side) => !sides[side] && (spectator || !holds(g, side));
+  const presence = (side) => {
+    const seat = seats.find((x) => x.side === side);
+    if (!seat || sides[side]) return null;
+    const [word, state] = holds(g, side) && !spectator ? ['you', 'you']
+      : seat.invited ? ['invited, not joined yet', 'invited']
+        : seat.connected ? ['connected', 'on'] : ['not connected', 'off'];
+    // The invitation this board made, to be shown again (the dialog closed too soon).
+    const again = state === 'invited' && ctx.invitationsOf?.(g.id).some((i) => i.side === side)
+      ? el('button', { type: 'button', class: 'link-button', id: `show-invite-${side}`, onclick: (ev) => { ev.preventDefault(); ctx.showInvitations(g); } }, 'show the link') : null;
+    return el('span', { class: `presence ${state}`, id: `presence-${side}`, 'data-state': state }, el('span', { class: 'dot', 'aria-hidden': 'true' }), word, again);
+  };
   fill($('players'), el('h2', {}, 'Players'), ...g.players.map((name, side) =>
-    el('label', { class: 'controls-row', title: tip }, el('span', { class: 'side-name' }, name),
-      el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has, title: tip,
+    el('label', { class: 'controls-row player-row', title: tip }, el('span', { class: 'side-name' }, el('span', {}, name), presence(side)),
+      el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has || spectator || others(side), title: tip,
         onchange: async (ev) => {
           sides[side] = ev.target.value === 'opponent';
           try {
@@ -296,13 +427,34 @@ function renderPlayers() {
           renderPlayers();
           maybeOpponent();
         } },
-      el('option', { value: 'you', selected: !sides[side] }, 'you'),
+      others(side) ? el('option', { value: 'friend', selected: true }, spectator ? 'a player' : 'your friend') : null,
+      el('option', { value: 'you', selected: !sides[side] && !others(side) }, 'you'),
       el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
-    has ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
+    spectators ? el('div', { class: 'hint', id: 'spectators' }, `${spectators} watching`) : null,
+    ctx.live ? el('div', { class: 'hint', id: 'live-state', 'data-state': ctx.live }, ctx.live === 'on' ? 'Live: moves show here as they are made' : 'Live updates: reconnecting…') : null,
+    // How the built-in opponent plays: not asked in a game between two players where it plays no side.
+    has && !spectator && (sides.some(Boolean) || !g.players.some((_, k) => others(k))) ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
       el('select', { id: 'opponent-pace', 'aria-label': 'How the built-in opponent plays',
         onchange: (ev) => { ctx.opponentPace = ev.target.value; maybeOpponent(); } },
       el('option', { value: 'turn', selected: ctx.opponentPace !== 'action' }, 'its whole turn at once'),
       el('option', { value: 'action', selected: ctx.opponentPace === 'action' }, 'one action per click'))) : null);
+}
+
+// Who is connected now (a presence event of the live updates: `seats` as
+// in the view, or `connected`, a count per side). Kept apart from the view:
+// a view fetched meanwhile may be older than the last presence event.
+export function showPresence({ seats, connected, spectators }) {
+  if (!ctx.game) return;
+  const counts = Array.isArray(connected) ? connected : Array.isArray(seats) ? seats.map((x) => x.connected) : null;
+  if (counts || Number.isInteger(spectators)) ctx.presence = { game: ctx.game.id, connected: counts, spectators };
+  renderStatus();
+}
+
+// The game's seats and spectators, with the last presence event's counts.
+function seatsNow(g) {
+  const p = ctx.presence?.game === g.id ? ctx.presence : null;
+  const seats = (g.seats ?? []).map((x) => (p?.connected ? { ...x, connected: p.connected[x.side] ?? x.connected } : x));
+  return { seats, spectators: Number.isInteger(p?.spectators) ? p.spectators : g.spectators };
 }
 
 // When it is the turn of a side the built-in opponent plays, it plays that
@@ -311,7 +463,7 @@ function renderPlayers() {
 async function maybeOpponent(step = false) {
   const g = ctx.game;
   if (ctx.opponentBusy || ctx.replay || !g || g.terminal || g.current_player < 0) return;
-  if (!playedByOpponent(g, g.current_player)) return;
+  if (!playedByOpponent(g, g.current_player) || watching(g)) return;
   // One action per click: the panel offers the next one.
   if (ctx.opponentPace === 'action' && !step) { offerOpponentStep(); return; }
   ctx.opponentBusy = true;
@@ -401,7 +553,7 @@ async function renderLog() {
 
 async function renderActions() {
   const list = $('action-list');
-  if (ctx.replay || ctx.game.terminal) { list.replaceChildren(); return; }
+  if (ctx.replay || ctx.game.terminal || !mayAct()) { list.replaceChildren(); return; }
   const actions = ctx.game.legal_actions ?? [];
   const board = boardOf(ctx.game.system);
   const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;
@@ -420,11 +572,60 @@ function renderHowTo() {
   let dismissed = false;
   try { dismissed = localStorage.getItem(key) === 'dismissed'; } catch { /* storage off */ }
   $('howto')?.remove();
-  if (!lines?.length || dismissed) return;
+  // A spectator has nothing to click: the status says they are watching.
+  if (!lines?.length || dismissed || watching()) return;
   const box = el('section', { id: 'howto', 'aria-label': 'How to play' }, el('h2', {}, 'How to play'),
     el('ol', {}, lines.map((l) => el('li', {}, l))),
     el('button', { type: 'button', id: 'howto-dismiss', onclick: () => { try { localStorage.setItem(key, 'dismissed'); } catch { /* this page only */ } box.remove(); } }, 'Got it'));
   $('status').before(box);
+}
+
+// The game has moved on elsewhere (a live update: the other player acted,
+// or undid): fetches the view and the log lines since the board's last, then
+// redraws as after an action of its own (the other player's moves leave
+// their trails, as the built-in opponent's do), and says what was played.
+// A view no newer than the board's is left alone: nothing is drawn twice.
+// `force`: take the view whatever its version (a server restarted may
+// number its versions anew). False when a request of the board's own
+// started meanwhile (its answer may be in what was fetched): the caller
+// tries again once it is answered.
+export async function catchUp({ force = false } = {}) {
+  const g0 = ctx.game;
+  if (!g0) return true;
+  const posted = ctx.posted;
+  const view = await api('GET', `games/${g0.id}`);
+  const stale = () => ctx.game?.id !== view.id || (!force && (ctx.game.version ?? -1) >= (view.version ?? 0));
+  if (ctx.posted !== posted) return false;
+  if (stale()) return true;
+  const log = ctx.log, added = view.position - log.position;
+  let fresh = [];
+  if (log.game === view.id && added > 0 && added <= kLogShown) {
+    const answer = await api('GET', `games/${view.id}/entries/${log.position}`);
+    if (ctx.posted !== posted) return false;
+    if (stale() || ctx.log.position !== log.position) return true;
+    fresh = answer.entries.slice(0, added);
+    keepEntries(fresh, view);
+  }
+  ctx.game = view;
+  if (fresh.length) showOthers(fresh, g0.players[g0.current_player]);
+  await refresh(false);
+  return true;
+}
+
+// What another player (or the built-in opponent at their board) played,
+// in the panel under the message, a line per action with its dice.
+// `who`: the side that was to play (the log's lines do not name it).
+function showOthers(entries, who = 'the other player') {
+  const items = entries.map((e) => el('li', { class: e.refused ? 'refused' : '' }, el('span', { class: 'entry-words' }, describeEntry(e)),
+    e.rolls?.length ? el('span', { class: 'rolls' }, ' ', diceOf(e.rolls)) : null, e.refused ? ' — refused' : null));
+  const panel = opponentPanel();
+  const old = panel.querySelector('#others-report');
+  if (old && old.dataset.who === who) {
+    old.querySelector('ol').append(...items);
+    return;
+  }
+  panel.replaceChildren(el('div', { id: 'others-report', 'data-who': who },
+    el('div', { class: 'legal' }, `${who} played:`), el('ol', { class: 'opponent-actions' }, items)));
 }
 
 export async function refresh(fetchGame = true) {

@@ -8,7 +8,7 @@
 //
 // Coordinates are the engine's: centimetres, y northward, facings in compass
 // degrees (0 faces +y). The picture puts north at the top.
-import { el, fill, describeAction, registerBoard, playedByOpponent } from './shell.js';
+import { el, fill, describeAction, holds, mayAct, registerBoard, playedByOpponent } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#2f5fb3', '#b33a2f'];
@@ -272,9 +272,10 @@ export function noteActions(ctx) {
   const log = ctx.log;
   if (n < 0 || log?.game !== g.id || log.position !== g.position || log.entries.length < n) { fresh(); return; }
   const before = t.state;
-  // The side that played them: the built-in opponent's actions add to the
-  // trails, up to its next side's turn (when it plays both).
-  const opponent = playedByOpponent(g, before.side);
+  // The side that played them: the built-in opponent's actions, and another
+  // player's (a friend's at their own board), add to the trails, up to the
+  // next side's turn.
+  const opponent = playedByOpponent(g, before.side) || !holds(g, before.side);
   if (!opponent || (t.by?.opponent && t.by.side !== before.side)) { t.segments = []; t.gone = []; }
   t.by = { side: before.side, opponent };
   addTrails(t, before, g.state, log.entries.slice(-n));
@@ -625,10 +626,11 @@ export function render(root, state, ctx) {
     ghosts.append(svg('text', { x: sx(to.x), y: sy(to.y) - 3, 'font-size': 2.4, 'text-anchor': 'middle', fill: colour, stroke: '#fff', 'stroke-width': 0.5, 'paint-order': 'stroke' },
       charge.legal ? `release to charge ${nameOf(charge.target, ctx)}` : `no charge on ${nameOf(charge.target, ctx)}`));
   }
-  // The rotate handle of the selected unit: drag it round to turn the unit.
+  // The rotate handle of the selected unit: drag it round to turn the unit
+  // (none while another player's side is to play: nothing can be dragged).
   const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
   const handle = svg('g', { class: 'rotate' });
-  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation) {
+  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation && mayAct()) {
     const poses = ui.drag && ui.drag.unit === one.id ? ui.drag.poses : one.stands;
     const [, d] = standSize(info.get(one.id) ?? {});
     const { c, h } = handleAt(poses, d);
@@ -670,7 +672,7 @@ export function render(root, state, ctx) {
 
   root.replaceChildren(s);
   attachZoom(s, root, state, ctx);
-  if (!ctx.replay && !ctx.game.terminal) attachPointer(s, state, ctx, info, H);
+  if (!ctx.replay && !ctx.game.terminal && mayAct()) attachPointer(s, state, ctx, info, H);
 }
 
 // Zoom and pan, for small screens above all: the + and − buttons, two
@@ -1271,8 +1273,14 @@ function renderControls(ctx) {
     fill(root, casualties(ctx));
     return;
   }
-  const warnings = [phaseBar(ctx), nextPhaseControl(ctx), ...deploymentWarnings()];
   const losses = casualties(ctx);
+  // Another player's turn, or watching: where the turn is and the losses,
+  // nothing to act with (the status says whose turn it is).
+  if (!mayAct()) {
+    fill(root, phaseBar(ctx), losses);
+    return;
+  }
+  const warnings = [phaseBar(ctx), nextPhaseControl(ctx), ...deploymentWarnings()];
   if (ctx.game.phase === 'shooting' || ctx.game.phase === 'combat') {
     const box = el('div', {});
     fill(root, ...warnings, box, losses);
@@ -1386,6 +1394,7 @@ async function nextPhase(ctx) {
     return;
   }
   ui.passing = true;
+  document.body.dataset.passing = 'true';  // the browser tests wait for its end
   const lines = [];
   try {
     const side = ctx.game.current_player;
@@ -1402,7 +1411,7 @@ async function nextPhase(ctx) {
       if (!o?.applied) break;
       lines.push(pass.line);
     }
-  } catch (e) { ctx.showError(e); } finally { ui.passing = false; }
+  } catch (e) { ctx.showError(e); } finally { ui.passing = false; delete document.body.dataset.passing; }
   if (lines.length > 1) document.getElementById('message').append(el('div', { id: 'phases-passed' }, el('strong', {}, 'Next phase: '), el('ul', {}, lines.map((l) => el('li', {}, l)))));
 }
 

@@ -5,11 +5,13 @@
 // width; a Warmaster order is rolled with seed 1 and a stand dragged to a
 // legal spot (green, applied) and too far (red, with the rule and reason, not
 // applied); an Ancients card is played and a unit ordered; undo takes the last
-// action back; a Blightmeer climb is drawn and resolved.
+// action back; a Blightmeer climb is drawn and resolved; two players and a
+// spectator at three browser contexts play a turn each ("Play a friend").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchFirefox, screenshots } from './support.mjs';
 import { playWholeBattle, puppeteerDriver, assertWholeBattle } from './whole-battle.mjs';
+import { playAFriend } from './play-a-friend.mjs';
 import path from 'node:path';
 
 let server, browser;
@@ -214,3 +216,19 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     await page.close();
   });
 }
+
+// Play a friend, as in Chromium (play-a-friend.test.mjs): three browser
+// contexts, a whole turn each, every action seen live on the other boards.
+test('Firefox: Play a friend: A invites B, C watches; a whole turn each, seen live on the other boards; C and B refused where the seat is not theirs', { timeout: 180000 }, async () => {
+  const person = async (url) => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    return { d: puppeteerDriver(page), errors, close: () => context.close() };
+  };
+  const out = await playAFriend({ person, server: server.url, shots: screenshots, prefix: 'firefox-friend' });
+  console.log(`Firefox: ${out.actions} actions; another board drew each ${out.lag.median} ms (median; at most ${out.lag.max} ms, ${out.lag.n} draws) after the acting board`);
+});

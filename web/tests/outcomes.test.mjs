@@ -4,7 +4,7 @@
 // next in words, and who plays each side survives a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, drawCaptainClimb, api, openBoard } from './support.mjs';
+import { startServer, launch, shot, drawCaptainClimb, api, openBoard, giveSeats } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -70,10 +70,12 @@ test('who plays each side is the game\'s: a reload keeps the built-in opponent',
   assert.equal(await page.inputValue('#player-0'), 'you');
   assert.deepEqual(page.errors, []);
   // Kept by the server with the game, not by this browser: a second browser
-  // (its own storage) opening the game's link plays the side the same way.
+  // (its own storage) of the same player (given the game's seat tokens)
+  // opening the game's link plays the side the same way.
   assert.deepEqual((await (await fetch(`${server.url}api/games/${game.id}`)).json()).opponent_sides, [1]);
   const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const elsewhere = await other.newPage();
+  await giveSeats(elsewhere, game);
   await elsewhere.goto(`${server.url}#${game.id}`);
   await elsewhere.waitForFunction(() => document.getElementById('player-1')?.value === 'opponent');
   assert.equal(await elsewhere.inputValue('#player-0'), 'you');
@@ -147,6 +149,7 @@ test('a phone (390 x 844): every unit is a 24 px touch target, the table zooms w
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, bypassCSP: true, hasTouch: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
+  await giveSeats(page, game);
   await page.goto(`${server.url}#${game.id}`);
   await page.waitForSelector('#wm-svg');
   const box = (sel) => page.locator(sel).first().evaluate((e) => { const r = e.getBoundingClientRect(); return { w: r.width, h: r.height, x: r.x, y: r.y }; });

@@ -4,7 +4,8 @@
 // REFEREE is the referee binary to test (scripts/test-web.sh sets it);
 // SCREENSHOTS is the folder the screenshots go to.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
@@ -12,9 +13,15 @@ import puppeteer from 'puppeteer-core';
 export const screenshots = process.env.SCREENSHOTS ?? path.resolve('screenshots');
 mkdirSync(screenshots, { recursive: true });
 
-export async function startServer(args = [], bin = process.env.REFEREE) {
+// `referee serve` on a free port (or `port`), keeping its games in a fresh
+// folder under the system's temporary one (or `data`, kept), which goes when
+// the server is stopped: no test writes to the user's state directory.
+export async function startServer(args = [], bin = process.env.REFEREE, { port = 0, data = null } = {}) {
   if (!bin) throw new Error('set REFEREE to the referee binary');
-  const proc = spawn(bin, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dir = data ?? mkdtempSync(path.join(os.tmpdir(), 'referee-web-test-'));
+  const proc = spawn(bin, ['serve', '--port', String(port), '--data', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const removeDir = () => { if (!data) rmSync(dir, { recursive: true, force: true }); };
+  proc.on('exit', removeDir);
   let out = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`referee serve did not start: ${out}`)), 15000);
@@ -27,7 +34,7 @@ export async function startServer(args = [], bin = process.env.REFEREE) {
     proc.stderr.on('data', read);
     proc.on('exit', (code) => reject(new Error(`referee serve exited (${code}): ${out}`)));
   });
-  return { url, stop: () => proc.kill('SIGTERM'), proc };
+  return { url, data: dir, stop: () => proc.kill('SIGTERM'), proc };
 }
 
 export async function launch() {
@@ -50,23 +57,58 @@ export async function launchFirefox() {
   });
 }
 
+// The seat tokens the server gave the tests (the `seat_tokens` of an
+// answer: a game made or imported takes every human side, a join the side
+// joined), per game id; sent with every request about that game, as the
+// board sends its own (X-Referee-Seat).
+const seats = new Map();
+export const seatsOf = (id) => seats.get(id) ?? [];
+export function seatHeaders(id) {
+  const tokens = seatsOf(id).map((s) => s.token);
+  return tokens.length ? { 'X-Referee-Seat': tokens.join(',') } : {};
+}
+function keepSeats(id, tokens) {
+  if (!id || !Array.isArray(tokens)) return;
+  seats.set(id, [...seatsOf(id).filter((s) => !tokens.some((t) => t.side === s.side)), ...tokens]);
+}
+
 // A request to the server's API (docs/api.md) that must succeed: its JSON
 // answer, or an error naming the path, the status and the answer.
 export async function api(server, method, pathname, body) {
-  const init = { method, headers: {} };
+  const game = /^games\/([0-9a-f]{32})/.exec(pathname)?.[1];
+  const init = { method, headers: game ? seatHeaders(game) : {} };
   if (body !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
   const r = await fetch(`${server.url}api/${pathname}`, init);
   const text = await r.text();
   if (!r.ok) throw new Error(`${pathname}: ${r.status} ${text}`);
-  return JSON.parse(text);
+  const answer = JSON.parse(text);
+  keepSeats(answer?.id ?? answer?.game?.id ?? game, answer?.seat_tokens);
+  return answer;
+}
+
+// Puts the seat tokens of `game` (made through api()) in the browser's
+// storage before the page loads, as the board keeps those it is given, so
+// that the board opened on the game's address plays its sides.
+export async function giveSeats(page, game) {
+  await page.addInitScript(([id, tokens]) => {
+    try { if (tokens.length) localStorage.setItem(`referee.seats.${id}`, JSON.stringify(tokens)); } catch { /* no storage */ }
+  }, [game.id, seatsOf(game.id)]);
+}
+
+// The same for a page about to open `url`, when it names a game (#<id>).
+export async function giveSeatsFor(page, url) {
+  const id = /#([0-9a-f]{32})$/.exec(url)?.[1];
+  if (id) await giveSeats(page, { id });
 }
 
 // A chromium page on the board of a game made through the API (the board
-// resumes the id in the address), its page errors kept in page.errors.
+// resumes the id in the address, with the seats the API gave), its page
+// errors kept in page.errors.
 export async function openBoard(browser, server, game, { selector = '#board svg', width = 1280, height = 800 } = {}) {
   const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
+  await giveSeats(page, game);
   await page.goto(`${server.url}#${game.id}`);
   await page.waitForSelector(selector);
   await page.waitForFunction((id) => location.hash === `#${id}`, game.id);

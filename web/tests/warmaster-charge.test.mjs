@@ -57,7 +57,8 @@ test('an ordered unit dragged up to an enemy is offered the charge, and charges 
   await drag(page, [[60, 31]]);
   await page.waitForSelector('#wm-svg polygon.charge-ghost[data-target="orc-boyz-1"]');
   await page.waitForFunction(() => /release to charge Orc Boyz 1/.test(document.getElementById('wm-svg').textContent));
-  assert.match(await page.textContent('#message'), /Legal: Halberdiers 1 charges Orc Boyz 1 \(1 cm on into contact\)/);
+  // The verdict on the last pose of the drag (a check of a pose on the way may come first).
+  await page.waitForFunction(() => /Legal: Halberdiers 1 charges Orc Boyz 1 \(1 cm on into contact\)/.test(document.getElementById('message').textContent));
   await shot(page, 'warmaster-charge-offered');
   await page.mouse.up();
   await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);

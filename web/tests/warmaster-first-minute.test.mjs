@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launch, shot, screenPoint } from './support.mjs';
+import { startServer, launch, shot, screenPoint, api, giveSeatsFor } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,6 +22,7 @@ async function openPage(url = server.url) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
+  await giveSeatsFor(page, url);
   await page.goto(url);
   await page.waitForSelector('#wm-svg polygon.stand');
   return page;
@@ -199,7 +200,7 @@ test('home back from the keyboard: the worded button, focused and pressed with E
 // Knights 1 of the fair battle ridden off the west edge, a 1 rolled: they
 // wait off the table and roll to come back at the start of the next turn.
 test('an off-table return from the keyboard: the worded button, focused and pressed with Enter', async () => {
-  const post = async (p, body) => (await fetch(`${server.url}api/${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const post = (p, body) => api(server, 'POST', p, body);
   const game = await post('games', { battle: 'warmaster/pitched-battle', dice: [1, 1, 1, ...Array(20).fill(6)] });
   const play = async (action) => assert.ok((await post(`games/${game.id}/apply`, { action })).applied, action.type);
   await play({ type: 'order', character: 'emp-hero', unit: 'emp-knights-1' });

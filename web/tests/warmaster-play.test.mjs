@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launch, shot } from './support.mjs';
+import { startServer, launch, shot, api, giveSeatsFor } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let server, browser;
@@ -19,16 +19,12 @@ async function openPage(url = `${server.url}#warmaster/default`, width = 1280, h
   const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
+  await giveSeatsFor(page, url);
   await page.goto(url);
   await page.waitForSelector('#wm-svg polygon.stand');
   return page;
 }
-async function post(pathname, body) {
-  const res = await fetch(`${server.url}api/${pathname}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${pathname}: ${JSON.stringify(data)}`);
-  return data;
-}
+const post = (pathname, body) => api(server, 'POST', pathname, body);
 // A game of a battle file of the repository, created over the API.
 async function gameOf(file) {
   return post('games', { system: 'warmaster', scenario: JSON.parse(readFileSync(path.join(root, file), 'utf8')) });
