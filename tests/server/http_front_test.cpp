@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "api.hpp"
+#include "seats.hpp"
 #include "http_front.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
@@ -81,10 +82,7 @@ class FrontTest : public ::testing::Test {
     EXPECT_EQ(a.status, 201) << a.body;
     if (a.status != 201) return "";
     const Json g = Json::parse(a.body);
-    seat_ = "X-Referee-Seat: ";
-    for (const Json& t : g["seat_tokens"]) seat_ += t["token"].get<std::string>() + ",";
-    seat_.back() = '\r';
-    seat_ += "\n";
+    seat_ = seat_header_line(g);
     return g["id"].get<std::string>();
   }
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "api.hpp"
+#include "seats.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
 #include "support/http_client.hpp"
@@ -39,10 +40,7 @@ class HttpServerTest : public ::testing::Test {
     EXPECT_TRUE(created && created->status == 201);
     if (!created) return "";
     const Json g = Json::parse(created->body);
-    seat_ = "X-Referee-Seat: ";
-    for (const Json& t : g["seat_tokens"]) seat_ += t["token"].get<std::string>() + ",";
-    seat_.back() = '\r';
-    seat_ += "\n";
+    seat_ = seat_header_line(g);
     return g["id"].get<std::string>();
   }
 

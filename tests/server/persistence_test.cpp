@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "api.hpp"
+#include "seats.hpp"
 #include "support/as_nobody.hpp"
 #include "support/temp_dir.hpp"
 #include "http_server.hpp"
@@ -25,11 +26,8 @@ std::unique_ptr<Api> open_api(const TempDir& dir, Limits limits = {}, StoreOptio
 }
 
 Response send(Api& api, const std::string& method, const std::string& path, const Json& body, const std::string& seat = "",
-              const std::string& invite = "") {
-  Request r{method, path, body.is_null() ? "" : body.dump(), "127.0.0.1"};
-  r.seat = seat;
-  r.invite = invite;
-  return api.handle(r);
+              const std::string& invite = "", const std::string& last_event_id = "") {
+  return send_as(api, method, path, body, seat, invite, last_event_id);
 }
 
 Json json_of(const Response& r, int status) {
@@ -37,8 +35,7 @@ Json json_of(const Response& r, int status) {
   return Json::parse(r.body);
 }
 
-const Json kOrder = {{"type", "order"}, {"character", "emp-general"}, {"unit", "emp-halberd-1"}};
-const Json kEndPhase = {{"type", "end_phase"}};
+const Json& kOrder = kFirstOrder;
 
 TEST(ServerStore, AGameOutlivesItsServerWithItsSeatsAndItsVersion) {
   TempDir dir;

@@ -10,7 +10,33 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api.hpp"
+
 namespace referee::server {
+
+// A request with the headers a board sends: its seat tokens, an invitation,
+// the last event it saw.
+inline Response send_as(Api& api, const std::string& method, const std::string& path, const nlohmann::json& body,
+                        const std::string& seat = "", const std::string& invite = "", const std::string& last_event_id = "") {
+  Request r{method, path, body.is_null() ? "" : body.dump(), "127.0.0.1"};
+  r.seat = seat;
+  r.invite = invite;
+  r.last_event_id = last_event_id;
+  return api.handle(r);
+}
+
+// The X-Referee-Seat header line (with its CRLF) of a new game's answer.
+inline std::string seat_header_line(const nlohmann::json& created) {
+  std::string line = "X-Referee-Seat: ";
+  for (const auto& t : created["seat_tokens"]) line += t["token"].get<std::string>() + ",";
+  line.back() = '\r';
+  return line + "\n";
+}
+
+// The Warmaster default battle's first order (the Empire's General orders
+// the Halberdiers: 2D6) and the end of a phase (no dice).
+inline const nlohmann::json kFirstOrder = {{"type", "order"}, {"character", "emp-general"}, {"unit", "emp-halberd-1"}};
+inline const nlohmann::json kEndPhase = {{"type", "end_phase"}};
 
 class SeatBook {
  public:

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "api.hpp"
+#include "seats.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
 
@@ -17,11 +18,7 @@ Api make_api(Limits limits = {}) { return Api(builtin_games(), bundled_battle_li
 
 Response send(Api& api, const std::string& method, const std::string& path, const Json& body, const std::string& seat = "",
               const std::string& invite = "", const std::string& last_event_id = "") {
-  Request r{method, path, body.is_null() ? "" : body.dump(), "127.0.0.1"};
-  r.seat = seat;
-  r.invite = invite;
-  r.last_event_id = last_event_id;
-  return api.handle(r);
+  return send_as(api, method, path, body, seat, invite, last_event_id);
 }
 
 Json json_of(const Response& r, int status) {
@@ -29,8 +26,7 @@ Json json_of(const Response& r, int status) {
   return Json::parse(r.body);
 }
 
-const Json kOrder = {{"type", "order"}, {"character", "emp-general"}, {"unit", "emp-halberd-1"}};
-const Json kEndPhase = {{"type", "end_phase"}};
+const Json& kOrder = kFirstOrder;
 
 // A game of the default battle where A takes the Empire (side 0) and invites
 // the Orcs' player, who joins.

@@ -64,6 +64,9 @@ test('who plays each side is the game\'s: a reload keeps the built-in opponent',
   const page = await openGame(game);
   // Side 1 is not to play now, so the opponent waits for its turn.
   await page.selectOption('#player-1', 'opponent');
+  // The choice is the server's once its answer has come: then reload.
+  for (let k = 0; k < 100 && !(await (await fetch(`${server.url}api/games/${game.id}`)).json()).opponent_sides.length; ++k)
+    await new Promise((r) => setTimeout(r, 50));
   await page.reload();
   await page.waitForSelector('#board svg');
   assert.equal(await page.inputValue('#player-1'), 'opponent');

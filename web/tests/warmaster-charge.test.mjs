@@ -123,7 +123,7 @@ test('re-forming stand by stand: the Halberdiers form a column, and the move is 
   await page.waitForSelector('#make-move');
   await drag(page, [[56, 16]], [64, 20]);
   await page.mouse.up();
-  await page.waitForFunction(() => !document.getElementById('make-move')?.disabled);
+  await page.waitForFunction(() => document.getElementById('make-move')?.disabled === false);
   await shot(page, 'warmaster-reform-column');
   // Nothing is sent until the move is made.
   assert.equal((await call('GET', `games/${game.id}`)).position, 1);

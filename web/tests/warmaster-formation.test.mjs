@@ -87,7 +87,7 @@ test('a unit formed into a column along a dragged path, then into a line facing 
   await dragPath(page, [54, 22], [[54, 28], [54, 34]]);
   await page.waitForFunction(() => document.querySelectorAll('#wm-svg polygon.formation-ghost').length === 3);
   await page.mouse.up();
-  await page.waitForFunction(() => !document.getElementById('make-move')?.disabled);
+  await page.waitForFunction(() => document.getElementById('make-move')?.disabled === false);
   assert.equal(await ghosts(page).count(), 3);
   assert.equal(await faults(page).count(), 0);
   await closeUp(page, 'warmaster-formation-column', [30, 10, 80, 45]);
@@ -106,7 +106,7 @@ test('a unit formed into a column along a dragged path, then into a line facing 
   await page.click('#form-line');
   const p = await screenOf(page, 80, 58);
   await page.mouse.click(p.x, p.y);
-  await page.waitForFunction(() => !document.getElementById('make-move')?.disabled);
+  await page.waitForFunction(() => document.getElementById('make-move')?.disabled === false);
   assert.equal(await ghosts(page).count(), 3);
   assert.equal(await faults(page).count(), 0);
   await page.waitForSelector('#wm-svg circle.formation-point', { state: 'attached' });

@@ -270,7 +270,7 @@ export async function playWholeBattle({ d, server, referee, shots, prefix, seed 
       log(`    stand ${i}: ${r.verdict}; checkbox ${await d.read(() => document.getElementById('stand-by-stand')?.checked)}`);
       await d.waitFor('#make-move');
     }
-    await d.until(() => !document.getElementById('make-move')?.disabled, null, 10000);
+    await d.until(() => document.getElementById('make-move')?.disabled === false, null, 10000);
     await shot(g.turn, `reform-${into}`);
     const from = await pagePos();
     await d.click('#make-move');
