@@ -83,8 +83,9 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
             << std::flush;
   if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
     std::cerr << "referee: warning: listening on " << o.host
-              << ", so other machines can reach the board; each game is reached only through its id; the board "
-                 "answers only to this address, loopback names and --allow-host names\n";
+              << ", so other machines can reach the board; each game is reached only through its id, and moved "
+                 "only with a seat's token; the board answers only to this address, loopback names and --allow-host "
+                 "names; without --tls-cert it is plain HTTP (docs/deploy.md)\n";
   std::thread timer;
   if (o.stop_after > 0)
     timer = std::thread([&http, s = o.stop_after] {

@@ -304,6 +304,9 @@ function showOutcome(label, out) {
 
 // A result's "next": a word, or {turn, side} (whose turn comes next).
 function describeNext(next) {
+  // The engine's words name a side by its number ("turn 1, side 1: command
+  // phase"); a player reads the side's name.
+  if (typeof next === 'string') return next.replace(/\bside (\d+)\b/g, (m, k) => ctx.game?.players?.[Number(k)] ?? m);
   if (typeof next !== 'object' || next === null) return String(next);
   const parts = [];
   if (next.turn !== undefined) parts.push(`turn ${next.turn}`);
