@@ -458,7 +458,9 @@ std::string Api::meta_json(const Slot& slot) {
   Json seats = Json::array();
   for (const Slot::Seat& s : slot.seats)
     seats.push_back({{"token", s.token}, {"invite", s.invite}, {"used_invite", s.used_invite}});
-  return Json{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed}}.dump();
+  Json meta{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed}};
+  if (const auto& script = slot.match->dice_source().script) meta["dice_script"] = *script;
+  return meta.dump();
 }
 
 Response Api::import_log(const std::string& body, const std::string& client) {
@@ -620,7 +622,23 @@ std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
           limits_.max_snapshot_interval));
     }
   };
-  auto match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "", each_entry));
+  const Json meta = Json::parse(g->meta, nullptr, false);
+  std::unique_ptr<Match> match;
+  if (meta.is_object() && meta.contains("dice_script") && meta["dice_script"].is_array()) {
+    // Dice rolled at a real table: the log holds the values used so far, the
+    // store the whole script, so the values still to come are not lost. The
+    // entries are played again with it (what replay does, rolls and all).
+    const GameType& type = registry_.at(log.system, "stored game " + id + ": system");
+    auto game = type.load(log.battle, "stored game " + id + " (battle)", Json::object());
+    match = std::make_unique<Match>(game, DiceSource{log.seed, meta["dice_script"].get<std::vector<int>>()}, log.scenario,
+                                    log.settings);
+    for (const LogEntry& e : log.entries) {
+      each_entry(*match);
+      match->play(e.action, "stored game " + id + " entry " + std::to_string(e.seq));
+    }
+  } else {
+    match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "", each_entry));
+  }
   while (match->position() > g->position) match->undo();
   auto slot = std::make_shared<Slot>();
   slot->opponent_seed = match->dice_source().seed;
@@ -631,7 +649,6 @@ std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
   slot->client = "stored";
   slot->actors = std::move(actors);
   slot->version = g->version;
-  const Json meta = Json::parse(g->meta, nullptr, false);
   if (meta.is_object()) {
     slot->opponent_sides = meta.value("opponent_sides", std::vector<int>{});
     slot->opponent_seed = meta.value("opponent_seed", slot->opponent_seed);

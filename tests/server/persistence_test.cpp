@@ -239,5 +239,35 @@ TEST(ServerStore, AReadOnlyDataDirectoryServesGamesAndRefusesChanges) {
   EXPECT_EQ(json_of(send(*open_api(dir), "GET", base, nullptr), 200)["position"], position);
 }
 
+// Dice rolled at a real table (a game made with "dice"): the values not yet
+// used survive a restart with the game, and the next action rolls them.
+TEST(ServerStore, AScriptedGameKeepsTheDiceStillToCome) {
+  TempDir dir;
+  std::string base, both;
+  {
+    auto api = open_api(dir);
+    const Json g = json_of(send(*api, "POST", "/api/games", {{"dice", {1, 2, 3, 4, 5, 6}}}), 201);
+    base = "/api/games/" + g["id"].get<std::string>();
+    both = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
+    const Json first = json_of(send(*api, "POST", base + "/apply", {{"action", kOrder}}, both), 200);
+    ASSERT_EQ(first["rolls"].size(), 2u);
+    EXPECT_EQ(first["rolls"][0]["value"], 1);
+    EXPECT_EQ(first["rolls"][1]["value"], 2);
+  }
+  auto api = open_api(dir);
+  // 1 + 2 = 3 passed the order (8 or less needed): the General's next order
+  // rolls the script's next two values, 3 and 4.
+  const Json view = json_of(send(*api, "GET", base, nullptr, both), 200);
+  EXPECT_EQ(view["dice"]["scripted"], true);
+  Json order;
+  for (const Json& a : view["legal_actions"])
+    if (a.value("type", "") == "order") order = a;
+  ASSERT_FALSE(order.is_null()) << view["legal_actions"].dump();
+  const Json next = json_of(send(*api, "POST", base + "/apply", {{"action", order}}, both), 200);
+  ASSERT_EQ(next["rolls"].size(), 2u) << next.dump().substr(0, 400);
+  EXPECT_EQ(next["rolls"][0]["value"], 3);
+  EXPECT_EQ(next["rolls"][1]["value"], 4);
+}
+
 }  // namespace persistence_test
 }  // namespace referee::server
