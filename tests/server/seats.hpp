@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "api.hpp"
@@ -23,6 +24,12 @@ inline Response send_as(Api& api, const std::string& method, const std::string& 
   r.invite = invite;
   r.last_event_id = last_event_id;
   return api.handle(r);
+}
+
+// An answer's JSON, its status checked.
+inline nlohmann::json answer_of(const Response& r, int status) {
+  EXPECT_EQ(r.status, status) << r.body.substr(0, 400);
+  return nlohmann::json::parse(r.body);
 }
 
 // The X-Referee-Seat header line (with its CRLF) of a new game's answer.
