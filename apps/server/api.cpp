@@ -156,13 +156,31 @@ std::vector<std::string> seat_tokens_of(std::string_view header) {
   return out;
 }
 
-std::string side_name(const Json& players, int side) {
-  if (side >= 0 && static_cast<std::size_t>(side) < players.size()) {
-    const Json& p = players[static_cast<std::size_t>(side)];
-    if (p.is_object() && p.contains("name") && p["name"].is_string()) return p["name"].get<std::string>();
-    if (p.is_string()) return p.get<std::string>();
-  }
-  return fmt::format("side {}", side);
+// "side 1 (Orcs of the Red Fang)", for refusals.
+std::string side_words(const Match& m, int side) {
+  const std::vector<std::string> players = m.game().players();
+  if (side < 0 || static_cast<std::size_t>(side) >= players.size()) return fmt::format("side {}", side);
+  return fmt::format("side {} ({})", side, players[static_cast<std::size_t>(side)]);
+}
+
+bool contains(const std::vector<int>& sides, int side) { return std::find(sides.begin(), sides.end(), side) != sides.end(); }
+
+// 503 naming `data`: the store could not keep a change (its reason after `what`).
+Response store_refused(const std::string& what, const StoreError& e) {
+  Response r = error_response(503, "data", what + e.what());
+  r.retry_after = 60;
+  return r;
+}
+
+// One `event: game` of a live-update stream (docs/api.md, "Live updates").
+std::string game_event(std::uint64_t version, const char* kind, const Match& m, Json entries) {
+  const GameState& s = m.state();
+  const Json data{{"version", version},         {"kind", kind},
+                  {"position", m.position()},   {"history_size", m.history_size()},
+                  {"turn", s.turn()},           {"current_player", s.current_player()},
+                  {"phase", s.phase()},         {"terminal", s.is_terminal()},
+                  {"entries", std::move(entries)}};
+  return fmt::format("id: {}\nevent: game\ndata: {}\n\n", version, data.dump(-1, ' ', false, kReplace));
 }
 std::size_t state_bytes(const GameState& s) { return json_bytes(s.to_json()) * 3 / 2; }
 
@@ -383,14 +401,14 @@ Response Api::create_game(const Json& body, const std::string& client) {
     s->require_array();
     for (const JsonReader& side : s->items()) {
       const int k = side.as_integer(0, players - 1);
-      if (std::find(taken.begin(), taken.end(), k) != taken.end()) side.fail(fmt::format("side {} is named twice", k));
-      if (std::find(sides.begin(), sides.end(), k) != sides.end())
+      if (contains(taken, k)) side.fail(fmt::format("side {} is named twice", k));
+      if (contains(sides, k))
         side.fail(fmt::format("side {} is played by the built-in opponent (opponent_sides)", k));
       taken.push_back(k);
     }
   } else {
     for (int k = 0; k < players; ++k)
-      if (std::find(sides.begin(), sides.end(), k) == sides.end()) taken.push_back(k);
+      if (!contains(sides, k)) taken.push_back(k);
   }
   auto [id, slot] = store(std::move(match), name, client);
   if (!slot) return error_response(413, "scenario", "this battle needs more memory than one game may have here");
@@ -400,10 +418,10 @@ Response Api::create_game(const Json& body, const std::string& client) {
   slot->seats.resize(static_cast<std::size_t>(players));
   for (int k = 0; k < players; ++k) {
     Slot::Seat& seat = slot->seats[static_cast<std::size_t>(k)];
-    if (std::find(taken.begin(), taken.end(), k) != taken.end()) {
+    if (contains(taken, k)) {
       seat.token = new_token();
       tokens.push_back({{"side", k}, {"token", seat.token}});
-    } else if (std::find(slot->opponent_sides.begin(), slot->opponent_sides.end(), k) == slot->opponent_sides.end()) {
+    } else if (!contains(slot->opponent_sides, k)) {
       seat.invite = new_token();
       invitations.push_back({{"side", k}, {"token", seat.invite}});
     }
@@ -441,9 +459,7 @@ Response Api::persist_new(const std::string& id, Slot& slot, Json extra) {
         std::lock_guard lock(store_mutex_);
         games_.erase(id);
       }
-      Response r = error_response(503, "data", std::string("the game could not be stored: ") + e.what());
-      r.retry_after = 60;
-      return r;
+      return store_refused("the game could not be stored: ", e);
     }
   }
   std::vector<int> you;
@@ -472,16 +488,10 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   // The replay keeps the states a stored game would (Slot's snapshot
   // interval), and gives up past Limits::import_seconds.
   const double start = thread_cpu_seconds();
-  bool first = true;
   std::vector<int> actors;
+  const auto watch = replay_watcher(actors);
   auto each_entry = [&](Match& m) {
-    actors.push_back(m.state().current_player());
-    if (first) {
-      first = false;
-      const std::size_t state = state_bytes(m.state());
-      m.set_snapshot_interval(std::clamp<std::size_t>(state / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
-                                                      limits_.max_snapshot_interval));
-    }
+    watch(m);
     if (thread_cpu_seconds() - start > limits_.import_seconds) throw TooLong{};
   };
   std::unique_ptr<Match> match;
@@ -511,20 +521,36 @@ std::size_t Api::game_bytes(const Slot& slot) const {
   return slot.load_bytes + m.snapshots_kept() * slot.state_bytes + m.log_bytes();
 }
 
-std::pair<std::string, std::shared_ptr<Api::Slot>> Api::store(std::unique_ptr<Match> match, std::string battle,
-                                                              const std::string& client) {
+std::size_t Api::snapshot_interval_for(const GameState& state) const {
+  return std::clamp<std::size_t>(state_bytes(state) / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
+                                 limits_.max_snapshot_interval);
+}
+
+std::function<void(Match&)> Api::replay_watcher(std::vector<int>& actors) const {
+  return [this, &actors](Match& m) {
+    if (actors.empty()) m.set_snapshot_interval(snapshot_interval_for(m.state()));
+    actors.push_back(m.state().current_player());
+  };
+}
+
+std::shared_ptr<Api::Slot> Api::new_slot(std::unique_ptr<Match> match, std::string battle, std::string client) const {
   auto slot = std::make_shared<Slot>();
   slot->opponent_seed = match->dice_source().seed;
   slot->load_bytes = json_bytes(match->game().scenario()) * kLoadBytesPerJsonByte;
   slot->state_bytes = state_bytes(match->state());
-  match->set_snapshot_interval(std::clamp<std::size_t>(
-      slot->state_bytes / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1, limits_.max_snapshot_interval));
+  match->set_snapshot_interval(snapshot_interval_for(match->state()));
   slot->match = std::move(match);
   slot->battle = std::move(battle);
-  slot->client = client;
+  slot->client = std::move(client);
   slot->bytes = game_bytes(*slot);
-  if (slot->bytes > limits_.max_game_bytes) return {"", nullptr};
   slot->used = std::chrono::steady_clock::now();
+  return slot;
+}
+
+std::pair<std::string, std::shared_ptr<Api::Slot>> Api::store(std::unique_ptr<Match> match, std::string battle,
+                                                              const std::string& client) {
+  auto slot = new_slot(std::move(match), std::move(battle), client);
+  if (slot->bytes > limits_.max_game_bytes) return {"", nullptr};
   std::lock_guard lock(store_mutex_);
   make_room(client, slot->bytes, true, nullptr);
   std::string id = new_id_();
@@ -611,42 +637,17 @@ std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
   std::string text = g->header + "\n";
   for (const std::string& line : g->entries) text += line + "\n";
   const GameLog log = GameLog::parse_jsonl(text, "stored game " + id);
-  std::vector<int> actors;
-  bool first = true;
-  auto each_entry = [&](Match& m) {
-    actors.push_back(m.state().current_player());
-    if (first) {
-      first = false;
-      m.set_snapshot_interval(std::clamp<std::size_t>(
-          state_bytes(m.state()) / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
-          limits_.max_snapshot_interval));
-    }
-  };
+  // Dice rolled at a real table: the log holds the values used so far, the
+  // store the whole script, so the values still to come are not lost.
   const Json meta = Json::parse(g->meta, nullptr, false);
-  std::unique_ptr<Match> match;
-  if (meta.is_object() && meta.contains("dice_script") && meta["dice_script"].is_array()) {
-    // Dice rolled at a real table: the log holds the values used so far, the
-    // store the whole script, so the values still to come are not lost. The
-    // entries are played again with it (what replay does, rolls and all).
-    const GameType& type = registry_.at(log.system, "stored game " + id + ": system");
-    auto game = type.load(log.battle, "stored game " + id + " (battle)", Json::object());
-    match = std::make_unique<Match>(game, DiceSource{log.seed, meta["dice_script"].get<std::vector<int>>()}, log.scenario,
-                                    log.settings);
-    for (const LogEntry& e : log.entries) {
-      each_entry(*match);
-      match->play(e.action, "stored game " + id + " entry " + std::to_string(e.seq));
-    }
-  } else {
-    match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "", each_entry));
-  }
+  std::optional<std::vector<int>> script;
+  if (meta.is_object() && meta.contains("dice_script") && meta["dice_script"].is_array())
+    script = meta["dice_script"].get<std::vector<int>>();
+  std::vector<int> actors;
+  auto match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "",
+                                                     replay_watcher(actors), script ? &*script : nullptr));
   while (match->position() > g->position) match->undo();
-  auto slot = std::make_shared<Slot>();
-  slot->opponent_seed = match->dice_source().seed;
-  slot->load_bytes = json_bytes(match->game().scenario()) * kLoadBytesPerJsonByte;
-  slot->state_bytes = state_bytes(match->state());
-  slot->match = std::move(match);
-  slot->battle = g->battle;
-  slot->client = "stored";
+  auto slot = new_slot(std::move(match), g->battle, "stored");
   slot->actors = std::move(actors);
   slot->version = g->version;
   if (meta.is_object()) {
@@ -657,8 +658,6 @@ std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
         slot->seats.push_back({seat.value("token", ""), seat.value("invite", ""), seat.value("used_invite", "")});
   }
   slot->seats.resize(slot->match->game().players().size());
-  slot->bytes = game_bytes(*slot);
-  slot->used = std::chrono::steady_clock::now();
   std::lock_guard lock(store_mutex_);
   // Another request may have loaded it meanwhile: the first one stays.
   auto it = games_.find(id);
@@ -679,8 +678,7 @@ Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& 
     presence = presence_json(id, players.size());
   }
   for (std::size_t k = 0; k < players.size(); ++k) {
-    const bool opponent = std::find(slot.opponent_sides.begin(), slot.opponent_sides.end(), static_cast<int>(k)) !=
-                          slot.opponent_sides.end();
+    const bool opponent = contains(slot.opponent_sides, static_cast<int>(k));
     const Slot::Seat* seat = k < slot.seats.size() ? &slot.seats[k] : nullptr;
     seats.push_back({{"side", k},
                      {"held", seat != nullptr && !seat->token.empty()},
@@ -740,9 +738,7 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
         try {
           store_->remove(id);
         } catch (const StoreError& e) {
-          Response r = error_response(503, "data", std::string("the game could not be deleted: ") + e.what());
-          r.retry_after = 60;
-          return r;
+          return store_refused("the game could not be deleted: ", e);
         }
       }
       std::lock_guard store_lock(store_mutex_);
@@ -812,9 +808,7 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     if (auto refused = refuse_if_full(*slot)) return *refused;
     const std::size_t before = match.position();
     Json out = outcome_json(match.play(action, "action"));
-    slot->actors.resize(before);
-    slot->actors.push_back(player);
-    if (auto failed = commit(id, *slot, "play", before, false, before)) return *failed;
+    if (auto failed = commit_play(id, *slot, player, before)) return *failed;
     account(*slot);
     out["entries"] = entries_json(match, before, match.position());
     out["game"] = view(id, *slot, you);
@@ -860,17 +854,15 @@ std::vector<int> Api::held_sides(const Slot& slot, const Request& request) const
 
 std::optional<Response> Api::refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
                                                 const std::string& what) const {
-  if (std::find(held.begin(), held.end(), side) != held.end()) return std::nullopt;
-  const std::string name = side_name(Json(slot.match->game().players()), side);
-  return error_response(403, "seat", fmt::format("only the player of side {} ({}) may {} now; this request holds {}", side,
-                                                 name, what,
+  if (contains(held, side)) return std::nullopt;
+  return error_response(403, "seat", fmt::format("only the player of {} may {} now; this request holds {}",
+                                                 side_words(*slot.match, side), what,
                                                  held.empty() ? std::string("no seat of this game (send the seat's "
                                                                             "token in X-Referee-Seat)")
                                                               : fmt::format("the seat of side {}", fmt::join(held, " and "))));
 }
 
-std::optional<Response> Api::commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta,
-                                    std::size_t from) {
+std::optional<Response> Api::commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta) {
   const Match& m = *slot.match;
   if (store_) {
     GameChange c;
@@ -890,27 +882,21 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
         auto it = games_.find(id);
         if (it != games_.end() && it->second.get() == &slot) games_.erase(it);
       }
-      Response r = error_response(503, "data", std::string("this change was not kept, and the game stays as it was: ") + e.what());
-      r.retry_after = 60;
-      return r;
+      return store_refused("this change was not kept, and the game stays as it was: ", e);
     }
   }
   ++slot.version;
-  const GameState& s = m.state();
-  Json data{{"version", slot.version},
-            {"kind", kind},
-            {"position", m.position()},
-            {"history_size", m.history_size()},
-            {"turn", s.turn()},
-            {"current_player", s.current_player()},
-            {"phase", s.phase()},
-            {"terminal", s.is_terminal()},
-            {"entries", std::string_view(kind) == "play" ? entries_json(m, from, m.position()) : Json::array()}};
-  std::string text = fmt::format("id: {}\nevent: game\ndata: {}\n\n", slot.version, data.dump(-1, ' ', false, kReplace));
+  std::string text = game_event(slot.version, kind, m, entries_json(m, keep, m.position()));
   slot.recent.emplace_back(slot.version, text);
   if (slot.recent.size() > limits_.recent_events) slot.recent.erase(slot.recent.begin());
   for (const auto& stream : viewers_of(id)) stream->push(text);
   return std::nullopt;
+}
+
+std::optional<Response> Api::commit_play(const std::string& id, Slot& slot, int player, std::size_t before) {
+  slot.actors.resize(before);
+  slot.actors.push_back(player);
+  return commit(id, slot, "play", before, false);
 }
 
 // The streams are pushed to outside channels_mutex_: the last reference to a
@@ -979,12 +965,7 @@ Response Api::events_route(const std::string& id, const std::shared_ptr<Slot>& s
         for (const auto& [v, text] : slot->recent)
           if (v > *last) start += text;
       } else {
-        const Match& m = *slot->match;
-        const GameState& s = m.state();
-        Json data{{"version", slot->version},   {"kind", "sync"},          {"position", m.position()},
-                  {"history_size", m.history_size()}, {"turn", s.turn()}, {"current_player", s.current_player()},
-                  {"phase", s.phase()},           {"terminal", s.is_terminal()}, {"entries", Json::array()}};
-        start += fmt::format("id: {}\nevent: game\ndata: {}\n\n", slot->version, data.dump(-1, ' ', false, kReplace));
+        start += game_event(slot->version, "sync", *slot->match, Json::array());
       }
     }
     stream->push(start);
@@ -1048,15 +1029,15 @@ Response Api::join_route(const std::string& id, Slot& slot, const Request& reque
   for (int k = 0; k < players; ++k) {
     Slot::Seat& seat = slot.seats[static_cast<std::size_t>(k)];
     if (same_token(invite, seat.used_invite))
-      return error_response(409, "invite", fmt::format("this invitation has been used: side {} ({}) has joined already",
-                                                       k, side_name(Json(slot.match->game().players()), k)));
+      return error_response(409, "invite", fmt::format("this invitation has been used: {} has joined already",
+                                                       side_words(*slot.match, k)));
     if (!same_token(invite, seat.invite)) continue;
     if (wanted >= 0 && wanted != k) r.fail("side", fmt::format("this invitation is for side {}", k));
     seat.token = new_token();
     seat.used_invite = seat.invite;
     seat.invite.clear();
     const std::size_t size = slot.match->log().entries.size();
-    if (auto failed = commit(id, slot, "join", size, true, size)) {
+    if (auto failed = commit(id, slot, "join", size, true)) {
       seat.invite = seat.used_invite;
       seat.used_invite.clear();
       seat.token.clear();
@@ -1100,18 +1081,14 @@ Response Api::undo_route(const std::string& id, Slot& slot, bool undo, const Req
         return error_response(409, what, std::string("there is nothing to ") + what);
       const std::size_t entry = undo ? match.position() - 1 : match.position();
       bool every_side = true;
-      for (std::size_t k = 0; k < slot.seats.size(); ++k)
-        if (std::find(slot.opponent_sides.begin(), slot.opponent_sides.end(), static_cast<int>(k)) ==
-                slot.opponent_sides.end() &&
-            std::find(you.begin(), you.end(), static_cast<int>(k)) == you.end())
-          every_side = false;
+      for (int k = 0; k < static_cast<int>(slot.seats.size()); ++k)
+        every_side = every_side && (contains(slot.opponent_sides, k) || contains(you, k));
       if (!every_side) {
         const int actor = entry < slot.actors.size() ? slot.actors[entry] : -1;
-        if (std::find(you.begin(), you.end(), actor) == you.end())
+        if (!contains(you, actor))
           return error_response(409, what, fmt::format("between two players each may {} only their own actions; "
-                                                       "the {} entry was made by side {} ({})",
-                                                       what, undo ? "last" : "next", actor,
-                                                       side_name(Json(match.game().players()), actor)));
+                                                       "the {} entry was made by {}",
+                                                       what, undo ? "last" : "next", side_words(match, actor)));
         if (!match.log().entries[entry].rolls.empty())
           return error_response(409, what, fmt::format("between two players an action that rolled dice stays made: "
                                                        "the {} entry rolled {} dice",
@@ -1121,7 +1098,7 @@ Response Api::undo_route(const std::string& id, Slot& slot, bool undo, const Req
       if (match.prepare(target, std::chrono::steady_clock::now() + seconds(limits_.lock_seconds))) {
         undo ? match.undo() : match.redo();
         const std::size_t size = match.log().entries.size();
-        if (auto failed = commit(id, slot, what, size, false, size)) return *failed;
+        if (auto failed = commit(id, slot, what, size, false)) return *failed;
         account(slot);
         return ok(view(id, slot, you));
       }
@@ -1138,7 +1115,7 @@ std::vector<int> Api::opponent_sides_from(JsonReader r, const Match& match) cons
   std::vector<int> sides;
   for (const JsonReader& side : r.items()) {
     const int k = side.as_integer(0, static_cast<int>(players) - 1);
-    if (std::find(sides.begin(), sides.end(), k) != sides.end()) side.fail(fmt::format("side {} is named twice", k));
+    if (contains(sides, k)) side.fail(fmt::format("side {} is named twice", k));
     sides.push_back(k);
   }
   std::sort(sides.begin(), sides.end());
@@ -1160,13 +1137,12 @@ Response Api::players_route(const std::string& id, Slot& slot, const Request& re
   if (you.empty())
     return error_response(403, "seat", "only a player of this game may say who plays its sides; this request holds no seat of it");
   const std::vector<int> sides = opponent_sides_from(r.at("opponent_sides"), *slot.match);
-  auto in = [](const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); };
   for (std::size_t k = 0; k < slot.seats.size(); ++k) {
     const int side = static_cast<int>(k);
-    if (in(sides, side) != in(slot.opponent_sides, side) && !slot.seats[k].token.empty() && !in(you, side))
-      return error_response(403, "seat", fmt::format("side {} ({}) has a player of its own; only they may hand it to the "
+    if (contains(sides, side) != contains(slot.opponent_sides, side) && !slot.seats[k].token.empty() && !contains(you, side))
+      return error_response(403, "seat", fmt::format("{} has a player of its own; only they may hand it to the "
                                                      "built-in opponent",
-                                                     side, side_name(Json(slot.match->game().players()), side)));
+                                                     side_words(*slot.match, side)));
   }
   const std::vector<Slot::Seat> before_seats = slot.seats;
   const std::vector<int> before_sides = slot.opponent_sides;
@@ -1175,9 +1151,9 @@ Response Api::players_route(const std::string& id, Slot& slot, const Request& re
   for (std::size_t k = 0; k < slot.seats.size(); ++k) {
     const int side = static_cast<int>(k);
     Slot::Seat& seat = slot.seats[k];
-    if (in(sides, side)) {
+    if (contains(sides, side)) {
       seat.invite.clear();
-    } else if (in(slot.opponent_sides, side) && seat.token.empty()) {
+    } else if (contains(slot.opponent_sides, side) && seat.token.empty()) {
       seat.token = new_token();
       tokens.push_back({{"side", side}, {"token", seat.token}});
       held.push_back(side);
@@ -1186,7 +1162,7 @@ Response Api::players_route(const std::string& id, Slot& slot, const Request& re
   std::sort(held.begin(), held.end());
   slot.opponent_sides = sides;
   const std::size_t size = slot.match->log().entries.size();
-  if (auto failed = commit(id, slot, "players", size, true, size)) {
+  if (auto failed = commit(id, slot, "players", size, true)) {
     slot.seats = before_seats;
     slot.opponent_sides = before_sides;
     return *failed;
@@ -1232,7 +1208,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const Request& r
       if (you.empty())
         return error_response(403, "seat", "only a player of this game may ask the built-in opponent to play; "
                                            "this request holds no seat of it");
-      if (std::find(slot.opponent_sides.begin(), slot.opponent_sides.end(), player) == slot.opponent_sides.end())
+      if (!contains(slot.opponent_sides, player))
         if (auto refused = refuse_unless_held(slot, you, player, "have the built-in opponent play for it")) return *refused;
       start = match.position();
     }
@@ -1253,9 +1229,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const Request& r
     if (!action) { stopped = "no action"; break; }
     const std::size_t before = match.position();
     Json out = outcome_json(match.play(*action, "opponent"));
-    slot.actors.resize(before);
-    slot.actors.push_back(player);
-    if (auto failed = commit(id, slot, "play", before, false, before)) return *failed;
+    if (auto failed = commit_play(id, slot, player, before)) return *failed;
     account(slot);
     out["action"] = *action;
     out["player"] = player;

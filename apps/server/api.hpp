@@ -216,11 +216,14 @@ class Api {
                                              const std::string& what) const;
   // Writes the change just made to the game (its entries from `keep` on, its
   // position, its meta when `meta`) and, once it is written, tells the
-  // viewers (an event of `kind`, with the entries from `from` on). A write
-  // the store refuses answers 503 and drops the game from memory, so that
-  // the next request reloads its last good state. Under the slot's mutex.
-  std::optional<Response> commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta,
-                                 std::size_t from);
+  // viewers (an event of `kind`, with the entries from `keep` on that are
+  // played). A write the store refuses answers 503 and drops the game from
+  // memory, so that the next request reloads its last good state. Under the
+  // slot's mutex.
+  std::optional<Response> commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta);
+  // commit() of the action `player` just played at log position `before`,
+  // the side kept for the undo rule.
+  std::optional<Response> commit_play(const std::string& id, Slot& slot, int player, std::size_t before);
   // The game as the store keeps it besides its log: seats, the opponent's sides.
   static std::string meta_json(const Slot& slot);
   // Tells the game's viewers who is connected. Not under a slot's mutex.
@@ -239,6 +242,14 @@ class Api {
   // gets back, which a concurrent request may already have dropped.
   std::pair<std::string, std::shared_ptr<Slot>> store(std::unique_ptr<Match> match, std::string battle,
                                                       const std::string& client);
+  // A slot for a game in memory: its estimates, its history's snapshot
+  // interval, its time of use; not yet stored.
+  std::shared_ptr<Slot> new_slot(std::unique_ptr<Match> match, std::string battle, std::string client) const;
+  // Every k-th state kept, k from a state's size (Limits::snapshot_bytes_per_entry).
+  std::size_t snapshot_interval_for(const GameState& state) const;
+  // A replay's each_entry: records the side about to act before each entry,
+  // and sets the snapshot interval from the first state.
+  std::function<void(Match&)> replay_watcher(std::vector<int>& actors) const;
   // Writes a new game (its log so far, its seats) to the store, and answers
   // 201 with its view and `extra` (the creator's seat tokens); 503 and no
   // game when the store refuses. Under the slot's mutex.

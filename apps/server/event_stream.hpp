@@ -48,10 +48,6 @@ class EventStream {
     out.swap(pending_);
     return out;
   }
-  bool has_pending() const {
-    std::lock_guard lock(mutex_);
-    return !pending_.empty();
-  }
   bool closed() const {
     std::lock_guard lock(mutex_);
     return closed_;

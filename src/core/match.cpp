@@ -249,7 +249,7 @@ std::string describe_difference(const Json& logged, const Json& now) {
 
 Match Match::replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
                     const Json* scenario, const std::string& scenario_name,
-                    const std::function<void(Match&)>& each_entry) {
+                    const std::function<void(Match&)>& each_entry, const std::vector<int>* script) {
   const std::string header = source_name + " line 1";
   const GameType& type = registry.at(log.system, header + ": system");
   const Json* battle = scenario ? scenario : (log.battle.is_null() ? nullptr : &log.battle);
@@ -260,7 +260,7 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
   const Json overrides = scenario ? log.settings : Json::object();
   auto game = type.load(*battle, scenario ? scenario_name : source_name + " (battle)", overrides);
   DiceSource dice{log.seed, std::nullopt};
-  if (log.scripted_dice) dice.script = log.all_roll_values();
+  if (log.scripted_dice) dice.script = script ? *script : log.all_roll_values();
   Match m(game, dice, log.scenario, log.settings);
   for (const LogEntry& e : log.entries) {
     if (each_entry) each_entry(m);

@@ -123,10 +123,12 @@ class Match {
   // does not match is refused naming its line (the header is line 1).
   // `each_entry`, when given, is called with the match before each entry is
   // played; it may throw to give up (a caller bounding the work) or set the
-  // snapshot interval before the history grows.
+  // snapshot interval before the history grows. `script`, for a log of dice
+  // rolled at a table, is the whole script when the caller kept it (a log
+  // holds only the values used so far): the values still to come then stay.
   static Match replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
                       const Json* scenario = nullptr, const std::string& scenario_name = "",
-                      const std::function<void(Match&)>& each_entry = {});
+                      const std::function<void(Match&)>& each_entry = {}, const std::vector<int>* script = nullptr);
 
  private:
   struct Snapshot {
