@@ -494,7 +494,7 @@ Aabb unit_bounds(const Unit& u) {
 }
 
 // `index`: of `bf`, or null. `whole_battle`: MoveScenes::whole_battle.
-MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth /*depth: the same search for both*/,
+MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth,
                                 TransitScratch* scratch, const MoveIndex* index = nullptr, bool whole_battle = false) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
@@ -532,7 +532,12 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   TransitScene scene(bf, *c, settings, near_legs, scratch);
   Pose end = route.poses.back();
   bool end_refused = false;
-  for (const auto& f : bf.terrain) {
+  // The features the end could lie in: those near it, through the index.
+  std::vector<int> near_end;
+  if (index) index->terrain_near(Aabb{end.position, end.position}.inflated(std::max(w, d)), near_end);
+  const std::size_t features = index ? near_end.size() : bf.terrain.size();
+  for (std::size_t n = 0; n < features; ++n) {
+    const TerrainFeature& f = bf.terrain[index ? static_cast<std::size_t>(near_end[n]) : n];
     if (character_may_enter(f.kind)) continue;
     bool inside = c->stand_size ? rect_in_feature(OrientedRect::from_pose(end, w, d), f, settings.contact_tolerance)
                                 : disc_in_feature(end.position, w / 2, f, settings.contact_tolerance);
@@ -546,15 +551,24 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
     // Reasons are written only for legs that are blocked and not replanned.
     bool blocked = any_leg_blocked(scene, route.poses);
     if (blocked && route.poses.size() == 2) {
-      // Searched to twice the allowance, to show by how much a detour fails;
-      // the same search whether or not reasons are written, so the verdict
-      // never depends on it (a tighter bound for legality alone refused
+      // Searched to twice the allowance, to show by how much a detour fails.
+      // Legality alone needs no route longer than the allowance: a route's
+      // measure (its furthest-moving point) is never less than its centre's
+      // path, which the search measures. Both searches read the same
+      // obstacles and gates (those within `bound`), so a route within the
+      // allowance is the same route, and the verdict's legality never
+      // depends on the depth (a search that also read less once refused
       // routes the explaining check found).
       const double bound = 2 * a.allowance;
+      const double search_to = depth == CheckDepth::Legality ? a.allowance + kMeasureSlack : bound;
       TransitOptions around;
       around.index = index;
+      // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it
+      // never strays more than L / 2 from both ends: what lies further off
+      // cannot shorten or block it.
+      if (!whole_battle) around.region = area.inflated(bound / 2 + margin);
       TransitScene whole(bf, *c, settings, around, scratch);
-      if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), bound)) {
+      if (auto planned = whole.shortest_route(route.poses.front(), route.poses.back(), search_to, bound)) {
         route.poses = *planned;
         route.planned = true;
         blocked = false;
