@@ -417,7 +417,29 @@ function renderPlayers() {
       ? el('button', { type: 'button', class: 'link-button', id: `show-invite-${side}`, onclick: (ev) => { ev.preventDefault(); ctx.showInvitations(g); } }, 'show the link') : null;
     return el('span', { class: `presence ${state}`, id: `presence-${side}`, 'data-state': state }, el('span', { class: 'dot', 'aria-hidden': 'true' }), word, again);
   };
-  fill($('players'), el('h2', {}, 'Players'), ...g.players.map((name, side) =>
+  // What the selects show and allow. A live update that changes none of it
+  // (someone connected, another spectator) redraws only the dots and the
+  // hints: a select the player is using is never replaced under the pointer,
+  // which would drop the choice being made.
+  const showsOpponent = has && !spectator && (sides.some(Boolean) || !g.players.some((_, k) => others(k)));
+  const key = JSON.stringify([g.id, g.players, has, spectator, sides, g.players.map((_, k) => others(k)), showsOpponent]);
+  const panel = $('players');
+  const hints = () => [
+    spectators ? el('div', { class: 'hint', id: 'spectators' }, `${spectators} watching`) : null,
+    ctx.live ? el('div', { class: 'hint', id: 'live-state', 'data-state': ctx.live }, ctx.live === 'on' ? 'Live: moves show here as they are made' : 'Live updates: reconnecting…') : null];
+  if (panel.dataset.key === key && $('players-hints')) {
+    g.players.forEach((_, side) => {
+      const now = presence(side);
+      const was = $(`presence-${side}`);
+      if (was && now) was.replaceWith(now);
+      else if (was) was.remove();
+      else if (now) panel.querySelector(`#player-${side}`)?.closest('label')?.querySelector('.side-name')?.append(now);
+    });
+    fill($('players-hints'), hints());
+    return;
+  }
+  panel.dataset.key = key;
+  fill(panel, el('h2', {}, 'Players'), ...g.players.map((name, side) =>
     el('label', { class: 'controls-row player-row', title: tip }, el('span', { class: 'side-name' }, el('span', {}, name), presence(side)),
       el('select', { id: `player-${side}`, 'aria-label': `Who plays ${name}`, disabled: !has || spectator || others(side), title: tip,
         onchange: async (ev) => {
@@ -433,10 +455,9 @@ function renderPlayers() {
       others(side) ? el('option', { value: 'friend', selected: true }, spectator ? 'a player' : 'your friend') : null,
       el('option', { value: 'you', selected: !sides[side] && !others(side) }, 'you'),
       el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
-    spectators ? el('div', { class: 'hint', id: 'spectators' }, `${spectators} watching`) : null,
-    ctx.live ? el('div', { class: 'hint', id: 'live-state', 'data-state': ctx.live }, ctx.live === 'on' ? 'Live: moves show here as they are made' : 'Live updates: reconnecting…') : null,
+    el('div', { id: 'players-hints' }, hints()),
     // How the built-in opponent plays: not asked in a game between two players where it plays no side.
-    has && !spectator && (sides.some(Boolean) || !g.players.some((_, k) => others(k))) ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
+    showsOpponent ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
       el('select', { id: 'opponent-pace', 'aria-label': 'How the built-in opponent plays',
         onchange: (ev) => { ctx.opponentPace = ev.target.value; maybeOpponent(); } },
       el('option', { value: 'turn', selected: ctx.opponentPace !== 'action' }, 'its whole turn at once'),
