@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "game_store.hpp"
+#include "http_front.hpp"
 #include "http_server.hpp"
 #include "referee/core/errors.hpp"
 
@@ -23,6 +24,7 @@ struct ServeOptions {
   std::string system;
   std::string host = "127.0.0.1";
   std::vector<std::string> allow_hosts;
+  std::vector<std::string> trusted_proxies;
   std::string tls_cert;  // with tls_key: HTTPS
   std::string tls_key;
   int port = 8080;
@@ -68,6 +70,7 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   server::Api api(registry, std::move(battles), limits, server::random_game_id, store);
   server::HttpServer http(api);
   for (const std::string& name : o.allow_hosts) http.allow_host(name);
+  for (const std::string& address : o.trusted_proxies) http.trust_proxy(server::canonical_address(address));
   const bool https = !o.tls_cert.empty();
   if (https) {
     std::string problem;
@@ -111,6 +114,13 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
       ->check([](const std::string& v) {
         return v.empty() || v.find_first_of(" /\t@?#") != std::string::npos ? "expected a host name or address" : "";
       });
+  cmd->add_option("--trusted-proxy", o->trusted_proxies,
+                  "The address of a reverse proxy in front of the board (e.g. 127.0.0.1): its X-Forwarded-For names "
+                  "each client, for the per-client bounds; repeatable (docs/deploy.md)")
+      ->check([](const std::string& v) {
+        return server::canonical_address(v).empty() ? "expected an IP address (the proxy's, as the server sees it)"
+                                                    : "";
+      });
   auto* cert = cmd->add_option("--tls-cert", o->tls_cert,
                                "Serve HTTPS with this certificate chain (a PEM file, e.g. Let's Encrypt's fullchain.pem); "
                                "needs --tls-key (docs/deploy.md)");
@@ -122,11 +132,11 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-games-per-client", o->max_games_per_client,
                   "Games in memory per client address; its least recently used goes first (default 100). Behind a "
-                  "reverse proxy every client has the proxy's address")
+                  "reverse proxy every client has the proxy's address, unless --trusted-proxy names it")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-streams-per-client", o->max_streams_per_client,
                   "Live-update streams one client address may hold open (default 32); more are refused with 429. "
-                  "Behind a reverse proxy every client has the proxy's address")
+                  "Behind a reverse proxy every client has the proxy's address, unless --trusted-proxy names it")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (default 1048576)")
       ->check(CLI::Range(1024, 64 << 20));

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -220,7 +221,33 @@ struct HttpConnection::Parser {
   bool api = false;
   bool started = false;    // a byte of this request has come
   bool line_seen = false;  // its request line has ended within the header's limit
+  std::string client;      // who it comes from (request_client)
 };
+
+std::string canonical_address(std::string_view text) {
+  boost::system::error_code ec;
+  auto address = boost::asio::ip::make_address(std::string(text), ec);
+  if (ec) return "";
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) address = address.to_v6().to_v4();
+  return address.to_string();
+}
+
+std::optional<std::string> request_client(const Audience& audience, const std::string& peer,
+                                          std::string_view forwarded_for, bool forwarded, std::string& problem) {
+  const auto& trusted = audience.trusted_proxies;
+  if (!forwarded || std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
+  const std::size_t comma = forwarded_for.rfind(',');
+  std::string_view last = trim(comma == std::string_view::npos ? forwarded_for : forwarded_for.substr(comma + 1));
+  // nginx writes a bare address; some proxies bracket IPv6 ("[2001:db8::1]").
+  if (last.size() > 2 && last.front() == '[' && last.back() == ']') last = last.substr(1, last.size() - 2);
+  std::string client = canonical_address(last);
+  if (client.empty()) {
+    problem = fmt::format("the proxy named the client \"{}\", which is not an IP address",
+                          std::string(last.substr(0, 64)));
+    return std::nullopt;
+  }
+  return client;
+}
 
 HttpConnection::HttpConnection(FrontEnd& front, std::string client) : front_(front), client_(std::move(client)) {}
 
@@ -469,8 +496,17 @@ bool HttpConnection::check_head() {
       return no(415, "Content-Type", "a body needs Content-Type: application/json");
     }
   }
+  // Several X-Forwarded-For lines are one list (RFC 9110, 5.3): the last
+  // address is the last line's.
+  std::string forwarded;
+  for (auto it = msg.find("X-Forwarded-For"); it != msg.end() && iequals(sv(it->name_string()), "X-Forwarded-For"); ++it)
+    forwarded += (forwarded.empty() ? "" : ",") + std::string(sv(it->value()));
+  std::string problem;
+  const auto client = request_client(front_.audience(), client_, forwarded, msg.count("X-Forwarded-For") > 0, problem);
+  if (!client) return no(400, "X-Forwarded-For", problem);
+  ps.client = *client;
   if (ps.api) {
-    if (auto refused = front_.api().admit(client_)) {
+    if (auto refused = front_.api().admit(ps.client)) {
       refuse(*refused, unread);
       return false;
     }
@@ -505,7 +541,7 @@ void HttpConnection::finish_request() {
   auto& msg = parser_->p.get();
   const std::string method(sv(msg.method_string()));
   if (parser_->api) {
-    job_ = Request{head_request_ ? "HEAD" : method, parser_->path, std::move(msg.body()), client_};
+    job_ = Request{head_request_ ? "HEAD" : method, parser_->path, std::move(msg.body()), parser_->client};
     // The headers the API reads (seats, invitations, resuming a stream). A
     // token is never written to any log.
     auto header = [&](std::string_view name) {

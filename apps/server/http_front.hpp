@@ -37,6 +37,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,10 @@ struct Audience {
   // that ends TLS: docs/deploy.md); only a holder of the name's certificate
   // can serve the latter.
   bool tls = false;
+  // --trusted-proxy: the addresses of reverse proxies whose X-Forwarded-For
+  // names the client (docs/deploy.md, "What a proxy changes"); as
+  // canonical_address() writes them.
+  std::vector<std::string> trusted_proxies;
   // Loopback names, `listen_host` (the --host address; 0.0.0.0 or :: sets
   // any_address) and `allowed` (--allow-host names).
   static Audience for_host(const std::string& listen_host, const std::vector<std::string>& allowed = {});
@@ -78,6 +83,17 @@ struct Audience {
   // request's Host).
   bool own_origin(std::string_view origin, std::string_view host) const;
 };
+
+// An IP address as the server writes a peer's ("192.0.2.7", "2001:db8::1";
+// an IPv4-mapped IPv6 address as IPv4), or "" when `text` is not one.
+std::string canonical_address(std::string_view text);
+
+// Who a request comes from, for the per-client bounds: the peer, or, when the
+// peer is a trusted proxy, the last address of X-Forwarded-For (the one that
+// proxy added; any before it came from the client and may be forged). Null
+// with `problem` set when a trusted proxy's header is not a list of addresses.
+std::optional<std::string> request_client(const Audience& audience, const std::string& peer,
+                                          std::string_view forwarded_for, bool forwarded, std::string& problem);
 
 class FrontEnd {
  public:

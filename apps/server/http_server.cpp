@@ -93,6 +93,7 @@ struct HttpServer::Impl {
   Api& api;
   HttpLimits limits;
   std::vector<std::string> allowed;
+  std::vector<std::string> trusted;  // --trusted-proxy
   std::unique_ptr<asio::ssl::context> tls;  // HTTPS (use_tls)
   std::unique_ptr<FrontEnd> front;
   asio::io_context io{1};
@@ -394,6 +395,7 @@ HttpServer::HttpServer(Api& api, int threads, HttpLimits limits) : impl_(std::ma
 HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::allow_host(const std::string& name) { impl_->allowed.push_back(name); }
+void HttpServer::trust_proxy(const std::string& address) { impl_->trusted.push_back(address); }
 
 namespace {
 
@@ -452,6 +454,7 @@ int HttpServer::bind(const std::string& host, int port) {
   Impl& m = *impl_;
   Audience audience = Audience::for_host(host, m.allowed);
   audience.tls = m.tls != nullptr;
+  audience.trusted_proxies = m.trusted;
   m.front = std::make_unique<FrontEnd>(m.api, std::move(audience), m.limits);
   // Every connection is a descriptor: take what the system allows, and
   // keep some for the rest of the process.

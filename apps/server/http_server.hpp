@@ -44,6 +44,9 @@ class HttpServer {
   // A name the server answers to besides loopback and the bound address
   // (--allow-host); before bind().
   void allow_host(const std::string& name);
+  // A reverse proxy whose X-Forwarded-For names the client (Audience::
+  // trusted_proxies): an address as canonical_address() writes it.
+  void trust_proxy(const std::string& address);
   // Serves HTTPS (TLS 1.2 or later) with this PEM certificate chain and its
   // PEM private key; before bind(). False when they cannot be used, with why
   // (naming the file) in *error and, in *key_at_fault, whether the key file

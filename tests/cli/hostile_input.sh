@@ -98,6 +98,8 @@ for cmd in "warmaster state --battle $wm/default.json" "ancients render --battle
   REFEREE_MAX_INPUT_BYTES=100 expect 2 "the size limit: $cmd" -- "$ref" $cmd
   err_has "is larger than the input limit of 100 bytes" "the size limit: $cmd"
 done
+expect 2 "a trusted proxy that is not an address" -- "$ref" serve --port 0 --trusted-proxy proxy.example
+err_has "--trusted-proxy: expected an IP address" "trusted proxy"
 REFEREE_MAX_INPUT_BYTES=lots expect 2 "a bad size limit, no file read" -- "$ref" warmaster rules
 err_has "REFEREE_MAX_INPUT_BYTES: expected a positive whole number" "bad limit, rules"
 

@@ -323,5 +323,69 @@ TEST_F(FrontTest, BodiesInFlightAreBounded) {
   EXPECT_EQ(answers(serve_bytes(front, post("/api/games", "{}", kJson)))[0].status, 201);
 }
 
+
+// Behind a reverse proxy every request comes from the proxy's address. Given
+// --trusted-proxy, the last address of X-Forwarded-For (the one the proxy
+// added) is the client for the per-client bounds; the same header from any
+// other peer is ignored, and addresses before the last (the client's own
+// claims) never count.
+TEST(TrustedProxyTest, TheProxysLastForwardedAddressIsTheClient) {
+  Limits limits;
+  limits.max_games_per_client = 2;  // a client's third game drops its least recently used
+  Api api(builtin_games(), bundled_battle_list(builtin_games()), limits);
+  Audience audience = Audience::for_host("127.0.0.1");
+  audience.trusted_proxies = {"10.0.0.1"};
+  FrontEnd front(api, audience);
+  auto send = [&](const std::string& peer, const std::string& forwarded, const std::string& method = "POST",
+                  const std::string& path = "/api/games") {
+    const std::string xff = forwarded.empty() ? "" : "X-Forwarded-For: " + forwarded + "\r\n";
+    const std::string bytes = method == "POST"
+                                  ? "POST " + path + " HTTP/1.1\r\nHost: localhost\r\n" + xff +
+                                        "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+                                  : method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n" + xff + "\r\n";
+    const auto a = answers(serve_bytes(front, bytes, peer));
+    return a.empty() ? Answer{} : a.front();
+  };
+  auto create = [&](const std::string& peer, const std::string& forwarded) {
+    const Answer a = send(peer, forwarded);
+    EXPECT_EQ(a.status, 201) << a.body;
+    return a.status == 201 ? Json::parse(a.body)["id"].get<std::string>() : std::string();
+  };
+  auto kept = [&](const std::string& id) { return send("127.0.0.1", "", "GET", "/api/games/" + id).status == 200; };
+
+  // Two members through the proxy: two games each, all kept.
+  const std::string a1 = create("10.0.0.1", "203.0.113.5"), a2 = create("10.0.0.1", "203.0.113.5");
+  const std::string b1 = create("10.0.0.1", "198.51.100.7"), b2 = create("10.0.0.1", "198.51.100.7");
+  EXPECT_TRUE(kept(a1) && kept(a2) && kept(b1) && kept(b2));
+  // The first member's third game, its address after a forged one: only its own oldest goes.
+  const std::string a3 = create("10.0.0.1", "192.0.2.99, 203.0.113.5");
+  EXPECT_FALSE(kept(a1));
+  EXPECT_TRUE(kept(a2) && kept(a3) && kept(b1) && kept(b2));
+  // Several header lines are one list: the last line's address counts.
+  const Answer lines = answers(serve_bytes(front,
+      "POST /api/games HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: 203.0.113.5\r\nX-Forwarded-For: 198.51.100.7\r\n"
+      "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", "10.0.0.1")).at(0);
+  EXPECT_EQ(lines.status, 201);
+  EXPECT_FALSE(kept(b1));
+  EXPECT_TRUE(kept(a2) && kept(a3) && kept(b2));
+
+  // Not the trusted proxy: the header names nobody, and the peer is the client.
+  const std::string c1 = create("10.0.0.9", "203.0.113.1");
+  create("10.0.0.9", "203.0.113.2");
+  create("10.0.0.9", "203.0.113.3");
+  EXPECT_FALSE(kept(c1));
+
+  // The trusted proxy naming no address is refused, naming the header.
+  const Answer bad = send("10.0.0.1", "203.0.113.5, not-an-address");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(Json::parse(bad.body)["error"]["field"], "X-Forwarded-For") << bad.body;
+  EXPECT_NE(bad.body.find("not-an-address"), std::string::npos) << bad.body;
+  // Bracketed IPv6 and IPv4-mapped forms are the same client as the plain ones.
+  EXPECT_EQ(canonical_address("::ffff:203.0.113.5"), "203.0.113.5");
+  EXPECT_EQ(send("10.0.0.1", "[2001:db8::1]").status, 201);
+  EXPECT_EQ(canonical_address("2001:db8:0::1"), "2001:db8::1");
+  EXPECT_EQ(canonical_address("example.org"), "");
+}
+
 }  // namespace
 }  // namespace referee::server
