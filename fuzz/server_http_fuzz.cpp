@@ -33,7 +33,11 @@ struct Fixture {
     api = std::make_unique<server::Api>(builtin_games(), server::bundled_battle_list(builtin_games()), limits);
     server::HttpLimits http;
     http.header_bytes = 4096;
-    front = std::make_unique<server::FrontEnd>(*api, server::Audience::for_host("127.0.0.1", {"board.example"}), http);
+    // The fuzzer's requests come from 127.0.0.1, named a trusted proxy, so
+    // that their X-Forwarded-For is read (http_front.hpp, request_client).
+    server::Audience audience = server::Audience::for_host("127.0.0.1", {"board.example"});
+    audience.trusted_proxies = {"127.0.0.1"};
+    front = std::make_unique<server::FrontEnd>(*api, std::move(audience), http);
     fresh_game();
   }
   // The Empire's seat is the fuzzer's ("{seat}"); the Orcs' is open ("{invite}").
