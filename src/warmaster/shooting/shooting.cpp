@@ -101,12 +101,10 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
   const double tol = settings.contact_tolerance;
   // Engaged is contact, worked out from the stands (contact.hpp).
   const std::vector<char> engaged = engaged_now(bf, tol);
-  std::vector<Aabb> boxes;  // each unit's stands
-  for (const Unit& u : bf.units) {
-    Aabb b{{0, 0}, {0, 0}};
-    for (std::size_t s = 0; s < u.stands.size(); ++s) b = s == 0 ? u.footprint(s).bounds() : b.merged(u.footprint(s).bounds());
-    boxes.push_back(b);
-  }
+  // A box about each unit's stands (never smaller than them; stand_pairs.hpp).
+  std::vector<Aabb> boxes;
+  boxes.reserve(bf.units.size());
+  for (const Unit& u : bf.units) boxes.push_back(u.stands.empty() ? Aabb{{0, 0}, {0, 0}} : stands_box(u));
   auto foes = [&](const Unit& u) { return fmt::format("{}", fmt::join(enemies_in_contact(bf, u, tol), ", ")); };
   for (std::size_t ui = 0; ui < bf.units.size(); ++ui) {
     const Unit& u = bf.units[ui];
