@@ -150,6 +150,70 @@ bool crosses(const Segment& s, Blocker& b) {
   }
   return crosses_interior(s, b.poly, kSightTolerance);
 }
+
+// Shadows: a convex blocker lies across every line from an edge to a target
+// when each line from an end of the edge to a vertex of the target runs
+// kShadowDepth deep into it. For then, with p on the edge and q in the
+// target: the points p from which a line to a given vertex meets a convex
+// set form a convex set, which holds both ends of the edge, hence p; and the
+// points q to which a line from p meets it form a convex set, which holds
+// every vertex, hence q (the target lies within its vertices' hull). The
+// set met is the blocker shrunk by kShadowDepth, so the line pq runs that
+// deep, and any line within rounding of it more than kSurelyCrosses deep:
+// crosses() refuses it, for a stand by its depth and for convex terrain by
+// crosses_interior (see kSurelyCrosses). So a search none of whose
+// edge-target pairs has a clear line... finds none: every line it tries runs
+// from an edge to (within rounding of) a target.
+constexpr double kShadowDepth = 0.02;
+
+// Does the segment reach `depth` into the convex region {x : n_i.x - c_i >=
+// 0 for every i}? The t in [0, 1] where each n_i.x(t) - c_i >= depth, intersected.
+bool reaches(const Segment& s, const Vec2* n, const double* c, std::size_t k, double depth) {
+  double lo = 0, hi = 1;
+  const Vec2 d = s.b - s.a;
+  for (std::size_t i = 0; i < k; ++i) {
+    const double alpha = dot(n[i], s.a) - c[i] - depth, beta = dot(n[i], d);
+    if (beta == 0) {
+      if (alpha < 0) return false;
+    } else if (beta > 0) {
+      lo = std::max(lo, -alpha / beta);
+    } else {
+      hi = std::min(hi, -alpha / beta);
+    }
+    if (lo > hi) return false;
+  }
+  return true;
+}
+
+// Does blocker b (a stand, or a convex piece of terrain) lie across every
+// line from `edge` to `target` (above)?
+bool shadows(Blocker& b, const Segment& edge, const Polygon& target) {
+  std::array<Vec2, 4> rect_n;
+  std::array<double, 4> rect_c;
+  const Vec2* n = nullptr;
+  const double* c = nullptr;
+  std::size_t k = 0;
+  if (b.feature < 0) {
+    // depth = min(half.x -+ (x - centre).right, half.y -+ (x - centre).forward)
+    const Vec2 r = b.rect.rot.right(), f = b.rect.rot.forward();
+    const double cr = dot(b.rect.center, r), cf = dot(b.rect.center, f);
+    rect_n = {-r, r, -f, f};
+    rect_c = {-cr - b.rect.half.x, cr - b.rect.half.x, -cf - b.rect.half.y, cf - b.rect.half.y};
+    n = rect_n.data();
+    c = rect_c.data();
+    k = 4;
+  } else {
+    if (b.convex < 0) b.convex = make_convex(b) ? 1 : 0;
+    if (b.convex != 1) return false;
+    n = b.inward.data();
+    c = b.offset.data();
+    k = b.inward.size();
+  }
+  for (Vec2 e : {edge.a, edge.b})
+    for (Vec2 q : target.points)
+      if (!reaches({e, q}, n, c, k, kShadowDepth)) return false;
+  return true;
+}
 // The line through a segment, to rule out blockers far from it cheaply: a
 // blocker whose box lies wholly on one side of the line, clear of it by
 // more than `margin`, can neither cross nor touch the segment. The box is
@@ -284,6 +348,9 @@ class SightSearch {
     return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
   }
   int first_blocker(const Segment& s, const Viewpoint& v, const Target& t) const;
+  // Every edge-target pair has a blocker, not excused, lying across all its
+  // lines (shadows()): no line the search tries can be clear.
+  bool all_shadowed();
   bool clear(const Segment& s, const Viewpoint& v, const Target& t);
   // Does the line from p to q leave the edge forwards (outward normal perp(b - a))?
   static bool forward(const Viewpoint& v, Vec2 p, Vec2 q) {
@@ -363,6 +430,20 @@ int SightSearch::first_blocker(const Segment& s, const Viewpoint& v, const Targe
     }
   }
   return best;
+}
+
+bool SightSearch::all_shadowed() {
+  for (const Viewpoint& v : views_)
+    for (const Target& t : targets_) {
+      const Aabb between = v.edge.bounds().merged(t.poly.bounds());
+      bool shadowed = false;
+      for (std::size_t i = 0; i < blockers_.size() && !shadowed; ++i) {
+        Blocker& b = blockers_[i];
+        shadowed = b.box.overlaps(between) && !excused(b, v, t) && shadows(b, v.edge, t.poly);
+      }
+      if (!shadowed) return false;
+    }
+  return true;
 }
 
 // Clear: crosses no blocker's interior. A line that only touches blockers
@@ -547,6 +628,10 @@ SightAnswer SightSearch::run() {
         return found(views_[nearest / nt], targets_[nearest % nt], *s);
       sampled = nearest;
     }
+  }
+  if (all_shadowed()) {
+    if (detail_ == SightDetail::WhetherOnly) return SightAnswer{};
+    return not_visible(pairs_nearest_first().front());
   }
   const std::vector<Pair> pairs = pairs_nearest_first();
   // Phase 1: sample lines.
