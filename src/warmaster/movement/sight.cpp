@@ -161,9 +161,9 @@ bool crosses(const Segment& s, Blocker& b) {
 // set met is the blocker shrunk by kShadowDepth, so the line pq runs that
 // deep, and any line within rounding of it more than kSurelyCrosses deep:
 // crosses() refuses it, for a stand by its depth and for convex terrain by
-// crosses_interior (see kSurelyCrosses). So a search none of whose
-// edge-target pairs has a clear line... finds none: every line it tries runs
-// from an edge to (within rounding of) a target.
+// crosses_interior (see kSurelyCrosses). Every line a search tries runs from
+// an edge to (within rounding of) a target, so when each of its edge-target
+// pairs has such a blocker, not excused for it, none of them is clear.
 constexpr double kShadowDepth = 0.02;
 
 // Does the segment reach `depth` into the convex region {x : n_i.x - c_i >=
