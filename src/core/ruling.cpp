@@ -65,9 +65,21 @@ std::string unit_for(double value, const std::string& unit) {
   return unit;
 }
 
+namespace {
+std::string fixed(double value, int decimals);
+}  // namespace
+
+// Measures are written on hot paths (every refusal, every target): within
+// any table's size, fixed()'s integer arithmetic, which prints what
+// fmt's "{:.1f}" prints (without its "-0.0"); beyond, fmt.
 std::string format_measure(double value, const std::string& unit) {
-  std::string n = fmt::format("{:.1f}", value);
-  if (n == "-0.0") n = "0.0";
+  std::string n;
+  if (std::fabs(value) < 1e8) {
+    n = fixed(value, 1);
+  } else {
+    n = fmt::format("{:.1f}", value);
+    if (n == "-0.0") n = "0.0";
+  }
   return unit.empty() ? n : n + " " + unit;
 }
 

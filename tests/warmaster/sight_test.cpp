@@ -194,3 +194,36 @@ TEST(Sight, AUnitSeesWhenOneOfItsStandsSees) {
   EXPECT_GT(partly, 0);
   std::printf("[sight per stand] %d pairs, %d seen, %d seen by only some stands\n", pairs, seen, partly);
 }
+
+// A search whose first lines fail stops early when, for every target stand,
+// one convex blocker lies across every line (each line from an end of the
+// edge to a corner of the stand runs 0.02 cm deep into it); one that leaves a
+// line past its edge, however close, must not stop it. The viewer's front
+// edge runs x 48..52 at y 31; the target's three stands span x 44..56, y
+// 51..53; a wood across y 38..44 runs from x 20 to `right`. The middle stand,
+// the nearest, is hidden deep behind it, so the first lines fail; the line
+// from (52, 31) to the right stand's corner (56, 51) meets y 38 at x 53.4.
+TEST(Sight, OneBlockerAcrossEveryLineAndOneThatLeavesASliver) {
+  auto scene = [](double right) {
+    Battlefield bf = empty_field();
+    bf.units.push_back(infantry("elves-1", 0, {{{50, 30}, 0}}));
+    bf.units.push_back(infantry("orcs-1", 1, {{{46, 52}, 180}, {{50, 52}, 180}, {{54, 52}, 180}}));
+    bf.terrain.push_back(area("wood-1", TerrainKind::Wood, {{20, 38}, {right, 38}, {right, 44}, {20, 44}}));
+    return bf;
+  };
+  auto stand_sees = [](const Battlefield& bf) { return stands_that_see(bf, bf.units[0], bf.units[1], {}, {0})[0] != 0; };
+  const Battlefield across = scene(60);  // across every line, deeply
+  EXPECT_FALSE(los(across).visible);
+  EXPECT_EQ(los(across).blocked_by, "terrain wood-1");
+  EXPECT_FALSE(stand_sees(across));
+  const Battlefield barely = scene(53.41);  // across every line, the right stand's outermost only 0.01 cm deep
+  EXPECT_FALSE(los(barely).visible);
+  EXPECT_FALSE(stand_sees(barely));
+  const Battlefield sliver = scene(53.39);  // that line passes 0.01 cm clear of it
+  const SightAnswer a = los(sliver);
+  EXPECT_TRUE(a.visible);
+  ASSERT_TRUE(a.line.has_value());
+  EXPECT_NEAR(a.line->a.x, 52, 1e-9);
+  EXPECT_NEAR(a.line->b.x, 56, 1e-9);
+  EXPECT_TRUE(stand_sees(sliver));
+}

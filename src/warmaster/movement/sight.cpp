@@ -150,6 +150,70 @@ bool crosses(const Segment& s, Blocker& b) {
   }
   return crosses_interior(s, b.poly, kSightTolerance);
 }
+
+// Shadows: a convex blocker lies across every line from an edge to a target
+// when each line from an end of the edge to a vertex of the target runs
+// kShadowDepth deep into it. For then, with p on the edge and q in the
+// target: the points p from which a line to a given vertex meets a convex
+// set form a convex set, which holds both ends of the edge, hence p; and the
+// points q to which a line from p meets it form a convex set, which holds
+// every vertex, hence q (the target lies within its vertices' hull). The
+// set met is the blocker shrunk by kShadowDepth, so the line pq runs that
+// deep, and any line within rounding of it more than kSurelyCrosses deep:
+// crosses() refuses it, for a stand by its depth and for convex terrain by
+// crosses_interior (see kSurelyCrosses). Every line a search tries runs from
+// an edge to (within rounding of) a target, so when each of its edge-target
+// pairs has such a blocker, not excused for it, none of them is clear.
+constexpr double kShadowDepth = 0.02;
+
+// Does the segment reach `depth` into the convex region {x : n_i.x - c_i >=
+// 0 for every i}? The t in [0, 1] where each n_i.x(t) - c_i >= depth, intersected.
+bool reaches(const Segment& s, const Vec2* n, const double* c, std::size_t k, double depth) {
+  double lo = 0, hi = 1;
+  const Vec2 d = s.b - s.a;
+  for (std::size_t i = 0; i < k; ++i) {
+    const double alpha = dot(n[i], s.a) - c[i] - depth, beta = dot(n[i], d);
+    if (beta == 0) {
+      if (alpha < 0) return false;
+    } else if (beta > 0) {
+      lo = std::max(lo, -alpha / beta);
+    } else {
+      hi = std::min(hi, -alpha / beta);
+    }
+    if (lo > hi) return false;
+  }
+  return true;
+}
+
+// Does blocker b (a stand, or a convex piece of terrain) lie across every
+// line from `edge` to `target` (above)?
+bool shadows(Blocker& b, const Segment& edge, const Polygon& target) {
+  std::array<Vec2, 4> rect_n;
+  std::array<double, 4> rect_c;
+  const Vec2* n = nullptr;
+  const double* c = nullptr;
+  std::size_t k = 0;
+  if (b.feature < 0) {
+    // depth = min(half.x -+ (x - centre).right, half.y -+ (x - centre).forward)
+    const Vec2 r = b.rect.rot.right(), f = b.rect.rot.forward();
+    const double cr = dot(b.rect.center, r), cf = dot(b.rect.center, f);
+    rect_n = {-r, r, -f, f};
+    rect_c = {-cr - b.rect.half.x, cr - b.rect.half.x, -cf - b.rect.half.y, cf - b.rect.half.y};
+    n = rect_n.data();
+    c = rect_c.data();
+    k = 4;
+  } else {
+    if (b.convex < 0) b.convex = make_convex(b) ? 1 : 0;
+    if (b.convex != 1) return false;
+    n = b.inward.data();
+    c = b.offset.data();
+    k = b.inward.size();
+  }
+  for (Vec2 e : {edge.a, edge.b})
+    for (Vec2 q : target.points)
+      if (!reaches({e, q}, n, c, k, kShadowDepth)) return false;
+  return true;
+}
 // The line through a segment, to rule out blockers far from it cheaply: a
 // blocker whose box lies wholly on one side of the line, clear of it by
 // more than `margin`, can neither cross nor touch the segment. The box is
@@ -174,11 +238,19 @@ constexpr double kLineTestMargin = 1e-6;  // far above rounding, far below any g
 // "unit orcs-2" or "terrain wood-1": written only when a blocker is named.
 std::string label(const Blocker& b) { return (b.feature >= 0 ? "terrain " : "unit ") + *b.id; }
 
+// What a body or target is called in a reason: "elves-1 stand 2" for a
+// stand, the id alone for a character. Written only when a reason is.
+struct Name {
+  const std::string* id = nullptr;
+  int stand = -1;  // from 0; -1: a character
+  std::string text() const { return stand < 0 ? *id : *id + " stand " + std::to_string(stand + 1); }
+};
+
 // The shape an edge belongs to (a stand, or a character's base): its own
 // features ("own feature") are worked out once per body, not per edge.
 struct Body {
   Polygon poly;
-  std::string label;  // "elves-1 stand 2"
+  Name label;
 };
 
 struct Viewpoint {
@@ -194,8 +266,14 @@ struct Views {
 
 struct Target {
   Polygon poly;
-  std::string label;
+  Name label;
 };
+
+// What a search answers: whether a clear line exists and, in full, which
+// line or what blocks (reasons written); or only whether (stands_that_see,
+// which reads `visible` alone): the same lines are tried in the same order,
+// and no reason is written.
+enum class SightDetail { Full, WhetherOnly };
 
 // The units whose stands do not block (the viewer's and the target's).
 struct Excluded {
@@ -252,7 +330,7 @@ std::vector<Blocker> sight_blockers(const Battlefield& bf, const Aabb& area, con
 class SightSearch {
  public:
   SightSearch(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
-              const Settings& settings);
+              const Settings& settings, SightDetail detail);
   SightAnswer run();
 
  private:
@@ -270,6 +348,9 @@ class SightSearch {
     return std::find(a.begin(), a.end(), b.feature) != a.end() || std::find(c.begin(), c.end(), b.feature) != c.end();
   }
   int first_blocker(const Segment& s, const Viewpoint& v, const Target& t) const;
+  // Every edge-target pair has a blocker, not excused, lying across all its
+  // lines (shadows()): no line the search tries can be clear.
+  bool all_shadowed();
   bool clear(const Segment& s, const Viewpoint& v, const Target& t);
   // Does the line from p to q leave the edge forwards (outward normal perp(b - a))?
   static bool forward(const Viewpoint& v, Vec2 p, Vec2 q) {
@@ -288,6 +369,7 @@ class SightSearch {
   const std::vector<Body>& bodies_;
   const std::vector<Target>& targets_;
   const Settings& settings_;
+  SightDetail detail_;
   std::vector<std::vector<int>> body_in_, target_in_;  // features each body and target is inside
   std::vector<Vec2> centroid_;   // each target's (the last sample aimed at)
   std::vector<double> radius_;   // a disc about it holding the whole target
@@ -295,12 +377,13 @@ class SightSearch {
 };
 
 SightSearch::SightSearch(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
-                         const Settings& settings)
+                         const Settings& settings, SightDetail detail)
     : blockers_(blockers),
       views_(view_set.edges),
       bodies_(view_set.bodies),
       targets_(targets),
       settings_(settings),
+      detail_(detail),
       centroid_(targets.size()),
       radius_(targets.size(), 0.0),
       refused_last_(blockers.size()) {
@@ -349,6 +432,20 @@ int SightSearch::first_blocker(const Segment& s, const Viewpoint& v, const Targe
   return best;
 }
 
+bool SightSearch::all_shadowed() {
+  for (const Viewpoint& v : views_)
+    for (const Target& t : targets_) {
+      const Aabb between = v.edge.bounds().merged(t.poly.bounds());
+      bool shadowed = false;
+      for (std::size_t i = 0; i < blockers_.size() && !shadowed; ++i) {
+        Blocker& b = blockers_[i];
+        shadowed = b.box.overlaps(between) && !excused(b, v, t) && shadows(b, v.edge, t.poly);
+      }
+      if (!shadowed) return false;
+    }
+  return true;
+}
+
 // Clear: crosses no blocker's interior. A line that only touches blockers
 // may still run along the seam between two touching stands, or through the
 // point where two stands meet: that is no gap to see through. So when it
@@ -391,11 +488,12 @@ bool SightSearch::clear(const Segment& s, const Viewpoint& v, const Target& t) {
 // The answer for a clear line: reported up to where it first meets the target.
 SightAnswer SightSearch::found(const Viewpoint& v, const Target& t, Segment s) const {
   SightAnswer ans;
-  if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
   ans.visible = true;
+  if (detail_ == SightDetail::WhetherOnly) return ans;
+  if (auto hit = raycast(s, t.poly)) s.b = s.a + (s.b - s.a) * *hit;
   ans.line = s;
-  ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", bodies_[v.body].label, at(s.a),
-                           t.label, at(s.b), format_measure(s.length(), "cm"));
+  ans.reason = fmt::format("a clear line runs from {}'s edge at {} to {} at {} ({})", bodies_[v.body].label.text(),
+                           at(s.a), t.label.text(), at(s.b), format_measure(s.length(), "cm"));
   return ans;
 }
 
@@ -498,6 +596,7 @@ std::optional<Segment> SightSearch::critical_line(const Viewpoint& v, const Targ
 // Not visible: name what blocks the most direct line (nearest pair, closest points).
 SightAnswer SightSearch::not_visible(const Pair& nearest) const {
   SightAnswer ans;
+  if (detail_ == SightDetail::WhetherOnly) return ans;
   const Viewpoint& v = views_[nearest.v];
   const Target& t = targets_[nearest.t];
   Vec2 p = (v.edge.a + v.edge.b) / 2, q = centroid_[nearest.t];
@@ -507,27 +606,38 @@ SightAnswer SightSearch::not_visible(const Pair& nearest) const {
     ans.blocked_by = label(blockers_[static_cast<std::size_t>(b)]);
     ans.reason = fmt::format("no clear line: every line from an edge that may see is blocked; the most direct, from "
                              "{} to {}, crosses {}",
-                             bodies_[v.body].label, t.label, ans.blocked_by);
+                             bodies_[v.body].label.text(), t.label.text(), ans.blocked_by);
   } else {
     ans.blocked_by = "out of view";
     ans.reason = fmt::format("no clear line: {} is not in front of any edge that may see, or every line is blocked",
-                             t.label);
+                             t.label.text());
   }
   return ans;
 }
 
 SightAnswer SightSearch::run() {
   const std::size_t nt = targets_.size(), n_pairs = views_.size() * nt;
+  // The pair whose sample lines were tried already (n_pairs: none). A line
+  // refused once is refused again (which blocker is asked first changes no
+  // answer), so phase 1 does not try them twice.
+  std::size_t sampled = n_pairs;
   if (n_pairs <= kLazyPairs) {
     const std::size_t nearest = nearest_pair();
-    if (nearest < n_pairs)
+    if (nearest < n_pairs) {
       if (auto s = sample(views_[nearest / nt], nearest % nt))
         return found(views_[nearest / nt], targets_[nearest % nt], *s);
+      sampled = nearest;
+    }
+  }
+  if (all_shadowed()) {
+    if (detail_ == SightDetail::WhetherOnly) return SightAnswer{};
+    return not_visible(pairs_nearest_first().front());
   }
   const std::vector<Pair> pairs = pairs_nearest_first();
   // Phase 1: sample lines.
   for (const Pair& pr : pairs)
-    if (auto s = sample(views_[pr.v], pr.t)) return found(views_[pr.v], targets_[pr.t], *s);
+    if (pr.v * nt + pr.t != sampled)
+      if (auto s = sample(views_[pr.v], pr.t)) return found(views_[pr.v], targets_[pr.t], *s);
   // Phase 2: every line through two critical points.
   for (const Pair& pr : pairs)
     if (auto s = critical_line(views_[pr.v], targets_[pr.t])) return found(views_[pr.v], targets_[pr.t], *s);
@@ -537,14 +647,14 @@ SightAnswer SightSearch::run() {
 // Sight between one set of edges and one set of target shapes, past
 // `blockers` (sight_blockers over an area holding both).
 SightAnswer search(std::vector<Blocker>& blockers, const Views& view_set, const std::vector<Target>& targets,
-                   const Settings& settings) {
+                   const Settings& settings, SightDetail detail = SightDetail::Full) {
   if (view_set.edges.empty() || targets.empty()) {
     SightAnswer ans;
     ans.reason = "no stand to see from or to";
     ans.blocked_by = "nothing to see";
     return ans;
   }
-  return SightSearch(blockers, view_set, targets, settings).run();
+  return SightSearch(blockers, view_set, targets, settings, detail).run();
 }
 
 SightAnswer solve(const Battlefield& bf, const Views& view_set, const std::vector<Target>& targets,
@@ -580,7 +690,7 @@ Views unit_views(const Unit& u, const StandRects& rects, const Settings& setting
       out.edges.push_back({e, body});
     }
     if (out.edges.size() > first_edge)
-      out.bodies.push_back({Polygon{{c.begin(), c.end()}}, u.id + " stand " + std::to_string(s + 1)});
+      out.bodies.push_back({Polygon{{c.begin(), c.end()}}, {&u.id, static_cast<int>(s)}});
   }
   return out;
 }
@@ -589,7 +699,7 @@ std::vector<Target> unit_targets(const Unit& u, const StandRects& rects) {
   std::vector<Target> out;
   out.reserve(u.stands.size());
   for (std::size_t s = 0; s < u.stands.size(); ++s)
-    out.push_back({to_polygon(rects[s]), u.id + " stand " + std::to_string(s + 1)});
+    out.push_back({to_polygon(rects[s]), {&u.id, static_cast<int>(s)}});
   return out;
 }
 
@@ -659,14 +769,15 @@ std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, con
   for (int s : asked) {
     if (s < 0 || static_cast<std::size_t>(s) >= viewer.stands.size()) continue;
     const Views one = unit_views(viewer, rv, settings, true, static_cast<std::size_t>(s));
-    out[static_cast<std::size_t>(s)] = !one.edges.empty() && search(blockers, one, targets, settings).visible;
+    out[static_cast<std::size_t>(s)] =
+        !one.edges.empty() && search(blockers, one, targets, settings, SightDetail::WhetherOnly).visible;
   }
   return out;
 }
 
 SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings) {
   Views views;
-  views.bodies.push_back({character_shape(viewer), viewer.id});
+  views.bodies.push_back({character_shape(viewer), {&viewer.id, -1}});
   for (const Segment& e : polygon_edges_cw(views.bodies[0].poly)) views.edges.push_back({e, 0});
   const StandRects rt(target);
   SightAnswer a = solve(bf, views, unit_targets(target, rt), Excluded{&target.id, nullptr}, settings);
@@ -677,7 +788,7 @@ SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const 
 
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Character& target, const Settings& settings,
                           bool front_only) {
-  std::vector<Target> targets{{character_shape(target), target.id}};
+  std::vector<Target> targets{{character_shape(target), {&target.id, -1}}};
   const StandRects rv(viewer);
   SightAnswer a = solve(bf, unit_views(viewer, rv, settings, front_only), targets, Excluded{&viewer.id, nullptr},
                         settings);

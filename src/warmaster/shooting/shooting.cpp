@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -63,7 +64,7 @@ namespace {
 // (docs/rulings.md#warmaster-shooting-range-per-stand), or, with the setting
 // range_per_stand off, every stand when the unit is within range and sees it.
 std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const StandRects& ru, const Unit& e,
-                                 double unit_gap, double range, const Settings& settings) {
+                                 const StandRects& re, double unit_gap, double range, const Settings& settings) {
   std::vector<int> out;
   if (!settings.range_per_stand) {
     if (line_of_sight(bf, u, e, settings, true).visible)
@@ -74,7 +75,6 @@ std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const Sta
   if (u.stands.size() == 1) {
     if (unit_gap <= range + kMeasureSlack) in_range.push_back(0);
   } else {
-    const StandRects re(e);
     for (std::size_t s = 0; s < u.stands.size(); ++s) {
       double d = std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < e.stands.size() && d > range + kMeasureSlack; ++k) d = std::min(d, distance(ru[s], re[k]));
@@ -101,12 +101,16 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
   const double tol = settings.contact_tolerance;
   // Engaged is contact, worked out from the stands (contact.hpp).
   const std::vector<char> engaged = engaged_now(bf, tol);
-  std::vector<Aabb> boxes;  // each unit's stands
-  for (const Unit& u : bf.units) {
-    Aabb b{{0, 0}, {0, 0}};
-    for (std::size_t s = 0; s < u.stands.size(); ++s) b = s == 0 ? u.footprint(s).bounds() : b.merged(u.footprint(s).bounds());
-    boxes.push_back(b);
-  }
+  // A box about each unit's stands (never smaller than them; stand_pairs.hpp).
+  std::vector<Aabb> boxes;
+  boxes.reserve(bf.units.size());
+  for (const Unit& u : bf.units) boxes.push_back(u.stands.empty() ? Aabb{{0, 0}, {0, 0}} : stands_box(u));
+  // Each unit's footprints, worked out when first needed (a shooter's, a near enemy's).
+  std::vector<std::optional<StandRects>> rects(bf.units.size());
+  auto rects_of = [&](std::size_t i) -> const StandRects& {
+    if (!rects[i]) rects[i].emplace(bf.units[i]);
+    return *rects[i];
+  };
   auto foes = [&](const Unit& u) { return fmt::format("{}", fmt::join(enemies_in_contact(bf, u, tol), ", ")); };
   for (std::size_t ui = 0; ui < bf.units.size(); ++ui) {
     const Unit& u = bf.units[ui];
@@ -126,29 +130,29 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
     };
     std::vector<Near> near;
     const Aabb reach = boxes[ui].inflated(t.range + kMeasureSlack);
+    const StandRects& ru = rects_of(ui);
     for (std::size_t ei = 0; ei < bf.units.size(); ++ei) {
       const Unit& e = bf.units[ei];
       // Boxes apart by more than the range: the stands are too.
       if (e.side == side || e.stands.empty() || !reach.overlaps(boxes[ei])) continue;
-      const double d = unit_distance(u, e).distance;
+      const double d = nearest_stands(u, ru, e, rects_of(ei)).points.distance;  // unit_distance
       if (d <= t.range + kMeasureSlack) near.push_back({d, ei});
     }
     std::stable_sort(near.begin(), near.end(), [](const Near& a, const Near& b) { return a.distance < b.distance; });
     const auto choice = std::find_if(choices.begin(), choices.end(), [&](const TargetChoice& c) { return c.shooter == u.id; });
-    const StandRects ru(u);
     struct Found {
       const Unit* unit;
       double distance;
       std::vector<int> stands;
     };
     std::vector<Found> found;  // the closest that may be shot, and those as close
-    std::string unseen;
+    const Near* unseen = nullptr;  // the closest in range but out of sight
     for (const Near& n : near) {
       if (!found.empty() && n.distance > found.front().distance + tol) break;
       const Unit& e = bf.units[n.unit];
-      std::vector<int> stands = shooting_stands(bf, u, ru, e, n.distance, t.range, settings);
+      std::vector<int> stands = shooting_stands(bf, u, ru, e, rects_of(n.unit), n.distance, t.range, settings);
       if (stands.empty()) {
-        if (unseen.empty()) unseen = fmt::format(" ({} is {} away but out of sight)", e.id, cm(n.distance));
+        if (!unseen) unseen = &n;
         continue;
       }
       if (engaged[n.unit] && !settings.shoot_into_combat) {
@@ -166,7 +170,10 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
       t.rulings.push_back({kRuleNoTarget,
                            fmt::format("{} has no enemy unit in sight within its {}'s range of {}{}{}", u.id,
                                        weapon(u.missile), cm(t.range),
-                                       t.passed_over.empty() ? "" : " that is not engaged in combat", unseen),
+                                       t.passed_over.empty() ? "" : " that is not engaged in combat",
+                                       unseen ? fmt::format(" ({} is {} away but out of sight)",
+                                                            bf.units[unseen->unit].id, cm(unseen->distance))
+                                              : std::string()),
                            {{"range", t.range, "cm"}}});
       out.push_back(std::move(t));
       continue;
@@ -297,8 +304,9 @@ ShotRolls roll_hits(const Battlefield& bf, const ShootingTarget& t, const Settin
   s.needed = to_hit(s.position);
   s.armour = e.armour;
   const int n = u.attacks * static_cast<int>(t.stands.size());
+  const std::string purpose = fmt::format("to hit: {} at {}", u.id, e.id);
   for (int k = 0; k < n; ++k) {
-    const int r = dice.d6(fmt::format("to hit: {} at {}", u.id, e.id));
+    const int r = dice.d6(purpose);
     s.to_hit.push_back(r);
     s.hits += r >= s.needed;
   }
@@ -309,12 +317,13 @@ ShotRolls roll_hits(const Battlefield& bf, const ShootingTarget& t, const Settin
 //    on that value or more.
 void roll_saves(ShotRolls& s, Dice& dice) {
   s.unsaved = s.hits;
-  if (s.armour > 0)
-    for (int k = 0; k < s.hits; ++k) {
-      const int r = dice.d6(fmt::format("armour save: {}", s.target));
-      s.saves.push_back(r);
-      s.unsaved -= r >= s.armour;
-    }
+  if (s.armour <= 0) return;
+  const std::string purpose = "armour save: " + s.target;
+  for (int k = 0; k < s.hits; ++k) {
+    const int r = dice.d6(purpose);
+    s.saves.push_back(r);
+    s.unsaved -= r >= s.armour;
+  }
 }
 
 Ruling hits_ruling(const Unit& u, const ShootingTarget& t, const ShotRolls& s) {
@@ -358,19 +367,21 @@ ShootingResult::Casualties remove_casualties(const Battlefield& bf, const Target
   c.stands_removed = std::min(static_cast<int>(e.stands.size()), c.unsaved / per);
   c.destroyed = c.stands_removed >= static_cast<int>(e.stands.size());
   c.discounted = c.destroyed ? 0 : c.unsaved - c.stands_removed * per;
-  const Unit& shooter = *bf.find_unit(h.nearest_shooter);
-  std::vector<std::pair<double, std::size_t>> far;
-  for (std::size_t s = 0; s < e.stands.size(); ++s) {
-    double d = 1e18;
-    for (std::size_t k = 0; k < shooter.stands.size(); ++k)
-      d = std::min(d, distance(e.footprint(s), shooter.footprint(k)));
-    far.push_back({-d, s});
+  if (c.stands_removed > 0) {
+    const Unit& shooter = *bf.find_unit(h.nearest_shooter);
+    const StandRects re(e), rs(shooter);
+    std::vector<std::pair<double, std::size_t>> far;
+    for (std::size_t s = 0; s < e.stands.size(); ++s) {
+      double d = 1e18;
+      for (std::size_t k = 0; k < shooter.stands.size(); ++k) d = std::min(d, distance(re[s], rs[k]));
+      far.push_back({-d, s});
+    }
+    std::stable_sort(far.begin(), far.end());
+    std::vector<std::size_t> gone;
+    for (int k = 0; k < c.stands_removed; ++k) gone.push_back(far[static_cast<std::size_t>(k)].second);
+    std::sort(gone.rbegin(), gone.rend());
+    for (std::size_t s : gone) e.stands.erase(e.stands.begin() + static_cast<std::ptrdiff_t>(s));
   }
-  std::stable_sort(far.begin(), far.end());
-  std::vector<std::size_t> gone;
-  for (int k = 0; k < c.stands_removed; ++k) gone.push_back(far[static_cast<std::size_t>(k)].second);
-  std::sort(gone.rbegin(), gone.rend());
-  for (std::size_t s : gone) e.stands.erase(e.stands.begin() + static_cast<std::ptrdiff_t>(s));
   e.stands_lost += c.stands_removed;
   if (c.unsaved > 0)
     res.rulings.push_back(
@@ -397,8 +408,9 @@ DriveBack roll_drive_back(const ShootingResult::Casualties& c, const std::string
   db.away_from = away_from;
   db.hits = c.unsaved;
   db.dice = std::max(0, c.unsaved - (pos == Position::Defended ? 1 : pos == Position::Fortified ? 2 : 0));
+  const std::string purpose = "drive back: " + c.unit;
   for (int k = 0; k < db.dice; ++k) {
-    db.rolls.push_back(dice.d6(fmt::format("drive back: {}", c.unit)));
+    db.rolls.push_back(dice.d6(purpose));
     db.total += db.rolls.back();
   }
   db.confused = std::find(db.rolls.begin(), db.rolls.end(), 6) != db.rolls.end();
@@ -419,15 +431,30 @@ Vec2 away_from_shooter(const Unit& shooter, const Unit& e) {
   return dir / std::max(length(dir), 1e-12);
 }
 
+// What the drive backs of one phase keep from one to the next: the working
+// space of the move checks, and the index of the battlefield as the last
+// drive back found it (the next one's is made from it: only the stands of the
+// unit moved differ, and the terrain grid is shared).
+struct DriveBackScratch {
+  MoveScratch move;
+  std::unique_ptr<MoveIndex> index;
+  // The index of `bf` (the phase's battlefield as it is now).
+  const MoveIndex& index_of(const Battlefield& bf) {
+    index = index ? std::make_unique<MoveIndex>(bf, *index) : std::make_unique<MoveIndex>(bf);
+    return *index;
+  }
+};
+
 // 5b. The drive back's move: straight back the distance rolled; cut short
 //     (and confused) where something blocks it; off the table, a roll on the
 //     chart, and the unit gone from the table for the rest of the phase
 //     (docs/rulings.md#warmaster-shooting-off-table).
-void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, DriveBack& db, ShootingResult& res) {
+void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, DriveBack& db, ShootingResult& res,
+               DriveBackScratch& work) {
   const Unit& e = *res.after.find_unit(db.unit);
   const Vec2 dir = away_from_shooter(*bf.find_unit(db.away_from), e);
-  const MoveIndex index(res.after);
-  MoveScratch scratch;
+  const MoveIndex& index = work.index_of(res.after);
+  MoveScratch& scratch = work.move;
   auto attempt = [&](double d) {
     MoveRequest req = slide_move(e, dir * d, MoveKind::Dice, d);
     // Straight back, never round what blocks it: a waypoint halfway
@@ -482,7 +509,7 @@ void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, Driv
 // 5. Drive backs, at the end of the phase: a unit driven back its full pace
 //    or more is routed; otherwise it moves back (move_back).
 DriveBack drive_back(const Battlefield& bf, const ShootingResult::Casualties& c, const std::string& away_from,
-                     const Settings& settings, Dice& dice, ShootingResult& res) {
+                     const Settings& settings, Dice& dice, ShootingResult& res, DriveBackScratch& work) {
   const Position pos = position_of(bf, *bf.find_unit(c.unit), settings).position;
   DriveBack db = roll_drive_back(c, away_from, pos, dice);
   const double pace = full_pace(*res.after.find_unit(c.unit));
@@ -498,7 +525,7 @@ DriveBack drive_back(const Battlefield& bf, const ShootingResult::Casualties& c,
     remove_unit(res.after, c.unit);
     return db;
   }
-  if (db.total > 0) move_back(bf, settings, dice, db, res);
+  if (db.total > 0) move_back(bf, settings, dice, db, res, work);
   if (Unit* left = res.after.find_unit(db.unit); left && db.confused) left->confused = true;
   res.rulings.push_back(
       {kRuleDriveBack,
@@ -533,10 +560,11 @@ ShootingResult resolve_shooting(const Battlefield& bf, int side, Dice& dice, con
     res.shots.push_back(std::move(s));
   }
   for (const TargetHits& h : hits) res.casualties.push_back(remove_casualties(bf, h, res));
+  DriveBackScratch work;
   for (std::size_t k = 0; k < hits.size(); ++k) {
     const ShootingResult::Casualties& c = res.casualties[k];
     if (c.destroyed || c.unsaved == 0) continue;
-    res.drive_backs.push_back(drive_back(bf, c, hits[k].nearest_shooter, settings, dice, res));
+    res.drive_backs.push_back(drive_back(bf, c, hits[k].nearest_shooter, settings, dice, res, work));
   }
   return res;
 }

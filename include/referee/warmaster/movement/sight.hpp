@@ -39,7 +39,11 @@ struct SightAnswer {
 // lines are tried first (edge points to target corners and centres); when
 // they are all blocked, the exact search tries every line through two
 // critical points (viewer edge ends, target corners, blocker vertices near
-// both): if any clear line exists, one of these does too.
+// both): if any clear line exists, one of these does too. Before it, when
+// for every edge and target stand one convex blocker (a stand, a convex piece
+// of terrain) lies across every line between them (the lines from the edge's
+// ends to the target's corners each run 0.02 cm deep into it, so every line
+// between does too), no line can be clear and the search stops.
 // Terrain a stand is itself inside (overlaps) does not block its lines when
 // settings.see_out_of_own_feature is set (the default; docs/rulings.md#warmaster-see-out-of-own-feature).
 SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit& target, const Settings& settings,
@@ -47,7 +51,8 @@ SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit&
 // For each stand of the viewer listed in `asked`: does it see the target from
 // its front edge, by the rule above applied to that stand alone? Shooting
 // counts only the stands that do (docs/rulings.md#warmaster-shooting-range-per-stand).
-// The blockers are gathered once for all of them. Stands not asked: false.
+// The blockers are gathered once for all of them, and each stand's search
+// asks only whether (no line or reason is written). Stands not asked: false.
 std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, const Unit& target,
                                   const Settings& settings, const std::vector<int>& asked);
 // A character sees from any point of its base; characters never block and
