@@ -1033,11 +1033,24 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   OrderSearch s{u, routes, skip, search, moving, pace.allowance, req.order.empty() && moving.size() > 1,
                 {req.order.empty() ? moving : req.order}, {}, {}};
   if (!straight_in_some_order(scene, s)) {
-    // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
-    // strays more than L / 2 from the segment AB, which `area` contains.
-    opts.region = area.inflated(max_route / 2 + reach);
-    TransitScene planner(bf, u, settings, scene_options(opts, scenes), scenes.impl->transit());
-    plan_in_some_order(planner, s);
+    // Only a stand's single straight leg is ever planned round what blocks
+    // it (trace_paths); legs given with waypoints are taken as given. When no
+    // stand that is traced has a single leg, the planner would only trace the
+    // same legs again, and the scene of the straight lines holds all they
+    // meet: for legality alone it serves (a drive back's halving asks a dozen
+    // such checks). An explaining check keeps the planner's scene, whose
+    // reasons are the ones written.
+    bool may_plan = explain;
+    for (std::size_t i = 0; i < routes.size() && !may_plan; ++i) may_plan = !skip[i] && routes[i].poses.size() == 2;
+    if (!may_plan) {
+      plan_in_some_order(scene, s);
+    } else {
+      // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
+      // strays more than L / 2 from the segment AB, which `area` contains.
+      opts.region = area.inflated(max_route / 2 + reach);
+      TransitScene planner(bf, u, settings, scene_options(opts, scenes), scenes.impl->transit());
+      plan_in_some_order(planner, s);
+    }
   }
   a.order = std::move(s.order);
   for (auto& r : s.chosen.violations) a.verdict.add(std::move(r));
