@@ -599,7 +599,26 @@ std::vector<std::size_t> enemies(const Ctx& c) {
   return out;
 }
 
-double closest_enemy(const Ctx& c, const Unit& u) { return closest_enemy_distance(c.bf, u); }
+// closest_enemy_distance (any enemy unit with stands), read through the
+// move index in widening rings: an enemy within the ring's distance has its
+// stands' box within it, so the nearest found there is the nearest of all.
+double closest_enemy(const Ctx& c, const Unit& u) {
+  if (u.stands.empty()) return closest_enemy_distance(c.bf, u);
+  const Aabb box = stands_box(u);
+  const double table = std::hypot(c.bf.width, c.bf.height);
+  std::vector<int>& found = c.scratch.near;
+  for (double ring = 30.0; ring <= table; ring *= 2) {
+    found.clear();
+    c.index.units_near(box.inflated(ring + 1e-6), found);
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int k : found) {
+      const Unit& e = c.bf.units[static_cast<std::size_t>(k)];
+      if (e.side != u.side && !e.stands.empty()) nearest = std::min(nearest, unit_distance(u, e).distance);
+    }
+    if (nearest <= ring) return nearest;
+  }
+  return closest_enemy_distance(c.bf, u);
+}
 
 // Is an enemy within the shooter's range? Kept in the scratch for units of
 // the state (OpponentScratch::InRange): only units in the range's box are read.
@@ -1070,12 +1089,9 @@ std::optional<Candidate> next_order(const Ctx& c) {
 
 std::optional<Candidate> next_initiative(const Ctx& c) {
   const Battlefield& bf = c.bf;
-  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+  // What unit i does by initiative, if anything.
+  auto act = [&](std::size_t i) -> std::optional<Candidate> {
     const Unit& u = bf.units[i];
-    const UnitStatus& st = c.s.units()[i];
-    if (u.side != c.side || !on_table(c.s, i) || !st.near_enemy_at_start || st.used_initiative || u.engaged ||
-        u.confused || st.frozen)
-      continue;
     // Charge the closest visible enemy when the odds favour it.
     for (const InitiativeCandidate& cand : c.candidates(i, true)) {
       if (!cand.visible) continue;
@@ -1104,6 +1120,39 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
       }
       break;
     }
+    return std::nullopt;
+  };
+  // How far from a unit what act() reads may lie (OpponentScratch::Idle):
+  // its enemies within initiative range, the friends within range of the
+  // one it would charge and their own enemies in range (ally_dice), and the
+  // charge or evade it checks, at most a full pace long. Worked out when
+  // first needed.
+  double radius = -1;
+  auto idle_radius = [&] {
+    if (radius < 0) {
+      double pace = 0, extent = 0;
+      for (std::size_t i = 0; i < bf.units.size(); ++i)
+        if (on_table(c.s, i)) {
+          const Aabb b = stands_box(bf.units[i]);
+          pace = std::max(pace, full_pace(bf.units[i]));
+          extent = std::max({extent, b.max.x - b.min.x, b.max.y - b.min.y});
+        }
+      radius = std::max(3 * kInitiativeRange + 1 + 3 * extent + c.index.max_stand_radius(),
+                        2 * pace + 2 * extent + 10) + 10;
+    }
+    return radius;
+  };
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const Unit& u = bf.units[i];
+    const UnitStatus& st = c.s.units()[i];
+    if (u.side != c.side || !on_table(c.s, i) || !st.near_enemy_at_start || st.used_initiative || u.engaged ||
+        u.confused || st.frozen)
+      continue;
+    OpponentScratch::Idle& idle = c.scratch.idle[i];
+    if (idle.known) continue;
+    if (auto a = act(i)) return a;
+    idle.known = true;
+    idle.region = stands_box(u).inflated(idle_radius());
   }
   return std::nullopt;
 }
@@ -1302,39 +1351,59 @@ Candidate choose(const Ctx& c) {
 // Brings scratch.seen up to `s`, and forgets the initiative candidates kept
 // for units whose region a changed unit's stands meet, where they were or
 // where they are now (a unit that did not change reads the same).
-void note_changes(const BattleState& s, OpponentScratch& scratch) {
+void note_changes(const BattleState& s, const OpponentOptions& options, OpponentScratch& scratch) {
   const Battlefield& bf = s.battlefield();
   OpponentScratch::Seen& seen = scratch.seen;
+  std::vector<Pose> characters;
+  for (const Character& ch : bf.characters) characters.push_back(ch.pose);
   if (seen.terrain != &bf.terrain.get() || seen.features != bf.terrain.size() || !(seen.settings == s.settings()) ||
       seen.units.size() != bf.units.size()) {
     seen.terrain = &bf.terrain.get();
     seen.features = bf.terrain.size();
     seen.settings = s.settings();
     seen.units = bf.units;
+    seen.status = s.units();
     seen.on_table.resize(bf.units.size());
     for (std::size_t i = 0; i < bf.units.size(); ++i) seen.on_table[i] = on_table(s, i);
+    seen.characters = characters;
     scratch.initiative.assign(bf.units.size(), {});
     scratch.in_range.assign(bf.units.size(), {});
     scratch.positions.assign(bf.units.size(), -1);
+    scratch.idle.assign(bf.units.size(), {});
     return;
   }
-  std::vector<Aabb> changed;
+  // Where units changed (their stands, flags or being on the table), and
+  // where units changed or only their status did.
+  std::vector<Aabb> changed, touched;
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     const char on = on_table(s, i);
-    if (seen.units[i] == bf.units[i] && seen.on_table[i] == on) continue;
+    const bool same = seen.units[i] == bf.units[i] && seen.on_table[i] == on;
+    if (same && seen.status[i] == s.units()[i]) continue;
     for (const Unit* u : {static_cast<const Unit*>(&seen.units[i]), &bf.units[i]})
-      if (!u->stands.empty()) changed.push_back(stands_box(*u));
+      if (!u->stands.empty()) {
+        touched.push_back(stands_box(*u));
+        if (!same) changed.push_back(stands_box(*u));
+      }
     seen.units[i] = bf.units[i];
+    seen.status[i] = s.units()[i];
     seen.on_table[i] = on;
     scratch.positions[i] = -1;
   }
-  auto meets = [&](const Aabb& region) {
-    return std::any_of(changed.begin(), changed.end(), [&](const Aabb& b) { return b.overlaps(region); });
+  auto meets = [](const std::vector<Aabb>& boxes, const Aabb& region) {
+    return std::any_of(boxes.begin(), boxes.end(), [&](const Aabb& b) { return b.overlaps(region); });
   };
   for (OpponentScratch::Candidates& k : scratch.initiative)
-    if ((k.known[0] || k.known[1]) && meets(k.region)) k.known[0] = k.known[1] = false;
+    if ((k.known[0] || k.known[1]) && meets(changed, k.region)) k.known[0] = k.known[1] = false;
   for (OpponentScratch::InRange& k : scratch.in_range)
-    if (k.known >= 0 && meets(k.region)) k.known = -1;
+    if (k.known >= 0 && meets(changed, k.region)) k.known = -1;
+  const std::array<int, 7> key{s.turn(), s.side(), static_cast<int>(s.phase()), static_cast<int>(s.step()),
+                               s.orders_begun() ? 1 : 0, s.units_lost(0), s.units_lost(1)};
+  const bool same_key = key == scratch.idle_key && options == scratch.idle_options && characters == seen.characters;
+  scratch.idle_key = key;
+  scratch.idle_options = options;
+  seen.characters = characters;
+  for (OpponentScratch::Idle& k : scratch.idle)
+    if (k.known && (!same_key || meets(touched, k.region))) k.known = false;
 }
 
 }  // namespace
@@ -1354,7 +1423,7 @@ OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const Oppo
     if (u.side != s.side() && on_table(s, i)) reach = std::max(reach, full_pace(u));
   }
   const double value_bound = 1.0 + 0.05 * (most_hits - least_hits) / 3.0;
-  note_changes(s, scratch);
+  note_changes(s, options, scratch);
   const Ctx c{s, bf, s.settings(), rng, options, scratch, s.side(), s.move_index(), reach, value_bound};
   Candidate pick = choose(c);
   if (c.legal(pick.action)) return {pick.action, pick.reason};

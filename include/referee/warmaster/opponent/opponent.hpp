@@ -65,6 +65,7 @@ struct OpponentOptions {
   double brigade_distance = 40.0;
   // Melee units stop this far (cm, along the way) short of the target when not charging.
   double stop_short = 4.0;
+  bool operator==(const OpponentOptions&) const = default;
 };
 
 // The caller's working space: move checks (MoveScratch) and the
@@ -112,7 +113,9 @@ struct OpponentScratch {
     std::size_t features = 0;
     Settings settings;
     std::vector<Unit> units;
+    std::vector<UnitStatus> status;
     std::vector<char> on_table;  // and whether it was on the table
+    std::vector<Pose> characters;
   } seen;
   // Per unit, its initiative candidates (BattleState::initiative_targets,
   // for an evade [0] and for a charge [1]), kept from call to call until a
@@ -133,6 +136,18 @@ struct OpponentScratch {
     Aabb region;
   };
   std::vector<InRange> in_range;
+  // Units that have nothing to do by initiative (no favourable charge that
+  // validates, no evade wanted or none that validates), kept until a unit
+  // or its status changes in `region`, or the turn, the step, the units
+  // lost, the characters or the options change (`key`). Each action of the
+  // Initiative step asks again of every unit before the one that acts.
+  struct Idle {
+    bool known = false;
+    Aabb region;
+  };
+  std::vector<Idle> idle;
+  std::array<int, 7> idle_key{};  // turn, side, phase, step, orders begun, units lost by each side
+  OpponentOptions idle_options;
 };
 
 // The action chosen and why (for logs and tests).
