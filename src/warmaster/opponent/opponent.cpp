@@ -1089,10 +1089,19 @@ std::optional<Candidate> next_order(const Ctx& c) {
 
 std::optional<Candidate> next_initiative(const Ctx& c) {
   const Battlefield& bf = c.bf;
-  // What unit i does by initiative, if anything.
-  auto act = [&](std::size_t i) -> std::optional<Candidate> {
+  // What unit i does by initiative, if anything, and a box holding all it
+  // read (OpponentScratch::Idle), widened as it reads: its enemies in range
+  // and the lines of sight to them (Ctx::candidates); for a charge at e1,
+  // the enemies within its pace, the friends within range of e1 and their
+  // own candidates (ally_dice), and what the charge's check reads (the
+  // stands' sweep from the unit to e1, widened by half the longest route
+  // searched and a stand's reach: check_move); for an evade, its check (a
+  // move of at most a full pace, kept clear of enemies).
+  auto act = [&](std::size_t i, Aabb& reads) -> std::optional<Candidate> {
     const Unit& u = bf.units[i];
-    // Charge the closest visible enemy when the odds favour it.
+    const Aabb box = stands_box(u);
+    const double pace = full_pace(u), size = std::max(u.width, u.depth) + u.frontage() + 1.0;
+    reads = box;
     for (const InitiativeCandidate& cand : c.candidates(i, true)) {
       if (!cand.visible) continue;
       Action shell;
@@ -1102,6 +1111,12 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
         ch->reason = "initiative: " + ch->reason;
         return ch;
       }
+      const Aabb target = stands_box(*bf.find_unit(cand.enemy));
+      reads = reads.merged(box.inflated(pace + 0.01))
+                  .merged(target.inflated(kInitiativeRange + 1.01))
+                  .merged(box.merged(target).inflated(pace + 2 * size + 10));
+      for (std::size_t f : units_within(c, target, kInitiativeRange + 1.0, c.side))
+        if (c.scratch.initiative[f].known[1]) reads = reads.merged(c.scratch.initiative[f].region);
       break;
     }
     // Evade the closest visible enemy when it would win a charge, or when
@@ -1117,30 +1132,13 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
         if (c.legal(a))
           return Candidate{a, v, "initiative: evades " + e->id + " (its charge would have P(win) - P(lose) " +
                                      std::to_string(v) + ")"};
+        reads = reads.merged(box.inflated(2 * pace + 2 * size + kEvadeClearance + 10));
       }
       break;
     }
+    const OpponentScratch::Candidates& own = c.scratch.initiative[i];
+    if (own.known[0] || own.known[1]) reads = reads.merged(own.region);
     return std::nullopt;
-  };
-  // How far from a unit what act() reads may lie (OpponentScratch::Idle):
-  // its enemies within initiative range, the friends within range of the
-  // one it would charge and their own enemies in range (ally_dice), and the
-  // charge or evade it checks, at most a full pace long. Worked out when
-  // first needed.
-  double radius = -1;
-  auto idle_radius = [&] {
-    if (radius < 0) {
-      double pace = 0, extent = 0;
-      for (std::size_t i = 0; i < bf.units.size(); ++i)
-        if (on_table(c.s, i)) {
-          const Aabb b = stands_box(bf.units[i]);
-          pace = std::max(pace, full_pace(bf.units[i]));
-          extent = std::max({extent, b.max.x - b.min.x, b.max.y - b.min.y});
-        }
-      radius = std::max(3 * kInitiativeRange + 1 + 3 * extent + c.index.max_stand_radius(),
-                        2 * pace + 2 * extent + 10) + 10;
-    }
-    return radius;
   };
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     const Unit& u = bf.units[i];
@@ -1150,9 +1148,10 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
       continue;
     OpponentScratch::Idle& idle = c.scratch.idle[i];
     if (idle.known) continue;
-    if (auto a = act(i)) return a;
+    Aabb reads;
+    if (auto a = act(i, reads)) return a;
     idle.known = true;
-    idle.region = stands_box(u).inflated(idle_radius());
+    idle.region = reads.inflated(0.01);
   }
   return std::nullopt;
 }
