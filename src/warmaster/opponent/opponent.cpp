@@ -531,12 +531,17 @@ struct Ctx {
   double charge_value_bound;  // no charge_value is further from 0
 
   bool legal(const Action& a) const { return s.validate(a, scratch.move).legal(); }
-  // A unit's position (open, defended, fortified) on this state, worked out once per call.
-  Position position(const Unit& u) const {
+  // Where `u` is in the state's units; none for a unit as a move would leave it.
+  std::optional<std::size_t> index_of(const Unit& u) const {
     const std::less<const Unit*> before;
-    if (before(&u, bf.units.data()) || !before(&u, bf.units.data() + bf.units.size()))
-      return position_of(bf, u, settings).position;  // a unit as a move would leave it
-    int& p = scratch.positions[static_cast<std::size_t>(&u - bf.units.data())];
+    if (before(&u, bf.units.data()) || !before(&u, bf.units.data() + bf.units.size())) return std::nullopt;
+    return static_cast<std::size_t>(&u - bf.units.data());
+  }
+  // A unit's position (open, defended, fortified), kept in the scratch (OpponentScratch::positions).
+  Position position(const Unit& u) const {
+    const std::optional<std::size_t> i = index_of(u);
+    if (!i) return position_of(bf, u, settings).position;  // a unit as a move would leave it
+    int& p = scratch.positions[*i];
     if (p < 0) p = static_cast<int>(position_of(bf, u, settings).position);
     return static_cast<Position>(p);
   }
@@ -602,8 +607,7 @@ std::vector<std::size_t> enemies(const Ctx& c) {
 // closest_enemy_distance (any enemy unit with stands), read through the
 // move index in widening rings: an enemy within the ring's distance has its
 // stands' box within it, so the nearest found there is the nearest of all.
-double closest_enemy(const Ctx& c, const Unit& u) {
-  if (u.stands.empty()) return closest_enemy_distance(c.bf, u);
+double nearest_enemy(const Ctx& c, const Unit& u) {
   const Aabb box = stands_box(u);
   const double table = std::hypot(c.bf.width, c.bf.height);
   std::vector<int>& found = c.scratch.near;
@@ -620,6 +624,19 @@ double closest_enemy(const Ctx& c, const Unit& u) {
   return closest_enemy_distance(c.bf, u);
 }
 
+// The same, kept in the scratch for units of the state (OpponentScratch::Nearest).
+double closest_enemy(const Ctx& c, const Unit& u) {
+  const std::optional<std::size_t> i = c.index_of(u);
+  if (u.stands.empty() || !i) return closest_enemy_distance(c.bf, u);
+  OpponentScratch::Nearest& k = c.scratch.nearest[*i];
+  if (!k.known) {
+    k.distance = nearest_enemy(c, u);
+    k.region = stands_box(u).inflated(std::min(k.distance, 1e6) + 0.01);
+    k.known = true;
+  }
+  return k.distance;
+}
+
 // Is an enemy within the shooter's range? Kept in the scratch for units of
 // the state (OpponentScratch::InRange): only units in the range's box are read.
 bool enemy_in_range(const Ctx& c, const Unit& u) {
@@ -630,10 +647,9 @@ bool enemy_in_range(const Ctx& c, const Unit& u) {
       if (unit_distance(u, c.bf.units[e]).distance <= range) return true;
     return false;
   };
-  const std::less<const Unit*> before;
-  if (u.stands.empty() || before(&u, c.bf.units.data()) || !before(&u, c.bf.units.data() + c.bf.units.size()))
-    return measure();
-  OpponentScratch::InRange& k = c.scratch.in_range[static_cast<std::size_t>(&u - c.bf.units.data())];
+  const std::optional<std::size_t> i = c.index_of(u);
+  if (u.stands.empty() || !i) return measure();
+  OpponentScratch::InRange& k = c.scratch.in_range[*i];
   if (k.known < 0 || k.side != c.side) {
     k.known = measure() ? 1 : 0;
     k.side = c.side;
@@ -1367,6 +1383,7 @@ void note_changes(const BattleState& s, const OpponentOptions& options, Opponent
     seen.characters = characters;
     scratch.initiative.assign(bf.units.size(), {});
     scratch.in_range.assign(bf.units.size(), {});
+    scratch.nearest.assign(bf.units.size(), {});
     scratch.positions.assign(bf.units.size(), -1);
     scratch.idle.assign(bf.units.size(), {});
     return;
@@ -1395,6 +1412,8 @@ void note_changes(const BattleState& s, const OpponentOptions& options, Opponent
     if ((k.known[0] || k.known[1]) && meets(changed, k.region)) k.known[0] = k.known[1] = false;
   for (OpponentScratch::InRange& k : scratch.in_range)
     if (k.known >= 0 && meets(changed, k.region)) k.known = -1;
+  for (OpponentScratch::Nearest& k : scratch.nearest)
+    if (k.known && meets(changed, k.region)) k.known = false;
   const std::array<int, 7> key{s.turn(), s.side(), static_cast<int>(s.phase()), static_cast<int>(s.step()),
                                s.orders_begun() ? 1 : 0, s.units_lost(0), s.units_lost(1)};
   const bool same_key = key == scratch.idle_key && options == scratch.idle_options && characters == seen.characters;

@@ -136,6 +136,14 @@ struct OpponentScratch {
     Aabb region;
   };
   std::vector<InRange> in_range;
+  // Per unit, the distance to its closest enemy, kept until a unit changes
+  // within that distance of it (`region`).
+  struct Nearest {
+    bool known = false;
+    double distance = 0;
+    Aabb region;
+  };
+  std::vector<Nearest> nearest;
   // Units that have nothing to do by initiative (no favourable charge that
   // validates, no evade wanted or none that validates), kept until a unit
   // or its status changes in `region`, or the turn, the step, the units
