@@ -11,6 +11,7 @@
 #include "command_fixtures.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/warmaster/combat/combat.hpp"
+#include "referee/warmaster/battle/command_json.hpp"
 #include "referee/warmaster/game_interface.hpp"
 #include "referee/warmaster/opponent/opponent.hpp"
 #include "referee/warmaster/movement/sight.hpp"
@@ -337,6 +338,37 @@ TEST(Opponent, SameSeedSameChoices) {
   std::unique_ptr<GameState> s = game->new_initial_state();
   Rng r1(7), r2(7);
   EXPECT_EQ(*type.opponent(*s, r1), *type.opponent(*s, r2));
+}
+
+// OpponentScratch keeps what it worked out from call to call (initiative
+// candidates, units with nothing to do by initiative, missile ranges,
+// positions) and forgets what a change may have changed: a scratch kept
+// through whole battles, and from one battle to another, chooses every
+// action as a fresh scratch does, with the same random numbers.
+TEST(Opponent, AScratchKeptBetweenActionsChoosesAsAFreshOne) {
+  OpponentScratch kept;
+  int actions = 0;
+  for (const std::string file : {"default.json", "pitched-battle.json"}) {
+    const auto game = opp_load(file);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const std::unique_ptr<GameState> start = game->new_initial_state();
+      BattleState s = *typed_state<System>(*start);
+      SeededDice dice(seed);
+      Rng rng(seed);
+      for (int n = 0; n < 2000 && !s.battle_over(); ++n, ++actions) {
+        Rng fresh_rng = rng;
+        OpponentScratch fresh;
+        const OpponentChoice a = choose_opponent_action(s, rng, OpponentOptions{}, kept);
+        const OpponentChoice b = choose_opponent_action(s, fresh_rng, OpponentOptions{}, fresh);
+        ASSERT_EQ(to_json(a.action), to_json(b.action)) << file << " seed " << seed << " action " << n;
+        ASSERT_EQ(a.reason, b.reason) << file << " seed " << seed << " action " << n;
+        ASSERT_EQ(rng, fresh_rng);
+        s.apply(a.action, dice, BattleState::Describe::No, kept.move);
+      }
+      EXPECT_TRUE(s.battle_over()) << file << " seed " << seed;
+    }
+  }
+  EXPECT_GT(actions, 1000);
 }
 
 }  // namespace

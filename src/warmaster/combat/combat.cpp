@@ -21,6 +21,7 @@
 #include "referee/warmaster/movement/contact.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 #include "referee/warmaster/model/troops.hpp"
+#include "movement/stand_pairs.hpp"
 
 namespace referee::warmaster {
 
@@ -466,12 +467,19 @@ struct Phase {
   // `backed`: the side's fighting stands and their facings; supporters join it as found.
   std::vector<std::string> support(int side, std::vector<std::pair<OrientedRect, double>> backed) const {
     std::vector<std::string> out;
+    if (backed.empty()) return out;
     std::set<std::pair<std::string, std::size_t>> used;
+    // A supporter's front edge lies within the tolerance of a backed stand:
+    // units whose stands are all further than that from every one are
+    // passed over without measuring (the battle's size does not matter).
+    const double slack = tol() + 1e-6;
+    Aabb reach = backed.front().first.bounds().inflated(slack);
+    for (const auto& [b, facing] : backed) reach = reach.merged(b.bounds().inflated(slack));
     for (bool grew = true; grew;) {
       grew = false;
       for (const Unit& u : bf.units) {
         if (u.side != side || u.stands.empty() || u.confused || u.type == TroopType::Artillery ||
-            u.type == TroopType::Machine)
+            u.type == TroopType::Machine || !stands_box(u).overlaps(reach))
           continue;
         for (std::size_t s = 0; s < u.stands.size(); ++s) {
           if (used.count({u.id, s})) continue;
@@ -493,6 +501,7 @@ struct Phase {
               used.insert({u.id, s});
               out.push_back(fmt::format("{}#{}", u.id, s));
               backed.push_back({r, u.stands[s].pose.facing_deg});
+              reach = reach.merged(r.bounds().inflated(slack));
               grew = true;
             }
             break;

@@ -531,14 +531,42 @@ struct Ctx {
   double charge_value_bound;  // no charge_value is further from 0
 
   bool legal(const Action& a) const { return s.validate(a, scratch.move).legal(); }
-  // A unit's position (open, defended, fortified) on this state, worked out once per call.
-  Position position(const Unit& u) const {
+  // Where `u` is in the state's units; none for a unit as a move would leave it.
+  std::optional<std::size_t> index_of(const Unit& u) const {
     const std::less<const Unit*> before;
-    if (before(&u, bf.units.data()) || !before(&u, bf.units.data() + bf.units.size()))
-      return position_of(bf, u, settings).position;  // a unit as a move would leave it
-    int& p = scratch.positions[static_cast<std::size_t>(&u - bf.units.data())];
+    if (before(&u, bf.units.data()) || !before(&u, bf.units.data() + bf.units.size())) return std::nullopt;
+    return static_cast<std::size_t>(&u - bf.units.data());
+  }
+  // A unit's position (open, defended, fortified), kept in the scratch (OpponentScratch::positions).
+  Position position(const Unit& u) const {
+    const std::optional<std::size_t> i = index_of(u);
+    if (!i) return position_of(bf, u, settings).position;  // a unit as a move would leave it
+    int& p = scratch.positions[*i];
     if (p < 0) p = static_cast<int>(position_of(bf, u, settings).position);
     return static_cast<Position>(p);
+  }
+  // BattleState::initiative_targets of unit i, kept in the scratch from
+  // call to call (OpponentScratch::Candidates; note_changes forgets them).
+  const std::vector<InitiativeCandidate>& candidates(std::size_t i, bool charge) const {
+    OpponentScratch::Candidates& k = scratch.initiative[i];
+    const Unit& u = bf.units[i];
+    const int w = charge ? 1 : 0;
+    if (k.known[w]) return k.list[w];
+    k.list[w] = s.initiative_targets(u.id, charge, scratch.move);
+    if (u.stands.empty()) return k.list[w];  // none, until it has stands again: not kept
+    // The box initiative_candidates searches for enemies (it holds the
+    // unit), and the units met there: every enemy measured and every line
+    // of sight drawn (sight_area: between the unit and an enemy) lies
+    // within those.
+    Aabb region = stands_box(u).inflated(index.max_stand_radius() + kInitiativeRange + 0.01);
+    std::vector<int>& met = scratch.near;
+    met.clear();
+    index.units_near(region, met);
+    for (int m : met)
+      if (const Unit& e = bf.units[static_cast<std::size_t>(m)]; !e.stands.empty()) region = region.merged(stands_box(e));
+    k.region = k.known[1 - w] ? k.region.merged(region) : region;
+    k.known[w] = true;
+    return k.list[w];
   }
   // charge_value, with the positions and odds kept in the scratch.
   double value(const Unit& charger, const Unit& target, int fighting_charger = 0, int fighting_target = 0,
@@ -576,14 +604,58 @@ std::vector<std::size_t> enemies(const Ctx& c) {
   return out;
 }
 
-double closest_enemy(const Ctx& c, const Unit& u) { return closest_enemy_distance(c.bf, u); }
+// closest_enemy_distance (any enemy unit with stands), read through the
+// move index in widening rings: an enemy within the ring's distance has its
+// stands' box within it, so the nearest found there is the nearest of all.
+double nearest_enemy(const Ctx& c, const Unit& u) {
+  const Aabb box = stands_box(u);
+  const double table = std::hypot(c.bf.width, c.bf.height);
+  std::vector<int>& found = c.scratch.near;
+  for (double ring = 30.0; ring <= table; ring *= 2) {
+    found.clear();
+    c.index.units_near(box.inflated(ring + 1e-6), found);
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int k : found) {
+      const Unit& e = c.bf.units[static_cast<std::size_t>(k)];
+      if (e.side != u.side && !e.stands.empty()) nearest = std::min(nearest, unit_distance(u, e).distance);
+    }
+    if (nearest <= ring) return nearest;
+  }
+  return closest_enemy_distance(c.bf, u);
+}
 
+// The same, kept in the scratch for units of the state (OpponentScratch::Nearest).
+double closest_enemy(const Ctx& c, const Unit& u) {
+  const std::optional<std::size_t> i = c.index_of(u);
+  if (u.stands.empty() || !i) return closest_enemy_distance(c.bf, u);
+  OpponentScratch::Nearest& k = c.scratch.nearest[*i];
+  if (!k.known) {
+    k.distance = nearest_enemy(c, u);
+    k.region = stands_box(u).inflated(std::min(k.distance, 1e6) + 0.01);
+    k.known = true;
+  }
+  return k.distance;
+}
+
+// Is an enemy within the shooter's range? Kept in the scratch for units of
+// the state (OpponentScratch::InRange): only units in the range's box are read.
 bool enemy_in_range(const Ctx& c, const Unit& u) {
   if (!is_shooter(u)) return false;
   const double range = missile_range(u.missile);
-  for (std::size_t e : enemies_within(c, u, range))
-    if (unit_distance(u, c.bf.units[e]).distance <= range) return true;
-  return false;
+  auto measure = [&] {
+    for (std::size_t e : enemies_within(c, u, range))
+      if (unit_distance(u, c.bf.units[e]).distance <= range) return true;
+    return false;
+  };
+  const std::optional<std::size_t> i = c.index_of(u);
+  if (u.stands.empty() || !i) return measure();
+  OpponentScratch::InRange& k = c.scratch.in_range[*i];
+  if (k.known < 0 || k.side != c.side) {
+    k.known = measure() ? 1 : 0;
+    k.side = c.side;
+    k.region = stands_box(u).inflated(range + 0.01);
+  }
+  return k.known == 1;
 }
 
 // The enemy a unit goes for: near, and one it would beat. The score is the
@@ -670,7 +742,7 @@ int ally_dice(const Ctx& c, const Unit& u, const Unit& en, bool initiative) {
     if (!initiative || !st.near_enemy_at_start || st.used_initiative || st.moved || f.engaged || f.confused ||
         st.frozen)
       continue;
-    for (const InitiativeCandidate& cand : c.s.initiative_targets(f.id, true, c.scratch.move)) {
+    for (const InitiativeCandidate& cand : c.candidates(i, true)) {
       if (!cand.visible) continue;
       if (cand.enemy == en.id) dice += std::min<int>(2, static_cast<int>(f.stands.size())) * (per + (open ? 1 : 0));
       break;
@@ -897,9 +969,10 @@ bool wants_to_move(const Ctx& c, const Unit& u) {
   return true;
 }
 
+bool first_turn_bonus(const Ctx& c) { return c.settings.first_turn_command_bonus && c.s.turn() == 1; }
+
 int needed_for(const Ctx& c, const Character& ch, const std::vector<const Unit*>& group, int previous) {
-  const bool bonus = c.settings.first_turn_command_bonus && c.s.turn() == 1;
-  return order_needed(order_factors(c.bf, c.index, ch, group, previous, bonus));
+  return order_needed(order_factors(c.bf, c.index, ch, group, previous, first_turn_bonus(c)));
 }
 
 bool character_can_order(const BattleState& s, std::size_t ci) {
@@ -969,18 +1042,30 @@ std::optional<Candidate> next_order(const Ctx& c) {
     units.push_back({closest_enemy(c, bf.units[i]), i});
   }
   std::sort(units.begin(), units.end());
-  for (std::size_t ci : chars) {
-    const Character& ch = bf.characters[ci];
+  // What each character needs to order each unit alone (order_needed): the
+  // unit's own penalties (enemy near, dense terrain, stands lost) are the
+  // same whoever gives the order, so they are worked out once per unit, and
+  // only the character's Command and distance vary.
+  const std::size_t nc = chars.size();
+  std::vector<int> needed(units.size() * nc);
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    const Unit& u = bf.units[units[k].second];
+    const Unit* const one[] = {&u};
+    OrderFactors f = order_factors(bf, c.index, bf.characters[chars.front()], one, 0, first_turn_bonus(c));
+    for (std::size_t j = 0; j < nc; ++j) {
+      const Character& ch = bf.characters[chars[j]];
+      f.command = ch.command;
+      f.distance = std::max(0.0, character_distance(ch, u).distance);
+      needed[k * nc + j] = order_needed(f);
+    }
+  }
+  for (std::size_t j = 0; j < nc; ++j) {
+    const Character& ch = bf.characters[chars[j]];
+    // The units this character is best placed to order (ties: each of the best).
     std::vector<std::size_t> mine;
-    for (const auto& [d, i] : units) {
-      (void)d;
-      const std::vector<const Unit*> one{&bf.units[i]};
-      const int n = needed_for(c, ch, one, 0);
-      // The unit goes to the character best placed to order it (ties: the earlier in sequence).
-      bool best = true;
-      for (std::size_t other : chars)
-        if (other != ci && needed_for(c, bf.characters[other], one, 0) > n) best = false;
-      if (best) mine.push_back(i);
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      const int* row = &needed[k * nc];
+      if (row[j] == *std::max_element(row, row + nc)) mine.push_back(units[k].second);
     }
     for (std::size_t k = 0; k < mine.size(); ++k) {
       const std::size_t i = mine[k];
@@ -1020,14 +1105,20 @@ std::optional<Candidate> next_order(const Ctx& c) {
 
 std::optional<Candidate> next_initiative(const Ctx& c) {
   const Battlefield& bf = c.bf;
-  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+  // What unit i does by initiative, if anything, and a box holding all it
+  // read (OpponentScratch::Idle), widened as it reads: its enemies in range
+  // and the lines of sight to them (Ctx::candidates); for a charge at e1,
+  // the enemies within its pace, the friends within range of e1 and their
+  // own candidates (ally_dice), and what the charge's check reads (the
+  // stands' sweep from the unit to e1, widened by half the longest route
+  // searched and a stand's reach: check_move); for an evade, its check (a
+  // move of at most a full pace, kept clear of enemies).
+  auto act = [&](std::size_t i, Aabb& reads) -> std::optional<Candidate> {
     const Unit& u = bf.units[i];
-    const UnitStatus& st = c.s.units()[i];
-    if (u.side != c.side || !on_table(c.s, i) || !st.near_enemy_at_start || st.used_initiative || u.engaged ||
-        u.confused || st.frozen)
-      continue;
-    // Charge the closest visible enemy when the odds favour it.
-    for (const InitiativeCandidate& cand : c.s.initiative_targets(u.id, true, c.scratch.move)) {
+    const Aabb box = stands_box(u);
+    const double pace = full_pace(u), size = std::max(u.width, u.depth) + u.frontage() + 1.0;
+    reads = box;
+    for (const InitiativeCandidate& cand : c.candidates(i, true)) {
       if (!cand.visible) continue;
       Action shell;
       shell.type = ActionType::Initiative;
@@ -1036,11 +1127,17 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
         ch->reason = "initiative: " + ch->reason;
         return ch;
       }
+      const Aabb target = stands_box(*bf.find_unit(cand.enemy));
+      reads = reads.merged(box.inflated(pace + 0.01))
+                  .merged(target.inflated(kInitiativeRange + 1.01))
+                  .merged(box.merged(target).inflated(pace + 2 * size + 10));
+      for (std::size_t f : units_within(c, target, kInitiativeRange + 1.0, c.side))
+        if (c.scratch.initiative[f].known[1]) reads = reads.merged(c.scratch.initiative[f].region);
       break;
     }
     // Evade the closest visible enemy when it would win a charge, or when
     // the unit should keep its distance from a fighting enemy.
-    for (const InitiativeCandidate& cand : c.s.initiative_targets(u.id, false, c.scratch.move)) {
+    for (const InitiativeCandidate& cand : c.candidates(i, false)) {
       if (!cand.visible) continue;
       const Unit* e = bf.find_unit(cand.enemy);
       if (!e) break;
@@ -1051,9 +1148,26 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
         if (c.legal(a))
           return Candidate{a, v, "initiative: evades " + e->id + " (its charge would have P(win) - P(lose) " +
                                      std::to_string(v) + ")"};
+        reads = reads.merged(box.inflated(2 * pace + 2 * size + kEvadeClearance + 10));
       }
       break;
     }
+    const OpponentScratch::Candidates& own = c.scratch.initiative[i];
+    if (own.known[0] || own.known[1]) reads = reads.merged(own.region);
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const Unit& u = bf.units[i];
+    const UnitStatus& st = c.s.units()[i];
+    if (u.side != c.side || !on_table(c.s, i) || !st.near_enemy_at_start || st.used_initiative || u.engaged ||
+        u.confused || st.frozen)
+      continue;
+    OpponentScratch::Idle& idle = c.scratch.idle[i];
+    if (idle.known) continue;
+    Aabb reads;
+    if (auto a = act(i, reads)) return a;
+    idle.known = true;
+    idle.region = reads.inflated(0.01);
   }
   return std::nullopt;
 }
@@ -1093,15 +1207,17 @@ std::vector<std::size_t> character_group(const Ctx& c, std::size_t who) {
   std::vector<char> taken(bf.units.size(), 0);
   std::vector<std::size_t> mine;
   const Vec2 from = general->pose.position;
+  std::vector<Vec2> centre(bf.units.size());
+  for (std::size_t i : own) centre[i] = stands_centre(bf.units[i]);
   for (std::size_t h : helpers) {
     std::size_t far = bf.units.size();
     double fd = -1;
     for (std::size_t i : own)
-      if (!taken[i] && distance(stands_centre(bf.units[i]), from) > fd) fd = distance(stands_centre(bf.units[i]), from), far = i;
+      if (!taken[i] && distance(centre[i], from) > fd) fd = distance(centre[i], from), far = i;
     if (far == bf.units.size()) break;
     std::vector<std::pair<double, std::size_t>> near;
     for (std::size_t i : own)
-      if (!taken[i]) near.push_back({distance(stands_centre(bf.units[i]), stands_centre(bf.units[far])), i});
+      if (!taken[i]) near.push_back({distance(centre[i], centre[far]), i});
     std::sort(near.begin(), near.end());
     if (near.size() > 3) near.resize(3);
     for (const auto& [d, i] : near) {
@@ -1109,6 +1225,7 @@ std::vector<std::size_t> character_group(const Ctx& c, std::size_t who) {
       taken[i] = 1;
       if (h == who) mine.push_back(i);
     }
+    if (h == who) break;  // the later helpers take only what is left: not this one's
   }
   if (me.role != CharacterRole::General) return mine.empty() ? own : mine;
   for (std::size_t i : own)
@@ -1197,7 +1314,7 @@ Action shoot_action(const Ctx& c) {
     if (t.choices.size() < 2) continue;
     auto worth = [&](const std::string& id) {
       const Unit& e = *c.bf.find_unit(id);
-      const double per_die = (7.0 - to_hit(position_of(c.bf, e, c.settings).position)) / 6.0 *
+      const double per_die = (7.0 - to_hit(c.position(e))) / 6.0 *
                              (e.armour > 0 ? (e.armour - 1) / 6.0 : 1.0);
       return std::pair<double, double>{per_die, -static_cast<double>(e.stands.size())};
     };
@@ -1246,6 +1363,67 @@ Candidate choose(const Ctx& c) {
   return {end_phase, 0, "ends the Command phase"};
 }
 
+// Brings scratch.seen up to `s`, and forgets the initiative candidates kept
+// for units whose region a changed unit's stands meet, where they were or
+// where they are now (a unit that did not change reads the same).
+void note_changes(const BattleState& s, const OpponentOptions& options, OpponentScratch& scratch) {
+  const Battlefield& bf = s.battlefield();
+  OpponentScratch::Seen& seen = scratch.seen;
+  std::vector<Pose> characters;
+  for (const Character& ch : bf.characters) characters.push_back(ch.pose);
+  if (seen.terrain != &bf.terrain.get() || seen.features != bf.terrain.size() || !(seen.settings == s.settings()) ||
+      seen.units.size() != bf.units.size()) {
+    seen.terrain = &bf.terrain.get();
+    seen.features = bf.terrain.size();
+    seen.settings = s.settings();
+    seen.units = bf.units;
+    seen.status = s.units();
+    seen.on_table.resize(bf.units.size());
+    for (std::size_t i = 0; i < bf.units.size(); ++i) seen.on_table[i] = on_table(s, i);
+    seen.characters = characters;
+    scratch.initiative.assign(bf.units.size(), {});
+    scratch.in_range.assign(bf.units.size(), {});
+    scratch.nearest.assign(bf.units.size(), {});
+    scratch.positions.assign(bf.units.size(), -1);
+    scratch.idle.assign(bf.units.size(), {});
+    return;
+  }
+  // Where units changed (their stands, flags or being on the table), and
+  // where units changed or only their status did.
+  std::vector<Aabb> changed, touched;
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const char on = on_table(s, i);
+    const bool same = seen.units[i] == bf.units[i] && seen.on_table[i] == on;
+    if (same && seen.status[i] == s.units()[i]) continue;
+    for (const Unit* u : {static_cast<const Unit*>(&seen.units[i]), &bf.units[i]})
+      if (!u->stands.empty()) {
+        touched.push_back(stands_box(*u));
+        if (!same) changed.push_back(stands_box(*u));
+      }
+    seen.units[i] = bf.units[i];
+    seen.status[i] = s.units()[i];
+    seen.on_table[i] = on;
+    scratch.positions[i] = -1;
+  }
+  auto meets = [](const std::vector<Aabb>& boxes, const Aabb& region) {
+    return std::any_of(boxes.begin(), boxes.end(), [&](const Aabb& b) { return b.overlaps(region); });
+  };
+  for (OpponentScratch::Candidates& k : scratch.initiative)
+    if ((k.known[0] || k.known[1]) && meets(changed, k.region)) k.known[0] = k.known[1] = false;
+  for (OpponentScratch::InRange& k : scratch.in_range)
+    if (k.known >= 0 && meets(changed, k.region)) k.known = -1;
+  for (OpponentScratch::Nearest& k : scratch.nearest)
+    if (k.known && meets(changed, k.region)) k.known = false;
+  const std::array<int, 7> key{s.turn(), s.side(), static_cast<int>(s.phase()), static_cast<int>(s.step()),
+                               s.orders_begun() ? 1 : 0, s.units_lost(0), s.units_lost(1)};
+  const bool same_key = key == scratch.idle_key && options == scratch.idle_options && characters == seen.characters;
+  scratch.idle_key = key;
+  scratch.idle_options = options;
+  seen.characters = characters;
+  for (OpponentScratch::Idle& k : scratch.idle)
+    if (k.known && (!same_key || meets(touched, k.region))) k.known = false;
+}
+
 }  // namespace
 
 OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const OpponentOptions& options,
@@ -1263,7 +1441,7 @@ OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const Oppo
     if (u.side != s.side() && on_table(s, i)) reach = std::max(reach, full_pace(u));
   }
   const double value_bound = 1.0 + 0.05 * (most_hits - least_hits) / 3.0;
-  scratch.positions.assign(bf.units.size(), -1);  // of this state
+  note_changes(s, options, scratch);
   const Ctx c{s, bf, s.settings(), rng, options, scratch, s.side(), s.move_index(), reach, value_bound};
   Candidate pick = choose(c);
   if (c.legal(pick.action)) return {pick.action, pick.reason};

@@ -69,6 +69,7 @@ struct TerrainFeature {
 
 struct Stand {
   Pose pose;
+  bool operator==(const Stand&) const = default;
 };
 
 struct Unit {
@@ -98,6 +99,7 @@ struct Unit {
   Missile missile = Missile::None;
   bool terrifying = false;
 
+  bool operator==(const Unit&) const = default;
   double frontage() const { return width; }
   double shortest_edge() const { return width < depth ? width : depth; }
   OrientedRect footprint(std::size_t stand) const {

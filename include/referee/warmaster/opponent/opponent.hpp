@@ -65,6 +65,7 @@ struct OpponentOptions {
   double brigade_distance = 40.0;
   // Melee units stop this far (cm, along the way) short of the target when not charging.
   double stop_short = 4.0;
+  bool operator==(const OpponentOptions&) const = default;
 };
 
 // The caller's working space: move checks (MoveScratch) and the
@@ -100,7 +101,61 @@ struct OpponentScratch {
   using OddsKey = std::array<int, 8>;
   using OddsMemo = std::map<OddsKey, double>;
   OddsMemo odds;
-  std::vector<int> positions;  // per unit of the state being decided: its Position, or -1 not worked out yet
+  // Per unit, its Position (position_of: its stands and the terrain), or -1
+  // not worked out since it changed (note_changes).
+  std::vector<int> positions;
+  // Each unit as the last call saw it, to tell what changed since: the
+  // caches below are of the same battle (the terrain's address and count,
+  // the settings) and forget what a changed unit's stands, where they were
+  // or are now, may have changed.
+  struct Seen {
+    const void* terrain = nullptr;
+    std::size_t features = 0;
+    Settings settings;
+    std::vector<Unit> units;
+    std::vector<UnitStatus> status;
+    std::vector<char> on_table;  // and whether it was on the table
+    std::vector<Pose> characters;
+  } seen;
+  // Per unit, its initiative candidates (BattleState::initiative_targets,
+  // for an evade [0] and for a charge [1]), kept from call to call until a
+  // unit changes in `region`: the box holding the unit, the enemies it
+  // measured and every line of sight it drew, so what is outside it cannot
+  // change them. The Initiative step asks for every unit at each action.
+  struct Candidates {
+    bool known[2] = {false, false};
+    Aabb region;
+    std::vector<InitiativeCandidate> list[2];
+  };
+  std::vector<Candidates> initiative;
+  // Per unit, whether an enemy of `side` is within its missile range, kept
+  // until a unit changes in `region` (the unit's box widened by the range).
+  struct InRange {
+    signed char known = -1;  // -1 not worked out, else 0 or 1
+    int side = 0;
+    Aabb region;
+  };
+  std::vector<InRange> in_range;
+  // Per unit, the distance to its closest enemy, kept until a unit changes
+  // within that distance of it (`region`).
+  struct Nearest {
+    bool known = false;
+    double distance = 0;
+    Aabb region;
+  };
+  std::vector<Nearest> nearest;
+  // Units that have nothing to do by initiative (no favourable charge that
+  // validates, no evade wanted or none that validates), kept until a unit
+  // or its status changes in `region`, or the turn, the step, the units
+  // lost, the characters or the options change (`key`). Each action of the
+  // Initiative step asks again of every unit before the one that acts.
+  struct Idle {
+    bool known = false;
+    Aabb region;
+  };
+  std::vector<Idle> idle;
+  std::array<int, 7> idle_key{};  // turn, side, phase, step, orders begun, units lost by each side
+  OpponentOptions idle_options;
 };
 
 // The action chosen and why (for logs and tests).
