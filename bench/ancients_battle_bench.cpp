@@ -36,7 +36,8 @@ BENCHMARK(BM_AncientsAttackOdds);
 // A whole random game on the centre clash (issue target: 1,000 games a
 // second or more on one core): every action drawn by random_action (the
 // conformance suite's sampler) from the legal actions (cards, orders, moves,
-// battles, evasions, retreats, momentum) and applied with seeded dice, until
+// battles, evasions, retreats, momentum) and applied with seeded dice
+// (describe=false: a simulation keeps no log), until
 // a side has its banners or the cards run out.
 static void random_games(benchmark::State& state, const Battle& b) {
   const BattleState start = BattleState::initial(b);
@@ -49,7 +50,7 @@ static void random_games(benchmark::State& state, const Battle& b) {
       const std::optional<Action> a = random_action(b, s, rng);
       if (!a) break;
       battles += a->type == Action::Type::battle;
-      do_apply(b, s, *a, dice);
+      do_apply(b, s, *a, dice, false);
       ++actions;
     }
     by_banners += winner(b, s) >= 0;

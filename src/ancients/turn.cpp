@@ -277,7 +277,7 @@ static bool any_battle(const Battle& b, const BattleState& s) {
   return false;
 }
 
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice) {
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
   Position& pos = s.position;
   switch (a.type) {
     case Action::Type::play_card: {
@@ -287,7 +287,7 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
       s.card = a.card;
       s.plan = plan_orders(b, pos, s.side, a.card, command);
       s.phase = Phase::movement;
-      nlohmann::json r = plan_json(b, pos, s.plan);
+      nlohmann::json r = describe ? plan_json(b, pos, s.plan) : nlohmann::json::object();
       // Command cards: "If the card played can order no unit, the
       // turn skips straight to drawing" (ancients.card.orders_nothing).
       if (s.plan.units.empty() && s.plan.leaders.empty()) {
@@ -323,7 +323,8 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
       if (!a.piece.leader) {
         const int u = a.piece.index;
         const int from = pos.units[static_cast<std::size_t>(u)].hex;
-        std::vector<int> path = unit_route(b, pos, u, to, s.plan.move, scratch);
+        std::vector<int> path;
+        if (describe) path = unit_route(b, pos, u, to, s.plan.move, scratch);
         std::vector<Destination> dests;
         unit_destinations(b, pos, u, s.plan.move, scratch, dests);
         Destination d = *std::find_if(dests.begin(), dests.end(), [&](const Destination& x) { return x.hex == to; });
@@ -348,7 +349,8 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
       const int l = a.piece.index;
       LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
       const int from = ls.hex;
-      std::vector<int> path = leader_route(b, pos, l, to, scratch);
+      std::vector<int> path;
+      if (describe) path = leader_route(b, pos, l, to, scratch);
       nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
                        {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
       if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
@@ -470,6 +472,7 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
   }
   PathScratch scratch;
   std::vector<Destination> dests;
+  out.reserve(out.size() + 64);
   for (const OrderItem& it : s.orders) {
     if (it.leader) leader_destinations(b, s.position, it.index, scratch, dests);
     else unit_destinations(b, s.position, it.index, s.plan.move, scratch, dests);
@@ -478,9 +481,11 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
       a.type = Action::Type::move;
       a.piece = it;
       a.to = b.board.col_row(d.hex);
-      // The game's own conditions (a detach the card refuses, a unit stopped
-      // by a joining leader, a piece that has moved) are checked here.
-      if (validate(b, s, a).legal()) out.push_back(a);
+      // An ordered unit's destinations are its legal moves (a unit that has
+      // moved, or that a joining leader stopped, has none). A leader's own
+      // conditions (a detach the card refuses, or after his unit moved) are
+      // checked here.
+      if (!it.leader || validate(b, s, a).legal()) out.push_back(a);
     }
   }
   Action end;
@@ -492,11 +497,20 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
 std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& rng) {
   const std::vector<Action> legal = legal_actions(b, s);
   if (legal.empty()) return std::nullopt;
-  // The end of the movement or of the battle is always listed last.
+  // The end of the movement or of the battle is always listed last; the
+  // others are listed kind by kind (orders, then moves).
   const Action::Type last = legal.back().type;
   const bool ends = last == Action::Type::end_movement || last == Action::Type::end_battle;
-  if (ends && legal.size() > 1 && rng.below(4) != 0) return legal[static_cast<std::size_t>(rng.below(legal.size() - 1))];
-  return legal[static_cast<std::size_t>(rng.below(legal.size()))];
+  const std::size_t others = ends ? legal.size() - 1 : legal.size();
+  if (others == 0 || (ends && rng.below(10) == 0)) return legal.back();
+  // A kind of action first, then one of that kind.
+  std::array<std::size_t, 2> kind_start{0, others};
+  std::size_t kinds = 1;
+  for (std::size_t i = 1; i < others; ++i)
+    if (legal[i].type != legal[i - 1].type && kinds < 2) kind_start[kinds++] = i;
+  const std::size_t k = rng.below(kinds);
+  const std::size_t from = kind_start[k], to = k + 1 < kinds ? kind_start[k + 1] : others;
+  return legal[from + static_cast<std::size_t>(rng.below(to - from))];
 }
 
 Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,

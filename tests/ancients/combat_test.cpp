@@ -5,6 +5,8 @@
 // 3 heavy, 4 swords, 5 leader helmet, 6 flag (docs/rulings.md#ancients-battle-dice).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "../support/input_error.hpp"
 #include "referee/ancients/battle.hpp"
 #include "referee/ancients/queries.hpp"
@@ -431,6 +433,36 @@ TEST(AncientsOdds, ExactDistributionAndEliminationAsAQuery) {
   // Bad arguments name the field.
   EXPECT_EQ(input_error_field([&] { answer_query(b, s, true, "odds", {{"unit", "nobody"}, {"target", "d"}}, "args"); }),
             "args.unit");
+}
+
+// --- whole random games ---------------------------------------------------------------
+
+TEST(AncientsRandomGames, TheEngagedLinesAreFoughtToTheBanners) {
+  // Both armies start in contact (scenarios/ancients/lines_engaged.json, 3 banners to win).
+  const Battle b = load_scenario("lines_engaged.json");
+  EXPECT_EQ(b.victory_banners[0], 3);
+  int by_banners = 0, battles = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    BattleState s = BattleState::initial(b);
+    Rng rng(seed);
+    SeededDice dice(seed);
+    int actions = 0;
+    while (const std::optional<Action> a = random_action(b, s, rng)) {
+      ASSERT_TRUE(validate(b, s, *a).legal()) << action_json(b, *a).dump();
+      battles += a->type == Action::Type::battle;
+      apply(b, s, *a, dice);
+      ASSERT_LT(++actions, 2000);
+    }
+    EXPECT_TRUE(game_over(b, s));
+    const int w = winner(b, s);
+    if (w >= 0) {
+      ++by_banners;
+      EXPECT_GE(s.banners[static_cast<std::size_t>(w)], 3);
+      EXPECT_EQ(game_over_reason(b, s), fmt::format("side {} has {} victory banners of 3", w, s.banners[static_cast<std::size_t>(w)]));
+    }
+  }
+  EXPECT_GE(by_banners, 8);  // most games: about two in three
+  EXPECT_GT(battles, 100);
 }
 
 }  // namespace ancients_combat_test

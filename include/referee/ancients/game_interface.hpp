@@ -52,8 +52,8 @@ struct System {
     return parse_action(j, b, path);
   }
   static Checked check(const Battle& b, const State& s, const Action& a, bool) { return {a, validate(b, s, a)}; }
-  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice& dice, bool) {
-    return ancients::do_apply(b, s, c.action, dice);
+  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice& dice, bool describe) {
+    return ancients::do_apply(b, s, c.action, dice, describe);
   }
   static std::vector<Action> legal(const Battle& b, const State& s) { return legal_actions(b, s); }
   static Json action_json(const Battle& b, const Action& a) { return ancients::action_json(b, a); }

@@ -97,7 +97,9 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a);
 // Battles roll `dice`.
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice);
 // Applies an action the caller has validated (it is not checked again).
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice);
+// describe=false leaves out what only the answer needs (a card's plan, a
+// move's path), for simulations that keep no log.
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe = true);
 // The same, for actions that roll no dice: a battle throws ScriptError.
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a);
@@ -124,9 +126,11 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
 // the game is over.
 std::vector<Action> legal_actions(const Battle& b, const BattleState& s);
 // A random legal action for simulations and the conformance suite's random
-// games: uniform, except that ending the movement or the battle is drawn only
-// one time in four while another action is legal, so random games come to
-// blows (docs/rulings.md#ancients-random-play). Nothing once the game is over.
+// games: ending the movement or the battle one time in ten while another
+// action is legal; otherwise a kind of action (orders or moves; battles; a
+// combat's choices) uniformly, then one of that kind uniformly, so random
+// games come to blows (docs/rulings.md#ancients-random-play). Nothing once
+// the game is over.
 std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& rng);
 
 // The game ends when a side has its victory banners, after turn
