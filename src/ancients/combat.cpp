@@ -137,7 +137,7 @@ void move_back(const Battle& b, BattleState& s, int u, const RetreatOption& o, n
   }
 }
 
-// The retreat itself, then the one leader check of the combat.
+// The retreat itself, then the leader check if the combat has not had one.
 nlohmann::json do_retreat(const Battle& b, BattleState& s, int u, const RetreatOption& o, int hexes, int hit_losses,
                           Dice& dice) {
   const int l = s.position.leader_of(u);
@@ -151,7 +151,10 @@ nlohmann::json do_retreat(const Battle& b, BattleState& s, int u, const RetreatO
                                  count_of(hexes, "hex", "hexes"));
     j["loss"] = loss;
   }
-  if (l >= 0 && (hit_losses > 0 || o.lost > 0)) j["leader_check"] = leader_check(b, s, l, eliminated, dice);
+  // One leader check a combat: made already when hits took blocks; a leader
+  // left alone then only evades.
+  if (l >= 0 && o.lost > 0 && hit_losses == 0) j["leader_check"] = leader_check(b, s, l, eliminated, dice);
+  else if (l >= 0 && eliminated) j["leader_evade"] = leader_evade(b, s, l);
   return j;
 }
 
@@ -238,7 +241,14 @@ nlohmann::json strike(const Battle& b, BattleState& s, Pending ctx, int striker,
     j.update(after_defender(b, s, ctx, old_hex, dice));
     return j;
   }
-  const int eff = std::max(0, r.flags - plan.ignorable_flags);
+  // The leader check comes once the hits are off, before the flags: a leader
+  // killed there no longer lets the unit ignore a flag (docs/rulings.md#ancients-leader-casualty).
+  int ignorable = plan.ignorable_flags;
+  if (leader >= 0 && lost > 0) {
+    j["leader_check"] = leader_check(b, s, leader, false, dice);
+    if (j["leader_check"]["killed"].get<bool>()) --ignorable;
+  }
+  const int eff = std::max(0, r.flags - ignorable);
   if (r.flags > 0 && r.flags > eff) {
     nlohmann::json ig = nlohmann::json::array();
     int left = r.flags - eff;
@@ -264,8 +274,6 @@ nlohmann::json strike(const Battle& b, BattleState& s, Pending ctx, int striker,
       return j;
     }
     j["retreat"] = do_retreat(b, s, struck, opts.front(), hexes, lost, dice);
-  } else if (leader >= 0 && lost > 0) {
-    j["leader_check"] = leader_check(b, s, leader, false, dice);
   }
   j.update(after_defender(b, s, ctx, old_hex, dice));
   return j;

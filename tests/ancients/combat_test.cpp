@@ -280,6 +280,15 @@ TEST(AncientsFlags, AnAttachedLeaderIgnoresAFlag) {
   EXPECT_EQ(st(b, s, "d").hex, hex(b, 6, 2));
   EXPECT_EQ(r["attack"]["battle_back"]["leader_hits_rule"], "ancients.battle.leader_hits");
   EXPECT_EQ(st(b, s, "a").blocks, 4);
+  // A hit and a flag: the leader check comes first, and a killed leader no longer saves the unit from its flag
+  // (the published FAQ: "the unit must retreat").
+  BattleState k = battle_phase(b, {"a"});
+  ScriptedDice kill({2, 6, 1, 1, /* leader check */ 5, 5});
+  const nlohmann::json rk = apply(b, k, battle(b, "a", "d"), kill);
+  EXPECT_TRUE(rk["attack"]["leader_check"]["killed"].get<bool>());
+  EXPECT_FALSE(rk["attack"].contains("flags_ignored"));
+  EXPECT_EQ(k.pending.kind, Pending::Kind::retreat);
+  EXPECT_EQ(k.banners[0], 1);
 }
 
 // --- elimination, banners, leaders --------------------------------------------------------
