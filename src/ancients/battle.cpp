@@ -233,6 +233,14 @@ std::vector<Target> battle_targets(const Battle& b, const Position& p, int unit)
       if (pr.close_dice > 0 || pr.elephant_dice) out.push_back({e, true, 1});
     }
   }
+  const bool can_close = pr.close_dice > 0 || pr.elephant_dice;
+  // Lone enemy leaders next to it are targets too; they do not force close combat.
+  for (int dir = 0; dir < 6; ++dir) {
+    const int n = b.board.neighbour(hex, dir);
+    const int l = n < 0 ? -1 : p.leader_on(n);
+    if (l >= 0 && p.unit_on(n) < 0 && b.leaders[static_cast<std::size_t>(l)].side != side && can_close)
+      out.push_back({l, true, 1, true});
+  }
   if (adjacent || pr.range == 0) return out;
   if ((p.units[static_cast<std::size_t>(unit)].hexes_moved > 0 ? pr.ranged_dice_moved : pr.ranged_dice) == 0) return out;
   const Axial a = b.board.axial(hex);
@@ -242,7 +250,40 @@ std::vector<Target> battle_targets(const Battle& b, const Position& p, int unit)
     const int d = hex_distance(a, b.board.axial(eh));
     if (d >= 2 && d <= pr.range && line_of_sight(b, p, hex, eh)) out.push_back({static_cast<int>(e), false, d});
   }
+  for (std::size_t l = 0; l < b.leaders.size(); ++l) {
+    const int lh = p.leaders[l].hex;
+    if (lh < 0 || b.leaders[l].side == side || p.unit_on(lh) >= 0) continue;
+    const int d = hex_distance(a, b.board.axial(lh));
+    if (d >= 2 && d <= pr.range && line_of_sight(b, p, hex, lh)) out.push_back({static_cast<int>(l), false, d, true});
+  }
   return out;
+}
+
+std::string why_not_leader_target(const Battle& b, const Position& p, int attacker, int leader, const char** rule) {
+  *rule = ancients::rule_id::battle_target;
+  const LeaderSpec& spec = b.leaders[static_cast<std::size_t>(leader)];
+  const int lh = p.leaders[static_cast<std::size_t>(leader)].hex;
+  if (lh < 0) return fmt::format("leader {} is no longer on the board", spec.id);
+  if (spec.side == side_of(b, attacker)) return fmt::format("leader {} is on the same side", spec.id);
+  if (p.unit_on(lh) >= 0)
+    return fmt::format("leader {} is with unit {}: battle the unit", spec.id, b.units[static_cast<std::size_t>(p.unit_on(lh))].id);
+  for (const Target& t : battle_targets(b, p, attacker))
+    if (t.leader && t.unit == leader) return {};
+  const int d = hex_distance(b.board.axial(hex_of(p, attacker)), b.board.axial(lh));
+  if (d > 1 && adjacent_enemy(b, p, attacker)) {
+    *rule = ancients::rule_id::battle_close;
+    return "a unit adjacent to an enemy unit must close combat an adjacent enemy unit if it battles";
+  }
+  *rule = d == 1 ? ancients::rule_id::battle_close : ancients::rule_id::battle_ranged;
+  return fmt::format("lone leader {} is not in reach of {}'s close combat or fire, or not in sight", spec.id,
+                     b.units[static_cast<std::size_t>(attacker)].id);
+}
+
+int dice_against_leader(const Battle& b, const Position& p, int attacker, int leader) {
+  const CombatProfile& pr = combat_profile(b.units[static_cast<std::size_t>(attacker)].cls);
+  const bool close = b.board.adjacent(hex_of(p, attacker), p.leaders[static_cast<std::size_t>(leader)].hex);
+  if (!close) return p.units[static_cast<std::size_t>(attacker)].hexes_moved > 0 ? pr.ranged_dice_moved : pr.ranged_dice;
+  return pr.elephant_dice ? 1 : pr.close_dice;
 }
 
 std::string why_not_target(const Battle& b, const Position& p, int attacker, int target, const char** rule) {

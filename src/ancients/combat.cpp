@@ -377,6 +377,34 @@ nlohmann::json declare_battle(const Battle& b, BattleState& s, int unit, int tar
   return j;
 }
 
+nlohmann::json attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice) {
+  Position& p = s.position;
+  UnitState& a = unit_state(s, unit);
+  for (UnitState& st : p.units) st.bonus = false;
+  a.battled = true;
+  const int n = dice_against_leader(b, p, unit, leader);
+  const bool close = b.board.adjacent(a.hex, p.leaders[static_cast<std::size_t>(leader)].hex);
+  std::vector<Face> faces;
+  int helmets = 0;
+  for (int i = 0; i < n; ++i) {
+    faces.push_back(face_of(dice.d6("battle")));
+    helmets += faces.back() == Face::leader ? 1 : 0;
+  }
+  nlohmann::json j{{"unit", uid(b, unit)}, {"target", lid(b, leader)}, {"combat", close ? "close" : "ranged"},
+                   {"dice", n}, {"rolled", faces_json(faces)}, {"dice_rule", ancients::rule_id::battle_dice},
+                   {"hits", helmets}, {"hits_reason", "only leader helmets hit a lone leader"},
+                   {"rule", ancients::rule_id::battle_target}};
+  if (helmets > 0) {
+    p.remove_leader(leader);
+    j["killed"] = true;
+    j["banner"] = banner(b, s, side_of(b, unit), "leader " + lid(b, leader));
+  } else {
+    j["killed"] = false;
+    j["evade"] = leader_evade(b, s, leader);
+  }
+  return j;
+}
+
 nlohmann::json resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice) {
   const Pending ctx = s.pending;
   s.pending = Pending{};

@@ -19,6 +19,8 @@ std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u,
 int compulsory_unbattled(const Battle& b, const BattleState& s);
 
 nlohmann::json declare_battle(const Battle& b, BattleState& s, int unit, int target, Dice& dice);
+// A battle against a lone enemy leader: a helmet kills him, else he evades.
+nlohmann::json attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice);
 nlohmann::json resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice);  // to = -1: the defender stands
 nlohmann::json resolve_retreat(const Battle& b, BattleState& s, int to, Dice& dice);
 nlohmann::json resolve_momentum(const Battle& b, BattleState& s, bool advance, Dice& dice);

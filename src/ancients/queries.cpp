@@ -210,11 +210,31 @@ int unit_of(const Battle& b, const JsonReader& r, std::string_view key) {
   return u;
 }
 
+// A lone leader as the target: killed on any helmet, 6^n - 5^n of the 6^n rolls.
+Json leader_odds(const Battle& b, const BattleState& s, int u, int l, std::string* text) {
+  const char* rule = nullptr;
+  const std::string why = why_not_leader_target(b, s.position, u, l, &rule);
+  if (!why.empty()) {
+    Verdict v;
+    v.add(rule, why);
+    if (text) *text = explain(v) + "\n";
+    return v;
+  }
+  const int n = dice_against_leader(b, s.position, u, l);
+  std::uint64_t all = 1, none = 1;
+  for (int i = 0; i < n; ++i) all *= 6, none *= 5;
+  const double p = static_cast<double>(all - none) / static_cast<double>(all);
+  if (text) *text = fmt::format("{} at lone leader {}: {} dice, P(killed) {:.4f}\n", unit_id(b, u), leader_id(b, l), n, p);
+  return {{"attacker", unit_id(b, u)}, {"target", leader_id(b, l)}, {"legal", true}, {"dice", n}, {"hit_faces", {"leader"}},
+          {"rolls", all}, {"eliminate", {{"rolls", all - none}, {"probability", p}}}, {"rule", ancients::rule_id::battle_odds}};
+}
+
 // The exact odds of `unit` battling `target` now (ancients.battle.odds);
 // `evading` asks for the roll against a target that evades.
 Json odds_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "target", "evading"});
   const int u = unit_of(b, r, "unit");
+  if (const int l = b.find_leader(r.string("target")); l >= 0) return leader_odds(b, s, u, l, text);
   const int t = unit_of(b, r, "target");
   const bool evading = r.boolean_or("evading", false);
   const Position& p = s.position;
@@ -252,6 +272,15 @@ Json targets_query(const Battle& b, const BattleState& s, const JsonReader& r, s
   Json list = Json::array();
   std::string t;
   for (const Target& tg : battle_targets(b, s.position, u)) {
+    if (tg.leader) {
+      const int n = dice_against_leader(b, s.position, u, tg.unit);
+      std::uint64_t all = 1, none = 1;
+      for (int i = 0; i < n; ++i) all *= 6, none *= 5;
+      list.push_back({{"leader", leader_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},
+                      {"dice", n}, {"eliminate", static_cast<double>(all - none) / static_cast<double>(all)}});
+      t += fmt::format("  leader {} ({}, {} dice)\n", leader_id(b, tg.unit), tg.close ? "close" : "ranged", n);
+      continue;
+    }
     const AttackPlan plan = plan_attack(b, s.position, u, tg.unit, tg.close, false, false);
     const AttackOdds o = attack_odds(b, s.position, plan);
     list.push_back({{"target", unit_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},

@@ -120,9 +120,11 @@ constexpr RuleInfo kRules[] = {
     {"ancients.battle.once", "\"Each close combat is conducted by one eligible, ordered unit\": a unit battles once a turn, "
      "besides its bonus close combat after a momentum advance",
      "a unit battles a second time in a turn"},
-    {"ancients.battle.target", "A battle is against one enemy unit on the board. Reading: "
-     "docs/rulings.md#ancients-lone-leaders-in-battle",
-     "the target is a friendly or eliminated unit"},
+    {"ancients.battle.target",
+     "A battle is against one enemy unit on the board, or a lone enemy leader: only leader helmets hit him, one kills "
+     "him, and if none does he evades. Reading: docs/rulings.md#ancients-lone-leaders-in-battle",
+     "the target is a friendly or eliminated unit, or a leader not alone or not in reach; also names an attack on a lone "
+     "leader"},
     {"ancients.battle.close",
      "\"A unit adjacent to an enemy unit must close combat the adjacent enemy unit if it chooses to battle\"; dice by "
      "class: light foot and light mounted 2, auxilia, medium cavalry and camels 3, medium infantry, warriors, heavy "

@@ -77,7 +77,15 @@ Action parse_action(const nlohmann::json& j, const Battle& b, const std::string&
     r.allow_only({"type", "unit", "target"});
     a.type = Action::Type::battle;
     a.piece = {false, find_unit(r.at("unit"))};
-    a.target = find_unit(r.at("target"));
+    // A unit, or a lone enemy leader (ids are unique among units and leaders).
+    const JsonReader t = r.at("target");
+    const std::string id = t.as_string();
+    a.target = b.find_unit(id);
+    if (a.target < 0) {
+      a.target = b.find_leader(id);
+      a.target_leader = true;
+      if (a.target < 0) t.fail("unknown unit or leader \"" + id + "\"");
+    }
   } else if (type == "evade" || type == "retreat") {
     r.allow_only({"type", "to"});
     a.type = type == "evade" ? Action::Type::evade : Action::Type::retreat;
@@ -113,7 +121,9 @@ nlohmann::json action_json(const Battle& b, const Action& a) {
     }
     case Action::Type::end_movement: return {{"type", "end_movement"}};
     case Action::Type::battle:
-      return {{"type", "battle"}, {"unit", unit_id(b, a.piece.index)}, {"target", unit_id(b, a.target)}};
+      return {{"type", "battle"},
+              {"unit", unit_id(b, a.piece.index)},
+              {"target", a.target_leader ? leader_id(b, a.target) : unit_id(b, a.target)}};
     case Action::Type::evade: return {{"type", "evade"}, {"to", {a.to.col, a.to.row}}};
     case Action::Type::retreat: return {{"type", "retreat"}, {"to", {a.to.col, a.to.row}}};
     case Action::Type::stand: return {{"type", "stand"}};

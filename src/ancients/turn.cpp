@@ -197,10 +197,13 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
       }
       const char* rule = nullptr;
       std::string why = why_unit_cannot_battle(b, s, a.piece.index, &rule);
-      if (why.empty()) why = why_not_target(b, s.position, a.piece.index, a.target, &rule);
+      if (why.empty())
+        why = a.target_leader ? why_not_leader_target(b, s.position, a.piece.index, a.target, &rule)
+                              : why_not_target(b, s.position, a.piece.index, a.target, &rule);
+      const int target_hex = a.target_leader ? s.position.leaders[static_cast<std::size_t>(a.target)].hex
+                                             : s.position.units[static_cast<std::size_t>(a.target)].hex;
       if (why.empty() && s.position.units[static_cast<std::size_t>(a.piece.index)].battled &&
-          !b.board.adjacent(s.position.units[static_cast<std::size_t>(a.piece.index)].hex,
-                            s.position.units[static_cast<std::size_t>(a.target)].hex)) {
+          !b.board.adjacent(s.position.units[static_cast<std::size_t>(a.piece.index)].hex, target_hex)) {
         rule = ancients::rule_id::momentum_bonus;
         why = "a bonus combat after a momentum advance is a close combat";
       }
@@ -375,7 +378,9 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
         return {{"battle_phase", true}, {"rule", ancients::rule_id::battle_phase}};
       }
       return end_turn(b, s);
-    case Action::Type::battle: return declare_battle(b, s, a.piece.index, a.target, dice);
+    case Action::Type::battle:
+      return a.target_leader ? attack_leader(b, s, a.piece.index, a.target, dice)
+                             : declare_battle(b, s, a.piece.index, a.target, dice);
     case Action::Type::evade: return resolve_evade(b, s, b.board.index(a.to), dice);
     case Action::Type::stand: return resolve_evade(b, s, -1, dice);
     case Action::Type::retreat: return resolve_retreat(b, s, b.board.index(a.to), dice);
@@ -431,6 +436,7 @@ static std::vector<Action> legal_battle_actions(const Battle& b, const BattleSta
       a.type = Action::Type::battle;
       a.piece = {false, static_cast<int>(u)};
       a.target = t.unit;
+      a.target_leader = t.leader;
       out.push_back(a);
     }
   }

@@ -77,6 +77,15 @@ std::set<std::string> brute_force_legal(const Battle& b, const BattleState& s) {
       a.target = static_cast<int>(t);
       consider(a);
     }
+  for (std::size_t u = 0; u < b.units.size(); ++u)
+    for (std::size_t l = 0; l < b.leaders.size(); ++l) {
+      Action a;
+      a.type = Action::Type::battle;
+      a.piece = {false, static_cast<int>(u)};
+      a.target = static_cast<int>(l);
+      a.target_leader = true;
+      consider(a);
+    }
   for (int h = 0; h < b.board.cell_count(); ++h) {
     if (!b.board.valid_index(h)) continue;
     for (Action::Type t : {Action::Type::evade, Action::Type::retreat}) {

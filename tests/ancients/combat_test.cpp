@@ -346,6 +346,35 @@ TEST(AncientsLeaders, CasualtyChecksOnLossesAndOnElimination) {
   ASSERT_EQ(s2.pending.kind, Pending::Kind::momentum);
 }
 
+TEST(AncientsLeaders, ALoneLeaderIsHitOnlyByHelmetsAndOtherwiseEvades) {
+  // Lone leader H (side 1) next to a's medium infantry; M two hexes from the slingers.
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("sl", "light_sling_infantry", 0, 2, 6),
+                                unit("el", "elephant", 0, 10, 3)},
+                               {{{"id", "H"}, {"side", 1}, {"at", {6, 2}}}, {{"id", "M"}, {"side", 1}, {"at", {2, 4}}},
+                                {{"id", "E"}, {"side", 1}, {"at", {10, 2}}}});
+  BattleState s = battle_phase(b, {"a", "sl", "el"});
+  EXPECT_EQ(dice_against_leader(b, s.position, b.find_unit("a"), 0), 4);   // its close-combat dice
+  EXPECT_EQ(dice_against_leader(b, s.position, b.find_unit("el"), 2), 1);  // an elephant rolls 1 die against a leader
+  EXPECT_EQ(dice_against_leader(b, s.position, b.find_unit("sl"), 1), 2);  // fire: 2 dice, not moved
+  // No helmet: H is not hit and must evade toward his own edge (ancients.leader.evade).
+  ScriptedDice miss({2, 4, 6, 1});
+  const nlohmann::json r = apply(b, s, battle(b, "a", "H"), miss);
+  EXPECT_EQ(r["hits"], 0);
+  EXPECT_EQ(r["evade"]["rule"], "ancients.leader.evade");
+  EXPECT_LT(b.board.col_row(s.position.leaders[0].hex).row, 2);
+  // Before the roll, the odds: killed unless every die misses the helmet, 36 - 25 = 11 rolls of 36.
+  const Json o = answer_query(b, s, true, "odds", {{"unit", "sl"}, {"target", "M"}}, "args");
+  EXPECT_EQ(o["eliminate"]["rolls"], 11);
+  EXPECT_EQ(o["rolls"], 36);
+  // A helmet kills the lone leader M at range 2: a banner.
+  ScriptedDice hit({5, 1});
+  const nlohmann::json k = apply(b, s, battle(b, "sl", "M"), hit);
+  EXPECT_TRUE(k["killed"].get<bool>());
+  EXPECT_EQ(k["banner"]["rule"], "ancients.victory.banners");
+  EXPECT_EQ(s.banners[0], 1);
+  EXPECT_EQ(s.position.leaders[1].hex, kNoHex);
+}
+
 // --- evasion ----------------------------------------------------------------------------
 
 TEST(AncientsEvasion, OnlyTheEvadersSymbolHitsAndItMovesTwoHexesBack) {

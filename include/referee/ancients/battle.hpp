@@ -88,13 +88,18 @@ int ignorable_flags(const Battle& b, const Position& p, int unit, bool* supporte
 // adjacent enemy unit (close combat), or when none is adjacent and it has a
 // missile weapon, every enemy unit in range and sight (ranged).
 struct Target {
-  int unit = -1;
+  int unit = -1;          // or the leader, when `leader`
   bool close = true;
   int distance = 1;
+  bool leader = false;    // a lone enemy leader (docs/rulings.md#ancients-lone-leaders-in-battle)
 };
 std::vector<Target> battle_targets(const Battle& b, const Position& p, int unit);
 // Why `attacker` may not battle `target` (an empty string when it may).
 std::string why_not_target(const Battle& b, const Position& p, int attacker, int target, const char** rule);
+// The same for a lone enemy leader, and the dice against him: close-combat
+// dice (an elephant 1) or fire dice; only leader helmets hit him.
+std::string why_not_leader_target(const Battle& b, const Position& p, int attacker, int leader, const char** rule);
+int dice_against_leader(const Battle& b, const Position& p, int attacker, int leader);
 
 // The hexes a retreat may end on (ancients.flag.retreat): every path steps
 // one row toward the unit's own home edge, never into a unit, a lone enemy

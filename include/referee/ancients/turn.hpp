@@ -28,7 +28,7 @@ enum class Phase { play_card, movement, battle };
 struct Action {
   enum class Type {
     play_card, order, move, end_movement,
-    battle,      // piece: the unit; target: the enemy unit
+    battle,      // piece: the unit; target: the enemy unit (or lone leader, target_leader)
     evade,       // the defender evades to `to`
     stand,       // the defender does not evade
     retreat,     // the retreating unit ends on `to`
@@ -41,6 +41,7 @@ struct Action {
   OrderItem piece;                // move: a unit, or a leader moving on his own; battle: the unit
   ColRow to;                      // move, evade, retreat: may be off the board (that is a ruling, not bad input)
   int target = -1;                // battle
+  bool target_leader = false;     // battle: `target` is a lone enemy leader
   bool operator==(const Action&) const = default;
 };
 
