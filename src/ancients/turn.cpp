@@ -482,16 +482,18 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
   for (const OrderItem& it : s.orders) {
     if (it.leader) leader_destinations(b, s.position, it.index, scratch, dests);
     else unit_destinations(b, s.position, it.index, s.plan.move, scratch, dests);
+    // An ordered unit's destinations are its legal moves (a unit that has
+    // moved, or that a joining leader stopped, has none). A leader's own
+    // conditions (a detach the card refuses, or after his unit moved) do not
+    // depend on the hex: checked once, on his first destination.
+    bool allowed = true;
     for (const Destination& d : dests) {
       Action a;
       a.type = Action::Type::move;
       a.piece = it;
       a.to = b.board.col_row(d.hex);
-      // An ordered unit's destinations are its legal moves (a unit that has
-      // moved, or that a joining leader stopped, has none). A leader's own
-      // conditions (a detach the card refuses, or after his unit moved) are
-      // checked here.
-      if (!it.leader || validate(b, s, a).legal()) out.push_back(a);
+      if (it.leader && &d == &dests.front()) allowed = validate(b, s, a).legal();
+      if (allowed) out.push_back(a);
     }
   }
   Action end;
