@@ -69,21 +69,14 @@ std::set<std::string> brute_force_legal(const Battle& b, const BattleState& s) {
     a.type = t;
     consider(a);
   }
+  // Battles of every unit at every unit and every leader.
   for (std::size_t u = 0; u < b.units.size(); ++u)
-    for (std::size_t t = 0; t < b.units.size(); ++t) {
+    for (std::size_t t = 0; t < b.units.size() + b.leaders.size(); ++t) {
       Action a;
       a.type = Action::Type::battle;
       a.piece = {false, static_cast<int>(u)};
-      a.target = static_cast<int>(t);
-      consider(a);
-    }
-  for (std::size_t u = 0; u < b.units.size(); ++u)
-    for (std::size_t l = 0; l < b.leaders.size(); ++l) {
-      Action a;
-      a.type = Action::Type::battle;
-      a.piece = {false, static_cast<int>(u)};
-      a.target = static_cast<int>(l);
-      a.target_leader = true;
+      a.target_leader = t >= b.units.size();
+      a.target = static_cast<int>(a.target_leader ? t - b.units.size() : t);
       consider(a);
     }
   for (int h = 0; h < b.board.cell_count(); ++h) {
