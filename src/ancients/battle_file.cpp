@@ -35,7 +35,7 @@ ClassMask read_mask(const JsonReader& r, std::string_view key) {
 
 TerrainType read_terrain_type(const JsonReader& r) {
   r.allow_only({"id", "name", "stop", "cannot_enter", "no_battle", "no_battle_except", "leave_limit",
-                "blocks_leaders", "battle_note", "fill"});
+                "blocks_leaders", "close_combat_dice_max", "uphill_only", "blocks_sight", "battle_note", "fill"});
   TerrainType t;
   t.id = r.id("id");
   t.name = r.string_or("name", t.id);
@@ -48,6 +48,11 @@ TerrainType read_terrain_type(const JsonReader& r) {
     t.leave_limited = l->has("who") ? read_mask(*l, "who") : class_mask("all");
   }
   t.blocks_leaders = r.boolean_or("blocks_leaders", false);
+  t.close_combat_dice_max = r.integer_or("close_combat_dice_max", 0, 0, 20);
+  t.close_combat_uphill_only = r.boolean_or("uphill_only", false);
+  if (t.close_combat_uphill_only && t.close_combat_dice_max == 0)
+    r.fail("uphill_only", "applies to close_combat_dice_max, which is not set");
+  t.blocks_sight = r.boolean_or("blocks_sight", false);
   t.battle_note = r.string_or("battle_note", "");
   t.fill = r.string_or("fill", "#dddddd");
   for (char c : t.fill)
@@ -188,7 +193,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   (void)source_name;
   JsonReader root(j, "");
   root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side",
-                  "turn_limit"});
+                  "turn_limit", "victory_banners"});
   int columns = 13, rows = 9;
   std::array<int, 2> lines{4, 8};
   if (auto b = root.find("board")) {
@@ -207,7 +212,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     }
   }
   Battle battle{root.string_or("name", "battle"), BoardGeometry(columns, rows, lines), standard_terrain(), {},
-                standard_cards(), {}, {}, {}, 0, kDefaultTurnLimit};
+                standard_cards(), {}, {}, {}, 0, kDefaultTurnLimit, {kDefaultVictoryBanners, kDefaultVictoryBanners}};
   const BoardGeometry& board = battle.board;
   if (auto t = root.find("terrain_types")) add_definitions(battle.terrain_types, *t, read_terrain_type);
   if (auto c = root.find("cards")) add_definitions(battle.cards, *c, read_card);
@@ -315,6 +320,16 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   }
   battle.first_side = root.integer_or("first_side", 0, 0, 1);
   battle.turn_limit = root.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
+  // One number for both sides, or [side 0's, side 1's].
+  if (auto v = root.find("victory_banners")) {
+    if (v->json().is_array()) {
+      if (v->size() != 2) v->fail("expected one number, or two: [side 0's, side 1's]");
+      battle.victory_banners = {v->at(std::size_t{0}).as_integer(1, 100), v->at(std::size_t{1}).as_integer(1, 100)};
+    } else {
+      const int n = v->as_integer(1, 100);
+      battle.victory_banners = {n, n};
+    }
+  }
   return battle;
 }
 

@@ -8,9 +8,23 @@
 namespace referee::ancients {
 
 std::optional<Json> System::sample(const Battle& b, const State& s, Rng& rng) {
-  const std::vector<Action> legal = legal_actions(b, s);
-  if (legal.empty()) return std::nullopt;
-  return ancients::action_json(b, legal[rng.below(legal.size())]);
+  const std::optional<Action> a = random_action(b, s, rng);
+  if (!a) return std::nullopt;
+  return ancients::action_json(b, *a);
+}
+
+Chances System::chances(const referee::GameState&, const Battle&, const State&, const Action& a, const Json&,
+                         const std::string&) {
+  switch (a.type) {
+    case Action::Type::battle:
+    case Action::Type::evade:
+    case Action::Type::stand:
+    case Action::Type::retreat:
+      return Chances::not_enumerable(
+          "a combat's dice (the attack, a battle back, a leader casualty check) are not listed outcome by outcome; the "
+          "odds query gives an attack's exact distribution");
+    default: return Chances::no_dice();
+  }
 }
 
 Json System::query(const Battle& b, const State& s, const std::string& name, const Json& args,
@@ -28,7 +42,7 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
 }
 
 GameType game_type() {
-  return {"ancients", "Commands & Colors: Ancients", "hex movement, leaders and command cards", &load_game, query_catalogue()};
+  return {"ancients", "Commands & Colors: Ancients", "hex movement, leaders, command cards and battles to the victory banners", &load_game, query_catalogue()};
 }
 
 }  // namespace referee::ancients

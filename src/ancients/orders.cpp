@@ -72,13 +72,13 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
   auto friendly_units = [&](auto pred) {
     std::vector<int> out;
     for (std::size_t u = 0; u < b.units.size(); ++u)
-      if (b.units[u].side == side && pred(static_cast<int>(u))) out.push_back(static_cast<int>(u));
+      if (b.units[u].side == side && p.units[u].hex >= 0 && pred(static_cast<int>(u))) out.push_back(static_cast<int>(u));
     return out;
   };
   auto friendly_leaders = [&](auto pred) {
     std::vector<int> out;
     for (std::size_t l = 0; l < b.leaders.size(); ++l)
-      if (b.leaders[l].side == side && pred(static_cast<int>(l))) out.push_back(static_cast<int>(l));
+      if (b.leaders[l].side == side && p.leaders[l].hex >= 0 && pred(static_cast<int>(l))) out.push_back(static_cast<int>(l));
     return out;
   };
   auto attached = [&](int l) { return p.leaders[static_cast<std::size_t>(l)].attached >= 0; };

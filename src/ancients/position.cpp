@@ -25,22 +25,37 @@ Position Position::initial(const Battle& battle) {
 }
 
 int Position::leader_of(int unit) const {
+  if (units[static_cast<std::size_t>(unit)].hex < 0) return -1;
   int l = leader_on(units[static_cast<std::size_t>(unit)].hex);
   return l >= 0 && leaders[static_cast<std::size_t>(l)].attached == unit ? l : -1;
 }
 
 void Position::place_unit(int unit, int hex) {
   UnitState& u = units[static_cast<std::size_t>(unit)];
-  if (unit_at[static_cast<std::size_t>(u.hex)] == unit) unit_at[static_cast<std::size_t>(u.hex)] = -1;
+  if (u.hex >= 0 && unit_at[static_cast<std::size_t>(u.hex)] == unit) unit_at[static_cast<std::size_t>(u.hex)] = -1;
   u.hex = hex;
   unit_at[static_cast<std::size_t>(hex)] = static_cast<std::int16_t>(unit);
 }
 
 void Position::place_leader(int leader, int hex) {
   LeaderState& l = leaders[static_cast<std::size_t>(leader)];
-  if (leader_at[static_cast<std::size_t>(l.hex)] == leader) leader_at[static_cast<std::size_t>(l.hex)] = -1;
+  if (l.hex >= 0 && leader_at[static_cast<std::size_t>(l.hex)] == leader) leader_at[static_cast<std::size_t>(l.hex)] = -1;
   l.hex = hex;
   leader_at[static_cast<std::size_t>(hex)] = static_cast<std::int16_t>(leader);
+}
+
+void Position::remove_unit(int unit) {
+  UnitState& u = units[static_cast<std::size_t>(unit)];
+  if (u.hex >= 0 && unit_at[static_cast<std::size_t>(u.hex)] == unit) unit_at[static_cast<std::size_t>(u.hex)] = -1;
+  u.hex = kNoHex;
+  u.blocks = 0;
+}
+
+void Position::remove_leader(int leader) {
+  LeaderState& l = leaders[static_cast<std::size_t>(leader)];
+  if (l.hex >= 0 && leader_at[static_cast<std::size_t>(l.hex)] == leader) leader_at[static_cast<std::size_t>(l.hex)] = -1;
+  l.hex = kNoHex;
+  l.attached = -1;
 }
 
 void Position::start_turn(const Battle& battle) {
@@ -48,6 +63,7 @@ void Position::start_turn(const Battle& battle) {
   for (std::size_t i = 0; i < leaders.size(); ++i) {
     LeaderState& l = leaders[i];
     l.ordered = l.moved = false;
+    if (l.hex < 0) continue;
     int u = unit_on(l.hex);
     l.attached = u >= 0 && battle.units[static_cast<std::size_t>(u)].side == battle.leaders[i].side ? u : -1;
   }

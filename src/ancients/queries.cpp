@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "referee/ancients/battle.hpp"
 #include "referee/ancients/orders.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
@@ -202,6 +203,96 @@ Json route_query(const Battle& b, const BattleState& s, bool in_game, const Json
   return j;
 }
 
+int unit_of(const Battle& b, const JsonReader& r, std::string_view key) {
+  const std::string id = r.string(key);
+  const int u = b.find_unit(id);
+  if (u < 0) r.fail(key, "no unit \"" + id + "\" in the battle");
+  return u;
+}
+
+// A lone leader as the target: killed on any helmet, 6^n - 5^n of the 6^n rolls.
+Json leader_odds(const Battle& b, const BattleState& s, int u, int l, std::string* text) {
+  const char* rule = nullptr;
+  const std::string why = why_not_leader_target(b, s.position, u, l, &rule);
+  if (!why.empty()) {
+    Verdict v;
+    v.add(rule, why);
+    if (text) *text = explain(v) + "\n";
+    return v;
+  }
+  const int n = dice_against_leader(b, s.position, u, l);
+  std::uint64_t all = 1, none = 1;
+  for (int i = 0; i < n; ++i) all *= 6, none *= 5;
+  const double p = static_cast<double>(all - none) / static_cast<double>(all);
+  if (text) *text = fmt::format("{} at lone leader {}: {} dice, P(killed) {:.4f}\n", unit_id(b, u), leader_id(b, l), n, p);
+  return {{"attacker", unit_id(b, u)}, {"target", leader_id(b, l)}, {"legal", true}, {"dice", n}, {"hit_faces", {"leader"}},
+          {"rolls", all}, {"eliminate", {{"rolls", all - none}, {"probability", p}}}, {"rule", ancients::rule_id::battle_odds}};
+}
+
+// The exact odds of `unit` battling `target` now (ancients.battle.odds);
+// `evading` asks for the roll against a target that evades.
+Json odds_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "target", "evading"});
+  const int u = unit_of(b, r, "unit");
+  if (const int l = b.find_leader(r.string("target")); l >= 0) return leader_odds(b, s, u, l, text);
+  const int t = unit_of(b, r, "target");
+  const bool evading = r.boolean_or("evading", false);
+  const Position& p = s.position;
+  const char* rule = nullptr;
+  if (p.units[static_cast<std::size_t>(u)].hex < 0) r.fail("unit", "unit " + unit_id(b, u) + " has been eliminated");
+  const std::string why = why_not_target(b, p, u, t, &rule);
+  if (!why.empty()) {
+    Verdict v;
+    v.add(rule, why);
+    Json j = v;
+    if (text) *text = explain(v) + "\n";
+    return j;
+  }
+  const bool close = b.board.adjacent(p.units[static_cast<std::size_t>(u)].hex, p.units[static_cast<std::size_t>(t)].hex);
+  if (evading && !(close && may_evade(b, t, u)))
+    r.fail("evading", fmt::format("unit {} may not evade this attack", unit_id(b, t)));
+  const AttackPlan plan = plan_attack(b, p, u, t, close, false, evading);
+  const AttackOdds o = attack_odds(b, p, plan);
+  Json j = odds_json(b, plan, o);
+  j["legal"] = true;
+  if (text)
+    *text = fmt::format("{} {} at {}: {} dice, hits on {}; P(at least one hit) {:.4f}, expected hits {:.3f}, "
+                        "P(eliminated) {:.4f}, P(retreats) {:.4f}\n",
+                        close ? "close combat" : "ranged combat", unit_id(b, u), unit_id(b, t), o.dice, j["hit_faces"].dump(),
+                        static_cast<double>(o.at_least_one_hit) / static_cast<double>(o.outcomes), o.expected_hits,
+                        static_cast<double>(o.eliminate) / static_cast<double>(o.outcomes),
+                        static_cast<double>(o.retreat) / static_cast<double>(o.outcomes));
+  return j;
+}
+
+// Every battle the unit may fight now, with the odds of each.
+Json targets_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit"});
+  const int u = unit_of(b, r, "unit");
+  Json list = Json::array();
+  std::string t;
+  for (const Target& tg : battle_targets(b, s.position, u)) {
+    if (tg.leader) {
+      const int n = dice_against_leader(b, s.position, u, tg.unit);
+      std::uint64_t all = 1, none = 1;
+      for (int i = 0; i < n; ++i) all *= 6, none *= 5;
+      list.push_back({{"leader", leader_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},
+                      {"dice", n}, {"eliminate", static_cast<double>(all - none) / static_cast<double>(all)}});
+      t += fmt::format("  leader {} ({}, {} dice)\n", leader_id(b, tg.unit), tg.close ? "close" : "ranged", n);
+      continue;
+    }
+    const AttackPlan plan = plan_attack(b, s.position, u, tg.unit, tg.close, false, false);
+    const AttackOdds o = attack_odds(b, s.position, plan);
+    list.push_back({{"target", unit_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},
+                    {"dice", o.dice}, {"eliminate", static_cast<double>(o.eliminate) / static_cast<double>(o.outcomes)},
+                    {"retreat", static_cast<double>(o.retreat) / static_cast<double>(o.outcomes)},
+                    {"expected_hits", o.expected_hits}});
+    t += fmt::format("  {} ({}, {} dice)\n", unit_id(b, tg.unit), tg.close ? "close" : "ranged", o.dice);
+  }
+  if (text) *text = fmt::format("unit {} may battle {}\n", unit_id(b, u), count_of(static_cast<double>(list.size()), "target", "targets")) + t;
+  return {{"unit", unit_id(b, u)}, {"targets", list}, {"rule", ancients::rule_id::battle_target}};
+}
+
 }  // namespace
 
 std::vector<QueryInfo> query_catalogue() {
@@ -212,6 +303,11 @@ std::vector<QueryInfo> query_catalogue() {
        {{"unit", "unit or leader id"}, {"card", "the card it is ordered under (default: the card played)"}}},
       {"route", "Is a move of a unit (or lone leader) to a hex legal? Every violation, or the path",
        {{"unit", "unit or leader id"}, {"to", "[col, row]"}, {"card", "the card it is ordered under"}}},
+      {"odds", "The exact odds of a unit battling a target now: dice, the faces that hit, the distribution of hits and "
+               "flags, the chance of eliminating it or making it retreat",
+       {{"unit", "the attacking unit"}, {"target", "the enemy unit"}, {"evading", "true: the roll against a target that evades"}}},
+      {"targets", "Every enemy unit a unit may battle now (close or ranged), with the dice and odds of each",
+       {{"unit", "unit id"}}},
   };
 }
 
@@ -222,7 +318,10 @@ Json answer_query(const Battle& b, const BattleState& s, bool in_game, const std
   if (name == "orders") return orders_query(b, s, r, text);
   if (name == "destinations") return destinations_query(b, s, in_game, r, text, destinations_out);
   if (name == "route") return route_query(b, s, in_game, r, text);
-  throw InputError("query", fmt::format("unknown Ancients query \"{}\" (known: orders, destinations, route)", name));
+  if (name == "odds") return odds_query(b, s, r, text);
+  if (name == "targets") return targets_query(b, s, r, text);
+  throw InputError("query",
+                   fmt::format("unknown Ancients query \"{}\" (known: orders, destinations, route, odds, targets)", name));
 }
 
 }  // namespace referee::ancients

@@ -107,10 +107,127 @@ constexpr RuleInfo kRules[] = {
      "\"Once an ordered unit with an attached leader moves, the attached leader cannot be ordered to detach\". Reading: "
      "docs/rulings.md#ancients-leaders-ordered-on-their-own",
      "a leader is moved on his own after the unit he was attached to has moved"},
+    // --- Battle ---------------------------------------------------------------
+    {"ancients.battle.phase",
+     "\"You must complete all unit movements before proceeding to Battle\"; each ordered unit battles one at a time, "
+     "\"in the sequence of your choice\". Reading: docs/rulings.md#ancients-battle-sequence",
+     "a battle is declared before the movement ends, or a move after it; also names the phase change when the movement "
+     "ends with a unit able to battle"},
+    {"ancients.battle.eligible",
+     "Only ordered units battle, and not those the movement text forbids (auxilia after 2 hexes, war machines once "
+     "moved, terrain entered this turn)",
+     "a battle names a unit of the other side, a unit not ordered, or one whose move forbids battle"},
+    {"ancients.battle.once", "\"Each close combat is conducted by one eligible, ordered unit\": a unit battles once a turn, "
+     "besides its bonus close combat after a momentum advance",
+     "a unit battles a second time in a turn"},
+    {"ancients.battle.target",
+     "A battle is against one enemy unit on the board, or a lone enemy leader: only leader helmets hit him, one kills "
+     "him, and if none does he evades. Reading: docs/rulings.md#ancients-lone-leaders-in-battle",
+     "the target is a friendly or eliminated unit, or a leader not alone or not in reach; also names an attack on a lone "
+     "leader"},
+    {"ancients.battle.close",
+     "\"A unit adjacent to an enemy unit must close combat the adjacent enemy unit if it chooses to battle\"; dice by "
+     "class: light foot and light mounted 2, auxilia, medium cavalry and camels 3, medium infantry, warriors, heavy "
+     "cavalry and heavy chariots 4, heavy infantry 5; elephants roll what the target would. Reading: "
+     "docs/rulings.md#ancients-battle-classes",
+     "a unit adjacent to an enemy fires at another, or a war machine is named in close combat"},
+    {"ancients.battle.ranged",
+     "Units with missile weapons fire at an enemy more than 1 hex away within range: 2 hexes (javelins), 3 (bows, "
+     "slings); 2 dice, 1 once moved; no battle back and no evasion against fire. Reading: "
+     "docs/rulings.md#ancients-battle-classes",
+     "the target is out of range, or the unit has no missile weapon or cannot fire after moving"},
+    {"ancients.battle.sight",
+     "The target must be in line of sight: a unit or blocking terrain (forest, hill) in a hex between blocks it; a "
+     "line along hex edges is blocked only if both sides are. Reading: docs/rulings.md#ancients-line-of-sight",
+     "a unit or sight-blocking terrain lies between the firing unit and its target"},
+    {"ancients.battle.dice",
+     "Each battle die has six faces, one each: light (green circle), medium (blue triangle), heavy (red square), "
+     "crossed swords, leader helmet, flag. Reading: docs/rulings.md#ancients-battle-dice",
+     "every battle: the answer lists the faces rolled"},
+    {"ancients.battle.hits",
+     "A unit symbol hits a unit of its class; swords hit in close combat only (never for light foot and light mounted "
+     "units, never against elephants); flags make the target retreat. Reading: docs/rulings.md#ancients-battle-classes",
+     "every battle: the answer's hits and the faces that scored them"},
+    {"ancients.battle.terrain_dice",
+     "Terrain limits close-combat dice: at most 2 battling into or out of forest, broken ground or marsh, and "
+     "attacking up a hill. Reading: docs/rulings.md#ancients-terrain-in-battle",
+     "a close combat rolls fewer dice because of terrain"},
+    {"ancients.battle.leader_hits",
+     "In close combat a leader helmet hits when a friendly leader is in the battling unit's hex or an adjacent one "
+     "(not for elephants). Reading: docs/rulings.md#ancients-leader-hits",
+     "a close combat whose helmets score because of a leader"},
+    {"ancients.battle.back",
+     "\"The defender in some situations may Battle Back\": when it survives a close combat without retreating or "
+     "evading, it rolls its own close-combat dice at the attacker. Reading: docs/rulings.md#ancients-battle-back",
+     "a defender battles back"},
+    {"ancients.battle.compulsory",
+     "Warriors that move two hexes must close combat (\"this Close Combat is compulsory after a two-hex charge\")",
+     "the battle ends while a charging warrior that can still close combat has not battled"},
+    {"ancients.battle.odds",
+     "Before an attack: the exact distribution of hits and flags over the 6^n equally likely rolls, and the chance of "
+     "eliminating the target or forcing it to retreat. Reading: docs/rulings.md#ancients-attack-odds",
+     "the odds query"},
+    // --- Flags, retreat and evasion --------------------------------------------
+    {"ancients.flag.retreat",
+     "Each flag moves the unit back toward its own side its movement allowance (warriors 2, auxilia and elephants 1), "
+     "never sideways, never onto or through a unit or a lone enemy leader; a lone friendly leader stops it and "
+     "attaches. Reading: docs/rulings.md#ancients-retreat-onto-leaders",
+     "a unit retreats"},
+    {"ancients.flag.blocked", "\"One block must be removed for each hex\" a unit cannot retreat",
+     "a retreating unit loses blocks for hexes it cannot retreat"},
+    {"ancients.flag.support",
+     "A unit supported by two adjacent friendly units may ignore one flag. Reading: docs/rulings.md#ancients-support",
+     "a supported unit ignores a flag"},
+    {"ancients.flag.leader",
+     "A unit with an attached leader may ignore one flag, besides the one support allows. Reading: "
+     "docs/rulings.md#ancients-support",
+     "a unit with an attached leader ignores a flag"},
+    {"ancients.flag.path",
+     "\"The player controlling the unit decides which hex the unit retreats onto\": among the paths that lose the fewest "
+     "blocks. Reading: docs/rulings.md#ancients-retreat-choice",
+     "a retreat to a hex that is not one of its options, or the decision the answer asks for"},
+    {"ancients.evade.eligible",
+     "Light units and war machines may always evade; medium cavalry and camels evade foot and heavy mounted units; "
+     "heavy cavalry and heavy chariots evade foot and elephants; others never. Reading: docs/rulings.md#ancients-evade",
+     "an evasion by a unit that may not evade this attacker"},
+    {"ancients.evade.move",
+     "\"An Evade movement is a 2 hex move towards the unit's own side of the battlefield\", 1 hex only if that is the "
+     "only space; a war machine is removed instead, giving no banner",
+     "an evasion to a hex that is not one of its options"},
+    {"ancients.evade.hits",
+     "Against an evading unit \"only symbols that match the evading unit will score a hit\"",
+     "a unit evades: the attacker's roll scores only its symbol"},
+    // --- Leaders in battle -----------------------------------------------------
+    {"ancients.leader.casualty",
+     "A leader whose unit loses blocks but survives is hit on two leader helmets of 2 dice; when his unit is "
+     "eliminated, on one helmet of 1 die; one check per combat. Reading: docs/rulings.md#ancients-leader-casualty",
+     "a leader casualty check"},
+    {"ancients.leader.evade",
+     "A leader left alone when his unit is eliminated, and not hit, must evade 1 to 3 hexes toward his own side, or "
+     "escape off his own edge. Reading: docs/rulings.md#ancients-leader-casualty",
+     "a leader evades after his unit is eliminated"},
+    // --- Momentum -------------------------------------------------------------
+    {"ancients.momentum.advance",
+     "When a close combat eliminates the defender or makes it retreat, the attacker may advance into the vacated hex "
+     "(not after evasion, fire or battle back). Reading: docs/rulings.md#ancients-momentum",
+     "a momentum advance is offered, taken or declined"},
+    {"ancients.momentum.bonus",
+     "After a momentum advance mounted units (not elephants), warriors and foot with an attached leader may make one "
+     "bonus close combat. Reading: docs/rulings.md#ancients-momentum",
+     "a unit makes a bonus close combat, or a second one is refused"},
+    // --- Victory ---------------------------------------------------------------
+    {"ancients.victory.banners",
+     "\"Be the first to capture a set number of Victory Banners\", one for each enemy unit or leader eliminated; the "
+     "scenario sets the number. Reading: docs/rulings.md#ancients-victory-banners",
+     "a banner is won, and the game ends when a side reaches its count"},
+    {"ancients.decision.pending",
+     "A combat waits on a player's choice (evade or stand, the retreat hex, advance or hold); nothing else may happen "
+     "until it is made. Reading: docs/rulings.md#ancients-battle-sequence",
+     "any other action while a combat waits on a choice"},
     // --- The game ------------------------------------------------------------
     {"ancients.game.over",
-     "Our texts give no victory rule: a game lasts the scenario's turn_limit turns, or until the player to play "
-     "holds no command card. Reading: docs/rulings.md#ancients-game-end",
+     "The game ends when a side has its victory banners, or, with neither there, after the scenario's turn_limit turns "
+     "or when the player to play holds no command card. Reading: docs/rulings.md#ancients-game-end",
      "any action once the game is over"},
 };
 

@@ -12,12 +12,12 @@ namespace referee::ancients {
 const char* const kStandardTerrainJson = R"json([
   {"id": "forest", "name": "forest", "stop": ["all"],
    "no_battle": ["all"], "no_battle_except": ["light_infantry", "light_sling_infantry", "light_bow_infantry", "auxilia", "warrior"],
-   "battle_note": "at most 2 close-combat dice", "fill": "#7fb069"},
+   "close_combat_dice_max": 2, "blocks_sight": true, "battle_note": "at most 2 close-combat dice", "fill": "#7fb069"},
   {"id": "broken_ground", "name": "broken ground", "stop": ["mounted"], "cannot_enter": ["war_machine"],
-   "no_battle": ["mounted"], "battle_note": "at most 2 close-combat dice", "fill": "#c9a66b"},
-  {"id": "hill", "name": "hill", "battle_note": "at most 2 close-combat dice attacking uphill", "fill": "#e6cf8b"},
+   "no_battle": ["mounted"], "close_combat_dice_max": 2, "battle_note": "at most 2 close-combat dice", "fill": "#c9a66b"},
+  {"id": "hill", "name": "hill", "close_combat_dice_max": 2, "uphill_only": true, "blocks_sight": true, "battle_note": "at most 2 close-combat dice attacking uphill", "fill": "#e6cf8b"},
   {"id": "marsh", "name": "marsh", "stop": ["all"], "cannot_enter": ["war_machine"],
-   "leave_limit": {"hexes": 1, "who": ["all"]}, "battle_note": "at most 2 close-combat dice", "fill": "#8fb8a8"},
+   "leave_limit": {"hexes": 1, "who": ["all"]}, "close_combat_dice_max": 2, "battle_note": "at most 2 close-combat dice", "fill": "#8fb8a8"},
   {"id": "river", "name": "river", "cannot_enter": ["all"], "blocks_leaders": true, "fill": "#6fa8dc"},
   {"id": "ford", "name": "ford", "stop": ["all"], "fill": "#a4c8e8"},
   {"id": "bridge", "name": "bridge", "fill": "#b08d57"}

@@ -14,7 +14,9 @@ Action parse_action(const nlohmann::json& j, const Battle& b, const std::string&
   r.require_object();
   Action a;
   // Static: building the list of names for every action cost more than the rest of parsing a move.
-  static const std::vector<std::string> kTypes{"play_card", "order", "move", "end_movement"};
+  static const std::vector<std::string> kTypes{"play_card", "order", "move",    "end_movement", "battle",
+                                               "evade",     "stand", "retreat", "advance",      "hold",
+                                               "end_battle"};
   std::string type = r.one_of("type", kTypes);
   auto find_unit = [&](const JsonReader& f) {
     std::string id = f.as_string();
@@ -71,9 +73,32 @@ Action parse_action(const nlohmann::json& j, const Battle& b, const std::string&
     };
     if (!hex.is_array() || hex.size() != 2) r.at("to").fail("expected a hex as [column, row]");
     a.to = {coordinate(0), coordinate(1)};
+  } else if (type == "battle") {
+    r.allow_only({"type", "unit", "target"});
+    a.type = Action::Type::battle;
+    a.piece = {false, find_unit(r.at("unit"))};
+    // A unit, or a lone enemy leader (ids are unique among units and leaders).
+    const JsonReader t = r.at("target");
+    const std::string id = t.as_string();
+    a.target = b.find_unit(id);
+    if (a.target < 0) {
+      a.target = b.find_leader(id);
+      a.target_leader = true;
+      if (a.target < 0) t.fail("unknown unit or leader \"" + id + "\"");
+    }
+  } else if (type == "evade" || type == "retreat") {
+    r.allow_only({"type", "to"});
+    a.type = type == "evade" ? Action::Type::evade : Action::Type::retreat;
+    JsonReader to = r.at("to");
+    if (!to.json().is_array() || to.size() != 2) to.fail("expected a hex as [column, row]");
+    a.to = {to.at(std::size_t{0}).as_integer(-1000, 1000), to.at(std::size_t{1}).as_integer(-1000, 1000)};
   } else {
     r.allow_only({"type"});
-    a.type = Action::Type::end_movement;
+    a.type = type == "stand"        ? Action::Type::stand
+             : type == "advance"    ? Action::Type::advance
+             : type == "hold"       ? Action::Type::hold
+             : type == "end_battle" ? Action::Type::end_battle
+                                    : Action::Type::end_movement;
   }
   return a;
 }
@@ -95,8 +120,22 @@ nlohmann::json action_json(const Battle& b, const Action& a) {
       return j;
     }
     case Action::Type::end_movement: return {{"type", "end_movement"}};
+    case Action::Type::battle:
+      return {{"type", "battle"},
+              {"unit", unit_id(b, a.piece.index)},
+              {"target", a.target_leader ? leader_id(b, a.target) : unit_id(b, a.target)}};
+    case Action::Type::evade: return {{"type", "evade"}, {"to", {a.to.col, a.to.row}}};
+    case Action::Type::retreat: return {{"type", "retreat"}, {"to", {a.to.col, a.to.row}}};
+    case Action::Type::stand: return {{"type", "stand"}};
+    case Action::Type::advance: return {{"type", "advance"}};
+    case Action::Type::hold: return {{"type", "hold"}};
+    case Action::Type::end_battle: return {{"type", "end_battle"}};
   }
   return {};
+}
+
+std::string phase_name(Phase p) {
+  return p == Phase::play_card ? "play_card" : p == Phase::movement ? "movement" : "battle";
 }
 
 namespace {
@@ -117,13 +156,15 @@ nlohmann::json state_json(const Battle& b, const BattleState& s) {
   for (std::size_t i = 0; i < b.units.size(); ++i) {
     const UnitState& u = s.position.units[i];
     units.push_back({{"id", b.units[i].id}, {"class", b.unit_class(static_cast<int>(i)).id}, {"side", b.units[i].side},
-                     {"at", hex_json(b.board, u.hex)}, {"blocks", u.blocks}, {"ordered", u.ordered}, {"moved", u.moved},
-                     {"hexes_moved", u.hexes_moved}, {"may_battle", u.may_battle},
-                     {"close_combat_compulsory", u.close_combat_compulsory}, {"moves_no_further", u.frozen}});
+                     {"at", u.hex < 0 ? nlohmann::json(nullptr) : hex_json(b.board, u.hex)}, {"blocks", u.blocks},
+                     {"ordered", u.ordered}, {"moved", u.moved}, {"hexes_moved", u.hexes_moved}, {"may_battle", u.may_battle},
+                     {"close_combat_compulsory", u.close_combat_compulsory}, {"moves_no_further", u.frozen},
+                     {"battled", u.battled}, {"bonus_close_combat", u.bonus}});
   }
   for (std::size_t i = 0; i < b.leaders.size(); ++i) {
     const LeaderState& l = s.position.leaders[i];
-    nlohmann::json j{{"id", b.leaders[i].id}, {"side", b.leaders[i].side}, {"at", hex_json(b.board, l.hex)},
+    nlohmann::json j{{"id", b.leaders[i].id}, {"side", b.leaders[i].side},
+                     {"at", l.hex < 0 ? nlohmann::json(nullptr) : hex_json(b.board, l.hex)},
                      {"ordered", l.ordered}, {"moved", l.moved}};
     if (l.attached >= 0) j["attached_to"] = unit_id(b, l.attached);
     leaders.push_back(j);
@@ -135,7 +176,7 @@ nlohmann::json state_json(const Battle& b, const BattleState& s) {
   // The plan is kept as it was when the card was played: pieces have moved
   // since, so it cannot be worked out again from the position.
   nlohmann::json plan = nullptr;
-  if (s.phase == Phase::movement)
+  if (s.phase != Phase::play_card)
     plan = {{"command", s.plan.command},
             {"total", s.plan.total},
             {"quota", s.plan.quota},
@@ -145,7 +186,18 @@ nlohmann::json state_json(const Battle& b, const BattleState& s) {
             {"light_pass_through", s.plan.move.light_pass_through},
             {"rule", s.plan.rule},
             {"reason", s.plan.reason}};
-  nlohmann::json j{{"turn", s.turn}, {"side", s.side}, {"phase", s.phase == Phase::play_card ? "play_card" : "movement"},
+  nlohmann::json pending = nullptr;
+  if (s.pending.kind != Pending::Kind::none) {
+    const Pending& pd = s.pending;
+    pending = {{"decision", pd.kind == Pending::Kind::evade     ? "evade"
+                            : pd.kind == Pending::Kind::retreat ? "retreat"
+                                                                : "momentum"},
+               {"attacker", unit_id(b, pd.attacker)}, {"defender", unit_id(b, pd.defender)}, {"unit", unit_id(b, pd.unit)},
+               {"hexes", pd.hexes}, {"lost", pd.lost}, {"battle_back", pd.battle_back}, {"bonus", pd.bonus},
+               {"close", pd.close}, {"vacated", pd.vacated < 0 ? nlohmann::json(nullptr) : hex_json(b.board, pd.vacated)}};
+  }
+  nlohmann::json j{{"turn", s.turn}, {"side", s.side}, {"phase", phase_name(s.phase)},
+                   {"pending", pending}, {"banners", s.banners},
                    {"card", s.card >= 0 ? nlohmann::json(b.cards[static_cast<std::size_t>(s.card)].id) : nlohmann::json(nullptr)},
                    {"plan", plan}, {"orders", orders}, {"moving", s.moving},
                    {"hands", s.hands}, {"decks", s.decks}, {"units", units}, {"leaders", leaders}};
@@ -191,16 +243,58 @@ std::array<std::vector<std::string>, 2> read_card_lists(const Battle& b, const J
   if (lists.size() != 2) lists.fail("expected two lists of card ids, side 0's then side 1's");
   return {read_card_list(b, lists.at(std::size_t{0})), read_card_list(b, lists.at(std::size_t{1}))};
 }
+// A combat waiting on a choice: only in the battle phase, naming units on the board.
+Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pend) {
+  Pending pd;
+  if (pend.json().is_null()) return pd;
+  const Position& p = s.position;
+  if (s.phase != Phase::battle) pend.fail("a combat waits on a choice only in the battle phase");
+  JsonReader q = pend;
+  q.require_object();
+  q.allow_only({"decision", "attacker", "defender", "unit", "hexes", "lost", "battle_back", "bonus", "close", "vacated"});
+  const std::string d = q.one_of("decision", {"evade", "retreat", "momentum"});
+  pd.kind = d == "evade" ? Pending::Kind::evade : d == "retreat" ? Pending::Kind::retreat : Pending::Kind::momentum;
+  pd.attacker = unit_ref(b, q.at("attacker"));
+  pd.defender = unit_ref(b, q.at("defender"));
+  pd.unit = unit_ref(b, q.at("unit"));
+  if (p.units[static_cast<std::size_t>(pd.unit)].hex < 0)
+    q.fail("unit", fmt::format("unit {} has been eliminated", unit_id(b, pd.unit)));
+  if (b.units[static_cast<std::size_t>(pd.attacker)].side != s.side) q.fail("attacker", "the attacker is of the side playing");
+  if (b.units[static_cast<std::size_t>(pd.defender)].side == s.side) q.fail("defender", "the defender is of the other side");
+  pd.hexes = q.integer("hexes", 0, 1000);
+  pd.lost = q.integer("lost", 0, 100);
+  pd.battle_back = read_bool(q, "battle_back");
+  pd.bonus = read_bool(q, "bonus");
+  pd.close = read_bool(q, "close");
+  const JsonReader vac = q.at("vacated");
+  if (!vac.json().is_null()) {
+    pd.vacated = parse_hex(vac.json(), b.board, vac.path());
+    if (p.unit_on(pd.vacated) >= 0) vac.fail("the vacated hex holds a unit");
+  }
+  if (pd.kind == Pending::Kind::momentum && (pd.vacated < 0 || pd.unit != pd.attacker))
+    q.fail("a momentum choice names the attacker and the vacated hex");
+  if (pd.kind == Pending::Kind::evade && pd.unit != pd.defender) q.fail("unit", "the defender chooses whether to evade");
+  if (pd.kind == Pending::Kind::retreat && pd.hexes == 0) q.fail("hexes", "a retreat of at least one hex");
+  return pd;
+}
 }  // namespace
 
 BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path);
   r.require_object();
-  r.allow_only({"turn", "side", "phase", "card", "plan", "orders", "moving", "hands", "decks", "units", "leaders"});
+  r.allow_only({"turn", "side", "phase", "pending", "banners", "card", "plan", "orders", "moving", "hands", "decks", "units",
+                "leaders"});
   BattleState s;
   s.turn = r.integer("turn", 1, 100000);
   s.side = r.integer("side", 0, 1);
-  s.phase = r.one_of("phase", {"play_card", "movement"}) == "play_card" ? Phase::play_card : Phase::movement;
+  const std::string phase = r.one_of("phase", {"play_card", "movement", "battle"});
+  s.phase = phase == "play_card" ? Phase::play_card : phase == "movement" ? Phase::movement : Phase::battle;
+  {
+    JsonReader bn = r.at("banners");
+    bn.require_array();
+    if (bn.size() != 2) bn.fail("expected two numbers, side 0's banners then side 1's");
+    s.banners = {bn.at(std::size_t{0}).as_integer(0, 1000), bn.at(std::size_t{1}).as_integer(0, 1000)};
+  }
   s.hands = read_card_lists(b, r, "hands");
   s.decks = read_card_lists(b, r, "decks");
 
@@ -216,17 +310,21 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
     JsonReader u = units.at(i);
     u.require_object();
     u.allow_only({"id", "class", "side", "at", "blocks", "ordered", "moved", "hexes_moved", "may_battle",
-                  "close_combat_compulsory", "moves_no_further"});
+                  "close_combat_compulsory", "moves_no_further", "battled", "bonus_close_combat"});
     const UnitSpec& spec = b.units[i];
     const int ui = static_cast<int>(i);
     if (u.string("id") != spec.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", spec.id));
     if (u.string("class") != b.unit_class(ui).id) u.fail("class", fmt::format("unit {} is {}", spec.id, b.unit_class(ui).id));
     if (u.integer("side", 0, 1) != spec.side) u.fail("side", fmt::format("unit {} is on side {}", spec.id, spec.side));
     UnitState st;
-    st.hex = parse_hex(u.at("at").json(), b.board, u.path_of("at"));
+    // An eliminated unit is at null with 0 blocks.
+    const bool gone = u.at("at").json().is_null();
+    st.hex = gone ? kNoHex : parse_hex(u.at("at").json(), b.board, u.path_of("at"));
     if (const int other = p.unit_on(st.hex); other >= 0)
       u.fail("at", fmt::format("two units on one hex: {} and {}", unit_id(b, other), spec.id));
-    st.blocks = u.integer("blocks", 1, b.unit_class(ui).blocks);
+    st.blocks = gone ? u.integer("blocks", 0, 0) : u.integer("blocks", 1, b.unit_class(ui).blocks);
+    st.battled = read_bool(u, "battled");
+    st.bonus = read_bool(u, "bonus_close_combat");
     st.ordered = read_bool(u, "ordered");
     st.moved = read_bool(u, "moved");
     st.hexes_moved = u.integer("hexes_moved", 0, 100);
@@ -234,7 +332,7 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
     st.close_combat_compulsory = read_bool(u, "close_combat_compulsory");
     st.frozen = read_bool(u, "moves_no_further");
     p.units.push_back(st);
-    p.unit_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
+    if (st.hex >= 0) p.unit_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
   }
   JsonReader leaders = r.at("leaders");
   leaders.require_array();
@@ -249,7 +347,8 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
       l.fail("id", fmt::format("expected leader \"{}\" here (leaders in the battle's order)", spec.id));
     if (l.integer("side", 0, 1) != spec.side) l.fail("side", fmt::format("leader {} is on side {}", spec.id, spec.side));
     LeaderState st;
-    st.hex = parse_hex(l.at("at").json(), b.board, l.path_of("at"));
+    const bool gone = l.at("at").json().is_null();  // killed, or gone off the board
+    st.hex = gone ? kNoHex : parse_hex(l.at("at").json(), b.board, l.path_of("at"));
     if (const int other = p.leader_on(st.hex); other >= 0)
       l.fail("at", fmt::format("two leaders on one hex: {} and {}", leader_id(b, other), spec.id));
     const int host = p.unit_on(st.hex);
@@ -261,8 +360,9 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
       st.attached = unit_ref(b, *a);
       if (st.attached != host) a->fail(fmt::format("unit {} is not on leader {}'s hex", unit_id(b, st.attached), spec.id));
     }
+    if (gone && (st.ordered || l.has("attached_to"))) l.fail("at", "a leader off the board is neither ordered nor attached");
     p.leaders.push_back(st);
-    p.leader_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
+    if (st.hex >= 0) p.leader_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
   }
 
   const JsonReader card = r.at("card");
@@ -317,6 +417,7 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
       s.orders.push_back(item);
     }
   }
+  s.pending = read_pending(b, s, r.at("pending"));
   // The ordered flags and the list of orders say the same thing.
   for (std::size_t i = 0; i < b.units.size(); ++i)
     if (p.units[i].ordered != has_order(s, {false, static_cast<int>(i)}))

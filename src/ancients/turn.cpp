@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "combat.hpp"
+#include "referee/ancients/battle.hpp"
 #include "referee/ancients/movement.hpp"
 #include "referee/core/json_io.hpp"
 
@@ -72,7 +74,55 @@ Verdict validate_leader_move(const Battle& b, const BattleState& s, int l, ColRo
   return check_leader_move(b, s.position, l, to);
 }
 
+// While a combat waits on a choice, only that choice is legal.
+Verdict validate_decision(const Battle& b, const BattleState& s, const Action& a) {
+  Verdict v;
+  const Pending& pd = s.pending;
+  const std::string who = unit_id(b, pd.unit);
+  const char* wanted = pd.kind == Pending::Kind::evade     ? "evade or stand"
+                       : pd.kind == Pending::Kind::retreat ? "retreat"
+                                                           : "advance or hold";
+  auto pending_refusal = [&] {
+    v.add(ancients::rule_id::decision_pending, fmt::format("the combat waits on side {}'s choice for unit {}: {}",
+                                                           b.units[static_cast<std::size_t>(pd.unit)].side, who, wanted));
+  };
+  switch (pd.kind) {
+    case Pending::Kind::evade:
+      if (a.type == Action::Type::stand) return v;
+      if (a.type != Action::Type::evade) break;
+      for (const RetreatOption& o : evade_options(b, s.position, pd.unit))
+        if (b.board.index(a.to) == o.end) return v;
+      v.add(ancients::rule_id::evade_move, fmt::format("unit {} cannot evade to {}: evasion is 2 hexes toward its own side, "
+                                                       "1 only when that is the only space", who, format_hex(a.to)));
+      return v;
+    case Pending::Kind::retreat:
+      if (a.type != Action::Type::retreat) break;
+      for (const RetreatOption& o : retreat_options(b, s.position, pd.unit, pd.hexes))
+        if (b.board.index(a.to) == o.end) return v;
+      v.add(ancients::rule_id::flag_path,
+            fmt::format("unit {} cannot end its {} retreat on {}: not one of the paths that lose the fewest blocks", who,
+                        count_of(pd.hexes, "hex", "hexes"), format_hex(a.to)));
+      return v;
+    case Pending::Kind::momentum:
+      if (a.type == Action::Type::advance || a.type == Action::Type::hold) return v;
+      break;
+    case Pending::Kind::none: return v;
+  }
+  pending_refusal();
+  return v;
+}
+
 }  // namespace
+
+int acting_side(const Battle& b, const BattleState& s) {
+  return s.pending.kind == Pending::Kind::none ? s.side : b.units[static_cast<std::size_t>(s.pending.unit)].side;
+}
+
+int winner(const Battle& b, const BattleState& s) {
+  for (int side = 0; side < 2; ++side)
+    if (s.banners[static_cast<std::size_t>(side)] >= b.victory_banners[static_cast<std::size_t>(side)]) return side;
+  return -1;
+}
 
 BattleState BattleState::initial(const Battle& b) {
   BattleState s;
@@ -91,8 +141,13 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
     v.add(ancients::rule_id::game_over, "the game is over: " + why);
     return v;
   }
+  if (s.pending.kind != Pending::Kind::none) return validate_decision(b, s, a);
   switch (a.type) {
     case Action::Type::play_card: {
+      if (s.phase == Phase::battle) {
+        v.add(ancients::rule_id::battle_phase, "the battle is under way: end it before the next card");
+        return v;
+      }
       if (s.phase != Phase::play_card) {
         v.add(ancients::rule_id::order_sequence, "a card has already been played this turn; end the movement first");
         return v;
@@ -105,6 +160,10 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
       return v;
     }
     case Action::Type::order: {
+      if (s.phase == Phase::battle) {
+        v.add(ancients::rule_id::battle_phase, "orders are given before the movement; the battle is under way");
+        return v;
+      }
       if (s.phase != Phase::movement) {
         v.add(ancients::rule_id::order_sequence, "play a command card before ordering");
         return v;
@@ -118,13 +177,55 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
       return check_orders(b, s.position, s.plan, all);
     }
     case Action::Type::move:
+      if (s.phase == Phase::battle) {
+        v.add(ancients::rule_id::battle_phase, "\"you must complete all unit movements before proceeding to Battle\": no move once the battle has begun");
+        return v;
+      }
       if (s.phase != Phase::movement) {
         v.add(ancients::rule_id::order_sequence, "play a command card and order pieces before moving");
         return v;
       }
       return a.piece.leader ? validate_leader_move(b, s, a.piece.index, a.to) : validate_unit_move(b, s, a.piece.index, a.to);
     case Action::Type::end_movement:
-      if (s.phase != Phase::movement) v.add(ancients::rule_id::order_sequence, "no card has been played this turn");
+      if (s.phase == Phase::battle) v.add(ancients::rule_id::battle_phase, "the movement has ended: battle, or end the battle");
+      else if (s.phase != Phase::movement) v.add(ancients::rule_id::order_sequence, "no card has been played this turn");
+      return v;
+    case Action::Type::battle: {
+      if (s.phase != Phase::battle) {
+        v.add(ancients::rule_id::battle_phase, "battles come after the movement: end the movement first");
+        return v;
+      }
+      const char* rule = nullptr;
+      std::string why = why_unit_cannot_battle(b, s, a.piece.index, &rule);
+      if (why.empty())
+        why = a.target_leader ? why_not_leader_target(b, s.position, a.piece.index, a.target, &rule)
+                              : why_not_target(b, s.position, a.piece.index, a.target, &rule);
+      const int target_hex = a.target_leader ? s.position.leaders[static_cast<std::size_t>(a.target)].hex
+                                             : s.position.units[static_cast<std::size_t>(a.target)].hex;
+      if (why.empty() && s.position.units[static_cast<std::size_t>(a.piece.index)].battled &&
+          !b.board.adjacent(s.position.units[static_cast<std::size_t>(a.piece.index)].hex, target_hex)) {
+        rule = ancients::rule_id::momentum_bonus;
+        why = "a bonus combat after a momentum advance is a close combat";
+      }
+      if (!why.empty()) v.add(rule, why);
+      return v;
+    }
+    case Action::Type::end_battle: {
+      if (s.phase != Phase::battle) {
+        v.add(ancients::rule_id::battle_phase, "no battle phase is under way: end the movement first");
+        return v;
+      }
+      if (const int w = compulsory_unbattled(b, s); w >= 0)
+        v.add(ancients::rule_id::battle_compulsory,
+              fmt::format("warrior unit {} moved two hexes to charge: its close combat is compulsory", unit_id(b, w)));
+      return v;
+    }
+    case Action::Type::evade:
+    case Action::Type::stand:
+    case Action::Type::retreat:
+    case Action::Type::advance:
+    case Action::Type::hold:
+      v.add(ancients::rule_id::decision_pending, "no combat is waiting on that choice");
       return v;
   }
   return v;
@@ -147,18 +248,39 @@ static nlohmann::json end_turn(const Battle& b, BattleState& s) {
   s.plan = OrderPlan{};
   s.orders.clear();
   s.moving = false;
+  s.pending = Pending{};
   s.position.start_turn(b);
   r["next_side"] = s.side;
   return r;
 }
 
-nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
+nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice) {
   const Verdict v = validate(b, s, a);
   if (!v.legal()) return {{"refused", true}, {"violations", v.violations}};
-  return do_apply(b, s, a);
+  return do_apply(b, s, a, dice);
+}
+
+nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
+  ScriptedDice none({});
+  return apply(b, s, a, none);
 }
 
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
+  ScriptedDice none({});
+  return do_apply(b, s, a, none);
+}
+
+// Does any ordered unit of the side playing have a battle now?
+static bool any_battle(const Battle& b, const BattleState& s) {
+  for (const OrderItem& it : s.orders) {
+    if (it.leader) continue;
+    const char* rule = nullptr;
+    if (why_unit_cannot_battle(b, s, it.index, &rule).empty() && !battle_targets(b, s.position, it.index).empty()) return true;
+  }
+  return false;
+}
+
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
   Position& pos = s.position;
   switch (a.type) {
     case Action::Type::play_card: {
@@ -168,7 +290,7 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
       s.card = a.card;
       s.plan = plan_orders(b, pos, s.side, a.card, command);
       s.phase = Phase::movement;
-      nlohmann::json r = plan_json(b, pos, s.plan);
+      nlohmann::json r = describe ? plan_json(b, pos, s.plan) : nlohmann::json::object();
       // Command cards: "If the card played can order no unit, the
       // turn skips straight to drawing" (ancients.card.orders_nothing).
       if (s.plan.units.empty() && s.plan.leaders.empty()) {
@@ -204,7 +326,8 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
       if (!a.piece.leader) {
         const int u = a.piece.index;
         const int from = pos.units[static_cast<std::size_t>(u)].hex;
-        std::vector<int> path = unit_route(b, pos, u, to, s.plan.move, scratch);
+        std::vector<int> path;
+        if (describe) path = unit_route(b, pos, u, to, s.plan.move, scratch);
         std::vector<Destination> dests;
         unit_destinations(b, pos, u, s.plan.move, scratch, dests);
         Destination d = *std::find_if(dests.begin(), dests.end(), [&](const Destination& x) { return x.hex == to; });
@@ -229,7 +352,8 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
       const int l = a.piece.index;
       LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
       const int from = ls.hex;
-      std::vector<int> path = leader_route(b, pos, l, to, scratch);
+      std::vector<int> path;
+      if (describe) path = leader_route(b, pos, l, to, scratch);
       nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
                        {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
       if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
@@ -247,12 +371,30 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
       return r;
     }
     case Action::Type::end_movement:
+      // Battle follows the movement; with no ordered unit able to battle the
+      // turn goes straight to drawing (docs/rulings.md#ancients-battle-sequence).
+      if (any_battle(b, s)) {
+        s.phase = Phase::battle;
+        return {{"battle_phase", true}, {"rule", ancients::rule_id::battle_phase}};
+      }
       return end_turn(b, s);
+    case Action::Type::battle:
+      return a.target_leader ? attack_leader(b, s, a.piece.index, a.target, dice)
+                             : declare_battle(b, s, a.piece.index, a.target, dice);
+    case Action::Type::evade: return resolve_evade(b, s, b.board.index(a.to), dice);
+    case Action::Type::stand: return resolve_evade(b, s, -1, dice);
+    case Action::Type::retreat: return resolve_retreat(b, s, b.board.index(a.to), dice);
+    case Action::Type::advance: return resolve_momentum(b, s, true, dice);
+    case Action::Type::hold: return resolve_momentum(b, s, false, dice);
+    case Action::Type::end_battle: return end_turn(b, s);
   }
   return {};
 }
 
 std::string game_over_reason(const Battle& b, const BattleState& s) {
+  if (const int w = winner(b, s); w >= 0)
+    return fmt::format("side {} has {} of {}", w, count_of(s.banners[static_cast<std::size_t>(w)], "victory banner", "victory banners"),
+                       b.victory_banners[static_cast<std::size_t>(w)]);
   if (s.turn > b.turn_limit) return fmt::format("turn limit ({})", count_of(b.turn_limit, "turn", "turns"));
   if (s.phase == Phase::play_card && s.hands[static_cast<std::size_t>(s.side)].empty())
     return fmt::format("side {} has no command card left to play", s.side);
@@ -260,6 +402,47 @@ std::string game_over_reason(const Battle& b, const BattleState& s) {
 }
 
 bool game_over(const Battle& b, const BattleState& s) { return !game_over_reason(b, s).empty(); }
+
+static std::vector<Action> legal_battle_actions(const Battle& b, const BattleState& s) {
+  std::vector<Action> out;
+  auto add = [&](Action::Type t, int hex = -1) {
+    Action a;
+    a.type = t;
+    if (hex >= 0) a.to = b.board.col_row(hex);
+    out.push_back(a);
+  };
+  switch (s.pending.kind) {
+    case Pending::Kind::evade:
+      add(Action::Type::stand);
+      for (const RetreatOption& o : evade_options(b, s.position, s.pending.unit)) add(Action::Type::evade, o.end);
+      return out;
+    case Pending::Kind::retreat:
+      for (const RetreatOption& o : retreat_options(b, s.position, s.pending.unit, s.pending.hexes))
+        add(Action::Type::retreat, o.end);
+      return out;
+    case Pending::Kind::momentum:
+      add(Action::Type::advance);
+      add(Action::Type::hold);
+      return out;
+    case Pending::Kind::none: break;
+  }
+  for (std::size_t u = 0; u < b.units.size(); ++u) {
+    const char* rule = nullptr;
+    if (b.units[u].side != s.side || !why_unit_cannot_battle(b, s, static_cast<int>(u), &rule).empty()) continue;
+    const bool bonus_only = s.position.units[u].battled;
+    for (const Target& t : battle_targets(b, s.position, static_cast<int>(u))) {
+      if (bonus_only && !t.close) continue;
+      Action a;
+      a.type = Action::Type::battle;
+      a.piece = {false, static_cast<int>(u)};
+      a.target = t.unit;
+      a.target_leader = t.leader;
+      out.push_back(a);
+    }
+  }
+  if (compulsory_unbattled(b, s) < 0) add(Action::Type::end_battle);
+  return out;
+}
 
 std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
   std::vector<Action> out;
@@ -273,6 +456,7 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
     }
     return out;
   }
+  if (s.phase == Phase::battle) return legal_battle_actions(b, s);
   if (!s.moving) {
     // One piece at a time: a set the card allows stays allowed when a piece
     // is left out (counts, quotas) or can be built up from the leader
@@ -294,23 +478,47 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
   }
   PathScratch scratch;
   std::vector<Destination> dests;
+  out.reserve(out.size() + 64);
   for (const OrderItem& it : s.orders) {
     if (it.leader) leader_destinations(b, s.position, it.index, scratch, dests);
     else unit_destinations(b, s.position, it.index, s.plan.move, scratch, dests);
+    // An ordered unit's destinations are its legal moves (a unit that has
+    // moved, or that a joining leader stopped, has none). A leader's own
+    // conditions (a detach the card refuses, or after his unit moved) do not
+    // depend on the hex: checked once, on his first destination.
+    bool allowed = true;
     for (const Destination& d : dests) {
       Action a;
       a.type = Action::Type::move;
       a.piece = it;
       a.to = b.board.col_row(d.hex);
-      // The game's own conditions (a detach the card refuses, a unit stopped
-      // by a joining leader, a piece that has moved) are checked here.
-      if (validate(b, s, a).legal()) out.push_back(a);
+      if (it.leader && &d == &dests.front()) allowed = validate(b, s, a).legal();
+      if (allowed) out.push_back(a);
     }
   }
   Action end;
   end.type = Action::Type::end_movement;
   out.push_back(end);
   return out;
+}
+
+std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& rng) {
+  const std::vector<Action> legal = legal_actions(b, s);
+  if (legal.empty()) return std::nullopt;
+  // The end of the movement or of the battle is always listed last; the
+  // others are listed kind by kind (orders, then moves).
+  const Action::Type last = legal.back().type;
+  const bool ends = last == Action::Type::end_movement || last == Action::Type::end_battle;
+  const std::size_t others = ends ? legal.size() - 1 : legal.size();
+  if (others == 0 || (ends && rng.below(10) == 0)) return legal.back();
+  // A kind of action first, then one of that kind.
+  std::array<std::size_t, 2> kind_start{0, others};
+  std::size_t kinds = 1;
+  for (std::size_t i = 1; i < others; ++i)
+    if (legal[i].type != legal[i - 1].type && kinds < 2) kind_start[kinds++] = i;
+  const std::size_t k = rng.below(kinds);
+  const std::size_t from = kind_start[k], to = k + 1 < kinds ? kind_start[k + 1] : others;
+  return legal[from + static_cast<std::size_t>(rng.below(to - from))];
 }
 
 Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
@@ -330,14 +538,15 @@ Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, con
   out.log.seed = seed;
   out.log.scenario = scenario;
   out.log.settings = {{"battle", battle_json}};
-  // Movement rolls no dice; the seed is kept so later phases (battle) can.
+  SeededDice dice(seed);
   for (std::size_t i = 0; i < list->size(); ++i) {
     std::string field = fmt::format("{}[{}]", base, i);
     Action a = parse_action((*list)[i], b, field);
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, explain(v));
-    nlohmann::json result = do_apply(b, out.state, a);
-    out.log.append(action_json(b, a), {}, result);
+    const std::size_t mark = dice.history().size();
+    nlohmann::json result = do_apply(b, out.state, a, dice);
+    out.log.append(action_json(b, a), dice.since(mark), result);
   }
   return out;
 }
@@ -355,7 +564,10 @@ Playthrough replay_log(const GameLog& log, Battle& battle) {
     Action a = parse_action(e.action, b, field + ".action");
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, "illegal on replay: " + explain(v));
-    nlohmann::json result = do_apply(b, out.state, a);
+    std::vector<int> values;
+    for (const Roll& r : e.rolls) values.push_back(r.value);
+    ScriptedDice dice(values);
+    nlohmann::json result = do_apply(b, out.state, a, dice);
     if (result != e.result) throw InputError(field, "the result differs from the logged one");
   }
   return out;

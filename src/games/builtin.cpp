@@ -45,6 +45,7 @@ GameType ancients_entry() {
   t.battles = {
       {"centre_clash", "scenarios/ancients/centre_clash.json", "Ancients: clash in the centre"},
       {"river_crossing", "scenarios/ancients/river_crossing.json", "Ancients: river crossing"},
+      {"lines_engaged", "scenarios/ancients/lines_engaged.json", "Ancients: lines engaged, to the banners"},
   };
   t.board_module = t.name + ".js";  // web/app/<name>.js
   t.command_line = cli::ancients_command_line();

@@ -24,7 +24,8 @@ std::string scenario_path(const std::string& name) {
   return std::string(REFEREE_SOURCE_DIR) + "/scenarios/ancients/" + name;
 }
 
-const std::vector<std::string> kScenarios = {"centre_clash.json", "river_crossing.json", "empty_board.json"};
+const std::vector<std::string> kScenarios = {"centre_clash.json", "river_crossing.json", "empty_board.json",
+                                             "lines_engaged.json"};
 
 std::vector<std::string> dumps(const Battle& b, const std::vector<Action>& actions) {
   std::vector<std::string> out;
@@ -62,9 +63,31 @@ std::set<std::string> brute_force_legal(const Battle& b, const BattleState& s) {
       consider(move);
     }
   }
-  Action end;
-  end.type = Action::Type::end_movement;
-  consider(end);
+  for (Action::Type t : {Action::Type::end_movement, Action::Type::end_battle, Action::Type::stand, Action::Type::advance,
+                         Action::Type::hold}) {
+    Action a;
+    a.type = t;
+    consider(a);
+  }
+  // Battles of every unit at every unit and every leader.
+  for (std::size_t u = 0; u < b.units.size(); ++u)
+    for (std::size_t t = 0; t < b.units.size() + b.leaders.size(); ++t) {
+      Action a;
+      a.type = Action::Type::battle;
+      a.piece = {false, static_cast<int>(u)};
+      a.target_leader = t >= b.units.size();
+      a.target = static_cast<int>(a.target_leader ? t - b.units.size() : t);
+      consider(a);
+    }
+  for (int h = 0; h < b.board.cell_count(); ++h) {
+    if (!b.board.valid_index(h)) continue;
+    for (Action::Type t : {Action::Type::evade, Action::Type::retreat}) {
+      Action a;
+      a.type = t;
+      a.to = b.board.col_row(h);
+      consider(a);
+    }
+  }
   return out;
 }
 
@@ -86,12 +109,15 @@ void expect_round_trip(const Battle& b, const BattleState& s) {
   ASSERT_TRUE(state_from_json(b, parse_json_text(j.dump(), "state"), "state") == s);
 }
 
-// A uniformly random legal action; false once the game is over.
-bool random_step(const Battle& b, BattleState& s, Rng& rng) {
+// A uniformly random legal action; false once the game is over. Without
+// `battles`, the battle phase is ended at once wherever the rules allow
+// (a charging warrior's close combat is compulsory).
+bool random_step(const Battle& b, BattleState& s, Rng& rng, Dice& dice, bool battles = true) {
   const std::vector<Action> legal = legal_actions(b, s);
   if (legal.empty()) return false;
-  const Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
-  apply(b, s, a);
+  Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
+  if (!battles && legal.back().type == Action::Type::end_battle) a = legal.back();
+  apply(b, s, a, dice);
   return true;
 }
 
@@ -102,6 +128,7 @@ TEST(AncientsLegalActions, ListedExactlyOnTheBundledScenariosAndThroughRandomGam
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       BattleState s = BattleState::initial(b);
       Rng rng(seed);
+      SeededDice dice(seed);
       do {
         expect_listed_exactly(b, s);
         ++states;
@@ -110,7 +137,7 @@ TEST(AncientsLegalActions, ListedExactlyOnTheBundledScenariosAndThroughRandomGam
           moves += a.type == Action::Type::move;
         }
         if (HasFailure()) return;
-      } while (random_step(b, s, rng));
+      } while (random_step(b, s, rng, dice));
       EXPECT_TRUE(game_over(b, s)) << name;
     }
   }
@@ -165,8 +192,9 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       BattleState s = BattleState::initial(b);
       Rng rng(seed);
+      SeededDice dice(seed);
       int actions = 0;
-      while (random_step(b, s, rng)) ASSERT_LT(++actions, 5000);
+      while (random_step(b, s, rng, dice, false)) ASSERT_LT(++actions, 5000);
       EXPECT_EQ(s.turn, c.over_at_turn) << c.name;
       EXPECT_EQ(s.side, c.side) << c.name;
       EXPECT_EQ(game_over_reason(b, s), fmt::format("side {} has no command card left to play", c.side));
@@ -187,9 +215,10 @@ TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
   EXPECT_EQ(b.turn_limit, 3);
   BattleState s = BattleState::initial(b);
   Rng rng(5);
+  SeededDice dice(5);
   while (s.turn <= 3) {
     EXPECT_FALSE(game_over(b, s));
-    ASSERT_TRUE(random_step(b, s, rng));
+    ASSERT_TRUE(random_step(b, s, rng, dice, false));
   }
   EXPECT_EQ(s.turn, 4);
   EXPECT_TRUE(game_over(b, s));
@@ -217,22 +246,25 @@ TEST(AncientsGameEnd, AnEmptyBoardWithNoCardsIsOverAtOnce) {
 // --- the state in JSON ---------------------------------------------------------------
 
 TEST(AncientsStateJson, RoundTripsExactlyThroughRandomGames) {
-  int states = 0, mid_movement = 0;
+  int states = 0, mid_movement = 0, pending = 0;
   for (const std::string& name : kScenarios) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
       BattleState s = BattleState::initial(b);
       Rng rng(seed);
+      SeededDice dice(seed);
       do {
         expect_round_trip(b, s);
         ++states;
         mid_movement += s.moving;
+        pending += s.pending.kind != Pending::Kind::none;
         if (HasFailure()) return;
-      } while (random_step(b, s, rng));
+      } while (random_step(b, s, rng, dice));
     }
   }
-  EXPECT_GT(states, 1500);
+  EXPECT_GT(states, 1000);
   EXPECT_GT(mid_movement, 300);
+  EXPECT_GT(pending, 20);  // states waiting on an evasion, retreat or momentum choice
 }
 
 TEST(AncientsStateJson, AResumedGamePlaysOnExactlyAsTheOriginal) {
@@ -242,17 +274,19 @@ TEST(AncientsStateJson, AResumedGamePlaysOnExactlyAsTheOriginal) {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       BattleState original = BattleState::initial(b);
       Rng rng(seed);
+      SeededDice dice(seed);
       // Stop after a random number of actions, save, and play on both.
       const int stop = static_cast<int>(rng.below(120));
-      for (int k = 0; k < stop && random_step(b, original, rng); ++k) {
+      for (int k = 0; k < stop && random_step(b, original, rng, dice); ++k) {
       }
+      SeededDice dice_resumed(seed + 100), dice_original(seed + 100);
       BattleState resumed = state_from_json(b, parse_json_text(state_json(b, original).dump(), "saved"), "saved");
       for (;;) {
         const std::vector<Action> legal = legal_actions(b, original);
         ASSERT_EQ(dumps(b, legal_actions(b, resumed)), dumps(b, legal));
         if (legal.empty()) break;
         const Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
-        ASSERT_EQ(apply(b, resumed, a), apply(b, original, a)) << action_json(b, a).dump();
+        ASSERT_EQ(apply(b, resumed, a, dice_resumed), apply(b, original, a, dice_original)) << action_json(b, a).dump();
         ++compared;
       }
       EXPECT_TRUE(resumed == original) << name << " seed " << seed;
@@ -295,7 +329,12 @@ TEST_F(MalformedAncientsState, ErrorsNameTheField) {
   EXPECT_EQ(field_of([](nlohmann::json& j) { j.erase("decks"); }), "state.decks");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["turn"] = 0; }), "state.turn");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["side"] = -1; }), "state.side");
-  EXPECT_EQ(field_of([](nlohmann::json& j) { j["phase"] = "battle"; }), "state.phase");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["phase"] = "combat"; }), "state.phase");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["banners"] = {0}; }), "state.banners");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["banners"][1] = -1; }), "state.banners[1]");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["pending"] = {{"decision", "momentum"}}; }), "state.pending");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["battled"] = 1; }), "state.units[0].battled");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["at"] = nullptr; }), "state.units[0].blocks");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["card"] = "order-everything"; }), "state.card");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["hands"][1][0] = "joker"; }), "state.hands[1][0]");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["decks"].erase(1); }), "state.decks");

@@ -90,8 +90,18 @@ void check_invariants(const Battle& b, const BattleState& s) {
       }
     }
   }
-  ASSERT_EQ(units_seen, static_cast<int>(b.units.size()));      // one unit per hex, none lost
-  ASSERT_EQ(leaders_seen, static_cast<int>(b.leaders.size()));  // one leader per hex
+  // One unit per hex; only eliminated units (and killed or escaped leaders) are off the board.
+  int units_on = 0, leaders_on = 0;
+  for (const UnitState& u : p.units) {
+    units_on += u.hex >= 0;
+    ASSERT_EQ(u.hex < 0, u.blocks == 0);
+  }
+  for (const LeaderState& l : p.leaders) leaders_on += l.hex >= 0;
+  ASSERT_EQ(units_seen, units_on);
+  ASSERT_EQ(leaders_seen, leaders_on);
+  ASSERT_EQ(static_cast<int>(b.units.size()) - units_on + static_cast<int>(b.leaders.size()) - leaders_on >=
+                s.banners[0] + s.banners[1],
+            true);  // every banner is a piece gone
   for (const LeaderState& l : p.leaders)
     if (l.attached >= 0) {
       ASSERT_EQ(p.units[static_cast<std::size_t>(l.attached)].hex, l.hex);
@@ -109,16 +119,19 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
   GameLog log;
   log.system = "ancients";
   log.settings = {{"battle", battle_json}};
+  SeededDice dice(seed);
   auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng.below(n)); };
   auto step = [&](const Action& a) {
     BattleState before = s;
     Verdict v = validate(b, s, a);
     EXPECT_EQ(state_json(b, before), state_json(b, s));
     ASSERT_TRUE(v.legal()) << explain(v) << " " << action_json(b, a).dump();
-    log.append(action_json(b, a), {}, apply(b, s, a));
+    const std::size_t mark = dice.history().size();
+    nlohmann::json result = apply(b, s, a, dice);
+    log.append(action_json(b, a), dice.since(mark), result);
     check_invariants(b, s);
   };
-  for (int turn = 0; turn < 40; ++turn) {
+  for (int turn = 0; turn < 40 && !game_over(b, s); ++turn) {
     auto& hand = s.hands[static_cast<std::size_t>(s.side)];
     if (hand.empty()) break;
     Action play;
@@ -179,6 +192,11 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
     Action end;
     end.type = Action::Type::end_movement;
     step(end);
+    // Battles, chosen at random among the legal actions, until the turn passes.
+    while (s.phase == Phase::battle && !game_over(b, s)) {
+      const std::vector<Action> legal = legal_actions(b, s);
+      step(legal[pick(legal.size())]);
+    }
   }
   Battle rb;
   Playthrough again = replay_log(GameLog::parse_jsonl(log.to_jsonl(), "sim"), rb);

@@ -43,6 +43,8 @@ std::vector<Playthrough> playthroughs() {
       {"warmaster-default-whole", "warmaster", "scenarios/warmaster/default.json", "", 14, 5000},
       {"warmaster-shooting-whole", "warmaster", "scenarios/warmaster/shooting.json", "", 14, 5000},
       {"ancients-river-random", "ancients", "scenarios/ancients/river_crossing.json", "", 2026, 120},
+      // A whole random battle, to a side's victory banners.
+      {"ancients-lines-whole", "ancients", "scenarios/ancients/lines_engaged.json", "", 14, 5000},
       {"blightmeer-ruin-random", "blightmeer", "scenarios/blightmeer/ruin.json", "", 2026, 120},
   };
 }

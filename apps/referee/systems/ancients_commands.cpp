@@ -203,7 +203,7 @@ void add_ancients_commands(CLI::App& ancients, std::uint64_t max_bytes) {
 }
 
 CommandLineEntry ancients_command_line() {
-  return {"Commands & Colors: Ancients: hex movement, leaders, command cards", {}, &add_ancients_commands, {}};
+  return {"Commands & Colors: Ancients: hex movement, leaders, command cards, battles", {}, &add_ancients_commands, {}};
 }
 
 }  // namespace referee::cli

@@ -40,24 +40,29 @@ struct System {
     return state_from_json(*b, j, path);
   }
   static Json to_json(const Battle& b, const State& s) { return state_json(b, s); }
-  static int side(const Battle&, const State& s) { return s.side; }
+  static int side(const Battle& b, const State& s) { return acting_side(b, s); }
   static int turn(const State& s) { return s.turn; }
-  static std::string phase(const State& s) { return s.phase == Phase::play_card ? "play_card" : "movement"; }
+  static std::string phase(const State& s) { return phase_name(s.phase); }
   static bool over(const Battle& b, const State& s) { return game_over(b, s); }
-  static Json result(const Battle& b, const State& s) { return game_result(true, std::nullopt, game_over_reason(b, s)); }
+  static Json result(const Battle& b, const State& s) {
+    const int w = winner(b, s);
+    return game_result(true, w >= 0 ? std::optional<int>(w) : std::nullopt, game_over_reason(b, s));
+  }
   static Action parse(const Battle& b, const State&, const Json& j, const std::string& path) {
     return parse_action(j, b, path);
   }
   static Checked check(const Battle& b, const State& s, const Action& a, bool) { return {a, validate(b, s, a)}; }
-  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice&, bool) { return ancients::do_apply(b, s, c.action); }
+  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice& dice, bool describe) {
+    return ancients::do_apply(b, s, c.action, dice, describe);
+  }
   static std::vector<Action> legal(const Battle& b, const State& s) { return legal_actions(b, s); }
   static Json action_json(const Battle& b, const Action& a) { return ancients::action_json(b, a); }
   static std::optional<Json> sample(const Battle& b, const State& s, Rng& rng);
-  // No Ancients action rolls dice yet (battles are not played).
-  static Chances chances(const referee::GameState&, const Battle&, const State&, const Action&, const Json&,
-                         const std::string&) {
-    return Chances::no_dice();
-  }
+  // A battle, an evasion, a retreat or a momentum choice may roll dice (the
+  // attack, a battle back, leader checks); their outcomes are not listed one
+  // by one: the "odds" query gives an attack's exact distribution.
+  static Chances chances(const referee::GameState&, const Battle& b, const State& s, const Action& a, const Json&,
+                         const std::string&);
   static Json query(const Battle& b, const State& s, const std::string& name, const Json& args,
                     const std::string& path);
   static std::vector<QueryInfo> queries();

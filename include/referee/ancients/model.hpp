@@ -62,6 +62,11 @@ struct TerrainType {
   ClassMask leave_limited = 0;     // classes limited when leaving
   int leave_limit = 0;             // hexes allowed when leaving (0 = no limit)
   bool blocks_leaders = false;     // lone leaders cannot enter (impassable terrain)
+  // Close combat into, out of (or, when `close_combat_uphill_only`, only into
+  // from off it) this terrain rolls at most this many dice (0: no limit).
+  int close_combat_dice_max = 0;
+  bool close_combat_uphill_only = false;
+  bool blocks_sight = false;       // blocks a ranged line of sight passing through it
   std::string battle_note;         // "at most 2 close-combat dice"
   std::string fill = "#dddddd";
 };
@@ -114,6 +119,8 @@ struct PlayerSpec {
 
 // Turns (both players') before the game ends, when the scenario sets none.
 inline constexpr int kDefaultTurnLimit = 40;
+// Victory banners to win, when the scenario sets none.
+inline constexpr int kDefaultVictoryBanners = 5;
 
 // The scenario. Immutable: a game state refers to it and never changes it.
 struct Battle {
@@ -129,6 +136,8 @@ struct Battle {
   // The game ends once this many turns (each player's turn counts one, as
   // BattleState::turn does) have been played (docs/rulings.md#ancients-game-end).
   int turn_limit = kDefaultTurnLimit;
+  // Victory banners each side needs to win (docs/rulings.md#ancients-victory-banners).
+  std::array<int, 2> victory_banners{kDefaultVictoryBanners, kDefaultVictoryBanners};
 
   const TerrainType* terrain_at(int hex) const {
     int t = terrain[static_cast<std::size_t>(hex)];

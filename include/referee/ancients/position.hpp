@@ -11,7 +11,7 @@
 namespace referee::ancients {
 
 struct UnitState {
-  int hex = 0;
+  int hex = 0;                // kNoHex once eliminated
   int blocks = 0;
   bool ordered = false;
   bool moved = false;         // has made its move this turn
@@ -19,11 +19,13 @@ struct UnitState {
   int hexes_moved = 0;
   bool may_battle = true;
   bool close_combat_compulsory = false;
+  bool battled = false;       // has battled this turn (ancients.battle.once)
+  bool bonus = false;         // may make its bonus close combat now (ancients.momentum.bonus)
   bool operator==(const UnitState&) const = default;
 };
 
 struct LeaderState {
-  int hex = 0;
+  int hex = 0;                // kNoHex once killed or gone off the board
   int attached = -1;          // unit index, or -1 when alone
   bool ordered = false;       // ordered on its own (lone, or to detach)
   bool moved = false;         // has moved on its own this turn
@@ -37,13 +39,18 @@ struct Position {
   std::vector<std::int16_t> leader_at;  // per board index: leader index or -1
 
   static Position initial(const Battle& battle);
-  int unit_on(int hex) const { return unit_at[static_cast<std::size_t>(hex)]; }
-  int leader_on(int hex) const { return leader_at[static_cast<std::size_t>(hex)]; }
+  // -1 for an empty hex, or kNoHex (a piece off the board: eliminated).
+  int unit_on(int hex) const { return hex < 0 ? -1 : unit_at[static_cast<std::size_t>(hex)]; }
+  int leader_on(int hex) const { return hex < 0 ? -1 : leader_at[static_cast<std::size_t>(hex)]; }
   // The leader attached to a unit, or -1.
   int leader_of(int unit) const;
   // Moves a piece and keeps the occupancy arrays in step.
   void place_unit(int unit, int hex);
   void place_leader(int leader, int hex);
+  // Takes a piece off the board (eliminated, or a leader gone off his edge):
+  // its hex becomes kNoHex and its blocks 0.
+  void remove_unit(int unit);
+  void remove_leader(int leader);
   // Clears the per-turn flags and re-derives attachment: a leader in a friendly
   // unit's hex at the start of a turn is attached (unit-movement text, Leader Movement).
   void start_turn(const Battle& battle);

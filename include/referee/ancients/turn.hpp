@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,20 +17,47 @@
 #include "referee/ancients/model.hpp"
 #include "referee/ancients/orders.hpp"
 #include "referee/ancients/position.hpp"
+#include "referee/core/dice.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/ruling.hpp"
 
 namespace referee::ancients {
 
-enum class Phase { play_card, movement };
+enum class Phase { play_card, movement, battle };
 
 struct Action {
-  enum class Type { play_card, order, move, end_movement } type = Type::end_movement;
+  enum class Type {
+    play_card, order, move, end_movement,
+    battle,      // piece: the unit; target: the enemy unit (or lone leader, target_leader)
+    evade,       // the defender evades to `to`
+    stand,       // the defender does not evade
+    retreat,     // the retreating unit ends on `to`
+    advance,     // momentum advance into the vacated hex
+    hold,        // no momentum advance
+    end_battle,
+  } type = Type::end_movement;
   int card = -1;                  // play_card
   std::vector<OrderItem> items;   // order
-  OrderItem piece;                // move: a unit, or a leader moving on his own
-  ColRow to;                      // move: may be off the board (that is a ruling, not bad input)
+  OrderItem piece;                // move: a unit, or a leader moving on his own; battle: the unit
+  ColRow to;                      // move, evade, retreat: may be off the board (that is a ruling, not bad input)
+  int target = -1;                // battle
+  bool target_leader = false;     // battle: `target` is a lone enemy leader
   bool operator==(const Action&) const = default;
+};
+
+// A combat waiting on a player's choice (docs/rulings.md#ancients-battle-sequence).
+struct Pending {
+  enum class Kind : std::uint8_t { none, evade, retreat, momentum } kind = Kind::none;
+  int attacker = -1;        // the unit that declared the combat
+  int defender = -1;
+  int unit = -1;            // who decides: evade, the defender; retreat, the retreating unit; momentum, the attacker
+  int hexes = 0;            // retreat: hexes the flags demand
+  int lost = 0;             // retreat: blocks the unit lost to hits in this combat (for the leader check)
+  bool battle_back = false; // retreat: forced by the battle back (the attacker retreats)
+  bool bonus = false;       // the combat is a bonus close combat
+  bool close = true;
+  int vacated = -1;         // momentum: the hex to advance into
+  bool operator==(const Pending&) const = default;
 };
 
 struct BattleState {
@@ -41,6 +69,8 @@ struct BattleState {
   OrderPlan plan;
   std::vector<OrderItem> orders;
   bool moving = false;  // a piece has moved: no more orders this turn
+  Pending pending;      // battle phase: a choice a combat waits on
+  std::array<int, 2> banners{0, 0};  // victory banners won by each side
   std::array<std::vector<std::string>, 2> hands;
   std::array<std::vector<std::string>, 2> decks;
 
@@ -56,19 +86,30 @@ inline bool has_order(const BattleState& s, OrderItem it) {
   return std::find(s.orders.begin(), s.orders.end(), it) != s.orders.end();
 }
 
+// The side to act now: the player whose turn it is, or the one a pending
+// combat choice belongs to (a defender's evasion or retreat).
+int acting_side(const Battle& b, const BattleState& s);
+
 // Refuses everything once the game is over (ancients.game.over).
 Verdict validate(const Battle& b, const BattleState& s, const Action& a);
 // Validates, then applies a legal action and returns what happened, for the
 // log; a refused one leaves `s` unchanged and answers {"refused": true,
 // "violations": [...]}.
-nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
+// Battles roll `dice`.
+nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice);
 // Applies an action the caller has validated (it is not checked again).
+// describe=false leaves out what only the answer needs (a card's plan, a
+// move's path), for simulations that keep no log.
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe = true);
+// The same, for actions that roll no dice: a battle throws ScriptError.
+nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a);
 
 // Parses one action; errors name `path` and the field (JSON first, as in
 // the other systems).
 Action parse_action(const nlohmann::json& j, const Battle& b, const std::string& path);
 nlohmann::json action_json(const Battle& b, const Action& a);
+std::string phase_name(Phase p);  // "play_card", "movement", "battle"
 // Everything the game needs to resume: pieces and their per-turn flags, the
 // hands and decks, and in the movement phase the card played, its plan, the
 // orders given and whether a piece has moved.
@@ -85,12 +126,22 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
 // ordered piece to each hex it may move to, then end_movement. Empty once
 // the game is over.
 std::vector<Action> legal_actions(const Battle& b, const BattleState& s);
+// A random legal action for simulations and the conformance suite's random
+// games: ending the movement or the battle one time in ten while another
+// action is legal; otherwise a kind of action (orders or moves; battles; a
+// combat's choices) uniformly, then one of that kind uniformly, so random
+// games come to blows (docs/rulings.md#ancients-random-play). Nothing once
+// the game is over.
+std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& rng);
 
-// The game ends after turn `Battle::turn_limit`, or when the player to play
-// holds no command card (docs/rulings.md#ancients-game-end).
+// The game ends when a side has its victory banners, after turn
+// `Battle::turn_limit`, or when the player to play holds no command card
+// (docs/rulings.md#ancients-game-end).
 bool game_over(const Battle& b, const BattleState& s);
 // Why, or empty while the game goes on.
 std::string game_over_reason(const Battle& b, const BattleState& s);
+// The side that has its victory banners, or -1.
+int winner(const Battle& b, const BattleState& s);
 
 // Plays a list of actions from the start; an illegal action is an InputError
 // naming it ("actions[3]: ancients.movement.blocked: ..."), so nothing is written.
