@@ -169,6 +169,22 @@ function renderControls(ctx) {
       ui.plan ? el('div', {}, `${ui.plan.reason} (${ui.plan.orders} order${ui.plan.orders === 1 ? '' : 's'}; lit units may be ordered)`) : el('div', {}, 'Pick a card to light up the units it can order.'));
     return;
   }
+  if (state.phase === 'battle') {
+    // The battles of the units ordered, one at a time, from the Actions list;
+    // a choice the rules give a player (evade, the retreat's path, momentum)
+    // is offered there to the side that makes it.
+    const p = state.pending;
+    const banners = Array.isArray(state.banners) ? state.banners : [];
+    const goal = ctx.game.scenario?.victory_banners;
+    const need = (k) => (Array.isArray(goal) ? goal[k] : goal);
+    fill(root, el('h2', {}, `${ctx.game.players[side]}: battle`),
+      p ? el('div', { id: 'an-pending' }, p.decision === 'evade' ? `${p.defender} may evade ${p.attacker}'s attack, or stand.`
+        : p.decision === 'retreat' ? `${p.unit} must retreat ${p.hexes} hex${p.hexes === 1 ? '' : 'es'}: choose where.`
+          : `${p.unit} won its close combat: advance into the hex taken, or hold.`)
+        : el('div', {}, 'Choose a battle in Actions (each ordered unit may battle once), or end the battles.'),
+      el('div', { id: 'an-banners' }, `Banners: ${ctx.game.players.map((name, k) => `${name} ${banners[k] ?? 0}${need(k) ? ` of ${need(k)}` : ''}`).join(' · ')}`));
+    return;
+  }
   const plan = state.plan;
   ui.plan = plan ? { units: (plan.units ?? []).map((id) => ({ id })), leaders: (plan.leaders ?? []).map((id) => ({ id })) } : null;
   const ordered = (state.orders ?? []).length > 0;
@@ -186,4 +202,45 @@ function renderControls(ctx) {
 
 export function controls(root, ctx) { renderControls(ctx); }
 
-registerBoard('ancients', { render, controls, filterActions });
+// The battle phase's actions in words (the Actions list offers them; the
+// engine's ids stay in the tooltip).
+const hexWords = (h) => (Array.isArray(h) ? `hex ${h[0]},${h[1]}` : String(h));
+export function describe(a) {
+  switch (a?.type) {
+    case 'battle': return `${a.unit} battles ${a.target}`;
+    case 'evade': return `evade to ${hexWords(a.to)}`;
+    case 'stand': return 'stand and take the attack (no evasion)';
+    case 'retreat': return `retreat to ${hexWords(a.to)}`;
+    case 'advance': return 'advance into the hex taken (momentum)';
+    case 'hold': return 'hold (no momentum advance)';
+    case 'end_battle': return 'end the battles: the turn passes';
+    case 'end_movement': return 'end movement: on to the battles';
+    default: return null;
+  }
+}
+
+// A battle's result in words, from the engine's figures: dice, hits and
+// their reason, flags (and those ignored), blocks lost and left, the leader's
+// check, then the battle back the same way; or an evasion, a retreat, a
+// momentum advance.
+function attackWords(a) {
+  if (!a) return '';
+  const parts = [`${a.attacker} rolls ${a.dice} di${a.dice === 1 ? 'e' : 'ce'} at ${a.target}: ${a.hits} hit${a.hits === 1 ? '' : 's'}`];
+  if (a.flags) parts.push(`${a.flags} flag${a.flags === 1 ? '' : 's'}${a.flags_ignored?.length ? ` (${a.flags_ignored.map((f) => f.why).join('; ')}: ignored)` : ''}`);
+  const res = a.result ?? {};
+  if (res.eliminated) parts.push(`${a.target} is eliminated`);
+  else if (res.blocks_left !== undefined) parts.push(`${a.target} has ${res.blocks_left} block${res.blocks_left === 1 ? '' : 's'} left`);
+  if (a.leader_check) parts.push(`leader ${a.leader_check.leader} ${a.leader_check.killed ? 'is killed' : 'survives'}`);
+  return parts.join('; ') + '.';
+}
+export function summarize(r) {
+  if (!r || typeof r !== 'object') return null;
+  if (r.attack) {
+    const words = [attackWords(r.attack)];
+    if (r.attack.battle_back) words.push(`Battle back: ${attackWords(r.attack.battle_back)}`);
+    return words.join(' ');
+  }
+  return null;
+}
+
+registerBoard('ancients', { render, controls, filterActions, describe, summarize });

@@ -289,7 +289,9 @@ function showOutcome(label, out) {
     ? el('div', { class: 'rolls' }, 'Dice: ', diceOf(out.rolls),
       ' ', el('span', { class: 'muted' }, inWords(out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', '))))
     : null;
-  const summary = r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
+  // A board may put a result in words itself (Ancients' battles).
+  const board = ctx.game && boards.get(ctx.game.system);
+  const summary = board?.summarize?.(r, ctx) ?? r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
   // What happened step by step (Blightmeer's checks and falls), each in words.
   const events = Array.isArray(r.events) ? r.events.filter((e) => e?.reason) : [];
   const failed = r.passed === false || events.some((e) => /: failed$/.test(e.reason));

@@ -1,9 +1,10 @@
 // Every bundled battle of every system loads in the browser; an Ancients card
-// is played and a unit ordered and moved (the move one round trip); a Blightmeer climb is drawn, its
+// is played and a unit ordered and moved (the move one round trip), and a
+// battle chosen and its result read; a Blightmeer climb is drawn, its
 // check's chance shown, and resolved with the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, drawCaptainClimb } from './support.mjs';
+import { startServer, launch, shot, drawCaptainClimb, api, openBoard } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -85,6 +86,36 @@ test('Ancients: play a card, the units it orders light up, order one, move it', 
   const game = await (await fetch(`${server.url}api/games/${id}`)).json();
   assert.deepEqual(game.state.units.find((u) => u.id === unit).at, hex.split(',').map(Number));
   assert.deepEqual(page.errors, []);
+});
+
+test('Ancients: a battle chosen from the Actions list says its dice, hits, flags and blocks left, as the game has them', async () => {
+  // Both armies start in contact: a card, its orders and the end of movement
+  // (through the API), then the battle phase at the board.
+  const game = await api(server, 'POST', 'games', { battle: 'ancients/lines_engaged', seed: 5 });
+  let view = game;
+  for (let k = 0; k < 20 && !(view.legal_actions ?? []).some((a) => a.type === 'battle'); ++k) {
+    const acts = view.legal_actions;
+    const pick = acts.find((a) => a.type === 'play_card') ?? acts.find((a) => a.type === 'order') ?? acts.find((a) => a.type === 'end_movement');
+    view = (await api(server, 'POST', `games/${game.id}/apply`, { action: pick })).game;
+  }
+  assert.equal(view.state.phase, 'battle');
+  const page = await openBoard(browser, server, game);
+  assert.match(await page.textContent('#controls'), /Choose a battle in Actions/);
+  assert.match(await page.textContent('#an-banners'), /^Banners: Rome 0 of \d+ · Carthage 0 of \d+$/);
+  const offered = page.locator('#action-list button', { hasText: / battles / }).first();
+  const [, attacker, target] = (await offered.textContent()).match(/^(\S+) battles (\S+)$/);
+  await offered.click();
+  await page.waitForSelector('#outcome .summary');
+  const summary = await page.textContent('#outcome .summary');
+  const said = summary.match(new RegExp(`^${attacker} rolls (\\d) dice at ${target}: (\\d) hits?`));
+  assert.ok(said, summary);
+  // The figures are the game's: the blocks left said are the target's now.
+  const after = (await (await fetch(`${server.url}api/games/${game.id}`)).json()).state;
+  const left = after.units.find((u) => u.id === target)?.blocks ?? 0;
+  assert.match(summary, left ? new RegExp(`${target} has ${left} blocks? left`) : new RegExp(`${target} is eliminated`));
+  await shot(page, 'ancients-battle');
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('Blightmeer: draw a climb onto the inn, see its check, resolve it with dice', async () => {
