@@ -29,7 +29,17 @@ function driver(name, page, wheel, until) {
     move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
     down: () => page.mouse.down(),
     up: () => page.mouse.up(),
-    click: (selector) => page.click(selector),
+    // A person's click lands on what is under the pointer: when the board
+    // redraws between finding the element and pressing (a live update), the
+    // click goes to the element drawn in its place.
+    click: async (selector) => {
+      for (let k = 0; ; ++k) {
+        try { return await page.click(selector); } catch (e) {
+          if (k >= 3 || !/detached|not attached/i.test(String(e?.message))) throw e;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    },
     focus: (selector) => page.focus(selector),
     press: (key) => page.keyboard.press(key),
     keyDown: (key) => page.keyboard.down(key),
