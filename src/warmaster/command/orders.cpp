@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "referee/core/svg.hpp"
+#include "referee/warmaster/movement/contact.hpp"
 #include "referee/warmaster/movement/movement.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 #include "referee/warmaster/model/troops.hpp"
@@ -151,41 +152,15 @@ bool enemy_within(const Battlefield& bf, const MoveIndex& index, const Unit& u, 
 }
 
 std::vector<char> enemies_within(const Battlefield& bf, int side, double cm) {
-  // Swept along x, as enemy_contacts does: the units in order of their boxes'
-  // left edges (the side's own widened by `cm` and a hair, as `within` widens
-  // them), each pair of a unit of `side` and an enemy tested only when their
-  // boxes meet along x. The cost follows the pairs that are near, not the
-  // square of the battle.
-  struct Entry {
-    Aabb box;  // stands_box, widened for the side's own units
-    Aabb exact;
-    std::size_t unit;
-    bool own;
-  };
-  const std::size_t n = bf.units.size();
-  std::vector<Entry> present;
-  present.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Unit& u = bf.units[i];
-    if (u.stands.empty()) continue;
-    const Aabb box = stands_box(u);
-    const bool own = u.side == side;
-    present.push_back({own ? box.inflated(cm + 0.0005) : box, box, i, own});
+  // Only pairs whose boxes come that close can pass `within` (its box test
+  // widens by a hair over `cm`; the candidates by a little more).
+  std::vector<Aabb> boxes;
+  std::vector<char> out(bf.units.size(), 0);
+  for (auto [i, j] : near_enemy_pairs(bf, cm + 0.001, &boxes)) {
+    if (bf.units[i].side != side) std::swap(i, j);
+    if (bf.units[i].side != side || out[i]) continue;
+    if (within(bf.units[i], boxes[i], bf.units[j], boxes[j], cm)) out[i] = 1;
   }
-  std::sort(present.begin(), present.end(), [](const Entry& a, const Entry& b) {
-    return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.unit < b.unit);
-  });
-  std::vector<char> out(n, 0);
-  for (std::size_t pi = 0; pi < present.size(); ++pi)
-    for (std::size_t pj = pi + 1; pj < present.size() && present[pj].box.min.x <= present[pi].box.max.x; ++pj) {
-      if (present[pi].own == present[pj].own) continue;
-      const Entry& mine = present[pi].own ? present[pi] : present[pj];
-      const Entry& theirs = present[pi].own ? present[pj] : present[pi];
-      if (out[mine.unit] || !mine.box.overlaps(theirs.box)) continue;
-      const Unit& u = bf.units[mine.unit];
-      const Unit& e = bf.units[theirs.unit];
-      if (e.side != u.side && within(u, mine.exact, e, theirs.exact, cm)) out[mine.unit] = 1;
-    }
   return out;
 }
 

@@ -32,28 +32,39 @@ std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u
   return out;
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> enemy_contacts(const Battlefield& bf, double tolerance) {
-  // Units swept in order of their boxes' left edges (widened by the
-  // tolerance): each is compared only with those whose boxes reach it along x.
+std::vector<std::pair<std::size_t, std::size_t>> near_enemy_pairs(const Battlefield& bf, double reach,
+                                                                  std::vector<Aabb>* boxes) {
+  // Each box widened by half the reach: two widened boxes overlap when the
+  // boxes come within the reach. Swept in order of their left edges, each is
+  // compared only with those whose boxes reach it along x.
   struct Entry {
     Aabb box;
     std::size_t unit;
   };
+  if (boxes) boxes->assign(bf.units.size(), Aabb{});
   std::vector<Entry> present;
   present.reserve(bf.units.size());
-  for (std::size_t i = 0; i < bf.units.size(); ++i)
-    if (!bf.units[i].stands.empty()) present.push_back({stands_box(bf.units[i]).inflated(tolerance), i});
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    if (bf.units[i].stands.empty()) continue;
+    const Aabb box = stands_box(bf.units[i]);
+    if (boxes) (*boxes)[i] = box;
+    present.push_back({box.inflated(reach / 2), i});
+  }
   std::sort(present.begin(), present.end(), [](const Entry& a, const Entry& b) {
     return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.unit < b.unit);
   });
   std::vector<std::pair<std::size_t, std::size_t>> out;
   for (std::size_t pi = 0; pi < present.size(); ++pi)
-    for (std::size_t pj = pi + 1; pj < present.size() && present[pj].box.min.x <= present[pi].box.max.x; ++pj) {
-      const Unit& a = bf.units[present[pi].unit];
-      const Unit& b = bf.units[present[pj].unit];
-      if (a.side == b.side || !present[pi].box.overlaps(present[pj].box) || !units_touch(a, b, tolerance)) continue;
-      out.push_back(std::minmax(present[pi].unit, present[pj].unit));
-    }
+    for (std::size_t pj = pi + 1; pj < present.size() && present[pj].box.min.x <= present[pi].box.max.x; ++pj)
+      if (bf.units[present[pi].unit].side != bf.units[present[pj].unit].side &&
+          present[pi].box.overlaps(present[pj].box))
+        out.push_back(std::minmax(present[pi].unit, present[pj].unit));
+  return out;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> enemy_contacts(const Battlefield& bf, double tolerance) {
+  std::vector<std::pair<std::size_t, std::size_t>> out = near_enemy_pairs(bf, 2 * tolerance);
+  std::erase_if(out, [&](const auto& p) { return !units_touch(bf.units[p.first], bf.units[p.second], tolerance); });
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -533,11 +533,11 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
   Pose end = route.poses.back();
   bool end_refused = false;
   // The features the end could lie in: those near it, through the index.
-  std::vector<int> near_end;
-  if (index) index->terrain_near(Aabb{end.position, end.position}.inflated(std::max(w, d)), near_end);
-  const std::size_t features = index ? near_end.size() : bf.terrain.size();
-  for (std::size_t n = 0; n < features; ++n) {
-    const TerrainFeature& f = bf.terrain[index ? static_cast<std::size_t>(near_end[n]) : n];
+  std::vector<const TerrainFeature*> features;
+  if (index) features = terrain_near(bf, *index, Aabb{end.position, end.position}.inflated(std::max(w, d)));
+  else for (const TerrainFeature& f : bf.terrain) features.push_back(&f);
+  for (const TerrainFeature* feature : features) {
+    const TerrainFeature& f = *feature;
     if (character_may_enter(f.kind)) continue;
     bool inside = c->stand_size ? rect_in_feature(OrientedRect::from_pose(end, w, d), f, settings.contact_tolerance)
                                 : disc_in_feature(end.position, w / 2, f, settings.contact_tolerance);

@@ -28,6 +28,14 @@ namespace referee::warmaster {
 bool units_touch(const Unit& a, const Unit& b, double tolerance);
 // Enemy units (the other side) touching `u` on `bf`, in battlefield order.
 std::vector<std::string> enemies_in_contact(const Battlefield& bf, const Unit& u, double tolerance);
+// Every pair of enemy units (both with stands) whose stand boxes (stands_box)
+// come within `reach` of each other on both axes, as indices into bf.units
+// (first < second), in no particular order: the candidates a closer test
+// needs, found by sweeping the boxes along x, so the cost follows the pairs
+// that are near rather than the square of the battle. `boxes`, if given, gets
+// each unit's stand box (parallel to bf.units; empty units' are left zero).
+std::vector<std::pair<std::size_t, std::size_t>> near_enemy_pairs(const Battlefield& bf, double reach,
+                                                                  std::vector<Aabb>* boxes = nullptr);
 // Every pair of enemy units in contact, as indices into bf.units (first < second), sorted.
 std::vector<std::pair<std::size_t, std::size_t>> enemy_contacts(const Battlefield& bf, double tolerance);
 // For each unit of `bf` (parallel to bf.units): is an enemy stand touching it now?
