@@ -491,10 +491,18 @@ nlohmann::json odds_json(const Battle& b, const AttackPlan& plan, const AttackOd
     if (plan.hits[static_cast<std::size_t>(f)]) faces.push_back(face_name(static_cast<Face>(f)));
   nlohmann::json dist = nlohmann::json::array();
   const double all = static_cast<double>(o.outcomes);
+  // So many rolls of all, and their share.
+  auto chance = [all](auto rolls) {
+    return nlohmann::json{{"rolls", rolls}, {"probability", static_cast<double>(rolls) / all}};
+  };
   for (std::size_t h = 0; h < o.counts.size(); ++h)
     for (std::size_t f = 0; f < o.counts[h].size(); ++f)
-      if (o.counts[h][f] > 0)
-        dist.push_back({{"hits", h}, {"flags", f}, {"rolls", o.counts[h][f]}, {"probability", static_cast<double>(o.counts[h][f]) / all}});
+      if (o.counts[h][f] > 0) {
+        nlohmann::json entry = chance(o.counts[h][f]);
+        entry["hits"] = h;
+        entry["flags"] = f;
+        dist.push_back(std::move(entry));
+      }
   nlohmann::json j{{"attacker", b.units[static_cast<std::size_t>(plan.attacker)].id},
                    {"target", b.units[static_cast<std::size_t>(plan.target)].id},
                    {"combat", plan.close ? "close" : "ranged"},
@@ -508,9 +516,9 @@ nlohmann::json odds_json(const Battle& b, const AttackPlan& plan, const AttackOd
                    {"ignorable_flags", o.ignorable_flags},
                    {"retreat_hexes_per_flag", o.retreat_per_flag},
                    {"retreat_room", o.retreat_room},
-                   {"eliminate", {{"rolls", o.eliminate}, {"probability", static_cast<double>(o.eliminate) / all}}},
-                   {"retreat", {{"rolls", o.retreat}, {"probability", static_cast<double>(o.retreat) / all}}},
-                   {"at_least_one_hit", {{"rolls", o.at_least_one_hit}, {"probability", static_cast<double>(o.at_least_one_hit) / all}}},
+                   {"eliminate", chance(o.eliminate)},
+                   {"retreat", chance(o.retreat)},
+                   {"at_least_one_hit", chance(o.at_least_one_hit)},
                    {"expected_hits", o.expected_hits},
                    {"rule", ancients::rule_id::battle_odds}};
   if (plan.limited_by >= 0)
