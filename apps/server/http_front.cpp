@@ -233,11 +233,11 @@ std::string canonical_address(std::string_view text) {
 }
 
 std::optional<std::string> request_client(const Audience& audience, const std::string& peer,
-                                          std::string_view forwarded_for, bool forwarded, std::string& problem) {
+                                          std::optional<std::string_view> forwarded_for, std::string& problem) {
   const auto& trusted = audience.trusted_proxies;
-  if (!forwarded || std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
-  const std::size_t comma = forwarded_for.rfind(',');
-  std::string_view last = trim(comma == std::string_view::npos ? forwarded_for : forwarded_for.substr(comma + 1));
+  if (!forwarded_for || std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
+  const std::size_t comma = forwarded_for->rfind(',');
+  std::string_view last = trim(comma == std::string_view::npos ? *forwarded_for : forwarded_for->substr(comma + 1));
   // nginx writes a bare address; some proxies bracket IPv6 ("[2001:db8::1]").
   if (last.size() > 2 && last.front() == '[' && last.back() == ']') last = last.substr(1, last.size() - 2);
   std::string client = canonical_address(last);
@@ -496,13 +496,13 @@ bool HttpConnection::check_head() {
       return no(415, "Content-Type", "a body needs Content-Type: application/json");
     }
   }
-  // Several X-Forwarded-For lines are one list (RFC 9110, 5.3): the last
+  // Several X-Forwarded-For lines are one list (RFC 9110, 5.3): its last
   // address is the last line's.
-  std::string forwarded;
+  std::optional<std::string_view> forwarded;
   for (auto it = msg.find("X-Forwarded-For"); it != msg.end() && iequals(sv(it->name_string()), "X-Forwarded-For"); ++it)
-    forwarded += (forwarded.empty() ? "" : ",") + std::string(sv(it->value()));
+    forwarded = sv(it->value());
   std::string problem;
-  const auto client = request_client(front_.audience(), client_, forwarded, msg.count("X-Forwarded-For") > 0, problem);
+  const auto client = request_client(front_.audience(), client_, forwarded, problem);
   if (!client) return no(400, "X-Forwarded-For", problem);
   ps.client = *client;
   if (ps.api) {

@@ -89,11 +89,12 @@ struct Audience {
 std::string canonical_address(std::string_view text);
 
 // Who a request comes from, for the per-client bounds: the peer, or, when the
-// peer is a trusted proxy, the last address of X-Forwarded-For (the one that
-// proxy added; any before it came from the client and may be forged). Null
-// with `problem` set when a trusted proxy's header is not a list of addresses.
+// peer is a trusted proxy, the last address of X-Forwarded-For (its last
+// line, given here when the request has one: the address that proxy added;
+// any before it came from the client and may be forged). Null with `problem`
+// set when that is not an IP address.
 std::optional<std::string> request_client(const Audience& audience, const std::string& peer,
-                                          std::string_view forwarded_for, bool forwarded, std::string& problem);
+                                          std::optional<std::string_view> forwarded_for, std::string& problem);
 
 class FrontEnd {
  public:
