@@ -513,8 +513,10 @@ PYBIND11_MODULE(_referee, m) {
              pb::gil_scoped_release unlocked;
              m.match.redo();
            }, "Steps forward again over an undone entry.")
-      .def_property_readonly("can_undo", [](const PyMatch& m) { return m.match.can_undo(); })
-      .def_property_readonly("can_redo", [](const PyMatch& m) { return m.match.can_redo(); })
+      .def_property_readonly("can_undo", [](const PyMatch& m) { return m.match.can_undo(); },
+                             "Whether there is an entry to undo.")
+      .def_property_readonly("can_redo", [](const PyMatch& m) { return m.match.can_redo(); },
+                             "Whether there is an undone entry to redo.")
       .def_property_readonly("position", [](const PyMatch& m) { return m.match.position(); },
                              "Entries of the log played up to now (undo moves it back).")
       .def("log", [](const PyMatch& m) { return m.match.current_log().to_jsonl(); },
@@ -526,8 +528,12 @@ PYBIND11_MODULE(_referee, m) {
              return l;
            },
            "The log's entries as dicts: {seq, action, rolls, result} or {seq, action, rolls, refused}.")
-      .def("save", [](const PyMatch& m, const std::string& path) { write_file_atomic(path, m.match.current_log().to_jsonl()); },
-           arg("path"), "Writes the log to `path` (JSON Lines), replacing it whole or not at all.")
+      .def("save",
+           [](const PyMatch& m, const pb::object& path) {
+             const std::string file = pb::str(pb::module_::import("os").attr("fspath")(path));
+             write_file_atomic(file, m.match.current_log().to_jsonl());
+           },
+           arg("path"), "Writes the log to `path` (str or os.PathLike; JSON Lines), replacing it whole or not at all.")
       .def("__repr__", [](const PyMatch& m) {
         return "<Match " + m.match.game().system() + ", " + std::to_string(m.match.position()) + " entries>";
       });

@@ -50,7 +50,7 @@ def test_replay_gives_the_same_state(tmp_path):
             break
         match.play(match.state.sample_action(rng))
     log_file = tmp_path / "game.log"
-    match.save(str(log_file))
+    match.save(log_file)
     again = referee.replay(log_file.read_text(encoding="utf-8"), source=str(log_file))
     assert again.state == match.state
     assert again.position == match.position == 60
@@ -227,3 +227,18 @@ def test_seeded_games_are_the_same(system):
     assert a == b
     assert a != c
     assert referee.Rng(9).next() == referee.Rng(9).next() != referee.Rng(10).next()
+
+
+def test_warmaster_order_odds_query():
+    """The default battle's General (Command 9) orders the western Halberdiers
+    26.5 cm away: -1 for the distance over 20 cm, so 8 or less on 2D6, 26/36;
+    the order's chance outcomes say the same."""
+    state = referee.load_bundled("warmaster", "default").new_initial_state()
+    odds = state.query("order_odds", {"character": "emp-general", "units": ["emp-halberd-1"]})
+    assert odds["command"] == 9 and odds["needed"] == 8
+    assert odds["distance"] == pytest.approx(26.5, abs=0.05)
+    assert [p["rule"] for p in odds["penalties"]] == ["warmaster.command.distance"]
+    assert odds["chance"]["fraction"] == "26/36"
+    order = {"type": "order", "character": "emp-general", "units": ["emp-halberd-1"]}
+    passed = state.chance_outcomes(order)["outcomes"][0]
+    assert passed["chance"]["fraction"] == "26/36" and passed["label"].startswith("passed")
