@@ -1,6 +1,7 @@
 #include "json_py.hpp"
 
 #include <cmath>
+#include <string_view>
 
 #include "referee/core/errors.hpp"
 #include "referee/core/json_io.hpp"
@@ -9,56 +10,82 @@ namespace referee::py {
 
 namespace {
 
-Json to_json_at(pb::handle h, const std::string& path, std::size_t depth) {
-  if (depth > kMaxJsonDepth) throw InputError(path, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-  if (h.is_none()) return nullptr;
+// Where a value is, kept on the stack and spelled out only for an error:
+// making the path's string for every value would cost more than the value.
+struct Where {
+  const Where* parent = nullptr;
+  const std::string* root = nullptr;  // the outermost: the caller's path
+  std::string_view key;               // a dict's key, or
+  std::size_t index = 0;              // a list's index when key is empty and root null
+  std::string path() const {
+    if (root) return *root;
+    std::string p = parent->path();
+    if (key.data()) return p + "." + std::string(key);
+    return p + "[" + std::to_string(index) + "]";
+  }
+};
+
+Json to_json_at(pb::handle h, const Where& at, std::size_t depth) {
+  if (depth > kMaxJsonDepth)
+    throw InputError(at.path(), "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  PyObject* o = h.ptr();
+  if (o == Py_None) return nullptr;
   // bool before int: Python's True is an int too.
-  if (PyBool_Check(h.ptr())) return h.ptr() == Py_True;
-  if (PyLong_Check(h.ptr())) {
+  if (PyBool_Check(o)) return o == Py_True;
+  if (PyLong_Check(o)) {
     int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow == 0) return v;
     if (overflow > 0) {
-      const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      const unsigned long long u = PyLong_AsUnsignedLongLong(o);
       if (!PyErr_Occurred()) return u;
       PyErr_Clear();
     }
-    throw InputError(path, "an integer too large for 64 bits");
+    throw InputError(at.path(), "an integer too large for 64 bits");
   }
-  if (PyFloat_Check(h.ptr())) {
-    const double d = PyFloat_AS_DOUBLE(h.ptr());
-    if (!std::isfinite(d)) throw InputError(path, "not a finite number");
+  if (PyFloat_Check(o)) {
+    const double d = PyFloat_AS_DOUBLE(o);
+    if (!std::isfinite(d)) throw InputError(at.path(), "not a finite number");
     return d;
   }
-  if (PyUnicode_Check(h.ptr())) {
+  if (PyUnicode_Check(o)) {
     Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
+    const char* data = PyUnicode_AsUTF8AndSize(o, &size);
     if (!data) throw pb::error_already_set();
     return std::string(data, static_cast<std::size_t>(size));
   }
-  if (PyDict_Check(h.ptr())) {
-    Json o = Json::object();
-    for (auto [k, v] : pb::reinterpret_borrow<pb::dict>(h)) {
-      if (!PyUnicode_Check(k.ptr())) throw InputError(path, "a key that is not a string: " + std::string(pb::repr(k)));
-      const std::string key = k.cast<std::string>();
-      o[key] = to_json_at(v, path + "." + key, depth + 1);
+  if (PyDict_Check(o)) {
+    Json j = Json::object();
+    PyObject *k = nullptr, *v = nullptr;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &k, &v)) {
+      if (!PyUnicode_Check(k))
+        throw InputError(at.path(), "a key that is not a string: " + std::string(pb::repr(pb::handle(k))));
+      Py_ssize_t size = 0;
+      const char* data = PyUnicode_AsUTF8AndSize(k, &size);
+      if (!data) throw pb::error_already_set();
+      const std::string_view key(data, static_cast<std::size_t>(size));
+      j.emplace(std::string(key), to_json_at(v, Where{&at, nullptr, key, 0}, depth + 1));
     }
-    return o;
+    return j;
   }
-  if (PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) {
-    Json a = Json::array();
-    const pb::sequence seq = pb::reinterpret_borrow<pb::sequence>(h);
-    const std::size_t n = seq.size();
-    for (std::size_t i = 0; i < n; ++i) a.push_back(to_json_at(seq[i], path + "[" + std::to_string(i) + "]", depth + 1));
-    return a;
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    const bool list = PyList_Check(o);
+    const Py_ssize_t n = list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
+    Json j = Json::array();
+    j.get_ref<Json::array_t&>().reserve(static_cast<std::size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i)
+      j.push_back(to_json_at(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i),
+                             Where{&at, nullptr, {}, static_cast<std::size_t>(i)}, depth + 1));
+    return j;
   }
-  throw InputError(path, "not a JSON value (dict, list, str, number, bool or None): " +
-                             std::string(pb::str(pb::type::handle_of(h).attr("__name__"))));
+  throw InputError(at.path(), "not a JSON value (dict, list, str, number, bool or None): " +
+                                  std::string(pb::str(pb::type::handle_of(h).attr("__name__"))));
 }
 
 }  // namespace
 
-Json to_json(pb::handle h, const std::string& path) { return to_json_at(h, path, 0); }
+Json to_json(pb::handle h, const std::string& path) { return to_json_at(h, Where{nullptr, &path, {}, 0}, 0); }
 
 pb::object from_json(const Json& j) {
   switch (j.type()) {

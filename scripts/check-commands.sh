@@ -53,7 +53,6 @@ package_commands=(
   "nodejs: node nodejs"
   "npm: npm npx"
   "valgrind: valgrind callgrind_annotate"
-  "python3-pytest: python3 pytest-3"
 )
 shell_words=(
   # keywords and builtins of bash

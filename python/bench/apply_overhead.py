@@ -12,7 +12,12 @@ pybind11, releasing and taking the GIL, and making the Outcome.
         [--cpp build/release/bench/games_interface_bench] [--repeats 15] [--ops 20000]
 
 Prints the median time per operation of each repeat, from Python and (with
---cpp) from the C++ benchmark, and their difference.
+--cpp) from the C++ benchmark, and their difference. On a busy host, count
+instructions instead (as scripts/bench-compare.sh does for the C++ side):
+`--count N` makes exactly N operations after the set-up and prints nothing,
+so that two runs under `valgrind --tool=callgrind` with different N give the
+instructions per operation; compare with the C++ benchmark run the same way
+with REFEREE_BENCH_ITERATIONS=N.
 """
 
 import argparse
@@ -31,13 +36,16 @@ SETUP = [
 MOVE = {"type": "move", "unit": "a_hc1", "to": [7, 5]}
 
 
-def python_ns(repeats, ops):
+def ordered():
     game = referee.load("ancients", referee.SOURCE_DIR + "/scenarios/ancients/centre_clash.json")
     match = referee.Match(game, seed=1)
     for a in SETUP:
         match.play(a)
-    start = match.state
-    dice = referee.Dice(seed=1)
+    return match.state, referee.Dice(seed=1)
+
+
+def python_ns(repeats, ops):
+    start, dice = ordered()
     clone_only, whole = [], []
     for _ in range(repeats):
         t0 = time.perf_counter_ns()
@@ -69,7 +77,13 @@ def main():
     p.add_argument("--cpp", help="bench/games_interface_bench, to measure the same call in C++")
     p.add_argument("--repeats", type=int, default=15)
     p.add_argument("--ops", type=int, default=20000)
+    p.add_argument("--count", type=int, help="make exactly this many operations, print nothing (for callgrind)")
     o = p.parse_args()
+    if o.count is not None:
+        start, dice = ordered()
+        for _ in range(o.count):
+            start.clone().apply(MOVE, dice)
+        return 0
     py, py_clone = python_ns(o.repeats, o.ops)
     print(f"python: clone + apply {py / 1000:.2f} us per operation (clone alone {py_clone / 1000:.2f} us), "
           f"median of {o.repeats} x {o.ops}")
