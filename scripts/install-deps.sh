@@ -9,8 +9,11 @@
 #           with npm for playwright-core and puppeteer-core
 #           (web/package-lock.json, installed with npm ci)
 set -euo pipefail
+# pybind11-dev, python3-dev and python3-pytest: the Python module (python/,
+# built for Debian's /usr/bin/python3) and its tests.
 packages=(g++ cmake ninja-build ccache pkgconf nlohmann-json3-dev libcli11-dev libfmt-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsqlite3-dev libssl-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libsqlite3-dev libssl-dev
+          pybind11-dev python3-dev python3-pytest)
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;

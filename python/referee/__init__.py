@@ -1,0 +1,65 @@
+"""referee: a rules engine for tabletop wargames, from Python.
+
+Every rule system of the engine's registry (``systems()``: Warmaster,
+Commands & Colors: Ancients, Blightmeer) through one game interface, as
+OpenSpiel's pyspiel does::
+
+    import referee
+    game = referee.load_bundled("warmaster", "default")   # or load(system, path), loads(system, text)
+    state = game.new_initial_state()
+    dice, rng = referee.Dice(seed=1), referee.Rng(seed=1)
+    while not state.is_terminal():
+        outcome = state.apply(state.sample_action(rng), dice)
+
+Actions, states, results and query answers are the engine's JSON as dicts
+and lists. A refused action raises ``IllegalAction`` (its ``rule_ids``) or,
+with ``check=False``, returns the refused ``Outcome``; bad input raises
+``InputError`` (a ``ValueError``) naming the field. The GIL is released in
+long engine calls, so threads run games in parallel.
+"""
+
+from ._referee import (  # noqa: F401
+    Dice,
+    Figure,
+    Game,
+    IllegalAction,
+    InputError,
+    Match,
+    Outcome,
+    Rng,
+    Roll,
+    Ruling,
+    ScriptError,
+    SOURCE_DIR,
+    State,
+    bundled_battles,
+    load,
+    load_bundled,
+    loads,
+    replay,
+    system_info,
+    systems,
+)
+
+__all__ = [
+    "Dice",
+    "Figure",
+    "Game",
+    "IllegalAction",
+    "InputError",
+    "Match",
+    "Outcome",
+    "Rng",
+    "Roll",
+    "Ruling",
+    "ScriptError",
+    "SOURCE_DIR",
+    "State",
+    "bundled_battles",
+    "load",
+    "load_bundled",
+    "loads",
+    "replay",
+    "system_info",
+    "systems",
+]
