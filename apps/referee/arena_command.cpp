@@ -3,9 +3,9 @@
 // interface only, for every system whose GameType has an opponent. It
 // measures the opponent: wins per side, draws, mean turns.
 //
-// Game g (0-based) rolls its dice from seed S + g, and each side draws its
-// choices from its own generator seeded from the same number, so a game is
-// replayed exactly by its seed.
+// Game g (0-based) plays with seed S + g (core/simulate.hpp: its dice and
+// each side's choices come from streams of that number), so a game is
+// replayed exactly by its seed, and is game g of `simulate --seed S`.
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -19,28 +19,9 @@
 #include "referee/core/files.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/json_io.hpp"
+#include "referee/core/simulate.hpp"
 
 namespace referee::cli {
-
-namespace {
-
-enum class Player { Opponent, Random };
-
-Player player_from(const std::string& s, const std::string& field) {
-  if (s == "opponent") return Player::Opponent;
-  if (s == "random") return Player::Random;
-  throw InputError(field, "\"" + s + "\": expected opponent or random");
-}
-
-// The same mixing as SplitMix64, so that neighbouring seeds give unrelated streams.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max_input_bytes) {
   if (!type.opponent) return;
@@ -68,7 +49,7 @@ void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max
   cmd->callback([o, &type, max_input_bytes] {
     const auto picture = o->svg_dir.empty() ? decltype(type.picture){} : type.picture;
     std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
-    const Player players[2] = {player_from(o->side0, "--side0"), player_from(o->side1, "--side1")};
+    const Player players[2] = {named_player(type, o->side0, "--side0"), named_player(type, o->side1, "--side1")};
     const Json battle = load_json_file(o->battle, max_input_bytes);
     const std::shared_ptr<const Game> game = type.load(battle, o->battle, Json::object());
     int wins[2] = {0, 0}, draws = 0, unfinished = 0, refused = 0;
@@ -78,30 +59,12 @@ void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max
     const auto t0 = std::chrono::steady_clock::now();
     for (int g = 0; g < o->games; ++g) {
       const std::uint64_t seed = o->seed + static_cast<std::uint64_t>(g);
-      SeededDice dice(mix(seed));
-      Rng rng[2] = {Rng(mix(seed ^ 0xA5A5A5A5ull)), Rng(mix(seed ^ 0x5A5A5A5A00ull))};
-      std::unique_ptr<GameState> s = game->new_initial_state();
-      int n = 0;
-      Json refusal;  // the refused action and its rulings: a bug, kept so it can be reported
-      while (!s->is_terminal() && n < o->max_actions) {
-        const int p = s->current_player();
-        const std::optional<Json> a = players[p] == Player::Opponent ? type.opponent(*s, rng[p])
-                                                                     : s->sample_action(rng[p]);
-        if (!a) break;
-        // With checks to make, the outcome is described (the same game).
-        const std::unique_ptr<GameState> before = type.audit ? s->clone() : nullptr;
-        const Outcome out = s->apply(*a, dice, "action", type.audit != nullptr);
-        ++n;
-        if (before && out.applied())
-          for (const auto& [check, times] : type.audit(*before, out, *s)) audits[check] += times;
-        if (!out.applied()) {
-          // Never expected: both players return only legal actions.
-          ++refused;
-          refusal = {{"action", *a}, {"player", p}, {"turn", s->turn()}, {"phase", s->phase()},
-                     {"violations", out.verdict.violations}};
-          break;
-        }
-      }
+      const PlayedGame played = play_seeded(type, *game, players, seed, o->max_actions, SimulationMode::Game, true);
+      const GameState* const s = played.state.get();
+      const int n = played.actions;
+      const Json& refusal = played.refusal;
+      if (!refusal.is_null()) ++refused;
+      for (const auto& [check, times] : played.audits) audits[check] += times;
       actions += n;
       const Json r = s->result();
       int winner = -1;

@@ -28,6 +28,9 @@ void add_game_commands(CLI::App& system, const GameType& type, const GameRegistr
 // arena: seeded games of the built-in opponent against a random legal player
 // (or itself), for a system whose GameType has an opponent; nothing otherwise.
 void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max_input_bytes);
+// simulate: N seeded games (or first phases) with chosen players over worker
+// processes, or a Dask cluster through the Python module.
+void add_simulate_command(CLI::App& system, const GameType& type, std::uint64_t max_input_bytes);
 // rules: the system's rule catalogue (GameType::rules); nothing for a system without one.
 void add_rules_command(CLI::App& system_command, const GameType& type);
 // serve: the web board, for every system of `registry`.

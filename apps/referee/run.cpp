@@ -36,6 +36,7 @@ int run(int argc, char** argv, const GameRegistry& registry) {
     if (cl.commands) cl.commands(*system, max_input_bytes);
     add_game_commands(*system, type, registry, max_input_bytes);
     add_arena_command(*system, type, max_input_bytes);
+    add_simulate_command(*system, type, max_input_bytes);
     add_rules_command(*system, type);
   }
   add_serve_command(app, registry, max_input_bytes);
