@@ -26,6 +26,7 @@
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/match.hpp"
+#include "referee/core/simulate.hpp"
 #include "referee/games/builtin.hpp"
 
 namespace referee::py {
@@ -193,6 +194,70 @@ int playout(PyState& s, Rng& rng, PyDice& dice, int max_actions, const std::vect
   }
   if (refused) raise_illegal(*refused);
   return n;
+}
+
+// A player of referee.simulate(): "random", "opponent", or a Python function
+// called as fn(state, rng) with a copy of the state and the side's own Rng
+// (valid during the call only), which returns an action or None.
+Player simulation_player(const std::shared_ptr<const PyGame>& game, const pb::handle& p, int side) {
+  const std::string field = "players[" + std::to_string(side) + "]";
+  if (pb::isinstance<pb::str>(p)) return named_player(*game->type, p.cast<std::string>(), field);
+  if (!PyCallable_Check(p.ptr()))
+    throw InputError(field, "expected \"random\", \"opponent\" or a function (state, rng) -> action");
+  auto fn = std::make_shared<pb::object>(pb::reinterpret_borrow<pb::object>(p));
+  return [game, fn, field](const GameState& s, Rng& rng) -> std::optional<Json> {
+    pb::gil_scoped_acquire locked;
+    pb::object a = (*fn)(make_state(game, s.clone()), pb::cast(&rng, pb::return_value_policy::reference));
+    if (a.is_none()) return std::nullopt;
+    return to_json(a, field);
+  };
+}
+
+// Games start, start + 1, ... start + count - 1 of a simulation, each as its
+// JSON line (simulate_one), played without the GIL but while a Python player
+// chooses.
+std::vector<std::string> simulate_lines(const std::shared_ptr<PyGame>& game, const pb::sequence& players,
+                                        std::uint64_t seed, std::uint64_t start, std::uint64_t count,
+                                        const std::string& mode, int max_actions) {
+  if (pb::len(players) != 2) throw InputError("players", "expected two players, one a side");
+  const Player ps[2] = {simulation_player(game, players[0], 0), simulation_player(game, players[1], 1)};
+  SimulationSpec spec;
+  spec.mode = simulation_mode(mode, "mode");
+  spec.seed = seed;
+  spec.max_actions = max_actions;
+  std::vector<std::string> lines;
+  lines.reserve(count);
+  pb::gil_scoped_release unlocked;
+  for (std::uint64_t i = start; i < start + count; ++i)
+    lines.push_back(simulate_one(*game->type, *game->game, ps, spec, i).dump());
+  return lines;
+}
+
+void add_simulation(pb::module_& m) {
+  m.def("_simulate_lines", &simulate_lines, arg("game"), arg("players"), arg("seed"), arg("start"), arg("count"),
+        arg("mode") = "game", arg("max_actions") = 20000,
+        "Games start .. start + count - 1 of a simulation from master seed `seed` (game i plays with seed + i), "
+        "each as one JSON line. referee.simulate() cuts a run into such tasks.");
+  m.def("_simulation_summary",
+        [](const std::vector<std::string>& lines, const std::vector<std::string>& names) {
+          std::vector<Json> parsed;
+          parsed.reserve(lines.size());
+          for (const std::string& l : lines) parsed.push_back(parse_json_text(l, "line"));
+          return from_json(simulation_summary(parsed, names));
+        },
+        arg("lines"), arg("names"), "The summary of a simulation's JSON lines (core/simulate.hpp).");
+  m.def("_summary_svg",
+        [](const pb::handle& summary, const std::string& title) {
+          return summary_svg(to_json(summary, "summary"), title);
+        },
+        arg("summary"), arg("title"), "A bar chart of a summary as SVG text.");
+  m.def("_dump_json",
+        [](const pb::handle& value) {
+          return to_json(value, "value").dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+        },
+        arg("value"), "JSON text as the command line writes it (two-space indent), so both write the same bytes.");
+  m.def("wilson_interval", &wilson_interval, arg("successes"), arg("n"),
+        "The 95% Wilson score interval (low, high) of `successes` out of `n`.");
 }
 
 std::string repr_ruling(const Ruling& r) { return "<Ruling " + explain(r) + ">"; }
@@ -595,5 +660,6 @@ PYBIND11_MODULE(_referee, m) {
         "results and the refusals must be what the engine gives now. Returns the Match at its end. A log that "
         "does not match raises InputError naming its line. `script`: for a log of dice rolled at a table, the "
         "whole script when it was kept (the values still to come stay).");
+  add_simulation(m);
   m.attr("SOURCE_DIR") = REFEREE_SOURCE_DIR;
 }

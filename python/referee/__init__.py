@@ -15,7 +15,9 @@ Actions, states, results and query answers are the engine's JSON as dicts
 and lists. A refused action raises ``IllegalAction`` (its ``rule_ids``) or,
 with ``check=False``, returns the refused ``Outcome``; bad input raises
 ``InputError`` (a ``ValueError``) naming the field. The GIL is released in
-long engine calls, so threads run games in parallel.
+long engine calls, so threads run games in parallel. ``simulate()`` plays
+seeded games in bulk over worker processes or a Dask cluster
+(``referee.simulation``).
 """
 
 from ._referee import (  # noqa: F401
@@ -39,7 +41,9 @@ from ._referee import (  # noqa: F401
     replay,
     system_info,
     systems,
+    wilson_interval,
 )
+from .simulation import simulate, summarize, write_plot, write_results  # noqa: F401
 
 __all__ = [
     "Dice",
@@ -61,5 +65,10 @@ __all__ = [
     "loads",
     "replay",
     "system_info",
+    "simulate",
+    "summarize",
     "systems",
+    "wilson_interval",
+    "write_plot",
+    "write_results",
 ]

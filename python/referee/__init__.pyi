@@ -1,7 +1,7 @@
 """Type stubs for referee (the module is built from python/referee_py.cpp)."""
 
 import os
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 JsonValue = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
 Action = dict[str, Any]
@@ -191,5 +191,31 @@ def loads(
 ) -> Game: ...
 def load_bundled(system: str, name: str = "default", settings: Optional[dict[str, Any]] = None) -> Game: ...
 def replay(log: str, source: str = "log", script: Optional[Sequence[int]] = None) -> Match: ...
+def wilson_interval(successes: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval (low, high) of `successes` out of `n`."""
+
+Player = Union[str, Callable[[State, Rng], Optional[Action]]]
+
+def simulate(
+    battle: Union[Game, str, os.PathLike[str]],
+    games: int = 100,
+    seed: int = 1,
+    players: Sequence[Player] = ("random", "random"),
+    mode: str = "game",
+    workers: Optional[int] = None,
+    client: Any = None,
+    progress: Optional[bool] = None,
+    chunk_size: Optional[int] = None,
+    max_actions: int = 20000,
+    system: Optional[str] = None,
+    settings: Optional[dict[str, Any]] = None,
+) -> list[dict[str, Any]]:
+    """Plays seeded games (game i with seed + i) over processes or a Dask client; one dict a game."""
+def summarize(results: Sequence[Union[str, dict[str, Any]]], names: Sequence[str] = ("side 0", "side 1")) -> dict[str, Any]:
+    """Wins per side with 95% Wilson intervals, draws, unfinished, means and rolls."""
+def write_results(lines: Sequence[str], path: Union[str, os.PathLike[str]]) -> None: ...
+def write_plot(
+    summary: dict[str, Any], path: Union[str, os.PathLike[str]], title: str = "", png: Optional[str] = None
+) -> bool: ...
 
 __all__: list[str]
