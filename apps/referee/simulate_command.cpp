@@ -7,7 +7,7 @@
 // Worker k of K plays games k, k + K, k + 2K... (strided, so slow games
 // share out) in a forked copy of this process and sends its lines down a
 // pipe; the parent puts them in order. With --scheduler the run goes to a
-// Dask cluster through the Python module (python -m referee.simulation), which
+// Dask cluster through the Python module (python -m referee simulate), which
 // plays the same lines.
 #include <poll.h>
 #include <sys/wait.h>
@@ -172,7 +172,7 @@ std::vector<std::string> play_all(const GameType& type, const Game& game, const 
   const char* old = std::getenv("PYTHONPATH");
   const std::string path = std::string(REFEREE_PYTHON_PATH) + (old && *old ? std::string(":") + old : "");
   ::setenv("PYTHONPATH", path.c_str(), 1);
-  std::vector<std::string> args = {REFEREE_PYTHON_EXECUTABLE, "-m", "referee.simulation", type.name,
+  std::vector<std::string> args = {REFEREE_PYTHON_EXECUTABLE, "-m", "referee", "simulate", type.name,
                                    "--battle", o.battle, "--games", std::to_string(o.games),
                                    "--seed", std::to_string(o.seed), "--mode", o.mode,
                                    "--side0", o.side0, "--side1", o.side1,
@@ -192,7 +192,7 @@ std::vector<std::string> play_all(const GameType& type, const Game& game, const 
 #else
   (void)o;
   (void)type;
-  throw InputError("--scheduler", "this build has no Python module (referee.simulation), which talks to Dask");
+  throw InputError("--scheduler", "this build has no Python module (python -m referee simulate), which talks to Dask");
 #endif
 }
 

@@ -1,4 +1,4 @@
-"""Seeded games in bulk: ``referee.simulate()`` and ``python -m referee.simulation``.
+"""Seeded games in bulk: ``referee.simulate()`` and ``python -m referee simulate``.
 
 A run of N games from a master seed S plays game i with seed S + i, each a
 pure function of (battle, players, seed) computed by the engine
@@ -219,7 +219,7 @@ def _summary_text(summary, a, seconds):
 
 def _main(argv=None):
     """`referee <system> simulate --scheduler ...` runs this: the same options and the same files."""
-    p = argparse.ArgumentParser(prog="python -m referee.simulation", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m referee simulate", description=__doc__.splitlines()[0])
     p.add_argument("system")
     p.add_argument("--battle", required=True)
     p.add_argument("--games", type=int, default=100)
@@ -277,7 +277,3 @@ def _main(argv=None):
     else:
         sys.stdout.write(text)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main())
