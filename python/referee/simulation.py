@@ -26,6 +26,13 @@ __all__ = ["simulate", "summarize", "write_results", "write_plot", "battle_spec"
 _GAMES = {}  # battle spec (as JSON text) -> Game, one load per worker process
 
 
+def _input_error(field, problem):
+    """referee.InputError as the engine raises it: with its field and problem."""
+    e = _referee.InputError(f"{field}: {problem}")
+    e.field, e.problem = field, problem
+    return e
+
+
 def battle_spec(battle, system=None, settings=None):
     """What a worker needs to load the battle: a plain dict, picklable.
 
@@ -34,7 +41,7 @@ def battle_spec(battle, system=None, settings=None):
         return {"system": battle.system, "scenario": battle.scenario, "source": battle.source,
                 "settings": battle.settings}
     if system is None:
-        raise _referee.InputError("system: needed with a battle file's path (or pass a referee.Game)")
+        raise _input_error("system", "needed with a battle file's path (or pass a referee.Game)")
     game = _referee.load(system, battle, settings)
     return {"system": system, "scenario": game.scenario, "source": game.source, "settings": game.settings}
 
@@ -48,9 +55,18 @@ def _game(spec):
     return game
 
 
-def _run_task(spec, players, seed, start, count, mode, max_actions):
+class _Run:
+    """What every task of a run shares. An object, not a tuple: Dask would take a
+    tuple that starts with a function (a Python player) for a task of its own."""
+
+    def __init__(self, spec, players, seed, mode, max_actions):
+        self.spec, self.players, self.seed, self.mode, self.max_actions = spec, list(players), seed, mode, max_actions
+
+
+def _run_task(run, start, count):
     """One task: games start .. start + count - 1, as JSON lines."""
-    return start, _referee._simulate_lines(_game(spec), list(players), seed, start, count, mode, max_actions)
+    lines = _referee._simulate_lines(_game(run.spec), run.players, run.seed, start, count, run.mode, run.max_actions)
+    return start, lines
 
 
 class _Progress:
@@ -85,13 +101,13 @@ def _tasks(games, parallel, chunk_size):
 
 def _check(games, seed, players, mode, max_actions):
     if not isinstance(games, int) or games < 1:
-        raise _referee.InputError(f"games: expected a whole number of at least 1, not {games!r}")
+        raise _input_error("games", f"expected a whole number of at least 1, not {games!r}")
     if not isinstance(seed, int) or not 0 <= seed < 2**64 or seed + games > 2**64:
-        raise _referee.InputError(f"seed: expected a whole number from 0 to 2^64 - games, not {seed!r}")
+        raise _input_error("seed", f"expected a whole number from 0 to 2^64 - games, not {seed!r}")
     if not isinstance(max_actions, int) or max_actions < 1:
-        raise _referee.InputError(f"max_actions: expected a whole number of at least 1, not {max_actions!r}")
+        raise _input_error("max_actions", f"expected a whole number of at least 1, not {max_actions!r}")
     if isinstance(players, str) or len(players) != 2:
-        raise _referee.InputError("players: expected two players, one a side")
+        raise _input_error("players", "expected two players, one a side")
 
 
 def simulate_lines(battle, games=100, seed=1, players=("random", "random"), mode="game", workers=None,
@@ -111,12 +127,12 @@ def simulate_lines(battle, games=100, seed=1, players=("random", "random"), mode
         done += len(chunk)
         bar.update(done)
 
-    args = (spec, tuple(players), seed)
+    run = _Run(spec, players, seed, mode, max_actions)
     if client is not None:
         from distributed import as_completed  # noqa: PLC0415 (Dask only when asked for)
 
         parallel = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
-        futures = [client.submit(_run_task, *args, start, n, mode, max_actions, pure=False)
+        futures = [client.submit(_run_task, run, start, n, pure=False)
                    for start, n in _tasks(games, parallel, chunk_size)]
         for future in as_completed(futures):
             take(future.result())
@@ -125,13 +141,13 @@ def simulate_lines(battle, games=100, seed=1, players=("random", "random"), mode
     tasks = _tasks(games, workers, chunk_size)
     if workers == 1:
         for start, n in tasks:
-            take(_run_task(*args, start, n, mode, max_actions))
+            take(_run_task(run, start, n))
         return lines
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor, as_completed  # noqa: PLC0415
 
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        for future in as_completed([pool.submit(_run_task, *args, start, n, mode, max_actions) for start, n in tasks]):
+        for future in as_completed([pool.submit(_run_task, run, start, n) for start, n in tasks]):
             take(future.result())
     return lines
 
@@ -243,12 +259,11 @@ def _main(argv=None):
             try:
                 from distributed import Client  # noqa: PLC0415
             except ImportError:
-                raise _referee.InputError("--scheduler: Dask is not installed (Debian: apt-get install "
-                                          "python3-distributed)") from None
+                raise _input_error("--scheduler", "Dask is not installed (Debian: apt-get install python3-distributed)") from None
             try:
                 client = Client(a.scheduler, timeout="20s")
             except (OSError, TimeoutError, ValueError) as e:
-                raise _referee.InputError(f"--scheduler: cannot reach {a.scheduler}: {e}") from None
+                raise _input_error("--scheduler", f"cannot reach {a.scheduler}: {e}") from None
         game = _referee.load(a.system, a.battle)
         start = time.monotonic()
         lines = simulate_lines(game, a.games, a.seed, (a.side0, a.side1), a.mode, a.workers, client, a.progress,
