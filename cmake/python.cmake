@@ -31,6 +31,11 @@ if(REFEREE_PYTHON)
     find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
     find_package(pybind11 2.6 CONFIG REQUIRED)
   endif()
+  # `cmake --install` puts the package here under the prefix: the folder
+  # Debian's interpreter searches for a prefix of /usr/local
+  # (/usr/local/lib/python3.11/dist-packages).
+  set(REFEREE_PYTHON_INSTALL_DIR "lib/python${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}/dist-packages"
+      CACHE STRING "Where cmake --install puts the Python package referee, relative to the prefix")
   message(STATUS "referee: Python module for ${Python3_EXECUTABLE} (${Python3_VERSION}), pybind11 ${pybind11_VERSION}")
   set(CMAKE_POSITION_INDEPENDENT_CODE ON)
   include(CheckCXXCompilerFlag)

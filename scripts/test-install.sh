@@ -22,6 +22,15 @@ config=$(find "$prefix" -name refereeConfig.cmake)
 out=$(cd "$tmp" && "$prefix/bin/referee" warmaster odds --command 9 --distance 25)
 grep -q '"needed": 8' <<<"$out" || { echo "FAIL: installed referee answered: $out"; exit 1; }
 
+# The Python module, where the build made one: importable from the prefix.
+module=$(find "$prefix" -name '_referee*.so' | head -n 1)
+if [[ -n "$module" ]]; then
+  out=$(cd "$tmp" && PYTHONPATH="$(dirname "$(dirname "$module")")" /usr/bin/python3 -c \
+    'import referee; print(referee.systems(), referee.__file__)')
+  grep -q "warmaster" <<<"$out" && grep -q "$prefix" <<<"$out" ||
+    { echo "FAIL: the installed module answered: $out"; exit 1; }
+fi
+
 # The consumer sees only the prefix: no path into this repository's build.
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi

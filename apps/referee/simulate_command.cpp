@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -168,9 +169,17 @@ std::vector<std::string> play_all(const GameType& type, const Game& game, const 
 
 // --scheduler: the same run on a Dask cluster, by the Python module.
 [[noreturn]] void run_on_dask(const SimOpts& o, const GameType& type) {
-#if defined(REFEREE_PYTHON_EXECUTABLE) && defined(REFEREE_PYTHON_PATH)
+#if defined(REFEREE_PYTHON_EXECUTABLE) && defined(REFEREE_PYTHON_PATH) && defined(REFEREE_PYTHON_INSTALL_DIR)
+  // An installed referee has the package beside it (cmake --install); one in
+  // the build tree, the build's.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path installed = exe.parent_path().parent_path() / REFEREE_PYTHON_INSTALL_DIR;
+  const std::string package = !ec && std::filesystem::exists(installed / "referee" / "__init__.py", ec)
+                                  ? installed.string()
+                                  : std::string(REFEREE_PYTHON_PATH);
   const char* old = std::getenv("PYTHONPATH");
-  const std::string path = std::string(REFEREE_PYTHON_PATH) + (old && *old ? std::string(":") + old : "");
+  const std::string path = package + (old && *old ? std::string(":") + old : "");
   ::setenv("PYTHONPATH", path.c_str(), 1);
   std::vector<std::string> args = {REFEREE_PYTHON_EXECUTABLE, "-m", "referee", "simulate", type.name,
                                    "--battle", o.battle, "--games", std::to_string(o.games),
