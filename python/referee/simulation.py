@@ -206,8 +206,8 @@ def write_plot(summary, path, title="", png=None):
     n = max(1, summary["games"])
     labels = [f"{s['army']} wins" for s in summary["sides"]] + ["draws", "unfinished"]
     shares = [s["win_rate"] for s in summary["sides"]] + [summary["draws"] / n, summary["unfinished"] / n]
-    errors = [[s["win_rate"] - s["interval95"][0] for s in summary["sides"]] + [0, 0],
-              [s["interval95"][1] - s["win_rate"] for s in summary["sides"]] + [0, 0]]
+    errors = [[max(0.0, s["win_rate"] - s["interval95"][0]) for s in summary["sides"]] + [0, 0],
+              [max(0.0, s["interval95"][1] - s["win_rate"]) for s in summary["sides"]] + [0, 0]]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.bar(labels, [100 * x for x in shares], yerr=[[100 * e for e in side] for side in errors], capsize=6,
            color=["#3b6fb6", "#b6493b", "#888888", "#cccccc"])

@@ -64,7 +64,6 @@ PlayedGame play_seeded(const GameType& type, const Game& game, const Player (&pl
   g.state = game.new_initial_state();
   GameState& s = *g.state;
   const bool auditing = audit && type.audit;
-  const bool describe = auditing || mode == SimulationMode::Phase;
   const std::string first_phase = phase_of(s);
   const int first_player = s.current_player();
   while (!s.is_terminal() && g.actions < max_actions) {
@@ -73,7 +72,7 @@ PlayedGame play_seeded(const GameType& type, const Game& game, const Player (&pl
     const std::optional<Json> a = players[p](s, rng[p]);
     if (!a) break;
     const std::unique_ptr<GameState> before = auditing ? s.clone() : nullptr;
-    const Outcome out = s.apply(*a, dice, "action", describe);
+    const Outcome out = s.apply(*a, dice, "action", true);  // described: count_outcome reads the result
     if (!out.applied()) {
       // Never expected of the built-in players: each returns only legal actions.
       g.refusal = {{"action", *a}, {"player", p}, {"turn", s.turn()}, {"phase", s.phase()},

@@ -63,8 +63,8 @@ struct PlayedGame {
 // Plays one game from the battle's start: side p chooses through players[p]
 // with its own stream, the dice roll from theirs (game_seeds(seed)). Stops at
 // the end, after `max_actions`, at a refusal or when a player has no action;
-// in Phase mode at the end of the first phase. Outcomes are described (to
-// count the rolls passed and failed) in Phase mode and when auditing.
+// in Phase mode at the end of the first phase. Outcomes are described, to
+// count the rolls passed and failed (a few per cent of a game's time).
 PlayedGame play_seeded(const GameType& type, const Game& game, const Player (&players)[2], std::uint64_t seed,
                        int max_actions, SimulationMode mode = SimulationMode::Game, bool audit = false);
 
