@@ -70,12 +70,12 @@ def row(label, summary):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="12 games a run instead of 120 (for the tests)")
+    p.add_argument("--quick", action="store_true", help="12 games a run instead of 80 (for the tests)")
     p.add_argument("--games", type=int, default=None)
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--svg-dir", help="write a bar chart of each run here (and a PNG where matplotlib imports)")
     a = p.parse_args()
-    games = a.games or (12 if a.quick else 120)
+    games = a.games or (12 if a.quick else 80)
     start = time.monotonic()
     total = 0
     for b in referee.bundled_battles("warmaster"):
