@@ -84,15 +84,20 @@ void write_all(int fd, const std::string& text) {
 
 // The worker's part: games k, k + K, ... as lines down `fd`, sent in
 // batches (every 64 KiB or fifth of a second), so that the parent wakes
-// rarely and leaves the cores to the workers. Never returns.
+// rarely and leaves the cores to the workers; then a last line, "#" and the
+// tally of its games, so the parent need not read the lines again for the
+// summary. Never returns.
 [[noreturn]] void worker(const GameType& type, const Game& game, const Player (&players)[2], const SimulationSpec& spec,
                          long long games, int k, int workers, int fd) {
   int code = 0;
   try {
     std::string batch;
+    SimulationTally tally;
     auto sent = std::chrono::steady_clock::now();
     for (long long i = k; i < games; i += workers) {
-      batch += simulate_one(type, game, players, spec, static_cast<std::uint64_t>(i)).dump();
+      const Json line = simulate_one(type, game, players, spec, static_cast<std::uint64_t>(i));
+      tally.add(line);
+      batch += line.dump();
       batch += '\n';
       const auto now = std::chrono::steady_clock::now();
       if (batch.size() >= 65536 || now - sent >= std::chrono::milliseconds(200)) {
@@ -101,7 +106,7 @@ void write_all(int fd, const std::string& text) {
         sent = now;
       }
     }
-    write_all(fd, batch);
+    write_all(fd, batch + "#" + tally.to_json().dump() + "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "referee: worker %d: %s\n", k, e.what());
     code = 1;
@@ -110,14 +115,17 @@ void write_all(int fd, const std::string& text) {
   std::_Exit(code);
 }
 
-// Plays every game, over `workers` forked processes (or here, for one), and
-// returns the lines in index order.
+// Plays every game, over `workers` forked processes (or here, for one):
+// the lines in index order, and their tally.
 std::vector<std::string> play_all(const GameType& type, const Game& game, const Player (&players)[2],
-                                  const SimulationSpec& spec, long long games, int workers, Progress& progress) {
+                                  const SimulationSpec& spec, long long games, int workers, Progress& progress,
+                                  SimulationTally& tally) {
   std::vector<std::string> lines(static_cast<std::size_t>(games));
   if (workers <= 1) {
     for (long long i = 0; i < games; ++i) {
-      lines[static_cast<std::size_t>(i)] = simulate_one(type, game, players, spec, static_cast<std::uint64_t>(i)).dump();
+      const Json line = simulate_one(type, game, players, spec, static_cast<std::uint64_t>(i));
+      tally.add(line);
+      lines[static_cast<std::size_t>(i)] = line.dump();
       progress.update(i + 1);
     }
     return lines;
@@ -164,12 +172,18 @@ std::vector<std::string> play_all(const GameType& type, const Game& game, const 
         continue;
       }
       c.buffer.append(chunk, static_cast<std::size_t>(n));
-      for (std::size_t end; (end = c.buffer.find('\n')) != std::string::npos;) {
-        if (c.next < games) lines[static_cast<std::size_t>(c.next)] = c.buffer.substr(0, end);
-        c.buffer.erase(0, end + 1);
+      std::size_t begin = 0;
+      for (std::size_t end; (end = c.buffer.find('\n', begin)) != std::string::npos; begin = end + 1) {
+        if (c.buffer[begin] == '#') {
+          tally.merge(SimulationTally::from_json(Json::parse(c.buffer.begin() + static_cast<std::ptrdiff_t>(begin) + 1,
+                                                             c.buffer.begin() + static_cast<std::ptrdiff_t>(end))));
+          continue;
+        }
+        if (c.next < games) lines[static_cast<std::size_t>(c.next)] = c.buffer.substr(begin, end - begin);
         c.next += workers;
         ++done;
       }
+      c.buffer.erase(0, begin);
     }
     progress.update(done);
   }
@@ -253,17 +267,15 @@ void run_simulation(const SimOpts& o, const GameType& type, std::uint64_t max_in
   const int workers = o.workers > 0 ? o.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   Progress progress(o.games, o.progress);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<std::string> lines =
-      play_all(type, *game, players, spec, o.games, static_cast<int>(std::min<long long>(workers, o.games)), progress);
+  SimulationTally tally;
+  const std::vector<std::string> lines = play_all(
+      type, *game, players, spec, o.games, static_cast<int>(std::min<long long>(workers, o.games)), progress, tally);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::vector<Json> parsed;
-  parsed.reserve(lines.size());
+  if (tally.games != o.games) throw std::runtime_error("the workers' tallies do not count every game");
   std::string text_lines;
-  for (const std::string& l : lines) {
-    parsed.push_back(Json::parse(l));
-    if (!o.lines_out.empty()) text_lines += l + "\n";
-  }
-  Json summary = simulation_summary(parsed, game->players());
+  if (!o.lines_out.empty())
+    for (const std::string& l : lines) (text_lines += l) += '\n';
+  Json summary = simulation_summary(tally, game->players());
   summary["system"] = type.name;
   summary["battle"] = o.battle;
   summary["mode"] = o.mode;

@@ -1,6 +1,7 @@
 #include "referee/core/simulate.hpp"
 
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -118,33 +119,66 @@ std::pair<double, double> wilson_interval(long long successes, long long n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-Json simulation_summary(const std::vector<Json>& lines, const std::vector<std::string>& names) {
-  long long wins[2] = {0, 0}, draws = 0, unfinished = 0, refused = 0, turns = 0, actions = 0, passed = 0, failed = 0;
-  for (const Json& l : lines) {
-    if (l.contains("refused")) ++refused;
-    if (!l.at("over").get<bool>()) ++unfinished;
-    else if (l.at("winner").is_null()) ++draws;
-    else ++wins[l.at("winner").get<int>() == 0 ? 0 : 1];
-    turns += l.at("turn").get<long long>();
-    actions += l.at("actions").get<long long>();
-    passed += l.at("passed").get<long long>();
-    failed += l.at("failed").get<long long>();
-  }
-  const long long n = static_cast<long long>(lines.size());
+void SimulationTally::add(const Json& l) {
+  ++games;
+  if (l.contains("refused")) ++refused;
+  if (!l.at("over").get<bool>()) ++unfinished;
+  else if (l.at("winner").is_null()) ++draws;
+  else ++wins[l.at("winner").get<int>() == 0 ? 0 : 1];
+  turns += l.at("turn").get<long long>();
+  actions += l.at("actions").get<long long>();
+  passed += l.at("passed").get<long long>();
+  failed += l.at("failed").get<long long>();
+}
+
+void SimulationTally::merge(const SimulationTally& o) {
+  games += o.games;
+  wins[0] += o.wins[0];
+  wins[1] += o.wins[1];
+  draws += o.draws;
+  unfinished += o.unfinished;
+  refused += o.refused;
+  turns += o.turns;
+  actions += o.actions;
+  passed += o.passed;
+  failed += o.failed;
+}
+
+Json SimulationTally::to_json() const {
+  return Json::array({games, wins[0], wins[1], draws, unfinished, refused, turns, actions, passed, failed});
+}
+
+SimulationTally SimulationTally::from_json(const Json& j) {
+  SimulationTally t;
+  long long* fields[] = {&t.games,   &t.wins[0], &t.wins[1], &t.draws,  &t.unfinished,
+                         &t.refused, &t.turns,   &t.actions, &t.passed, &t.failed};
+  if (!j.is_array() || j.size() != std::size(fields)) throw InputError("tally", "expected an array of 10 counts");
+  for (std::size_t i = 0; i < std::size(fields); ++i) *fields[i] = j.at(i).get<long long>();
+  return t;
+}
+
+Json simulation_summary(const SimulationTally& t, const std::vector<std::string>& names) {
+  const long long n = t.games;
   const double dn = n > 0 ? static_cast<double>(n) : 1.0;
   Json sides = Json::array();
   for (int side = 0; side < 2; ++side) {
-    const auto [lo, hi] = wilson_interval(wins[side], n);
+    const auto [lo, hi] = wilson_interval(t.wins[side], n);
     sides.push_back({{"army", side < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(side)] : ""},
-                     {"wins", wins[side]},
-                     {"win_rate", static_cast<double>(wins[side]) / dn},
+                     {"wins", t.wins[side]},
+                     {"win_rate", static_cast<double>(t.wins[side]) / dn},
                      {"interval95", {lo, hi}}});
   }
-  return {{"games", n},          {"sides", sides},
-          {"draws", draws},      {"unfinished", unfinished},
-          {"refused", refused},  {"mean_turns", static_cast<double>(turns) / dn},
-          {"mean_actions", static_cast<double>(actions) / dn},
-          {"passed", passed},    {"failed", failed}};
+  return {{"games", n},           {"sides", sides},
+          {"draws", t.draws},     {"unfinished", t.unfinished},
+          {"refused", t.refused}, {"mean_turns", static_cast<double>(t.turns) / dn},
+          {"mean_actions", static_cast<double>(t.actions) / dn},
+          {"passed", t.passed},   {"failed", t.failed}};
+}
+
+Json simulation_summary(const std::vector<Json>& lines, const std::vector<std::string>& names) {
+  SimulationTally t;
+  for (const Json& l : lines) t.add(l);
+  return simulation_summary(t, names);
 }
 
 std::string summary_svg(const Json& summary, const std::string& title) {

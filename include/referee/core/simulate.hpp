@@ -80,9 +80,22 @@ struct SimulationSpec {
 Json simulate_one(const GameType& type, const Game& game, const Player (&players)[2], const SimulationSpec& spec,
                   std::uint64_t index);
 
+// The counts a summary is made of, added up line by line; tallies of parts
+// of a run merge (a worker's part, sent to the parent, which then need not
+// read the lines again).
+struct SimulationTally {
+  long long games = 0, wins[2] = {0, 0}, draws = 0, unfinished = 0, refused = 0, turns = 0, actions = 0,
+            passed = 0, failed = 0;
+  void add(const Json& line);
+  void merge(const SimulationTally& other);
+  Json to_json() const;
+  static SimulationTally from_json(const Json& j);  // what to_json wrote
+};
+
 // The summary of a simulation's lines: games, wins per side with each side's
 // win rate and its 95% Wilson interval, draws, unfinished, refused, mean
 // turns and actions, and the passed and failed rolls. `names`: the armies.
+Json simulation_summary(const SimulationTally& tally, const std::vector<std::string>& names);
 Json simulation_summary(const std::vector<Json>& lines, const std::vector<std::string>& names);
 
 // The 95% Wilson score interval of `successes` out of `n` (n > 0).
