@@ -139,6 +139,15 @@ def simulate_lines(battle, games=100, seed=1, players=("random", "random"), mode
         return lines
     workers = workers or os.cpu_count() or 1
     tasks = _tasks(games, workers, chunk_size)
+    if workers > 1:
+        import pickle  # noqa: PLC0415
+
+        for i, player in enumerate(players):
+            try:
+                pickle.dumps(player)
+            except (pickle.PicklingError, AttributeError, TypeError):
+                raise _input_error(f"players[{i}]", "a function that plays over worker processes must be picklable "
+                                   "(defined at a module's top level), or pass workers=1") from None
     if workers == 1:
         for start, n in tasks:
             take(_run_task(run, start, n))

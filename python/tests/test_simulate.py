@@ -89,6 +89,12 @@ def test_bad_arguments_name_the_field(pitched):
     with pytest.raises(referee.InputError) as e:
         referee.simulate(PITCHED, games=2)
     assert e.value.field == "system"
+    with pytest.raises(referee.InputError) as e:
+        referee.simulate(pitched, games=2, players=("random", lambda state, rng: None), workers=2)
+    assert e.value.field == "players[1]"
+    # In this process a lambda plays (None: no action, so each game stops at once, unfinished).
+    stopped = referee.simulate(pitched, games=2, players=(lambda state, rng: None, "random"), workers=1)
+    assert [g["actions"] for g in stopped] == [0, 0] and not any(g["over"] for g in stopped)
     ancients = referee.load_bundled("ancients", "centre_clash")
     with pytest.raises(referee.InputError) as e:
         referee.simulate(ancients, games=2, players=("opponent", "random"))
