@@ -284,7 +284,7 @@ void run_simulation(const SimOpts& o, const GameType& type, std::uint64_t max_in
   OutputSet outputs;
   if (!o.lines_out.empty()) outputs.add(o.lines_out, std::move(text_lines));
   if (!o.plot.empty())
-    outputs.add(o.plot, summary_svg(summary, fmt::format("{}: {} against {}", o.battle, o.side0, o.side1)));
+    outputs.add(o.plot, summary_svg(summary, fmt::format("{}: {} against {}", std::filesystem::path(o.battle).filename().string(), o.side0, o.side1)));
   if (!o.summary_out.empty()) outputs.add(o.summary_out, dump_answer(summary) + "\n");
   Json answer = summary;
   answer["seconds"] = seconds;  // only on standard output: the files are the same bytes on every run

@@ -185,7 +185,7 @@ std::string summary_svg(const Json& summary, const std::string& title) {
   // Four bars in a 100 x 60 world: each side's wins (with its interval), draws, unfinished.
   const double n = std::max(1.0, summary.at("games").get<double>());
   struct Bar {
-    std::string label;
+    std::string label, second_line;
     double share;
     std::optional<std::pair<double, double>> interval;
     std::string colour;
@@ -194,12 +194,16 @@ std::string summary_svg(const Json& summary, const std::string& title) {
   const char* colours[2] = {"#3b6fb6", "#b6493b"};
   for (std::size_t side = 0; side < 2; ++side) {
     const Json& s = summary.at("sides").at(side);
-    bars.push_back({fmt::format("{} wins", s.at("army").get<std::string>()), s.at("win_rate").get<double>(),
+    // The army's name over "wins", cut to what a bar's width holds, so
+    // that neighbouring labels never run into each other.
+    std::string army = s.at("army").get<std::string>();
+    if (army.size() > 22) army = army.substr(0, 21) + "…";
+    bars.push_back({army, "wins", s.at("win_rate").get<double>(),
                     std::pair{s.at("interval95").at(0).get<double>(), s.at("interval95").at(1).get<double>()},
                     colours[side]});
   }
-  bars.push_back({"draws", summary.at("draws").get<double>() / n, std::nullopt, "#888888"});
-  bars.push_back({"unfinished", summary.at("unfinished").get<double>() / n, std::nullopt, "#cccccc"});
+  bars.push_back({"draws", "", summary.at("draws").get<double>() / n, std::nullopt, "#888888"});
+  bars.push_back({"unfinished", "", summary.at("unfinished").get<double>() / n, std::nullopt, "#cccccc"});
   SvgWriter w(Aabb{{0, 0}, {100, 62}}, 8.0);
   w.text_left({4, 58}, title, 2.6, "black", true);
   w.text_left({4, 54.5}, fmt::format("{} games; whiskers: 95% Wilson interval", summary.at("games").get<long long>()),
@@ -215,7 +219,9 @@ std::string summary_svg(const Json& summary, const std::string& title) {
     const double x = 14 + 21.0 * static_cast<double>(i);
     const Bar& b = bars[i];
     w.rect(Aabb{{x, base}, {x + 14, base + height * b.share}}, SvgStyle{b.colour, "none", 0.0, 1.0, ""});
-    w.text({x + 7, base + height * b.share + 1.5}, fmt::format("{:.1f}%", 100 * b.share), 1.8);
+    // Above the whisker, where the whisker would cross it.
+    const double top = b.interval ? std::max(b.share, b.interval->second) : b.share;
+    w.text({x + 7, base + height * top + 1.5}, fmt::format("{:.1f}%", 100 * b.share), 1.8);
     if (b.interval) {
       const double lo = base + height * b.interval->first, hi = base + height * b.interval->second;
       w.line({x + 7, lo}, {x + 7, hi}, stroke("black", 0.25));
@@ -223,6 +229,7 @@ std::string summary_svg(const Json& summary, const std::string& title) {
       w.line({x + 5.5, hi}, {x + 8.5, hi}, stroke("black", 0.25));
     }
     w.text({x + 7, base - 3.2}, b.label, 1.8);
+    if (!b.second_line.empty()) w.text({x + 7, base - 5.6}, b.second_line, 1.8);
   }
   return w.finish();
 }
