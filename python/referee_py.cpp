@@ -236,7 +236,8 @@ std::vector<std::string> simulate_lines(const std::shared_ptr<PyGame>& game, con
 void add_simulation(pb::module_& m) {
   m.def("_simulate_lines", &simulate_lines, arg("game"), arg("players"), arg("seed"), arg("start"), arg("count"),
         arg("mode") = "game", arg("max_actions") = 20000,
-        "Games start .. start + count - 1 of a simulation from master seed `seed` (game i plays with seed + i), "
+        "Games start .. start + count - 1 of a simulation from master seed `seed` (game i plays with "
+        "simulation_game_seed(seed, i)), "
         "each as one JSON line. referee.simulate() cuts a run into such tasks.");
   m.def("_simulation_summary",
         [](const std::vector<std::string>& lines, const std::vector<std::string>& names) {
@@ -256,6 +257,10 @@ void add_simulation(pb::module_& m) {
           return to_json(value, "value").dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
         },
         arg("value"), "JSON text as the command line writes it (two-space indent), so both write the same bytes.");
+  m.def("simulation_game_seed", &simulation_game_seed, arg("master"), arg("index"),
+        "The seed game `index` of a run from master seed `master` plays with (its dict's \"seed\"; "
+        "`referee <system> arena --seed` that number --games 1 replays it). Runs from different master seeds "
+        "share no game.");
   m.def("wilson_interval", &wilson_interval, arg("successes"), arg("n"),
         "The 95% Wilson score interval (low, high) of `successes` out of `n`.");
 }

@@ -2,7 +2,7 @@
 // Command phase) with chosen players, spread over worker processes, written
 // as one JSON line per game in index order, with a summary and a bar chart.
 //
-// Game i plays with seed S + i (core/simulate.hpp), so the lines are the
+// Game i plays with seed simulation_game_seed(S, i) (core/simulate.hpp), so the lines are the
 // same bytes for any number of workers and any order in which they finish.
 // Worker k of K plays games k, k + K, k + 2K... (strided, so slow games
 // share out) in a forked copy of this process and sends its lines down a
@@ -237,8 +237,8 @@ std::vector<std::string> play_all(const GameType& type, const Game& game, const 
 
 std::string summary_text(const Json& summary, const SimOpts& o, double seconds) {
   const long long n = summary.at("games").get<long long>();
-  std::string text = fmt::format("{} {}s on {}, seeds {} to {}, {} against {}\n", n, o.mode, o.battle, o.seed,
-                                 o.seed + static_cast<std::uint64_t>(n) - 1, o.side0, o.side1);
+  std::string text =
+      fmt::format("{} {}s on {}, master seed {}, {} against {}\n", n, o.mode, o.battle, o.seed, o.side0, o.side1);
   for (std::size_t side = 0; side < 2; ++side) {
     const Json& s = summary.at("sides").at(side);
     text += fmt::format("side {} ({}): {} wins, {:.1f}% (95% interval {:.1f}% to {:.1f}%)\n", side,
@@ -301,7 +301,7 @@ void add_simulate_command(CLI::App& system, const GameType& type, std::uint64_t 
       "simulate", "Play N seeded games (or first phases) over worker processes; JSON lines, a summary and a chart");
   cmd->add_option("--battle", o->battle, "Battle file (JSON)")->required();
   cmd->add_option("--games", o->games, "Number of games (default 100)")->check(CLI::Range(1LL, 100000000LL));
-  cmd->add_option("--seed", o->seed, "Master seed: game i plays with seed + i (default 1)")->check(seed_number());
+  cmd->add_option("--seed", o->seed, "Master seed (default 1): game i plays with a seed mixed from it and i, its line's \"seed\" (arena --seed that number replays it)")->check(seed_number());
   cmd->add_option("--mode", o->mode, "game: whole battles; phase: each the battle's first phase only (default game)");
   const std::string who = type.opponent ? "random or opponent" : "random";
   cmd->add_option("--side0", o->side0, "Who plays side 0: " + who + " (default random)");

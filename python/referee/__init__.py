@@ -40,6 +40,7 @@ from ._referee import (  # noqa: F401
     loads,
     replay,
     system_info,
+    simulation_game_seed,
     systems,
     wilson_interval,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "replay",
     "system_info",
     "simulate",
+    "simulation_game_seed",
     "summarize",
     "systems",
     "wilson_interval",

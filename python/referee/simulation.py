@@ -1,7 +1,8 @@
 """Seeded games in bulk: ``referee.simulate()`` and ``python -m referee simulate``.
 
-A run of N games from a master seed S plays game i with seed S + i, each a
-pure function of (battle, players, seed) computed by the engine
+A run of N games from a master seed S plays game i with the seed
+simulation_game_seed(S, i), each a pure function of (battle, players, seed)
+computed by the engine
 (core/simulate.hpp), so the results are the same bytes however the run is cut
 into tasks and whichever worker finishes first. The index range is cut into
 tasks of up to 200 games; each task is one engine call that releases the GIL.
@@ -102,8 +103,8 @@ def _tasks(games, parallel, chunk_size):
 def _check(games, seed, players, mode, max_actions):
     if not isinstance(games, int) or games < 1:
         raise _input_error("games", f"expected a whole number of at least 1, not {games!r}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**64 or seed + games > 2**64:
-        raise _input_error("seed", f"expected a whole number from 0 to 2^64 - games, not {seed!r}")
+    if not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise _input_error("seed", f"expected a whole number from 0 to 2^64 - 1, not {seed!r}")
     if not isinstance(max_actions, int) or max_actions < 1:
         raise _input_error("max_actions", f"expected a whole number of at least 1, not {max_actions!r}")
     if isinstance(players, str) or len(players) != 2:
@@ -166,7 +167,8 @@ def simulate(battle, games=100, seed=1, players=("random", "random"), mode="game
     """Plays `games` seeded games of `battle` and returns one dict a game, in index order.
 
     battle: a referee.Game, or a battle file's path with `system`.
-    seed: the master seed; game i plays with seed + i (its dict's "seed").
+    seed: the master seed; game i plays with simulation_game_seed(seed, i) (its
+        dict's "seed"); runs from different master seeds share no game.
     players: one a side, each "random" (a random legal action), "opponent"
         (the system's built-in opponent) or a function fn(state, rng) -> action
         (None: no action) called with a copy of the state and the side's own
@@ -230,7 +232,7 @@ def write_plot(summary, path, title="", png=None):
 
 def _summary_text(summary, a, seconds):
     n = summary["games"]
-    text = (f"{n} {a.mode}s on {a.battle}, seeds {a.seed} to {a.seed + n - 1}, {a.side0} against {a.side1}\n")
+    text = (f"{n} {a.mode}s on {a.battle}, master seed {a.seed}, {a.side0} against {a.side1}\n")
     for side, s in enumerate(summary["sides"]):
         lo, hi = s["interval95"]
         text += (f"side {side} ({s['army']}): {s['wins']} wins, {100 * s['win_rate']:.1f}% "

@@ -40,7 +40,8 @@ def test_one_and_four_workers_give_the_same_lines(pitched):
     assert one == four
     games = [json.loads(line) for line in one]
     assert [g["index"] for g in games] == list(range(24))
-    assert [g["seed"] for g in games] == list(range(3, 27))
+    assert [g["seed"] for g in games] == [referee.simulation_game_seed(3, i) for i in range(24)]
+    assert len({g["seed"] for g in games}) == 24
     assert all(g["over"] and "refused" not in g for g in games)
     # The opponent beats the random player in most games (docs/warmaster-opponent.md).
     assert sum(g["winner"] == 0 for g in games) > 12

@@ -88,9 +88,16 @@ PlayedGame play_seeded(const GameType& type, const Game& game, const Player (&pl
   return g;
 }
 
+// Mixed twice, so that no two (master, index) pairs that a run of any
+// length could meet give one game: master seeds 1 and 2 have no game in
+// common, as they would if game i played master + i.
+std::uint64_t simulation_game_seed(std::uint64_t master, std::uint64_t index) {
+  return mix_seed(mix_seed(master) + index);
+}
+
 Json simulate_one(const GameType& type, const Game& game, const Player (&players)[2], const SimulationSpec& spec,
                   std::uint64_t index) {
-  const std::uint64_t seed = spec.seed + index;
+  const std::uint64_t seed = simulation_game_seed(spec.seed, index);
   const PlayedGame g = play_seeded(type, game, players, seed, spec.max_actions, spec.mode);
   const GameState& s = *g.state;
   const bool over = s.is_terminal();
@@ -197,7 +204,11 @@ std::string summary_svg(const Json& summary, const std::string& title) {
     // The army's name over "wins", cut to what a bar's width holds, so
     // that neighbouring labels never run into each other.
     std::string army = s.at("army").get<std::string>();
-    if (army.size() > 22) army = army.substr(0, 21) + "…";
+    if (army.size() > 22) {
+      std::size_t cut = 21;  // never inside a UTF-8 character
+      while (cut > 0 && (static_cast<unsigned char>(army[cut]) & 0xC0) == 0x80) --cut;
+      army = army.substr(0, cut) + "…";
+    }
     bars.push_back({army, "wins", s.at("win_rate").get<double>(),
                     std::pair{s.at("interval95").at(0).get<double>(), s.at("interval95").at(1).get<double>()},
                     colours[side]});

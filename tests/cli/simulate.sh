@@ -23,12 +23,12 @@ cmp -s "$tmp/games1.jsonl" "$tmp/games4.jsonl" || fail "1 and 4 workers wrote di
 cmp -s "$tmp/summary1.json" "$tmp/summary4.json" || fail "1 and 4 workers wrote different summaries"
 cmp -s "$tmp/plot1.svg" "$tmp/plot4.svg" || fail "1 and 4 workers drew different charts"
 [[ "$(wc -l <"$tmp/games1.jsonl")" == 12 ]] || fail "one line a game"
-# Line i is game i, seed 7 + i, in order.
+# Line i is game i, in order, each with its own seed.
 i=0
 while IFS= read -r line; do
   printf '%s' "$line" >"$tmp/line.json"
   [[ "$("$json_tool" get "$tmp/line.json" /index)" == "$i" ]] || fail "line $i is game $i"
-  [[ "$("$json_tool" get "$tmp/line.json" /seed)" == "$((7 + i))" ]] || fail "game $i plays seed $((7 + i))"
+  "$json_tool" get "$tmp/line.json" /seed >>"$tmp/seeds.txt"
   [[ "$("$json_tool" get "$tmp/line.json" /over)" == true ]] || fail "game $i finished"
   i=$((i + 1))
 done <"$tmp/games1.jsonl"
@@ -36,11 +36,21 @@ done <"$tmp/games1.jsonl"
 [[ "$("$json_tool" get "$tmp/summary1.json" /refused)" == 0 ]] || fail "no action refused"
 [[ "$("$json_tool" get "$tmp/answer4.json" /workers)" == 4 ]] || fail "the answer says 4 workers"
 grep -q '<svg' "$tmp/plot1.svg" || fail "the plot is SVG"
-# Game 3 of master seed 7 is game 0 of master seed 10.
-"$ref" warmaster simulate --battle "$sc/pitched-battle.json" --games 1 --seed 10 --side0 opponent \
-  --side1 opponent --workers 1 --results "$tmp/one.jsonl" -o "$tmp/one.json" || fail "simulate --seed 10 exit $?"
-[[ "$(sed -n 4p "$tmp/games1.jsonl" | sed 's/"index":3/"index":0/')" == "$(cat "$tmp/one.jsonl")" ]] ||
-  fail "game 3 of seed 7 differs from game 0 of seed 10"
+[[ "$(sort -u "$tmp/seeds.txt" | wc -l)" == 12 ]] || fail "12 games, 12 seeds: $(cat "$tmp/seeds.txt")"
+# A line's seed replays its game: arena --seed (that number) --games 1.
+sed -n 4p "$tmp/games1.jsonl" >"$tmp/line.json"
+seed3=$("$json_tool" get "$tmp/line.json" /seed)
+"$ref" warmaster arena --battle "$sc/pitched-battle.json" --games 1 --seed "$seed3" --side0 opponent \
+  --side1 opponent -o "$tmp/arena.json" || fail "arena --seed $seed3 exit $?"
+for field in winner turn reason; do
+  [[ "$("$json_tool" get "$tmp/arena.json" "/per_game/0/$field")" == "$("$json_tool" get "$tmp/line.json" "/$field")" ]] ||
+    fail "game 3's $field differs from arena --seed $seed3's"
+done
+# Runs from neighbouring master seeds share no game.
+"$ref" warmaster simulate --battle "$sc/pitched-battle.json" --games 1 --seed 8 --side0 opponent \
+  --side1 opponent --workers 1 --results "$tmp/one.jsonl" -o "$tmp/one.json" || fail "simulate --seed 8 exit $?"
+"$json_tool" get "$tmp/one.jsonl" /seed >"$tmp/seed8.txt" || fail "no seed in seed 8's line"
+! grep -qxF -f "$tmp/seed8.txt" "$tmp/seeds.txt" || fail "master seeds 7 and 8 share a game"
 
 # First phases: random Command phases of the default battle; every one stops
 # in the Shooting phase, and the orders given are counted as passed or failed.

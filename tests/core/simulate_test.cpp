@@ -31,26 +31,37 @@ TEST(Simulate, SeedMixingIsSplitMix64) {
   EXPECT_NE(s.player[0], s.player[1]);
 }
 
-// Game i of master seed S is the game of seed S + i, whichever order the
-// games are played in and whatever was played before: the lines of indices
-// 0..29 played forwards, backwards, and as index 0 of shifted master seeds
-// are the same text.
+// Game i of master seed S is the game of seed simulation_game_seed(S, i),
+// whichever order the games are played in and whatever was played before:
+// the lines of indices 0..29 played forwards, backwards, and as the games of
+// their own seeds (play_seeded) are the same games.
+// Runs from neighbouring master seeds share no game (were game i seed S + i,
+// master seed 41's game 0 would be master seed 40's game 1).
+TEST(Simulate, NeighbouringMasterSeedsShareNoGame) {
+  EXPECT_EQ(simulation_game_seed(0, 0), mix_seed(mix_seed(0)));
+  EXPECT_EQ(simulation_game_seed(40, 3), mix_seed(mix_seed(40) + 3));
+  std::set<std::uint64_t> seeds;
+  for (std::uint64_t master = 40; master < 50; ++master)
+    for (std::uint64_t i = 0; i < 1000; ++i) seeds.insert(simulation_game_seed(master, i));
+  EXPECT_EQ(seeds.size(), 10000u);
+}
+
 TEST(Simulate, AGameIsAPureFunctionOfTheMasterSeedAndItsIndex) {
   Fixture f;
   SimulationSpec spec;
   spec.seed = 40;
-  std::vector<std::string> forwards, backwards(30), shifted;
+  std::vector<std::string> forwards, backwards(30);
   for (std::uint64_t i = 0; i < 30; ++i) forwards.push_back(simulate_one(f.type, *f.game, f.players, spec, i).dump());
   for (std::uint64_t i = 30; i-- > 0;) backwards[i] = simulate_one(f.type, *f.game, f.players, spec, i).dump();
   EXPECT_EQ(forwards, backwards);
   for (std::uint64_t i = 0; i < 30; ++i) {
-    SimulationSpec moved = spec;
-    moved.seed = spec.seed + i;
-    Json line = simulate_one(f.type, *f.game, f.players, moved, 0);
-    line["index"] = i;
-    shifted.push_back(line.dump());
+    const Json line = Json::parse(forwards[i]);
+    const std::uint64_t seed = simulation_game_seed(spec.seed, i);
+    EXPECT_EQ(line.at("seed").get<std::uint64_t>(), seed);
+    const PlayedGame g = play_seeded(f.type, *f.game, f.players, seed, spec.max_actions, spec.mode);
+    EXPECT_EQ(line.at("actions").get<int>(), g.actions) << "game " << i;
+    EXPECT_EQ(line.at("winner"), g.state->is_terminal() ? g.state->result().at("winner") : Json(nullptr)) << "game " << i;
   }
-  EXPECT_EQ(forwards, shifted);
   // Different seeds give different games (tic-tac-toe at random has many).
   std::set<std::string> distinct;
   for (const std::string& l : forwards) {
@@ -61,7 +72,7 @@ TEST(Simulate, AGameIsAPureFunctionOfTheMasterSeedAndItsIndex) {
   }
   EXPECT_GT(distinct.size(), 3u);
   const Json first = Json::parse(forwards.front());
-  EXPECT_EQ(first.at("seed"), 40);
+  EXPECT_EQ(first.at("seed"), mix_seed(mix_seed(40)));
   EXPECT_TRUE(first.at("over").get<bool>());
 }
 
@@ -121,7 +132,9 @@ TEST(Simulate, SummaryCountsAndWilsonIntervals) {
   EXPECT_EQ(s.at("failed"), 4);
   const std::string svg = summary_svg(s, "test");
   EXPECT_NE(svg.find("<svg"), std::string::npos);
-  EXPECT_NE(svg.find("X wins"), std::string::npos);
+  // The army's name, and "wins" under it (two lines, so neighbouring labels never meet).
+  EXPECT_NE(svg.find(">X<"), std::string::npos);
+  EXPECT_NE(svg.find(">wins<"), std::string::npos);
   EXPECT_NE(svg.find("25.0%"), std::string::npos);
 }
 

@@ -5,8 +5,9 @@
 // A game is a pure function of (battle, players, seed): its dice and each
 // side's choices come from streams derived from the seed alone (game_seeds),
 // never from the order in which games are played or from which worker plays
-// them. A simulation of N games from a master seed S plays game i with seed
-// S + i, so the same run gives the same lines however it is cut up.
+// them. A simulation of N games from a master seed S plays game i with the
+// seed simulation_game_seed(S, i), so the same run gives the same lines
+// however it is cut up, and runs from different master seeds share no game.
 #pragma once
 
 #include <cstdint>
@@ -70,9 +71,15 @@ PlayedGame play_seeded(const GameType& type, const Game& game, const Player (&pl
 
 struct SimulationSpec {
   SimulationMode mode = SimulationMode::Game;
-  std::uint64_t seed = 1;  // the master seed: game i plays with seed + i
+  std::uint64_t seed = 1;  // the master seed: game i plays with simulation_game_seed(seed, i)
   int max_actions = 20000;
 };
+
+// The seed game `index` of a run from master seed `master` plays with (its
+// line's "seed"; `referee <system> arena --seed` that number --games 1 plays
+// the same game): SplitMix64's mixing of the master seed's mixing plus the
+// index, so runs from neighbouring master seeds are unrelated.
+std::uint64_t simulation_game_seed(std::uint64_t master, std::uint64_t index);
 
 // Game `index` of a simulation as one JSON object (one line of its results):
 // index, seed, winner (null: a draw or unfinished), over, reason, turn,
