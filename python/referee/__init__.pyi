@@ -212,7 +212,7 @@ def simulate(
     system: Optional[str] = None,
     settings: Optional[dict[str, Any]] = None,
 ) -> list[dict[str, Any]]:
-    """Plays seeded games (game i with seed + i) over processes or a Dask client; one dict a game."""
+    """Plays seeded games (game i with simulation_game_seed(seed, i)) over processes or a Dask client; one dict a game."""
 def summarize(results: Sequence[Union[str, dict[str, Any]]], names: Sequence[str] = ("side 0", "side 1")) -> dict[str, Any]:
     """Wins per side with 95% Wilson intervals, draws, unfinished, means and rolls."""
 def write_results(lines: Sequence[str], path: Union[str, os.PathLike[str]]) -> None: ...
