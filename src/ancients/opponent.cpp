@@ -24,7 +24,7 @@ constexpr double kRetreatWeight = 0.1;
 // ordered cannot use what a unit exposes (weights tried over seeded arenas
 // against the random player: docs/ancients.md#the-built-in-opponent).
 constexpr double kExposureWeight = 0.1;    // the enemy's best attack on a unit where it stands
-constexpr double kBattleBackWeight = 0.5;  // the battle back an attack risks
+constexpr double kBattleBackWeight = 0.2;  // the battle back an attack risks
 constexpr double kApproachWeight = 0.1;    // per hex nearer where it could battle the nearest enemy
 constexpr double kWinningBanner = 10.0;  // a banner that wins the game outweighs any other consideration
 constexpr double kMinGain = 1e-6;
@@ -49,6 +49,12 @@ struct Evaluator {
   // A banner for `side`: worth more when it is the one that wins.
   double banner(int side) const {
     return s.banners[at(side)] + 1 >= b.victory_banners[at(side)] ? kWinningBanner : 1.0;
+  }
+
+  // How much the enemy's banners count against the opponent's own: in full
+  // once the next one would win the enemy the game.
+  double enemy_weight(int enemy_unit, double weight) const {
+    return banner(side_of(b, enemy_unit)) == kWinningBanner ? 1.0 : weight;
   }
 
   Strike strike(int striker, int struck, bool close, bool battle_back, bool evading) const {
@@ -83,7 +89,7 @@ struct Evaluator {
   double attack(int attacker, int target, bool close) const {
     const Strike hit = strike(attacker, target, close, false, false);
     double stand = hit.value;
-    if (close) stand -= kBattleBackWeight * hit.holds * strike(target, attacker, true, true, false).value;
+    if (close) stand -= enemy_weight(target, kBattleBackWeight) * hit.holds * strike(target, attacker, true, true, false).value;
     if (close && may_evade(b, target, attacker) && !evade_options(b, p, target).empty())
       return std::min(stand, strike(attacker, target, close, false, true).value);
     return stand;
@@ -107,14 +113,15 @@ struct Evaluator {
     return any || !compulsory ? best : 0.0;
   }
 
-  // The enemy's best close attack on `u` where it stands, in banners to the enemy.
+  // The enemy's best close attack on `u` where it stands, in banners to the
+  // enemy, weighed as enemy_weight says.
   double exposure(int u) const {
     const int h = p.units[at(u)].hex;
     double worst = 0;
     for (int d = 0; d < 6; ++d) {
       const int e = p.unit_on(b.board.neighbour(h, d));
       if (e < 0 || side_of(b, e) == side_of(b, u)) continue;
-      worst = std::max(worst, strike(e, u, true, false, false).value);
+      worst = std::max(worst, enemy_weight(e, kExposureWeight) * strike(e, u, true, false, false).value);
     }
     return worst;
   }
@@ -185,7 +192,7 @@ struct Evaluator {
   }
 
   // What an unordered unit is worth where it stands: what it exposes and how near it is.
-  double standing(int u) const { return -kExposureWeight * exposure(u) + approach(u); }
+  double standing(int u) const { return -exposure(u) + approach(u); }
   // An ordered unit on a hex: its best attack there too.
   double ordered_at(int u, const Destination& d) {
     return placed(u, d.hex, d.hexes, [&] {
@@ -220,7 +227,9 @@ Action of_type(Action::Type t) {
   return a;
 }
 
-// A card's worth: the sum of the best gains among the units it may order, as many as it gives orders.
+// A card's worth: the gains of the units it lets the player order, the
+// best first while the card's rules allow one more (sections, troop types,
+// the leadership chain), as many as it gives orders.
 double card_value(const Battle& b, const BattleState& s, const Action& play) {
   BattleState c = s;
   do_apply(b, c, play);
@@ -228,11 +237,17 @@ double card_value(const Battle& b, const BattleState& s, const Action& play) {
   Evaluator ev(b, c);
   PathScratch scratch;
   std::vector<Destination> dests;
-  std::vector<double> gains;
-  for (int u : c.plan.units) gains.push_back(ev.order_gain(u, c.plan.move, scratch, dests));
-  std::sort(gains.begin(), gains.end(), std::greater<>());
+  std::vector<std::pair<double, int>> gains;
+  for (int u : c.plan.units) gains.emplace_back(ev.order_gain(u, c.plan.move, scratch, dests), u);
+  std::sort(gains.begin(), gains.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<OrderItem> chosen;
   double v = 0;
-  for (std::size_t i = 0; i < gains.size() && static_cast<int>(i) < c.plan.total; ++i) v += std::max(0.0, gains[i]);
+  for (const auto& [g, u] : gains) {
+    if (g <= kMinGain) break;
+    chosen.push_back({false, u});
+    if (check_orders(b, c.position, c.plan, chosen).legal()) v += g;
+    else chosen.pop_back();
+  }
   return v;
 }
 

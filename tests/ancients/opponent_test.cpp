@@ -71,13 +71,13 @@ TEST(AncientsOpponent, IsDeterministicGivenItsRng) {
 
 // A small seeded arena through the game interface (GameType::opponent, as
 // `referee ancients arena` plays it): 20 games a side. Measured: on the
-// centre clash the opponent won 15 of 20 as side 0 and 16 of 20 as side 1
+// centre clash the opponent won 17 of 20 as side 0 and 17 of 20 as side 1
 // (the other games ran out of cards), on lines engaged 20 and 19; the random
 // player won one game of the 80.
 TEST(AncientsOpponent, BeatsTheRandomPlayerClearlyInASeededArena) {
   const GameType type = game_type();
   ASSERT_TRUE(type.opponent);
-  for (const auto& [name, at_least] : {std::pair<const char*, int>{"centre_clash", 12}, {"lines_engaged", 18}}) {
+  for (const auto& [name, at_least] : {std::pair<const char*, int>{"centre_clash", 14}, {"lines_engaged", 18}}) {
     const std::shared_ptr<const Game> game = type.load(load_json_file(bundled_file(name)), name, Json::object());
     for (int me = 0; me < 2; ++me) {
       int won = 0, lost = 0;

@@ -12,6 +12,9 @@
 // - Battles: the attack with the most expected banners (eliminations, a
 //   leader lost with his unit, blocks off, a retreat) less the battle back it
 //   risks; the battle phase ends when no attack is worth its risk.
+// The enemy's banners count for less than its own (a fifth for a battle
+// back, a tenth for what a move exposes) until the next one would win the
+// enemy the game: against a clock of cards the race to the banners pays.
 // - A combat's choices: stand or evade by the smaller expected loss, the
 //   retreat hex least exposed, a momentum advance when it gains.
 // Deterministic given the Rng it receives, which breaks exact ties only.
@@ -32,7 +35,8 @@ std::optional<Action> opponent_action(const Battle& b, const BattleState& s, Rng
 // What the opponent expects `attacker` to gain by battling `target` (a unit)
 // now, in banners for the attacker's side (negative when it expects to lose
 // more than it wins): the exact odds of the attack, the defender's best
-// answer when it may evade, and the battle back it risks.
+// answer when it may evade, and the battle back it risks (the enemy's
+// banners counted at a fifth until the next one would win it the game).
 double attack_value(const Battle& b, const BattleState& s, int attacker, int target, bool close);
 
 }  // namespace referee::ancients
