@@ -463,6 +463,13 @@ TEST(AncientsOdds, ExactDistributionAndEliminationAsAQuery) {
     if (d["hits"] == 4 && d["flags"] == 0) found = d["rolls"] == 16;
   EXPECT_TRUE(found);
   EXPECT_NEAR(j["expected_hits"].get<double>(), 4.0 * 2.0 / 6.0, 1e-12);
+  // The targets query gives the same odds per target, and the chance of at
+  // least one hit: 1 - (4/6)^4 = 1040 rolls of 1296.
+  const Json t = answer_query(b, s, true, "targets", {{"unit", "a"}}, "args", &text);
+  ASSERT_EQ(t["targets"].size(), 1u);
+  EXPECT_EQ(t["targets"][0]["target"], "d");
+  EXPECT_NEAR(t["targets"][0]["at_least_one_hit"].get<double>(), 1040.0 / 1296.0, 1e-12);
+  EXPECT_NEAR(t["targets"][0]["eliminate"].get<double>(), 1053.0 / 1296.0, 1e-12);
   // A light cavalry unit 6 hexes from its edge... at row 7, with 1 row left: 1 flag (4 hexes) costs 3 blocks.
   const Battle c = make_battle({unit("hi", "heavy_infantry", 1, 1, 6), unit("lc", "light_cavalry", 0, 1, 7)});
   const AttackOdds o = attack_odds(c, Position::initial(c), plan(c, Position::initial(c), "hi", "lc"));
