@@ -129,8 +129,8 @@ struct Evaluator {
   // Hexes from each hex to the nearest enemy of `side`, for units of class
   // `cls`, around terrain they cannot enter (other units are not obstacles:
   // they move). Built on first use.
-  mutable std::vector<std::pair<int, std::vector<int>>> fields;  // (side * 64 + cls, distances)
-  const std::vector<int>& field(int side, int cls) const {
+  std::vector<std::pair<int, std::vector<int>>> fields;  // (side * 64 + cls, distances)
+  const std::vector<int>& field(int side, int cls) {
     const int key = side * 64 + cls;
     for (const auto& [k, f] : fields)
       if (k == key) return f;
@@ -155,7 +155,7 @@ struct Evaluator {
 
   // A small pull toward the enemy: the hexes between the unit and where it
   // could battle the nearest enemy unit (adjacent, or in range for a missile unit).
-  double approach(int u) const {
+  double approach(int u) {
     const int hex = p.units[at(u)].hex, side = side_of(b, u), cls = b.units[at(u)].cls;
     int gap = field(side, cls)[at(hex)];
     if (gap == std::numeric_limits<int>::max()) return 0;
@@ -192,7 +192,7 @@ struct Evaluator {
   }
 
   // What an unordered unit is worth where it stands: what it exposes and how near it is.
-  double standing(int u) const { return -exposure(u) + approach(u); }
+  double standing(int u) { return -exposure(u) + approach(u); }
   // An ordered unit on a hex: its best attack there too.
   double ordered_at(int u, const Destination& d) {
     return placed(u, d.hex, d.hexes, [&] {
