@@ -44,11 +44,11 @@ GameType ancients_entry() {
   t.rules = &ancients::rule_catalogue;
   t.battles = {
       {"centre_clash", "scenarios/ancients/centre_clash.json", "Ancients: clash in the centre"},
-      // Against the computer: you play the Romans, the built-in opponent the
-      // other side (on the board's first visit); the clash in the centre,
-      // the rules' worked example, stays hot-seat.
+      // Against the computer (the board's first visit or the menu): you play
+      // the side that moves first, the built-in opponent the other; the
+      // clash in the centre, the rules' worked example, stays hot-seat.
       {"river_crossing", "scenarios/ancients/river_crossing.json",
-       "Ancients: river crossing (you play the Romans, the computer the Cimbri)", {}, {1}},
+       "Ancients: river crossing (you play the Cimbri, the computer the Romans)", {}, {0}},
       {"lines_engaged", "scenarios/ancients/lines_engaged.json",
        "Ancients: lines engaged, to the banners (you play Rome, the computer Carthage)", {}, {1}},
   };

@@ -78,9 +78,9 @@ TEST(ServerApi, TheFairBattleNamesTheSideTheBuiltInOpponentPlays) {
   EXPECT_EQ(sides.at("warmaster/pitched-battle"), Json::array({1}));
   EXPECT_EQ(sides.at("warmaster/default"), Json::array());
   EXPECT_EQ(sides.at("ancients/centre_clash"), Json::array());
-  // Ancients against the computer: it plays the side the person does not.
+  // Ancients against the computer: it plays the side that does not move first.
   EXPECT_EQ(sides.at("ancients/lines_engaged"), Json::array({1}));
-  EXPECT_EQ(sides.at("ancients/river_crossing"), Json::array({1}));
+  EXPECT_EQ(sides.at("ancients/river_crossing"), Json::array({0}));
 }
 
 // Who plays each side is the game's: made with the game, changed by POST
