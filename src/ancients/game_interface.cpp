@@ -14,8 +14,12 @@ std::optional<Json> System::sample(const Battle& b, const State& s, Rng& rng) {
   return ancients::action_json(b, *a);
 }
 
-Chances System::chances(const referee::GameState&, const Battle&, const State&, const Action& a, const Json&,
+Chances System::chances(const referee::GameState&, const Battle& b, const State& s, const Action& a, const Json&,
                          const std::string&) {
+  if (reshuffle_dice(b, s, a) > 0)
+    return Chances::not_enumerable(
+        "the turn ends with a draw from an empty deck, so the discards are shuffled into a new deck with one die per "
+        "card (docs/rulings.md#ancients-reshuffle); the orders are not listed one by one");
   switch (a.type) {
     case Action::Type::battle:
     case Action::Type::evade:

@@ -232,7 +232,10 @@ Action of_type(Action::Type t) {
 // the leadership chain), as many as it gives orders.
 double card_value(const Battle& b, const BattleState& s, const Action& play) {
   BattleState c = s;
-  do_apply(b, c, play);
+  // A card that orders nothing skips the turn, and its draw may reshuffle
+  // (docs/rulings.md#ancients-reshuffle): any dice do, the card is worth 0.
+  SeededDice shuffle(0);
+  do_apply(b, c, play, shuffle, false);
   if (c.side != s.side || c.phase != Phase::movement) return 0;  // it orders nothing: the turn is skipped
   Evaluator ev(b, c);
   PathScratch scratch;
