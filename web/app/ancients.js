@@ -309,7 +309,10 @@ function renderControls(ctx) {
     const acts = ctx.game.legal_actions ?? [];
     const button = (type, words) => (acts.some((a) => a.type === type)
       ? el('button', { type: 'button', id: `an-${type.replace('_', '-')}`, onclick: () => ctx.apply({ type }, describe({ type })) }, words) : null);
-    fill(root, el('h2', {}, `${ctx.game.players[side]}: battle`),
+    // A pending evasion or retreat is the other side's choice: the heading
+    // names the side that chooses (its `unit` decides), whose turn or not.
+    const chooser = p ? (state.units ?? []).find((u) => u.id === p.unit)?.side ?? side : side;
+    fill(root, el('h2', {}, `${ctx.game.players[chooser]}: ${chooser === side ? 'battle' : `choose (${ctx.game.players[side]}'s battle)`}`),
       p ? el('div', { id: 'an-pending' }, p.decision === 'evade' ? `${p.defender} may evade ${p.attacker}'s attack (click a blue hex), or stand.`
         : p.decision === 'retreat' ? `${p.unit} must retreat ${p.hexes} hex${p.hexes === 1 ? '' : 'es'}: choose where (click a blue hex).`
           : `${p.unit} won its close combat: advance into the hex taken, or hold.`)

@@ -78,9 +78,12 @@ test('Ancients: a battle played by clicking and keying hexes: targets, the engin
   const choices = page.locator('#an-svg .choice');
   await choices.first().waitFor();
   assert.deepEqual((await choices.evaluateAll((ms) => ms.map((m) => m.dataset.hex))).sort(), ['4,3', '5,3']);
+  // The retreat is the Gauls' choice: the controls' heading names them, not Rome whose turn it is.
+  assert.equal(await page.textContent('#controls h2'), "Gauls: choose (Rome's battle)");
   await shot(page, 'ancients-battle-retreat');
   await page.click('#an-svg .choice[data-hex="4,3"]');
   await page.waitForSelector('#an-hold');
+  assert.equal(await page.textContent('#controls h2'), 'Rome: battle');  // the momentum choice is Rome's
   assert.deepEqual((await view(game.id)).state.units.find((u) => u.id === 'd1').at, [4, 3]);
   // a1 may advance into the hex taken: hold.
   await page.click('#an-hold');
