@@ -70,14 +70,16 @@ TEST(AncientsOpponent, IsDeterministicGivenItsRng) {
 }
 
 // A small seeded arena through the game interface (GameType::opponent, as
-// `referee ancients arena` plays it): 20 games a side. Measured: on the
-// centre clash the opponent won 17 of 20 as side 0 and 17 of 20 as side 1
-// (the other games ran out of cards), on lines engaged 20 and 19; the random
-// player won one game of the 80.
+// `referee ancients arena` plays it): 20 games a side, held to the issue's
+// bar of 90% (18 of 20). Measured, with the discards reshuffled
+// (docs/rulings.md#ancients-reshuffle): the opponent won 20 of 20 on every
+// battle and side but lines engaged as side 1 (19, the random player won
+// one game of the 120).
 TEST(AncientsOpponent, BeatsTheRandomPlayerClearlyInASeededArena) {
   const GameType type = game_type();
   ASSERT_TRUE(type.opponent);
-  for (const auto& [name, at_least] : {std::pair<const char*, int>{"centre_clash", 14}, {"lines_engaged", 18}}) {
+  for (const auto& [name, at_least] :
+       {std::pair<const char*, int>{"centre_clash", 18}, {"lines_engaged", 18}, {"river_crossing", 18}}) {
     const std::shared_ptr<const Game> game = type.load(load_json_file(bundled_file(name)), name, Json::object());
     for (int me = 0; me < 2; ++me) {
       int won = 0, lost = 0;
