@@ -377,6 +377,31 @@ TEST(AncientsLeaders, ALoneLeaderIsHitOnlyByHelmetsAndOtherwiseEvades) {
 
 // --- evasion ----------------------------------------------------------------------------
 
+TEST(AncientsEvasion, AnEvadingWarMachineIsRemovedAndItsLeaderLeftAloneEvades) {
+  // docs/rulings.md#ancients-evade: the war machine leaves the board, no
+  // banner; its attached leader is not left attached to nothing.
+  const Battle b = make_battle({unit("mi", "medium_infantry", 0, 6, 3), unit("wm", "light_war_machine", 1, 6, 2),
+                                unit("f", "medium_infantry", 1, 6, 1)},
+                               {{{"id", "L"}, {"side", 1}, {"attached_to", "wm"}}});
+  BattleState s = battle_phase(b, {"mi"});
+  ScriptedDice dice({2, 3, 4, 6});  // no light face: nothing hits the evading light war machine
+  apply(b, s, battle(b, "mi", "wm"), dice);
+  ASSERT_EQ(s.pending.kind, Pending::Kind::evade);
+  std::optional<Action> evade;
+  for (const Action& a : legal_actions(b, s))
+    if (a.type == Action::Type::evade) evade = a;
+  ASSERT_TRUE(evade.has_value());
+  const nlohmann::json r = apply(b, s, *evade, dice);
+  EXPECT_EQ(dice.remaining(), 0u);
+  EXPECT_EQ(r["attack"]["evade"]["removed"], true);
+  EXPECT_EQ(st(b, s, "wm").hex, kNoHex);
+  EXPECT_EQ(s.banners[0], 0);
+  const LeaderState& l = s.position.leaders[0];
+  EXPECT_EQ(l.attached, b.find_unit("f")) << r.dump();  // he evades to the nearest friendly unit and attaches
+  EXPECT_EQ(l.hex, hex(b, 6, 1));
+  EXPECT_EQ(r["attack"]["leader_evade"]["attached_to"], "f");
+}
+
 TEST(AncientsEvasion, OnlyTheEvadersSymbolHitsAndItMovesTwoHexesBack) {
   const Battle b = make_battle({unit("mi", "medium_infantry", 0, 6, 3), unit("li", "light_infantry", 1, 6, 2),
                                 unit("mc", "medium_cavalry", 0, 2, 3), unit("mc2", "medium_cavalry", 1, 2, 2)});
