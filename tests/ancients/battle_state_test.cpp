@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "../support/input_error.hpp"
+#include "referee/ancients/game_interface.hpp"
 #include "referee/core/dice.hpp"
 #include "test_support.hpp"
 
@@ -286,6 +287,30 @@ TEST(AncientsReshuffle, ScriptedDiceGiveTheFisherYatesOrder) {
   if (s.phase == Phase::movement) {
     EXPECT_EQ(reshuffle_dice(b, s, end), 0);
   }
+}
+
+TEST(AncientsReshuffle, TheGameInterfaceSaysAReshufflesChancesAreNotEnumerable) {
+  const nlohmann::json battle = load_json_file(scenario_path("centre_clash.json"));
+  const std::shared_ptr<const Game> game = game_type().load(battle, "centre_clash", nlohmann::json::object());
+  const Battle b = parse_battle(battle, "centre_clash");
+  BattleState s = BattleState::initial(b);
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  ASSERT_EQ(s.phase, Phase::movement);
+  const nlohmann::json end = {{"type", "end_movement"}};
+  // The deck still holds cards: the draw rolls nothing.
+  EXPECT_EQ(game->state_from_json(state_json(b, s))->chance_outcomes(end).kind, Chances::Kind::NoDice);
+  // Spent, with three cards on the discard pile beside the one played: a shuffle of four.
+  s.decks[0].clear();
+  s.discards[0].insert(s.discards[0].begin(), {b.players[0].deck[0], b.players[0].deck[1], b.players[0].deck[2]});
+  const Chances c = game->state_from_json(state_json(b, s))->chance_outcomes(end);
+  EXPECT_EQ(c.kind, Chances::Kind::NotEnumerable);
+  EXPECT_NE(c.why.find("shuffled"), std::string::npos) << c.why;
+  Action a;
+  a.type = Action::Type::end_movement;
+  EXPECT_EQ(reshuffle_dice(b, s, a), 3);
+  SeededDice dice(9);
+  apply(b, s, a, dice);
+  EXPECT_EQ(dice.history().size(), 3u);
 }
 
 TEST(AncientsReshuffle, WithoutTheSettingAnEmptyDeckDrawsNothing) {
