@@ -193,7 +193,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   (void)source_name;
   JsonReader root(j, "");
   root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side",
-                  "turn_limit", "victory_banners"});
+                  "turn_limit", "victory_banners", "exhausted_deck"});
   int columns = 13, rows = 9;
   std::array<int, 2> lines{4, 8};
   if (auto b = root.find("board")) {
@@ -320,6 +320,10 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   }
   battle.first_side = root.integer_or("first_side", 0, 0, 1);
   battle.turn_limit = root.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
+  // docs/rulings.md#ancients-reshuffle
+  battle.exhausted_deck = root.one_of_or("exhausted_deck", {"reshuffle", "no_reshuffle"}, "reshuffle") == "reshuffle"
+                              ? ExhaustedDeck::reshuffle
+                              : ExhaustedDeck::no_reshuffle;
   // One number for both sides, or [side 0's, side 1's].
   if (auto v = root.find("victory_banners")) {
     if (v->json().is_array()) {

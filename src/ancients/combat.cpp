@@ -220,10 +220,15 @@ nlohmann::json strike(const Battle& b, BattleState& s, Pending ctx, int striker,
     lost = j["result"]["blocks_lost"].get<int>();
   }
   if (evading) {
+    bool removed = false;
     if (!eliminated) {
       nlohmann::json e{{"unit", uid(b, struck)}, {"rule", ancients::rule_id::evade_move}};
       if (b.unit_class(struck).war_machine) {
+        // An attached leader is left alone, as when his unit is eliminated
+        // (docs/rulings.md#ancients-evade).
+        if (leader >= 0) p.leaders[static_cast<std::size_t>(leader)].attached = -1;
         p.remove_unit(struck);
+        removed = true;
         e["removed"] = true;
         e["reason"] = "an evading war machine is removed from the battlefield; its crew escapes, giving no banner";
       } else {
@@ -233,7 +238,8 @@ nlohmann::json strike(const Battle& b, BattleState& s, Pending ctx, int striker,
       }
       j["evade"] = e;
     }
-    if (leader >= 0 && lost > 0) j["leader_check"] = leader_check(b, s, leader, eliminated, dice);
+    if (leader >= 0 && lost > 0) j["leader_check"] = leader_check(b, s, leader, eliminated || removed, dice);
+    else if (leader >= 0 && removed) j["leader_evade"] = leader_evade(b, s, leader);
     return j;  // no momentum advance and no battle back after an evasion
   }
   if (eliminated) {

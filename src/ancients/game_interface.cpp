@@ -1,5 +1,6 @@
 #include "referee/ancients/game_interface.hpp"
 
+#include "referee/ancients/opponent.hpp"
 #include "referee/ancients/queries.hpp"
 #include "referee/ancients/rules.hpp"
 #include "referee/core/errors.hpp"
@@ -13,8 +14,12 @@ std::optional<Json> System::sample(const Battle& b, const State& s, Rng& rng) {
   return ancients::action_json(b, *a);
 }
 
-Chances System::chances(const referee::GameState&, const Battle&, const State&, const Action& a, const Json&,
+Chances System::chances(const referee::GameState&, const Battle& b, const State& s, const Action& a, const Json&,
                          const std::string&) {
+  if (reshuffle_dice(b, s, a) > 0)
+    return Chances::not_enumerable(
+        "the turn ends with a draw from an empty deck, so the discards are shuffled into a new deck with one die per "
+        "card (docs/rulings.md#ancients-reshuffle); the orders are not listed one by one");
   switch (a.type) {
     case Action::Type::battle:
     case Action::Type::evade:
@@ -41,8 +46,23 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
   return std::make_shared<SystemGame<System>>(std::make_shared<const Battle>(parse_battle(battle, source)), battle);
 }
 
+namespace {
+// The built-in opponent (opponent.hpp) through the interface: the typed
+// state in, the chosen action out as JSON.
+std::optional<Json> opponent_json(const referee::GameState& state, Rng& rng) {
+  const auto* t = dynamic_cast<const SystemState<System>*>(&state);
+  if (!t) return std::nullopt;
+  const Battle& b = t->context();
+  const std::optional<Action> a = opponent_action(b, t->typed(), rng);
+  if (!a) return std::nullopt;
+  return ancients::action_json(b, *a);
+}
+}  // namespace
+
 GameType game_type() {
-  return {"ancients", "Commands & Colors: Ancients", "hex movement, leaders, command cards and battles to the victory banners", &load_game, query_catalogue()};
+  GameType t{"ancients", "Commands & Colors: Ancients", "hex movement, leaders, command cards and battles to the victory banners", &load_game, query_catalogue()};
+  t.opponent = &opponent_json;
+  return t;
 }
 
 }  // namespace referee::ancients

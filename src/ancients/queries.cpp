@@ -286,6 +286,7 @@ Json targets_query(const Battle& b, const BattleState& s, const JsonReader& r, s
     list.push_back({{"target", unit_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},
                     {"dice", o.dice}, {"eliminate", static_cast<double>(o.eliminate) / static_cast<double>(o.outcomes)},
                     {"retreat", static_cast<double>(o.retreat) / static_cast<double>(o.outcomes)},
+                    {"at_least_one_hit", static_cast<double>(o.at_least_one_hit) / static_cast<double>(o.outcomes)},
                     {"expected_hits", o.expected_hits}});
     t += fmt::format("  {} ({}, {} dice)\n", unit_id(b, tg.unit), tg.close ? "close" : "ranged", o.dice);
   }

@@ -53,6 +53,11 @@ constexpr RuleInfo kRules[] = {
      "\"If the card played can order no unit, the turn skips straight to drawing\". Reading: "
      "docs/rulings.md#ancients-cards-that-order-nothing",
      "the card played can order no unit or leader (the answer's turn_skipped)"},
+    {"ancients.card.reshuffle",
+     "After a turn the player draws a command card; when the draw deck is exhausted, the discards are shuffled to "
+     "form a new draw deck (unless the scenario sets exhausted_deck \"no_reshuffle\"). Reading: "
+     "docs/rulings.md#ancients-reshuffle",
+     "never refused: a draw that finds the deck empty (the answer's reshuffled)"},
     // --- Unit movement ------------------------------------------------------
     {"ancients.movement.off_board",
      "\"An ordered unit may never move off the sides of a battlefield unless scenario special rules offer that "
@@ -227,7 +232,8 @@ constexpr RuleInfo kRules[] = {
     // --- The game ------------------------------------------------------------
     {"ancients.game.over",
      "The game ends when a side has its victory banners, or, with neither there, after the scenario's turn_limit turns "
-     "or when the player to play holds no command card. Reading: docs/rulings.md#ancients-game-end",
+     "or, under the scenario's \"no_reshuffle\" setting, when the player to play holds no command card. Reading: "
+     "docs/rulings.md#ancients-game-end",
      "any action once the game is over"},
 };
 

@@ -200,7 +200,7 @@ nlohmann::json state_json(const Battle& b, const BattleState& s) {
                    {"pending", pending}, {"banners", s.banners},
                    {"card", s.card >= 0 ? nlohmann::json(b.cards[static_cast<std::size_t>(s.card)].id) : nlohmann::json(nullptr)},
                    {"plan", plan}, {"orders", orders}, {"moving", s.moving},
-                   {"hands", s.hands}, {"decks", s.decks}, {"units", units}, {"leaders", leaders}};
+                   {"hands", s.hands}, {"decks", s.decks}, {"discards", s.discards}, {"units", units}, {"leaders", leaders}};
   return j;
 }
 
@@ -282,8 +282,8 @@ Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pe
 BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path);
   r.require_object();
-  r.allow_only({"turn", "side", "phase", "pending", "banners", "card", "plan", "orders", "moving", "hands", "decks", "units",
-                "leaders"});
+  r.allow_only({"turn", "side", "phase", "pending", "banners", "card", "plan", "orders", "moving", "hands", "decks", "discards",
+                "units", "leaders"});
   BattleState s;
   s.turn = r.integer("turn", 1, 100000);
   s.side = r.integer("side", 0, 1);
@@ -297,6 +297,7 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
   }
   s.hands = read_card_lists(b, r, "hands");
   s.decks = read_card_lists(b, r, "decks");
+  if (r.has("discards")) s.discards = read_card_lists(b, r, "discards");  // optional: older states have none
 
   const std::size_t cells = static_cast<std::size_t>(b.board.cell_count());
   Position& p = s.position;

@@ -233,9 +233,24 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
 
 // Ends the movement: the player draws a card and the other side's turn
 // begins (docs/rulings.md#ancients-cards-that-order-nothing).
-static nlohmann::json end_turn(const Battle& b, BattleState& s) {
+// A draw that finds the deck empty first shuffles the side's discards into
+// a new deck (docs/rulings.md#ancients-reshuffle): a Fisher-Yates shuffle
+// through the dice, so a replay and scripted dice give the same order. For
+// i from the last card down to the second, one die of i+1 sides (a roll of k
+// swaps card i with card k-1, counting from the front).
+static nlohmann::json end_turn(const Battle& b, BattleState& s, Dice& dice) {
   nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
   auto& deck = s.decks[static_cast<std::size_t>(s.side)];
+  auto& discards = s.discards[static_cast<std::size_t>(s.side)];
+  if (deck.empty() && !discards.empty() && b.exhausted_deck == ExhaustedDeck::reshuffle) {
+    deck = std::move(discards);
+    discards.clear();
+    for (std::size_t i = deck.size() - 1; i >= 1; --i) {
+      const int k = dice.roll(static_cast<int>(i) + 1, "reshuffle");
+      std::swap(deck[i], deck[static_cast<std::size_t>(k - 1)]);
+    }
+    r["reshuffled"] = {{"rule", ancients::rule_id::reshuffle}, {"cards", deck.size()}};
+  }
   if (!deck.empty()) {
     s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
     r["drew"] = deck.front();
@@ -287,6 +302,7 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
       auto& hand = s.hands[static_cast<std::size_t>(s.side)];
       const int command = static_cast<int>(hand.size());
       hand.erase(std::find(hand.begin(), hand.end(), b.cards[static_cast<std::size_t>(a.card)].id));
+      s.discards[static_cast<std::size_t>(s.side)].push_back(b.cards[static_cast<std::size_t>(a.card)].id);
       s.card = a.card;
       s.plan = plan_orders(b, pos, s.side, a.card, command);
       s.phase = Phase::movement;
@@ -294,7 +310,7 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
       // Command cards: "If the card played can order no unit, the
       // turn skips straight to drawing" (ancients.card.orders_nothing).
       if (s.plan.units.empty() && s.plan.leaders.empty()) {
-        nlohmann::json skipped = end_turn(b, s);
+        nlohmann::json skipped = end_turn(b, s, dice);
         skipped["rule"] = ancients::rule_id::card_orders_nothing;
         skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
         r["turn_skipped"] = std::move(skipped);
@@ -377,7 +393,7 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
         s.phase = Phase::battle;
         return {{"battle_phase", true}, {"rule", ancients::rule_id::battle_phase}};
       }
-      return end_turn(b, s);
+      return end_turn(b, s, dice);
     case Action::Type::battle:
       return a.target_leader ? attack_leader(b, s, a.piece.index, a.target, dice)
                              : declare_battle(b, s, a.piece.index, a.target, dice);
@@ -386,9 +402,31 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
     case Action::Type::retreat: return resolve_retreat(b, s, b.board.index(a.to), dice);
     case Action::Type::advance: return resolve_momentum(b, s, true, dice);
     case Action::Type::hold: return resolve_momentum(b, s, false, dice);
-    case Action::Type::end_battle: return end_turn(b, s);
+    case Action::Type::end_battle: return end_turn(b, s, dice);
   }
   return {};
+}
+
+int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a) {
+  const auto side = static_cast<std::size_t>(s.side);
+  if (b.exhausted_deck != ExhaustedDeck::reshuffle || !s.decks[side].empty()) return 0;
+  std::size_t cards = s.discards[side].size();
+  switch (a.type) {
+    case Action::Type::play_card: {
+      // The turn ends at once only when the card orders nothing; the card
+      // played is then among the discards.
+      const OrderPlan plan = plan_orders(b, s.position, s.side, a.card, static_cast<int>(s.hands[side].size()));
+      if (!plan.units.empty() || !plan.leaders.empty()) return 0;
+      ++cards;
+      break;
+    }
+    case Action::Type::end_movement:
+      if (any_battle(b, s)) return 0;
+      break;
+    case Action::Type::end_battle: break;
+    default: return 0;
+  }
+  return cards > 1 ? static_cast<int>(cards) - 1 : 0;
 }
 
 std::string game_over_reason(const Battle& b, const BattleState& s) {

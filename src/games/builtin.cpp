@@ -44,8 +44,13 @@ GameType ancients_entry() {
   t.rules = &ancients::rule_catalogue;
   t.battles = {
       {"centre_clash", "scenarios/ancients/centre_clash.json", "Ancients: clash in the centre"},
-      {"river_crossing", "scenarios/ancients/river_crossing.json", "Ancients: river crossing"},
-      {"lines_engaged", "scenarios/ancients/lines_engaged.json", "Ancients: lines engaged, to the banners"},
+      // Against the computer (the board's first visit or the menu): you play
+      // the side that moves first, the built-in opponent the other; the
+      // clash in the centre, the rules' worked example, stays hot-seat.
+      {"river_crossing", "scenarios/ancients/river_crossing.json",
+       "Ancients: river crossing (you play the Cimbri, the computer the Romans)", {}, {0}},
+      {"lines_engaged", "scenarios/ancients/lines_engaged.json",
+       "Ancients: lines engaged, to the banners (you play Rome, the computer Carthage)", {}, {1}},
   };
   t.board_module = t.name + ".js";  // web/app/<name>.js
   t.command_line = cli::ancients_command_line();

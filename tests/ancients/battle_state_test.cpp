@@ -1,8 +1,9 @@
 // The typed game API around BattleState: every legal action listed, and only
 // those (checked by brute force over every card, piece and hex); the state
 // in JSON read back exactly and playing on as the original; the end of the
-// game by turn limit or when a player's cards run out
-// (docs/rulings.md#ancients-game-end).
+// game by turn limit or, without the reshuffle, when a player's cards run
+// out (docs/rulings.md#ancients-game-end); the reshuffle of the discards
+// (docs/rulings.md#ancients-reshuffle).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "../support/input_error.hpp"
+#include "referee/ancients/game_interface.hpp"
 #include "referee/core/dice.hpp"
 #include "test_support.hpp"
 
@@ -178,7 +180,15 @@ TEST(AncientsLegalActions, OrdersOneAtATimeReachEverySetTheCardAllows) {
 
 // --- the end of the game -----------------------------------------------------------
 
+// A bundled scenario with the old reading of an empty deck: no reshuffle.
+Battle without_reshuffle(const std::string& name) {
+  nlohmann::json j = load_json_file(scenario_path(name));
+  j["exhausted_deck"] = "no_reshuffle";
+  return parse_battle(j, name);
+}
+
 TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
+  // Under "no_reshuffle" (docs/rulings.md#ancients-reshuffle).
   // Centre clash: 5 cards in hand and 8 in the deck each, one played and one
   // drawn a turn, side 0 first: side 0's 14th turn (turn 27) has no card.
   // River crossing: 4 + 5 each, side 1 first: turn 19 is side 1's 10th.
@@ -188,7 +198,8 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
     int side;
   };
   for (const Case& c : {Case{"centre_clash.json", 27, 0}, Case{"river_crossing.json", 19, 1}}) {
-    const Battle b = load_battle(scenario_path(c.name));
+    const Battle b = without_reshuffle(c.name);
+    EXPECT_EQ(b.exhausted_deck, ExhaustedDeck::no_reshuffle);
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       BattleState s = BattleState::initial(b);
       Rng rng(seed);
@@ -205,6 +216,149 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
       EXPECT_TRUE(validate(b, s, end).has("ancients.game.over"));
     }
   }
+}
+
+// --- the reshuffle (docs/rulings.md#ancients-reshuffle) ------------------------
+
+TEST(AncientsReshuffle, TheDefaultReshufflesSoTheHandNeverShrinksAndTheTurnLimitEndsTheGame) {
+  // The same random games as above, under the default: every draw is made,
+  // so each player holds a full hand at every card play, and the game goes on
+  // past the old end (turn 27 or 19) to the turn limit (40).
+  for (const char* name : {"centre_clash.json", "river_crossing.json"}) {
+    const Battle b = load_battle(scenario_path(name));
+    EXPECT_EQ(b.exhausted_deck, ExhaustedDeck::reshuffle);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      BattleState s = BattleState::initial(b);
+      Rng rng(seed);
+      SeededDice dice(seed);
+      int actions = 0, reshuffles = 0;
+      while (!game_over(b, s)) {
+        if (s.phase == Phase::play_card) {
+          ASSERT_EQ(s.hands[static_cast<std::size_t>(s.side)].size(),
+                    b.players[static_cast<std::size_t>(s.side)].hand.size())
+              << name << " turn " << s.turn;
+        }
+        const std::size_t before = dice.history().size();
+        ASSERT_TRUE(random_step(b, s, rng, dice, false));
+        for (const Roll& r : dice.since(before)) reshuffles += r.purpose == "reshuffle";
+        ASSERT_LT(++actions, 5000);
+      }
+      EXPECT_EQ(game_over_reason(b, s), "turn limit (40 turns)") << name << " seed " << seed;
+      EXPECT_GT(reshuffles, 0);
+    }
+  }
+}
+
+TEST(AncientsReshuffle, ScriptedDiceGiveTheFisherYatesOrder) {
+  const Battle b = load_battle(scenario_path("centre_clash.json"));
+  BattleState s = BattleState::initial(b);
+  // Side 0's deck is spent; four cards lie in its discards.
+  const std::vector<std::string> deck = b.players[0].deck;
+  s.decks[0].clear();
+  s.discards[0] = {deck[0], deck[1], deck[2], deck[3]};
+  const std::string played = s.hands[0][0];
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", played}}, b, "action"));
+  // The card played joins the discards: five cards, d0 d1 d2 d3 P.
+  ASSERT_EQ(s.discards[0], (std::vector<std::string>{deck[0], deck[1], deck[2], deck[3], played}));
+  Action end;
+  end.type = Action::Type::end_movement;
+  ASSERT_EQ(s.phase, Phase::movement);
+  EXPECT_EQ(reshuffle_dice(b, s, end), 4);
+  // Fisher-Yates from the back: a d5 (2: swap card 4 with card 1), a d4 (4:
+  // card 3 stays), a d3 (1: swap card 2 with card 0), a d2 (2: card 1 stays).
+  // d0 d1 d2 d3 P -> d0 P d2 d3 d1 -> d2 P d0 d3 d1; the draw takes d2.
+  ScriptedDice dice({2, 4, 1, 2});
+  const nlohmann::json r = apply(b, s, end, dice);
+  EXPECT_EQ(dice.remaining(), 0u);
+  ASSERT_EQ(dice.history().size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(dice.history()[i].sides, 5 - static_cast<int>(i));
+    EXPECT_EQ(dice.history()[i].purpose, "reshuffle");
+  }
+  EXPECT_EQ(r.at("reshuffled").at("rule"), "ancients.card.reshuffle");
+  EXPECT_EQ(r.at("reshuffled").at("cards"), 5);
+  EXPECT_EQ(r.at("drew"), deck[2]);
+  EXPECT_EQ(s.hands[0].back(), deck[2]);
+  EXPECT_EQ(s.decks[0], (std::vector<std::string>{played, deck[0], deck[3], deck[1]}));
+  EXPECT_TRUE(s.discards[0].empty());
+  EXPECT_EQ(s.side, 1);
+  // Side 1's deck is not empty: its draws roll nothing.
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[1][0]}}, b, "action"));
+  if (s.phase == Phase::movement) {
+    EXPECT_EQ(reshuffle_dice(b, s, end), 0);
+  }
+}
+
+TEST(AncientsReshuffle, TheGameInterfaceSaysAReshufflesChancesAreNotEnumerable) {
+  const nlohmann::json battle = load_json_file(scenario_path("centre_clash.json"));
+  const std::shared_ptr<const Game> game = game_type().load(battle, "centre_clash", nlohmann::json::object());
+  const Battle b = parse_battle(battle, "centre_clash");
+  BattleState s = BattleState::initial(b);
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  ASSERT_EQ(s.phase, Phase::movement);
+  const nlohmann::json end = {{"type", "end_movement"}};
+  // The deck still holds cards: the draw rolls nothing.
+  EXPECT_EQ(game->state_from_json(state_json(b, s))->chance_outcomes(end).kind, Chances::Kind::NoDice);
+  // Spent, with three cards on the discard pile beside the one played: a shuffle of four.
+  s.decks[0].clear();
+  s.discards[0].insert(s.discards[0].begin(), {b.players[0].deck[0], b.players[0].deck[1], b.players[0].deck[2]});
+  const Chances c = game->state_from_json(state_json(b, s))->chance_outcomes(end);
+  EXPECT_EQ(c.kind, Chances::Kind::NotEnumerable);
+  EXPECT_NE(c.why.find("shuffled"), std::string::npos) << c.why;
+  Action a;
+  a.type = Action::Type::end_movement;
+  EXPECT_EQ(reshuffle_dice(b, s, a), 3);
+  SeededDice dice(9);
+  apply(b, s, a, dice);
+  EXPECT_EQ(dice.history().size(), 3u);
+}
+
+TEST(AncientsReshuffle, WithoutTheSettingAnEmptyDeckDrawsNothing) {
+  const Battle b = without_reshuffle("centre_clash.json");
+  BattleState s = BattleState::initial(b);
+  s.decks[0].clear();
+  s.discards[0] = {b.players[0].deck[0], b.players[0].deck[1]};
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  Action end;
+  end.type = Action::Type::end_movement;
+  EXPECT_EQ(reshuffle_dice(b, s, end), 0);
+  const nlohmann::json r = apply(b, s, end);  // no dice: a reshuffle would throw
+  EXPECT_FALSE(r.contains("reshuffled"));
+  EXPECT_FALSE(r.contains("drew"));
+  EXPECT_EQ(s.hands[0].size(), 4u);
+  EXPECT_EQ(s.discards[0].size(), 3u);
+}
+
+TEST(AncientsReshuffle, TheSettingIsParsedStrictly) {
+  nlohmann::json j = load_json_file(scenario_path("river_crossing.json"));
+  j["exhausted_deck"] = "reshuffle";
+  EXPECT_EQ(parse_battle(j, "battle").exhausted_deck, ExhaustedDeck::reshuffle);
+  j["exhausted_deck"] = nullptr;  // null is the default, as everywhere in the battle file
+  EXPECT_EQ(parse_battle(j, "battle").exhausted_deck, ExhaustedDeck::reshuffle);
+  for (const nlohmann::json& bad : {nlohmann::json("shuffle"), nlohmann::json("No_Reshuffle"), nlohmann::json(1),
+                                    nlohmann::json(false)}) {
+    j["exhausted_deck"] = bad;
+    try {
+      parse_battle(j, "battle");
+      ADD_FAILURE() << "exhausted_deck " << bad.dump() << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "exhausted_deck") << bad.dump();
+    }
+  }
+}
+
+TEST(AncientsStateJson, TheDiscardsRoundTrip) {
+  const Battle b = load_battle(scenario_path("centre_clash.json"));
+  BattleState s = BattleState::initial(b);
+  const std::string played = s.hands[0][1];
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", played}}, b, "action"));
+  nlohmann::json j = state_json(b, s);
+  EXPECT_EQ(j.at("discards"), nlohmann::json({{played}, nlohmann::json::array()}));
+  EXPECT_TRUE(state_from_json(b, j, "state").discards == s.discards);
+  expect_round_trip(b, s);
+  // A state written before discards were kept reads with none.
+  j.erase("discards");
+  EXPECT_TRUE(state_from_json(b, j, "state").discards[0].empty());
 }
 
 TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
@@ -338,6 +492,8 @@ TEST_F(MalformedAncientsState, ErrorsNameTheField) {
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["card"] = "order-everything"; }), "state.card");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["hands"][1][0] = "joker"; }), "state.hands[1][0]");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["decks"].erase(1); }), "state.decks");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["discards"].erase(1); }), "state.discards");
+  EXPECT_EQ(field_of([](nlohmann::json& j) { j["discards"][0][0] = "joker"; }), "state.discards[0][0]");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"].erase(0); }), "state.units");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["id"] = "ghost"; }), "state.units[0].id");
   EXPECT_EQ(field_of([](nlohmann::json& j) { j["units"][0]["class"] = "elephant"; }), "state.units[0].class");

@@ -377,6 +377,31 @@ TEST(AncientsLeaders, ALoneLeaderIsHitOnlyByHelmetsAndOtherwiseEvades) {
 
 // --- evasion ----------------------------------------------------------------------------
 
+TEST(AncientsEvasion, AnEvadingWarMachineIsRemovedAndItsLeaderLeftAloneEvades) {
+  // docs/rulings.md#ancients-evade: the war machine leaves the board, no
+  // banner; its attached leader is not left attached to nothing.
+  const Battle b = make_battle({unit("mi", "medium_infantry", 0, 6, 3), unit("wm", "light_war_machine", 1, 6, 2),
+                                unit("f", "medium_infantry", 1, 6, 1)},
+                               {{{"id", "L"}, {"side", 1}, {"attached_to", "wm"}}});
+  BattleState s = battle_phase(b, {"mi"});
+  ScriptedDice dice({2, 3, 4, 6});  // no light face: nothing hits the evading light war machine
+  apply(b, s, battle(b, "mi", "wm"), dice);
+  ASSERT_EQ(s.pending.kind, Pending::Kind::evade);
+  std::optional<Action> evade;
+  for (const Action& a : legal_actions(b, s))
+    if (a.type == Action::Type::evade) evade = a;
+  ASSERT_TRUE(evade.has_value());
+  const nlohmann::json r = apply(b, s, *evade, dice);
+  EXPECT_EQ(dice.remaining(), 0u);
+  EXPECT_EQ(r["attack"]["evade"]["removed"], true);
+  EXPECT_EQ(st(b, s, "wm").hex, kNoHex);
+  EXPECT_EQ(s.banners[0], 0);
+  const LeaderState& l = s.position.leaders[0];
+  EXPECT_EQ(l.attached, b.find_unit("f")) << r.dump();  // he evades to the nearest friendly unit and attaches
+  EXPECT_EQ(l.hex, hex(b, 6, 1));
+  EXPECT_EQ(r["attack"]["leader_evade"]["attached_to"], "f");
+}
+
 TEST(AncientsEvasion, OnlyTheEvadersSymbolHitsAndItMovesTwoHexesBack) {
   const Battle b = make_battle({unit("mi", "medium_infantry", 0, 6, 3), unit("li", "light_infantry", 1, 6, 2),
                                 unit("mc", "medium_cavalry", 0, 2, 3), unit("mc2", "medium_cavalry", 1, 2, 2)});
@@ -463,6 +488,13 @@ TEST(AncientsOdds, ExactDistributionAndEliminationAsAQuery) {
     if (d["hits"] == 4 && d["flags"] == 0) found = d["rolls"] == 16;
   EXPECT_TRUE(found);
   EXPECT_NEAR(j["expected_hits"].get<double>(), 4.0 * 2.0 / 6.0, 1e-12);
+  // The targets query gives the same odds per target, and the chance of at
+  // least one hit: 1 - (4/6)^4 = 1040 rolls of 1296.
+  const Json t = answer_query(b, s, true, "targets", {{"unit", "a"}}, "args", &text);
+  ASSERT_EQ(t["targets"].size(), 1u);
+  EXPECT_EQ(t["targets"][0]["target"], "d");
+  EXPECT_NEAR(t["targets"][0]["at_least_one_hit"].get<double>(), 1040.0 / 1296.0, 1e-12);
+  EXPECT_NEAR(t["targets"][0]["eliminate"].get<double>(), 1053.0 / 1296.0, 1e-12);
   // A light cavalry unit 6 hexes from its edge... at row 7, with 1 row left: 1 flag (4 hexes) costs 3 blocks.
   const Battle c = make_battle({unit("hi", "heavy_infantry", 1, 1, 6), unit("lc", "light_cavalry", 0, 1, 7)});
   const AttackOdds o = attack_odds(c, Position::initial(c), plan(c, Position::initial(c), "hi", "lc"));

@@ -1,5 +1,6 @@
 // The turn engine: a golden playthrough diffed line by line, replay, and a
 // random simulation of many legal turns that checks the invariants.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -129,6 +130,7 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
     const std::size_t mark = dice.history().size();
     nlohmann::json result = apply(b, s, a, dice);
     log.append(action_json(b, a), dice.since(mark), result);
+    SCOPED_TRACE(fmt::format("action {}: {} -> {}", log.entries.size(), action_json(b, a).dump(), result.dump()));
     check_invariants(b, s);
   };
   for (int turn = 0; turn < 40 && !game_over(b, s); ++turn) {
@@ -213,8 +215,10 @@ class AncientsRandomSimShard : public ::testing::TestWithParam<int> {};
 TEST_P(AncientsRandomSimShard, RandomSimulationKeepsInvariantsAndReplays) {
   int moves = 0;
   for (std::uint64_t seed = 1 + static_cast<std::uint64_t>(GetParam()); seed <= 40; seed += 2) {
-    moves += simulate("scenarios/ancients/centre_clash.json", seed);
-    moves += simulate("scenarios/ancients/river_crossing.json", seed);
+    for (const char* scenario : {"scenarios/ancients/centre_clash.json", "scenarios/ancients/river_crossing.json"}) {
+      SCOPED_TRACE(fmt::format("{}, seed {}", scenario, seed));
+      moves += simulate(scenario, seed);
+    }
     if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_GT(moves, 400);  // the games really move pieces

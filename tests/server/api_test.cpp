@@ -69,6 +69,7 @@ TEST(ServerApi, BattlesListEverySystemDefaultWarmasterFirst) {
 
 // The fair battle names the side the board gives the built-in opponent (the
 // Orcs, side 1); the default battle names none (both sides at the board).
+// So do Ancients' battles to the banners.
 TEST(ServerApi, TheFairBattleNamesTheSideTheBuiltInOpponentPlays) {
   Api api = make_api();
   const Json b = call(api, "GET", "/api/battles", nullptr, 200);
@@ -77,6 +78,9 @@ TEST(ServerApi, TheFairBattleNamesTheSideTheBuiltInOpponentPlays) {
   EXPECT_EQ(sides.at("warmaster/pitched-battle"), Json::array({1}));
   EXPECT_EQ(sides.at("warmaster/default"), Json::array());
   EXPECT_EQ(sides.at("ancients/centre_clash"), Json::array());
+  // Ancients against the computer: it plays the side that does not move first.
+  EXPECT_EQ(sides.at("ancients/lines_engaged"), Json::array({1}));
+  EXPECT_EQ(sides.at("ancients/river_crossing"), Json::array({0}));
 }
 
 // Who plays each side is the game's: made with the game, changed by POST
@@ -101,10 +105,14 @@ TEST(ServerApi, TheSidesTheBuiltInOpponentPlaysAreTheGames) {
   EXPECT_EQ(call(api, "GET", base, nullptr, 200)["opponent_sides"], Json::array({1}));
   EXPECT_EQ(call(api, "POST", "/api/games", {{"battle", "warmaster/default"}, {"opponent_sides", {-1}}}, 400)["error"]["field"],
             "opponent_sides[0]");
-  // Ancients has no built-in opponent: only [] is accepted.
-  const Json a = create(api, {{"battle", "ancients/centre_clash"}, {"opponent_sides", Json::array()}});
+  // Blightmeer has no built-in opponent: only [] is accepted.
+  const Json a = create(api, {{"battle", "blightmeer/town"}, {"opponent_sides", Json::array()}});
   EXPECT_EQ(call(api, "POST", "/api/games/" + a["id"].get<std::string>() + "/players", {{"opponent_sides", {1}}}, 400)["error"]["field"],
             "opponent_sides");
+  // Ancients has one.
+  const Json c = create(api, {{"battle", "ancients/centre_clash"}, {"opponent_sides", Json::array()}});
+  EXPECT_EQ(call(api, "POST", "/api/games/" + c["id"].get<std::string>() + "/players", {{"opponent_sides", {1}}}, 200)["opponent_sides"],
+            Json::array({1}));
   EXPECT_EQ(call(api, "GET", base + "/players", nullptr, 405)["error"]["field"], "method");
 }
 
@@ -446,7 +454,7 @@ TEST(ServerApi, ConcurrentRequestsOnOneGameAndOnManyAgree) {
 }
 
 // A registry for the built-in opponent's route: Ancients given a random
-// opponent (GameState::sample_action, whose actions always validate: a
+// opponent in place of its own (GameState::sample_action, whose actions always validate: a
 // legitimate opponent for a test), Blightmeer explicitly none, Warmaster as
 // built in.
 GameRegistry opponent_registry() {

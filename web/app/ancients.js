@@ -3,13 +3,18 @@
 // section lines, units and leaders. Play a card from the hand: the units it
 // can order light up (the `orders` query). Click a unit to see its
 // destinations (the `destinations` query) marked "can battle", "no battle"
-// or "must battle", and click one to move there.
+// or "must battle", and click one to move there. In the battle phase the
+// units that may battle are lit: select one and its targets are ringed on
+// the board, pointing at (or focusing) a target shows the engine's odds (the
+// `targets` query), clicking it (or Enter) rolls; a retreat or an evasion
+// with a choice rings its hexes, and clicking one picks it. Every piece and
+// mark that acts is a button to the keyboard (Tab, then Enter or Space).
 import { el, fill, mayAct, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
 const TERRAIN = { forest: '#8fbf7a', hill: '#d8c690', river: '#8cbfe6', ford: '#b5d8f0', clear: '#f7f3e8' };
-const ui = { gameId: null, card: null, plan: null, selected: [], dest: null };
+const ui = { gameId: null, card: null, plan: null, selected: [], dest: null, attacker: null, targets: null, odds: null, focus: null };
 
 function svg(tag, attrs = {}, ...children) {
   const e = document.createElementNS(NS, tag);
@@ -35,12 +40,14 @@ function classLabel(c) { return c.split('_').map((w) => w[0].toUpperCase()).join
 export function render(root, state, ctx) {
   const sc = ctx.game.scenario;
   // Selections belong to one player's turn: cleared when the turn passes.
-  if (ui.gameId !== turnKey(ctx.game)) Object.assign(ui, { gameId: turnKey(ctx.game), card: null, plan: null, selected: [], dest: null });
+  if (ui.gameId !== turnKey(ctx.game)) Object.assign(ui, { gameId: turnKey(ctx.game), card: null, plan: null, selected: [], dest: null, attacker: null, targets: null, odds: null, focus: null });
   const cols = sc.board?.columns ?? 13, rows = sc.board?.rows ?? 9;
   const H = (rows - 1) * S3 / 2 + 1.2;
   const terrainAt = new Map();
   for (const t of sc.terrain ?? []) for (const h of t.hexes ?? []) terrainAt.set(`${h[0]},${h[1]}`, t.type);
-  const s = svg('svg', { viewBox: `-0.2 -0.2 ${cols + 0.4} ${H + 1.4}`, role: 'img', 'aria-label': 'Ancients board', id: 'an-svg' });
+  // The battle phase has a third row of legend: its rings.
+  const legendRows = state.phase === 'battle' ? 3 : 2;
+  const s = svg('svg', { viewBox: `-0.2 -0.2 ${cols + 0.4} ${H + 0.6 + 0.42 * legendRows}`, role: 'img', 'aria-label': 'Ancients board', id: 'an-svg' });
   const destAt = new Map((ui.dest?.destinations ?? []).map((d) => [`${d.hex[0]},${d.hex[1]}`, d]));
   const hexes = svg('g', { class: 'hexes' });
   for (let row = 0; row < rows; ++row) {
@@ -69,13 +76,19 @@ export function render(root, state, ctx) {
 
   const orderable = new Set([...(ui.plan?.units ?? []).map((u) => u.id), ...(ui.plan?.leaders ?? []).map((l) => l.id)]);
   const ordered = new Set((state.orders ?? []).map((o) => o.unit ?? o.leader));
+  const acting = !ctx.replay && !ctx.game.terminal && mayAct();
+  const battles = acting && state.phase === 'battle' && !state.pending ? (ctx.game.legal_actions ?? []).filter((a) => a.type === 'battle') : [];
+  const attackers = new Set(battles.map((a) => a.unit));
+  if (ui.attacker && !attackers.has(ui.attacker)) Object.assign(ui, { attacker: null, targets: null, odds: null });
   const pieces = svg('g', { class: 'pieces' });
   for (const u of state.units ?? []) {
     if (!u.at || u.blocks <= 0) continue;
     const [x, y] = centre(u.at);
-    const sel = ui.selected.includes(u.id);
-    const lit = orderable.has(u.id) || ordered.has(u.id);
-    pieces.append(svg('g', { class: 'piece', 'data-unit': u.id },
+    const sel = ui.selected.includes(u.id) || ui.attacker === u.id;
+    const lit = state.phase === 'battle' ? attackers.has(u.id) : orderable.has(u.id) || ordered.has(u.id);
+    const may = attackers.has(u.id);
+    pieces.append(svg('g', { class: may ? 'piece may-battle' : 'piece', 'data-unit': u.id,
+      ...(may ? { tabindex: 0, role: 'button', 'aria-pressed': String(ui.attacker === u.id), 'aria-label': `${u.id}, ${u.class.replaceAll('_', ' ')}, ${u.blocks} blocks: may battle; select to see its targets` } : {}) },
       svg('rect', { x: x - 0.32, y: y - 0.22, width: 0.64, height: 0.44, rx: 0.05, fill: SIDE_COLOURS[u.side], stroke: sel ? '#111' : lit ? '#ffd400' : '#fff', 'stroke-width': sel || lit ? 0.07 : 0.03, 'data-unit': u.id },
         svg('title', {}, `${u.id}: ${u.class.replaceAll('_', ' ')}, ${u.blocks} block${u.blocks === 1 ? '' : 's'}`)),
       svg('text', { x, y: y - 0.02, 'font-size': 0.17, 'font-weight': 700, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, u.id),
@@ -92,6 +105,7 @@ export function render(root, state, ctx) {
       svg('text', { x: lx, y: ly + 0.05, 'font-size': 0.13, 'font-weight': 700, 'text-anchor': 'middle', fill: SIDE_COLOURS[l.side], 'pointer-events': 'none' }, 'L')));
   }
   s.append(pieces);
+  s.append(battleMarks(state, ctx, battles));
 
   // Legend below the board.
   const y0 = H + 0.45;
@@ -110,14 +124,127 @@ export function render(root, state, ctx) {
     legend.append(svg('rect', { x, y: y1 - 0.16, width: 0.3, height: 0.22, fill, stroke: text.includes('CC') ? '#b00020' : '#2d5a27', 'stroke-width': 0.03 }), svg('text', { x: x + 0.38, y: y1 + 0.03 }, text));
     x += 0.7 + text.length * 0.11;
   }
+  if (legendRows === 3) {
+    const y2 = y1 + 0.42;
+    x = 0.1;
+    for (const [fill, stroke, text] of [['#f3c4c4', '#b00020', '✕ 12%: a target, the chance to eliminate it'], ['#c3d7f2', '#0b3d91', 'retreat or evade here: click to choose']]) {
+      legend.append(svg('rect', { x, y: y2 - 0.16, width: 0.3, height: 0.22, fill, stroke, 'stroke-width': 0.04 }), svg('text', { x: x + 0.38, y: y2 + 0.03 }, text));
+      x += 0.7 + text.length * 0.105;
+    }
+  }
   s.append(legend);
   root.replaceChildren(s);
-  if (!ctx.replay && !ctx.game.terminal && mayAct()) attach(s, state, ctx);
+  if (acting) attach(s, state, ctx);
+  // The keyboard's place survives the redraw a choice makes.
+  if (ui.focus) { s.querySelector(ui.focus)?.focus(); ui.focus = null; }
+}
+
+const pct = (p) => `${(100 * p).toFixed(1)}%`;
+// A target's odds in words, as the `targets` query gives them.
+export function oddsWords(attacker, t) {
+  if (t.leader) return `${attacker} battles leader ${t.leader} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): kills him ${pct(t.eliminate)}`;
+  return `${attacker} battles ${t.target} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`;
+}
+
+// The battle phase's marks over the pieces: the selected unit's targets
+// (a red ring, its chance to eliminate), or the hexes a retreat or an
+// evasion of the player's may end on (a blue ring).
+function battleMarks(state, ctx, battles) {
+  const g = svg('g', { class: 'battle-marks' });
+  const at = new Map([...(state.units ?? []).filter((u) => u.at).map((u) => [u.id, u.at]), ...(state.leaders ?? []).filter((l) => l.at).map((l) => [l.id, l.at])]);
+  if (ui.attacker && ui.targets) {
+    for (const t of ui.targets.targets ?? []) {
+      const id = t.target ?? t.leader;
+      const action = battles.find((a) => a.unit === ui.attacker && a.target === id);
+      if (!action || !at.has(id)) continue;
+      const c = centre(at.get(id));
+      g.append(svg('g', { class: 'target', 'data-target': id, tabindex: 0, role: 'button', 'aria-label': `${oddsWords(ui.attacker, t)}. Enter rolls.` },
+        svg('polygon', { points: hexPoints(c, 0.96), fill: '#d62828', 'fill-opacity': ui.odds?.id === id ? 0.35 : 0.18, stroke: '#b00020', 'stroke-width': 0.07 }),
+        svg('rect', { x: c[0] - 0.3, y: c[1] + 0.24, width: 0.6, height: 0.2, rx: 0.04, fill: '#fff', stroke: '#b00020', 'stroke-width': 0.02, 'pointer-events': 'none' }),
+        svg('text', { x: c[0], y: c[1] + 0.39, 'font-size': 0.14, 'font-weight': 700, 'text-anchor': 'middle', fill: '#7a0016', 'pointer-events': 'none' }, `✕ ${pct(t.eliminate)}`)));
+    }
+  }
+  const p = state.pending;
+  if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayAct()) {
+    for (const a of ctx.game.legal_actions ?? []) {
+      if (a.type !== p.decision || !Array.isArray(a.to)) continue;
+      const c = centre(a.to);
+      const words = `${p.decision === 'retreat' ? 'retreat' : 'evade'} ${p.unit} to ${a.to[0]},${a.to[1]}`;
+      g.append(svg('g', { class: 'choice', 'data-choice': JSON.stringify(a), 'data-hex': `${a.to[0]},${a.to[1]}`, tabindex: 0, role: 'button', 'aria-label': `${words}. Enter picks it.` },
+        svg('polygon', { points: hexPoints(c, 0.96), fill: '#1f6fd1', 'fill-opacity': 0.25, stroke: '#0b3d91', 'stroke-width': 0.07 }),
+        svg('title', {}, words),
+        svg('text', { x: c[0], y: c[1] + 0.05, 'font-size': 0.15, 'font-weight': 700, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, p.decision === 'retreat' ? 'retreat' : 'evade'),
+        svg('text', { x: c[0], y: c[1] + 0.24, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, `${a.to[0]},${a.to[1]}`)));
+    }
+  }
+  return g;
+}
+
+// Selects (or, again, deselects) a unit that may battle and asks the engine for its targets.
+async function selectAttacker(ctx, state, root, id, byKeyboard) {
+  if (ui.attacker === id) Object.assign(ui, { attacker: null, targets: null, odds: null });
+  else {
+    try {
+      const targets = await ctx.query('targets', { unit: id });
+      Object.assign(ui, { attacker: id, targets, odds: null });
+      ctx.message(el('div', { id: 'an-targets-said' }, `${id}: ${targets.targets.length} target${targets.targets.length === 1 ? '' : 's'} ringed. Point at one (or Tab to it) for the odds; click it (or Enter) to roll.`));
+    } catch (e) { ctx.showError(e); return; }
+  }
+  if (byKeyboard) ui.focus = ui.attacker ? '.target' : `[data-unit="${id}"].may-battle`;
+  render(root, state, ctx);
+  renderControls(ctx);
+}
+
+// The odds of the target pointed at or focused, in the controls.
+function showOdds(id) {
+  const t = (ui.targets?.targets ?? []).find((x) => (x.target ?? x.leader) === id);
+  if (!t) return;
+  ui.odds = { id, words: oddsWords(ui.attacker, t) };
+  const box = document.getElementById('an-odds');
+  if (box) box.textContent = ui.odds.words;
 }
 
 function attach(s, state, ctx) {
+  const root = s.parentNode;
+  // Enter or Space on a focused mark or piece acts as a click on it.
+  s.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Enter' && ev.key !== ' ') return;
+    const mark = ev.target.closest?.('.target, .choice, .may-battle');
+    if (!mark) return;
+    ev.preventDefault();
+    act(mark, true);
+  });
+  for (const mark of s.querySelectorAll('.target')) {
+    mark.addEventListener('mouseenter', () => showOdds(mark.dataset.target));
+    mark.addEventListener('focus', () => showOdds(mark.dataset.target));
+  }
+  // A battle-phase mark or piece: roll, pick, or select. False for anything else.
+  async function act(mark, byKeyboard = false) {
+    if (mark.classList.contains('target')) {
+      const action = { type: 'battle', unit: ui.attacker, target: mark.dataset.target };
+      Object.assign(ui, { attacker: null, targets: null, odds: null });
+      await ctx.apply(action, describe(action));
+      return true;
+    }
+    if (mark.classList.contains('choice')) {
+      if (byKeyboard) ui.focus = '.choice';
+      await ctx.apply(JSON.parse(mark.dataset.choice));
+      return true;
+    }
+    if (mark.classList.contains('may-battle')) {
+      await selectAttacker(ctx, state, root, mark.dataset.unit, byKeyboard);
+      return true;
+    }
+    return false;
+  }
   s.addEventListener('click', async (ev) => {
     const t = ev.target;
+    const mark = t.closest?.('.target, .choice, .may-battle');
+    if (mark && await act(mark)) return;
+    if (state.phase === 'battle') {
+      if (ui.attacker) { Object.assign(ui, { attacker: null, targets: null, odds: null }); render(root, state, ctx); renderControls(ctx); }
+      return;
+    }
     const hex = t.dataset?.hex;
     if (hex && ui.dest && t.classList.contains('destination')) {
       const [col, row] = hex.split(',').map(Number);
@@ -173,15 +300,26 @@ function renderControls(ctx) {
     // The battles of the units ordered, one at a time, from the Actions list;
     // a choice the rules give a player (evade, the retreat's path, momentum)
     // is offered there to the side that makes it.
+    // On the board too: select a lit unit, its targets are ringed with the
+    // engine's odds; a retreat's or an evasion's hexes are ringed to pick.
     const p = state.pending;
     const banners = Array.isArray(state.banners) ? state.banners : [];
     const goal = ctx.game.scenario?.victory_banners;
     const need = (k) => (Array.isArray(goal) ? goal[k] : goal);
-    fill(root, el('h2', {}, `${ctx.game.players[side]}: battle`),
-      p ? el('div', { id: 'an-pending' }, p.decision === 'evade' ? `${p.defender} may evade ${p.attacker}'s attack, or stand.`
-        : p.decision === 'retreat' ? `${p.unit} must retreat ${p.hexes} hex${p.hexes === 1 ? '' : 'es'}: choose where.`
+    const acts = ctx.game.legal_actions ?? [];
+    const button = (type, words) => (acts.some((a) => a.type === type)
+      ? el('button', { type: 'button', id: `an-${type.replace('_', '-')}`, onclick: () => ctx.apply({ type }, describe({ type })) }, words) : null);
+    // A pending evasion or retreat is the other side's choice: the heading
+    // names the side that chooses (its `unit` decides), whose turn or not.
+    const chooser = p ? (state.units ?? []).find((u) => u.id === p.unit)?.side ?? side : side;
+    fill(root, el('h2', {}, `${ctx.game.players[chooser]}: ${chooser === side ? 'battle' : `choose (${ctx.game.players[side]}'s battle)`}`),
+      p ? el('div', { id: 'an-pending' }, p.decision === 'evade' ? `${p.defender} may evade ${p.attacker}'s attack (click a blue hex), or stand.`
+        : p.decision === 'retreat' ? `${p.unit} must retreat ${p.hexes} hex${p.hexes === 1 ? '' : 'es'}: choose where (click a blue hex).`
           : `${p.unit} won its close combat: advance into the hex taken, or hold.`)
-        : el('div', {}, 'Choose a battle in Actions (each ordered unit may battle once), or end the battles.'),
+        : el('div', {}, ui.attacker ? `${ui.attacker} is selected: point at a red-ringed target for the odds, click it to roll.`
+          : 'Choose a battle in Actions (each ordered unit may battle once), or click a lit unit to ring its targets on the board; or end the battles.'),
+      p ? null : el('div', { id: 'an-odds', role: 'status', 'aria-live': 'polite' }, ui.odds?.words ?? (ui.attacker ? 'Odds: point at or focus a target.' : '')),
+      el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), button('end_battle', 'End the battles')),
       el('div', { id: 'an-banners' }, `Banners: ${ctx.game.players.map((name, k) => `${name} ${banners[k] ?? 0}${need(k) ? ` of ${need(k)}` : ''}`).join(' · ')}`));
     return;
   }

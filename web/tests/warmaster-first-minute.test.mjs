@@ -131,11 +131,12 @@ test('"Stop at every phase" keeps every stop, and is kept across a reload', asyn
   await page.close();
 });
 
-// A system without a built-in opponent: its Players panel has the two sides and nothing else.
+// A system without a built-in opponent (Blightmeer; Ancients has one now):
+// its Players panel has the two sides and nothing else.
 test('the Players panel of a system without a built-in opponent shows no stray text', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  await page.goto(`${server.url}#ancients/centre_clash`);
-  await page.waitForSelector('#an-svg');
+  await page.goto(`${server.url}#blightmeer/town`);
+  await page.waitForSelector('#bm-svg');
   await page.waitForSelector('#player-1');
   assert.equal(await page.evaluate(() => [...document.getElementById('players').childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).length), 0);
   assert.doesNotMatch(await page.textContent('#players'), /null/);

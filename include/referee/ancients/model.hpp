@@ -122,6 +122,12 @@ inline constexpr int kDefaultTurnLimit = 40;
 // Victory banners to win, when the scenario sets none.
 inline constexpr int kDefaultVictoryBanners = 5;
 
+// What a draw does when the deck is empty (docs/rulings.md#ancients-reshuffle):
+// the published rule shuffles the side's discards into a new deck; the
+// scenario may keep the old reading instead, where nothing is drawn and the
+// hand shrinks until the player to play holds no card.
+enum class ExhaustedDeck : std::uint8_t { reshuffle, no_reshuffle };
+
 // The scenario. Immutable: a game state refers to it and never changes it.
 struct Battle {
   std::string name;
@@ -138,6 +144,8 @@ struct Battle {
   int turn_limit = kDefaultTurnLimit;
   // Victory banners each side needs to win (docs/rulings.md#ancients-victory-banners).
   std::array<int, 2> victory_banners{kDefaultVictoryBanners, kDefaultVictoryBanners};
+  // Scenario field `exhausted_deck`: "reshuffle" (default) or "no_reshuffle".
+  ExhaustedDeck exhausted_deck = ExhaustedDeck::reshuffle;
 
   const TerrainType* terrain_at(int hex) const {
     int t = terrain[static_cast<std::size_t>(hex)];

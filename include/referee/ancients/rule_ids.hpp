@@ -58,6 +58,7 @@ inline constexpr char momentum_advance[] = "ancients.momentum.advance";
 inline constexpr char momentum_bonus[] = "ancients.momentum.bonus";
 inline constexpr char victory_banners[] = "ancients.victory.banners";
 inline constexpr char decision_pending[] = "ancients.decision.pending";
+inline constexpr char reshuffle[] = "ancients.card.reshuffle";
 inline constexpr char game_over[] = "ancients.game.over";
 
 }  // namespace referee::ancients::rule_id

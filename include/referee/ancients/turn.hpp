@@ -73,6 +73,9 @@ struct BattleState {
   std::array<int, 2> banners{0, 0};  // victory banners won by each side
   std::array<std::vector<std::string>, 2> hands;
   std::array<std::vector<std::string>, 2> decks;
+  // Cards each side has played, in the order played; shuffled into a new deck
+  // when a draw finds the deck empty (docs/rulings.md#ancients-reshuffle).
+  std::array<std::vector<std::string>, 2> discards;
 
   static BattleState initial(const Battle& b);
   bool operator==(const BattleState&) const = default;
@@ -95,15 +98,23 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a);
 // Validates, then applies a legal action and returns what happened, for the
 // log; a refused one leaves `s` unchanged and answers {"refused": true,
 // "violations": [...]}.
-// Battles roll `dice`.
+// Battles roll `dice`, and so does a draw that reshuffles the discards into
+// a new deck (docs/rulings.md#ancients-reshuffle).
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice);
 // Applies an action the caller has validated (it is not checked again).
 // describe=false leaves out what only the answer needs (a card's plan, a
 // move's path), for simulations that keep no log.
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe = true);
-// The same, for actions that roll no dice: a battle throws ScriptError.
+// The same, for actions that roll no dice: a battle, or a draw that
+// reshuffles, throws ScriptError.
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a);
+
+// The dice a legal action `a` rolls to reshuffle the discards into a new
+// deck (docs/rulings.md#ancients-reshuffle): one per card but the first when
+// the action ends the turn with the deck empty under the reshuffle setting,
+// else 0.
+int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a);
 
 // Parses one action; errors name `path` and the field (JSON first, as in
 // the other systems).
@@ -111,7 +122,7 @@ Action parse_action(const nlohmann::json& j, const Battle& b, const std::string&
 nlohmann::json action_json(const Battle& b, const Action& a);
 std::string phase_name(Phase p);  // "play_card", "movement", "battle"
 // Everything the game needs to resume: pieces and their per-turn flags, the
-// hands and decks, and in the movement phase the card played, its plan, the
+// hands, decks and discards, and in the movement phase the card played, its plan, the
 // orders given and whether a piece has moved.
 nlohmann::json state_json(const Battle& b, const BattleState& s);
 // The inverse of state_json for a state of `b`: strict, every error names
@@ -136,7 +147,8 @@ std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& 
 
 // The game ends when a side has its victory banners, after turn
 // `Battle::turn_limit`, or when the player to play holds no command card
-// (docs/rulings.md#ancients-game-end).
+// (under the scenario's "no_reshuffle" setting; with the reshuffle a hand
+// never shrinks) (docs/rulings.md#ancients-game-end).
 bool game_over(const Battle& b, const BattleState& s);
 // Why, or empty while the game goes on.
 std::string game_over_reason(const Battle& b, const BattleState& s);
