@@ -96,9 +96,9 @@ def test_bad_arguments_name_the_field(pitched):
     # In this process a lambda plays (None: no action, so each game stops at once, unfinished).
     stopped = referee.simulate(pitched, games=2, players=(lambda state, rng: None, "random"), workers=1)
     assert [g["actions"] for g in stopped] == [0, 0] and not any(g["over"] for g in stopped)
-    ancients = referee.load_bundled("ancients", "centre_clash")
+    blightmeer = referee.load_bundled("blightmeer", "ruin")  # a system without a built-in opponent
     with pytest.raises(referee.InputError) as e:
-        referee.simulate(ancients, games=2, players=("opponent", "random"))
+        referee.simulate(blightmeer, games=2, players=("opponent", "random"))
     assert e.value.field == "players[0]"
 
 

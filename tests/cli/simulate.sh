@@ -61,8 +61,8 @@ orders=$(("$("$json_tool" get "$tmp/phases.json" /passed)" + "$("$json_tool" get
 ((orders >= 20)) || fail "at least an order a phase: $orders"
 grep -q '20 phases on' "$tmp/phases.txt" || fail "text: $(cat "$tmp/phases.txt")"
 
-# Another system through the same command (Ancients has no opponent).
-"$ref" ancients simulate --battle "$root/scenarios/ancients/centre_clash.json" --games 4 --workers 2 \
+# Another system through the same command, with its built-in opponent.
+"$ref" ancients simulate --battle "$root/scenarios/ancients/centre_clash.json" --games 4 --workers 2 --side0 opponent \
   -o "$tmp/ancients.json" || fail "ancients simulate exit $?"
 
 # Bad input: exit 2, the field named, nothing written.
@@ -79,7 +79,7 @@ expect_2 --side1 warmaster simulate --battle "$sc/default.json" --games 2 --side
 expect_2 --mode warmaster simulate --battle "$sc/default.json" --games 2 --mode turn
 expect_2 --workers warmaster simulate --battle "$sc/default.json" --games 2 --workers 0
 expect_2 --games warmaster simulate --battle "$sc/default.json" --games 0
-expect_2 --side0 ancients simulate --battle "$root/scenarios/ancients/centre_clash.json" --side0 opponent
+expect_2 --side0 blightmeer simulate --battle "$root/scenarios/blightmeer/ruin.json" --side0 opponent
 expect_2 simulate.sh warmaster simulate --battle "$root/tests/cli/simulate.sh"
 
 if ((failures > 0)); then
