@@ -120,6 +120,40 @@ TEST_P(EveryBundledBattle, RandomGamesPassEveryGenericCheck) {
   EXPECT_GT(refusals, 0);
 }
 
+// Commands & Colors: Ancients is played to the victory banners: random games
+// on every bundled Ancients battle with units on both sides reach a side's
+// banners, with every generic check on the way. Random units seldom meet, so
+// the scenario's turn limit is lifted (random play takes about 220 turns on
+// the centre clash); the banners, not the clock, end every game.
+TEST(AncientsConformance, RandomGamesOnEveryBundledBattleEndOnTheirBanners) {
+  int battles = 0;
+  for (const BundledBattle& b : bundled_battles()) {
+    if (b.system != "ancients") continue;
+    Json battle = load_json_file(std::string(REFEREE_SOURCE_DIR) + "/" + b.file);
+    bool both_sides = false;
+    for (const Json& u : battle.at("units")) both_sides |= u.value("side", 0) == 1;
+    if (!both_sides) continue;  // the empty board: nothing to fight
+    ++battles;
+    battle["turn_limit"] = 1000;  // the most a scenario may give
+    const auto game = builtin_games().at("ancients").load(battle, b.file, Json::object());
+    conformance::Options o;
+    o.max_actions = 20000;
+    o.round_trip_every = false;
+    o.legal_checked = 2;
+    o.invariant = ancients_invariant;
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      const conformance::Stats st = conformance::random_game(builtin_games(), game, seed, o);
+      ASSERT_TRUE(st.finished) << b.file << " seed " << seed << ": not over after " << st.actions << " actions";
+      EXPECT_FALSE(st.result.at("winner").is_null()) << b.file << " seed " << seed << ": " << st.result.dump();
+      EXPECT_NE(st.result.at("reason").get<std::string>().find("victory banner"), std::string::npos)
+          << b.file << " seed " << seed << ": " << st.result.dump();
+      std::cout << b.file << " seed " << seed << ": " << st.actions << " actions, "
+                << st.result.at("reason").get<std::string>() << "\n";
+    }
+  }
+  EXPECT_GE(battles, 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(Bundled, EveryBundledBattle, ::testing::ValuesIn(bundled_battles()),
                          [](const ::testing::TestParamInfo<BundledBattle>& info) {
                            std::string n = info.param.system + "_" + info.param.name;

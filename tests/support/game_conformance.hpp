@@ -30,6 +30,7 @@ struct Stats {
   int refusals_tested = 0;
   int chance_actions = 0;
   bool finished = false;
+  Json result;  // the game's result where it stopped
   std::set<std::string> rules_seen;
 };
 
@@ -61,6 +62,7 @@ inline Stats random_game(const GameRegistry& registry, std::shared_ptr<const Gam
     const std::string where = game->system() + " seed " + std::to_string(seed) + " action " + std::to_string(i);
     if (s.is_terminal()) {
       st.finished = true;
+      st.result = s.result();
       EXPECT_EQ(s.current_player(), -1) << where;
       EXPECT_TRUE(s.result().at("over").get<bool>()) << where;
       EXPECT_FALSE(s.sample_action(rng).has_value()) << where << ": an action after the end";
