@@ -9,7 +9,7 @@
 // `targets` query), clicking it (or Enter) rolls; a retreat or an evasion
 // with a choice rings its hexes, and clicking one picks it. Every piece and
 // mark that acts is a button to the keyboard (Tab, then Enter or Space).
-import { el, fill, mayAct, registerBoard, turnKey } from './shell.js';
+import { el, fill, mayAct, playedByOpponent, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
@@ -41,6 +41,8 @@ export function render(root, state, ctx) {
   const sc = ctx.game.scenario;
   // Selections belong to one player's turn: cleared when the turn passes.
   if (ui.gameId !== turnKey(ctx.game)) Object.assign(ui, { gameId: turnKey(ctx.game), card: null, plan: null, selected: [], dest: null, attacker: null, targets: null, odds: null, focus: null });
+  // A destination shown and the unit selected belong to the movement: gone in the battles.
+  if (state.phase !== 'movement') Object.assign(ui, { dest: null, selected: [] });
   const cols = sc.board?.columns ?? 13, rows = sc.board?.rows ?? 9;
   const H = (rows - 1) * S3 / 2 + 1.2;
   const terrainAt = new Map();
@@ -74,22 +76,30 @@ export function render(root, state, ctx) {
   // Section lines run through the centres of their column on the full rows.
   for (const line of sc.board?.section_lines ?? []) s.append(svg('line', { x1: line + 0.5, y1: 0, x2: line + 0.5, y2: H - 0.1, stroke: '#5a4a2a', 'stroke-width': 0.03, 'stroke-dasharray': '0.12,0.1', 'pointer-events': 'none' }));
 
-  const orderable = new Set([...(ui.plan?.units ?? []).map((u) => u.id), ...(ui.plan?.leaders ?? []).map((l) => l.id)]);
+  // Once a card is played its plan is the game's (the controls, drawn after
+  // the board, would set ui.plan too late for this drawing); before, the
+  // plan of the card the player is looking at.
+  const plan = state.plan ? { units: (state.plan.units ?? []).map((id) => ({ id })), leaders: (state.plan.leaders ?? []).map((id) => ({ id })) } : ui.plan;
+  const orderable = new Set([...(plan?.units ?? []).map((u) => u.id), ...(plan?.leaders ?? []).map((l) => l.id)]);
   const ordered = new Set((state.orders ?? []).map((o) => o.unit ?? o.leader));
-  const acting = !ctx.replay && !ctx.game.terminal && mayAct();
+  // The built-in opponent's turn (or choice) is its own: nothing lit or clickable for it.
+  const acting = !ctx.replay && !ctx.game.terminal && mayAct() && !playedByOpponent(ctx.game, ctx.game.current_player);
   const battles = acting && state.phase === 'battle' && !state.pending ? (ctx.game.legal_actions ?? []).filter((a) => a.type === 'battle') : [];
   const attackers = new Set(battles.map((a) => a.unit));
   if (ui.attacker && !attackers.has(ui.attacker)) Object.assign(ui, { attacker: null, targets: null, odds: null });
   const pieces = svg('g', { class: 'pieces' });
+  const moving = ['retreat', 'evade'].includes(state.pending?.decision) ? state.pending.unit : null;
   for (const u of state.units ?? []) {
     if (!u.at || u.blocks <= 0) continue;
     const [x, y] = centre(u.at);
     const sel = ui.selected.includes(u.id) || ui.attacker === u.id;
-    const lit = state.phase === 'battle' ? attackers.has(u.id) : orderable.has(u.id) || ordered.has(u.id);
+    // Before the orders, the units the card may order; after, those ordered.
+    const lit = state.phase === 'battle' ? attackers.has(u.id) : ordered.size ? ordered.has(u.id) : orderable.has(u.id);
     const may = attackers.has(u.id);
-    pieces.append(svg('g', { class: may ? 'piece may-battle' : 'piece', 'data-unit': u.id,
+    pieces.append(svg('g', { class: `piece${lit ? ' lit' : ''}${may ? ' may-battle' : ''}`, 'data-unit': u.id,
       ...(may ? { tabindex: 0, role: 'button', 'aria-pressed': String(ui.attacker === u.id), 'aria-label': `${u.id}, ${u.class.replaceAll('_', ' ')}, ${u.blocks} blocks: may battle; select to see its targets` } : {}) },
-      svg('rect', { x: x - 0.32, y: y - 0.22, width: 0.64, height: 0.44, rx: 0.05, fill: SIDE_COLOURS[u.side], stroke: sel ? '#111' : lit ? '#ffd400' : '#fff', 'stroke-width': sel || lit ? 0.07 : 0.03, 'data-unit': u.id },
+      // The unit a pending retreat or evasion moves: outlined in the blue of its hexes.
+      svg('rect', { x: x - 0.32, y: y - 0.22, width: 0.64, height: 0.44, rx: 0.05, fill: SIDE_COLOURS[u.side], stroke: sel ? '#111' : moving === u.id ? '#0b3d91' : lit ? '#ffd400' : '#fff', 'stroke-width': sel || lit || moving === u.id ? 0.07 : 0.03, 'data-unit': u.id },
         svg('title', {}, `${u.id}: ${u.class.replaceAll('_', ' ')}, ${u.blocks} block${u.blocks === 1 ? '' : 's'}`)),
       svg('text', { x, y: y - 0.02, 'font-size': 0.17, 'font-weight': 700, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, u.id),
       svg('text', { x, y: y + 0.16, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, `${classLabel(u.class)} ×${u.blocks}`)));
@@ -165,7 +175,7 @@ function battleMarks(state, ctx, battles) {
     }
   }
   const p = state.pending;
-  if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayAct()) {
+  if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayAct() && !playedByOpponent(ctx.game, ctx.game.current_player)) {
     for (const a of ctx.game.legal_actions ?? []) {
       if (a.type !== p.decision || !Array.isArray(a.to)) continue;
       const c = centre(a.to);
@@ -283,9 +293,12 @@ async function showPlan(ctx, card) {
 function renderControls(ctx) {
   const root = document.getElementById('controls');
   const state = ctx.game.state;
-  if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'ancients') return;
-  // Another player's turn, or watching: nothing to act with (the status says whose turn).
-  if (!mayAct()) { root.replaceChildren(); return; }
+  if (ctx.replay || ctx.game.system !== 'ancients') return;
+  // Over: the banners each side won, under the result the status gives.
+  if (ctx.game.terminal) { fill(root, el('h2', {}, 'Final banners'), bannersLine(ctx)); return; }
+  // Another player's turn, the built-in opponent's, or watching: nothing to
+  // act with (the status says whose turn).
+  if (!mayAct() || playedByOpponent(ctx.game, ctx.game.current_player)) { root.replaceChildren(); return; }
   const side = state.side;
   const hand = state.hands?.[side] ?? [];
   if (state.phase === 'play_card') {
@@ -303,9 +316,6 @@ function renderControls(ctx) {
     // On the board too: select a lit unit, its targets are ringed with the
     // engine's odds; a retreat's or an evasion's hexes are ringed to pick.
     const p = state.pending;
-    const banners = Array.isArray(state.banners) ? state.banners : [];
-    const goal = ctx.game.scenario?.victory_banners;
-    const need = (k) => (Array.isArray(goal) ? goal[k] : goal);
     const acts = ctx.game.legal_actions ?? [];
     const button = (type, words) => (acts.some((a) => a.type === type)
       ? el('button', { type: 'button', id: `an-${type.replace('_', '-')}`, onclick: () => ctx.apply({ type }, describe({ type })) }, words) : null);
@@ -320,7 +330,7 @@ function renderControls(ctx) {
           : 'Choose a battle in Actions (each ordered unit may battle once), or click a lit unit to ring its targets on the board; or end the battles.'),
       p ? null : el('div', { id: 'an-odds', role: 'status', 'aria-live': 'polite' }, ui.odds?.words ?? (ui.attacker ? 'Odds: point at or focus a target.' : '')),
       el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), button('end_battle', 'End the battles')),
-      el('div', { id: 'an-banners' }, `Banners: ${ctx.game.players.map((name, k) => `${name} ${banners[k] ?? 0}${need(k) ? ` of ${need(k)}` : ''}`).join(' · ')}`));
+      bannersLine(ctx));
     return;
   }
   const plan = state.plan;
@@ -335,7 +345,19 @@ function renderControls(ctx) {
           const leaders = ui.selected.filter((id) => state.leaders.some((l) => l.id === id));
           ui.selected = [];
           await ctx.apply({ type: 'order', ...(units.length ? { units } : {}), ...(leaders.length ? { leaders } : {}) });
-        } }, 'Order them')));
+        } }, 'Order them')),
+    // The end of the movement, here beside the orders as well as in Actions.
+    ordered && (ctx.game.legal_actions ?? []).some((a) => a.type === 'end_movement')
+      ? el('div', { class: 'controls-row' }, el('button', { type: 'button', class: 'primary', id: 'an-end-movement',
+        onclick: () => ctx.apply({ type: 'end_movement' }, describe({ type: 'end_movement' })) }, 'End movement: on to the battles')) : null);
+}
+
+// The banners won, each side's of those it needs.
+function bannersLine(ctx) {
+  const banners = Array.isArray(ctx.game.state.banners) ? ctx.game.state.banners : [];
+  const goal = ctx.game.scenario?.victory_banners;
+  const need = (k) => (Array.isArray(goal) ? goal[k] : goal);
+  return el('div', { id: 'an-banners' }, `Banners: ${ctx.game.players.map((name, k) => `${name} ${banners[k] ?? 0}${need(k) ? ` of ${need(k)}` : ''}`).join(' · ')}`);
 }
 
 export function controls(root, ctx) { renderControls(ctx); }
@@ -364,12 +386,28 @@ export function describe(a) {
 function attackWords(a) {
   if (!a) return '';
   const parts = [`${a.attacker} rolls ${a.dice} di${a.dice === 1 ? 'e' : 'ce'} at ${a.target}: ${a.hits} hit${a.hits === 1 ? '' : 's'}`];
-  if (a.flags) parts.push(`${a.flags} flag${a.flags === 1 ? '' : 's'}${a.flags_ignored?.length ? ` (${a.flags_ignored.map((f) => f.why).join('; ')}: ignored)` : ''}`);
+  // Each ignored flag has its reason: "2 flags (1 ignored: supported ...)".
+  const ignored = a.flags_ignored ?? [];
+  if (a.flags) parts.push(`${a.flags} flag${a.flags === 1 ? '' : 's'}${ignored.length ? ` (${ignored.length} ignored: ${ignored.map((f) => f.why).join('; ')})` : ''}`);
   const res = a.result ?? {};
   if (res.eliminated) parts.push(`${a.target} is eliminated`);
   else if (res.blocks_left !== undefined) parts.push(`${a.target} has ${res.blocks_left} block${res.blocks_left === 1 ? '' : 's'} left`);
   if (a.leader_check) parts.push(`leader ${a.leader_check.leader} ${a.leader_check.killed ? 'is killed' : 'survives'}`);
+  if (a.evade) parts.push(a.evade.removed ? `${a.evade.unit} is removed (${a.evade.reason})` : `${a.evade.unit} evades${endOf(a.evade) ? ` to ${hexWords(endOf(a.evade))}` : ''}`);
+  // The retreat the flags forced (when it had one path).
+  if (a.retreat) parts.push(retreatWords(a.retreat));
   return parts.join('; ') + '.';
+}
+// The hex a move back (a retreat, an evasion) ended on, when it moved.
+const endOf = (r) => (r.hexes && r.path?.length ? r.path[r.path.length - 1] : null);
+// A retreat in words: how far it had to go, where it went, the blocks lost
+// where it was blocked, the leader's check.
+function retreatWords(r) {
+  const hexes = (n) => `${n} hex${n === 1 ? '' : 'es'}`;
+  const parts = [`${r.unit} must retreat ${hexes(r.demanded)}: ${r.hexes ? `retreats ${hexes(r.hexes)}${endOf(r) ? ` to ${hexWords(endOf(r))}` : ''}` : 'cannot retreat'}`];
+  if (r.loss) parts.push(`${r.loss.reason}: ${r.loss.eliminated ? `${r.unit} is eliminated` : `${r.unit} has ${r.loss.blocks_left} block${r.loss.blocks_left === 1 ? '' : 's'} left`}`);
+  if (r.leader_check) parts.push(`leader ${r.leader_check.leader} ${r.leader_check.killed ? 'is killed' : 'survives'}`);
+  return parts.join('; ');
 }
 export function summarize(r) {
   if (!r || typeof r !== 'object') return null;
@@ -378,6 +416,8 @@ export function summarize(r) {
     if (r.attack.battle_back) words.push(`Battle back: ${attackWords(r.attack.battle_back)}`);
     return words.join(' ');
   }
+  // A retreat whose hex was chosen.
+  if (r.demanded !== undefined && r.unit) return `${retreatWords(r)}.`;
   return null;
 }
 

@@ -527,8 +527,10 @@ function offerOpponentStep() {
 
 function showOpponent(out, step = false) {
   const who = ctx.game.players[out.player] ?? `player ${out.player}`;
+  // A board may put a result in words itself (Ancients' battles), as for the player's own.
+  const board = boards.get(ctx.game.system);
   const items = out.actions.map((a, k) => {
-    const summary = a.result?.text ?? a.result?.summary ?? '';
+    const summary = board?.summarize?.(a.result, ctx) ?? a.result?.text ?? a.result?.summary ?? '';
     return el('li', { class: a.applied ? '' : 'refused' }, el('span', { class: 'entry-words' }, describeEntry(out.entries?.[k] ?? a)),
       a.rolls?.length ? el('span', { class: 'rolls' }, ' ', diceOf(a.rolls)) : null,
       summary ? el('div', { class: 'summary' }, String(summary)) : null);
@@ -544,6 +546,9 @@ function showOpponent(out, step = false) {
       el('div', { class: 'legal' }, `The built-in opponent played ${who}: ${out.actions.length} action${out.actions.length === 1 ? '' : 's'} (${out.stopped})`),
       el('ol', { class: 'opponent-actions' }, items)));
   }
+  // The list scrolls in its box (style.css): its newest action in sight.
+  const list = panel.querySelector('#opponent-report ol');
+  if (list) list.scrollTop = list.scrollHeight;
   panel.querySelector('#opponent-step')?.remove();
 }
 
