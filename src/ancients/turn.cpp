@@ -327,12 +327,13 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
         s.orders.push_back(it);
         if (it.leader) {
           pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
-          ids.push_back(leader_id(b, it.index));
+          if (describe) ids.push_back(leader_id(b, it.index));
         } else {
           pos.units[static_cast<std::size_t>(it.index)].ordered = true;
-          ids.push_back(unit_id(b, it.index));
+          if (describe) ids.push_back(unit_id(b, it.index));
         }
       }
+      if (!describe) return nlohmann::json::object();
       return {{"ordered", ids}, {"orders_used", s.orders.size()}, {"orders_given", s.plan.total}};
     }
     case Action::Type::move: {
@@ -355,6 +356,10 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
         us.hexes_moved = d.hexes;
         us.may_battle = d.may_battle;
         us.close_combat_compulsory = d.close_combat_compulsory;
+        if (!describe) {
+          if (d.attaches_leader >= 0) pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
+          return nlohmann::json::object();
+        }
         nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
                          {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
                          {"close_combat_compulsory", d.close_combat_compulsory}};
