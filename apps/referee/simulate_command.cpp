@@ -284,7 +284,9 @@ void run_simulation(const SimOpts& o, const GameType& type, std::uint64_t max_in
   OutputSet outputs;
   if (!o.lines_out.empty()) outputs.add(o.lines_out, std::move(text_lines));
   if (!o.plot.empty())
-    outputs.add(o.plot, summary_svg(summary, fmt::format("{}: {} against {}", std::filesystem::path(o.battle).filename().string(), o.side0, o.side1)));
+    outputs.add(o.plot, summary_svg(summary, fmt::format("{}: {} against {}",
+                                                         std::filesystem::path(o.battle).filename().string(),
+                                                         o.side0, o.side1)));
   if (!o.summary_out.empty()) outputs.add(o.summary_out, dump_answer(summary) + "\n");
   Json answer = summary;
   answer["seconds"] = seconds;  // only on standard output: the files are the same bytes on every run
@@ -301,7 +303,10 @@ void add_simulate_command(CLI::App& system, const GameType& type, std::uint64_t 
       "simulate", "Play N seeded games (or first phases) over worker processes; JSON lines, a summary and a chart");
   cmd->add_option("--battle", o->battle, "Battle file (JSON)")->required();
   cmd->add_option("--games", o->games, "Number of games (default 100)")->check(CLI::Range(1LL, 100000000LL));
-  cmd->add_option("--seed", o->seed, "Master seed (default 1): game i plays with a seed mixed from it and i, its line's \"seed\" (arena --seed that number replays it)")->check(seed_number());
+  cmd->add_option("--seed", o->seed,
+                  "Master seed (default 1): game i plays with a seed mixed from it and i, its line's \"seed\" "
+                  "(arena --seed that number replays it)")
+      ->check(seed_number());
   cmd->add_option("--mode", o->mode, "game: whole battles; phase: each the battle's first phase only (default game)");
   const std::string who = type.opponent ? "random or opponent" : "random";
   cmd->add_option("--side0", o->side0, "Who plays side 0: " + who + " (default random)");

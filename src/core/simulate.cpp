@@ -10,13 +10,6 @@
 
 namespace referee {
 
-std::uint64_t mix_seed(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 GameSeeds game_seeds(std::uint64_t seed) {
   return {mix_seed(seed), {mix_seed(seed ^ 0xA5A5A5A5ull), mix_seed(seed ^ 0x5A5A5A5A00ull)}};
 }

@@ -283,15 +283,17 @@ function diceOf(rolls) { return rolls.map((r) => el('span', { class: 'die', titl
 
 // What an action did, kept on screen until the next one: a test that failed
 // says so in large type (red), with the reason and what follows.
+// A result in the words of the game's board, where it puts one in words
+// itself (Ancients' battles); undefined otherwise.
+const boardWords = (result) => (ctx.game && boards.get(ctx.game.system))?.summarize?.(result, ctx);
+
 function showOutcome(label, out) {
   const r = out.result ?? {};
   const rolls = out.rolls?.length
     ? el('div', { class: 'rolls' }, 'Dice: ', diceOf(out.rolls),
       ' ', el('span', { class: 'muted' }, inWords(out.rolls.map((d) => d.for).filter(Boolean).filter((v, i, s) => s.indexOf(v) === i).join(', '))))
     : null;
-  // A board may put a result in words itself (Ancients' battles).
-  const board = ctx.game && boards.get(ctx.game.system);
-  const summary = board?.summarize?.(r, ctx) ?? r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
+  const summary = boardWords(r) ?? r.text ?? r.summary ?? r.ruling?.reason ?? r.reason ?? r.explain ?? '';
   // What happened step by step (Blightmeer's checks and falls), each in words.
   const events = Array.isArray(r.events) ? r.events.filter((e) => e?.reason) : [];
   const failed = r.passed === false || events.some((e) => /: failed$/.test(e.reason));
@@ -527,10 +529,8 @@ function offerOpponentStep() {
 
 function showOpponent(out, step = false) {
   const who = ctx.game.players[out.player] ?? `player ${out.player}`;
-  // A board may put a result in words itself (Ancients' battles), as for the player's own.
-  const board = boards.get(ctx.game.system);
   const items = out.actions.map((a, k) => {
-    const summary = board?.summarize?.(a.result, ctx) ?? a.result?.text ?? a.result?.summary ?? '';
+    const summary = boardWords(a.result) ?? a.result?.text ?? a.result?.summary ?? '';
     return el('li', { class: a.applied ? '' : 'refused' }, el('span', { class: 'entry-words' }, describeEntry(out.entries?.[k] ?? a)),
       a.rolls?.length ? el('span', { class: 'rolls' }, ' ', diceOf(a.rolls)) : null,
       summary ? el('div', { class: 'summary' }, String(summary)) : null);

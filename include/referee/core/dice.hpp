@@ -13,6 +13,10 @@
 
 namespace referee {
 
+// SplitMix64's mixing of one number (the step that seeds Rng): neighbouring
+// numbers give unrelated ones, so seeds derived from a master seed are too.
+std::uint64_t mix_seed(std::uint64_t x);
+
 // xoshiro256**: small, fast, and fully specified, so results never depend on
 // the platform. State is four words, cheap to copy with a game state.
 class Rng {

@@ -23,9 +23,6 @@
 
 namespace referee {
 
-// SplitMix64's mixing: neighbouring numbers give unrelated streams.
-std::uint64_t mix_seed(std::uint64_t x);
-
 // The streams of one game: its dice, and each side's choices.
 struct GameSeeds {
   std::uint64_t dice;
