@@ -104,7 +104,9 @@ BENCHMARK(BM_WarmasterRandomGame)->Unit(benchmark::kMillisecond);
 // the argument is the number of units, 16 for the battle itself, 32 and 64
 // for two and four copies of it, so each unit's surroundings are what they
 // were. The counter `actions` (per game) divides the cost into a cost per
-// action, which should not grow with the battle (docs/warmaster-command.md).
+// action, which should not grow with the battle, and `unit_turns` (the
+// side-turns played times the units) into a cost per unit and side-turn,
+// flat when a game's cost grows as the battle does (docs/warmaster-command.md).
 void random_games(benchmark::State& state, const std::string& battle) {
   const BattlefieldFile f =
       load_battlefield_file(std::string(REFEREE_SOURCE_DIR) + "/scenarios/warmaster/" + battle + ".json");
@@ -115,13 +117,22 @@ void random_games(benchmark::State& state, const std::string& battle) {
   const BattleState start(copies > 1 ? bench::tiled_game(base, copies) : std::make_shared<const BattleGame>(base));
   Rng rng(11);
   MoveScratch scratch;
-  std::int64_t actions = 0;
+  std::int64_t actions = 0, side_turns = 0;
   for (auto _ : state) {
     BattleState s = start;
     SeededDice dice(rng.next());
-    actions += sim::random_battle(s, dice, rng, nullptr, scratch);
+    // sim::random_battle's loop, counting the side-turns begun.
+    while (!s.battle_over()) {
+      actions += sim::random_turn(s, dice, rng, nullptr, scratch);
+      ++side_turns;
+    }
   }
   state.counters["actions"] = benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kAvgIterations);
+  // A side-turn of every unit on the table: the work a battle of twice the
+  // units should take twice the instructions for (docs/warmaster-command.md).
+  state.counters["unit_turns"] = benchmark::Counter(static_cast<double>(side_turns * state.range(0)),
+                                                    benchmark::Counter::kAvgIterations);
+  state.counters["side_turns"] = benchmark::Counter(static_cast<double>(side_turns), benchmark::Counter::kAvgIterations);
 }
 void BM_WarmasterRandomGameDefault(benchmark::State& state) { random_games(state, "default"); }
 BENCHMARK(BM_WarmasterRandomGameDefault)->Arg(16)->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond);

@@ -13,8 +13,9 @@
 // four times (warmaster_tiled_battle.hpp), so that each unit's surroundings
 // are what they were. The counter `actions` (per turn) divides the cost into
 // a cost per action, which should stay within 1.3x from 16 to 64 units
-// (docs/warmaster-opponent.md). BM_WarmasterOpponentTurnPitched: the same on
-// the pitched battle.
+// (docs/warmaster-opponent.md), and `unit_turns` (the units, per turn) into a
+// cost per unit and turn, flat when a turn's cost grows as the battle does.
+// BM_WarmasterOpponentTurnPitched: the same on the pitched battle.
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -88,6 +89,11 @@ void opponent_turns(benchmark::State& state, const std::string& battle) {
     benchmark::DoNotOptimize(s.turn());
   }
   state.counters["actions"] = benchmark::Counter(actions, benchmark::Counter::kAvgIterations);
+  // Each iteration is one side-turn of every unit on the table: instructions
+  // per unit-turn stay flat when the turn's cost grows as the battle does.
+  state.counters["unit_turns"] =
+      benchmark::Counter(static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kAvgIterations);
 }
 
 void BM_WarmasterOpponentTurn(benchmark::State& state) { opponent_turns(state, "default"); }
