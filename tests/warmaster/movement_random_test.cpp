@@ -92,3 +92,48 @@ TEST(MovementRandom, LegalityAloneGivesTheSameAnswers) {
   EXPECT_GT(refused, 100);
   EXPECT_GT(detours, 10);  // the sample includes moves that need a planned route
 }
+
+// Checking only whether (CheckDepth::Whether, what a drive back's halving
+// asks) gives Legality's answer: legal or not, leaving the table or not, and
+// for a refused move Legality's first reason alone. Slides of every unit on
+// the bench field, straight back with a waypoint halfway as drive backs go
+// and plain ones the engine may plan round what blocks them, through one
+// scratch as a halving uses it, some far enough to leave the table.
+TEST(MovementRandom, WhetherGivesLegalitysAnswerAndFirstReason) {
+  Battlefield bf = bench::make_field(40);
+  MoveIndex index(bf);
+  MoveScratch scratch;
+  Rng rng(31);
+  int legal = 0, refused = 0, left = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const Unit& u = bf.units[rng.below(bf.units.size())];
+    const double dir = bench::uniform(rng, 0, 360);
+    const double dist = bench::uniform(rng, 0.5, 60);
+    const bool waypoints = trial % 2 == 0;
+    MoveRequest req = slide_move(u, Rot::from_degrees(dir).forward() * dist,
+                                 waypoints ? MoveKind::Dice : MoveKind::Ordered, dist);
+    if (waypoints)
+      for (StandPlan& p : req.stands) {
+        const Pose& from = u.stands[static_cast<std::size_t>(p.stand)].pose;
+        p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
+      }
+    const MoveAnswer full = check_move(bf, index, req, {}, CheckDepth::Legality);
+    const MoveAnswer quick = check_move(bf, index, req, {}, scratch, CheckDepth::Whether);
+    ASSERT_EQ(quick.verdict.legal(), full.verdict.legal()) << "trial " << trial << " unit " << u.id;
+    ASSERT_EQ(quick.leaves_table, full.leaves_table) << "trial " << trial << " unit " << u.id;
+    left += full.leaves_table;
+    if (full.verdict.legal()) {
+      ++legal;
+      continue;
+    }
+    ++refused;
+    ASSERT_EQ(quick.verdict.violations.size(), 1u) << "trial " << trial;
+    EXPECT_EQ(quick.verdict.violations[0].rule, full.verdict.violations[0].rule) << "trial " << trial;
+    EXPECT_EQ(quick.verdict.violations[0].reason, full.verdict.violations[0].reason) << "trial " << trial;
+    EXPECT_EQ(quick.verdict.violations[0].figures.size(), full.verdict.violations[0].figures.size())
+        << "trial " << trial;
+  }
+  EXPECT_GT(legal, 100);
+  EXPECT_GT(refused, 100);
+  EXPECT_GT(left, 10);
+}

@@ -208,13 +208,21 @@ Slide slide_unit(Battlefield& bf, const std::string& id, Vec2 dir, double dist, 
   const Unit& u = *bf.find_unit(id);
   const MoveIndex index(bf);
   MoveScratch scratch;
+  // One request for every distance tried (a dozen when cut short): the
+  // poses slide_move(u, dir * d, MoveKind::Dice, d) gives, written in place.
+  MoveRequest req = slide_move(u, {0, 0}, MoveKind::Dice, 0.0);
+  for (StandPlan& p : req.stands) p.waypoints.resize(1);
   auto attempt = [&](double d) {
-    MoveRequest req = slide_move(u, dir * d, MoveKind::Dice, d);
+    const Vec2 shift = dir * d;
+    req.dice_distance = d;
     for (StandPlan& p : req.stands) {
       const Pose& from = u.stands[static_cast<std::size_t>(p.stand)].pose;
-      p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
+      p.final_pose = from;
+      p.final_pose.position += shift;
+      p.waypoints[0] = {(from.position + p.final_pose.position) / 2, from.facing_deg};
     }
-    return check_move(bf, index, req, settings, scratch, CheckDepth::Legality);
+    // Only whether it is legal is read, and a refusal's first reason.
+    return check_move(bf, index, req, settings, scratch, CheckDepth::Whether);
   };
   const MoveAnswer full = attempt(dist);
   double go = dist;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -148,10 +149,11 @@ std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i))
 // request does not mention stay where they are.
 std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
   std::vector<StandRoute> routes(u.stands.size());
-  for (std::size_t i = 0; i < u.stands.size(); ++i) {
-    routes[i].stand = static_cast<int>(i);
-    routes[i].poses = {u.stands[i].pose};
-  }
+  for (std::size_t i = 0; i < u.stands.size(); ++i) routes[i].stand = static_cast<int>(i);
+  // Each list made at its full size at once (it is made for every check).
+  for (const auto& plan : req.stands)
+    routes[static_cast<std::size_t>(plan.stand)].poses.reserve(plan.waypoints.size() + 2);
+  for (std::size_t i = 0; i < u.stands.size(); ++i) routes[i].poses.push_back(u.stands[i].pose);
   for (const auto& plan : req.stands) {
     auto& r = routes[static_cast<std::size_t>(plan.stand)];
     r.poses.insert(r.poses.end(), plan.waypoints.begin(), plan.waypoints.end());
@@ -161,6 +163,17 @@ std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
 }
 
 bool moves(const StandRoute& r) { return r.poses.size() > 1; }
+
+// Where each stand's route ends, stand by stand: read by the own blockers,
+// the table edge, the overlaps and the formation at the end. A planned
+// route ends where the straight one did (shortest_route), so they are
+// worked out once per check.
+std::vector<OrientedRect> final_footprints(const Unit& u, const std::vector<StandRoute>& routes, RotMemo& rot) {
+  std::vector<OrientedRect> finals;
+  finals.reserve(routes.size());
+  for (const StandRoute& r : routes) finals.push_back(u.footprint_at(r.poses.back(), rot));
+  return finals;
+}
 
 // --- Clear path (docs/rulings.md#warmaster-transit-model) ------------------
 // Is some leg of `poses` (one that moves) blocked in `scene`? Legality only,
@@ -191,30 +204,71 @@ struct RouteSearch {
   bool reasons = true;
 };
 
-PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<int>& order,
-                        std::vector<StandRoute> routes, const std::vector<bool>& skip, const RouteSearch& search,
-                        bool plan) {
+// What a check for legality alone says of the first stand that has no route.
+Ruling no_route_within_allowance(int stand) {
+  return {warmaster::rule_id::movement_path,
+          stand_label(stand) + ": no route round what blocks the straight line within the allowance", {}};
+}
+
+// Where the unit's own stands stand as blockers (set_own_blockers): each at
+// the end of its route once it has moved, and, for an engaged unit, each
+// where it starts until then. Worked out once per check: every order traced
+// reads the same footprints.
+struct OwnFootprints {
+  const std::vector<OrientedRect>& finals;  // final_footprints
+  std::vector<OrientedRect> starts;         // engaged units only
+  std::vector<OrientedRect> blockers;       // the list handed to the scene, reused stand after stand
+  std::vector<char> moved;
+  OwnFootprints(const Unit& u, const std::vector<OrientedRect>& final_rects, RotMemo& rot) : finals(final_rects) {
+    if (u.engaged)
+      for (std::size_t j = 0; j < u.stands.size(); ++j) starts.push_back(u.footprint(j, rot));
+    blockers.reserve(finals.size());
+  }
+  // The own blockers of stand i, the stands marked in `moved` having moved.
+  const std::vector<OrientedRect>& of(int i) {
+    blockers.clear();
+    for (std::size_t j = 0; j < finals.size(); ++j) {
+      if (static_cast<int>(j) == i) continue;
+      if (moved[j]) blockers.push_back(finals[j]);
+      else if (!starts.empty()) blockers.push_back(starts[j]);
+    }
+    return blockers;
+  }
+};
+
+// The first stand in `order` whose straight legs, as given, are blocked
+// (-1: none), the stands moving one at a time as trace_paths moves them.
+// Nothing is planned and no reason written, so the routes are only read.
+int first_blocked_stand(TransitScene& scene, const std::vector<int>& order, const std::vector<StandRoute>& routes,
+                        const std::vector<bool>& skip, OwnFootprints& own) {
+  own.moved.assign(routes.size(), 0);
+  for (int i : order) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    // A stand not traced blocks nothing before it moves, and no leg of it is checked.
+    if (!skip[k]) {
+      scene.set_own_blockers(own.of(i));
+      if (any_leg_blocked(scene, routes[k].poses)) return i;
+    }
+    own.moved[k] = 1;
+  }
+  return -1;
+}
+
+// The routes of `order` planned round what blocks their straight lines
+// (only a stand's single straight leg is planned), the own stands blocking
+// as in first_blocked_stand.
+PathAttempt trace_paths(TransitScene& scene, const std::vector<int>& order, std::vector<StandRoute> routes,
+                        const std::vector<bool>& skip, const RouteSearch& search,
+                        OwnFootprints& own) {
   PathAttempt out;
-  std::vector<bool> moved(u.stands.size(), false);
+  own.moved.assign(routes.size(), 0);
   for (int i : order) {
     auto& route = routes[static_cast<std::size_t>(i)];
-    std::vector<OrientedRect> blockers;
-    RotMemo rot;
-    for (std::size_t j = 0; j < u.stands.size(); ++j) {
-      if (static_cast<int>(j) == i) continue;
-      if (moved[j]) blockers.push_back(u.footprint_at(routes[j].poses.back(), rot));
-      else if (u.engaged) blockers.push_back(u.footprint(j, rot));
-    }
-    scene.set_own_blockers(std::move(blockers));
-    moved[static_cast<std::size_t>(i)] = true;
+    scene.set_own_blockers(own.of(i));
+    own.moved[static_cast<std::size_t>(i)] = 1;
     if (skip[static_cast<std::size_t>(i)]) continue;
     // Reasons are written only for legs that are blocked and not replanned.
     if (!any_leg_blocked(scene, route.poses)) continue;
-    if (!plan) {
-      out.violations.push_back({});  // this order fails: its reasons are never shown
-      out.failed = i;
-      break;
-    }
     // A straight line blocked: plan round what blocks it first; the leg's
     // reasons are written only when no route is found.
     std::optional<std::vector<Pose>> planned;
@@ -228,9 +282,7 @@ PathAttempt trace_paths(TransitScene& scene, const Unit& u, const std::vector<in
     if (out.failed < 0) out.failed = i;
     if (!search.reasons) {
       // Legality only: the first stand with no route decides, and its legs' reasons are not written.
-      out.violations.push_back({warmaster::rule_id::movement_path,
-                                stand_label(i) + ": no route round what blocks the straight line within the allowance",
-                                {}});
+      out.violations.push_back(no_route_within_allowance(i));
       break;
     }
     for (std::size_t k = 0; k + 1 < route.poses.size(); ++k) {
@@ -270,11 +322,10 @@ std::vector<std::vector<int>> candidate_orders(const std::vector<int>& moving) {
 
 // `explain`: write the figures into the reasons (CheckDepth::Explain); a
 // check for legality alone names the rule and the stand only.
-void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const Pace& pace, Formation formation,
-                     MoveKind kind, bool explain, Verdict& verdict, std::vector<StandRoute>& out_routes) {
-  out_routes = routes;
-  RotMemo rot;
-  for (auto& r : out_routes) {
+// Each route's `used` is filled in.
+void check_distances(const Unit& u, const Pace& pace, Formation formation, MoveKind kind, bool explain,
+                     RotMemo& rot, Verdict& verdict, std::vector<StandRoute>& routes) {
+  for (auto& r : routes) {
     if (!moves(r)) continue;
     auto corners = corner_distances(r.poses, u.width, u.depth, rot);
     std::size_t worst = static_cast<std::size_t>(std::max_element(corners.begin(), corners.end()) - corners.begin());
@@ -303,14 +354,13 @@ void check_distances(const Unit& u, const std::vector<StandRoute>& routes, const
 // `explain`: find where a stand halts, for the reasons (CheckDepth::Explain).
 std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrain, const Unit& u,
                                 const std::vector<StandRoute>& routes, const Settings& settings, bool explain,
-                                Verdict& verdict) {
+                                RotMemo& rot, Verdict& verdict) {
   std::vector<bool> refused(routes.size(), false);
   double tol = settings.contact_tolerance;
   std::vector<const Polygon*> blocked;
   for (const TerrainFeature* f : terrain)
     if (!may_enter(u.type, f->kind, settings))
       for (const auto& p : f->pieces) blocked.push_back(&p);
-  RotMemo rot;
   for (const auto& r : routes) {
     if (!moves(r)) continue;
     OrientedRect start = u.footprint_at(r.poses.front(), rot);
@@ -358,24 +408,24 @@ std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrai
 
 // Final poses overlap no stand of another unit (characters never count) and
 // no other stand of the unit. Touching is not overlapping.
+// `first_only`: stop at the first overlap found (CheckDepth::Whether).
+// `finals`: final_footprints of `routes`.
 void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u,
-                    const std::vector<StandRoute>& routes, const Settings& settings, Verdict& verdict) {
+                    const std::vector<StandRoute>& routes, const std::vector<OrientedRect>& finals,
+                    const Settings& settings, bool first_only, Verdict& verdict) {
   double tol = settings.contact_tolerance;
-  std::vector<OrientedRect> finals;
-  RotMemo rot;
-  Aabb area = u.footprint_at(routes.front().poses.back(), rot).bounds();
-  for (const auto& r : routes) {
-    finals.push_back(u.footprint_at(r.poses.back(), rot));
-    area = area.merged(finals.back().bounds());
-  }
+  Aabb area = finals.front().bounds();
+  for (const OrientedRect& f : finals) area = area.merged(f.bounds());
   for (std::size_t i = 0; i < finals.size(); ++i) {
     for (std::size_t j = i + 1; j < finals.size(); ++j) {
       if (!moves(routes[i]) && !moves(routes[j])) continue;
-      if (overlaps(finals[i], finals[j], tol))
+      if (overlaps(finals[i], finals[j], tol)) {
         verdict.add(kRuleOverlap,
                     fmt::format("stands {} and {} of the unit would overlap by {}", i + 1, j + 1,
                                 cm(penetration(finals[i], finals[j]))),
                     {{"overlap", penetration(finals[i], finals[j]), "cm"}});
+        if (first_only) return;
+      }
     }
   }
   std::vector<int> near;
@@ -393,6 +443,7 @@ void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u
                     fmt::format("{} would overlap stand {} of {} unit '{}' by {}", stand_label(i), s + 1,
                                 other.side == u.side ? "friendly" : "enemy", other.id, cm(penetration(finals[i], o))),
                     {{"overlap", penetration(finals[i], o), "cm"}});
+        if (first_only) return;
       }
     }
   }
@@ -464,12 +515,9 @@ namespace {
 
 // Every stand must touch another stand of its unit at the end (movement
 // text, Formation & Movement), along an edge or at a point.
-void check_end_formation(const Unit& u, const std::vector<StandRoute>& routes, const Settings& settings,
-                         Verdict& verdict) {
-  if (routes.size() < 2) return;
-  std::vector<OrientedRect> finals;
-  RotMemo rot;
-  for (const auto& r : routes) finals.push_back(u.footprint_at(r.poses.back(), rot));
+// `finals`: the final footprints of every stand (final_footprints).
+void check_end_formation(const std::vector<OrientedRect>& finals, const Settings& settings, Verdict& verdict) {
+  if (finals.size() < 2) return;
   for (const StandApart& a : stands_apart(finals, settings.contact_tolerance)) {
     verdict.add(kRuleFormation, describe_apart(a, settings.contact_tolerance, " at the end of the move"),
                 {{"gap", a.gap, "cm"}, {"tolerance", settings.contact_tolerance, "cm"}});
@@ -560,7 +608,7 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
       // depends on the depth (a search that also read less once refused
       // routes the explaining check found).
       const double bound = 2 * a.allowance;
-      const double search_to = depth == CheckDepth::Legality ? a.allowance + kMeasureSlack : bound;
+      const double search_to = depth != CheckDepth::Explain ? a.allowance + kMeasureSlack : bound;
       TransitOptions around;
       around.index = index;
       // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it
@@ -778,6 +826,13 @@ struct MoveScenes::Impl {
   MoveScratch* scratch = nullptr;
   TransitScratch* transit() const { return scratch ? &scratch->transit : nullptr; }
   std::optional<TransitScene> scene;
+  // The formation of the stands last classified (kept_formation): their
+  // poses and size, the contact tolerance, and what they make (none yet:
+  // formation_known false).
+  bool formation_known = false;
+  std::vector<Pose> formation_poses;
+  double formation_width = 0, formation_depth = 0, formation_tolerance = 0;
+  Formation formation = Formation::Irregular;
 };
 MoveScenes::MoveScenes(MoveScratch* scratch) : impl(std::make_unique<Impl>()) { impl->scratch = scratch; }
 MoveScratch* MoveScenes::scratch() const { return impl->scratch; }
@@ -830,11 +885,11 @@ const Unit& requested_unit(const Battlefield& bf, const MoveRequest& req) {
   return u;
 }
 
-// The unit's formation and pace, and whether it may move at all: a confused
-// unit moves only by dice (warmaster.movement.confused); a machine needs its
-// pace in its data.
-Pace check_pace(const Unit& u, const MoveRequest& req, const Settings& settings, MoveAnswer& a) {
-  a.formation = classify_formation(u, settings);
+// The unit's pace in its formation (kept_formation), and whether it may move
+// at all: a confused unit moves only by dice (warmaster.movement.confused); a
+// machine needs its pace in its data.
+Pace check_pace(const Unit& u, const MoveRequest& req, Formation formation, MoveAnswer& a) {
+  a.formation = formation;
   Pace pace = move_pace(u, req.kind, a.formation, req.dice_distance);
   a.allowance = pace.allowance;
   a.pace = pace.label;
@@ -860,16 +915,43 @@ Aabb swept_area(const Unit& u, const std::vector<StandRoute>& routes, RotMemo& r
 // look for. The table edge is an obstacle in transit, so a stand obliged to
 // leave the table is not traced past it (and the move leaves the table).
 std::vector<bool> stands_not_traced(const Battlefield& bf, const MoveIndex& index, const Unit& u,
-                                    const std::vector<StandRoute>& routes, const Aabb& near, const Settings& settings,
-                                    bool explain, RotMemo& rot, MoveAnswer& a) {
-  std::vector<bool> skip = check_terrain(terrain_near(bf, index, near), u, routes, settings, explain, a.verdict);
+                                    const std::vector<StandRoute>& routes, const std::vector<OrientedRect>& finals,
+                                    const Aabb& near, const Settings& settings, bool explain, RotMemo& rot,
+                                    MoveAnswer& a) {
+  std::vector<bool> skip = check_terrain(terrain_near(bf, index, near), u, routes, settings, explain, rot, a.verdict);
   for (std::size_t i = 0; i < routes.size(); ++i) {
-    if (off_table(u.footprint_at(routes[i].poses.back(), rot), bf)) {
+    if (off_table(finals[i], bf)) {
       a.leaves_table = true;
       skip[i] = true;
     }
   }
   return skip;
+}
+
+// The unit's formation at the start of the move (classify_formation): the
+// one kept from the last check when its stands stood exactly as these do,
+// were of the same size and were classified with the same contact
+// tolerance, all it reads; otherwise worked out and kept. A unit checked
+// again and again, as a drive back halving its distance, is classified once.
+Formation kept_formation(MoveScenes& scenes, const Unit& u, const Settings& settings) {
+  MoveScenes::Impl& kept = *scenes.impl;
+  const bool same = kept.formation_known && kept.formation_width == u.width && kept.formation_depth == u.depth &&
+                    kept.formation_tolerance == settings.contact_tolerance &&
+                    std::equal(u.stands.begin(), u.stands.end(), kept.formation_poses.begin(),
+                               kept.formation_poses.end(), [](const Stand& s, const Pose& p) {
+                                 // Bit for bit: the same doubles give the same classification.
+                                 return std::memcmp(&s.pose, &p, sizeof(Pose)) == 0;
+                               });
+  if (!same) {
+    kept.formation = classify_formation(u, settings);
+    kept.formation_known = true;
+    kept.formation_poses.clear();
+    for (const Stand& s : u.stands) kept.formation_poses.push_back(s.pose);
+    kept.formation_width = u.width;
+    kept.formation_depth = u.depth;
+    kept.formation_tolerance = settings.contact_tolerance;
+  }
+  return kept.formation;
 }
 
 // The scene the straight lines are traced in: the one kept from the last
@@ -931,8 +1013,11 @@ struct OrderSearch {
   double allowance = 0;
   bool other_orders = false;  // no order was asked for, and more than one stand moves
   std::vector<std::vector<int>> orders;  // the listed order first; the others only once needed
-  PathAttempt chosen;
+  OwnFootprints own;
+  PathAttempt chosen;      // its routes are left empty when they are the routes as asked (`as_asked`)
+  bool as_asked = false;   // the chosen routes are `routes`, nothing planned
   std::vector<int> order;  // the order chosen
+  int first_blocked = -1;  // in the listed order, the first stand whose straight legs are blocked
 };
 
 // First look for an order in which every straight line is clear (cheap).
@@ -941,13 +1026,14 @@ struct OrderSearch {
 // obstacles and gates), so then no other order is tried.
 bool straight_in_some_order(TransitScene& scene, OrderSearch& s) {
   auto try_order = [&](const std::vector<int>& order) {
-    PathAttempt attempt = trace_paths(scene, s.u, order, s.routes, s.skip, s.search, false);
-    if (!attempt.violations.empty()) return false;
-    s.chosen = std::move(attempt);
+    const int blocked = first_blocked_stand(scene, order, s.routes, s.skip, s.own);
+    if (blocked >= 0) return blocked;
+    s.as_asked = true;
     s.order = order;
-    return true;
+    return -1;
   };
-  if (try_order(s.orders.front())) return true;
+  s.first_blocked = try_order(s.orders.front());
+  if (s.first_blocked < 0) return true;
   if (!s.other_orders) return false;
   bool blocked_in_every_order = false;
   scene.set_own_blockers({});
@@ -956,8 +1042,24 @@ bool straight_in_some_order(TransitScene& scene, OrderSearch& s) {
   if (blocked_in_every_order) return false;
   s.orders = candidate_orders(s.moving);  // the listed order first, as tried
   for (std::size_t k = 1; k < s.orders.size(); ++k)
-    if (try_order(s.orders[k])) return true;
+    if (try_order(s.orders[k]) < 0) return true;
   return false;
+}
+
+// No order has every straight line clear, and no stand that is traced could
+// be planned round what blocks it (each has waypoints; trace_paths plans
+// only a single straight leg): what plan_in_some_order would find, without
+// tracing every order again. In the listed order the first stand blocked
+// has no route, so that attempt fails there, with the routes as asked; no
+// other order works, for straight_in_some_order tried each (or found a
+// stand blocked in every order), and an order works with planning only if
+// its straight lines are clear when nothing can be planned. The reasons
+// shown are the listed order's, as plan_in_some_order keeps them.
+void no_route_in_any_order(OrderSearch& s) {
+  s.as_asked = true;
+  s.chosen.violations.push_back(no_route_within_allowance(s.first_blocked));
+  s.chosen.failed = s.first_blocked;
+  s.order = s.orders.front();
 }
 
 // A planned route longer than the allowance fails too (an explaining check
@@ -980,12 +1082,12 @@ bool works(const PathAttempt& t, const Unit& u, double allowance) {
 // that moves first has no route, no order has one. The reasons shown stay
 // those of the first order when none works.
 void plan_in_some_order(TransitScene& planner, OrderSearch& s) {
-  s.chosen = trace_paths(planner, s.u, s.orders.front(), s.routes, s.skip, s.search, true);
+  s.chosen = trace_paths(planner, s.orders.front(), s.routes, s.skip, s.search, s.own);
   s.order = s.orders.front();
   if (works(s.chosen, s.u, s.allowance) || !s.other_orders || s.chosen.failed == s.orders.front().front()) return;
   if (s.orders.size() == 1) s.orders = candidate_orders(s.moving);
   for (std::size_t k = 1; k < s.orders.size(); ++k) {
-    PathAttempt attempt = trace_paths(planner, s.u, s.orders[k], s.routes, s.skip, s.search, true);
+    PathAttempt attempt = trace_paths(planner, s.orders[k], s.routes, s.skip, s.search, s.own);
     if (works(attempt, s.u, s.allowance)) {
       s.chosen = std::move(attempt);
       s.order = s.orders[k];
@@ -1003,7 +1105,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
     return check_character_move(bf, req, settings, depth, scenes.impl->transit(), &index, scenes.whole_battle);
   const Unit& u = requested_unit(bf, req);
   MoveAnswer a;
-  const Pace pace = check_pace(u, req, settings, a);
+  const Pace pace = check_pace(u, req, kept_formation(scenes, u, settings), a);
   std::vector<StandRoute> routes = initial_routes(u, req);
   std::vector<int> moving;
   for (const auto& plan : req.stands) moving.push_back(plan.stand);
@@ -1012,8 +1114,18 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   const Aabb area = swept_area(u, routes, rot);
   const double reach = u.frontage() + std::max(u.width, u.depth) + 1.0;
   const bool explain = depth == CheckDepth::Explain;
+  // CheckDepth::Whether: once a violation is found the move is refused, and
+  // the checks after it only add reasons; Legality names the first the same.
+  const bool whether = depth == CheckDepth::Whether;
+  auto refused_already = [&] {
+    if (!whether || a.verdict.legal()) return false;
+    a.verdict.violations.resize(1);
+    return true;
+  };
+  const std::vector<OrientedRect> finals = final_footprints(u, routes, rot);
   const std::vector<bool> skip =
-      stands_not_traced(bf, index, u, routes, area.inflated(reach), settings, explain, rot, a);
+      stands_not_traced(bf, index, u, routes, finals, area.inflated(reach), settings, explain, rot, a);
+  if (refused_already()) return a;
 
   TransitOptions opts;
   opts.flying = u.type == TroopType::Flyer;
@@ -1030,20 +1142,20 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   const double max_route = std::max(pace.allowance, 1.0) + std::max(u.width, u.depth);
   const RouteSearch search = route_search(u, pace, max_route, explain);
   // The listed order first; the other orders are made only if it fails.
-  OrderSearch s{u, routes, skip, search, moving, pace.allowance, req.order.empty() && moving.size() > 1,
-                {req.order.empty() ? moving : req.order}, {}, {}};
+  OrderSearch s{u,      routes, skip, search, moving, pace.allowance, req.order.empty() && moving.size() > 1,
+                {req.order.empty() ? moving : req.order}, OwnFootprints(u, finals, rot), {}, false, {}, -1};
   if (!straight_in_some_order(scene, s)) {
     // Only a stand's single straight leg is ever planned round what blocks
     // it (trace_paths); legs given with waypoints are taken as given. When no
-    // stand that is traced has a single leg, the planner would only trace the
-    // same legs again, and the scene of the straight lines holds all they
-    // meet: for legality alone it serves (a drive back's halving asks a dozen
-    // such checks). An explaining check keeps the planner's scene, whose
-    // reasons are the ones written.
+    // stand that is traced has a single leg, planning would only trace the
+    // same legs again and refuse them as no_route_in_any_order says, without
+    // tracing them (a drive back's halving asks a dozen such checks). An
+    // explaining check plans in the planner's scene, whose reasons are the
+    // ones written.
     bool may_plan = explain;
     for (std::size_t i = 0; i < routes.size() && !may_plan; ++i) may_plan = !skip[i] && routes[i].poses.size() == 2;
     if (!may_plan) {
-      plan_in_some_order(scene, s);
+      no_route_in_any_order(s);
     } else {
       // A route no longer than L from A to B keeps |AP| + |PB| <= L, so it never
       // strays more than L / 2 from the segment AB, which `area` contains.
@@ -1054,9 +1166,15 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   }
   a.order = std::move(s.order);
   for (auto& r : s.chosen.violations) a.verdict.add(std::move(r));
-  check_distances(u, s.chosen.routes, pace, a.formation, req.kind, explain, a.verdict, a.routes);
-  check_overlaps(bf, index, u, a.routes, settings, a.verdict);
-  check_end_formation(u, a.routes, settings, a.verdict);
+  if (refused_already()) return a;
+  // The routes as asked are not copied: the search is over.
+  a.routes = s.as_asked ? std::move(routes) : std::move(s.chosen.routes);
+  check_distances(u, pace, a.formation, req.kind, explain, rot, a.verdict, a.routes);
+  if (refused_already()) return a;
+  check_overlaps(bf, index, u, a.routes, finals, settings, whether, a.verdict);
+  if (refused_already()) return a;
+  check_end_formation(finals, settings, a.verdict);
+  refused_already();
   return a;
 }
 

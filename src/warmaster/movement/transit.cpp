@@ -447,7 +447,7 @@ TransitScene& TransitScene::operator=(TransitScene&&) noexcept = default;
 // Stands are traced one after another, each adding the one before it to the
 // blockers, so the leading blockers that have not changed are kept (with
 // their gates) and only the rest are made again.
-void TransitScene::set_own_blockers(std::vector<OrientedRect> rects) {
+void TransitScene::set_own_blockers(const std::vector<OrientedRect>& rects) {
   Impl& m = *impl_;
   std::size_t keep = 0;
   while (keep < rects.size() && m.fixed_count + keep < m.obstacles.size() &&

@@ -75,10 +75,17 @@ std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const Sta
   if (u.stands.size() == 1) {
     if (unit_gap <= range + kMeasureSlack) in_range.push_back(0);
   } else {
+    // A pair of stands whose circumscribed discs lie further apart than the
+    // range is out of range: it is not measured (stand_pairs.hpp), which
+    // changes no answer.
+    const double limit = range + kMeasureSlack;
+    const double bound = limit + stand_circumradius(u) + stand_circumradius(e) + kDiscSlack;
     for (std::size_t s = 0; s < u.stands.size(); ++s) {
       double d = std::numeric_limits<double>::infinity();
-      for (std::size_t k = 0; k < e.stands.size() && d > range + kMeasureSlack; ++k) d = std::min(d, distance(ru[s], re[k]));
-      if (d <= range + kMeasureSlack) in_range.push_back(static_cast<int>(s));
+      for (std::size_t k = 0; k < e.stands.size() && d > limit; ++k)
+        if (length_squared(u.stands[s].pose.position - e.stands[k].pose.position) <= bound * bound)
+          d = std::min(d, distance(ru[s], re[k]));
+      if (d <= limit) in_range.push_back(static_cast<int>(s));
     }
   }
   const std::vector<char> sees = stands_that_see(bf, u, e, settings, in_range);
@@ -455,15 +462,23 @@ void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, Driv
   const Vec2 dir = away_from_shooter(*bf.find_unit(db.away_from), e);
   const MoveIndex& index = work.index_of(res.after);
   MoveScratch& scratch = work.move;
+  // One request for every distance tried (a dozen when cut short): the
+  // poses slide_move(e, dir * d, MoveKind::Dice, d) gives, written in place.
+  MoveRequest req = slide_move(e, {0, 0}, MoveKind::Dice, 0.0);
+  for (StandPlan& p : req.stands) p.waypoints.resize(1);
   auto attempt = [&](double d) {
-    MoveRequest req = slide_move(e, dir * d, MoveKind::Dice, d);
-    // Straight back, never round what blocks it: a waypoint halfway
-    // makes the checker take exactly these legs.
+    const Vec2 shift = dir * d;
+    req.dice_distance = d;
     for (StandPlan& p : req.stands) {
       const Pose& from = e.stands[static_cast<std::size_t>(p.stand)].pose;
-      p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
+      p.final_pose = from;
+      p.final_pose.position += shift;
+      // Straight back, never round what blocks it: a waypoint halfway
+      // makes the checker take exactly these legs.
+      p.waypoints[0] = {(from.position + p.final_pose.position) / 2, from.facing_deg};
     }
-    return check_move(res.after, index, req, settings, scratch, CheckDepth::Legality);
+    // Only whether it is legal is read, and a refusal's first reason.
+    return check_move(res.after, index, req, settings, scratch, CheckDepth::Whether);
   };
   MoveAnswer full = attempt(db.total);
   double go = db.total;
@@ -510,7 +525,12 @@ void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, Driv
 //    or more is routed; otherwise it moves back (move_back).
 DriveBack drive_back(const Battlefield& bf, const ShootingResult::Casualties& c, const std::string& away_from,
                      const Settings& settings, Dice& dice, ShootingResult& res, DriveBackScratch& work) {
-  const Position pos = position_of(bf, *bf.find_unit(c.unit), settings).position;
+  // Its position as its shots found it: position_of on the same battlefield,
+  // worked out once (every unit driven back was shot).
+  const auto shot =
+      std::find_if(res.shots.begin(), res.shots.end(), [&](const ShotRolls& s) { return s.target == c.unit; });
+  const Position pos =
+      shot != res.shots.end() ? shot->position : position_of(bf, *bf.find_unit(c.unit), settings).position;
   DriveBack db = roll_drive_back(c, away_from, pos, dice);
   const double pace = full_pace(*res.after.find_unit(c.unit));
   const std::string dice_words =

@@ -75,7 +75,14 @@ struct MoveAnswer {
 // longer route is too long anyway, whereas Explain searches further, to show
 // by how much a detour fails. For callers that need only the answer
 // (simulations, search).
-enum class CheckDepth { Explain, Legality };
+//
+// Whether answers as Legality does whether the move is legal and whether it
+// leaves the table, and stops once it knows: a refused move's verdict holds
+// only the first violation Legality names (the same rule, reason and
+// figures), and its routes, order and formation may be left out. For callers
+// that ask the same move again and again and read only that (a drive back
+// cut short, halving its distance).
+enum class CheckDepth { Explain, Legality, Whether };
 
 class MoveScenes;
 struct MoveScenesDelete {
@@ -99,7 +106,8 @@ struct BattlefieldFactsDelete {
 // scene covers, uses it again instead of building it anew, as a player
 // dragging a unit or the opponent trying its moves checks one unit again
 // and again. A scene holds what is near a move, so it answers as a new one
-// would.
+// would. So does the formation of the unit last checked, kept while its
+// stands stand bit for bit where they stood.
 struct MoveScratch {
   TransitScratch transit;
   std::unique_ptr<MoveScenes, MoveScenesDelete> kept;

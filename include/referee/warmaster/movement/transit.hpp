@@ -129,7 +129,7 @@ class TransitScene {
   TransitScene& operator=(TransitScene&&) noexcept;
 
   // Own stands that have already moved (at their final pose) or are engaged.
-  void set_own_blockers(std::vector<OrientedRect> rects);
+  void set_own_blockers(const std::vector<OrientedRect>& rects);
 
   // Violations of the straight leg from `from` to `to` (rules
   // warmaster.movement.path, warmaster.movement.gap, warmaster.movement.terrain),
