@@ -6,7 +6,8 @@
 #   build dir      a Release build with the benchmarks (default build/release)
 #   baseline file  default bench/instructions.txt
 #   --only REGEX   measure only the benchmarks whose names match
-#   --update       write the figures measured into the baseline file
+#   --update       write the figures measured into the baseline file (and,
+#                  for bench/instructions.txt, into docs/benchmarks.md's table)
 #
 # Each line of the baseline names a benchmark program, a benchmark, two
 # iteration counts, what the figure is counted per, and the figure:
@@ -98,6 +99,21 @@ done <"$baseline"
 if ((update)); then
   cp "$tmp/updated" "$baseline"
   echo "baseline written: $baseline"
+  # The table of docs/benchmarks.md shows the baseline's figures (the test
+  # bench.docs_figures holds the two equal): its rows are written too.
+  doc=docs/benchmarks.md
+  if [[ "$baseline" == bench/instructions.txt && -f "$doc" ]]; then
+    awk -F'|' -v OFS='|' '
+      function commas(n,   s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
+      FNR == NR { if ($0 !~ /^#/) { split($0, f, " "); if (f[6] != "") fig[f[1] " " f[2] " " f[5]] = f[6] } next }
+      /<!-- instructions:begin -->/ { on = 1 } /<!-- instructions:end -->/ { on = 0 }
+      on && NF >= 7 && $2 ~ /`/ {
+        key = $2 " " $3 " " $4; gsub(/[` ]+/, " ", key); gsub(/^ +| +$/, "", key); gsub(/ +/, " ", key)
+        if (key in fig) $5 = " " commas(fig[key] + 0) " "
+      }
+      { print }' "$baseline" "$doc" >"$tmp/doc" && cp "$tmp/doc" "$doc"
+    echo "figures written: $doc"
+  fi
   exit 0
 fi
 ((risen == 0)) || { echo "some benchmark rose more than 5% (instructions; see above)"; exit 1; }
