@@ -539,6 +539,18 @@ export function describeEntry(e, ctx) {
 // their reason, flags (and those ignored), blocks lost and left, the leader's
 // check, then the battle back the same way; or an evasion, a retreat, a
 // momentum advance.
+// Where a leader went when his unit was lost and he was not (the engine's
+// leader_evade: to a friendly unit, a hex toward his edge, or off the board).
+function leaderEvadeWords(e, ctx) {
+  const who = `leader ${leaderName(e.leader, ctx)}`;
+  if (e.escaped_off_the_board) return `${who} leaves the battle by his own edge (no banner)`;
+  return `${who} evades to ${hexWords(e.to)}${e.attached_to ? ` and joins ${pieceWords(e.attached_to, ctx)}` : ''}`;
+}
+// A leader's casualty check, and his evasion when he survived his unit.
+function leaderCheckWords(c, ctx) {
+  if (c.killed) return `leader ${leaderName(c.leader, ctx)} is killed`;
+  return `leader ${leaderName(c.leader, ctx)} survives${c.evade ? `; ${leaderEvadeWords(c.evade, ctx)}` : ''}`;
+}
 function attackWords(a, ctx) {
   if (!a) return '';
   const parts = [`${a.attacker} rolls ${a.dice} di${a.dice === 1 ? 'e' : 'ce'} at ${a.target}: ${a.hits} hit${a.hits === 1 ? '' : 's'}`];
@@ -548,8 +560,11 @@ function attackWords(a, ctx) {
   const res = a.result ?? {};
   if (res.eliminated) parts.push(`${a.target} is eliminated`);
   else if (res.blocks_left !== undefined) parts.push(`${a.target} has ${res.blocks_left} block${res.blocks_left === 1 ? '' : 's'} left`);
-  if (a.leader_check) parts.push(`leader ${leaderName(a.leader_check.leader, ctx)} ${a.leader_check.killed ? 'is killed' : 'survives'}`);
-  if (a.evade) parts.push(a.evade.removed ? `${a.evade.unit} is removed (${a.evade.reason})` : `${a.evade.unit} evades${endOf(a.evade) ? ` to ${hexWords(endOf(a.evade))}` : ''}`);
+  if (a.leader_check) parts.push(leaderCheckWords(a.leader_check, ctx));
+  // A lone leader who lived through the attack evades as a leader does.
+  if (a.evade?.leader) parts.push(leaderEvadeWords(a.evade, ctx));
+  else if (a.evade) parts.push(a.evade.removed ? `${a.evade.unit} is removed (${a.evade.reason})` : `${a.evade.unit} evades${endOf(a.evade) ? ` to ${hexWords(endOf(a.evade))}` : ''}`);
+  if (a.leader_evade) parts.push(leaderEvadeWords(a.leader_evade, ctx));
   // The retreat the flags forced (when it had one path).
   if (a.retreat) parts.push(retreatWords(a.retreat, ctx));
   return parts.join('; ') + '.';
@@ -562,7 +577,8 @@ function retreatWords(r, ctx) {
   const hexes = (n) => `${n} hex${n === 1 ? '' : 'es'}`;
   const parts = [`${r.unit} must retreat ${hexes(r.demanded)}: ${r.hexes ? `retreats ${hexes(r.hexes)}${endOf(r) ? ` to ${hexWords(endOf(r))}` : ''}` : 'cannot retreat'}`];
   if (r.loss) parts.push(`${r.loss.reason}: ${r.loss.eliminated ? `${r.unit} is eliminated` : `${r.unit} has ${r.loss.blocks_left} block${r.loss.blocks_left === 1 ? '' : 's'} left`}`);
-  if (r.leader_check) parts.push(`leader ${leaderName(r.leader_check.leader, ctx)} ${r.leader_check.killed ? 'is killed' : 'survives'}`);
+  if (r.leader_check) parts.push(leaderCheckWords(r.leader_check, ctx));
+  if (r.leader_evade) parts.push(leaderEvadeWords(r.leader_evade, ctx));
   return parts.join('; ');
 }
 export function summarize(r, ctx) {
@@ -574,6 +590,12 @@ export function summarize(r, ctx) {
   }
   // A retreat whose hex was chosen.
   if (r.demanded !== undefined && r.unit) return `${retreatWords(r, ctx)}.`;
+  // A lone leader attacked: only leader helmets hit him; one kills him.
+  if (r.unit && r.target && typeof r.killed === 'boolean') {
+    const who = `leader ${leaderName(r.target, ctx)}`;
+    const rolled = `${r.unit} rolls ${r.dice} di${r.dice === 1 ? 'e' : 'ce'} at ${who}: ${r.hits} leader helmet${r.hits === 1 ? '' : 's'}`;
+    return `${rolled}; ${r.killed ? `${who} is killed` : `${who} lives${r.evade ? `; ${leaderEvadeWords(r.evade, ctx)}` : ''}`}.`;
+  }
   return null;
 }
 

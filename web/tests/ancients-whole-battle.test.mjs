@@ -254,6 +254,13 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
     assert.match(shown, new RegExp(`${g.players[r.winner]} wins`));
     if (g.turn < g.scenario.turn_limit) assert.ok(g.state.banners[r.winner] >= 3, 'won on banners');
   } else assert.match(shown, /A draw/);
+  // A leader who lives through his unit's end is said to go somewhere: to a
+  // hex (and the unit he joins) or off the board by his own edge. The last
+  // report of this game has one (Scipio, when a_f4 falls).
+  const reports = await page.locator('#opponent-report li .summary').allTextContents();
+  const outlived = reports.filter((t) => /is eliminated; leader \w+ survives/.test(t));
+  assert.ok(outlived.length > 0, reports.join('\n'));
+  for (const t of outlived) assert.match(t, /survives; leader \w+ (evades to hex \d+,\d+|leaves the battle by his own edge)/, t);
   // The reason names the army, as the rest of the board does, never "side 1".
   assert.doesNotMatch(shown, /side \d/);
   if (r.winner !== null && r.winner !== undefined && g.turn < g.scenario.turn_limit) assert.match(shown, new RegExp(`${g.players[r.winner]} has \\d victory banners? of 3`));
