@@ -331,7 +331,7 @@ std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u,
   *rule = ancients::rule_id::battle_eligible;
   if (side_of(b, u) != s.side) {
     *rule = ancients::rule_id::order_side;
-    return fmt::format("unit {} belongs to side {}; it is side {}'s turn", uid(b, u), side_of(b, u), s.side);
+    return fmt::format("unit {} belongs to {}; it is {}'s turn", uid(b, u), b.army(side_of(b, u)), b.army(s.side));
   }
   if (st.hex < 0) return fmt::format("unit {} has been eliminated", uid(b, u));
   if (!st.ordered) return fmt::format("unit {} was not ordered this turn; only ordered units battle", uid(b, u));

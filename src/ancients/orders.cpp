@@ -171,7 +171,7 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
       if (chosen[k] == it) v.add(ancients::rule_id::order_once, fmt::format("{} is ordered twice; a piece takes one order a turn", id));
     int side = it.leader ? b.leaders[static_cast<std::size_t>(it.index)].side : b.units[static_cast<std::size_t>(it.index)].side;
     if (side != plan.side) {
-      v.add(ancients::rule_id::order_side, fmt::format("{} belongs to side {}, not side {}", id, side, plan.side));
+      v.add(ancients::rule_id::order_side, fmt::format("{} belongs to {}, not {}", id, b.army(side), b.army(plan.side)));
       continue;
     }
     if (it.leader) {

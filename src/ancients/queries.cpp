@@ -94,7 +94,7 @@ Json orders_query(const Battle& b, const BattleState& s, const JsonReader& r, st
   j["in_hand"] = in_hand;
   if (text) {
     *text = plan_text(b, s.position, plan);
-    if (!in_hand) *text += fmt::format("note: side {} does not hold {}; command counted as if it did\n", side, id);
+    if (!in_hand) *text += fmt::format("note: {} does not hold {}; command counted as if it did\n", b.army(side), id);
   }
   return j;
 }

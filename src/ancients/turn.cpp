@@ -25,7 +25,7 @@ Verdict validate_unit_move(const Battle& b, const BattleState& s, int u, ColRow 
   Verdict v;
   const UnitSpec& spec = b.units[static_cast<std::size_t>(u)];
   if (spec.side != s.side) {
-    v.add(ancients::rule_id::order_side, fmt::format("unit {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    v.add(ancients::rule_id::order_side, fmt::format("unit {} belongs to {}; it is {}'s turn", spec.id, b.army(spec.side), b.army(s.side)));
     return v;
   }
   if (!has_order(s, {false, u})) {
@@ -40,7 +40,7 @@ Verdict validate_leader_move(const Battle& b, const BattleState& s, int l, ColRo
   const LeaderSpec& spec = b.leaders[static_cast<std::size_t>(l)];
   const LeaderState& st = s.position.leaders[static_cast<std::size_t>(l)];
   if (spec.side != s.side) {
-    v.add(ancients::rule_id::order_side, fmt::format("leader {} belongs to side {}; it is side {}'s turn", spec.id, spec.side, s.side));
+    v.add(ancients::rule_id::order_side, fmt::format("leader {} belongs to {}; it is {}'s turn", spec.id, b.army(spec.side), b.army(s.side)));
     return v;
   }
   if (!has_order(s, {true, l})) {
@@ -83,8 +83,8 @@ Verdict validate_decision(const Battle& b, const BattleState& s, const Action& a
                        : pd.kind == Pending::Kind::retreat ? "retreat"
                                                            : "advance or hold";
   auto pending_refusal = [&] {
-    v.add(ancients::rule_id::decision_pending, fmt::format("the combat waits on side {}'s choice for unit {}: {}",
-                                                           b.units[static_cast<std::size_t>(pd.unit)].side, who, wanted));
+    v.add(ancients::rule_id::decision_pending, fmt::format("the combat waits on {}'s choice for unit {}: {}",
+                                                           b.army(b.units[static_cast<std::size_t>(pd.unit)].side), who, wanted));
   };
   switch (pd.kind) {
     case Pending::Kind::evade:
@@ -155,7 +155,7 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
       const auto& hand = s.hands[static_cast<std::size_t>(s.side)];
       const std::string& id = b.cards[static_cast<std::size_t>(a.card)].id;
       if (std::find(hand.begin(), hand.end(), id) == hand.end())
-        v.add(ancients::rule_id::card_not_in_hand, fmt::format("side {} does not hold {}", s.side, id),
+        v.add(ancients::rule_id::card_not_in_hand, fmt::format("{} does not hold {}", b.army(s.side), id),
               {{"cards held", static_cast<double>(hand.size()), ""}});
       return v;
     }
@@ -436,11 +436,11 @@ int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a) {
 
 std::string game_over_reason(const Battle& b, const BattleState& s) {
   if (const int w = winner(b, s); w >= 0)
-    return fmt::format("side {} has {} of {}", w, count_of(s.banners[static_cast<std::size_t>(w)], "victory banner", "victory banners"),
+    return fmt::format("{} has {} of {}", b.army(w), count_of(s.banners[static_cast<std::size_t>(w)], "victory banner", "victory banners"),
                        b.victory_banners[static_cast<std::size_t>(w)]);
   if (s.turn > b.turn_limit) return fmt::format("turn limit ({})", count_of(b.turn_limit, "turn", "turns"));
   if (s.phase == Phase::play_card && s.hands[static_cast<std::size_t>(s.side)].empty())
-    return fmt::format("side {} has no command card left to play", s.side);
+    return fmt::format("{} has no command card left to play", b.army(s.side));
   return {};
 }
 

@@ -196,8 +196,9 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
     const char* name;
     int over_at_turn;
     int side;
+    const char* army;  // the side's name, as the reason gives it
   };
-  for (const Case& c : {Case{"centre_clash.json", 27, 0}, Case{"river_crossing.json", 19, 1}}) {
+  for (const Case& c : {Case{"centre_clash.json", 27, 0, "Rome"}, Case{"river_crossing.json", 19, 1, "Cimbri"}}) {
     const Battle b = without_reshuffle(c.name);
     EXPECT_EQ(b.exhausted_deck, ExhaustedDeck::no_reshuffle);
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
@@ -208,7 +209,7 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
       while (random_step(b, s, rng, dice, false)) ASSERT_LT(++actions, 5000);
       EXPECT_EQ(s.turn, c.over_at_turn) << c.name;
       EXPECT_EQ(s.side, c.side) << c.name;
-      EXPECT_EQ(game_over_reason(b, s), fmt::format("side {} has no command card left to play", c.side));
+      EXPECT_EQ(game_over_reason(b, s), fmt::format("{} has no command card left to play", c.army));
       EXPECT_TRUE(s.hands[static_cast<std::size_t>(c.side)].empty());
       EXPECT_TRUE(s.decks[0].empty() && s.decks[1].empty());
       Action end;

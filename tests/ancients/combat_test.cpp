@@ -310,7 +310,11 @@ TEST(AncientsBanners, AnEliminatedUnitGivesABannerAndTheLastBannerEndsTheGame) {
   EXPECT_EQ(st(b, s, "li").hex, kNoHex);
   EXPECT_TRUE(game_over(b, s));
   EXPECT_EQ(winner(b, s), 0);
+  // The reason names the army (the battle's player name), "side 0" when the battle names none.
   EXPECT_EQ(game_over_reason(b, s), "side 0 has 1 victory banner of 1");
+  Battle named = b;
+  named.players[0].name = "Rome";
+  EXPECT_EQ(game_over_reason(named, s), "Rome has 1 victory banner of 1");
   EXPECT_TRUE(legal_actions(b, s).empty());
   // Strict parsing of the count.
   j["victory_banners"] = {3};
@@ -528,7 +532,8 @@ TEST(AncientsRandomGames, TheEngagedLinesAreFoughtToTheBanners) {
     if (w >= 0) {
       ++by_banners;
       EXPECT_GE(s.banners[static_cast<std::size_t>(w)], 3);
-      EXPECT_EQ(game_over_reason(b, s), fmt::format("side {} has {} victory banners of 3", w, s.banners[static_cast<std::size_t>(w)]));
+      EXPECT_EQ(game_over_reason(b, s),
+                fmt::format("{} has {} victory banners of 3", w == 0 ? "Rome" : "Carthage", s.banners[static_cast<std::size_t>(w)]));
     }
   }
   EXPECT_GE(by_banners, 8);  // most games: about two in three

@@ -9,6 +9,10 @@
 // `targets` query), clicking it (or Enter) rolls; a retreat or an evasion
 // with a choice rings its hexes, and clicking one picks it. Every piece and
 // mark that acts is a button to the keyboard (Tab, then Enter or Space).
+// A newcomer reads words: each class badge on a piece is named in full in
+// the key under the board, leaders are tagged with their names (lit when the
+// card may order them), cards go by their names, and every action, log line
+// and result names pieces and sides as the player knows them.
 import { el, fill, mayAct, playedByOpponent, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -35,7 +39,74 @@ function hexPoints([x, y], scale = 1) {
 
 export function filterActions(actions) { return actions; }
 
-function classLabel(c) { return c.split('_').map((w) => w[0].toUpperCase()).join(''); }
+// The engine's badge of each unit class (src/ancients/unit_classes.cpp, as
+// `referee ancients render` marks them): one code per class. The initials
+// the board used before gave light cavalry and light chariot both "LC", and
+// heavy cavalry and heavy chariot both "HC". The key names each in full.
+const BADGES = {
+  light_infantry: 'LI', light_sling_infantry: 'LS', light_bow_infantry: 'LB', auxilia: 'AX', light_war_machine: 'LWM',
+  medium_infantry: 'MI', warrior: 'WI', heavy_infantry: 'HI', heavy_war_machine: 'HWM', light_cavalry: 'LC',
+  light_bow_cavalry: 'LBC', light_chariot: 'LCH', medium_cavalry: 'MC', camel: 'CAM', heavy_cavalry: 'HC', elephant: 'EL',
+  heavy_chariot: 'HCH',
+};
+function classLabel(c) { return BADGES[c] ?? c.split('_').map((w) => w[0].toUpperCase()).join(''); }
+// An engine id in words: "heavy_infantry" is "heavy infantry".
+const idWords = (id) => String(id ?? '').replaceAll('_', ' ');
+const hexesWords = (n) => `${n} hex${n === 1 ? '' : 'es'}`;
+
+// The pieces as a player names them: a unit by its id (the label on its
+// tile) and its class, a leader by his name (the battle's, else his id).
+const leaderOf = (id, ctx) => (ctx?.game?.state?.leaders ?? []).find((l) => l.id === id);
+// A leader the battle gives no name is called by his id, capitalised when
+// it is one word ("laelius" is Laelius).
+export function leaderName(id, ctx) {
+  const name = (ctx?.game?.scenario?.leaders ?? []).find((l) => l.id === id)?.name;
+  return name ?? (/^[a-z]+$/.test(id ?? '') ? id[0].toUpperCase() + id.slice(1) : id);
+}
+function unitClass(id, ctx) {
+  return ((ctx?.game?.state?.units ?? []).find((u) => u.id === id) ?? (ctx?.game?.scenario?.units ?? []).find((u) => u.id === id))?.class;
+}
+export function pieceWords(id, ctx) {
+  if (leaderOf(id, ctx)) return `leader ${leaderName(id, ctx)}`;
+  const c = unitClass(id, ctx);
+  return c ? `${id} (${idWords(c)})` : String(id);
+}
+// Where a leader is, in words: with the unit he is attached to, or alone on his hex.
+function leaderPlace(l, ctx) {
+  if (l.attached_to) return `with ${pieceWords(l.attached_to, ctx)}`;
+  return l.at ? `alone at hex ${l.at[0]},${l.at[1]}` : 'off the board';
+}
+
+// The cards by name ("Order Three Units Center"), not by id: the names are
+// the engine's (the battle's own cards carry theirs; the bundled ones are
+// named by the `orders` query, asked once a game for each card in hand, and
+// by a played card's result). Until then the id in words.
+const cards = { game: null, names: new Map(), asked: new Set() };
+function cardNames(ctx) {
+  if (cards.game !== ctx?.game?.id) {
+    const own = (ctx?.game?.scenario?.cards ?? []).filter((c) => c?.id && c?.name).map((c) => [c.id, c.name]);
+    Object.assign(cards, { game: ctx?.game?.id ?? null, names: new Map(own), asked: new Set() });
+  }
+  return cards.names;
+}
+export function cardName(id, ctx) {
+  const w = idWords(String(id ?? '').replaceAll('-', ' '));
+  return cardNames(ctx).get(id) ?? w.charAt(0).toUpperCase() + w.slice(1);
+}
+// Asks the engine the names of the cards in `ids` not yet named, then redraws.
+function askCardNames(ctx, ids) {
+  const names = cardNames(ctx);
+  const missing = ids.filter((id) => !names.has(id) && !cards.asked.has(id));
+  if (!missing.length) return;
+  for (const id of missing) cards.asked.add(id);
+  const game = ctx.game.id;
+  Promise.all(missing.map((card) => ctx.query('orders', { card }).then((p) => { if (cards.game === game && p?.name) names.set(card, p.name); }, () => null)))
+    .then(() => { if (ctx.game?.id === game && !ctx.replay) ctx.refresh(false); });
+}
+
+// The phases as the status line names them (the engine's "play_card").
+const PHASES = { play_card: 'play a card', movement: 'movement', battle: 'battle' };
+export function phaseWords(phase) { return PHASES[phase] ?? idWords(phase); }
 
 export function render(root, state, ctx) {
   const sc = ctx.game.scenario;
@@ -51,6 +122,9 @@ export function render(root, state, ctx) {
   const legendRows = state.phase === 'battle' ? 3 : 2;
   const s = svg('svg', { viewBox: `-0.2 -0.2 ${cols + 0.4} ${H + 0.6 + 0.42 * legendRows}`, role: 'img', 'aria-label': 'Ancients board', id: 'an-svg' });
   const destAt = new Map((ui.dest?.destinations ?? []).map((d) => [`${d.hex[0]},${d.hex[1]}`, d]));
+  const unitAt = new Set((state.units ?? []).filter((u) => u.at && u.blocks > 0).map((u) => `${u.at[0]},${u.at[1]}`));
+  const loneLeaderAt = new Set((state.leaders ?? []).filter((l) => l.at && !l.attached_to).map((l) => `${l.at[0]},${l.at[1]}`));
+  const leaderWith = new Map((state.leaders ?? []).filter((l) => l.at && l.attached_to).map((l) => [l.attached_to, l]));
   const hexes = svg('g', { class: 'hexes' });
   for (let row = 0; row < rows; ++row) {
     const n = row & 1 ? cols - 1 : cols;
@@ -60,15 +134,21 @@ export function render(root, state, ctx) {
       const type = terrainAt.get(key);
       const d = destAt.get(key);
       hexes.append(svg('polygon', { points: hexPoints(c), fill: TERRAIN[type] ?? (type ? '#d9d2c0' : TERRAIN.clear), stroke: '#8a8170', 'stroke-width': 0.02, 'data-hex': key },
-        svg('title', {}, `${col},${row}${type ? ' ' + type : ''}`)));
-      if (type) hexes.append(svg('text', { x: c[0], y: c[1] - 0.3, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#33302a', 'pointer-events': 'none' }, type));
+        svg('title', {}, `hex ${col},${row}${type ? ': ' + idWords(type) : ''}`)));
+      if (type) hexes.append(svg('text', { x: c[0], y: c[1] - 0.3, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#33302a', 'pointer-events': 'none' }, idWords(type)));
       if (d) {
         const battle = d.may_battle, must = d.close_combat_compulsory;
         hexes.append(svg('polygon', { class: 'destination', 'data-hex': key, points: hexPoints(c, 0.9), fill: ui.dest.leader ? '#f5d76e' : battle ? '#7dd87d' : '#f0a35e', 'fill-opacity': 0.8, stroke: must ? '#b00020' : '#2d5a27', 'stroke-width': 0.04 },
-          svg('title', {}, d.battle_reason ?? `${d.hexes} hex${d.hexes === 1 ? '' : 'es'}`)));
-        const label = ui.dest.leader ? `${d.hexes}` : `${d.hexes} ${battle ? (must ? 'CC!' : 'B') : 'no B'}`;
-        hexes.append(svg('text', { x: c[0], y: c[1] - 0.12, 'font-size': 0.2, 'font-weight': 700, 'text-anchor': 'middle', fill: '#1d2b1a', 'pointer-events': 'none' }, label),
-          svg('text', { x: c[0], y: c[1] + 0.3, 'font-size': 0.15, 'text-anchor': 'middle', fill: '#1d2b1a', 'pointer-events': 'none' }, `${col},${row}`));
+          svg('title', {}, d.battle_reason ?? hexesWords(d.hexes))));
+        // The hexes moved, then (a unit's) whether it may battle after, in
+        // words: "2 hexes" over "battle", "no battle" or "must battle".
+        // A leader may move onto a friendly unit's hex (to join it): there the
+        // words go above the unit's tile, which would hide them.
+        const occupied = unitAt.has(key);
+        hexes.append(svg('text', { class: 'dest-hexes', x: c[0], y: c[1] - (occupied ? 0.26 : 0.17), 'font-size': occupied ? 0.13 : 0.16, 'font-weight': 700, 'text-anchor': 'middle', fill: '#1d2b1a', 'pointer-events': 'none' }, hexesWords(d.hexes)));
+        if (!ui.dest.leader) hexes.append(svg('text', { class: 'dest-battle', x: c[0], y: c[1] - 0.01, 'font-size': 0.13, 'font-weight': 700, 'text-anchor': 'middle', fill: must ? '#7a0016' : '#1d2b1a', 'pointer-events': 'none' }, battle ? (must ? 'must battle' : 'battle') : 'no battle'));
+        // A lone leader's tag takes the foot of the hex (a unit moving there joins him).
+        if (!loneLeaderAt.has(key) && !occupied) hexes.append(svg('text', { x: c[0], y: c[1] + 0.3, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#1d2b1a', 'pointer-events': 'none' }, `${col},${row}`));
       }
     }
   }
@@ -96,23 +176,37 @@ export function render(root, state, ctx) {
     // Before the orders, the units the card may order; after, those ordered.
     const lit = state.phase === 'battle' ? attackers.has(u.id) : ordered.size ? ordered.has(u.id) : orderable.has(u.id);
     const may = attackers.has(u.id);
+    const leader = leaderWith.get(u.id);
+    const with_ = leader ? `, with leader ${leaderName(leader.id, ctx)}` : '';
     pieces.append(svg('g', { class: `piece${lit ? ' lit' : ''}${may ? ' may-battle' : ''}`, 'data-unit': u.id,
-      ...(may ? { tabindex: 0, role: 'button', 'aria-pressed': String(ui.attacker === u.id), 'aria-label': `${u.id}, ${u.class.replaceAll('_', ' ')}, ${u.blocks} blocks: may battle; select to see its targets` } : {}) },
+      ...(may ? { tabindex: 0, role: 'button', 'aria-pressed': String(ui.attacker === u.id), 'aria-label': `${u.id}, ${idWords(u.class)}, ${u.blocks} blocks${with_}: may battle; select to see its targets` } : {}) },
       // The unit a pending retreat or evasion moves: outlined in the blue of its hexes.
       svg('rect', { x: x - 0.32, y: y - 0.22, width: 0.64, height: 0.44, rx: 0.05, fill: SIDE_COLOURS[u.side], stroke: sel ? '#111' : moving === u.id ? '#0b3d91' : lit ? '#ffd400' : '#fff', 'stroke-width': sel || lit || moving === u.id ? 0.07 : 0.03, 'data-unit': u.id },
-        svg('title', {}, `${u.id}: ${u.class.replaceAll('_', ' ')}, ${u.blocks} block${u.blocks === 1 ? '' : 's'}`)),
+        svg('title', {}, `${u.id}: ${idWords(u.class)} (${classLabel(u.class)}), ${u.blocks} block${u.blocks === 1 ? '' : 's'}${with_}`)),
       svg('text', { x, y: y - 0.02, 'font-size': 0.17, 'font-weight': 700, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, u.id),
       svg('text', { x, y: y + 0.16, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#fff', 'pointer-events': 'none' }, `${classLabel(u.class)} ×${u.blocks}`)));
   }
+  // Leaders: a tag with a star and his name, under the tile of the unit he
+  // is with, or alone in the middle of his hex (lower when a destination's
+  // words are there); lit as units are when the card may order him (or he
+  // was ordered), outlined black when selected. Before, each was an "L" in a
+  // circle: which leader, and that he could be ordered, did not show.
   for (const l of state.leaders ?? []) {
     if (!l.at) continue;
     const [x, y] = centre(l.at);
     const attached = !!l.attached_to;
-    const lx = attached ? x + 0.3 : x, ly = attached ? y + 0.3 : y;
-    pieces.append(svg('g', { class: 'leader', 'data-unit': l.id },
-      svg('circle', { cx: lx, cy: ly, r: 0.16, fill: '#fff', stroke: SIDE_COLOURS[l.side], 'stroke-width': ui.selected.includes(l.id) ? 0.07 : 0.04, 'data-unit': l.id },
-        svg('title', {}, `leader ${l.id}${attached ? ', attached to ' + l.attached_to : ''}`)),
-      svg('text', { x: lx, y: ly + 0.05, 'font-size': 0.13, 'font-weight': 700, 'text-anchor': 'middle', fill: SIDE_COLOURS[l.side], 'pointer-events': 'none' }, 'L')));
+    const name = leaderName(l.id, ctx);
+    const lit = state.phase !== 'battle' && (ordered.size ? ordered.has(l.id) : orderable.has(l.id));
+    const sel = ui.selected.includes(l.id);
+    const top = attached ? y + 0.2 : destAt.has(`${l.at[0]},${l.at[1]}`) ? y + 0.1 : y - 0.1;
+    const h = attached ? 0.17 : 0.2;
+    const words = `★ ${name}`;
+    // A long name is fitted to the tag's width.
+    const fit = words.length * 0.12 * 0.6 > 0.58 ? { textLength: 0.58, lengthAdjust: 'spacingAndGlyphs' } : {};
+    pieces.append(svg('g', { class: `leader${lit ? ' lit' : ''}${attached ? ' attached' : ''}`, 'data-unit': l.id, 'data-name': name },
+      svg('rect', { x: x - 0.32, y: top, width: 0.64, height: h, rx: 0.05, fill: '#fff', stroke: sel ? '#111' : lit ? '#ffd400' : SIDE_COLOURS[l.side], 'stroke-width': sel || lit ? 0.06 : 0.025, 'data-unit': l.id },
+        svg('title', {}, `leader ${name} (${ctx.game.players[l.side]}), ${leaderPlace(l, ctx)}${lit ? ': the card may order him' : ''}`)),
+      svg('text', { x, y: top + h - (attached ? 0.045 : 0.055), 'font-size': 0.12, 'font-weight': 700, 'text-anchor': 'middle', fill: SIDE_COLOURS[l.side], 'pointer-events': 'none', ...fit }, words)));
   }
   s.append(pieces);
   s.append(battleMarks(state, ctx, battles));
@@ -125,13 +219,16 @@ export function render(root, state, ctx) {
     legend.append(svg('rect', { x, y: y0 - 0.16, width: 0.3, height: 0.22, fill: SIDE_COLOURS[side] }), svg('text', { x: x + 0.38, y: y0 + 0.03 }, name));
     x += 0.6 + name.length * 0.13;
   });
-  legend.append(svg('circle', { cx: x + 0.15, cy: y0 - 0.05, r: 0.12, fill: '#fff', stroke: '#333', 'stroke-width': 0.03 }), svg('text', { x: x + 0.38, y: y0 + 0.03 }, 'leader (L)'),
-    svg('text', { x: x + 2, y: y0 + 0.03 }, 'unit: id, class, blocks'));
+  legend.append(svg('rect', { x, y: y0 - 0.15, width: 0.64, height: 0.2, rx: 0.05, fill: '#fff', stroke: '#333', 'stroke-width': 0.025 }),
+    svg('text', { x: x + 0.32, y: y0 + 0.01, 'font-size': 0.12, 'font-weight': 700, 'text-anchor': 'middle' }, '★ name'),
+    svg('text', { x: x + 0.74, y: y0 + 0.03 }, 'a leader, under his unit or alone'));
+  x += 0.74 + 33 * 0.11 + 0.3;
+  legend.append(svg('text', { x, y: y0 + 0.03 }, 'unit: id, class (key below), ×blocks'));
   // Second row: the destination marks.
   const y1 = y0 + 0.42;
   x = 0.1;
-  for (const [fill, text] of [['#7dd87d', '2 B: 2 hexes, may battle'], ['#f0a35e', '2 no B: may not battle'], ['#7dd87d', '1 CC!: must battle (close combat)']]) {
-    legend.append(svg('rect', { x, y: y1 - 0.16, width: 0.3, height: 0.22, fill, stroke: text.includes('CC') ? '#b00020' : '#2d5a27', 'stroke-width': 0.03 }), svg('text', { x: x + 0.38, y: y1 + 0.03 }, text));
+  for (const [fill, text] of [['#7dd87d', 'battle: may battle after the move'], ['#f0a35e', 'no battle: may not battle after it'], ['#7dd87d', 'must battle: close combat']]) {
+    legend.append(svg('rect', { x, y: y1 - 0.16, width: 0.3, height: 0.22, fill, stroke: text.startsWith('must') ? '#b00020' : '#2d5a27', 'stroke-width': 0.03 }), svg('text', { x: x + 0.38, y: y1 + 0.03 }, text));
     x += 0.7 + text.length * 0.11;
   }
   if (legendRows === 3) {
@@ -143,17 +240,28 @@ export function render(root, state, ctx) {
     }
   }
   s.append(legend);
-  root.replaceChildren(s);
+  root.replaceChildren(s, classKey(state));
   if (acting) attach(s, state, ctx);
   // The keyboard's place survives the redraw a choice makes.
   if (ui.focus) { s.querySelector(ui.focus)?.focus(); ui.focus = null; }
 }
 
+// The key under the board: each class badge on the board in full ("HI
+// heavy infantry"), in the order the classes first stand on it.
+function classKey(state) {
+  const seen = [...new Set((state.units ?? []).filter((u) => u.at && u.blocks > 0).map((u) => u.class))];
+  return el('div', { id: 'an-key', class: 'an-key' }, el('span', { class: 'key-head' }, 'Unit classes:'),
+    seen.map((c) => el('span', { class: 'key-item', 'data-class': c }, el('b', {}, classLabel(c)), ` ${idWords(c)}`)));
+}
+
 const pct = (p) => `${(100 * p).toFixed(1)}%`;
+// "close combat" or "ranged combat", as the rules name them (the query says "close" or "ranged").
+const combatWords = (c) => (c === 'close' || c === 'ranged' ? `${c} combat` : idWords(c));
 // A target's odds in words, as the `targets` query gives them.
-export function oddsWords(attacker, t) {
-  if (t.leader) return `${attacker} battles leader ${t.leader} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): kills him ${pct(t.eliminate)}`;
-  return `${attacker} battles ${t.target} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`;
+export function oddsWords(attacker, t, ctx) {
+  const how = `${combatWords(t.combat)}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}`;
+  if (t.leader) return `${attacker} battles leader ${leaderName(t.leader, ctx)} (${how}): kills him ${pct(t.eliminate)}`;
+  return `${attacker} battles ${t.target} (${how}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`;
 }
 
 // The battle phase's marks over the pieces: the selected unit's targets
@@ -163,15 +271,18 @@ function battleMarks(state, ctx, battles) {
   const g = svg('g', { class: 'battle-marks' });
   const at = new Map([...(state.units ?? []).filter((u) => u.at).map((u) => [u.id, u.at]), ...(state.leaders ?? []).filter((l) => l.at).map((l) => [l.id, l.at])]);
   if (ui.attacker && ui.targets) {
+    const withLeader = new Set((state.leaders ?? []).filter((l) => l.at && l.attached_to).map((l) => l.attached_to));
     for (const t of ui.targets.targets ?? []) {
       const id = t.target ?? t.leader;
       const action = battles.find((a) => a.unit === ui.attacker && a.target === id);
       if (!action || !at.has(id)) continue;
       const c = centre(at.get(id));
-      g.append(svg('g', { class: 'target', 'data-target': id, tabindex: 0, role: 'button', 'aria-label': `${oddsWords(ui.attacker, t)}. Enter rolls.` },
+      // The chance goes under the target, or above it when a leader's tag is under it.
+      const py = withLeader.has(id) ? c[1] - 0.47 : c[1] + 0.24;
+      g.append(svg('g', { class: 'target', 'data-target': id, tabindex: 0, role: 'button', 'aria-label': `${oddsWords(ui.attacker, t, ctx)}. Enter rolls.` },
         svg('polygon', { points: hexPoints(c, 0.96), fill: '#d62828', 'fill-opacity': ui.odds?.id === id ? 0.35 : 0.18, stroke: '#b00020', 'stroke-width': 0.07 }),
-        svg('rect', { x: c[0] - 0.3, y: c[1] + 0.24, width: 0.6, height: 0.2, rx: 0.04, fill: '#fff', stroke: '#b00020', 'stroke-width': 0.02, 'pointer-events': 'none' }),
-        svg('text', { x: c[0], y: c[1] + 0.39, 'font-size': 0.14, 'font-weight': 700, 'text-anchor': 'middle', fill: '#7a0016', 'pointer-events': 'none' }, `✕ ${pct(t.eliminate)}`)));
+        svg('rect', { x: c[0] - 0.3, y: py, width: 0.6, height: 0.2, rx: 0.04, fill: '#fff', stroke: '#b00020', 'stroke-width': 0.02, 'pointer-events': 'none' }),
+        svg('text', { x: c[0], y: py + 0.15, 'font-size': 0.14, 'font-weight': 700, 'text-anchor': 'middle', fill: '#7a0016', 'pointer-events': 'none' }, `✕ ${pct(t.eliminate)}`)));
     }
   }
   const p = state.pending;
@@ -179,7 +290,7 @@ function battleMarks(state, ctx, battles) {
     for (const a of ctx.game.legal_actions ?? []) {
       if (a.type !== p.decision || !Array.isArray(a.to)) continue;
       const c = centre(a.to);
-      const words = `${p.decision === 'retreat' ? 'retreat' : 'evade'} ${p.unit} to ${a.to[0]},${a.to[1]}`;
+      const words = `${p.decision === 'retreat' ? 'retreat' : 'evade'} ${pieceWords(p.unit, ctx)} to hex ${a.to[0]},${a.to[1]}`;
       g.append(svg('g', { class: 'choice', 'data-choice': JSON.stringify(a), 'data-hex': `${a.to[0]},${a.to[1]}`, tabindex: 0, role: 'button', 'aria-label': `${words}. Enter picks it.` },
         svg('polygon', { points: hexPoints(c, 0.96), fill: '#1f6fd1', 'fill-opacity': 0.25, stroke: '#0b3d91', 'stroke-width': 0.07 }),
         svg('title', {}, words),
@@ -206,10 +317,10 @@ async function selectAttacker(ctx, state, root, id, byKeyboard) {
 }
 
 // The odds of the target pointed at or focused, in the controls.
-function showOdds(id) {
+function showOdds(id, ctx) {
   const t = (ui.targets?.targets ?? []).find((x) => (x.target ?? x.leader) === id);
   if (!t) return;
-  ui.odds = { id, words: oddsWords(ui.attacker, t) };
+  ui.odds = { id, words: oddsWords(ui.attacker, t, ctx) };
   const box = document.getElementById('an-odds');
   if (box) box.textContent = ui.odds.words;
 }
@@ -225,15 +336,15 @@ function attach(s, state, ctx) {
     act(mark, true);
   });
   for (const mark of s.querySelectorAll('.target')) {
-    mark.addEventListener('mouseenter', () => showOdds(mark.dataset.target));
-    mark.addEventListener('focus', () => showOdds(mark.dataset.target));
+    mark.addEventListener('mouseenter', () => showOdds(mark.dataset.target, ctx));
+    mark.addEventListener('focus', () => showOdds(mark.dataset.target, ctx));
   }
   // A battle-phase mark or piece: roll, pick, or select. False for anything else.
   async function act(mark, byKeyboard = false) {
     if (mark.classList.contains('target')) {
       const action = { type: 'battle', unit: ui.attacker, target: mark.dataset.target };
       Object.assign(ui, { attacker: null, targets: null, odds: null });
-      await ctx.apply(action, describe(action));
+      await ctx.apply(action, describe(action, ctx));
       return true;
     }
     if (mark.classList.contains('choice')) {
@@ -287,6 +398,7 @@ function attach(s, state, ctx) {
 async function showPlan(ctx, card) {
   ui.card = card;
   try { ui.plan = await ctx.query('orders', { card }); } catch (e) { ctx.showError(e); ui.plan = null; }
+  if (ui.plan?.name) cardNames(ctx).set(card, ui.plan.name);
   ctx.refresh(false);
 }
 
@@ -302,11 +414,16 @@ function renderControls(ctx) {
   const side = state.side;
   const hand = state.hands?.[side] ?? [];
   if (state.phase === 'play_card') {
+    askCardNames(ctx, hand);
+    // The leaders the card may order, each with where he is (the plan names them).
+    const planLeaders = (ui.plan?.leaders ?? []).map((l) => leaderOf(l.id, ctx)).filter(Boolean);
     fill(root, el('h2', {}, `${ctx.game.players[side]}: play a card`),
       el('div', { class: 'cards' }, hand.map((c) => el('div', { class: 'controls-row' },
-        el('button', { type: 'button', 'data-card': c, class: ui.card === c ? 'primary' : '', onclick: () => showPlan(ctx, c) }, c),
-        ui.card === c ? el('button', { type: 'button', class: 'primary', id: 'play-card', onclick: async () => { ui.plan = null; ui.card = null; await ctx.apply({ type: 'play_card', card: c }); } }, 'Play') : null))),
-      ui.plan ? el('div', {}, `${ui.plan.reason} (${ui.plan.orders} order${ui.plan.orders === 1 ? '' : 's'}; lit units may be ordered)`) : el('div', {}, 'Pick a card to light up the units it can order.'));
+        el('button', { type: 'button', 'data-card': c, class: ui.card === c ? 'primary' : '', title: `card ${c}`, onclick: () => showPlan(ctx, c) }, cardName(c, ctx)),
+        ui.card === c ? el('button', { type: 'button', class: 'primary', id: 'play-card', onclick: async () => { ui.plan = null; ui.card = null; await ctx.apply({ type: 'play_card', card: c }, describe({ type: 'play_card', card: c }, ctx)); } }, 'Play') : null))),
+      ui.plan ? el('div', {}, `${ui.plan.reason} (${ui.plan.orders} order${ui.plan.orders === 1 ? '' : 's'}; lit units and leaders may be ordered)`) : el('div', {}, 'Pick a card to light up the units and leaders it can order.'),
+      planLeaders.length ? el('div', { id: 'an-plan-leaders' }, `Leaders it may order: ${planLeaders.map((l) => `${leaderName(l.id, ctx)}, ${leaderPlace(l, ctx)}`).join('; ')}`) : null,
+      leadersLine(ctx));
     return;
   }
   if (state.phase === 'battle') {
@@ -318,7 +435,7 @@ function renderControls(ctx) {
     const p = state.pending;
     const acts = ctx.game.legal_actions ?? [];
     const button = (type, words) => (acts.some((a) => a.type === type)
-      ? el('button', { type: 'button', id: `an-${type.replace('_', '-')}`, onclick: () => ctx.apply({ type }, describe({ type })) }, words) : null);
+      ? el('button', { type: 'button', id: `an-${type.replace('_', '-')}`, onclick: () => ctx.apply({ type }, describe({ type }, ctx)) }, words) : null);
     // A pending evasion or retreat is the other side's choice: the heading
     // names the side that chooses (its `unit` decides), whose turn or not.
     const chooser = p ? (state.units ?? []).find((u) => u.id === p.unit)?.side ?? side : side;
@@ -330,16 +447,16 @@ function renderControls(ctx) {
           : 'Choose a battle in Actions (each ordered unit may battle once), or click a lit unit to ring its targets on the board; or end the battles.'),
       p ? null : el('div', { id: 'an-odds', role: 'status', 'aria-live': 'polite' }, ui.odds?.words ?? (ui.attacker ? 'Odds: point at or focus a target.' : '')),
       el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), button('end_battle', 'End the battles')),
-      bannersLine(ctx));
+      bannersLine(ctx), leadersLine(ctx));
     return;
   }
   const plan = state.plan;
   ui.plan = plan ? { units: (plan.units ?? []).map((id) => ({ id })), leaders: (plan.leaders ?? []).map((id) => ({ id })) } : null;
   const ordered = (state.orders ?? []).length > 0;
-  fill(root, el('h2', {}, `${ctx.game.players[side]}: ${state.card ?? ''}`),
+  fill(root, el('h2', {}, `${ctx.game.players[side]}: ${state.card ? cardName(state.card, ctx) : ''}`),
     el('div', {}, plan?.reason ?? ''),
-    ordered ? el('div', {}, `Ordered: ${(state.orders ?? []).map((o) => o.unit ?? o.leader).join(', ')}. Click one to see where it can go.`)
-      : el('div', { class: 'controls-row' }, `Choose up to ${plan?.total ?? '?'}: `, el('strong', {}, ui.selected.join(', ') || '(click lit units)'),
+    ordered ? el('div', { id: 'an-ordered' }, `Ordered: ${(state.orders ?? []).map((o) => orderedWords(o.unit ?? o.leader, ctx)).join('; ')}. Click one to see where it can go.`)
+      : el('div', { class: 'controls-row' }, `Choose up to ${plan?.total ?? '?'}: `, el('strong', {}, ui.selected.join(', ') || '(click lit units or leaders)'),
         el('button', { type: 'button', class: 'primary', id: 'give-orders', disabled: !ui.selected.length, onclick: async () => {
           const units = ui.selected.filter((id) => state.units.some((u) => u.id === id));
           const leaders = ui.selected.filter((id) => state.leaders.some((l) => l.id === id));
@@ -349,7 +466,28 @@ function renderControls(ctx) {
     // The end of the movement, here beside the orders as well as in Actions.
     ordered && (ctx.game.legal_actions ?? []).some((a) => a.type === 'end_movement')
       ? el('div', { class: 'controls-row' }, el('button', { type: 'button', class: 'primary', id: 'an-end-movement',
-        onclick: () => ctx.apply({ type: 'end_movement' }, describe({ type: 'end_movement' })) }, 'End movement: on to the battles')) : null);
+        onclick: () => ctx.apply({ type: 'end_movement' }, describe({ type: 'end_movement' }, ctx)) }, 'End movement: on to the battles')) : null,
+    leadersLine(ctx));
+}
+
+// An ordered piece in words, with the leader a unit carries ("a_f4 (heavy
+// infantry) with Scipio"), or where a leader stands.
+function orderedWords(id, ctx) {
+  const l = leaderOf(id, ctx);
+  if (l) return `${pieceWords(id, ctx)}, ${leaderPlace(l, ctx)}`;
+  const carried = (ctx.game.state.leaders ?? []).find((x) => x.attached_to === id);
+  return `${pieceWords(id, ctx)}${carried ? ` with ${leaderName(carried.id, ctx)}` : ''}`;
+}
+
+// Every leader on the board and where he is, side by side: the tags on the
+// board name them, this says which unit each is with.
+function leadersLine(ctx) {
+  const leaders = (ctx.game.state.leaders ?? []).filter((l) => l.at);
+  if (!leaders.length) return null;
+  return el('div', { id: 'an-leaders' }, `Leaders: ${ctx.game.players.map((army, side) => {
+    const mine = leaders.filter((l) => l.side === side);
+    return mine.length ? `${army}: ${mine.map((l) => `${leaderName(l.id, ctx)} ${leaderPlace(l, ctx)}`).join(', ')}` : null;
+  }).filter(Boolean).join(' · ')}`);
 }
 
 // The banners won, each side's of those it needs.
@@ -362,28 +500,58 @@ function bannersLine(ctx) {
 
 export function controls(root, ctx) { renderControls(ctx); }
 
-// The battle phase's actions in words (the Actions list offers them; the
-// engine's ids stay in the tooltip).
+// Every action in words, for the Actions list, the outcome, the log and the
+// opponent's report: the card by its name, each unit by its id and class,
+// each leader by his name (the engine's action stays in the tooltip).
+// Before, all but the battle phase's were the action's fields ("play_card,
+// card order-two-left", "order, units [\"a_f4\"]", a leader's order a bare
+// "order").
 const hexWords = (h) => (Array.isArray(h) ? `hex ${h[0]},${h[1]}` : String(h));
-export function describe(a) {
+export function describe(a, ctx) {
+  const list = (ids) => ids.map((id) => pieceWords(id, ctx)).join(', ');
   switch (a?.type) {
-    case 'battle': return `${a.unit} battles ${a.target}`;
-    case 'evade': return `evade to ${hexWords(a.to)}`;
-    case 'stand': return 'stand and take the attack (no evasion)';
-    case 'retreat': return `retreat to ${hexWords(a.to)}`;
-    case 'advance': return 'advance into the hex taken (momentum)';
-    case 'hold': return 'hold (no momentum advance)';
-    case 'end_battle': return 'end the battles: the turn passes';
-    case 'end_movement': return 'end movement: on to the battles';
+    case 'play_card': return `Play ${cardName(a.card, ctx)}`;
+    case 'order': {
+      const all = [...(a.units ?? (a.unit ? [a.unit] : [])), ...(a.leaders ?? (a.leader ? [a.leader] : []))];
+      return all.length ? `Order ${list(all)}` : 'Order nothing';
+    }
+    case 'move': return `Move ${pieceWords(a.unit ?? a.leader, ctx)} to ${hexWords(a.to)}`;
+    case 'battle': return `${pieceWords(a.unit, ctx)} battles ${pieceWords(a.target, ctx)}`;
+    case 'evade': return `Evade to ${hexWords(a.to)}`;
+    case 'stand': return 'Stand and take the attack (no evasion)';
+    case 'retreat': return `Retreat to ${hexWords(a.to)}`;
+    case 'advance': return 'Advance into the hex taken (momentum)';
+    case 'hold': return 'Hold: no momentum advance';
+    case 'end_battle': return 'End the battles: the turn passes';
+    case 'end_movement': return 'End movement: on to the battles';
     default: return null;
   }
+}
+
+// A log line: a played card's result names the card (kept for the hand and
+// the Actions list); the words are describe's.
+export function describeEntry(e, ctx) {
+  if (e?.action?.type === 'play_card' && e.result?.name && ctx?.game) cardNames(ctx).set(e.action.card, e.result.name);
+  return null;
 }
 
 // A battle's result in words, from the engine's figures: dice, hits and
 // their reason, flags (and those ignored), blocks lost and left, the leader's
 // check, then the battle back the same way; or an evasion, a retreat, a
 // momentum advance.
-function attackWords(a) {
+// Where a leader went when his unit was lost and he was not (the engine's
+// leader_evade: to a friendly unit, a hex toward his edge, or off the board).
+function leaderEvadeWords(e, ctx) {
+  const who = `leader ${leaderName(e.leader, ctx)}`;
+  if (e.escaped_off_the_board) return `${who} leaves the battle by his own edge (no banner)`;
+  return `${who} evades to ${hexWords(e.to)}${e.attached_to ? ` and joins ${pieceWords(e.attached_to, ctx)}` : ''}`;
+}
+// A leader's casualty check, and his evasion when he survived his unit.
+function leaderCheckWords(c, ctx) {
+  if (c.killed) return `leader ${leaderName(c.leader, ctx)} is killed`;
+  return `leader ${leaderName(c.leader, ctx)} survives${c.evade ? `; ${leaderEvadeWords(c.evade, ctx)}` : ''}`;
+}
+function attackWords(a, ctx) {
   if (!a) return '';
   const parts = [`${a.attacker} rolls ${a.dice} di${a.dice === 1 ? 'e' : 'ce'} at ${a.target}: ${a.hits} hit${a.hits === 1 ? '' : 's'}`];
   // Each ignored flag has its reason: "2 flags (1 ignored: supported ...)".
@@ -392,33 +560,43 @@ function attackWords(a) {
   const res = a.result ?? {};
   if (res.eliminated) parts.push(`${a.target} is eliminated`);
   else if (res.blocks_left !== undefined) parts.push(`${a.target} has ${res.blocks_left} block${res.blocks_left === 1 ? '' : 's'} left`);
-  if (a.leader_check) parts.push(`leader ${a.leader_check.leader} ${a.leader_check.killed ? 'is killed' : 'survives'}`);
-  if (a.evade) parts.push(a.evade.removed ? `${a.evade.unit} is removed (${a.evade.reason})` : `${a.evade.unit} evades${endOf(a.evade) ? ` to ${hexWords(endOf(a.evade))}` : ''}`);
+  if (a.leader_check) parts.push(leaderCheckWords(a.leader_check, ctx));
+  // A lone leader who lived through the attack evades as a leader does.
+  if (a.evade?.leader) parts.push(leaderEvadeWords(a.evade, ctx));
+  else if (a.evade) parts.push(a.evade.removed ? `${a.evade.unit} is removed (${a.evade.reason})` : `${a.evade.unit} evades${endOf(a.evade) ? ` to ${hexWords(endOf(a.evade))}` : ''}`);
+  if (a.leader_evade) parts.push(leaderEvadeWords(a.leader_evade, ctx));
   // The retreat the flags forced (when it had one path).
-  if (a.retreat) parts.push(retreatWords(a.retreat));
+  if (a.retreat) parts.push(retreatWords(a.retreat, ctx));
   return parts.join('; ') + '.';
 }
 // The hex a move back (a retreat, an evasion) ended on, when it moved.
 const endOf = (r) => (r.hexes && r.path?.length ? r.path[r.path.length - 1] : null);
 // A retreat in words: how far it had to go, where it went, the blocks lost
 // where it was blocked, the leader's check.
-function retreatWords(r) {
+function retreatWords(r, ctx) {
   const hexes = (n) => `${n} hex${n === 1 ? '' : 'es'}`;
   const parts = [`${r.unit} must retreat ${hexes(r.demanded)}: ${r.hexes ? `retreats ${hexes(r.hexes)}${endOf(r) ? ` to ${hexWords(endOf(r))}` : ''}` : 'cannot retreat'}`];
   if (r.loss) parts.push(`${r.loss.reason}: ${r.loss.eliminated ? `${r.unit} is eliminated` : `${r.unit} has ${r.loss.blocks_left} block${r.loss.blocks_left === 1 ? '' : 's'} left`}`);
-  if (r.leader_check) parts.push(`leader ${r.leader_check.leader} ${r.leader_check.killed ? 'is killed' : 'survives'}`);
+  if (r.leader_check) parts.push(leaderCheckWords(r.leader_check, ctx));
+  if (r.leader_evade) parts.push(leaderEvadeWords(r.leader_evade, ctx));
   return parts.join('; ');
 }
-export function summarize(r) {
+export function summarize(r, ctx) {
   if (!r || typeof r !== 'object') return null;
   if (r.attack) {
-    const words = [attackWords(r.attack)];
-    if (r.attack.battle_back) words.push(`Battle back: ${attackWords(r.attack.battle_back)}`);
+    const words = [attackWords(r.attack, ctx)];
+    if (r.attack.battle_back) words.push(`Battle back: ${attackWords(r.attack.battle_back, ctx)}`);
     return words.join(' ');
   }
   // A retreat whose hex was chosen.
-  if (r.demanded !== undefined && r.unit) return `${retreatWords(r)}.`;
+  if (r.demanded !== undefined && r.unit) return `${retreatWords(r, ctx)}.`;
+  // A lone leader attacked: only leader helmets hit him; one kills him.
+  if (r.unit && r.target && typeof r.killed === 'boolean') {
+    const who = `leader ${leaderName(r.target, ctx)}`;
+    const rolled = `${r.unit} rolls ${r.dice} di${r.dice === 1 ? 'e' : 'ce'} at ${who}: ${r.hits} leader helmet${r.hits === 1 ? '' : 's'}`;
+    return `${rolled}; ${r.killed ? `${who} is killed` : `${who} lives${r.evade ? `; ${leaderEvadeWords(r.evade, ctx)}` : ''}`}.`;
+  }
   return null;
 }
 
-registerBoard('ancients', { render, controls, filterActions, describe, summarize });
+registerBoard('ancients', { render, controls, filterActions, describe, describeEntry, summarize, phaseWords });

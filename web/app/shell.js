@@ -10,7 +10,8 @@
 // board has them: filterActions(actions, ctx), describe(action, ctx, offered)
 // (an action in words), describeEntry(entry, ctx) (a log entry in words, with
 // what it did), confirmFirst(action, ctx) (a question to ask before
-// sending it), howTo (a few lines for a newcomer) }
+// sending it), howTo (a few lines for a newcomer), phaseWords(phase) (the
+// engine's phase name as the status line puts it to a player) }
 const boards = new Map();
 
 export function registerBoard(system, board) {
@@ -263,7 +264,7 @@ export function rawAction(a) {
   if (!a || typeof a !== 'object') return String(a);
   if (a.type === 'move' && Array.isArray(a.moves) && a.moves.length === 0) return 'move: none (the ordered units stay)';
   const parts = [a.type ?? a.kind ?? 'action'];
-  for (const k of ['character', 'unit', 'units', 'card', 'leader', 'to', 'hex'])
+  for (const k of ['character', 'unit', 'units', 'card', 'leader', 'leaders', 'target', 'to', 'hex'])
     if (a[k] !== undefined) parts.push(`${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : a[k]}`);
   // A shooting player's choices between equally close targets.
   if (Array.isArray(a.targets)) parts.push(...a.targets.map((t) => `${t.shooter} shoots at ${t.target}`));
@@ -361,7 +362,7 @@ function renderStatus() {
   $('status').replaceChildren(...[
     el('div', {}, el('strong', {}, g.battle), ` (${g.system})`),
     // Once the game is over the banner below says where it stands.
-    r.over ? null : el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${g.phase}`),
+    r.over ? null : el('div', { id: 'turn-line' }, `Turn ${g.turn} · ${who} · ${boards.get(g.system)?.phaseWords?.(g.phase) ?? g.phase}`),
     // Whose turn, from this board's seat (another player's, a spectator's).
     turn ? el('div', { id: 'whose-turn', class: `whose-turn ${turn[1]}`, 'data-kind': turn[1] }, turn[0]) : null,
     // The end of the game: a banner at the top of the panel, above the

@@ -53,6 +53,10 @@ test('Ancients: a battle played by clicking and keying hexes: targets, the engin
   assert.match(await page.textContent('#an-banners'), /^Banners: Rome 0 of 5 · Gauls 0 of 5$/);
   // Only the two ordered units are lit, as buttons.
   assert.deepEqual(await page.locator('#an-svg .may-battle').evaluateAll((ms) => ms.map((m) => m.dataset.unit)), ['a1', 'a2']);
+  // The battles offered in words, each unit with its class in full; the key names the badges.
+  assert.ok((await page.locator('#action-list button').allTextContents()).includes('a1 (heavy infantry) battles d1 (medium infantry)'));
+  assert.match(await page.textContent('#an-key'), /HI heavy infantry.*MI medium infantry/);
+  assert.equal(await page.textContent('#turn-line'), 'Turn 1 · Rome · battle');
 
   // a1, by the mouse: its targets ringed (d1 and d2 are both next to it).
   await page.click('#an-svg .may-battle[data-unit="a1"]');
@@ -60,11 +64,11 @@ test('Ancients: a battle played by clicking and keying hexes: targets, the engin
   assert.deepEqual((await page.locator('#an-svg .target').evaluateAll((ms) => ms.map((m) => m.dataset.target))).sort(), ['d1', 'd2']);
   const odds = async (unit, target) => {
     const t = (await api(server, 'POST', `games/${game.id}/query`, { name: 'targets', args: { unit } })).targets.find((x) => x.target === target);
-    return `${unit} battles ${target} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`;
+    return `${unit} battles ${target} (${t.combat} combat, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`;
   };
   const want1 = await odds('a1', 'd1');
   // 5 dice, 2 faces of 6 hit medium infantry: 1 - (4/6)^5 = 86.8% to hit.
-  assert.match(want1, /^a1 battles d1 \(close, 5 dice\): hits at least once 86\.8% · /);
+  assert.match(want1, /^a1 battles d1 \(close combat, 5 dice\): hits at least once 86\.8% · /);
   const ring1 = page.locator('#an-svg .target[data-target="d1"]');
   await ring1.hover();
   await page.waitForFunction((w) => document.getElementById('an-odds')?.textContent === w, want1);

@@ -27,9 +27,11 @@ const SEED = 1;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (p) => `${(100 * p).toFixed(1)}%`;
 // The odds as the board must put them, from the `targets` query's figures.
+// Leaders by name (the battle's, else the id capitalised).
+const LEADERS = { scipio: 'Scipio', laelius: 'Laelius', hannibal: 'Hannibal', mago: 'Mago' };
 const oddsWords = (unit, t) => (t.leader
-  ? `${unit} battles leader ${t.leader} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): kills him ${pct(t.eliminate)}`
-  : `${unit} battles ${t.target} (${t.combat}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`);
+  ? `${unit} battles leader ${LEADERS[t.leader]} (${t.combat} combat, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): kills him ${pct(t.eliminate)}`
+  : `${unit} battles ${t.target} (${t.combat} combat, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`);
 
 // Hex distance on the board's offset rows (odd rows set half a hex right).
 const cube = ([col, row]) => { const x = col - (row - (row & 1)) / 2; return [x, row, -x - row]; };
@@ -66,7 +68,7 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
     await page.waitForFunction((w) => document.getElementById('an-banners')?.textContent === w, want, { timeout: 10000 });
   };
   const tried = new Set();  // turn:unit, each ordered unit looked at once a turn
-  const stats = { eliminated: 0, evasions: 0, turns: 0, battles: 0, byKeyboard: 0, retreats: 0, momentum: 0, moves: 0, bannerChecks: 0 };
+  const stats = { litLeaders: 0, eliminated: 0, evasions: 0, turns: 0, battles: 0, byKeyboard: 0, retreats: 0, momentum: 0, moves: 0, bannerChecks: 0 };
 
   for (let step = 0; ; ++step) {
     assert.ok(step < 2000, 'the game ends');
@@ -102,6 +104,8 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
       }
       await page.click(`#controls button[data-card="${best.card}"]`);
       await page.waitForSelector(`#controls button.primary[data-card="${best.card}"]`);
+      // The card by its name ("Order Three Units Center"), not its id.
+      await page.waitForFunction((c) => !/-/.test(document.querySelector(`#controls button[data-card="${c}"]`)?.textContent ?? '-'), best.card);
       await shot('card-choice');
       await acted(() => page.click('#play-card'));
       continue;
@@ -112,6 +116,15 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
       // The lit units nearest the enemy, up to the card's number, clicked and ordered.
       const lit = await page.locator('#an-svg .piece.lit').evaluateAll((ms) => ms.map((m) => m.dataset.unit));
       assert.deepEqual([...lit].sort(), [...(s.plan?.units ?? [])].sort(), 'the lit units are those the card may order');
+      // So are the leaders, each tagged with his name; the panel says where each is.
+      const litLeaders = await page.locator('#an-svg .leader.lit').evaluateAll((ms) => ms.map((m) => m.dataset.unit));
+      assert.deepEqual(litLeaders.sort(), [...(s.plan?.leaders ?? [])].sort(), 'the lit leaders are those the card may order');
+      if (litLeaders.length) ++stats.litLeaders;
+      for (const l of s.leaders.filter((x) => x.at && x.side === ROME)) {
+        assert.equal(await page.textContent(`#an-svg .leader[data-unit="${l.id}"] text`), `★ ${LEADERS[l.id]}`);
+        const unit = s.units.find((u) => u.id === l.attached_to);
+        assert.match(await page.textContent('#an-leaders'), new RegExp(unit ? `${LEADERS[l.id]} with ${unit.id} \\(${unit.class.replaceAll('_', ' ')}\\)` : `${LEADERS[l.id]} alone at hex ${l.at[0]},${l.at[1]}`));
+      }
       // Those in contact first, but one order kept for the nearest not in contact (to move up).
       const byDistance = lit.map((u) => s.units.find((x) => x.id === u)).sort((a, b) => nearest(a.at) - nearest(b.at));
       const behind = byDistance.find((u) => nearest(u.at) > 1);
@@ -241,6 +254,22 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
     assert.match(shown, new RegExp(`${g.players[r.winner]} wins`));
     if (g.turn < g.scenario.turn_limit) assert.ok(g.state.banners[r.winner] >= 3, 'won on banners');
   } else assert.match(shown, /A draw/);
+  // A leader who lives through his unit's end is said to go somewhere: to a
+  // hex (and the unit he joins) or off the board by his own edge. The last
+  // report of this game has one (Scipio, when a_f4 falls).
+  const reports = await page.locator('#opponent-report li .summary').allTextContents();
+  const outlived = reports.filter((t) => /is eliminated; leader \w+ survives/.test(t));
+  assert.ok(outlived.length > 0, reports.join('\n'));
+  for (const t of outlived) assert.match(t, /survives; leader \w+ (evades to hex \d+,\d+|leaves the battle by his own edge)/, t);
+  // The reason names the army, as the rest of the board does, never "side 1".
+  assert.doesNotMatch(shown, /side \d/);
+  if (r.winner !== null && r.winner !== undefined && g.turn < g.scenario.turn_limit) assert.match(shown, new RegExp(`${g.players[r.winner]} has \\d victory banners? of 3`));
+  // The log in words: the card by name, no engine type nor JSON.
+  for (const line of await page.locator('#log-list li').allTextContents()) assert.doesNotMatch(line, /^(play_card|order|move|battle),|[{}"]|\["/, line);
+  // Every class badge on the board is named in full under it.
+  for (const c of new Set(g.state.units.filter((u) => u.at && u.blocks > 0).map((u) => u.class)))
+    assert.match(await page.textContent(`#an-key [data-class="${c}"]`), new RegExp(` ${c.replaceAll('_', ' ')}$`));
+  assert.ok(stats.litLeaders >= 1, 'a card lit a leader');
   // The board's final banners are the game's.
   await bannersShown(g);
   console.log(`# Ancients whole game (seed ${SEED}): ${r.winner === null ? 'a draw' : `${g.players[r.winner]} wins`} (${r.reason}), banners ${g.state.banners.join('-')}, game turn ${g.turn}, ${stats.turns} Roman turns, ${stats.moves} moves, ${stats.battles} Roman battles (${stats.byKeyboard} by keyboard), ${stats.retreats} choices of hex, ${stats.momentum} momentum advances, ${stats.eliminated} units eliminated by Rome, ${stats.evasions} evasions, ${stats.bannerChecks} banner checks, ${g.position} actions`);

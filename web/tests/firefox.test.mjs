@@ -151,13 +151,14 @@ test('Firefox: Ancients card played, the units it orders lit, one ordered, undo'
   const page = await openPage();
   await choose(page, 'ancients/centre_clash');
   const id = await gameId(page);
-  assert.match(await text(page, '#turn-line'), /Rome · play_card/);
+  assert.match(await text(page, '#turn-line'), /Rome · play a card/);
   await page.click('button[data-card="order-three-center"]');
   await page.waitForSelector('#play-card');
   // "Order Three Units Center": the lit units are the ones the card may order.
   const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
   assert.equal(plan.orders, 3);
-  assert.equal(await page.$$eval('#an-svg rect[stroke="#ffd400"]', (r) => r.length), plan.units.length);
+  assert.equal(await page.$$eval('#an-svg .piece rect[stroke="#ffd400"]', (r) => r.length), plan.units.length);
+  assert.equal(await page.$$eval('#an-svg .leader.lit', (r) => r.length), plan.leaders.length);
   await page.click('#play-card');
   await page.waitForFunction(() => /movement/.test(document.getElementById('turn-line').textContent));
   const unit = plan.units[0].id;

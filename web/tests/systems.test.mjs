@@ -51,15 +51,30 @@ test('each bundled battle of each system loads, at 1280 x 800 and at phone width
 test('Ancients: play a card, the units it orders light up, order one, move it', async () => {
   const page = await openPage();
   await choose(page, 'ancients/centre_clash');
-  assert.match(await page.textContent('#turn-line'), /Rome · play_card/);
+  // The phase in words, not the engine's "play_card".
+  assert.match(await page.textContent('#turn-line'), /Rome · play a card/);
   await page.click('button[data-card="order-three-center"]');
   await page.waitForSelector('#play-card');
   // "Order Three Units Center": the lit units are the ones the card may order.
   const id = await page.evaluate(() => location.hash.slice(1));
+  const game0 = await (await fetch(`${server.url}api/games/${id}`)).json();
   const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
   assert.equal(plan.orders, 3);
-  const lit = await page.locator('#an-svg rect[stroke="#ffd400"]').count();
+  const lit = await page.locator('#an-svg .piece rect[stroke="#ffd400"]').count();
   assert.equal(lit, plan.units.length);
+  // The leaders it may order are lit too, each tagged with his name.
+  assert.deepEqual((await page.locator('#an-svg .leader.lit').evaluateAll((ms) => ms.map((m) => m.dataset.unit))).sort(), plan.leaders.map((l) => l.id).sort());
+  assert.ok(plan.leaders.length >= 1);
+  const names = new Map(game0.scenario.leaders.map((l) => [l.id, l.name ?? l.id]));
+  for (const l of plan.leaders) assert.match(await page.textContent(`#an-svg .leader[data-unit="${l.id}"]`), new RegExp(`★ ${names.get(l.id)}`, 'i'));
+  // The cards go by their names, the engine's.
+  await page.waitForFunction((n) => document.querySelector('button[data-card="order-three-center"]')?.textContent === n, plan.name);
+  // The key under the board names each class badge in full.
+  assert.match(await page.textContent('#an-key'), /HI heavy infantry/);
+  // The panel says which unit each leader is with.
+  const attached = game0.state.leaders.find((l) => l.attached_to);
+  const with_ = game0.state.units.find((u) => u.id === attached.attached_to);
+  assert.match(await page.textContent('#an-leaders'), new RegExp(`${names.get(attached.id)} with ${with_.id} \\(${with_.class.replaceAll('_', ' ')}\\)`));
   await page.click('#play-card');
   await page.waitForFunction(() => /movement/.test(document.getElementById('turn-line').textContent));
   const unit = plan.units[0].id;
@@ -68,8 +83,11 @@ test('Ancients: play a card, the units it orders light up, order one, move it', 
   await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
   await page.click(`#an-svg rect[data-unit="${unit}"]`);
   await page.waitForSelector('#an-svg polygon.destination');
-  const marks = await page.locator('#an-svg text').allTextContents();
-  assert.ok(marks.some((t) => /^\d (B|no B|CC!)$/.test(t)), marks.join('|'));
+  // Each destination says in words how far and whether the unit may battle there.
+  const marks = await page.locator('#an-svg polygon.destination').count();
+  assert.equal(await page.locator('#an-svg text.dest-hexes').count(), marks);
+  for (const t of await page.locator('#an-svg text.dest-hexes').allTextContents()) assert.match(t, /^\d hex(es)?$/);
+  for (const t of await page.locator('#an-svg text.dest-battle').allTextContents()) assert.match(t, /^(battle|no battle|must battle)$/);
   await shot(page, 'ancients-destinations');
   const target = page.locator('#an-svg polygon.destination').first();
   const hex = await target.getAttribute('data-hex');
@@ -102,8 +120,11 @@ test('Ancients: a battle chosen from the Actions list says its dice, hits, flags
   const page = await openBoard(browser, server, game);
   assert.match(await page.textContent('#controls'), /Choose a battle in Actions/);
   assert.match(await page.textContent('#an-banners'), /^Banners: Rome 0 of \d+ · Carthage 0 of \d+$/);
+  // Every action in words: no engine type, no JSON.
+  for (const t of await page.locator('#action-list button').allTextContents()) assert.doesNotMatch(t, /^(battle|end_battle|order|play_card),|[[\]{}"]/, t);
   const offered = page.locator('#action-list button', { hasText: / battles / }).first();
-  const [, attacker, target] = (await offered.textContent()).match(/^(\S+) battles (\S+)$/);
+  // Each unit by its id and its class in full.
+  const [, attacker, target] = (await offered.textContent()).match(/^(\S+) \([a-z ]+\) battles (\S+) \([a-z ]+\)$/);
   await offered.click();
   await page.waitForSelector('#outcome .summary');
   const summary = await page.textContent('#outcome .summary');

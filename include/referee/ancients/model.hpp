@@ -155,6 +155,10 @@ struct Battle {
   int find_leader(const std::string& id) const;  // -1 when unknown
   int find_card(const std::string& id) const;    // -1 when unknown
   const UnitClass& unit_class(int unit) const { return unit_classes()[static_cast<std::size_t>(units[static_cast<std::size_t>(unit)].cls)]; }
+  // A side as a player reads it in the engine's words (a result's reason, a
+  // refusal): its army's name ("Carthage"), "side 1" when the battle names
+  // none. Fields a program reads (winner, side) keep the number.
+  const std::string& army(int side) const { return players[static_cast<std::size_t>(side & 1)].name; }
 };
 
 // Parses a battle file. Every error is an InputError naming the field.
