@@ -304,14 +304,15 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     pr.allow_only({"name", "hand", "deck"});
     PlayerSpec& spec = battle.players[p];
     spec.name = pr.string_or("name", p == 0 ? "side 0" : "side 1");
-    auto read_cards = [&](std::string_view key, std::vector<std::string>& out) {
+    auto read_cards = [&](std::string_view key, std::vector<CardIndex>& out) {
       auto list = pr.find(key);
       if (!list) return;
       list->require_array();
       for (const JsonReader& c : list->items()) {
         std::string id = c.as_string();
-        if (battle.find_card(id) < 0) c.fail("unknown command card \"" + id + "\"");
-        out.push_back(id);
+        const int card = battle.find_card(id);
+        if (card < 0) c.fail("unknown command card \"" + id + "\"");
+        out.push_back(static_cast<CardIndex>(card));
       }
     };
     if (!pr.has("hand")) pr.fail("hand", "required: the player's command cards");

@@ -86,7 +86,7 @@ Json orders_query(const Battle& b, const BattleState& s, const JsonReader& r, st
   const int side = r.integer_or("side", s.side, 0, 1);
   const std::string& id = b.cards[static_cast<std::size_t>(card)].id;
   const auto& hand = s.hands[static_cast<std::size_t>(side)];
-  const bool in_hand = std::find(hand.begin(), hand.end(), id) != hand.end();
+  const bool in_hand = std::find(hand.begin(), hand.end(), card) != hand.end();
   // Command is the cards held, counting the one being played.
   const int command = static_cast<int>(hand.size()) + (in_hand ? 0 : 1);
   const OrderPlan plan = plan_orders(b, s.position, side, card, command);

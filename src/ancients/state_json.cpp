@@ -149,6 +149,17 @@ nlohmann::json ids_of_leaders(const Battle& b, const std::vector<int>& leaders) 
   for (int l : leaders) j.push_back(leader_id(b, l));
   return j;
 }
+// Side 0's and side 1's lists of card ids: the state holds indices
+// (BattleState::hands), its JSON the ids.
+nlohmann::json card_lists_json(const Battle& b, const std::array<std::vector<CardIndex>, 2>& lists) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& list : lists) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (const CardIndex c : list) ids.push_back(card_id(b, c));
+    j.push_back(std::move(ids));
+  }
+  return j;
+}
 }  // namespace
 
 nlohmann::json state_json(const Battle& b, const BattleState& s) {
@@ -200,7 +211,8 @@ nlohmann::json state_json(const Battle& b, const BattleState& s) {
                    {"pending", pending}, {"banners", s.banners},
                    {"card", s.card >= 0 ? nlohmann::json(b.cards[static_cast<std::size_t>(s.card)].id) : nlohmann::json(nullptr)},
                    {"plan", plan}, {"orders", orders}, {"moving", s.moving},
-                   {"hands", s.hands}, {"decks", s.decks}, {"discards", s.discards}, {"units", units}, {"leaders", leaders}};
+                   {"hands", card_lists_json(b, s.hands)}, {"decks", card_lists_json(b, s.decks)},
+                   {"discards", card_lists_json(b, s.discards)}, {"units", units}, {"leaders", leaders}};
   return j;
 }
 
@@ -225,19 +237,20 @@ int leader_ref(const Battle& b, const JsonReader& f) {
   return l;
 }
 
-std::vector<std::string> read_card_list(const Battle& b, const JsonReader& list) {
+std::vector<CardIndex> read_card_list(const Battle& b, const JsonReader& list) {
   JsonReader l = list;
   l.require_array();
-  std::vector<std::string> out;
+  std::vector<CardIndex> out;
   for (const JsonReader& c : l.items()) {
-    std::string id = c.as_string();
-    if (b.find_card(id) < 0) c.fail("unknown command card \"" + id + "\"");
-    out.push_back(std::move(id));
+    const std::string id = c.as_string();
+    const int card = b.find_card(id);
+    if (card < 0) c.fail("unknown command card \"" + id + "\"");
+    out.push_back(static_cast<CardIndex>(card));
   }
   return out;
 }
 
-std::array<std::vector<std::string>, 2> read_card_lists(const Battle& b, const JsonReader& r, std::string_view key) {
+std::array<std::vector<CardIndex>, 2> read_card_lists(const Battle& b, const JsonReader& r, std::string_view key) {
   JsonReader lists = r.at(key);
   lists.require_array();
   if (lists.size() != 2) lists.fail("expected two lists of card ids, side 0's then side 1's");

@@ -153,9 +153,8 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
         return v;
       }
       const auto& hand = s.hands[static_cast<std::size_t>(s.side)];
-      const std::string& id = b.cards[static_cast<std::size_t>(a.card)].id;
-      if (std::find(hand.begin(), hand.end(), id) == hand.end())
-        v.add(ancients::rule_id::card_not_in_hand, fmt::format("{} does not hold {}", b.army(s.side), id),
+      if (std::find(hand.begin(), hand.end(), a.card) == hand.end())
+        v.add(ancients::rule_id::card_not_in_hand, fmt::format("{} does not hold {}", b.army(s.side), card_id(b, a.card)),
               {{"cards held", static_cast<double>(hand.size()), ""}});
       return v;
     }
@@ -253,7 +252,7 @@ static nlohmann::json end_turn(const Battle& b, BattleState& s, Dice& dice) {
   }
   if (!deck.empty()) {
     s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
-    r["drew"] = deck.front();
+    r["drew"] = card_id(b, deck.front());
     deck.erase(deck.begin());
   }
   s.side = 1 - s.side;
@@ -301,8 +300,8 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
     case Action::Type::play_card: {
       auto& hand = s.hands[static_cast<std::size_t>(s.side)];
       const int command = static_cast<int>(hand.size());
-      hand.erase(std::find(hand.begin(), hand.end(), b.cards[static_cast<std::size_t>(a.card)].id));
-      s.discards[static_cast<std::size_t>(s.side)].push_back(b.cards[static_cast<std::size_t>(a.card)].id);
+      hand.erase(std::find(hand.begin(), hand.end(), a.card));
+      s.discards[static_cast<std::size_t>(s.side)].push_back(static_cast<CardIndex>(a.card));
       s.card = a.card;
       s.plan = plan_orders(b, pos, s.side, a.card, command);
       s.phase = Phase::movement;
@@ -491,10 +490,10 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
   std::vector<Action> out;
   if (game_over(b, s)) return out;
   if (s.phase == Phase::play_card) {
-    for (const std::string& id : s.hands[static_cast<std::size_t>(s.side)]) {
+    for (const CardIndex c : s.hands[static_cast<std::size_t>(s.side)]) {
       Action a;
       a.type = Action::Type::play_card;
-      a.card = b.find_card(id);
+      a.card = c;
       if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
     }
     return out;

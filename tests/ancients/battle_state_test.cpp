@@ -254,13 +254,13 @@ TEST(AncientsReshuffle, ScriptedDiceGiveTheFisherYatesOrder) {
   const Battle b = load_battle(scenario_path("centre_clash.json"));
   BattleState s = BattleState::initial(b);
   // Side 0's deck is spent; four cards lie in its discards.
-  const std::vector<std::string> deck = b.players[0].deck;
+  const std::vector<CardIndex> deck = b.players[0].deck;
   s.decks[0].clear();
   s.discards[0] = {deck[0], deck[1], deck[2], deck[3]};
-  const std::string played = s.hands[0][0];
-  apply(b, s, parse_action({{"type", "play_card"}, {"card", played}}, b, "action"));
+  const CardIndex played = s.hands[0][0];
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, played)}}, b, "action"));
   // The card played joins the discards: five cards, d0 d1 d2 d3 P.
-  ASSERT_EQ(s.discards[0], (std::vector<std::string>{deck[0], deck[1], deck[2], deck[3], played}));
+  ASSERT_EQ(s.discards[0], (std::vector<CardIndex>{deck[0], deck[1], deck[2], deck[3], played}));
   Action end;
   end.type = Action::Type::end_movement;
   ASSERT_EQ(s.phase, Phase::movement);
@@ -278,13 +278,13 @@ TEST(AncientsReshuffle, ScriptedDiceGiveTheFisherYatesOrder) {
   }
   EXPECT_EQ(r.at("reshuffled").at("rule"), "ancients.card.reshuffle");
   EXPECT_EQ(r.at("reshuffled").at("cards"), 5);
-  EXPECT_EQ(r.at("drew"), deck[2]);
+  EXPECT_EQ(r.at("drew"), card_id(b, deck[2]));
   EXPECT_EQ(s.hands[0].back(), deck[2]);
-  EXPECT_EQ(s.decks[0], (std::vector<std::string>{played, deck[0], deck[3], deck[1]}));
+  EXPECT_EQ(s.decks[0], (std::vector<CardIndex>{played, deck[0], deck[3], deck[1]}));
   EXPECT_TRUE(s.discards[0].empty());
   EXPECT_EQ(s.side, 1);
   // Side 1's deck is not empty: its draws roll nothing.
-  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[1][0]}}, b, "action"));
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, s.hands[1][0])}}, b, "action"));
   if (s.phase == Phase::movement) {
     EXPECT_EQ(reshuffle_dice(b, s, end), 0);
   }
@@ -295,7 +295,7 @@ TEST(AncientsReshuffle, TheGameInterfaceSaysAReshufflesChancesAreNotEnumerable) 
   const std::shared_ptr<const Game> game = game_type().load(battle, "centre_clash", nlohmann::json::object());
   const Battle b = parse_battle(battle, "centre_clash");
   BattleState s = BattleState::initial(b);
-  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, s.hands[0][0])}}, b, "action"));
   ASSERT_EQ(s.phase, Phase::movement);
   const nlohmann::json end = {{"type", "end_movement"}};
   // The deck still holds cards: the draw rolls nothing.
@@ -319,7 +319,7 @@ TEST(AncientsReshuffle, WithoutTheSettingAnEmptyDeckDrawsNothing) {
   BattleState s = BattleState::initial(b);
   s.decks[0].clear();
   s.discards[0] = {b.players[0].deck[0], b.players[0].deck[1]};
-  apply(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  apply(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, s.hands[0][0])}}, b, "action"));
   Action end;
   end.type = Action::Type::end_movement;
   EXPECT_EQ(reshuffle_dice(b, s, end), 0);
@@ -351,7 +351,7 @@ TEST(AncientsReshuffle, TheSettingIsParsedStrictly) {
 TEST(AncientsStateJson, TheDiscardsRoundTrip) {
   const Battle b = load_battle(scenario_path("centre_clash.json"));
   BattleState s = BattleState::initial(b);
-  const std::string played = s.hands[0][1];
+  const std::string played = card_id(b, s.hands[0][1]);
   apply(b, s, parse_action({{"type", "play_card"}, {"card", played}}, b, "action"));
   nlohmann::json j = state_json(b, s);
   EXPECT_EQ(j.at("discards"), nlohmann::json({{played}, nlohmann::json::array()}));
@@ -379,7 +379,7 @@ TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
   EXPECT_TRUE(game_over(b, s));
   EXPECT_EQ(game_over_reason(b, s), "turn limit (3 turns)");
   EXPECT_TRUE(legal_actions(b, s).empty());
-  const Verdict v = validate(b, s, parse_action({{"type", "play_card"}, {"card", s.hands[0][0]}}, b, "action"));
+  const Verdict v = validate(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, s.hands[0][0])}}, b, "action"));
   ASSERT_TRUE(v.has("ancients.game.over"));
   EXPECT_EQ(v.violations[0].reason, "the game is over: turn limit (3 turns)");
   j["turn_limit"] = 0;

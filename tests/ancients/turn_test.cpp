@@ -138,7 +138,7 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
     if (hand.empty()) break;
     Action play;
     play.type = Action::Type::play_card;
-    play.card = b.find_card(hand[pick(hand.size())]);
+    play.card = hand[pick(hand.size())];
     step(play);
     // Orders: try candidates in random order, keep those the card still allows.
     std::vector<OrderItem> cands;

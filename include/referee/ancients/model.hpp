@@ -111,10 +111,20 @@ struct LeaderSpec {
   int hex = 0;
 };
 
+// A command card where a hand, deck or discard pile holds it: its index into
+// Battle::cards (whose ids are unique: a scenario's card of a bundled id
+// replaces the bundled one). Game states hold lists of these rather than of
+// ids because simulations copy states all the time, and ids such as
+// "order-three-center" are longer than std::string's small buffer, so a list
+// of ids allocates once per card on every copy; indices copy as one block.
+// Ids appear only at the JSON boundary and in messages (card_id in turn.hpp).
+// 32 bits, as Action::card: any catalogue a battle file can hold fits.
+using CardIndex = std::int32_t;
+
 struct PlayerSpec {
   std::string name;
-  std::vector<std::string> hand;  // card ids
-  std::vector<std::string> deck;  // drawn from the front after each turn
+  std::vector<CardIndex> hand;
+  std::vector<CardIndex> deck;  // drawn from the front after each turn
 };
 
 // Turns (both players') before the game ends, when the scenario sets none.

@@ -71,11 +71,13 @@ struct BattleState {
   bool moving = false;  // a piece has moved: no more orders this turn
   Pending pending;      // battle phase: a choice a combat waits on
   std::array<int, 2> banners{0, 0};  // victory banners won by each side
-  std::array<std::vector<std::string>, 2> hands;
-  std::array<std::vector<std::string>, 2> decks;
+  // Card lists hold indices into Battle::cards, not ids, so a copy of the
+  // state allocates no string (model.hpp, CardIndex); state_json writes ids.
+  std::array<std::vector<CardIndex>, 2> hands;
+  std::array<std::vector<CardIndex>, 2> decks;
   // Cards each side has played, in the order played; shuffled into a new deck
   // when a draw finds the deck empty (docs/rulings.md#ancients-reshuffle).
-  std::array<std::vector<std::string>, 2> discards;
+  std::array<std::vector<CardIndex>, 2> discards;
 
   static BattleState initial(const Battle& b);
   bool operator==(const BattleState&) const = default;
@@ -84,6 +86,8 @@ struct BattleState {
 // The id of unit `u` and leader `l` of `b` (indices into its lists).
 inline const std::string& unit_id(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].id; }
 inline const std::string& leader_id(const Battle& b, int l) { return b.leaders[static_cast<std::size_t>(l)].id; }
+// The id of card `c` of `b` (a CardIndex, or Action::card).
+inline const std::string& card_id(const Battle& b, int c) { return b.cards[static_cast<std::size_t>(c)].id; }
 // Has the piece been ordered this turn?
 inline bool has_order(const BattleState& s, OrderItem it) {
   return std::find(s.orders.begin(), s.orders.end(), it) != s.orders.end();
