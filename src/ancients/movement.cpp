@@ -91,7 +91,8 @@ bool adjacent_to_enemy(const Battle& b, const Position& p, int side, int hex) {
 
 // The battle flag of a destination (ancients.movement.battle): the class rule
 // for the distance moved, then terrain that forbids battle on entering.
-Destination make_destination(const Battle& b, const Position& p, int unit, int hex, int hexes, std::uint8_t flags) {
+// Inline: unit_destinations makes one for every hex a unit reaches.
+[[gnu::always_inline]] inline Destination make_destination(const Battle& b, const Position& p, int unit, int hex, int hexes, std::uint8_t flags) {
   const UnitClass& c = b.unit_class(unit);
   Destination d;
   d.hex = hex;
@@ -203,15 +204,24 @@ void unit_destinations(const Battle& b, const Position& p, int unit, const MoveO
   }
 }
 
+
+std::optional<Destination> unit_destination(const Battle& b, const Position& p, int unit, int to, const MoveOptions& o,
+                                            PathScratch& s, std::vector<int>* route) {
+  const SearchRules rules = unit_rules(b, p, unit, o);
+  if (rules.allowance <= 0) return std::nullopt;
+  search_unit(b, p, unit, rules, s);
+  const auto t = static_cast<std::size_t>(to);
+  if (to == p.units[static_cast<std::size_t>(unit)].hex || !s.seen(to) || !(s.flags[t] & kEndable)) return std::nullopt;
+  if (!warrior_ok(b, p, unit, to, s.dist[t])) return std::nullopt;
+  if (route) *route = route_from(s, to);
+  return make_destination(b, p, unit, to, s.dist[t], s.flags[t]);
+}
+
 std::vector<int> unit_route(const Battle& b, const Position& p, int unit, int to, const MoveOptions& o,
                             PathScratch& s) {
-  SearchRules rules = unit_rules(b, p, unit, o);
-  if (rules.allowance <= 0) return {};
-  search_unit(b, p, unit, rules, s);
-  auto t = static_cast<std::size_t>(to);
-  if (to == p.units[static_cast<std::size_t>(unit)].hex || !s.seen(to) || !(s.flags[t] & kEndable)) return {};
-  if (!warrior_ok(b, p, unit, to, s.dist[t])) return {};
-  return route_from(s, to);
+  std::vector<int> route;
+  unit_destination(b, p, unit, to, o, s, &route);
+  return route;
 }
 
 Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_cr, const MoveOptions& o) {
@@ -219,26 +229,27 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   const UnitSpec& u = spec(b, unit);
   const UnitClass& c = b.unit_class(unit);
   const UnitState& st = p.units[static_cast<std::size_t>(unit)];
-  std::string who = fmt::format("{} {}", c.name, u.id);
+  // The words of a refusal, made only for one (a legal move reads none).
+  const auto who = [&] { return fmt::format("{} {}", c.name, u.id); };
   if (!b.board.on_board(to_cr)) {
     v.add(ancients::rule_id::movement_off_board,
-          fmt::format("{} would leave the board: {} is not a hex of the {}x{} board", who, format_hex(to_cr),
+          fmt::format("{} would leave the board: {} is not a hex of the {}x{} board", who(), format_hex(to_cr),
                       b.board.columns(), b.board.rows()));
     return v;
   }
   const int to = b.board.index(to_cr);
-  const std::string there = hex_name(b, to);
+  const auto there = [&] { return hex_name(b, to); };
   if (st.frozen) {
     v.add(ancients::rule_id::leader_attach_stops,
-          fmt::format("{} was joined by a leader this turn and can move no further (it may still battle)", who));
+          fmt::format("{} was joined by a leader this turn and can move no further (it may still battle)", who()));
     return v;
   }
   if (st.moved) {
-    v.add(ancients::rule_id::order_once, fmt::format("{} has already moved this turn", who));
+    v.add(ancients::rule_id::order_once, fmt::format("{} has already moved this turn", who()));
     return v;
   }
   if (to == st.hex) {
-    v.add(ancients::rule_id::movement_allowance, fmt::format("{} is already on {}: staying is not a move", who, there));
+    v.add(ancients::rule_id::movement_allowance, fmt::format("{} is already on {}: staying is not a move", who(), there()));
     return v;
   }
   const TerrainType* limited = nullptr;
@@ -251,8 +262,8 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   if (s.seen(to) && (s.flags[ti] & kEndable)) {
     if (warrior_ok(b, p, unit, to, s.dist[ti])) return v;
     v.add(ancients::rule_id::movement_allowance,
-          fmt::format("{} may move {} only to end adjacent to an enemy unit or leader, and {} is not", who,
-                      count_of(s.dist[ti], "hex", "hexes"), there),
+          fmt::format("{} may move {} only to end adjacent to an enemy unit or leader, and {} is not", who(),
+                      count_of(s.dist[ti], "hex", "hexes"), there()),
           {{"hexes", static_cast<double>(s.dist[ti]), "hexes"}, {"allowed without a charge", 1, "hexes"}});
     return v;
   }
@@ -260,26 +271,26 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
   const int ou = p.unit_on(to), ol = p.leader_on(to);
   if (ou >= 0)
     v.add(ancients::rule_id::movement_blocked,
-          fmt::format("{} holds {}: {} may not move onto a hex with {} unit", spec(b, ou).id, there, who,
+          fmt::format("{} holds {}: {} may not move onto a hex with {} unit", spec(b, ou).id, there(), who(),
                       spec(b, ou).side == u.side ? "a friendly" : "an enemy"));
   if (ol >= 0 && b.leaders[static_cast<std::size_t>(ol)].side != u.side)
-    v.add(ancients::rule_id::movement_blocked, fmt::format("enemy leader {} holds {}", b.leaders[static_cast<std::size_t>(ol)].id, there));
+    v.add(ancients::rule_id::movement_blocked, fmt::format("enemy leader {} holds {}", b.leaders[static_cast<std::size_t>(ol)].id, there()));
   else if (ol >= 0 && ou < 0 && p.leader_of(unit) >= 0)
     v.add(ancients::rule_id::leader_one_per_hex,
-          fmt::format("{} carries leader {} and {} already holds leader {}: only one leader may occupy a hex", who,
-                      b.leaders[static_cast<std::size_t>(p.leader_of(unit))].id, there,
+          fmt::format("{} carries leader {} and {} already holds leader {}: only one leader may occupy a hex", who(),
+                      b.leaders[static_cast<std::size_t>(p.leader_of(unit))].id, there(),
                       b.leaders[static_cast<std::size_t>(ol)].id));
   if (const TerrainType* t = b.terrain_at(to); t && in_mask(t->cannot_enter, u.cls))
-    v.add(ancients::rule_id::movement_terrain, fmt::format("{} cannot enter {} ({})", who, t->name, there));
+    v.add(ancients::rule_id::movement_terrain, fmt::format("{} cannot enter {} ({})", who(), t->name, there()));
   if (distance > allowance) {
     if (limited)
       v.add(ancients::rule_id::movement_terrain,
-            fmt::format("{} starts in {} and may move only {} when leaving; {} is {} away", who, limited->name,
-                        count_of(allowance, "hex", "hexes"), there, count_of(distance, "hex", "hexes")),
+            fmt::format("{} starts in {} and may move only {} when leaving; {} is {} away", who(), limited->name,
+                        count_of(allowance, "hex", "hexes"), there(), count_of(distance, "hex", "hexes")),
             {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", static_cast<double>(allowance), "hexes"}});
     else
       v.add(ancients::rule_id::movement_allowance,
-            fmt::format("{} is {} away; {} moves at most {}", there, count_of(distance, "hex", "hexes"), c.name,
+            fmt::format("{} is {} away; {} moves at most {}", there(), count_of(distance, "hex", "hexes"), c.name,
                         count_of(allowance, "hex", "hexes")),
             {{"distance", static_cast<double>(distance), "hexes"}, {"allowed", static_cast<double>(allowance), "hexes"}});
   }
@@ -293,12 +304,12 @@ Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to_
     v.add(ancients::rule_id::movement_blocked,
           fmt::format("every route of at most {} from {} to {} passes through a hex held by another unit or an enemy "
                       "leader, or ends its move early on a lone friendly leader",
-                      count_of(allowance, "hex", "hexes"), hex_name(b, st.hex), there),
+                      count_of(allowance, "hex", "hexes"), hex_name(b, st.hex), there()),
           {{"allowed", static_cast<double>(allowance), "hexes"}});
   } else {
     v.add(ancients::rule_id::movement_terrain,
           fmt::format("terrain stops or bars every route of at most {} from {} to {}", count_of(allowance, "hex", "hexes"),
-                      hex_name(b, st.hex), there),
+                      hex_name(b, st.hex), there()),
           {{"allowed", static_cast<double>(allowance), "hexes"}});
   }
   return v;

@@ -343,10 +343,9 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
         const int u = a.piece.index;
         const int from = pos.units[static_cast<std::size_t>(u)].hex;
         std::vector<int> path;
-        if (describe) path = unit_route(b, pos, u, to, s.plan.move, scratch);
-        std::vector<Destination> dests;
-        unit_destinations(b, pos, u, s.plan.move, scratch, dests);
-        Destination d = *std::find_if(dests.begin(), dests.end(), [&](const Destination& x) { return x.hex == to; });
+        // Validated: `to` is one of the unit's destinations. One search
+        // gives it and its route (not every destination, nor a second search).
+        const Destination d = *unit_destination(b, pos, u, to, s.plan.move, scratch, describe ? &path : nullptr);
         const int carried = pos.leader_of(u);
         pos.place_unit(u, to);
         if (carried >= 0) pos.place_leader(carried, to);

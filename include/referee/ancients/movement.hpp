@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "referee/ancients/model.hpp"
@@ -66,6 +67,11 @@ void unit_destinations(const Battle& b, const Position& p, int unit, const MoveO
 // The shortest legal route to `to` (start first), or empty when there is none.
 std::vector<int> unit_route(const Battle& b, const Position& p, int unit, int to, const MoveOptions& o,
                             PathScratch& s);
+// The destination `to` of `unit` (as unit_destinations lists it), and its
+// route into `route` when given (as unit_route gives it), from one search:
+// what applying a checked move needs. Nullopt when `to` is no destination.
+std::optional<Destination> unit_destination(const Battle& b, const Position& p, int unit, int to, const MoveOptions& o,
+                                            PathScratch& s, std::vector<int>* route = nullptr);
 // Legal or not, with a ruling for each reason the destination is refused.
 Verdict check_unit_move(const Battle& b, const Position& p, int unit, ColRow to, const MoveOptions& o);
 // A readable reason for a destination's battle flag.
