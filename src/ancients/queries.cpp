@@ -84,7 +84,7 @@ Json orders_query(const Battle& b, const BattleState& s, const JsonReader& r, st
   r.allow_only({"card", "side"});
   const int card = card_of(b, r, "card");
   const int side = r.integer_or("side", s.side, 0, 1);
-  const std::string& id = b.cards[static_cast<std::size_t>(card)].id;
+  const std::string& id = card_id(b, card);
   const auto& hand = s.hands[static_cast<std::size_t>(side)];
   const bool in_hand = std::find(hand.begin(), hand.end(), card) != hand.end();
   // Command is the cards held, counting the one being played.

@@ -354,18 +354,13 @@ nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& 
         us.hexes_moved = d.hexes;
         us.may_battle = d.may_battle;
         us.close_combat_compulsory = d.close_combat_compulsory;
-        if (!describe) {
-          if (d.attaches_leader >= 0) pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
-          return nlohmann::json::object();
-        }
+        if (d.attaches_leader >= 0) pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
+        if (!describe) return nlohmann::json::object();
         nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
                          {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
                          {"close_combat_compulsory", d.close_combat_compulsory}};
         if (carried >= 0) r["leader_moved_with"] = leader_id(b, carried);
-        if (d.attaches_leader >= 0) {
-          pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
-          r["leader_attached"] = leader_id(b, d.attaches_leader);
-        }
+        if (d.attaches_leader >= 0) r["leader_attached"] = leader_id(b, d.attaches_leader);
         return r;
       }
       const int l = a.piece.index;

@@ -199,51 +199,23 @@ struct Slide {
 };
 
 // Moves unit `id` straight along `dir` by up to `dist` through the move
-// checker, as shooting's drive backs do: whole, keeping formation and facing,
-// never round what blocks it. Cut short: as far as it can go, to 0.01 cm.
-// Over the table edge: not moved, left_table set (the caller decides).
+// checker (push_straight, as shooting's drive backs): whole, keeping formation
+// and facing, never round what blocks it. Cut short: as far as it can go, to
+// 0.01 cm. Over the table edge: not moved, left_table set (the caller decides).
 Slide slide_unit(Battlefield& bf, const std::string& id, Vec2 dir, double dist, const Settings& settings) {
   Slide out;
   if (dist <= 0) return out;
-  const Unit& u = *bf.find_unit(id);
   const MoveIndex index(bf);
   MoveScratch scratch;
-  // One request for every distance tried (a dozen when cut short): the
-  // poses slide_move(u, dir * d, MoveKind::Dice, d) gives, written in place.
-  MoveRequest req = slide_move(u, {0, 0}, MoveKind::Dice, 0.0);
-  for (StandPlan& p : req.stands) p.waypoints.resize(1);
-  auto attempt = [&](double d) {
-    const Vec2 shift = dir * d;
-    req.dice_distance = d;
-    for (StandPlan& p : req.stands) {
-      const Pose& from = u.stands[static_cast<std::size_t>(p.stand)].pose;
-      p.final_pose = from;
-      p.final_pose.position += shift;
-      p.waypoints[0] = {(from.position + p.final_pose.position) / 2, from.facing_deg};
-    }
-    // Only whether it is legal is read, and a refusal's first reason.
-    return check_move(bf, index, req, settings, scratch, CheckDepth::Whether);
-  };
-  const MoveAnswer full = attempt(dist);
-  double go = dist;
-  if (full.leaves_table) {
+  const StraightPush push = push_straight(bf, index, *bf.find_unit(id), dir, dist, settings, scratch);
+  out.moved = push.moved;
+  if (push.leaves_table) {
     out.left_table = true;
-    out.moved = dist;
     return out;
   }
-  if (!full.verdict.legal()) {
-    double lo = 0, hi = dist;
-    while (hi - lo > 0.01) {
-      const double mid = (lo + hi) / 2;
-      const MoveAnswer a = attempt(mid);
-      (a.verdict.legal() && !a.leaves_table ? lo : hi) = mid;
-    }
-    go = lo;
-    out.blocked = true;
-    out.why = full.verdict.violations.empty() ? std::string("blocked") : full.verdict.violations.front().reason;
-  }
-  out.shift = dir * go;
-  out.moved = go;
+  out.blocked = push.blocked;
+  out.why = push.why;
+  out.shift = dir * push.moved;
   Unit& m = *bf.find_unit(id);
   for (Stand& s : m.stands) s.pose.position += out.shift;
   for (Character& c : bf.characters)

@@ -461,45 +461,18 @@ void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, Driv
   const Unit& e = *res.after.find_unit(db.unit);
   const Vec2 dir = away_from_shooter(*bf.find_unit(db.away_from), e);
   const MoveIndex& index = work.index_of(res.after);
-  MoveScratch& scratch = work.move;
-  // One request for every distance tried (a dozen when cut short): the
-  // poses slide_move(e, dir * d, MoveKind::Dice, d) gives, written in place.
-  MoveRequest req = slide_move(e, {0, 0}, MoveKind::Dice, 0.0);
-  for (StandPlan& p : req.stands) p.waypoints.resize(1);
-  auto attempt = [&](double d) {
-    const Vec2 shift = dir * d;
-    req.dice_distance = d;
-    for (StandPlan& p : req.stands) {
-      const Pose& from = e.stands[static_cast<std::size_t>(p.stand)].pose;
-      p.final_pose = from;
-      p.final_pose.position += shift;
-      // Straight back, never round what blocks it: a waypoint halfway
-      // makes the checker take exactly these legs.
-      p.waypoints[0] = {(from.position + p.final_pose.position) / 2, from.facing_deg};
-    }
-    // Only whether it is legal is read, and a refusal's first reason.
-    return check_move(res.after, index, req, settings, scratch, CheckDepth::Whether);
-  };
-  MoveAnswer full = attempt(db.total);
-  double go = db.total;
-  if (full.leaves_table) {
+  const StraightPush push = push_straight(res.after, index, e, dir, db.total, settings, work.move);
+  const double go = push.moved;
+  if (push.leaves_table) {
     db.left_table = true;
-  } else if (!full.verdict.legal()) {
+  } else if (push.blocked) {
     // Cut short: as far as it can go (to 0.01 cm), then confused.
-    double lo = 0, hi = db.total;
-    while (hi - lo > 0.01) {
-      const double mid = (lo + hi) / 2;
-      const MoveAnswer a = attempt(mid);
-      (a.verdict.legal() && !a.leaves_table ? lo : hi) = mid;
-    }
-    go = lo;
     db.blocked = true;
     db.confused = true;
     res.rulings.push_back(
         {kRuleBlocked,
          fmt::format("{}'s drive back of {} is cut short after {}: {}; it stops there, confused", e.id,
-                     cm(db.total), cm(go),
-                     full.verdict.violations.empty() ? std::string("blocked") : full.verdict.violations.front().reason),
+                     cm(db.total), cm(go), push.why),
          {{"drive_back", static_cast<double>(db.total), "cm"}, {"moved", go, "cm"}}});
   }
   if (db.left_table) {

@@ -217,6 +217,21 @@ Unit unit_after(const Unit& u, const MoveRequest& req);
 // Every stand of `u` shifted by `shift`, keeping formation and facings.
 MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<double> dice_distance = std::nullopt);
 
+// A whole unit pushed straight along the unit vector `dir` by up to `dist`
+// cm (a drive back, a combat's fall back): each stand keeps its facing and
+// takes exactly the straight leg (a waypoint halfway, so nothing is planned
+// round what blocks it), checked as a move by dice of that distance. Over
+// the table edge: leaves_table, moved = dist. Refused: cut short to as far
+// as it can go, halving to 0.01 cm, with the full distance's first reason.
+struct StraightPush {
+  double moved = 0;  // cm
+  bool leaves_table = false;
+  bool blocked = false;
+  std::string why;  // blocked: the refusal's first reason
+};
+StraightPush push_straight(const Battlefield& bf, const MoveIndex& index, const Unit& u, Vec2 dir, double dist,
+                           const Settings& settings, MoveScratch& scratch);
+
 // --- Details of the checks, exposed for tests and other phases ----------------
 
 // Moves are measured to a hundredth of a millimetre (docs/rulings.md#warmaster-move-distance): a
