@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "dice_commitment.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "referee/core/errors.hpp"
@@ -399,13 +400,25 @@ void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& regi
     SetupOptions setup;
     setup.battle = o->battle;
     setup.max_input_bytes = max_bytes;
+    // A game played with secret dice (docs/api.md, "The dice") carries the
+    // commitment it showed from its start: its revealed seed and salt must
+    // give it, and the replay then shows that every roll came from that seed.
+    const GameLog header = GameLog::parse_jsonl(read_text_file(o->log, max_bytes), o->log);
+    const bool committed = server::check_dice_commitment(header, o->log);
     const Match m = open_match(registry, type, setup, "", o->log, nullptr);
     Json answer = summary_json(m);
     answer["entries"] = m.log().entries.size();
     answer["consistent"] = true;
+    std::string dice_text;
+    if (committed) {
+      answer["dice"] = {{"seed", header.seed}, {"commitment", header.seed_commitment}, {"matches_commitment", true}};
+      dice_text = fmt::format("the dice: seed {} and salt {} give the commitment {}, and every roll came from that seed\n",
+                              header.seed, header.seed_salt, header.seed_commitment);
+    }
     answer["state"] = m.state().to_json();
     emit(o->out, answer,
-         fmt::format("{} entries replayed, every roll and result matches\n", m.log().entries.size()) + summary_text(m));
+         fmt::format("{} entries replayed, every roll and result matches\n", m.log().entries.size()) + dice_text +
+             summary_text(m));
   });
 }
 

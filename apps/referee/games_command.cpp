@@ -10,6 +10,8 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "data_dir_lock.hpp"
+#include "dice_commitment.hpp"
 #include "game_store.hpp"
 #include "referee/core/errors.hpp"
 
@@ -65,19 +67,38 @@ void list_games(const GamesOptions& o) {
   if (games.empty()) std::cerr << "referee: no games in " << store->path() << "\n";
 }
 
+// The header as the server serves it (docs/api.md, "The dice"): a game with
+// secret dice still on withholds its seed, beside the commitment; once over,
+// the seed and the salt that check it.
+std::string served_header(const server::StoredGame& g) {
+  const nlohmann::json meta = nlohmann::json::parse(g.meta, nullptr, false);
+  const std::string salt = meta.is_object() ? meta.value("salt", std::string()) : std::string();
+  if (salt.empty() || meta.value("fixed_seed", true)) return g.header;
+  nlohmann::json header = nlohmann::json::parse(g.header, nullptr, false);
+  if (!header.is_object() || !header.contains("seed") || !header["seed"].is_number_unsigned()) return g.header;
+  header["seed_commitment"] = server::dice_commitment(header["seed"].get<std::uint64_t>(), salt);
+  if (meta.value("seed_secret", true)) header["seed"] = nullptr;
+  else header["seed_salt"] = salt;
+  return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // The game's log as `referee <system> replay --log` reads it: the header,
 // then the entries played (not those an undo left to redo).
 void export_game(const GamesOptions& o) {
   const auto store = open_store(o.data);
   const std::optional<server::StoredGame> g = store->load(o.id);
   if (!g) throw InputError("ID", fmt::format("no game {} in {}", o.id, store->path()));
-  std::string text = g->header + "\n";
+  std::string text = served_header(*g) + "\n";
   for (std::size_t i = 0; i < g->position && i < g->entries.size(); ++i) text += g->entries[i] + "\n";
   write_stdout(text);
 }
 
+// Deleting writes the store, so it takes the lock a running server holds
+// (data_dir_lock.hpp) and refuses while one serves the directory: the
+// server would go on serving the game from memory and write it again.
 void delete_game(const GamesOptions& o) {
   const auto store = open_store(o.data);
+  const server::DataDirLock lock(o.data, "--data");
   bool removed = false;
   try {
     removed = store->remove(o.id);

@@ -2,14 +2,19 @@
 // otherwise. It opens on the fair battle against the built-in opponent (the
 // first bundled battle that names sides for it to play), or on --battle.
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <thread>
+
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "data_dir_lock.hpp"
 #include "game_store.hpp"
 #include "http_front.hpp"
 #include "http_server.hpp"
@@ -40,6 +45,10 @@ struct ServeOptions {
 };
 
 void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t max_input_bytes) {
+  // Past a file size limit (ulimit -f) a write then fails with EFBIG, which
+  // the store reports (503 naming data) like a full disk, instead of SIGXFSZ
+  // killing the server and every game in play with it.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<server::Battle> battles = server::bundled_battle_list(registry);
   if (!o.battle.empty())
     battles.insert(battles.begin(), server::battle_from_file(registry, o.battle, o.system, max_input_bytes));
@@ -55,7 +64,12 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   // The store opens before anything listens: a data directory that can be
   // neither written nor read stops the server with the reason.
   std::shared_ptr<server::GameStore> store;
+  std::optional<server::DataDirLock> lock;
   if (o.data_dir != ":memory:") {
+    // One server per store (data_dir_lock.hpp): the lock is taken before
+    // the store is opened, and held until the server stops.
+    ::mkdir(o.data_dir.c_str(), 0700);
+    lock.emplace(o.data_dir);
     server::StoreOptions options;
     options.max_bytes = o.data_max_mb << 20;
     options.keep_days = o.keep_days;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "dice_commitment.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
@@ -370,7 +371,11 @@ Response Api::create_game(const Json& body, const std::string& client) {
     s->require_object();
     settings = s->json();
   }
-  const DiceSource dice{seed_from(r), dice_script_from(r)};
+  // Secret dice unless the creator fixes the seed or scripts the dice
+  // (docs/api.md, "The dice"): a seed from the operating system, so that
+  // no two games share their dice and nobody can predict a roll.
+  const bool fixed_seed = r.has("seed") || r.has("dice");
+  const DiceSource dice{r.has("seed") ? seed_from(r) : random_seed(), dice_script_from(r)};
   std::shared_ptr<const Game> game;
   std::string name;
   if (r.has("scenario")) {
@@ -414,6 +419,13 @@ Response Api::create_game(const Json& body, const std::string& client) {
   if (!slot) return error_response(413, "scenario", "this battle needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
   slot->opponent_sides = std::move(sides);
+  slot->fixed_seed = fixed_seed;
+  if (!fixed_seed) {
+    slot->salt = random_salt();
+    // The opponent's choices get a secret seed of their own: the dice's
+    // stays the dice's alone.
+    slot->opponent_seed = random_seed();
+  }
   Json tokens = Json::array(), invitations = Json::array();
   slot->seats.resize(static_cast<std::size_t>(players));
   for (int k = 0; k < players; ++k) {
@@ -474,7 +486,8 @@ std::string Api::meta_json(const Slot& slot) {
   Json seats = Json::array();
   for (const Slot::Seat& s : slot.seats)
     seats.push_back({{"token", s.token}, {"invite", s.invite}, {"used_invite", s.used_invite}});
-  Json meta{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed}};
+  Json meta{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed},
+            {"fixed_seed", slot.fixed_seed}, {"salt", slot.salt}, {"seed_secret", seed_secret(slot)}};
   if (const auto& script = slot.match->dice_source().script) meta["dice_script"] = *script;
   return meta.dump();
 }
@@ -485,6 +498,8 @@ Response Api::import_log(const std::string& body, const std::string& client) {
     throw InputError("log", fmt::format("{} entries is more than the {} a game may hold here", log.entries.size(),
                                         limits_.max_log_entries));
   if (log.battle.is_null()) throw InputError("log", "the log's header carries no battle, so it cannot be replayed here");
+  // A finished game's log with secret dice: its seed must be the one committed to.
+  check_dice_commitment(log, "log");
   // The replay keeps the states a stored game would (Slot's snapshot
   // interval), and gives up past Limits::import_seconds.
   const double start = thread_cpu_seconds();
@@ -653,6 +668,9 @@ std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
   if (meta.is_object()) {
     slot->opponent_sides = meta.value("opponent_sides", std::vector<int>{});
     slot->opponent_seed = meta.value("opponent_seed", slot->opponent_seed);
+    slot->fixed_seed = meta.value("fixed_seed", true);
+    slot->salt = meta.value("salt", std::string());
+    if (slot->salt.empty()) slot->fixed_seed = true;
     if (meta.contains("seats") && meta["seats"].is_array())
       for (const Json& seat : meta["seats"])
         slot->seats.push_back({seat.value("token", ""), seat.value("invite", ""), seat.value("used_invite", "")});
@@ -703,12 +721,38 @@ Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& 
           {"history_size", m.history_size()},
           {"can_undo", m.can_undo()},
           {"can_redo", m.can_redo()},
-          {"dice", {{"seed", m.dice_source().seed}, {"scripted", m.dice_source().script.has_value()}}},
+          {"dice", dice_json(slot)},
           {"opponent_sides", slot.opponent_sides},
           {"scenario", m.game().scenario()},
           {"state", s.to_json()},
           // What the board offers next, so that an action is one round trip.
           {"legal_actions", s.is_terminal() ? Json::array() : Json(s.legal_actions())}};
+}
+
+bool Api::seed_secret(const Slot& slot) { return !slot.fixed_seed && !slot.match->state().is_terminal(); }
+
+Json Api::dice_json(const Slot& slot) {
+  const Match& m = *slot.match;
+  Json d{{"scripted", m.dice_source().script.has_value()}, {"fixed", slot.fixed_seed}};
+  if (!slot.fixed_seed) {
+    d["commitment"] = dice_commitment(m.dice_source().seed, slot.salt);
+    d["salt"] = seed_secret(slot) ? Json(nullptr) : Json(slot.salt);
+  }
+  d["seed"] = seed_secret(slot) ? Json(nullptr) : Json(m.dice_source().seed);
+  return d;
+}
+
+GameLog Api::served_log(const Slot& slot) {
+  GameLog log = slot.match->current_log();
+  if (slot.fixed_seed) return log;
+  log.seed_commitment = dice_commitment(log.seed, slot.salt);
+  if (seed_secret(slot)) {
+    log.seed_withheld = true;
+    log.seed = 0;
+  } else {
+    log.seed_salt = slot.salt;
+  }
+  return log;
 }
 
 Json Api::entries_json(const Match& m, std::size_t from, std::size_t to) {
@@ -804,6 +848,12 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     const int player = match.state().current_player();
     if (match.state().is_terminal())
       return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
+    // A side the built-in opponent plays takes its actions from the
+    // opponent route alone, whoever holds its old seat.
+    if (contains(slot->opponent_sides, player))
+      return error_response(403, "seat", fmt::format("{} is played by the built-in opponent: its actions come from "
+                                                     "POST .../opponent, not from a player",
+                                                     side_words(match, player)));
     if (auto refused = refuse_unless_held(*slot, you, player, "act")) return *refused;
     if (auto refused = refuse_if_full(*slot)) return *refused;
     const std::size_t before = match.position();
@@ -837,7 +887,7 @@ Response Api::game_route(const std::string& m, const std::vector<std::string>& p
     return ok(match.state().query(name, args, "args"));
   }
   // what == "log": allowed_methods lists no other route.
-  return {200, "application/x-ndjson", match.current_log().to_jsonl()};
+  return {200, "application/x-ndjson", served_log(*slot).to_jsonl()};
 }
 
 std::vector<int> Api::held_sides(const Slot& slot, const Request& request) const {
@@ -896,7 +946,10 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
 std::optional<Response> Api::commit_play(const std::string& id, Slot& slot, int player, std::size_t before) {
   slot.actors.resize(before);
   slot.actors.push_back(player);
-  return commit(id, slot, "play", before, false);
+  // The meta says whether the seed is still secret (an export reads it), so
+  // it is written again when the game ends.
+  const bool ended = slot.match->state().is_terminal();
+  return commit(id, slot, "play", before, ended && !slot.fixed_seed);
 }
 
 // The streams are pushed to outside channels_mutex_: the last reference to a
@@ -1080,9 +1133,21 @@ Response Api::undo_route(const std::string& id, Slot& slot, bool undo, const Req
       if (undo ? !match.can_undo() : !match.can_redo())
         return error_response(409, what, std::string("there is nothing to ") + what);
       const std::size_t entry = undo ? match.position() - 1 : match.position();
+      // Secret dice revealed at the end stay revealed: stepping back into
+      // the game would let a player replay its rolls from the seed.
+      if (undo && !slot.fixed_seed && match.state().is_terminal())
+        return error_response(409, what, "the game is over and its dice's seed revealed, so it cannot be taken back "
+                                         "(a game with a fixed seed can)");
+      // One board holds the whole game (hot seat, or against the built-in
+      // opponent) when the request holds every side but those the opponent
+      // plays without a holder: a side handed to the opponent keeps its old
+      // holder's token, so a hand-over does not make the other player master
+      // of the first one's moves, and a side still to be joined is another's.
       bool every_side = true;
-      for (int k = 0; k < static_cast<int>(slot.seats.size()); ++k)
-        every_side = every_side && (contains(slot.opponent_sides, k) || contains(you, k));
+      for (std::size_t k = 0; k < slot.seats.size(); ++k) {
+        const int side = static_cast<int>(k);
+        every_side = every_side && (contains(you, side) || (slot.seats[k].token.empty() && contains(slot.opponent_sides, side)));
+      }
       if (!every_side) {
         const int actor = entry < slot.actors.size() ? slot.actors[entry] : -1;
         if (!contains(you, actor))

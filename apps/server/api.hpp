@@ -167,6 +167,12 @@ class Api {
     // dice seed) and the log position, so a game replays the same and an
     // undone choice is chosen again.
     std::uint64_t opponent_seed = 1;
+    // Secret dice (dice_commitment.hpp): a game whose seed the server drew
+    // keeps it to itself until the game is over, showing the commitment made
+    // with `salt`; a fixed seed (the creator's, an imported log's, a game
+    // stored before secret dice) or scripted dice are shown to everyone.
+    bool fixed_seed = true;
+    std::string salt;
     // The sides the built-in opponent plays, the game's own (not a page's):
     // every board that opens the game, and a reload, plays them so.
     std::vector<int> opponent_sides;
@@ -266,6 +272,14 @@ class Api {
   void account(Slot& slot);
   void charge(const std::string& client, double seconds);
   Json view(const std::string& id, const Slot& slot, const std::vector<int>& you) const;
+  // What every viewer is told of the dice: the seed only when it is fixed or
+  // the game is over, the commitment from the start.
+  static Json dice_json(const Slot& slot);
+  // The game's log as served (GET .../log): the seed withheld while secret
+  // dice are still rolling, and the commitment and salt to check it by.
+  static GameLog served_log(const Slot& slot);
+  // Whether the seed is still secret: a drawn seed, and the game not over.
+  static bool seed_secret(const Slot& slot);
   // The log entries of steps [from, to) of the game as played so far, as log lines.
   static Json entries_json(const Match& m, std::size_t from, std::size_t to);
   // The most entries GET /api/games/{id}/entries/{from} answers at once.

@@ -20,7 +20,10 @@ nlohmann::json LogEntry::to_json() const {
 }
 
 std::string GameLog::to_jsonl() const {
-  nlohmann::json header{{"format", kLogFormat}, {"system", system}, {"seed", seed}, {"scenario", scenario}};
+  nlohmann::json header{{"format", kLogFormat}, {"system", system}, {"seed", nullptr}, {"scenario", scenario}};
+  if (!seed_withheld) header["seed"] = seed;
+  if (!seed_commitment.empty()) header["seed_commitment"] = seed_commitment;
+  if (!seed_salt.empty() && !seed_withheld) header["seed_salt"] = seed_salt;
   if (!settings.empty()) header["settings"] = settings;
   if (scripted_dice) header["dice"] = "scripted";
   if (!battle.is_null()) header["battle"] = battle;
@@ -64,10 +67,24 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
         log.system = r.string("system");
         // Only a whole number in range: 11.5 or -1 must not quietly become another seed.
         const JsonReader seed = r.at("seed");
-        if (!seed.json().is_number_unsigned())
+        auto hex = [&](const char* key, std::size_t digits) {
+          std::string v;
+          if (auto f = r.find(key)) {
+            v = f->as_string();
+            if (v.size() != digits || v.find_first_not_of("0123456789abcdef") != std::string::npos)
+              f->fail(fmt::format("expected {} lowercase hex digits", digits));
+          }
+          return v;
+        };
+        log.seed_commitment = hex("seed_commitment", 64);
+        log.seed_salt = hex("seed_salt", 32);
+        // A seed withheld while the game is on: only beside its commitment.
+        if (seed.json().is_null() && !log.seed_commitment.empty()) {
+          log.seed_withheld = true;
+        } else if (!seed.json().is_number_unsigned())
           seed.fail("expected a whole number from 0 to 18446744073709551615, got " +
                     (seed.json().is_number() ? seed.json().dump() : std::string("something else")));
-        log.seed = seed.json().get<std::uint64_t>();
+        if (!log.seed_withheld) log.seed = seed.json().get<std::uint64_t>();
         log.scenario = r.string_or("scenario", "");
         if (auto s = r.find("settings")) log.settings = s->json();
         if (auto b = r.find("battle")) log.battle = b->require_object().json();

@@ -259,6 +259,11 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
   // only to a battle the caller gives.
   const Json overrides = scenario ? log.settings : Json::object();
   auto game = type.load(*battle, scenario ? scenario_name : source_name + " (battle)", overrides);
+  // A log served while its game is on withholds the seed (docs/api.md, "The
+  // dice"): its rolls cannot be checked, so it is not replayed.
+  if (log.seed_withheld && !log.scripted_dice)
+    throw InputError(header + ".seed", "the seed is withheld while the game is on (the server reveals it when the "
+                                       "game ends); this log can be read but not replayed");
   DiceSource dice{log.seed, std::nullopt};
   if (log.scripted_dice) dice.script = script ? *script : log.all_roll_values();
   Match m(game, dice, log.scenario, log.settings);

@@ -93,12 +93,12 @@ err_has "REFEREE_MAX_INPUT_BYTES: expected a positive whole number" "bad limit"
 # The limit is read once when referee starts and reaches every command that reads a file.
 for cmd in "warmaster state --battle $wm/default.json" "ancients render --battle $anc" \
   "blightmeer render --battle $town -o -" "warmaster arena --battle $wm/default.json --games 1" \
-  "serve --battle $wm/default.json --port 0"; do
+  "serve --battle $wm/default.json --port 0 --data :memory:"; do
   # shellcheck disable=SC2086 # the words of the command
   REFEREE_MAX_INPUT_BYTES=100 expect 2 "the size limit: $cmd" -- "$ref" $cmd
   err_has "is larger than the input limit of 100 bytes" "the size limit: $cmd"
 done
-expect 2 "a trusted proxy that is not an address" -- "$ref" serve --port 0 --trusted-proxy proxy.example
+expect 2 "a trusted proxy that is not an address" -- "$ref" serve --port 0 --data :memory: --trusted-proxy proxy.example
 err_has "--trusted-proxy: expected an IP address" "trusted proxy"
 REFEREE_MAX_INPUT_BYTES=lots expect 2 "a bad size limit, no file read" -- "$ref" warmaster rules
 err_has "REFEREE_MAX_INPUT_BYTES: expected a positive whole number" "bad limit, rules"

@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 expect() {
   local want=$1 name=$2
   shift 3
-  timeout 60 "$ref" serve --port 0 --stop-after 0.2 "$@" >"$tmp/out" 2>"$tmp/err"
+  timeout 60 "$ref" serve --port 0 --data :memory: --stop-after 0.2 "$@" >"$tmp/out" 2>"$tmp/err"
   local got=$?
   [ "$got" -eq "$want" ] || fail "$name: exit $got, expected $want: $(head -c 300 "$tmp/err")"
 }

@@ -31,7 +31,7 @@ TEST(JsonReader, EnumsListTheChoices) {
 }
 
 TEST(GameLog, RoundTripsAndRefusesABadLine) {
-  GameLog log{"warmaster", 42, "scenarios/warmaster/default.json", {}, {}, nullptr, false};
+  GameLog log{"warmaster", 42, "scenarios/warmaster/default.json", {}, {}, nullptr, false, "", "", false};
   log.append({{"type", "order"}, {"unit", "u1"}}, {{6, 3, "order test"}, {6, 4, "order test"}}, {{"success", true}});
   std::string text = log.to_jsonl();
   GameLog back = GameLog::parse_jsonl(text, "game.log");
@@ -44,4 +44,31 @@ TEST(GameLog, RoundTripsAndRefusesABadLine) {
             "game.log line 3.rolls[0].value: 9 is out of range [1, 6]");
   std::string skipped = text + R"({"seq":5,"action":{},"rolls":[]})" + "\n";
   EXPECT_EQ(error_of([&] { GameLog::parse_jsonl(skipped, "game.log"); }), "game.log line 3.seq: expected 2, got 5");
+}
+
+// A game served with secret dice withholds its seed while it is on, beside
+// the commitment; such a log reads but does not replay.
+TEST(GameLog, WithholdsTheSeedBesideItsCommitment) {
+  GameLog log{"warmaster", 42, "s", {}, {}, nullptr, false, std::string(64, 'a'), "", true};
+  const std::string text = log.to_jsonl();
+  EXPECT_NE(text.find(R"("seed":null)"), std::string::npos);
+  EXPECT_EQ(text.find("seed_salt"), std::string::npos);
+  EXPECT_EQ(text.find("42"), std::string::npos);
+  const GameLog back = GameLog::parse_jsonl(text, "game.log");
+  EXPECT_TRUE(back.seed_withheld);
+  EXPECT_EQ(back.seed_commitment, std::string(64, 'a'));
+  // A null seed without a commitment is no seed at all.
+  EXPECT_EQ(error_of([] { GameLog::parse_jsonl(R"({"format":"referee-log/1","system":"warmaster","seed":null})", "g"); }),
+            "g line 1.seed: expected a whole number from 0 to 18446744073709551615, got something else");
+  EXPECT_EQ(error_of([] {
+              GameLog::parse_jsonl(R"({"format":"referee-log/1","system":"w","seed":1,"seed_commitment":"AB"})", "g");
+            }),
+            "g line 1.seed_commitment: expected 64 lowercase hex digits");
+  // Revealed: the seed and the salt.
+  log.seed_withheld = false;
+  log.seed_salt = std::string(32, 'b');
+  const GameLog revealed = GameLog::parse_jsonl(log.to_jsonl(), "game.log");
+  EXPECT_FALSE(revealed.seed_withheld);
+  EXPECT_EQ(revealed.seed, 42u);
+  EXPECT_EQ(revealed.seed_salt, std::string(32, 'b'));
 }

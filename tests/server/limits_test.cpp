@@ -61,7 +61,7 @@ TEST(ServerLimits, CreateAndImportSurviveTheirGameBeingDroppedAtOnce) {
   Limits limits;
   limits.max_games = 1;
   Api api = make_api(limits);
-  const std::string log = call(api, "GET", "/api/games/" + create(api) + "/log").body;
+  const std::string log = call(api, "GET", "/api/games/" + create(api, "127.0.0.1", {{"seed", 1}}) + "/log").body;
   std::atomic<int> created = 0, other = 0;
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t)
@@ -181,7 +181,7 @@ TEST(ServerLimits, TheOpponentStopsAtItsTimeLimit) {
 
 TEST(ServerLimits, AnImportThatTakesTooLongIsRefused) {
   Api api = make_api();
-  const std::string id = create(api, "c", {{"battle", "warmaster/pitched-battle"}});
+  const std::string id = create(api, "c", {{"battle", "warmaster/pitched-battle"}, {"seed", 1}});
   for (int i = 0; i < 3; ++i) call(api, "POST", "/api/games/" + id + "/opponent", {{"until", "action"}});
   const std::string log = call(api, "GET", "/api/games/" + id + "/log").body;
   Limits limits;

@@ -206,7 +206,8 @@ void probe_uploads() {
 }
 
 void probe_opponent_and_history() {
-  const std::string id = new_game({{"system", "warmaster"}, {"scenario", big_warmaster()}});
+  // A fixed seed: the same battle every run, and undoable from its end.
+  const std::string id = new_game({{"system", "warmaster"}, {"scenario", big_warmaster()}, {"seed", 1}});
   if (id.empty()) return report("1,000-unit Warmaster battle", false, "not created");
   const std::string base = "/api/games/" + id;
   const long before = status_kb("VmRSS:");

@@ -13,7 +13,7 @@
 // the key under the board, leaders are tagged with their names (lit when the
 // card may order them), cards go by their names, and every action, log line
 // and result names pieces and sides as the player knows them.
-import { el, fill, mayAct, playedByOpponent, registerBoard, turnKey } from './shell.js';
+import { el, fill, mayPlay, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#c0392b', '#2e6db4'];
@@ -163,7 +163,7 @@ export function render(root, state, ctx) {
   const orderable = new Set([...(plan?.units ?? []).map((u) => u.id), ...(plan?.leaders ?? []).map((l) => l.id)]);
   const ordered = new Set((state.orders ?? []).map((o) => o.unit ?? o.leader));
   // The built-in opponent's turn (or choice) is its own: nothing lit or clickable for it.
-  const acting = !ctx.replay && !ctx.game.terminal && mayAct() && !playedByOpponent(ctx.game, ctx.game.current_player);
+  const acting = !ctx.replay && !ctx.game.terminal && mayPlay();
   const battles = acting && state.phase === 'battle' && !state.pending ? (ctx.game.legal_actions ?? []).filter((a) => a.type === 'battle') : [];
   const attackers = new Set(battles.map((a) => a.unit));
   if (ui.attacker && !attackers.has(ui.attacker)) Object.assign(ui, { attacker: null, targets: null, odds: null });
@@ -286,7 +286,7 @@ function battleMarks(state, ctx, battles) {
     }
   }
   const p = state.pending;
-  if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayAct() && !playedByOpponent(ctx.game, ctx.game.current_player)) {
+  if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayPlay()) {
     for (const a of ctx.game.legal_actions ?? []) {
       if (a.type !== p.decision || !Array.isArray(a.to)) continue;
       const c = centre(a.to);
@@ -410,7 +410,7 @@ function renderControls(ctx) {
   if (ctx.game.terminal) { fill(root, el('h2', {}, 'Final banners'), bannersLine(ctx)); return; }
   // Another player's turn, the built-in opponent's, or watching: nothing to
   // act with (the status says whose turn).
-  if (!mayAct() || playedByOpponent(ctx.game, ctx.game.current_player)) { root.replaceChildren(); return; }
+  if (!mayPlay()) { root.replaceChildren(); return; }
   const side = state.side;
   const hand = state.hands?.[side] ?? [];
   if (state.phase === 'play_card') {

@@ -102,6 +102,13 @@ async function openFromAddress() {
 // Battle id -> its GET /api/battles entry (who the built-in opponent plays).
 const battleInfo = new Map();
 
+// The Advanced menu's fixed seed, or nothing: the server's secret dice
+// (docs/api.md, "The dice").
+function fixedSeed() {
+  const v = $('seed').value.trim();
+  return /^[0-9]{1,15}$/.test(v) ? { seed: Number(v) } : {};
+}
+
 async function newGame(body) {
   try {
     const info = battleInfo.get(body.battle);
@@ -122,17 +129,21 @@ async function start() {
   const id = decodeURIComponent(location.hash.slice(1));
   const resume = /^([0-9a-f]{32}|(join|watch)\/[0-9a-f]{32}(\/.*)?)$/.test(id);
   const named = !resume && /^[a-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(id) ? { battle: id } : {};
-  const firstGame = resume ? null : api('POST', 'games', { ...named, seed: 1 }).catch((e) => e);
+  // A fixed seed is an advanced option (?seed=N in the address fills it in);
+  // empty, the server's secret dice.
+  const seedParam = new URLSearchParams(location.search).get('seed');
+  if (seedParam !== null && /^[0-9]{1,15}$/.test(seedParam)) { $('seed').value = seedParam; $('advanced').open = true; }
+  const firstGame = resume ? null : api('POST', 'games', { ...named, ...fixedSeed() }).catch((e) => e);
   const [{ battles, default: first }, systems] = await Promise.all([api('GET', 'battles'), api('GET', 'systems')]);
   for (const sys of systems) ctx.systems.set(sys.name, sys);
   const boardsLoaded = loadBoards(systems);
   for (const b of battles) battleInfo.set(b.id, b);
   $('battle').replaceChildren(...battles.map((b) => el('option', { value: b.id }, b.title)));
   $('battle').value = first;
-  $('new-game').onclick = () => newGame({ battle: $('battle').value, seed: Number($('seed').value) || 0 });
+  $('new-game').onclick = () => newGame({ battle: $('battle').value, ...fixedSeed() });
   $('battle').onchange = () => $('new-game').click();
   $('play-friend').onclick = () => playAFriend({ battle: $('battle').value, title: $('battle').selectedOptions[0]?.textContent ?? $('battle').value,
-    seed: Number($('seed').value) || 0, open: async (game) => { opened(game); await refresh(false); } });
+    seed: fixedSeed().seed, open: async (game) => { opened(game); await refresh(false); } });
   $('undo').onclick = async () => { try { ctx.game = await ctx.post('undo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
   $('redo').onclick = async () => { try { ctx.game = await ctx.post('redo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
   $('save-log').onclick = async () => {
@@ -153,7 +164,7 @@ async function start() {
     const systems = [...ctx.systems.keys()];
     const errors = [];
     for (const system of systems) {
-      try { opened(await api('POST', 'games', { system, scenario, seed: Number($('seed').value) || 0 })); await refresh(false); return; }
+      try { opened(await api('POST', 'games', { system, scenario, ...fixedSeed() })); await refresh(false); return; }
       catch (e) { errors.push(`as ${system}: ${e.error?.message ?? e.message}`); }
     }
     showError(new Error(`${f.name} is not a battle of any system. ${errors.join('; ')}`));

@@ -3,7 +3,7 @@
 // unit to see its reach split by the checks needed (the `reach` query); draw
 // a path step by step (walk, climb, jump down, jump across, ladder) with the
 // inches used and each check's chance from the `check` query; resolve it.
-import { el, fill, mayAct, registerBoard, turnKey } from './shell.js';
+import { el, fill, mayPlay, registerBoard, turnKey } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#b33a2f', '#2f5fb3', '#2f8f4f', '#8f6f2f'];
@@ -108,7 +108,7 @@ export function render(root, state, ctx) {
   legend.append(svg('text', { x: 0, y: y0 + 1.4 }, 'Surfaces darker = higher (height in inches); blue = water; unit labels give the level in inches.'));
   s.append(legend);
   root.replaceChildren(s);
-  if (!ctx.replay && !ctx.game.terminal && mayAct()) attach(s, state, ctx, D);
+  if (!ctx.replay && !ctx.game.terminal && mayPlay()) attach(s, state, ctx, D);
 }
 
 function toTable(s, ev, D) {
@@ -146,7 +146,7 @@ function renderControls(ctx) {
   const root = document.getElementById('controls');
   if (ctx.replay || ctx.game.terminal || ctx.game.system !== 'blightmeer') return;
   // Another player's turn, or watching: nothing to act with (the status says whose turn).
-  if (!mayAct()) { root.replaceChildren(); return; }
+  if (!mayPlay()) { root.replaceChildren(); return; }
   const state = ctx.game.state;
   if (!ui.unit) {
     root.replaceChildren(el('h2', {}, `${state.side ?? ''} to move`), el('div', {}, 'Click a unit to see its reach, then click the board to draw its path step by step.'));

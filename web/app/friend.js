@@ -70,7 +70,7 @@ export async function playAFriend({ battle, title, seed, open }) {
     try {
       const mine = Number(side.value);
       // The other sides are left open for the invited (no built-in opponent).
-      const game = await api('POST', 'games', { battle, seed, seats: [mine], opponent_sides: [] });
+      const game = await api('POST', 'games', { battle, ...(seed === undefined ? {} : { seed }), seats: [mine], opponent_sides: [] });
       keepInvitations(game.id, game.invitations ?? []);
       await open(game);
       showInvitations(game, mine);

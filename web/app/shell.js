@@ -142,6 +142,17 @@ export function mayAct(g = ctx.game) {
   return g.current_player < 0 || playedByOpponent(g, g.current_player) || holds(g, g.current_player);
 }
 
+// May this board play the side to play? It holds it, and the built-in
+// opponent does not play it: a side the opponent plays takes its actions
+// from the opponent alone (the server refuses a player's for it).
+export function mayPlay(g = ctx.game) {
+  if (!g || watching(g) || g.terminal || g.current_player < 0) return false;
+  return !playedByOpponent(g, g.current_player) && holds(g, g.current_player);
+}
+// May this board choose for `side` (a choice of the side not to play, such
+// as what its units do after a round of combat)?
+export function choosesFor(g, side) { return !!g && !watching(g) && !playedByOpponent(g, side) && holds(g, side); }
+
 // Whose turn it is, in words, from this board's seat: [line, kind], kind
 // one of mine, opponent, waiting, watching; null once the game is over.
 export function whoseTurn(g = ctx.game) {
@@ -197,7 +208,7 @@ export const ctx = {
   // Applies an action; shows the rolls, or the refusal with its rule text.
   async apply(action, label) {
     // Not this board's turn (another player's side, or watching): said, not sent.
-    if (!mayAct()) { notYourTurn(); return null; }
+    if (!mayPlay()) { notYourTurn(); return null; }
     // An action the board says would give something up asks first.
     const question = boards.get(ctx.game.system)?.confirmFirst?.(action, ctx);
     if (question && !(await ask(question))) return null;
@@ -461,12 +472,31 @@ function renderPlayers() {
       el('option', { value: 'you', selected: !sides[side] && !others(side) }, 'you'),
       el('option', { value: 'opponent', selected: has && sides[side] }, 'built-in opponent')))),
     el('div', { id: 'players-hints' }, hints()),
+    diceLine(g),
     // How the built-in opponent plays: not asked in a game between two players where it plays no side.
     showsOpponent ? el('label', { class: 'controls-row', title: 'How the built-in opponent plays its turn' }, el('span', { class: 'side-name' }, 'Opponent plays'),
       el('select', { id: 'opponent-pace', 'aria-label': 'How the built-in opponent plays',
         onchange: (ev) => { ctx.opponentPace = ev.target.value; maybeOpponent(); } },
       el('option', { value: 'turn', selected: ctx.opponentPace !== 'action' }, 'its whole turn at once'),
       el('option', { value: 'action', selected: ctx.opponentPace === 'action' }, 'one action per click'))) : null);
+}
+
+// What the game says of its dice (docs/api.md, "The dice"): secret, with
+// the commitment shown from the start; revealed once over, to check with
+// referee replay; or fixed, so that everyone knows the rolls can be foreseen.
+function diceLine(g) {
+  const d = g.dice ?? {};
+  let text, tip;
+  if (d.scripted) { text = 'Dice: entered by hand (scripted)'; tip = 'The rolls were given when the game was made.'; }
+  else if (d.fixed) { text = `Dice: fixed seed ${d.seed}: anyone can foresee the rolls`; tip = 'A fixed seed is for one computer, tests and replays.'; }
+  else if (d.seed === null || d.seed === undefined) {
+    text = `Dice: secret until the game ends (commitment ${String(d.commitment ?? '').slice(0, 12)}…)`;
+    tip = `SHA-256 commitment to the seed: ${d.commitment}. The seed and salt are revealed when the game ends.`;
+  } else {
+    text = `Dice: seed ${d.seed} revealed; Save log and run referee replay to check it against the commitment`;
+    tip = `seed ${d.seed}, salt ${d.salt}, commitment ${d.commitment}`;
+  }
+  return el('div', { id: 'dice-line', class: 'hint', title: tip }, text);
 }
 
 // Who is connected now (a presence event of the live updates: `seats` as
@@ -585,7 +615,7 @@ async function renderLog() {
 
 async function renderActions() {
   const list = $('action-list');
-  if (ctx.replay || ctx.game.terminal || !mayAct()) { list.replaceChildren(); return; }
+  if (ctx.replay || ctx.game.terminal || !mayPlay()) { list.replaceChildren(); return; }
   const actions = ctx.game.legal_actions ?? [];
   const board = boardOf(ctx.game.system);
   const shown = board.filterActions ? board.filterActions(actions, ctx) : actions;

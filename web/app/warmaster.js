@@ -8,7 +8,7 @@
 //
 // Coordinates are the engine's: centimetres, y northward, facings in compass
 // degrees (0 faces +y). The picture puts north at the top.
-import { el, fill, describeAction, holds, mayAct, registerBoard, playedByOpponent } from './shell.js';
+import { el, fill, describeAction, holds, mayPlay, choosesFor, registerBoard, playedByOpponent } from './shell.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#2f5fb3', '#b33a2f'];
@@ -630,7 +630,7 @@ export function render(root, state, ctx) {
   // (none while another player's side is to play: nothing can be dragged).
   const one = ui.selected.length === 1 ? (state.units ?? []).find((x) => x.id === ui.selected[0] && x.stands?.length && !x.destroyed && !x.off_table) : null;
   const handle = svg('g', { class: 'rotate' });
-  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation && mayAct()) {
+  if (one && !ctx.replay && !ctx.game.terminal && !ui.formation && mayPlay()) {
     const poses = ui.drag && ui.drag.unit === one.id ? ui.drag.poses : one.stands;
     const [, d] = standSize(info.get(one.id) ?? {});
     const { c, h } = handleAt(poses, d);
@@ -672,7 +672,7 @@ export function render(root, state, ctx) {
 
   root.replaceChildren(s);
   attachZoom(s, root, state, ctx);
-  if (!ctx.replay && !ctx.game.terminal && mayAct()) attachPointer(s, state, ctx, info, H);
+  if (!ctx.replay && !ctx.game.terminal && mayPlay()) attachPointer(s, state, ctx, info, H);
 }
 
 // Zoom and pan, for small screens above all: the + and − buttons, two
@@ -1070,7 +1070,10 @@ async function renderCombatOdds(box, ctx) {
 // choice that does not fit what happens is ruled on by the engine.
 const CHOICES = [['default', 'default'], ['pursue', 'pursue'], ['stand', 'stand'], ['fall_back', 'fall back'], ['advance', 'advance']];
 function decisionsForm(ctx, engagements) {
-  const units = [...new Set(engagements.flatMap((e) => e.units))];
+  // Only the units of sides this board chooses for: the other player's, or
+  // the built-in opponent's, are theirs to decide.
+  const sideOf = new Map((ctx.game.state.units ?? []).map((u) => [u.id, u.side]));
+  const units = [...new Set(engagements.flatMap((e) => e.units))].filter((u) => choosesFor(ctx.game, sideOf.get(u)));
   if (!units.length) return null;
   const key = `${ctx.game.id}@${ctx.game.position}`;
   if (ui.decisionsKey !== key) Object.assign(ui, { decisionsKey: key, decisions: {} });
@@ -1274,9 +1277,10 @@ function renderControls(ctx) {
     return;
   }
   const losses = casualties(ctx);
-  // Another player's turn, or watching: where the turn is and the losses,
-  // nothing to act with (the status says whose turn it is).
-  if (!mayAct()) {
+  // Another player's turn, the built-in opponent's, or watching: where the
+  // turn is and the losses, nothing to act with (the status says whose turn
+  // it is; the opponent's own button plays its actions).
+  if (!mayPlay()) {
     fill(root, phaseBar(ctx), losses);
     return;
   }

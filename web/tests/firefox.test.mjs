@@ -31,7 +31,7 @@ async function openPage(width = 1280, height = 800) {
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
   // The default battle by its address (a first visit opens the fair battle).
-  await page.goto(`${server.url}#warmaster/default`);
+  await page.goto(`${server.url}?seed=1#warmaster/default`);
   await page.waitForSelector('#board svg');
   return page;
 }

@@ -22,7 +22,7 @@ test('tic-tac-toe is in the menu, its board loads from /api/systems, and it play
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
+  await page.goto(`${server.url}?seed=1`);
   // The first battle (the fair Warmaster battle), as before: the real boards still load.
   await page.waitForSelector('#wm-svg polygon.stand');
   const options = await page.locator('#battle option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));

@@ -100,7 +100,7 @@ export async function playAFriend({ person, server, shots, prefix = 'friend' }) 
   const view = async (id) => (await fetch(`${server}api/games/${id}`)).json();
 
   // A: the first visit (the fair battle), then Play a friend from the keyboard, taking the Empire.
-  const a = await person(server);
+  const a = await person(`${server}?seed=1`);
   a.r = reader(a.d);
   await a.d.waitFor('#wm-svg polygon.stand');
   await a.d.click('#howto-dismiss');

@@ -14,7 +14,7 @@ async function openPage(width = 1280, height = 800) {
   const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(server.url);
+  await page.goto(`${server.url}?seed=1`);
   await page.waitForSelector('#board svg');
   return page;
 }

@@ -18,7 +18,7 @@ let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function openPage(url = server.url) {
+async function openPage(url = `${server.url}?seed=1`) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -135,7 +135,7 @@ test('"Stop at every phase" keeps every stop, and is kept across a reload', asyn
 // its Players panel has the two sides and nothing else.
 test('the Players panel of a system without a built-in opponent shows no stray text', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  await page.goto(`${server.url}#blightmeer/town`);
+  await page.goto(`${server.url}?seed=1#blightmeer/town`);
   await page.waitForSelector('#bm-svg');
   await page.waitForSelector('#player-1');
   assert.equal(await page.evaluate(() => [...document.getElementById('players').childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).length), 0);

@@ -15,7 +15,7 @@ before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
 // The default battle by its address unless told (a first visit opens the fair battle).
-async function openPage(url = `${server.url}#warmaster/default`, width = 1280, height = 800) {
+async function openPage(url = `${server.url}?seed=1#warmaster/default`, width = 1280, height = 800) {
   const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));

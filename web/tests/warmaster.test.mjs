@@ -33,7 +33,7 @@ test('the default Warmaster battle: reach, odds, an order rolled, legal and ille
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // The default battle by its address (a first visit opens the fair battle).
-  await page.goto(`${server.url}#warmaster/default`);
+  await page.goto(`${server.url}?seed=1#warmaster/default`);
   await page.waitForSelector('#wm-svg polygon.stand');
   // From the start of navigation to the board drawn, by the page's own clock.
   const firstLoadMs = Number(await page.evaluate(() => document.body.dataset.readyMs));

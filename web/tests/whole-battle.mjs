@@ -297,6 +297,8 @@ export async function playWholeBattle({ d, server, referee, shots, prefix, seed 
   // --- The game: the pitched battle, the seed typed, the Orcs to the opponent.
   await d.waitFor('#wm-svg polygon.stand');
   if (await d.read(() => !!document.getElementById('howto-dismiss'))) await d.click('#howto-dismiss');
+  // The seed is an advanced option: the menu opened first.
+  if (!(await d.read(() => document.getElementById('advanced').open))) await d.click('#advanced summary');
   await d.click('#seed');
   await d.keyDown('Control'); await d.press('a'); await d.keyUp('Control');
   await d.press('Backspace');

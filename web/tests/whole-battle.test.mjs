@@ -19,7 +19,7 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
+    await page.goto(`${server.url}?seed=1`);
     const t0 = performance.now();
     const out = await playWholeBattle({ d: playwrightDriver(page), server: server.url, referee: process.env.REFEREE, shots: screenshots,
       prefix: `${width}x${height}-chromium`, log: process.env.WHOLE_LOG ? console.log : () => {} })

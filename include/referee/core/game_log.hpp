@@ -9,6 +9,11 @@
 // The header may carry the battle itself ("battle"), so that a replay never
 // opens a file the log names, and "dice":"scripted" when the rolls were
 // entered by hand rather than drawn from the seed.
+//
+// A game served to players with secret dice (docs/api.md, "The dice") has a
+// header with "seed_commitment" (the SHA-256 of the seed and the game's
+// salt) and, while the game is on, "seed": null; once it is over, the seed
+// and "seed_salt" too, so that a replay can check the commitment.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +48,12 @@ struct GameLog {
   std::vector<LogEntry> entries;
   nlohmann::json battle;   // the scenario as loaded; null in logs that only name it
   bool scripted_dice = false;
+  // Secret dice: the commitment to the seed (64 hex digits, empty for a log
+  // without one), the salt it was made with (32 hex digits, once revealed),
+  // and whether the seed is withheld ("seed": null; `seed` is then 0).
+  std::string seed_commitment;
+  std::string seed_salt;
+  bool seed_withheld = false;
 
   LogEntry& append(nlohmann::json action, std::vector<Roll> rolls, nlohmann::json result);
   std::string to_jsonl() const;
