@@ -36,6 +36,7 @@ struct ServeOptions {
   std::size_t max_games = 500;
   std::size_t max_games_per_client = server::Limits{}.max_games_per_client;
   std::size_t max_streams_per_client = server::Limits{}.max_streams_per_client;
+  double new_games_per_client = server::Limits{}.games_burst_per_client;
   std::size_t max_body = 1 << 20;
   double stop_after = 0;  // seconds; 0 serves until stopped
   // Where the games are kept (apps/server/game_store.hpp); ":memory:" keeps none.
@@ -60,7 +61,10 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   limits.max_games = o.max_games;
   limits.max_games_per_client = o.max_games_per_client;
   limits.max_streams_per_client = o.max_streams_per_client;
+  limits.games_burst_per_client = o.new_games_per_client;
   limits.max_body_bytes = o.max_body;
+  // A store of bounded size is shared: one address may fill a quarter of it.
+  if (o.data_max_mb > 0) limits.max_stored_bytes_per_client = (o.data_max_mb << 20) / 4;
   // The store opens before anything listens: a data directory that can be
   // neither written nor read stops the server with the reason.
   std::shared_ptr<server::GameStore> store;
@@ -152,6 +156,11 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
                   "Live-update streams one client address may hold open (default 32); more are refused with 429. "
                   "Behind a reverse proxy every client has the proxy's address, unless --trusted-proxy names it")
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--new-games-per-client", o->new_games_per_client,
+                  "New games (made or imported) one client address may make at once (default 30); one more every 2 s "
+                  "after that, more are refused with 429. Behind a reverse proxy every client has the proxy's "
+                  "address, unless --trusted-proxy names it")
+      ->check(CLI::Range(1.0, 1e9));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (default 1048576)")
       ->check(CLI::Range(1024, 64 << 20));
   cmd->add_option("--stop-after", o->stop_after, "Stop after this many seconds (a smoke test of the set-up); default: serve until Ctrl-C")

@@ -245,6 +245,42 @@ std::optional<Response> Api::admit(const std::string& client) {
   return r;
 }
 
+std::optional<Response> Api::take_new_game(const std::string& client) {
+  std::lock_guard lock(quota_mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  auto [it, fresh] = quotas_.try_emplace(client, Quota{limits_.games_burst_per_client, now, 0});
+  Quota& q = it->second;
+  q.games = std::min(limits_.games_burst_per_client,
+                     q.games + limits_.games_per_second_per_client * std::chrono::duration<double>(now - q.at).count());
+  q.at = now;
+  if (q.games >= 1) {
+    q.games -= 1;
+    return std::nullopt;
+  }
+  Response r = error_response(429, "client", fmt::format("this address has made the {:.0f} new games it may make at once "
+                                                         "(one more every {:.0f} s); ask again later",
+                                                         limits_.games_burst_per_client,
+                                                         1 / std::max(1e-9, limits_.games_per_second_per_client)));
+  r.retry_after = static_cast<int>(std::min(3600.0, std::ceil((1 - q.games) / std::max(1e-9, limits_.games_per_second_per_client))));
+  return r;
+}
+
+std::optional<Response> Api::charge_store(const std::string& client, std::uint64_t bytes) {
+  if (!store_ || limits_.max_stored_bytes_per_client == 0) return std::nullopt;
+  std::lock_guard lock(quota_mutex_);
+  auto [it, fresh] = quotas_.try_emplace(client, Quota{limits_.games_burst_per_client, std::chrono::steady_clock::now(), 0});
+  if (it->second.stored + bytes > limits_.max_stored_bytes_per_client) {
+    Response r = error_response(429, "client", fmt::format("this address's games have written {:.1f} MiB to the store, the "
+                                                           "most one address may ({:.1f} MiB): the store is shared",
+                                                           static_cast<double>(it->second.stored) / (1 << 20),
+                                                           static_cast<double>(limits_.max_stored_bytes_per_client) / (1 << 20)));
+    r.retry_after = 3600;
+    return r;
+  }
+  it->second.stored += bytes;
+  return std::nullopt;
+}
+
 void Api::charge(const std::string& client, double spent) {
   std::lock_guard lock(budget_mutex_);
   const auto now = std::chrono::steady_clock::now();
@@ -394,6 +430,7 @@ Response Api::create_game(const Json& body, const std::string& client) {
     game = registry_.at(battle->system, "system").load(battle->scenario, battle->id, settings);
     name = battle->id;
   }
+  if (auto refused = take_new_game(client)) return *refused;
   auto match = std::make_unique<Match>(game, dice, name, settings);
   std::vector<int> sides;
   if (auto s = r.find("opponent_sides")) sides = opponent_sides_from(*s, *match);
@@ -461,9 +498,18 @@ Response Api::persist_new(const std::string& id, Slot& slot, Json extra) {
     g.battle = slot.battle;
     g.header = header_line(m.log());
     g.meta = meta_json(slot);
-    for (const LogEntry& e : m.log().entries) g.entries.push_back(entry_line(e));
+    std::uint64_t bytes = g.header.size() + g.meta.size();
+    for (const LogEntry& e : m.log().entries) {
+      g.entries.push_back(entry_line(e));
+      bytes += g.entries.back().size();
+    }
     g.position = m.position();
     g.version = slot.version;
+    if (auto refused = charge_store(slot.client, bytes)) {
+      std::lock_guard lock(store_mutex_);
+      games_.erase(id);
+      return *refused;
+    }
     try {
       store_->create(g);
     } catch (const StoreError& e) {
@@ -487,7 +533,8 @@ std::string Api::meta_json(const Slot& slot) {
   for (const Slot::Seat& s : slot.seats)
     seats.push_back({{"token", s.token}, {"invite", s.invite}, {"used_invite", s.used_invite}});
   Json meta{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed},
-            {"fixed_seed", slot.fixed_seed}, {"salt", slot.salt}, {"seed_secret", seed_secret(slot)}};
+            {"fixed_seed", slot.fixed_seed}, {"salt", slot.salt}, {"seed_secret", seed_secret(slot)},
+            {"client", slot.client}};
   if (const auto& script = slot.match->dice_source().script) meta["dice_script"] = *script;
   return meta.dump();
 }
@@ -500,6 +547,7 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   if (log.battle.is_null()) throw InputError("log", "the log's header carries no battle, so it cannot be replayed here");
   // A finished game's log with secret dice: its seed must be the one committed to.
   check_dice_commitment(log, "log");
+  if (auto refused = take_new_game(client)) return *refused;
   // The replay keeps the states a stored game would (Slot's snapshot
   // interval), and gives up past Limits::import_seconds.
   const double start = thread_cpu_seconds();
@@ -662,7 +710,10 @@ std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
   auto match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "",
                                                      replay_watcher(actors), script ? &*script : nullptr));
   while (match->position() > g->position) match->undo();
-  auto slot = new_slot(std::move(match), g->battle, "stored");
+  // Its creator's address (kept in the meta): a reloaded game counts
+  // against that client's share of memory and of the store like any other.
+  std::string client = meta.is_object() ? meta.value("client", std::string("stored")) : std::string("stored");
+  auto slot = new_slot(std::move(match), g->battle, std::move(client));
   slot->actors = std::move(actors);
   slot->version = g->version;
   if (meta.is_object()) {
@@ -918,20 +969,31 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
     GameChange c;
     c.id = id;
     c.keep = keep;
-    for (std::size_t k = keep; k < m.log().entries.size(); ++k) c.append.push_back(entry_line(m.log().entries[k]));
+    std::uint64_t bytes = 0;
+    for (std::size_t k = keep; k < m.log().entries.size(); ++k) {
+      c.append.push_back(entry_line(m.log().entries[k]));
+      bytes += c.append.back().size();
+    }
     c.position = m.position();
     c.version = slot.version + 1;
     if (meta) c.meta = meta_json(slot);
+    if (c.meta) bytes += c.meta->size();
+    // What memory holds is now ahead of what is kept: a change not written
+    // drops it, so that the next request serves the last good state.
+    auto forget = [&] {
+      std::lock_guard lock(store_mutex_);
+      auto it = games_.find(id);
+      if (it != games_.end() && it->second.get() == &slot) games_.erase(it);
+    };
+    // Charged to the game's creator: one address's games share one part of the store.
+    if (auto refused = charge_store(slot.client, bytes)) {
+      forget();
+      return *refused;
+    }
     try {
       store_->save(c);
     } catch (const StoreError& e) {
-      // What memory holds is now ahead of what is kept: drop it, so that the
-      // next request serves the last good state from the store.
-      {
-        std::lock_guard lock(store_mutex_);
-        auto it = games_.find(id);
-        if (it != games_.end() && it->second.get() == &slot) games_.erase(it);
-      }
+      forget();
       return store_refused("this change was not kept, and the game stays as it was: ", e);
     }
   }

@@ -115,6 +115,14 @@ struct Limits {
   // bytes a stream may fall behind before it is closed (its board resumes),
   // and events a game keeps for a stream that resumes (older: one "sync").
   std::size_t max_streams_per_client = 32;
+  // What one client address may add to the store (docs/api.md, "Safety"):
+  // new games (created or imported) from a bucket of this many that refills
+  // at this rate, so that one address cannot fill the store in seconds; and
+  // the bytes its games have written since the server started (0: no
+  // bound; `referee serve` sets a quarter of --data-max-mb when given).
+  double games_burst_per_client = 30;
+  double games_per_second_per_client = 0.5;
+  std::uint64_t max_stored_bytes_per_client = std::uint64_t{256} << 20;
   std::size_t max_event_backlog = std::size_t{1} << 20;
   std::size_t recent_events = 64;
 };
@@ -150,6 +158,12 @@ class Api {
   // 429 with Retry-After when `client` has spent its engine time; the HTTP
   // layer asks before it reads a body.
   std::optional<Response> admit(const std::string& client);
+  // 429 naming `client` when the address may make no new game now
+  // (Limits::games_burst_per_client); otherwise takes one from its bucket.
+  std::optional<Response> take_new_game(const std::string& client);
+  // 429 naming `client` when the address's games have written
+  // Limits::max_stored_bytes_per_client to the store; else charges `bytes`.
+  std::optional<Response> charge_store(const std::string& client, std::uint64_t bytes);
 
   std::size_t game_count() const;
   // The estimated memory of every game held (game_bytes summed).
@@ -293,6 +307,14 @@ class Api {
   std::map<std::string, std::shared_ptr<Slot>> games_;
   std::mutex budget_mutex_;
   std::map<std::string, Budget> budgets_;
+  // Per client address: its new-game bucket and the bytes its games wrote.
+  struct Quota {
+    double games = 0;
+    std::chrono::steady_clock::time_point at;
+    std::uint64_t stored = 0;
+  };
+  std::mutex quota_mutex_;
+  std::map<std::string, Quota> quotas_;
   std::shared_ptr<GameStore> store_;
   // When the store next deletes the games its expiry policy says (checked
   // as games are made: StoreOptions::keep_days, once a day).

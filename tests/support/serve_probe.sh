@@ -5,7 +5,9 @@
 set -euo pipefail
 referee="$1"; probe="$2"; slow="${3:-25}"
 out=$(mktemp); trap 'kill "$pid" 2>/dev/null || true; rm -f "$out"' EXIT
-"$referee" serve --port 0 --data :memory: >"$out" 2>&1 & pid=$!
+# Many new games from one address, on purpose: the per-address bucket of new
+# games (tests/server/client_share_test.cpp) would refuse them.
+"$referee" serve --port 0 --data :memory: --new-games-per-client 100000 >"$out" 2>&1 & pid=$!
 for _ in $(seq 100); do grep -q "http://" "$out" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$out")
 [[ -n "$port" ]] || { echo "referee serve did not start:"; cat "$out"; exit 1; }
