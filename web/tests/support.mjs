@@ -19,7 +19,10 @@ mkdirSync(screenshots, { recursive: true });
 export async function startServer(args = [], bin = process.env.REFEREE, { port = 0, data = null } = {}) {
   if (!bin) throw new Error('set REFEREE to the referee binary');
   const dir = data ?? mkdtempSync(path.join(os.tmpdir(), 'referee-web-test-'));
-  const proc = spawn(bin, ['serve', '--port', String(port), '--data', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Every test's players share one address here, and some tests make dozens
+  // of games in a row (looking for a seed): the per-address bucket of new
+  // games (docs/api.md, "Safety") is raised for them.
+  const proc = spawn(bin, ['serve', '--port', String(port), '--data', dir, '--new-games-per-client', '100000', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const removeDir = () => { if (!data) rmSync(dir, { recursive: true, force: true }); };
   proc.on('exit', removeDir);
   let out = '';
