@@ -102,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t lines = 0;
   for (std::size_t at = bytes.find("\r\n"); at != std::string::npos; at = bytes.find("\r\n", at + 2)) ++lines;
   if (answers > lines + 1) std::abort();
-  if (f.front->bodies_in_flight != 0 || f.front->answers_in_flight != 0) std::abort();
+  if (f.front->bodies_in_flight.held() != 0 || f.front->answers_in_flight.held() != 0) std::abort();
   if (f.api->handle({"GET", "/api/games/" + f.id, ""}).status == 404) f.fresh_game();
   return 0;
 }

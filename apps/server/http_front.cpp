@@ -168,6 +168,40 @@ std::optional<std::string> raw_header_problem(std::string_view raw) {
   return std::nullopt;
 }
 
+// What is wrong with a request line (given through its LF), or nullopt: it
+// is a method, a target and a version, one space between each, ended by
+// CRLF. Beast reads "GET /a b HTTP/1.1" as the target "/a" and the version
+// "b HTTP/1.1", and a bare LF as a bad version: malformed requests (400),
+// not versions this server lacks (505, for a well-formed HTTP/x.y only).
+std::optional<std::string> request_line_problem(std::string_view line) {
+  if (line.size() < 2 || line[line.size() - 2] != '\r') return "it ends with a bare LF; the lines of a request end with CRLF";
+  line.remove_suffix(2);
+  const auto spaces = std::count(line.begin(), line.end(), ' ');
+  if (spaces > 2) return "it has more than two spaces (a space in the path is written %20)";
+  if (spaces < 2) return "expected a method, a target and a version, separated by single spaces";
+  const std::string_view version = line.substr(line.rfind(' ') + 1);
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || !digit(version[5]) || version[6] != '.' || !digit(version[7]))
+    return fmt::format("\"{}\" is not an HTTP version (HTTP/1.1 or HTTP/1.0)", version.substr(0, 32));
+  return std::nullopt;
+}
+
+// The answer to a request a budget has no room for: its address holds its
+// share (429, the address's own doing), or the addresses together hold the
+// whole (503).
+Response no_room(const SharedBudget& budget, const std::string& client, std::size_t bytes, std::string_view held,
+                 std::string_view busy) {
+  Response r = budget.past_share(client, bytes)
+                   ? error_response(429, "client",
+                                    fmt::format("one address may have at most {} bytes of {} at once, and this one has {}{}; "
+                                                "ask again shortly",
+                                                budget.share(), held, budget.held_by(client),
+                                                bytes > 0 ? fmt::format(" (this request {} more)", bytes) : ""))
+                   : error_response(503, "server", fmt::format("the server is busy {}; ask again shortly", busy));
+  r.retry_after = 1;
+  return r;
+}
+
 const char* kSecurityHeaders =
     "X-Content-Type-Options: nosniff\r\n"
     "Referrer-Policy: no-referrer\r\n"
@@ -210,8 +244,63 @@ bool Audience::own_origin(std::string_view origin, std::string_view host) const 
   return scheme_is("https://") || (!tls && scheme_is("http://"));
 }
 
+// --- SharedBudget
+
+SharedBudget::SharedBudget(std::size_t total, std::size_t share) : total_(total), share_(share) {}
+
+bool SharedBudget::admits(const std::string& client, std::size_t bytes) const {
+  std::lock_guard lock(mutex_);
+  const auto it = clients_.find(client);
+  const std::size_t mine = it == clients_.end() ? 0 : it->second;
+  // Within its share, its bytes all count towards the whole.
+  return mine + bytes <= share_ && counted_ + bytes <= total_;
+}
+
+bool SharedBudget::past_share(const std::string& client, std::size_t bytes) const {
+  return held_by(client) + bytes > share_;
+}
+
+void SharedBudget::take(const std::string& client, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::lock_guard lock(mutex_);
+  std::size_t& mine = clients_[client];
+  counted_ += std::min(mine + bytes, share_) - std::min(mine, share_);
+  mine += bytes;
+  held_ += bytes;
+}
+
+void SharedBudget::give_back(const std::string& client, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::lock_guard lock(mutex_);
+  const auto it = clients_.find(client);
+  if (it == clients_.end()) return;
+  bytes = std::min(bytes, it->second);
+  counted_ -= std::min(it->second, share_) - std::min(it->second - bytes, share_);
+  it->second -= bytes;
+  held_ -= bytes;
+  if (it->second == 0) clients_.erase(it);  // only addresses holding bytes are kept
+}
+
+std::size_t SharedBudget::held() const {
+  std::lock_guard lock(mutex_);
+  return held_;
+}
+
+std::size_t SharedBudget::held_by(const std::string& client) const {
+  std::lock_guard lock(mutex_);
+  const auto it = clients_.find(client);
+  return it == clients_.end() ? 0 : it->second;
+}
+
 FrontEnd::FrontEnd(Api& api, Audience audience, HttpLimits limits)
-    : api_(api), audience_(std::move(audience)), limits_(limits) {}
+    : bodies_in_flight(limits.bodies_in_flight,
+                       std::max(static_cast<std::size_t>(static_cast<double>(limits.bodies_in_flight) * limits.client_share),
+                                api.limits().max_body_bytes)),
+      answers_in_flight(limits.answers_in_flight,
+                        static_cast<std::size_t>(static_cast<double>(limits.answers_in_flight) * limits.client_share)),
+      api_(api),
+      audience_(std::move(audience)),
+      limits_(limits) {}
 
 // --- HttpConnection
 
@@ -221,6 +310,7 @@ struct HttpConnection::Parser {
   bool api = false;
   bool started = false;    // a byte of this request has come
   bool line_seen = false;  // its request line has ended within the header's limit
+  bool line_checked = false;  // request_line_problem has seen it
   std::string client;      // who it comes from (request_client)
 };
 
@@ -249,11 +339,17 @@ std::optional<std::string> request_client(const Audience& audience, const std::s
   return client;
 }
 
-HttpConnection::HttpConnection(FrontEnd& front, std::string client) : front_(front), client_(std::move(client)) {}
+HttpConnection::HttpConnection(FrontEnd& front, std::string client)
+    : front_(front), client_(std::move(client)), request_client_(client_) {}
 
 HttpConnection::~HttpConnection() {
-  front_.bodies_in_flight -= reserved_body_;
-  front_.answers_in_flight -= reserved_out_;
+  release_body();
+  front_.answers_in_flight.give_back(out_client_, reserved_out_);
+}
+
+void HttpConnection::release_body() {
+  front_.bodies_in_flight.give_back(body_client_, reserved_body_);
+  reserved_body_ = 0;
 }
 
 std::size_t HttpConnection::room() const {
@@ -265,7 +361,7 @@ void HttpConnection::receive(std::string_view bytes) { in_.append(bytes); }
 void HttpConnection::receive_eof() { eof_ = true; }
 
 void HttpConnection::written() {
-  front_.answers_in_flight -= reserved_out_;
+  front_.answers_in_flight.give_back(out_client_, reserved_out_);
   reserved_out_ = 0;
   out_.clear();
 }
@@ -281,8 +377,10 @@ HttpConnection::Phase HttpConnection::phase() const {
 }
 
 void HttpConnection::queue(std::string_view bytes) {
+  // What is queued counts as the address's whose request it answers, until written.
+  if (reserved_out_ == 0) out_client_ = request_client_;
   out_ += bytes;
-  front_.answers_in_flight += out_.size() - reserved_out_;
+  front_.answers_in_flight.take(out_client_, out_.size() - reserved_out_);
   reserved_out_ = out_.size();
 }
 
@@ -319,6 +417,7 @@ void HttpConnection::refuse(const Response& r, bool close) {
   // Whatever else came on the connection is not read.
   parser_.reset();
   head_checked_ = false;
+  release_body();
 }
 
 void HttpConnection::start_request() {
@@ -328,6 +427,7 @@ void HttpConnection::start_request() {
   parser_->p.eager(false);
   head_checked_ = false;
   head_request_ = false;
+  request_client_ = client_;  // until its header names another (X-Forwarded-For)
 }
 
 HttpConnection::Step HttpConnection::step() {
@@ -361,6 +461,17 @@ HttpConnection::Step HttpConnection::step() {
     }
     Parser& ps = *parser_;
     if (!in_.empty()) ps.started = true;
+    // The request line is checked once it has come: Beast would wait for the
+    // end of the header, which a client ending lines with a bare LF never sends.
+    if (!ps.line_checked) {
+      const std::size_t lf = in_.find('\n');
+      ps.line_checked = lf < front_.limits().header_bytes;
+      const auto problem = ps.line_checked ? request_line_problem(std::string_view(in_).substr(0, lf + 1)) : std::nullopt;
+      if (problem) {
+        refuse(error_response(400, "request line", *problem), true);
+        continue;
+      }
+    }
     // Beast takes the request line once it is whole: then a header over the
     // limit is the fields' fault (431), else the line's (414).
     if (!ps.line_seen) ps.line_seen = in_.find("\r\n") < front_.limits().header_bytes;
@@ -505,29 +616,27 @@ bool HttpConnection::check_head() {
   const auto client = request_client(front_.audience(), client_, forwarded, problem);
   if (!client) return no(400, "X-Forwarded-For", problem);
   ps.client = *client;
+  request_client_ = ps.client;
   if (ps.api) {
     if (auto refused = front_.api().admit(ps.client)) {
       refuse(*refused, unread);
       return false;
     }
-    if (front_.answers_in_flight > front_.limits().answers_in_flight) {
-      Response r = error_response(503, "server", "the server is busy writing answers; ask again shortly");
-      r.retry_after = 1;
-      refuse(r, unread);
+    if (!front_.answers_in_flight.admits(ps.client, 0)) {
+      refuse(no_room(front_.answers_in_flight, ps.client, 0, "answers not yet read", "writing answers"), unread);
       return false;
     }
   }
   if (has_body) {
     const std::size_t need = ps.p.content_length() ? static_cast<std::size_t>(*ps.p.content_length())
                                                    : front_.api().limits().max_body_bytes;
-    if (front_.bodies_in_flight + need > front_.limits().bodies_in_flight) {
-      Response r = error_response(503, "server", "the server is busy reading other requests; ask again shortly");
-      r.retry_after = 1;
-      refuse(r, true);
+    if (!front_.bodies_in_flight.admits(ps.client, need)) {
+      refuse(no_room(front_.bodies_in_flight, ps.client, need, "requests being read", "reading other requests"), true);
       return false;
     }
-    front_.bodies_in_flight += need;
-    reserved_body_ += need;
+    front_.bodies_in_flight.take(ps.client, need);
+    reserved_body_ = need;
+    body_client_ = ps.client;
     const auto expect = msg.find(http::field::expect);
     if (expect != msg.end() && iequals(trim(sv(expect->value())), "100-continue") && msg.version() == 11)
       out_ += "HTTP/1.1 100 Continue\r\n\r\n";
@@ -555,8 +664,7 @@ void HttpConnection::finish_request() {
     parser_.reset();
     return;
   }
-  front_.bodies_in_flight -= reserved_body_;
-  reserved_body_ = 0;
+  release_body();
   std::string path = parser_->path.substr(1);
   parser_.reset();
   if (path.empty()) path = "index.html";
@@ -579,8 +687,7 @@ Request HttpConnection::take_job() {
 
 void HttpConnection::answer(const Response& r) {
   job_taken_ = false;
-  front_.bodies_in_flight -= reserved_body_;
-  reserved_body_ = 0;
+  release_body();
   if (r.stream && r.status == 200 && !head_request_) {
     // Server-Sent Events: no length, the stream ends with the connection.
     keep_alive_ = false;

@@ -11,8 +11,13 @@
 //     Content-Length says so); unparsed input per connection at most
 //     HttpLimits::buffer_bytes; the bodies being read and the answers being
 //     written across all connections at most HttpLimits::bodies_in_flight
-//     and HttpLimits::answers_in_flight (503 with Retry-After);
-//   - framing: one Content-Length of digits only, Transfer-Encoding only
+//     and HttpLimits::answers_in_flight (503 with Retry-After), and one
+//     client address's at most HttpLimits::client_share of each (429 with
+//     Retry-After), so that one address cannot have another refused;
+//   - framing: a request line of a method, a target and a version, one space
+//     between each, ended by CRLF (400 naming the request line; 505 only for
+//     a well-formed version other than 1.1 and 1.0); one Content-Length of
+//     digits only, Transfer-Encoding only
 //     "chunked" (and not with a Content-Length), no line folding: anything
 //     else is 400 and the connection closes. A request with neither has no
 //     body (RFC 9112), so a body-less POST is answered at once. Pipelined
@@ -28,18 +33,20 @@
 //   - methods: a route answers only its methods, and any other (OPTIONS,
 //     TRACE, PUT, ...) gets 405 with Allow; HEAD is GET without the body;
 //   - time: the caller (http_server.cpp) cuts a connection off when a phase
-//     (idle, header, body, writing) outlasts its HttpLimits deadline, with
-//     408 when part of a request had come.
+//     (idle, header, body, writing) outlasts its HttpLimits deadline, or a
+//     body stops coming for HttpLimits::body_stall_seconds, with 408 when
+//     part of a request had come.
 // Every answer, the front end's own errors included, carries nosniff, a
 // Content-Security-Policy and Cross-Origin-Resource-Policy: same-origin.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "api.hpp"
@@ -54,10 +61,19 @@ struct HttpLimits {
   std::size_t max_connections = 8192;  // and no more than the descriptors allow
   std::size_t bodies_in_flight = std::size_t{128} << 20;   // all connections' bodies being read
   std::size_t answers_in_flight = std::size_t{256} << 20;  // all connections' answers being written
+  // The most of each of those two one client address may hold (a quarter:
+  // 32 MiB of bodies, 64 MiB of answers; of bodies, at least one of the
+  // largest the API accepts), so that it takes four addresses at their share
+  // to have a fifth refused, not one (SharedBudget).
+  double client_share = 0.25;
   // Deadlines, in seconds, for each phase of a connection.
   double idle_seconds = 10;    // waiting for a request (keep-alive)
   double header_seconds = 10;  // from a request's first byte to the end of its header
   double body_seconds = 30;    // from the end of the header to the end of the body
+  // A body that has not moved for this long (no byte since the header or the
+  // last byte) is cut off with 408 and its share of bodies_in_flight freed:
+  // a body announced and never sent holds its budget seconds, not 30.
+  double body_stall_seconds = 5;
   double write_seconds = 30;   // writing one answer
   double ping_seconds = 15;    // a live-update stream's keep-alive comment
 };
@@ -96,15 +112,45 @@ std::string canonical_address(std::string_view text);
 std::optional<std::string> request_client(const Audience& audience, const std::string& peer,
                                           std::optional<std::string_view> forwarded_for, std::string& problem);
 
+// Bytes held across connections (bodies being read, answers being written),
+// bounded in all and per client address. An address may take bytes while it
+// holds at most its share and the whole stays within the total; and the
+// whole counts each address's bytes only up to its share, so bytes an
+// address holds past its share (answers queued before it was refused, which
+// must still be written) never have another address refused.
+class SharedBudget {
+ public:
+  SharedBudget(std::size_t total, std::size_t share);
+  // Whether `client` may take `bytes` more.
+  bool admits(const std::string& client, std::size_t bytes) const;
+  // When admits() says no, whether it is the address's share that is full
+  // (else it is the whole).
+  bool past_share(const std::string& client, std::size_t bytes) const;
+  void take(const std::string& client, std::size_t bytes);
+  void give_back(const std::string& client, std::size_t bytes);
+  std::size_t held() const;  // every byte, all addresses
+  std::size_t held_by(const std::string& client) const;
+  std::size_t share() const { return share_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::size_t total_;
+  std::size_t share_;
+  std::size_t held_ = 0;
+  std::size_t counted_ = 0;  // each address's bytes up to its share
+  std::unordered_map<std::string, std::size_t> clients_;  // addresses holding bytes
+};
+
 class FrontEnd {
  public:
   FrontEnd(Api& api, Audience audience, HttpLimits limits = {});
   Api& api() { return api_; }
   const HttpLimits& limits() const { return limits_; }
   const Audience& audience() const { return audience_; }
-  // Bytes of bodies being read and answers being written, all connections.
-  std::atomic<std::size_t> bodies_in_flight{0};
-  std::atomic<std::size_t> answers_in_flight{0};
+  // Bytes of bodies being read and answers being written, all connections,
+  // by client address.
+  SharedBudget bodies_in_flight;
+  SharedBudget answers_in_flight;
 
  private:
   Api& api_;
@@ -173,12 +219,19 @@ class HttpConnection {
   bool head_request_ = false;  // HEAD: the answer without its body
   bool keep_alive_ = true;
   std::size_t requests_ = 0;
+  // What this connection holds of the budgets, and for which address: the
+  // request's client (behind a trusted proxy, one connection carries many).
   std::size_t reserved_body_ = 0;
+  std::string body_client_;
   std::size_t reserved_out_ = 0;
+  std::string out_client_;
+  std::string request_client_;  // the request being read or answered
   Request job_;
   std::shared_ptr<EventStream> stream_;
   // Queues bytes to write, counted in FrontEnd::answers_in_flight.
   void queue(std::string_view bytes);
+  // Gives back the body's reservation (read, answered, or never to be read).
+  void release_body();
 };
 
 // Serves `bytes` as if a client had sent them on one connection and then

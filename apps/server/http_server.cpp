@@ -5,10 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <fstream>
 #include <set>
 #include <thread>
 
@@ -21,6 +18,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/write.hpp>
 #include <fmt/format.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -135,6 +133,8 @@ struct Session : std::enable_shared_from_this<Session> {
   bool closed = false;
   std::size_t drained = 0;
 
+  Clock::time_point phase_deadline = Clock::now();  // the armed phase's own deadline
+
   Session(HttpServer::Impl& s, tcp::socket socket, std::string client)
       : srv(s), sock(std::move(socket)), timer(s.io), conn(*s.front, std::move(client)) {
     if (srv.tls) tls = std::make_unique<asio::ssl::stream<tcp::socket&>>(sock, *srv.tls);
@@ -208,7 +208,24 @@ struct Session : std::enable_shared_from_this<Session> {
       case P::streaming: s = l.ping_seconds; break;
       case P::handling: case P::closed: timer.cancel(); return;
     }
-    timer.expires_after(seconds(s));
+    phase_deadline = phase_start + seconds(s);
+    if (p == P::body) return progressed();
+    wait_until(phase_deadline);
+  }
+
+  // A byte of the body has come (or the body phase begins): it may stall for
+  // HttpLimits::body_stall_seconds from now, within the body's own deadline.
+  // A body announced and never sent is cut off then, and gives back its
+  // budget, instead of holding it to the end of body_seconds.
+  void progressed() {
+    if (armed != HttpConnection::Phase::body) return;
+    wait_until(std::min(phase_deadline, Clock::now() + seconds(srv.limits.body_stall_seconds)));
+  }
+
+  // Setting the expiry cancels the wait for the last one (its handler sees
+  // the error and returns).
+  void wait_until(Clock::time_point deadline) {
+    timer.expires_at(deadline);
     timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
       if (ec || self->closed || self->timer.expiry() > Clock::now()) return;
       self->timed_out = true;
@@ -268,6 +285,7 @@ struct Session : std::enable_shared_from_this<Session> {
         return self->do_close(false);
       } else {
         self->conn.receive({self->buf.data(), got});
+        if (got > 0) self->progressed();
       }
       self->drive();
     });
@@ -399,19 +417,14 @@ void HttpServer::trust_proxy(const std::string& address) { impl_->trusted.push_b
 
 namespace {
 
-// OpenSSL's reason for a failure, or `fallback`.
+// OpenSSL's reason for a failure (the last in its queue, which is then
+// emptied), else the error code's, else `fallback`.
 std::string openssl_reason(const boost::system::error_code& ec, const std::string& fallback) {
+  const unsigned long last = ::ERR_peek_last_error();
+  const char* why = last != 0 ? ::ERR_reason_error_string(last) : nullptr;
   ::ERR_clear_error();
+  if (why != nullptr) return why;
   return ec ? ec.message() : fallback;
-}
-
-// Why `path` cannot be read, or "".
-std::string unreadable(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fmt::format("cannot read {}: {}", path, std::strerror(errno));
-  char c;
-  if (!in.get(c)) return fmt::format("{} is empty or not a file", path);
-  return "";
 }
 
 }  // namespace
@@ -423,8 +436,27 @@ bool HttpServer::use_tls(const std::string& cert_file, const std::string& key_fi
     if (key_at_fault != nullptr) *key_at_fault = key;
     return false;
   };
-  if (std::string why = unreadable(cert_file); !why.empty()) return fail(false, why);
-  if (std::string why = unreadable(key_file); !why.empty()) return fail(true, why);
+  // Read as every input is (read_text_file): a regular file only, so a FIFO
+  // or a device is refused by name instead of blocking the server or being
+  // read without end; OpenSSL then loads them from memory.
+  std::string cert_pem, key_pem;
+  try {
+    cert_pem = read_text_file(cert_file);
+  } catch (const InputError& e) {
+    return fail(false, e.what());
+  }
+  try {
+    key_pem = read_text_file(key_file);
+  } catch (const InputError& e) {
+    return fail(true, e.what());
+  }
+  if (cert_pem.empty()) return fail(false, fmt::format("{} is empty; expected a PEM certificate chain", cert_file));
+  if (key_pem.empty()) return fail(true, fmt::format("{} is empty; expected a PEM private key", key_file));
+  // The key's text is wiped once it is loaded: OpenSSL holds the key from then on.
+  struct Wipe {
+    std::string& text;
+    ~Wipe() { ::OPENSSL_cleanse(text.data(), text.size()); }
+  } wipe{key_pem};
   auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
   ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
                    asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1 |
@@ -435,11 +467,26 @@ bool HttpServer::use_tls(const std::string& cert_file, const std::string& key_fi
   ::SSL_CTX_set_cipher_list(ctx->native_handle(),
                             "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
                             "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305");
+  // Never a passphrase prompt (OpenSSL's default, on the terminal): a server
+  // may have none, and one waiting at a prompt silently does not start. The
+  // callback gives no passphrase and notes that one was asked for: the key
+  // is encrypted.
+  const auto asked = std::make_shared<bool>(false);
+  ctx->set_password_callback([asked](std::size_t, asio::ssl::context::password_purpose) {
+    *asked = true;
+    return std::string();
+  });
   ::ERR_clear_error();
   boost::system::error_code ec;
-  ctx->use_certificate_chain_file(cert_file, ec);
+  ctx->use_certificate_chain(asio::buffer(cert_pem), ec);
   if (ec) return fail(false, fmt::format("{} is not a PEM certificate ({})", cert_file, openssl_reason(ec, "")));
-  ctx->use_private_key_file(key_file, asio::ssl::context::pem, ec);
+  ctx->use_private_key(asio::buffer(key_pem), asio::ssl::context::pem, ec);
+  if (ec && *asked) {
+    ::ERR_clear_error();
+    return fail(true, fmt::format("{} is encrypted: encrypted keys are not supported: decrypt it with openssl pkey "
+                                  "(openssl pkey -in {} -out key.pem, a file only the server's user may read)",
+                                  key_file, key_file));
+  }
   const bool mismatch = ec.category() == asio::error::get_ssl_category() &&
                         ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == X509_R_KEY_VALUES_MISMATCH;
   if ((ec && mismatch) || (!ec && ::SSL_CTX_check_private_key(ctx->native_handle()) != 1))

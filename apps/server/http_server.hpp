@@ -50,8 +50,10 @@ class HttpServer {
   // Serves HTTPS (TLS 1.2 or later) with this PEM certificate chain and its
   // PEM private key; before bind(). False when they cannot be used, with why
   // (naming the file) in *error and, in *key_at_fault, whether the key file
-  // (rather than the certificate) is the one at fault. Origin is then
-  // https://<Host> (Audience::tls).
+  // (rather than the certificate) is the one at fault: each must be a
+  // regular file (read_text_file; a FIFO or a device is refused, never
+  // opened to wait), and the key not encrypted (no passphrase is asked for).
+  // Origin is then https://<Host> (Audience::tls).
   bool use_tls(const std::string& cert_file, const std::string& key_file, std::string* error,
                bool* key_at_fault = nullptr);
   // Binds host:port (port 0: any free port) and returns the port, or -1.

@@ -13,12 +13,17 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <cstdio>
 #include <thread>
+
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 
 #include "api.hpp"
 #include "http_server.hpp"
 #include "referee/games/builtin.hpp"
 #include "support/http_client.hpp"
+#include "support/temp_dir.hpp"
 
 namespace referee::server {
 namespace {
@@ -248,13 +253,16 @@ TEST(TlsFilesTest, FilesThatCannotBeUsedAreRefusedWithWhy) {
     std::string says;
   };
   const std::vector<Case> cases = {
-      {kData + "no-such-cert.pem", kKey, false, "cannot read " + kData + "no-such-cert.pem: No such file or directory"},
-      {kCert, kData + "no-such-key.pem", true, "cannot read " + kData + "no-such-key.pem"},
-      {kData, kKey, false, "is empty or not a file"},
+      {kData + "no-such-cert.pem", kKey, false, kData + "no-such-cert.pem: cannot open the file: No such file or directory"},
+      {kCert, kData + "no-such-key.pem", true, kData + "no-such-key.pem: cannot open the file"},
+      {kData, kKey, false, kData + ": is a directory; only regular files are read"},
       {kKey, kKey, false, kKey + " is not a PEM certificate"},
       {kCert, kCert, true, kCert + " is not a PEM private key"},
       {kData + "create.txt", kKey, false, "create.txt is not a PEM certificate"},
       {kCert, kData + "tls-other-key.pem", true, "tls-other-key.pem is not the key of the certificate " + kCert},
+      // Only regular files are read (a device or FIFO could be read without end, or block).
+      {"/dev/null", kKey, false, "/dev/null: is a device; only regular files are read"},
+      {kCert, "/dev/zero", true, "/dev/zero: is a device; only regular files are read"},
   };
   for (const Case& k : cases) {
     HttpServer server(api, 1);
@@ -267,6 +275,38 @@ TEST(TlsFilesTest, FilesThatCannotBeUsedAreRefusedWithWhy) {
   HttpServer server(api, 1);
   std::string error;
   EXPECT_TRUE(server.use_tls(kCert, kKey, &error)) << error;
+}
+
+// A key protected by a passphrase is refused with what to do about it, and
+// no passphrase is asked for: the server may have no terminal, and one that
+// waits at a prompt is a server that silently does not start.
+TEST(TlsFilesTest, AnEncryptedKeyIsRefusedWithoutAPrompt) {
+  test_support::TempDir tmp;
+  const std::string encrypted = tmp / "encrypted-key.pem";
+  {
+    // What `openssl genpkey ... -aes256 -pass pass:x` writes (PKCS#8,
+    // encrypted), made here: the openssl command is not installed everywhere.
+    std::FILE* in = std::fopen(kKey.c_str(), "r");
+    ASSERT_NE(in, nullptr);
+    EVP_PKEY* key = PEM_read_PrivateKey(in, nullptr, nullptr, nullptr);
+    std::fclose(in);
+    ASSERT_NE(key, nullptr);
+    std::FILE* out = std::fopen(encrypted.c_str(), "w");
+    ASSERT_NE(out, nullptr);
+    char pass[] = "x";
+    const int wrote = PEM_write_PKCS8PrivateKey(out, key, EVP_aes_256_cbc(), pass, 1, nullptr, nullptr);
+    std::fclose(out);
+    EVP_PKEY_free(key);
+    ASSERT_EQ(wrote, 1);
+  }
+  Api api(builtin_games(), bundled_battle_list(builtin_games()));
+  HttpServer server(api, 1);
+  std::string error;
+  bool key_at_fault = false;
+  EXPECT_FALSE(server.use_tls(kCert, encrypted, &error, &key_at_fault));
+  EXPECT_TRUE(key_at_fault);
+  EXPECT_NE(error.find(encrypted), std::string::npos) << error;
+  EXPECT_NE(error.find("encrypted keys are not supported: decrypt it with openssl pkey"), std::string::npos) << error;
 }
 
 }  // namespace
