@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <ctime>
+#include <malloc.h>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -320,6 +321,11 @@ Response Api::handle(const Request& request) {
     r = error_response(413, "body", "the request needs more memory than this server has");
   }
   charge(request.client, thread_cpu_seconds() - start);
+  // Games pushed out of memory free what they held, but glibc keeps freed
+  // pages in its arenas (one per thread that allocated): without this, a
+  // server reloading games from the store grew to twice its cap on games
+  // held and stayed there (tests/support/serve_probe.cpp, "reloads").
+  if (trim_wanted_.exchange(false)) ::malloc_trim(0);
   return r;
 }
 
@@ -643,6 +649,7 @@ void Api::make_room(const std::string& client, std::size_t extra, bool adding, c
     if (oldest == games_.end()) return false;
     total -= oldest->second->bytes;
     games_.erase(oldest);
+    trim_wanted_ = true;
     return true;
   };
   if (adding) {

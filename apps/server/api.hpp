@@ -330,6 +330,9 @@ class Api {
   };
   std::map<std::string, Channel> channels_;
   std::uint64_t next_viewer_ = 0;
+  // Set when games were dropped from memory: the request that dropped them
+  // then hands the freed memory back to the system (Api::handle).
+  std::atomic<bool> trim_wanted_{false};
   // Streams outliving the API (a test's) find it gone rather than dangling.
   std::shared_ptr<Api*> alive_;
 };

@@ -363,7 +363,7 @@ TEST_F(FrontTest, BodiesInFlightAreBounded) {
 
 // One address cannot take the whole of the bodies' budget: it may hold at
 // most its share (HttpLimits::client_share, a quarter), so another address
-// is still read. Issue 37: 130 connections that each announced a 1 MiB body
+// is still read. Once, 130 connections that each announced a 1 MiB body
 // and sent nothing had every other address answered 503 for 30 s. Behind a
 // trusted proxy the share is each forwarded address's.
 TEST_F(FrontTest, OneAddressCannotHoldEveryonesBodyBudget) {
@@ -418,7 +418,7 @@ TEST_F(FrontTest, OneAddressCannotHoldEveryonesBodyBudget) {
 
 // Nor the whole of the answers' budget: an address whose answers go unread
 // is refused once it holds its share, and another address is still served.
-// Issue 37: 608 unread answers of about 1 MB had 2 of 54 other requests
+// Once, 608 unread answers of about 1 MB had 2 of 54 other requests
 // answered 503.
 TEST_F(FrontTest, UnreadAnswersOfOneAddressDoNotRefuseAnother) {
   const std::size_t one_answer = answers(serve_bytes(front_, get("/api/battles"))).at(0).body.size();

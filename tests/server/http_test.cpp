@@ -192,7 +192,7 @@ TEST_F(HttpServerTest, SlowRequestsAreCutOffWith408) {
 // A body announced and then not sent is cut off with 408 once it has not
 // moved for HttpLimits::body_stall_seconds, long before the body's own
 // deadline, and what it held of the bodies' budget is free again: another
-// body as large is read. Issue 37: 130 such bodies held the budget for 30 s.
+// body as large is read. Once, 130 such bodies held the budget for 30 s.
 TEST_F(HttpServerTest, ABodyThatStopsComingIsCutOff) {
   HttpLimits limits;
   limits.body_seconds = 600;  // far longer than the clients wait

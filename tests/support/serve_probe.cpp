@@ -205,6 +205,31 @@ void probe_uploads() {
              " refused for the client's engine time (429); slowest " + std::to_string(slowest) + " s");
 }
 
+// 60 Blightmeer battles at the caps uploaded, then each read back twice:
+// those pushed out of memory are reloaded from the store, and the server's
+// resident memory must stay near the cap on games held (384 MiB by the
+// estimate) rather than grow with every reload. Needs a server with --data.
+void probe_reloads() {
+  const std::string text = referee::blightmeer::bench::surfaces_field(static_cast<int>(referee::blightmeer::kMaxSurfaces),
+                                                                      static_cast<int>(referee::blightmeer::kMaxUnits)).dump();
+  const json body = {{"system", "blightmeer"}, {"scenario", json::parse(text)}, {"seed", 1}};
+  std::vector<std::string> ids;
+  for (int i = 0; i < 60; ++i) {
+    const std::string id = new_game(body);
+    if (!id.empty()) ids.push_back(id);
+  }
+  int read = 0;
+  for (int round = 0; round < 2; ++round)
+    for (const std::string& id : ids) {
+      auto r = once(request("GET", "/api/games/" + id), false, 120);
+      read += r && r->status == 200;
+    }
+  const long rss = status_kb("VmRSS:");
+  report("60 Blightmeer uploads read back", ids.size() == 60 && read == 120 && rss < (640L << 10),
+         std::to_string(ids.size()) + " made, " + std::to_string(read) + " of 120 reads answered; resident " +
+             std::to_string(rss / 1024) + " MiB after the reloads");
+}
+
 void probe_opponent_and_history() {
   // A fixed seed: the same battle every run, and undoable from its end.
   const std::string id = new_game({{"system", "warmaster"}, {"scenario", big_warmaster()}, {"seed", 1}});
@@ -385,6 +410,7 @@ int main(int argc, char** argv) {
   if (run("slow")) probe_slow_clients(slow_seconds);
   if (run("uploads")) probe_uploads();
   if (run("opponent")) probe_opponent_and_history();
+  if (!only.empty() && run("reloads")) probe_reloads();  // needs a server with --data: asked by name only
   const long hwm = status_kb("VmHWM:");
   report("end", hwm > 0 && hwm < (1 << 20), "peak resident memory " + std::to_string(hwm / 1024) + " MiB");
   return all_ok ? 0 : 1;
