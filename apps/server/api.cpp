@@ -250,6 +250,15 @@ std::optional<Response> Api::take_new_game(const std::string& client) {
   std::lock_guard lock(quota_mutex_);
   const auto now = std::chrono::steady_clock::now();
   auto [it, fresh] = quotas_.try_emplace(client, Quota{limits_.games_burst_per_client, now, 0});
+  // An address whose bucket is full again and whose games wrote nothing
+  // needs no entry: the map stays as small as the set of recent clients.
+  if (fresh && quotas_.size() > 4096)
+    for (auto i = quotas_.begin(); i != quotas_.end();) {
+      const double refilled = i->second.games + limits_.games_per_second_per_client *
+                                                    std::chrono::duration<double>(now - i->second.at).count();
+      if (i != it && i->second.stored == 0 && refilled >= limits_.games_burst_per_client) i = quotas_.erase(i);
+      else ++i;
+    }
   Quota& q = it->second;
   q.games = std::min(limits_.games_burst_per_client,
                      q.games + limits_.games_per_second_per_client * std::chrono::duration<double>(now - q.at).count());
