@@ -212,6 +212,8 @@ std::string random_game_id() {
 Api::Api(const GameRegistry& registry, std::vector<Battle> battles, Limits limits, std::function<std::string()> new_id,
          std::shared_ptr<GameStore> store)
     : registry_(registry), battles_(std::move(battles)), limits_(limits), new_id_(std::move(new_id)),
+      budgets_({limits_.engine_seconds_burst, limits_.engine_seconds_per_second, limits_.games_burst_per_client,
+                limits_.games_per_second_per_client, limits_.max_stored_bytes_per_client}),
       store_(std::move(store)), alive_(std::make_shared<Api*>(this)) {
   if (battles_.empty()) throw std::logic_error("the web board needs at least one battle to open on");
 }
@@ -228,87 +230,30 @@ std::size_t Api::game_count() const {
   return games_.size();
 }
 
+namespace {
+
+Response too_much(const ClientBudgets::Refusal& refusal) {
+  Response r = error_response(429, "client", refusal.problem);
+  r.retry_after = refusal.retry_after;
+  return r;
+}
+
+}  // namespace
+
 std::optional<Response> Api::admit(const std::string& client) {
-  std::lock_guard lock(budget_mutex_);
-  auto it = budgets_.find(client);
-  if (it == budgets_.end()) return std::nullopt;
-  Budget& b = it->second;
-  const auto now = std::chrono::steady_clock::now();
-  b.seconds = std::min(limits_.engine_seconds_burst,
-                       b.seconds + limits_.engine_seconds_per_second * std::chrono::duration<double>(now - b.at).count());
-  b.at = now;
-  if (b.seconds > 0) return std::nullopt;
-  const double wait = limits_.engine_seconds_per_second > 0 ? -b.seconds / limits_.engine_seconds_per_second + 1 : 3600;
-  Response r = error_response(429, "client", fmt::format("this address has used the engine time it may use for now "
-                                                         "({:.0f} s at most, refilled at {} s a second); ask again later",
-                                                         limits_.engine_seconds_burst, limits_.engine_seconds_per_second));
-  r.retry_after = static_cast<int>(std::min(3600.0, std::ceil(wait)));
-  return r;
-}
-
-std::optional<Response> Api::take_new_game(const std::string& client) {
-  std::lock_guard lock(quota_mutex_);
-  const auto now = std::chrono::steady_clock::now();
-  auto [it, fresh] = quotas_.try_emplace(client, Quota{limits_.games_burst_per_client, now, 0});
-  // An address whose bucket is full again and whose games wrote nothing
-  // needs no entry: the map stays as small as the set of recent clients.
-  if (fresh && quotas_.size() > 4096)
-    for (auto i = quotas_.begin(); i != quotas_.end();) {
-      const double refilled = i->second.games + limits_.games_per_second_per_client *
-                                                    std::chrono::duration<double>(now - i->second.at).count();
-      if (i != it && i->second.stored == 0 && refilled >= limits_.games_burst_per_client) i = quotas_.erase(i);
-      else ++i;
-    }
-  Quota& q = it->second;
-  q.games = std::min(limits_.games_burst_per_client,
-                     q.games + limits_.games_per_second_per_client * std::chrono::duration<double>(now - q.at).count());
-  q.at = now;
-  if (q.games >= 1) {
-    q.games -= 1;
-    return std::nullopt;
-  }
-  Response r = error_response(429, "client", fmt::format("this address has made the {:.0f} new games it may make at once "
-                                                         "(one more every {:.0f} s); ask again later",
-                                                         limits_.games_burst_per_client,
-                                                         1 / std::max(1e-9, limits_.games_per_second_per_client)));
-  r.retry_after = static_cast<int>(std::min(3600.0, std::ceil((1 - q.games) / std::max(1e-9, limits_.games_per_second_per_client))));
-  return r;
-}
-
-std::optional<Response> Api::charge_store(const std::string& client, std::uint64_t bytes) {
-  if (!store_ || limits_.max_stored_bytes_per_client == 0) return std::nullopt;
-  std::lock_guard lock(quota_mutex_);
-  auto [it, fresh] = quotas_.try_emplace(client, Quota{limits_.games_burst_per_client, std::chrono::steady_clock::now(), 0});
-  if (it->second.stored + bytes > limits_.max_stored_bytes_per_client) {
-    Response r = error_response(429, "client", fmt::format("this address's games have written {:.1f} MiB to the store, the "
-                                                           "most one address may ({:.1f} MiB): the store is shared",
-                                                           static_cast<double>(it->second.stored) / (1 << 20),
-                                                           static_cast<double>(limits_.max_stored_bytes_per_client) / (1 << 20)));
-    r.retry_after = 3600;
-    return r;
-  }
-  it->second.stored += bytes;
+  if (auto refused = budgets_.admit(client)) return too_much(*refused);
   return std::nullopt;
 }
 
-void Api::charge(const std::string& client, double spent) {
-  std::lock_guard lock(budget_mutex_);
-  const auto now = std::chrono::steady_clock::now();
-  auto [it, fresh] = budgets_.try_emplace(client, Budget{limits_.engine_seconds_burst, now});
-  Budget& b = it->second;
-  b.seconds = std::min(limits_.engine_seconds_burst,
-                       b.seconds + limits_.engine_seconds_per_second * std::chrono::duration<double>(now - b.at).count());
-  b.at = now;
-  b.seconds -= spent;
-  // Addresses whose budget is full again need no entry: the map stays as
-  // small as the set of clients that have spent recently.
-  if (fresh && budgets_.size() > 4096)
-    for (auto i = budgets_.begin(); i != budgets_.end();) {
-      const double refilled = i->second.seconds + limits_.engine_seconds_per_second *
-                                                      std::chrono::duration<double>(now - i->second.at).count();
-      if (i != it && refilled >= limits_.engine_seconds_burst) i = budgets_.erase(i);
-      else ++i;
-    }
+std::optional<Response> Api::take_new_game(const std::string& client) {
+  if (auto refused = budgets_.take_new_game(client)) return too_much(*refused);
+  return std::nullopt;
+}
+
+std::optional<Response> Api::charge_store(const std::string& client, std::uint64_t bytes) {
+  if (!store_) return std::nullopt;
+  if (auto refused = budgets_.charge_store(client, bytes)) return too_much(*refused);
+  return std::nullopt;
 }
 
 Response Api::handle(const Request& request) {
@@ -329,7 +274,7 @@ Response Api::handle(const Request& request) {
   } catch (const std::bad_alloc&) {
     r = error_response(413, "body", "the request needs more memory than this server has");
   }
-  charge(request.client, thread_cpu_seconds() - start);
+  budgets_.charge_engine(request.client, thread_cpu_seconds() - start);
   // Games pushed out of memory free what they held, but glibc keeps freed
   // pages in its arenas (one per thread that allocated): without this, a
   // server reloading games from the store grew to twice its cap on games

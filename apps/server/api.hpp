@@ -29,7 +29,8 @@
 //     first, then of the client holding the most, to be read back from the
 //     store when next asked for (without a store, it is gone). A game holds at most
 //     Limits::max_log_entries actions and Limits::max_game_bytes;
-//   - engine time: each client address has a budget of CPU seconds that
+//   - engine time (client_budgets.hpp, with each address's new games and
+//     stored bytes): each client address has a budget of CPU seconds that
 //     refills at Limits::engine_seconds_per_second up to
 //     Limits::engine_seconds_burst; a client that has spent it gets 429 with
 //     Retry-After until it has refilled. No request holds a game's lock for
@@ -62,6 +63,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "client_budgets.hpp"
 #include "event_stream.hpp"
 #include "game_store.hpp"
 #include "referee/core/json_io.hpp"
@@ -212,10 +214,6 @@ class Api {
     std::string client;
     std::uint64_t serial = 0;
   };
-  struct Budget {
-    double seconds = 0;
-    std::chrono::steady_clock::time_point at;
-  };
 
   Response route(const Request& request);
   Response create_game(const Json& body, const std::string& client);
@@ -284,7 +282,6 @@ class Api {
   // Updates the slot's estimate after its history changed; drops other
   // games if the store is now over its memory limit. Under the slot's mutex.
   void account(Slot& slot);
-  void charge(const std::string& client, double seconds);
   Json view(const std::string& id, const Slot& slot, const std::vector<int>& you) const;
   // What every viewer is told of the dice: the seed only when it is fixed or
   // the game is over, the commitment from the start.
@@ -305,16 +302,7 @@ class Api {
   std::function<std::string()> new_id_;
   mutable std::mutex store_mutex_;
   std::map<std::string, std::shared_ptr<Slot>> games_;
-  std::mutex budget_mutex_;
-  std::map<std::string, Budget> budgets_;
-  // Per client address: its new-game bucket and the bytes its games wrote.
-  struct Quota {
-    double games = 0;
-    std::chrono::steady_clock::time_point at;
-    std::uint64_t stored = 0;
-  };
-  std::mutex quota_mutex_;
-  std::map<std::string, Quota> quotas_;
+  ClientBudgets budgets_;
   std::shared_ptr<GameStore> store_;
   // When the store next deletes the games its expiry policy says (checked
   // as games are made: StoreOptions::keep_days, once a day).
