@@ -154,11 +154,19 @@ std::string summary_text(const Match& m) {
 }
 
 // A match from a battle and actions, or from a log (which carries its battle).
+// A log of a game played with secret dice (docs/api.md, "The dice") carries
+// the commitment it showed from its start: its revealed seed and salt must
+// give it; `committed`, when given, gets the header of such a log.
 Match open_match(const GameRegistry& registry, const GameType& type, const SetupOptions& setup, const std::string& actions, const std::string& log,
-                 Played* played) {
+                 Played* played, GameLog* committed = nullptr) {
   if (!log.empty()) {
     if (!actions.empty()) throw InputError("--actions", "give --actions or --log, not both");
     const GameLog l = GameLog::parse_jsonl(read_text_file(log, setup.max_input_bytes), log);
+    if (server::check_dice_commitment(l, log) && committed) {
+      committed->seed = l.seed;
+      committed->seed_commitment = l.seed_commitment;
+      committed->seed_salt = l.seed_salt;
+    }
     if (l.system != type.name)
       throw InputError(log + " line 1: system", fmt::format("a {} log, not {}", l.system, type.name));
     if (!setup.battle.empty()) {
@@ -400,12 +408,11 @@ void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& regi
     SetupOptions setup;
     setup.battle = o->battle;
     setup.max_input_bytes = max_bytes;
-    // A game played with secret dice (docs/api.md, "The dice") carries the
-    // commitment it showed from its start: its revealed seed and salt must
-    // give it, and the replay then shows that every roll came from that seed.
-    const GameLog header = GameLog::parse_jsonl(read_text_file(o->log, max_bytes), o->log);
-    const bool committed = server::check_dice_commitment(header, o->log);
-    const Match m = open_match(registry, type, setup, "", o->log, nullptr);
+    // A game played with secret dice: the replay shows that every roll came
+    // from the seed its commitment names.
+    GameLog header;
+    const Match m = open_match(registry, type, setup, "", o->log, nullptr, &header);
+    const bool committed = !header.seed_commitment.empty();
     Json answer = summary_json(m);
     answer["entries"] = m.log().entries.size();
     answer["consistent"] = true;

@@ -14,6 +14,7 @@
 #include "dice_commitment.hpp"
 #include "game_store.hpp"
 #include "referee/core/errors.hpp"
+#include "referee/core/game_log.hpp"
 
 namespace referee::cli {
 
@@ -74,12 +75,11 @@ std::string served_header(const server::StoredGame& g) {
   const nlohmann::json meta = nlohmann::json::parse(g.meta, nullptr, false);
   const std::string salt = meta.is_object() ? meta.value("salt", std::string()) : std::string();
   if (salt.empty() || meta.value("fixed_seed", true)) return g.header;
-  nlohmann::json header = nlohmann::json::parse(g.header, nullptr, false);
-  if (!header.is_object() || !header.contains("seed") || !header["seed"].is_number_unsigned()) return g.header;
-  header["seed_commitment"] = server::dice_commitment(header["seed"].get<std::uint64_t>(), salt);
-  if (meta.value("seed_secret", true)) header["seed"] = nullptr;
-  else header["seed_salt"] = salt;
-  return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  GameLog head = GameLog::parse_jsonl(g.header, "stored game " + g.id);
+  server::commit_log_header(head, salt, meta.value("seed_secret", true));
+  std::string line = head.to_jsonl();
+  line.pop_back();  // the newline the caller adds
+  return line;
 }
 
 // The game's log as `referee <system> replay --log` reads it: the header,

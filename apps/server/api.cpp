@@ -756,14 +756,7 @@ Json Api::dice_json(const Slot& slot) {
 
 GameLog Api::served_log(const Slot& slot) {
   GameLog log = slot.match->current_log();
-  if (slot.fixed_seed) return log;
-  log.seed_commitment = dice_commitment(log.seed, slot.salt);
-  if (seed_secret(slot)) {
-    log.seed_withheld = true;
-    log.seed = 0;
-  } else {
-    log.seed_salt = slot.salt;
-  }
+  if (!slot.fixed_seed) commit_log_header(log, slot.salt, seed_secret(slot));
   return log;
 }
 

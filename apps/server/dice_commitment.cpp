@@ -58,6 +58,13 @@ std::string dice_commitment(std::uint64_t seed, std::string_view salt) {
   return out;
 }
 
+void commit_log_header(GameLog& log, std::string_view salt, bool secret) {
+  log.seed_commitment = dice_commitment(log.seed, salt);
+  log.seed_withheld = secret;
+  log.seed_salt = secret ? std::string() : std::string(salt);
+  if (secret) log.seed = 0;
+}
+
 bool check_dice_commitment(const GameLog& log, const std::string& source_name) {
   if (log.seed_commitment.empty()) return false;
   const std::string where = source_name + " line 1";

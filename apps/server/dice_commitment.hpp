@@ -29,6 +29,11 @@ std::string random_salt();
 //   printf 'referee-dice/1:%s:%s' "$salt" "$seed" | sha256sum
 std::string dice_commitment(std::uint64_t seed, std::string_view salt);
 
+// The log as served while the game is on (`secret`: "seed": null beside the
+// commitment) or once it is over (the seed, the salt and the commitment),
+// for a game whose secret seed was committed to with `salt`.
+void commit_log_header(GameLog& log, std::string_view salt, bool secret);
+
 // For a log whose header carries a commitment: throws InputError naming the
 // header's "seed" when the seed is still withheld or the seed and salt do
 // not give the commitment. Returns false when the log carries none.
