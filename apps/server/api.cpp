@@ -6,13 +6,13 @@
 #include <cstdint>
 #include <ctime>
 #include <malloc.h>
-#include <random>
 #include <stdexcept>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "dice_commitment.hpp"
+#include "seats.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
@@ -98,17 +98,6 @@ std::chrono::steady_clock::duration seconds(double s) {
 // An import that takes longer than Limits::import_seconds to replay.
 struct TooLong {};
 
-// A game as loaded is estimated at this many times its battle's JSON text
-// (measured: a Warmaster battle of 1,000 units, 390 kB of JSON, loads into
-// 5.3 MB; a Blightmeer battle at its caps, 990 kB, into 20 MB), and each kept
-// state at one and a half times its JSON text (measured: 14 kB per entry
-// against 9 kB of JSON on the bundled pitched battle, 210 kB against 570 kB
-// on the 1,000-unit battle). Estimates, for the store's limits;
-// docs/architecture.md, "History".
-std::size_t json_bytes(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace).size(); }
-
-constexpr std::size_t kLoadBytesPerJsonByte = 24;
-
 constexpr auto kReplace = Json::error_handler_t::replace;
 
 // The log's header line, without its entries.
@@ -126,44 +115,6 @@ std::string header_line(const GameLog& log) {
 }
 
 std::string entry_line(const LogEntry& e) { return e.to_json().dump(-1, ' ', false, kReplace); }
-
-bool is_token(std::string_view t) {
-  return t.size() == 32 && t.find_first_not_of("0123456789abcdef") == std::string_view::npos;
-}
-
-// Compares a token in time that does not depend on where they differ.
-bool same_token(std::string_view a, std::string_view b) {
-  if (a.size() != b.size() || a.empty()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
-// X-Referee-Seat: at most 8 tokens, comma-separated.
-std::vector<std::string> seat_tokens_of(std::string_view header) {
-  std::vector<std::string> out;
-  if (header.find_first_not_of(" \t") == std::string_view::npos) return out;
-  std::size_t start = 0;
-  while (start <= header.size()) {
-    std::size_t end = header.find(',', start);
-    if (end == std::string_view::npos) end = header.size();
-    std::string_view t = header.substr(start, end - start);
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
-    if (!is_token(t)) throw InputError("X-Referee-Seat", "expected seat tokens (32 hex digits each) separated by commas");
-    out.emplace_back(t);
-    if (out.size() > 8) throw InputError("X-Referee-Seat", "more than 8 seat tokens");
-    start = end + 1;
-  }
-  return out;
-}
-
-// "side 1 (Orcs of the Red Fang)", for refusals.
-std::string side_words(const Match& m, int side) {
-  const std::vector<std::string> players = m.game().players();
-  if (side < 0 || static_cast<std::size_t>(side) >= players.size()) return fmt::format("side {}", side);
-  return fmt::format("side {} ({})", side, players[static_cast<std::size_t>(side)]);
-}
 
 bool contains(const std::vector<int>& sides, int side) { return std::find(sides.begin(), sides.end(), side) != sides.end(); }
 
@@ -184,8 +135,6 @@ std::string game_event(std::uint64_t version, const char* kind, const Match& m, 
                   {"entries", std::move(entries)}};
   return fmt::format("id: {}\nevent: game\ndata: {}\n\n", version, data.dump(-1, ' ', false, kReplace));
 }
-std::size_t state_bytes(const GameState& s) { return json_bytes(s.to_json()) * 3 / 2; }
-
 }  // namespace
 
 bool method_listed(std::string_view allow, std::string_view method) {
@@ -202,33 +151,28 @@ Response error_response(int status, const std::string& field, const std::string&
   return json_response(status, {{"error", {{"status", status}, {"field", field}, {"problem", problem}, {"message", message}}}});
 }
 
-std::string random_game_id() {
-  std::random_device device;
-  std::string id;
-  for (int i = 0; i < 4; ++i) id += fmt::format("{:08x}", static_cast<std::uint32_t>(device()));
-  return id;
-}
+// A game's id has a seat token's form (seats.hpp): 128 random bits.
+std::string random_game_id() { return new_token(); }
 
 Api::Api(const GameRegistry& registry, std::vector<Battle> battles, Limits limits, std::function<std::string()> new_id,
          std::shared_ptr<GameStore> store)
-    : registry_(registry), battles_(std::move(battles)), limits_(limits), new_id_(std::move(new_id)),
+    : registry_(registry), battles_(std::move(battles)), limits_(limits),
       budgets_({limits_.engine_seconds_burst, limits_.engine_seconds_per_second, limits_.games_burst_per_client,
                 limits_.games_per_second_per_client, limits_.max_stored_bytes_per_client}),
-      store_(std::move(store)), alive_(std::make_shared<Api*>(this)) {
+      store_(std::move(store)),
+      games_(registry_,
+             {limits_.max_games, limits_.max_games_per_client, limits_.max_memory_bytes, limits_.max_game_bytes,
+              limits_.snapshot_bytes_per_entry, limits_.max_snapshot_interval},
+             std::move(new_id), store_),
+      channels_(limits_.max_streams_per_client) {
   if (battles_.empty()) throw std::logic_error("the web board needs at least one battle to open on");
 }
 
-Api::~Api() {
-  std::lock_guard lock(channels_mutex_);
-  *alive_ = nullptr;
-}
+Api::~Api() = default;
 
-std::string Api::new_token() { return random_game_id(); }
+std::size_t Api::game_count() const { return games_.count(); }
 
-std::size_t Api::game_count() const {
-  std::lock_guard lock(store_mutex_);
-  return games_.size();
-}
+std::size_t Api::memory_estimate() const { return games_.memory_estimate(); }
 
 namespace {
 
@@ -279,28 +223,77 @@ Response Api::handle(const Request& request) {
   // pages in its arenas (one per thread that allocated): without this, a
   // server reloading games from the store grew to twice its cap on games
   // held and stayed there (tests/support/serve_probe.cpp, "reloads").
-  if (trim_wanted_.exchange(false)) ::malloc_trim(0);
+  if (games_.take_trim_wanted()) ::malloc_trim(0);
   return r;
 }
 
-std::string Api::allowed_methods(std::string_view path) {
-  if (path.rfind("/api/", 0) != 0) return "";
-  const std::vector<std::string> parts = split_path(path.substr(5));
+// Every route of the API (docs/api.md), in the order a path is matched: the
+// first pattern a path matches is its route, and that pattern's rows give
+// its methods. "games/import" comes before "games/*" for that reason.
+const Api::Route Api::kRoutes[] = {
+    {"systems", "GET", &Api::systems_route},
+    {"battles/**", "GET", &Api::battles_route},
+    {"rules/*", "GET", &Api::rules_route},
+    {"rules/*/*", "GET", &Api::rules_route},
+    {"games", "POST", &Api::create_route},
+    {"games/import", "POST", &Api::import_route},
+    {"games/*", "GET", nullptr, &Api::view_route},
+    {"games/*", "DELETE", nullptr, &Api::delete_route},
+    {"games/*/replay/*", "GET", nullptr, &Api::replay_route},
+    {"games/*/entries/*", "GET", nullptr, &Api::entries_route},
+    {"games/*/validate", "POST", nullptr, &Api::validate_route},
+    {"games/*/apply", "POST", nullptr, &Api::apply_route},
+    {"games/*/chance", "POST", nullptr, &Api::chance_route},
+    {"games/*/opponent", "POST", nullptr, &Api::opponent_route},
+    {"games/*/players", "POST", nullptr, &Api::players_route},
+    {"games/*/sample", "POST", nullptr, &Api::sample_route},
+    {"games/*/query", "POST", nullptr, &Api::query_route},
+    {"games/*/undo", "POST", nullptr, &Api::undo_route},
+    {"games/*/redo", "POST", nullptr, &Api::redo_route},
+    {"games/*/join", "POST", nullptr, &Api::join_route},
+    {"games/*/legal-actions", "GET", nullptr, &Api::legal_actions_route},
+    {"games/*/queries", "GET", nullptr, &Api::queries_route},
+    {"games/*/log", "GET", nullptr, &Api::log_route},
+    {"games/*/events", "GET", nullptr, &Api::events_route},
+};
+
+namespace {
+
+// Whether the path's segments match a route's pattern (Api::Route).
+bool matches(std::string_view pattern, const std::vector<std::string>& parts) {
+  const std::vector<std::string> want = split_path(pattern);
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    if (want[k] == "**") return k + 1 == want.size();
+    if (k >= parts.size() || (want[k] != "*" && want[k] != parts[k])) return false;
+  }
+  return want.size() == parts.size();
+}
+
+// The path's segments after /api/, or nothing when it is no path of the
+// API (outside /api/, or with an empty or dot segment).
+std::optional<std::vector<std::string>> api_parts(std::string_view path) {
+  if (path.rfind("/api/", 0) != 0) return std::nullopt;
+  std::vector<std::string> parts = split_path(path.substr(5));
   for (const std::string& p : parts)
-    if (p.empty() || p == "." || p == "..") return "";
-  const std::string& head = parts[0];
-  const std::size_t n = parts.size();
-  if ((head == "systems" && n == 1) || head == "battles" || (head == "rules" && (n == 2 || n == 3))) return "GET, HEAD";
-  if (head != "games") return "";
-  if (n == 1 || (n == 2 && parts[1] == "import")) return "POST";
-  if (n == 2) return "GET, HEAD, DELETE";
-  if (n == 4) return parts[2] == "replay" || parts[2] == "entries" ? "GET, HEAD" : "";
-  if (n != 3) return "";
-  for (const char* what : {"validate", "apply", "chance", "opponent", "players", "sample", "query", "undo", "redo", "join"})
-    if (parts[2] == what) return "POST";
-  for (const char* what : {"legal-actions", "queries", "log", "events"})
-    if (parts[2] == what) return "GET, HEAD";
-  return "";
+    if (p.empty() || p == "." || p == "..") return std::nullopt;
+  return parts;
+}
+
+}  // namespace
+
+std::string Api::allowed_methods(std::string_view path) {
+  const auto parts = api_parts(path);
+  if (!parts) return "";
+  std::string_view pattern;
+  std::string allow;
+  for (const Route& r : kRoutes) {
+    if (pattern.empty() && matches(r.pattern, *parts)) pattern = r.pattern;
+    if (pattern.empty() || r.pattern != pattern) continue;
+    if (!allow.empty()) allow += ", ";
+    // Every route that answers GET answers HEAD.
+    allow += r.method == "GET" ? "GET, HEAD" : std::string(r.method);
+  }
+  return allow;
 }
 
 Response Api::route(const Request& request) {
@@ -313,26 +306,43 @@ Response Api::route(const Request& request) {
     r.allow = allow;
     return r;
   }
-  const std::vector<std::string> parts = split_path(std::string_view(request.path).substr(5));
-  const std::string& head = parts[0];
-  if (head == "systems") {
-    Json out = Json::array();
-    for (const GameType& t : registry_.types()) {
-      Json q = Json::array();
-      for (const QueryInfo& qi : t.queries) q.push_back(to_json_value(qi));
-      out.push_back({{"name", t.name}, {"title", t.title}, {"summary", t.summary}, {"opponent", static_cast<bool>(t.opponent)},
-                     {"queries", q}, {"board", t.board_module}});
+  const std::vector<std::string> parts = *api_parts(request.path);
+  const Route* found = nullptr;
+  for (const Route& r : kRoutes)
+    if (r.method == m && matches(r.pattern, parts)) {
+      found = &r;
+      break;
     }
-    return ok(out);
-  }
-  if (head == "battles") return battles_route(parts);
-  if (head == "rules") return rules_route(parts);
-  if (parts.size() == 1) return create_game(body_object(request.body), request.client);
-  if (parts[1] == "import") return import_log(request.body, request.client);
-  return game_route(m, parts, request);
+  if (found->plain) return (this->*found->plain)(request, parts);
+  const std::string& id = parts[1];
+  auto slot = games_.find(id);
+  if (!slot)
+    return error_response(404, "game", store_ ? "no game with this id on this server (it was never made here, or was deleted)"
+                                              : "no game with this id (this server keeps games in memory only "
+                                                "(--data :memory:), and a restart forgets them)");
+  return (this->*found->game)({id, slot, request, parts});
 }
 
-Response Api::battles_route(const std::vector<std::string>& parts) {
+Response Api::systems_route(const Request&, const std::vector<std::string>&) {
+  Json out = Json::array();
+  for (const GameType& t : registry_.types()) {
+    Json q = Json::array();
+    for (const QueryInfo& qi : t.queries) q.push_back(to_json_value(qi));
+    out.push_back({{"name", t.name}, {"title", t.title}, {"summary", t.summary}, {"opponent", static_cast<bool>(t.opponent)},
+                   {"queries", q}, {"board", t.board_module}});
+  }
+  return ok(out);
+}
+
+Response Api::create_route(const Request& request, const std::vector<std::string>&) {
+  return create_game(body_object(request.body), request.client);
+}
+
+Response Api::import_route(const Request& request, const std::vector<std::string>&) {
+  return import_log(request.body, request.client);
+}
+
+Response Api::battles_route(const Request&, const std::vector<std::string>& parts) {
   if (parts.size() == 1) {
     Json list = Json::array();
     for (const Battle& b : battles_) {
@@ -349,7 +359,7 @@ Response Api::battles_route(const std::vector<std::string>& parts) {
   return error_response(404, "battle", "no bundled battle \"" + id + "\"");
 }
 
-Response Api::rules_route(const std::vector<std::string>& parts) {
+Response Api::rules_route(const Request&, const std::vector<std::string>& parts) {
   const GameType& type = registry_.at(parts[1], "system");
   if (!type.rules) return error_response(404, "system", type.name + " has no rule catalogue");
   const Json all = rules_to_json(type.rules());
@@ -412,7 +422,7 @@ Response Api::create_game(const Json& body, const std::string& client) {
     for (int k = 0; k < players; ++k)
       if (!contains(sides, k)) taken.push_back(k);
   }
-  auto [id, slot] = store(std::move(match), name, client);
+  auto [id, slot] = games_.add(std::move(match), name, client);
   if (!slot) return error_response(413, "scenario", "this battle needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
   slot->opponent_sides = std::move(sides);
@@ -426,7 +436,7 @@ Response Api::create_game(const Json& body, const std::string& client) {
   Json tokens = Json::array(), invitations = Json::array();
   slot->seats.resize(static_cast<std::size_t>(players));
   for (int k = 0; k < players; ++k) {
-    Slot::Seat& seat = slot->seats[static_cast<std::size_t>(k)];
+    Seat& seat = slot->seats[static_cast<std::size_t>(k)];
     if (contains(taken, k)) {
       seat.token = new_token();
       tokens.push_back({{"side", k}, {"token", seat.token}});
@@ -466,17 +476,13 @@ Response Api::persist_new(const std::string& id, Slot& slot, Json extra) {
     g.position = m.position();
     g.version = slot.version;
     if (auto refused = charge_store(slot.client, bytes)) {
-      std::lock_guard lock(store_mutex_);
       games_.erase(id);
       return *refused;
     }
     try {
       store_->create(g);
     } catch (const StoreError& e) {
-      {
-        std::lock_guard lock(store_mutex_);
-        games_.erase(id);
-      }
+      games_.erase(id);
       return store_refused("the game could not be stored: ", e);
     }
   }
@@ -486,17 +492,6 @@ Response Api::persist_new(const std::string& id, Slot& slot, Json extra) {
   Json out = view(id, slot, you);
   for (auto& [k, v] : extra.items()) out[k] = v;
   return json_response(201, out);
-}
-
-std::string Api::meta_json(const Slot& slot) {
-  Json seats = Json::array();
-  for (const Slot::Seat& s : slot.seats)
-    seats.push_back({{"token", s.token}, {"invite", s.invite}, {"used_invite", s.used_invite}});
-  Json meta{{"opponent_sides", slot.opponent_sides}, {"seats", seats}, {"opponent_seed", slot.opponent_seed},
-            {"fixed_seed", slot.fixed_seed}, {"salt", slot.salt}, {"seed_secret", seed_secret(slot)},
-            {"client", slot.client}};
-  if (const auto& script = slot.match->dice_source().script) meta["dice_script"] = *script;
-  return meta.dump();
 }
 
 Response Api::import_log(const std::string& body, const std::string& client) {
@@ -512,7 +507,7 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   // interval), and gives up past Limits::import_seconds.
   const double start = thread_cpu_seconds();
   std::vector<int> actors;
-  const auto watch = replay_watcher(actors);
+  const auto watch = games_.replay_watcher(actors);
   auto each_entry = [&](Match& m) {
     watch(m);
     if (thread_cpu_seconds() - start > limits_.import_seconds) throw TooLong{};
@@ -525,7 +520,7 @@ Response Api::import_log(const std::string& body, const std::string& client) {
                                                   "replay it with referee <system> replay", limits_.import_seconds));
   }
   std::string name = log.scenario.empty() ? "imported log" : log.scenario;
-  auto [id, slot] = store(std::move(match), name, client);
+  auto [id, slot] = games_.add(std::move(match), name, client);
   if (!slot) return error_response(413, "log", "this game needs more memory than one game may have here");
   std::lock_guard lock(slot->mutex);
   slot->actors = std::move(actors);
@@ -539,177 +534,15 @@ Response Api::import_log(const std::string& body, const std::string& client) {
   return persist_new(id, *slot, {{"seat_tokens", tokens}, {"invitations", Json::array()}});
 }
 
-std::size_t Api::game_bytes(const Slot& slot) const {
-  const Match& m = *slot.match;
-  return slot.load_bytes + m.snapshots_kept() * slot.state_bytes + m.log_bytes();
-}
-
-std::size_t Api::snapshot_interval_for(const GameState& state) const {
-  return std::clamp<std::size_t>(state_bytes(state) / std::max<std::size_t>(1, limits_.snapshot_bytes_per_entry), 1,
-                                 limits_.max_snapshot_interval);
-}
-
-std::function<void(Match&)> Api::replay_watcher(std::vector<int>& actors) const {
-  return [this, &actors](Match& m) {
-    if (actors.empty()) m.set_snapshot_interval(snapshot_interval_for(m.state()));
-    actors.push_back(m.state().current_player());
-  };
-}
-
-std::shared_ptr<Api::Slot> Api::new_slot(std::unique_ptr<Match> match, std::string battle, std::string client) const {
-  auto slot = std::make_shared<Slot>();
-  slot->opponent_seed = match->dice_source().seed;
-  slot->load_bytes = json_bytes(match->game().scenario()) * kLoadBytesPerJsonByte;
-  slot->state_bytes = state_bytes(match->state());
-  match->set_snapshot_interval(snapshot_interval_for(match->state()));
-  slot->match = std::move(match);
-  slot->battle = std::move(battle);
-  slot->client = std::move(client);
-  slot->bytes = game_bytes(*slot);
-  slot->used = std::chrono::steady_clock::now();
-  return slot;
-}
-
-std::pair<std::string, std::shared_ptr<Api::Slot>> Api::store(std::unique_ptr<Match> match, std::string battle,
-                                                              const std::string& client) {
-  auto slot = new_slot(std::move(match), std::move(battle), client);
-  if (slot->bytes > limits_.max_game_bytes) return {"", nullptr};
-  std::lock_guard lock(store_mutex_);
-  make_room(client, slot->bytes, true, nullptr);
-  std::string id = new_id_();
-  while (games_.count(id) != 0) id = new_id_();
-  games_.emplace(id, slot);
-  return {id, slot};
-}
-
-void Api::make_room(const std::string& client, std::size_t extra, bool adding, const Slot* keep) {
-  std::size_t total = extra;
-  for (const auto& [id, s] : games_) total += s->bytes;
-  // The least recently used game of `owner`, or of whichever client holds
-  // the most (games, or bytes), leaving `keep` alone.
-  auto drop = [&](const std::string* owner, bool by_bytes) {
-    std::map<std::string, std::size_t> held;
-    for (const auto& [id, s] : games_)
-      if (s.get() != keep) held[s->client] += by_bytes ? s->bytes.load() : 1;
-    if (held.empty()) return false;
-    std::string victim = owner ? *owner : "";
-    if (!owner)
-      victim = std::max_element(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
-    auto oldest = games_.end();
-    for (auto it = games_.begin(); it != games_.end(); ++it)
-      if (it->second.get() != keep && it->second->client == victim &&
-          (oldest == games_.end() || it->second->used < oldest->second->used))
-        oldest = it;
-    if (oldest == games_.end()) return false;
-    total -= oldest->second->bytes;
-    games_.erase(oldest);
-    trim_wanted_ = true;
-    return true;
-  };
-  if (adding) {
-    std::size_t mine = 0;
-    for (const auto& [id, s] : games_) mine += s->client == client;
-    for (; mine >= limits_.max_games_per_client && drop(&client, false); --mine) {
-    }
-    while (games_.size() >= limits_.max_games && drop(nullptr, false)) {
-    }
-  }
-  while (total > limits_.max_memory_bytes && drop(nullptr, true)) {
-  }
-}
-
-void Api::account(Slot& slot) {
-  const std::size_t before = slot.bytes;
-  slot.bytes = game_bytes(slot);
-  if (slot.bytes <= before) return;
-  std::lock_guard lock(store_mutex_);
-  make_room(slot.client, 0, false, &slot);
-}
-
-std::size_t Api::memory_estimate() const {
-  std::lock_guard lock(store_mutex_);
-  std::size_t total = 0;
-  for (const auto& [id, s] : games_) total += s->bytes;
-  return total;
-}
-
-std::shared_ptr<Api::Slot> Api::find_game(const std::string& id) {
-  {
-    std::lock_guard lock(store_mutex_);
-    auto it = games_.find(id);
-    if (it != games_.end()) {
-      it->second->used = std::chrono::steady_clock::now();
-      return it->second;
-    }
-  }
-  // Memory holds the recent games, the store every game.
-  if (!store_ || !is_token(id)) return nullptr;
-  return load_stored(id);
-}
-
-// A stored game is replayed from its log (Match::replay checks every roll and
-// result against the engine), then stepped back to its position: its redo
-// entries stay redoable.
-std::shared_ptr<Api::Slot> Api::load_stored(const std::string& id) {
-  std::optional<StoredGame> g;
-  try {
-    g = store_->load(id);
-  } catch (const StoreError&) {
-    return nullptr;
-  }
-  if (!g) return nullptr;
-  std::string text = g->header + "\n";
-  for (const std::string& line : g->entries) text += line + "\n";
-  const GameLog log = GameLog::parse_jsonl(text, "stored game " + id);
-  // Dice rolled at a real table: the log holds the values used so far, the
-  // store the whole script, so the values still to come are not lost.
-  const Json meta = Json::parse(g->meta, nullptr, false);
-  std::optional<std::vector<int>> script;
-  if (meta.is_object() && meta.contains("dice_script") && meta["dice_script"].is_array())
-    script = meta["dice_script"].get<std::vector<int>>();
-  std::vector<int> actors;
-  auto match = std::make_unique<Match>(Match::replay(registry_, log, "stored game " + id, nullptr, "",
-                                                     replay_watcher(actors), script ? &*script : nullptr));
-  while (match->position() > g->position) match->undo();
-  // Its creator's address (kept in the meta): a reloaded game counts
-  // against that client's share of memory and of the store like any other.
-  std::string client = meta.is_object() ? meta.value("client", std::string("stored")) : std::string("stored");
-  auto slot = new_slot(std::move(match), g->battle, std::move(client));
-  slot->actors = std::move(actors);
-  slot->version = g->version;
-  if (meta.is_object()) {
-    slot->opponent_sides = meta.value("opponent_sides", std::vector<int>{});
-    slot->opponent_seed = meta.value("opponent_seed", slot->opponent_seed);
-    slot->fixed_seed = meta.value("fixed_seed", true);
-    slot->salt = meta.value("salt", std::string());
-    if (slot->salt.empty()) slot->fixed_seed = true;
-    if (meta.contains("seats") && meta["seats"].is_array())
-      for (const Json& seat : meta["seats"])
-        slot->seats.push_back({seat.value("token", ""), seat.value("invite", ""), seat.value("used_invite", "")});
-  }
-  slot->seats.resize(slot->match->game().players().size());
-  std::lock_guard lock(store_mutex_);
-  // Another request may have loaded it meanwhile: the first one stays.
-  auto it = games_.find(id);
-  if (it != games_.end()) return it->second;
-  make_room(slot->client, slot->bytes, true, nullptr);
-  games_.emplace(id, slot);
-  return slot;
-}
-
 Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& you) const {
   const Match& m = *slot.match;
   const GameState& s = m.state();
   Json players = m.game().players();
   Json seats = Json::array();
-  Json presence;
-  {
-    std::lock_guard lock(channels_mutex_);
-    presence = presence_json(id, players.size());
-  }
+  const Json presence = channels_.presence(id, players.size());
   for (std::size_t k = 0; k < players.size(); ++k) {
     const bool opponent = contains(slot.opponent_sides, static_cast<int>(k));
-    const Slot::Seat* seat = k < slot.seats.size() ? &slot.seats[k] : nullptr;
+    const Seat* seat = k < slot.seats.size() ? &slot.seats[k] : nullptr;
     seats.push_back({{"side", k},
                      {"held", seat != nullptr && !seat->token.empty()},
                      {"invited", seat != nullptr && !seat->invite.empty()},
@@ -741,8 +574,6 @@ Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& 
           {"legal_actions", s.is_terminal() ? Json::array() : Json(s.legal_actions())}};
 }
 
-bool Api::seed_secret(const Slot& slot) { return !slot.fixed_seed && !slot.match->state().is_terminal(); }
-
 Json Api::dice_json(const Slot& slot) {
   const Match& m = *slot.match;
   Json d{{"scripted", m.dice_source().script.has_value()}, {"fixed", slot.fixed_seed}};
@@ -766,155 +597,154 @@ Json Api::entries_json(const Match& m, std::size_t from, std::size_t to) {
   return out;
 }
 
-Response Api::game_route(const std::string& m, const std::vector<std::string>& parts, const Request& request) {
-  auto slot = find_game(parts[1]);
-  if (!slot)
-    return error_response(404, "game", store_ ? "no game with this id on this server (it was never made here, or was deleted)"
-                                              : "no game with this id (this server keeps games in memory only "
-                                                "(--data :memory:), and a restart forgets them)");
-  const std::string& id = parts[1];
-  const std::string what = parts.size() >= 3 ? parts[2] : "";
-  const std::string& body = request.body;
-
-  if (what.empty()) {
-    std::unique_lock lock(slot->mutex);
-    const std::vector<int> you = held_sides(*slot, request);
-    if (m == "DELETE") {
-      if (you.empty())
-        return error_response(403, "seat", "only a player of this game may delete it; this request holds no seat of it");
-      lock.unlock();
-      if (store_) {
-        try {
-          store_->remove(id);
-        } catch (const StoreError& e) {
-          return store_refused("the game could not be deleted: ", e);
-        }
-      }
-      std::lock_guard store_lock(store_mutex_);
-      games_.erase(id);
-      return ok({{"deleted", id}});
-    }
-    return ok(view(id, *slot, you));
-  }
-  if (what == "events") return events_route(id, slot, request);
-  if (what == "join") return join_route(id, *slot, request);
-  if (what == "replay") {
-    std::lock_guard lock(slot->mutex);
-    const std::string& text = parts[3];
-    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
-    const std::size_t last = slot->match->position();
-    if (!digits || std::stoul(text) > last)
-      return error_response(400, "step", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
-    const std::size_t step = std::stoul(text);
-    const auto state = slot->match->state_at(step);
-    const GameState& s = *state;
-    Json entry = step == 0 ? Json(nullptr) : Json(slot->match->log().entries[step - 1].action);
-    return ok({{"step", step}, {"steps", last}, {"turn", s.turn()}, {"current_player", s.current_player()},
-               {"phase", s.phase()}, {"action", entry}, {"state", s.to_json()}});
-  }
-  if (what == "entries") {
-    // The log's entries from a step on, at most kMaxEntriesAnswered: what the
-    // board's log shows, without the whole log (which GET .../log gives).
-    std::lock_guard lock(slot->mutex);
-    const std::string& text = parts[3];
-    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
-    const std::size_t last = slot->match->position();
-    if (!digits || std::stoul(text) > last)
-      return error_response(400, "from", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
-    const std::size_t from = std::stoul(text);
-    const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
-    return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_json(*slot->match, from, to)}});
-  }
-  if (what == "opponent") return opponent_route(id, *slot, request);
-  if (what == "players") return players_route(id, *slot, request);
-  if (what == "undo" || what == "redo") return undo_route(id, *slot, what == "undo", request);
-
-  std::lock_guard lock(slot->mutex);
-  Match& match = *slot->match;
-  if (what == "validate" || what == "apply" || what == "chance") {
-    const Json j = body_object(body);
-    JsonReader r(j, "");
-    r.allow_only({"action"});
-    const Json& action = r.at("action").json();
-    if (what == "validate") {
-      Json v = match.state().validate(action, "action");
-      return ok({{"legal", v.value("legal", false)}, {"violations", v.value("violations", Json::array())}});
-    }
-    if (what == "chance") {
-      const Chances chances = match.state().chance_outcomes(action, "action");
-      Json out = Json::array();
-      for (const ChanceOutcome& c : chances.outcomes) out.push_back(to_json_value(c));
-      Json answer{{"kind", to_string(chances.kind)}, {"outcomes", out}};
-      if (!chances.why.empty()) answer["why"] = chances.why;
-      return ok(answer);
-    }
-    // Only the current player's seat acts (docs/api.md, "Seats").
-    const std::vector<int> you = held_sides(*slot, request);
-    const int player = match.state().current_player();
-    if (match.state().is_terminal())
-      return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
-    // A side the built-in opponent plays takes its actions from the
-    // opponent route alone, whoever holds its old seat.
-    if (contains(slot->opponent_sides, player))
-      return error_response(403, "seat", fmt::format("{} is played by the built-in opponent: its actions come from "
-                                                     "POST .../opponent, not from a player",
-                                                     side_words(match, player)));
-    if (auto refused = refuse_unless_held(*slot, you, player, "act")) return *refused;
-    if (auto refused = refuse_if_full(*slot)) return *refused;
-    const std::size_t before = match.position();
-    Json out = outcome_json(match.play(action, "action"));
-    if (auto failed = commit_play(id, *slot, player, before)) return *failed;
-    account(*slot);
-    out["entries"] = entries_json(match, before, match.position());
-    out["game"] = view(id, *slot, you);
-    return ok(out);
-  }
-  if (what == "legal-actions") return ok({{"actions", match.state().legal_actions()}});
-  if (what == "sample") {
-    const Json j = body_object(body);
-    JsonReader r(j, "");
-    r.allow_only({"seed"});
-    Rng rng(seed_from(r));
-    auto a = match.state().sample_action(rng);
-    return ok({{"action", a ? *a : Json(nullptr)}});
-  }
-  if (what == "queries") {
-    Json out = Json::array();
-    for (const QueryInfo& q : match.game().queries()) out.push_back(to_json_value(q));
-    return ok(out);
-  }
-  if (what == "query") {
-    const Json j = body_object(body);
-    JsonReader r(j, "");
-    r.allow_only({"name", "args"});
-    const std::string name = r.string("name");
-    const Json args = r.has("args") ? j["args"] : Json::object();
-    return ok(match.state().query(name, args, "args"));
-  }
-  // what == "log": allowed_methods lists no other route.
-  return {200, "application/x-ndjson", served_log(*slot).to_jsonl()};
+Response Api::view_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  return ok(view(call.id, *call.slot, held_sides(call.slot->seats, call.request.seat)));
 }
 
-std::vector<int> Api::held_sides(const Slot& slot, const Request& request) const {
-  std::vector<int> sides;
-  const std::vector<std::string> tokens = seat_tokens_of(request.seat);
-  for (std::size_t k = 0; k < slot.seats.size(); ++k)
-    for (const std::string& t : tokens)
-      if (same_token(t, slot.seats[k].token)) {
-        sides.push_back(static_cast<int>(k));
-        break;
-      }
-  return sides;
+Response Api::delete_route(const GameRequest& call) {
+  const std::string& id = call.id;
+  {
+    std::lock_guard lock(call.slot->mutex);
+    if (held_sides(call.slot->seats, call.request.seat).empty())
+      return error_response(403, "seat", "only a player of this game may delete it; this request holds no seat of it");
+  }
+  if (store_) {
+    try {
+      store_->remove(id);
+    } catch (const StoreError& e) {
+      return store_refused("the game could not be deleted: ", e);
+    }
+  }
+  games_.erase(id);
+  return ok({{"deleted", id}});
+}
+
+Response Api::replay_route(const GameRequest& call) {
+  Slot& slot = *call.slot;
+  std::lock_guard lock(slot.mutex);
+  const std::string& text = call.parts[3];
+  const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+  const std::size_t last = slot.match->position();
+  if (!digits || std::stoul(text) > last)
+    return error_response(400, "step", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
+  const std::size_t step = std::stoul(text);
+  const auto state = slot.match->state_at(step);
+  const GameState& s = *state;
+  Json entry = step == 0 ? Json(nullptr) : Json(slot.match->log().entries[step - 1].action);
+  return ok({{"step", step}, {"steps", last}, {"turn", s.turn()}, {"current_player", s.current_player()},
+             {"phase", s.phase()}, {"action", entry}, {"state", s.to_json()}});
+}
+
+// The log's entries from a step on, at most kMaxEntriesAnswered: what the
+// board's log shows, without the whole log (which GET .../log gives).
+Response Api::entries_route(const GameRequest& call) {
+  Slot& slot = *call.slot;
+  std::lock_guard lock(slot.mutex);
+  const std::string& text = call.parts[3];
+  const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+  const std::size_t last = slot.match->position();
+  if (!digits || std::stoul(text) > last)
+    return error_response(400, "from", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
+  const std::size_t from = std::stoul(text);
+  const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
+  return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_json(*slot.match, from, to)}});
+}
+
+Json Api::action_of(const std::string& body) {
+  const Json j = body_object(body);
+  JsonReader r(j, "");
+  r.allow_only({"action"});
+  return r.at("action").json();
+}
+
+Response Api::validate_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  const Json action = action_of(call.request.body);
+  Json v = call.slot->match->state().validate(action, "action");
+  return ok({{"legal", v.value("legal", false)}, {"violations", v.value("violations", Json::array())}});
+}
+
+Response Api::chance_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  const Json action = action_of(call.request.body);
+  const Chances chances = call.slot->match->state().chance_outcomes(action, "action");
+  Json out = Json::array();
+  for (const ChanceOutcome& c : chances.outcomes) out.push_back(to_json_value(c));
+  Json answer{{"kind", to_string(chances.kind)}, {"outcomes", out}};
+  if (!chances.why.empty()) answer["why"] = chances.why;
+  return ok(answer);
+}
+
+Response Api::apply_route(const GameRequest& call) {
+  const std::string& id = call.id;
+  Slot& slot = *call.slot;
+  std::lock_guard lock(slot.mutex);
+  Match& match = *slot.match;
+  const Json action = action_of(call.request.body);
+  // Only the current player's seat acts (docs/api.md, "Seats").
+  const std::vector<int> you = held_sides(slot.seats, call.request.seat);
+  const int player = match.state().current_player();
+  if (match.state().is_terminal())
+    return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
+  // A side the built-in opponent plays takes its actions from the
+  // opponent route alone, whoever holds its old seat.
+  if (contains(slot.opponent_sides, player))
+    return error_response(403, "seat", fmt::format("{} is played by the built-in opponent: its actions come from "
+                                                   "POST .../opponent, not from a player",
+                                                   side_words(match, player)));
+  if (auto refused = refuse_unless_held(slot, you, player, "act")) return *refused;
+  if (auto refused = refuse_if_full(slot)) return *refused;
+  const std::size_t before = match.position();
+  Json out = outcome_json(match.play(action, "action"));
+  if (auto failed = commit_play(id, slot, player, before)) return *failed;
+  games_.account(slot);
+  out["entries"] = entries_json(match, before, match.position());
+  out["game"] = view(id, slot, you);
+  return ok(out);
+}
+
+Response Api::legal_actions_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  return ok({{"actions", call.slot->match->state().legal_actions()}});
+}
+
+Response Api::sample_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  const Json j = body_object(call.request.body);
+  JsonReader r(j, "");
+  r.allow_only({"seed"});
+  Rng rng(seed_from(r));
+  auto a = call.slot->match->state().sample_action(rng);
+  return ok({{"action", a ? *a : Json(nullptr)}});
+}
+
+Response Api::queries_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  Json out = Json::array();
+  for (const QueryInfo& q : call.slot->match->game().queries()) out.push_back(to_json_value(q));
+  return ok(out);
+}
+
+Response Api::query_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  const Json j = body_object(call.request.body);
+  JsonReader r(j, "");
+  r.allow_only({"name", "args"});
+  const std::string name = r.string("name");
+  const Json args = r.has("args") ? j["args"] : Json::object();
+  return ok(call.slot->match->state().query(name, args, "args"));
+}
+
+Response Api::log_route(const GameRequest& call) {
+  std::lock_guard lock(call.slot->mutex);
+  return {200, "application/x-ndjson", served_log(*call.slot).to_jsonl()};
 }
 
 std::optional<Response> Api::refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
-                                                const std::string& what) const {
-  if (contains(held, side)) return std::nullopt;
-  return error_response(403, "seat", fmt::format("only the player of {} may {} now; this request holds {}",
-                                                 side_words(*slot.match, side), what,
-                                                 held.empty() ? std::string("no seat of this game (send the seat's "
-                                                                            "token in X-Referee-Seat)")
-                                                              : fmt::format("the seat of side {}", fmt::join(held, " and "))));
+                                                const std::string& what) {
+  if (auto problem = unless_held(*slot.match, held, side, what)) return error_response(403, "seat", *problem);
+  return std::nullopt;
 }
 
 std::optional<Response> Api::commit(const std::string& id, Slot& slot, const char* kind, std::size_t keep, bool meta) {
@@ -934,11 +764,7 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
     if (c.meta) bytes += c.meta->size();
     // What memory holds is now ahead of what is kept: a change not written
     // drops it, so that the next request serves the last good state.
-    auto forget = [&] {
-      std::lock_guard lock(store_mutex_);
-      auto it = games_.find(id);
-      if (it != games_.end() && it->second.get() == &slot) games_.erase(it);
-    };
+    auto forget = [&] { games_.forget(id, slot); };
     // Charged to the game's creator: one address's games share one part of the store.
     if (auto refused = charge_store(slot.client, bytes)) {
       forget();
@@ -955,7 +781,8 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
   std::string text = game_event(slot.version, kind, m, entries_json(m, keep, m.position()));
   slot.recent.emplace_back(slot.version, text);
   if (slot.recent.size() > limits_.recent_events) slot.recent.erase(slot.recent.begin());
-  for (const auto& stream : viewers_of(id)) stream->push(text);
+  // Every viewer is told the same of a change, whatever seats it holds.
+  channels_.publish(id, [&text](const std::vector<int>&) { return text; });
   return std::nullopt;
 }
 
@@ -968,52 +795,12 @@ std::optional<Response> Api::commit_play(const std::string& id, Slot& slot, int 
   return commit(id, slot, "play", before, ended && !slot.fixed_seed);
 }
 
-// The streams are pushed to outside channels_mutex_: the last reference to a
-// stream may be one of these, and its release takes that mutex.
-std::vector<std::shared_ptr<EventStream>> Api::viewers_of(const std::string& id) const {
-  std::vector<std::shared_ptr<EventStream>> out;
-  std::lock_guard lock(channels_mutex_);
-  auto it = channels_.find(id);
-  if (it != channels_.end())
-    for (const Viewer& v : it->second.viewers)
-      if (auto stream = v.stream.lock()) out.push_back(std::move(stream));
-  return out;
-}
-
-Json Api::presence_json(const std::string& id, std::size_t players) const {
-  std::vector<int> connected(players, 0);
-  int spectators = 0;
-  auto it = channels_.find(id);
-  if (it != channels_.end())
-    for (const Viewer& v : it->second.viewers) {
-      if (v.sides.empty()) ++spectators;
-      for (int side : v.sides)
-        if (side >= 0 && static_cast<std::size_t>(side) < players) ++connected[static_cast<std::size_t>(side)];
-    }
-  return {{"connected", connected}, {"spectators", spectators}};
-}
-
-// Presence events go out in the order they are made (presence_mutex_ held
-// from counting to pushing), so a viewer's last one is the truth. The
-// streams are let go only after that mutex: a stream's release publishes.
-void Api::publish_presence(const std::string& id) {
-  std::vector<std::shared_ptr<EventStream>> targets;
-  std::lock_guard order(presence_mutex_);
-  std::string text;
-  {
-    std::lock_guard lock(channels_mutex_);
-    auto it = channels_.find(id);
-    if (it == channels_.end()) return;
-    text = fmt::format("event: presence\ndata: {}\n\n", presence_json(id, it->second.players).dump());
-    for (const Viewer& v : it->second.viewers)
-      if (auto stream = v.stream.lock()) targets.push_back(std::move(stream));
-  }
-  for (const auto& stream : targets) stream->push(text);
-}
-
 // Live updates: Server-Sent Events, from the current version (or, resuming,
 // the events after Last-Event-ID when the game still has them).
-Response Api::events_route(const std::string& id, const std::shared_ptr<Slot>& slot, const Request& request) {
+Response Api::events_route(const GameRequest& call) {
+  const std::string& id = call.id;
+  const std::shared_ptr<Slot>& slot = call.slot;
+  const Request& request = call.request;
   if (request.method == "HEAD") return {200, "text/event-stream", ""};
   std::optional<std::uint64_t> last;
   if (!request.last_event_id.empty()) {
@@ -1026,7 +813,7 @@ Response Api::events_route(const std::string& id, const std::shared_ptr<Slot>& s
   std::uint64_t serial = 0;
   {
     std::lock_guard lock(slot->mutex);
-    const std::vector<int> you = held_sides(*slot, request);
+    const std::vector<int> you = held_sides(slot->seats, request.seat);
     std::string start = "retry: 1000\n\n";
     if (!last || *last != slot->version) {
       const bool resumable = last && *last < slot->version && !slot->recent.empty() && slot->recent.front().first <= *last + 1;
@@ -1038,44 +825,13 @@ Response Api::events_route(const std::string& id, const std::shared_ptr<Slot>& s
       }
     }
     stream->push(start);
-    std::lock_guard channels_lock(channels_mutex_);
-    Channel& channel = channels_[id];
-    channel.players = slot->match->game().players().size();
-    std::size_t mine = 0;
-    for (const auto& [gid, c] : channels_)
-      for (const Viewer& v : c.viewers) mine += v.client == request.client;
-    if (mine >= limits_.max_streams_per_client) {
-      if (channel.viewers.empty()) channels_.erase(id);
+    const auto added = channels_.add(id, slot->match->game().players().size(), stream, you, request.client);
+    if (!added)
       return error_response(429, "client", fmt::format("this address has {} live-update streams open, the most it may; "
                                                        "close a board first", limits_.max_streams_per_client));
-    }
-    serial = ++next_viewer_;
-    channel.viewers.push_back({stream, you, request.client, serial});
+    serial = *added;
   }
-  // When the viewer goes, the others hear of it.
-  std::weak_ptr<Api*> alive = alive_;
-  stream->set_released([alive, id, serial] {
-    auto api = alive.lock();
-    if (!api) return;
-    Api* self = nullptr;
-    {
-      // ~Api clears *alive_ under this mutex: an Api still here stays until
-      // the viewer is forgotten.
-      Api* a = *api;
-      if (a == nullptr) return;
-      std::lock_guard lock(a->channels_mutex_);
-      if (*api == nullptr) return;
-      auto it = a->channels_.find(id);
-      if (it != a->channels_.end()) {
-        auto& vs = it->second.viewers;
-        vs.erase(std::remove_if(vs.begin(), vs.end(), [&](const Viewer& v) { return v.serial == serial; }), vs.end());
-        if (vs.empty()) a->channels_.erase(it);
-      }
-      self = a;
-    }
-    self->publish_presence(id);
-  });
-  publish_presence(id);
+  channels_.announce(id, *stream, serial);
   Response r{200, "text/event-stream", ""};
   r.stream = std::move(stream);
   return r;
@@ -1083,7 +839,10 @@ Response Api::events_route(const std::string& id, const std::shared_ptr<Slot>& s
 
 // Joining by an invitation (X-Referee-Invite) takes its side's seat: the
 // answer carries the seat's token, and the invitation is used up.
-Response Api::join_route(const std::string& id, Slot& slot, const Request& request) {
+Response Api::join_route(const GameRequest& call) {
+  const std::string& id = call.id;
+  Slot& slot = *call.slot;
+  const Request& request = call.request;
   const Json j = body_object(request.body);
   JsonReader r(j, "");
   r.allow_only({"side"});
@@ -1096,7 +855,7 @@ Response Api::join_route(const std::string& id, Slot& slot, const Request& reque
   const int players = static_cast<int>(slot.seats.size());
   const int wanted = r.has("side") ? r.at("side").as_integer(0, players - 1) : -1;
   for (int k = 0; k < players; ++k) {
-    Slot::Seat& seat = slot.seats[static_cast<std::size_t>(k)];
+    Seat& seat = slot.seats[static_cast<std::size_t>(k)];
     if (same_token(invite, seat.used_invite))
       return error_response(409, "invite", fmt::format("this invitation has been used: {} has joined already",
                                                        side_words(*slot.match, k)));
@@ -1128,21 +887,21 @@ std::optional<Response> Api::refuse_if_full(const Slot& slot) const {
   return std::nullopt;
 }
 
+Response Api::undo_route(const GameRequest& call) { return step_route(call.id, *call.slot, true, call.request); }
+
+Response Api::redo_route(const GameRequest& call) { return step_route(call.id, *call.slot, false, call.request); }
+
 // Undo and redo replay the log when the state they step to is not kept
 // (Match snapshots), a step at a time, releasing the game's lock every
 // Limits::lock_seconds so that other requests on the game go on meanwhile.
-// Who may (docs/api.md, "Undo between two players"): the holder of every
-// side the built-in opponent does not play (one board, hot seat) steps over
-// any entry; between two players, each steps back over (or forward again to)
-// only an entry of a side they hold that rolled no dice, so that no one
-// can take back a roll or the other's move.
-Response Api::undo_route(const std::string& id, Slot& slot, bool undo, const Request& request) {
+// Who may is seats.hpp's undo_refusal.
+Response Api::step_route(const std::string& id, Slot& slot, bool undo, const Request& request) {
   const char* what = undo ? "undo" : "redo";
   for (;;) {
     {
       std::lock_guard lock(slot.mutex);
       Match& match = *slot.match;
-      const std::vector<int> you = held_sides(slot, request);
+      const std::vector<int> you = held_sides(slot.seats, request.seat);
       if (you.empty())
         return error_response(403, "seat", std::string("only a player of this game may ") + what +
                                                "; this request holds no seat of it (send it in X-Referee-Seat)");
@@ -1154,33 +913,14 @@ Response Api::undo_route(const std::string& id, Slot& slot, bool undo, const Req
       if (undo && !slot.fixed_seed && match.state().is_terminal())
         return error_response(409, what, "the game is over and its dice's seed revealed, so it cannot be taken back "
                                          "(a game with a fixed seed can)");
-      // One board holds the whole game (hot seat, or against the built-in
-      // opponent) when the request holds every side but those the opponent
-      // plays without a holder: a side handed to the opponent keeps its old
-      // holder's token, so a hand-over does not make the other player master
-      // of the first one's moves, and a side still to be joined is another's.
-      bool every_side = true;
-      for (std::size_t k = 0; k < slot.seats.size(); ++k) {
-        const int side = static_cast<int>(k);
-        every_side = every_side && (contains(you, side) || (slot.seats[k].token.empty() && contains(slot.opponent_sides, side)));
-      }
-      if (!every_side) {
-        const int actor = entry < slot.actors.size() ? slot.actors[entry] : -1;
-        if (!contains(you, actor))
-          return error_response(409, what, fmt::format("between two players each may {} only their own actions; "
-                                                       "the {} entry was made by {}",
-                                                       what, undo ? "last" : "next", side_words(match, actor)));
-        if (!match.log().entries[entry].rolls.empty())
-          return error_response(409, what, fmt::format("between two players an action that rolled dice stays made: "
-                                                       "the {} entry rolled {} dice",
-                                                       undo ? "last" : "next", match.log().entries[entry].rolls.size()));
-      }
+      if (auto problem = undo_refusal(match, slot.seats, slot.opponent_sides, slot.actors, you, entry, undo))
+        return error_response(409, what, *problem);
       const std::size_t target = undo ? match.position() - 1 : match.position() + 1;
       if (match.prepare(target, std::chrono::steady_clock::now() + seconds(limits_.lock_seconds))) {
         undo ? match.undo() : match.redo();
         const std::size_t size = match.log().entries.size();
         if (auto failed = commit(id, slot, what, size, false)) return *failed;
-        account(slot);
+        games_.account(slot);
         return ok(view(id, slot, you));
       }
     }
@@ -1209,12 +949,15 @@ std::vector<int> Api::opponent_sides_from(JsonReader r, const Match& match) cons
 // change it, and only for sides nobody else holds: a side given back by the
 // opponent with no holder is the asker's, its token in `seat_tokens`; a side
 // given to the opponent loses its open invitation.
-Response Api::players_route(const std::string& id, Slot& slot, const Request& request) {
+Response Api::players_route(const GameRequest& call) {
+  const std::string& id = call.id;
+  Slot& slot = *call.slot;
+  const Request& request = call.request;
   const Json j = body_object(request.body);
   JsonReader r(j, "");
   r.allow_only({"opponent_sides"});
   std::lock_guard lock(slot.mutex);
-  const std::vector<int> you = held_sides(slot, request);
+  const std::vector<int> you = held_sides(slot.seats, request.seat);
   if (you.empty())
     return error_response(403, "seat", "only a player of this game may say who plays its sides; this request holds no seat of it");
   const std::vector<int> sides = opponent_sides_from(r.at("opponent_sides"), *slot.match);
@@ -1225,13 +968,13 @@ Response Api::players_route(const std::string& id, Slot& slot, const Request& re
                                                      "built-in opponent",
                                                      side_words(*slot.match, side)));
   }
-  const std::vector<Slot::Seat> before_seats = slot.seats;
+  const std::vector<Seat> before_seats = slot.seats;
   const std::vector<int> before_sides = slot.opponent_sides;
   Json tokens = Json::array();
   std::vector<int> held = you;
   for (std::size_t k = 0; k < slot.seats.size(); ++k) {
     const int side = static_cast<int>(k);
-    Slot::Seat& seat = slot.seats[k];
+    Seat& seat = slot.seats[k];
     if (contains(sides, side)) {
       seat.invite.clear();
     } else if (contains(slot.opponent_sides, side) && seat.token.empty()) {
@@ -1262,7 +1005,10 @@ Response Api::players_route(const std::string& id, Slot& slot, const Request& re
 // Limits::opponent_seconds (the board asks again while it is the
 // opponent's turn). A player asks it for a side it plays, or for their own
 // side (a move made for them); a spectator may not.
-Response Api::opponent_route(const std::string& id, Slot& slot, const Request& request) {
+Response Api::opponent_route(const GameRequest& call) {
+  const std::string& id = call.id;
+  Slot& slot = *call.slot;
+  const Request& request = call.request;
   const Json j = body_object(request.body);
   JsonReader r(j, "");
   r.allow_only({"until"});
@@ -1285,7 +1031,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const Request& r
         return error_response(409, "game", "the game is over: " + match.state().result().value("reason", std::string()));
       if (auto refused = refuse_if_full(slot)) return *refused;
       player = match.state().current_player();
-      you = held_sides(slot, request);
+      you = held_sides(slot.seats, request.seat);
       if (you.empty())
         return error_response(403, "seat", "only a player of this game may ask the built-in opponent to play; "
                                            "this request holds no seat of it");
@@ -1311,7 +1057,7 @@ Response Api::opponent_route(const std::string& id, Slot& slot, const Request& r
     const std::size_t before = match.position();
     Json out = outcome_json(match.play(*action, "opponent"));
     if (auto failed = commit_play(id, slot, player, before)) return *failed;
-    account(slot);
+    games_.account(slot);
     out["action"] = *action;
     out["player"] = player;
     const bool refused = !out["applied"].get<bool>();

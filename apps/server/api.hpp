@@ -12,8 +12,8 @@
 //   - a game is reached only through its id, 128 random bits from the
 //     operating system (std::random_device), so one client cannot see
 //     another's game without being given its id; acting in it needs a seat's
-//     token (X-Referee-Seat, 128 bits too): its creator's, or one taken with
-//     an invitation. Spectators read (docs/api.md, "Players, seats and live
+//     token (X-Referee-Seat, 128 bits too, compared in constant time:
+//     seats.hpp): its creator's, or one taken with an invitation. Spectators read (docs/api.md, "Players, seats and live
 //     updates");
 //   - bodies over Limits::max_body_bytes are refused with 413 before they are
 //     parsed, and every body goes through the same strict JSON readers as
@@ -22,7 +22,7 @@
 //   - every change of a game is written to the GameStore (game_store.hpp)
 //     before it is answered or told to any viewer; a write the store refuses
 //     answers 503 and the game stays as last kept. Memory holds the recent
-//     games: each game's memory is estimated (game_bytes below); memory holds
+//     games (game_cache.hpp): each game's memory is estimated; memory holds
 //     at most Limits::max_games games and Limits::max_memory_bytes of them,
 //     and a client address at most Limits::max_games_per_client: a game that
 //     needs room pushes out the least recently used game of its own client
@@ -37,14 +37,16 @@
 //     long: the built-in opponent plays one action per hold and stops after
 //     Limits::opponent_seconds, undo and redo replay in steps, and a large
 //     battle's history keeps only every k-th state (Match snapshots).
-//   - live updates: a client address holds at most
+//   - live updates (channels.hpp): a client address holds at most
 //     Limits::max_streams_per_client streams, each at most
 //     Limits::max_event_backlog bytes behind.
-// Concurrency: the store has one mutex, and each game its own, so requests
-// on different games run in parallel and requests on one game in turn. A
-// game's mutex may be taken before the store's or the channels', never the
-// other way round. Viewers are pushed to in the order of the game's
-// changes, which happen under its mutex.
+// Concurrency: the games held in memory (game_cache.hpp) have one mutex, and
+// each game its own, so requests on different games run in parallel and
+// requests on one game in turn. A game's mutex may be taken before the
+// cache's or the channels' (channels.hpp), never the other way round.
+// Viewers are pushed to in the order of the game's changes, which happen
+// under its mutex. The routes are one table (Api::kRoutes), which both
+// allowed_methods and the dispatch read.
 #pragma once
 
 #include <chrono>
@@ -63,8 +65,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "channels.hpp"
 #include "client_budgets.hpp"
 #include "event_stream.hpp"
+#include "game_cache.hpp"
 #include "game_store.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/game.hpp"
@@ -174,64 +178,64 @@ class Api {
   const GameRegistry& registry() const { return registry_; }
 
  private:
-  struct Slot {
-    std::mutex mutex;
-    std::unique_ptr<Match> match;
-    std::string battle;  // the battle's id or name, for people
-    std::string client;  // whose game it is, for the per-client limits
-    // The built-in opponent's choices are drawn from this seed (the game's
-    // dice seed) and the log position, so a game replays the same and an
-    // undone choice is chosen again.
-    std::uint64_t opponent_seed = 1;
-    // Secret dice (dice_commitment.hpp): a game whose seed the server drew
-    // keeps it to itself until the game is over, showing the commitment made
-    // with `salt`; a fixed seed (the creator's, an imported log's, a game
-    // stored before secret dice) or scripted dice are shown to everyone.
-    bool fixed_seed = true;
-    std::string salt;
-    // The sides the built-in opponent plays, the game's own (not a page's):
-    // every board that opens the game, and a reload, plays them so.
-    std::vector<int> opponent_sides;
-    std::chrono::steady_clock::time_point used;  // under the store's mutex
-    std::size_t load_bytes = 0;    // the game as loaded, estimated
-    std::size_t state_bytes = 0;   // one state, estimated
-    std::atomic<std::size_t> bytes{0};  // game_bytes(), updated under the game's mutex
-    // Each side's seat: its holder's token ("" while nobody holds it) and
-    // its open invitation ("" when none); the invitation a join used, so
-    // that a second join with it is told so.
-    struct Seat {
-      std::string token, invite, used_invite;
-    };
-    std::vector<Seat> seats;
-    std::vector<int> actors;  // per log entry (the whole history): the side that made it
-    std::uint64_t version = 0;  // one more with every change; the events' id
-    std::vector<std::pair<std::uint64_t, std::string>> recent;  // the last events, oldest first
+  // A request on one game, once its route matched and the game was found.
+  struct GameRequest {
+    const std::string& id;
+    const std::shared_ptr<Slot>& slot;
+    const Request& request;
+    const std::vector<std::string>& parts;  // the path's segments after /api/
   };
-  // One open live-update stream.
-  struct Viewer {
-    std::weak_ptr<EventStream> stream;
-    std::vector<int> sides;  // the seats its request held
-    std::string client;
-    std::uint64_t serial = 0;
+  using PlainHandler = Response (Api::*)(const Request& request, const std::vector<std::string>& parts);
+  using GameHandler = Response (Api::*)(const GameRequest& call);
+  // One route of the API: a path's segments after /api/ ("games/*/log": `*`
+  // is any one segment, a final `**` any number, none too), one method, and
+  // its handler, either plain or on the game whose id is the second segment
+  // (which route() finds first, answering 404 when it is no game). The Allow
+  // list of a path is the methods of the first pattern it matches, in the
+  // table's order (GET brings HEAD); kRoutes is the one table both
+  // allowed_methods and route read.
+  struct Route {
+    std::string_view pattern;
+    std::string_view method;
+    PlainHandler plain = nullptr;
+    GameHandler game = nullptr;
   };
+  static const Route kRoutes[];
 
   Response route(const Request& request);
+  // The plain routes.
+  Response systems_route(const Request& request, const std::vector<std::string>& parts);
+  Response battles_route(const Request& request, const std::vector<std::string>& parts);
+  Response rules_route(const Request& request, const std::vector<std::string>& parts);
+  Response create_route(const Request& request, const std::vector<std::string>& parts);
+  Response import_route(const Request& request, const std::vector<std::string>& parts);
   Response create_game(const Json& body, const std::string& client);
   Response import_log(const std::string& body, const std::string& client);
-  Response game_route(const std::string& method, const std::vector<std::string>& parts, const Request& request);
-  Response battles_route(const std::vector<std::string>& parts);
-  Response rules_route(const std::vector<std::string>& parts);
-  Response opponent_route(const std::string& id, Slot& slot, const Request& request);
-  Response undo_route(const std::string& id, Slot& slot, bool undo, const Request& request);
-  Response players_route(const std::string& id, Slot& slot, const Request& request);
-  Response join_route(const std::string& id, Slot& slot, const Request& request);
-  Response events_route(const std::string& id, const std::shared_ptr<Slot>& slot, const Request& request);
-  // The sides the request's seat tokens hold in the game; a malformed
-  // X-Referee-Seat is an InputError. Under the slot's mutex.
-  std::vector<int> held_sides(const Slot& slot, const Request& request) const;
-  // 403 unless the request holds `side`'s seat.
-  std::optional<Response> refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
-                                             const std::string& what) const;
+  // The routes on one game.
+  Response view_route(const GameRequest& call);
+  Response delete_route(const GameRequest& call);
+  Response replay_route(const GameRequest& call);
+  Response entries_route(const GameRequest& call);
+  Response validate_route(const GameRequest& call);
+  Response chance_route(const GameRequest& call);
+  Response apply_route(const GameRequest& call);
+  Response legal_actions_route(const GameRequest& call);
+  Response sample_route(const GameRequest& call);
+  Response queries_route(const GameRequest& call);
+  Response query_route(const GameRequest& call);
+  Response log_route(const GameRequest& call);
+  Response opponent_route(const GameRequest& call);
+  Response undo_route(const GameRequest& call);
+  Response redo_route(const GameRequest& call);
+  Response step_route(const std::string& id, Slot& slot, bool undo, const Request& request);
+  Response players_route(const GameRequest& call);
+  Response join_route(const GameRequest& call);
+  Response events_route(const GameRequest& call);
+  // The request body's "action", read under the game's mutex.
+  static Json action_of(const std::string& body);
+  // 403 unless the request holds `side`'s seat (seats.hpp, unless_held).
+  static std::optional<Response> refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
+                                                    const std::string& what);
   // Writes the change just made to the game (its entries from `keep` on, its
   // position, its meta when `meta`) and, once it is written, tells the
   // viewers (an event of `kind`, with the entries from `keep` on that are
@@ -242,46 +246,15 @@ class Api {
   // commit() of the action `player` just played at log position `before`,
   // the side kept for the undo rule.
   std::optional<Response> commit_play(const std::string& id, Slot& slot, int player, std::size_t before);
-  // The game as the store keeps it besides its log: seats, the opponent's sides.
-  static std::string meta_json(const Slot& slot);
-  // Tells the game's viewers who is connected. Not under a slot's mutex.
-  void publish_presence(const std::string& id);
-  std::vector<std::shared_ptr<EventStream>> viewers_of(const std::string& id) const;
-  Json presence_json(const std::string& id, std::size_t players) const;  // under channels_mutex_
-  // Loads a stored game into memory, or null.
-  std::shared_ptr<Slot> load_stored(const std::string& id);
-  static std::string new_token();
   // The sides the built-in opponent plays, read from `r` (an array of side
   // numbers, each once); an error naming the field for a system without one.
   std::vector<int> opponent_sides_from(JsonReader r, const Match& match) const;
-  std::shared_ptr<Slot> find_game(const std::string& id);
-  // Sets up a new game's slot (its memory estimate and snapshot interval),
-  // makes room for it and stores it; the caller answers from the slot it
-  // gets back, which a concurrent request may already have dropped.
-  std::pair<std::string, std::shared_ptr<Slot>> store(std::unique_ptr<Match> match, std::string battle,
-                                                      const std::string& client);
-  // A slot for a game in memory: its estimates, its history's snapshot
-  // interval, its time of use; not yet stored.
-  std::shared_ptr<Slot> new_slot(std::unique_ptr<Match> match, std::string battle, std::string client) const;
-  // Every k-th state kept, k from a state's size (Limits::snapshot_bytes_per_entry).
-  std::size_t snapshot_interval_for(const GameState& state) const;
-  // A replay's each_entry: records the side about to act before each entry,
-  // and sets the snapshot interval from the first state.
-  std::function<void(Match&)> replay_watcher(std::vector<int>& actors) const;
   // Writes a new game (its log so far, its seats) to the store, and answers
   // 201 with its view and `extra` (the creator's seat tokens); 503 and no
   // game when the store refuses. Under the slot's mutex.
   Response persist_new(const std::string& id, Slot& slot, Json extra);
-  // Drops least recently used games until the store is within its limits
-  // with `extra` more bytes and, when `adding`, one more game of `client`.
-  // `keep` is never dropped. Under store_mutex_.
-  void make_room(const std::string& client, std::size_t extra, bool adding, const Slot* keep);
-  std::size_t game_bytes(const Slot& slot) const;
   // 409 when the game holds as many actions or bytes as a game may.
   std::optional<Response> refuse_if_full(const Slot& slot) const;
-  // Updates the slot's estimate after its history changed; drops other
-  // games if the store is now over its memory limit. Under the slot's mutex.
-  void account(Slot& slot);
   Json view(const std::string& id, const Slot& slot, const std::vector<int>& you) const;
   // What every viewer is told of the dice: the seed only when it is fixed or
   // the game is over, the commitment from the start.
@@ -289,8 +262,6 @@ class Api {
   // The game's log as served (GET .../log): the seed withheld while secret
   // dice are still rolling, and the commitment and salt to check it by.
   static GameLog served_log(const Slot& slot);
-  // Whether the seed is still secret: a drawn seed, and the game not over.
-  static bool seed_secret(const Slot& slot);
   // The log entries of steps [from, to) of the game as played so far, as log lines.
   static Json entries_json(const Match& m, std::size_t from, std::size_t to);
   // The most entries GET /api/games/{id}/entries/{from} answers at once.
@@ -299,30 +270,14 @@ class Api {
   const GameRegistry& registry_;
   std::vector<Battle> battles_;
   Limits limits_;
-  std::function<std::string()> new_id_;
-  mutable std::mutex store_mutex_;
-  std::map<std::string, std::shared_ptr<Slot>> games_;
   ClientBudgets budgets_;
   std::shared_ptr<GameStore> store_;
+  GameCache games_;
   // When the store next deletes the games its expiry policy says (checked
   // as games are made: StoreOptions::keep_days, once a day).
   std::mutex expiry_mutex_;
   std::chrono::steady_clock::time_point next_expiry_ = std::chrono::steady_clock::now() + std::chrono::hours(24);
-  // Live-update streams, by game id. A slot's mutex may be taken before
-  // this one, never the other way round.
-  mutable std::mutex channels_mutex_;
-  std::mutex presence_mutex_;  // taken before channels_mutex_
-  struct Channel {
-    std::size_t players = 0;
-    std::vector<Viewer> viewers;
-  };
-  std::map<std::string, Channel> channels_;
-  std::uint64_t next_viewer_ = 0;
-  // Set when games were dropped from memory: the request that dropped them
-  // then hands the freed memory back to the system (Api::handle).
-  std::atomic<bool> trim_wanted_{false};
-  // Streams outliving the API (a test's) find it gone rather than dangling.
-  std::shared_ptr<Api*> alive_;
+  Channels channels_;
 };
 
 // Whether an Allow list ("GET, HEAD, DELETE") has `method`.
