@@ -397,8 +397,25 @@ PYBIND11_MODULE(_referee, m) {
       .def_property_readonly("has_opponent", [](const PyGame& g) { return static_cast<bool>(g.type->opponent); },
                              "Whether the system has a built-in opponent (State.opponent_action).")
       .def("new_initial_state",
-           [](const std::shared_ptr<PyGame>& g) { return make_state(g, g->game->new_initial_state()); },
-           "The state at the start of the battle.")
+           [](const std::shared_ptr<PyGame>& g, PyDice* dice) {
+             return make_state(g, dice ? g->game->new_initial_state(dice->dice) : g->game->new_initial_state());
+           },
+           arg("dice") = pb::none(),
+           "The state at the start of the battle. With `dice`, the start as a game begins it: a battle dealt at "
+           "random (an Ancients battle with \"deal\": \"shuffled\") rolls its deal through them; without, the "
+           "start as the battle lists it.")
+      .def_property_readonly("information", [](const PyGame& g) { return to_string(g.game->information()); },
+                             "\"perfect\" (every viewer may see the whole state) or \"imperfect\" (a player sees "
+                             "part of it: State.view).")
+      .def("entry_view",
+           [](const PyGame& g, const pb::object& entry, int viewer) {
+             if (viewer < -1 || viewer >= static_cast<int>(g.game->players().size()))
+               throw InputError("viewer", "expected a player's index, or -1 for a spectator");
+             return from_json(g.game->entry_view(to_json(entry, "entry"), viewer));
+           },
+           arg("entry"), arg("viewer"),
+           "What `viewer` (a player's index, or -1 for a spectator) may read of one log entry (a dict, a line "
+           "of the log): the entry itself under perfect information.")
       .def("state_from_json",
            [](const std::shared_ptr<PyGame>& g, const pb::object& state) {
              const Json j = to_json(state, "state");
@@ -428,6 +445,16 @@ PYBIND11_MODULE(_referee, m) {
            arg("memo"))
       .def("to_json", [](const PyState& s) { return from_json(s.state->to_json()); },
            "The whole state as a dict, enough for Game.state_from_json() to resume play exactly.")
+      .def("view",
+           [](const PyState& s, int viewer) {
+             if (viewer < -1 || viewer >= static_cast<int>(s.game->game->players().size()))
+               throw InputError("viewer", "expected a player's index, or -1 for a spectator");
+             return from_json(s.state->view(viewer));
+           },
+           arg("viewer"),
+           "The state as `viewer` (a player's index, or -1 for a spectator) may know it (OpenSpiel's information "
+           "state): to_json() under perfect information; under imperfect, what the rules hide from that viewer "
+           "is null, with its size beside it (an Ancients hand: hand_sizes). For showing, not for resuming.")
       .def("__eq__", [](const PyState& a, const PyState& b) {
              return a.game->game->system() == b.game->game->system() && a.state->to_json() == b.state->to_json();
            }, "The same system and the same state (compared as to_json()).")

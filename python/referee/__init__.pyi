@@ -119,7 +119,13 @@ class Game:
     def source(self) -> str: ...
     @property
     def has_opponent(self) -> bool: ...
-    def new_initial_state(self) -> State: ...
+    def new_initial_state(self, dice: Optional[Dice] = None) -> State:
+        """The start as listed; with dice, as a game begins it (a random deal rolls through them)."""
+    @property
+    def information(self) -> str:
+        """"perfect" or "imperfect" (a player sees part of the state: State.view)."""
+    def entry_view(self, entry: dict[str, Any], viewer: int) -> dict[str, Any]:
+        """One log entry as `viewer` (a player, or -1 for a spectator) may read it."""
     def state_from_json(self, state: dict[str, Any]) -> State:
         """Resumes a saved state (State.to_json()); InputError naming the field when it is wrong."""
     def queries(self) -> list[dict[str, Any]]:
@@ -136,6 +142,8 @@ class State:
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: Any) -> State: ...
     def to_json(self) -> dict[str, Any]: ...
+    def view(self, viewer: int) -> dict[str, Any]:
+        """The state as `viewer` (a player, or -1 for a spectator) may know it; for showing, not resuming."""
     def __eq__(self, other: object) -> bool: ...
     def current_player(self) -> int:
         """0 or 1; -1 once the game is over."""

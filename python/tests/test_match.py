@@ -20,18 +20,20 @@ def read(relative):
 # from Python: (golden log, system, battle, actions, seed).
 PLAYTHROUGHS = [
     ("warmaster-default", "warmaster", "scenarios/warmaster/default.json",
-     "scenarios/warmaster/command-actions/default.json", 11),
+     "scenarios/warmaster/command-actions/default.json", 11, None),
+    # The worked example plays the hand its battle lists (the bundled battles
+    # deal at random otherwise: docs/rulings.md#ancients-deal).
     ("ancients-centre-clash", "ancients", "scenarios/ancients/centre_clash.json",
-     "tests/ancients/data/golden_actions.json", 7),
+     "tests/ancients/data/golden_actions.json", 7, {"deal": "as_listed"}),
     ("blightmeer-town", "blightmeer", "scenarios/blightmeer/town.json",
-     f"{GOLDEN}/blightmeer-town-actions.json", 5),
+     f"{GOLDEN}/blightmeer-town-actions.json", 5, None),
 ]
 
 
-@pytest.mark.parametrize("golden,system,battle,actions,seed", PLAYTHROUGHS, ids=[p[0] for p in PLAYTHROUGHS])
-def test_match_gives_the_golden_log(golden, system, battle, actions, seed):
+@pytest.mark.parametrize("golden,system,battle,actions,seed,settings", PLAYTHROUGHS, ids=[p[0] for p in PLAYTHROUGHS])
+def test_match_gives_the_golden_log(golden, system, battle, actions, seed, settings):
     """A Match played from Python writes the log the C++ test checks, byte for byte."""
-    game = referee.load(system, path(battle))
+    game = referee.load(system, path(battle), settings or {})
     match = referee.Match(game, seed=seed)
     for a in actions_of(actions):
         match.play(a, check=False)
@@ -242,3 +244,38 @@ def test_warmaster_order_odds_query():
     order = {"type": "order", "character": "emp-general", "units": ["emp-halberd-1"]}
     passed = state.chance_outcomes(order)["outcomes"][0]
     assert passed["chance"]["fraction"] == "26/36" and passed["label"].startswith("passed")
+
+
+def test_each_player_sees_only_their_own_ancients_hand():
+    """The information state: a player's view hides the other's hand and both decks' order."""
+    game = referee.load_bundled("ancients", "centre_clash")
+    assert game.information == "imperfect"
+    state = game.new_initial_state(referee.Dice(seed=4))
+    whole = state.to_json()
+    for me in (0, 1):
+        view = state.view(me)
+        assert view["hands"][me] == whole["hands"][me]
+        assert view["hands"][1 - me] is None
+        assert view["decks"] == [None, None]
+        assert view["hand_sizes"] == [len(h) for h in whole["hands"]]
+        assert view["deck_sizes"] == [len(d) for d in whole["decks"]]
+    assert state.view(-1)["hands"] == [None, None]
+    with pytest.raises(referee.InputError, match="viewer"):
+        state.view(2)
+    # A draw is its drawer's.
+    entry = {"seq": 1, "action": {"type": "end_movement"}, "rolls": [],
+             "result": {"side": 0, "card": "order-one-left", "drew": "order-two-left", "next_side": 1}}
+    assert game.entry_view(entry, 0)["result"]["drew"] == "order-two-left"
+    assert game.entry_view(entry, 1)["result"]["drew"] is None
+
+
+def test_the_bundled_ancients_battles_deal_with_the_dice():
+    """A start with dice deals at random (docs/rulings.md#ancients-deal); without, as the file lists it."""
+    game = referee.load_bundled("ancients", "centre_clash")
+    listed = game.new_initial_state().to_json()["hands"]
+    assert listed[0] == game.scenario["players"][0]["hand"]
+    deals = {json.dumps(game.new_initial_state(referee.Dice(seed=s)).to_json()["hands"]) for s in range(1, 6)}
+    assert len(deals) == 5
+    assert referee.load_bundled("warmaster", "default").information == "perfect"
+    warmaster = referee.load_bundled("warmaster", "default").new_initial_state()
+    assert warmaster.view(1) == warmaster.to_json()

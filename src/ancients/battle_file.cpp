@@ -189,11 +189,35 @@ int parse_hex_text(const std::string& text, const BoardGeometry& board, const st
   return parse_hex(nlohmann::json::array({col, row}), board, field);
 }
 
+// How the game is played out, beside the pieces and the cards: who starts,
+// when it ends, what an empty deck does and how the start deals.
+static void read_play_settings(const JsonReader& root, Battle& battle) {
+  battle.first_side = root.integer_or("first_side", 0, 0, 1);
+  battle.turn_limit = root.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
+  // docs/rulings.md#ancients-reshuffle
+  battle.exhausted_deck = root.one_of_or("exhausted_deck", {"reshuffle", "no_reshuffle"}, "reshuffle") == "reshuffle"
+                              ? ExhaustedDeck::reshuffle
+                              : ExhaustedDeck::no_reshuffle;
+  // docs/rulings.md#ancients-deal
+  battle.deal = root.one_of_or("deal", {"as_listed", "shuffled"}, "as_listed") == "shuffled" ? Deal::shuffled
+                                                                                              : Deal::as_listed;
+  // One number for both sides, or [side 0's, side 1's].
+  if (auto v = root.find("victory_banners")) {
+    if (v->json().is_array()) {
+      if (v->size() != 2) v->fail("expected one number, or two: [side 0's, side 1's]");
+      battle.victory_banners = {v->at(std::size_t{0}).as_integer(1, 100), v->at(std::size_t{1}).as_integer(1, 100)};
+    } else {
+      const int n = v->as_integer(1, 100);
+      battle.victory_banners = {n, n};
+    }
+  }
+}
+
 Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
   (void)source_name;
   JsonReader root(j, "");
   root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side",
-                  "turn_limit", "victory_banners", "exhausted_deck"});
+                  "turn_limit", "victory_banners", "exhausted_deck", "deal"});
   int columns = 13, rows = 9;
   std::array<int, 2> lines{4, 8};
   if (auto b = root.find("board")) {
@@ -319,22 +343,7 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     read_cards("hand", spec.hand);
     read_cards("deck", spec.deck);
   }
-  battle.first_side = root.integer_or("first_side", 0, 0, 1);
-  battle.turn_limit = root.integer_or("turn_limit", kDefaultTurnLimit, 1, 1000);
-  // docs/rulings.md#ancients-reshuffle
-  battle.exhausted_deck = root.one_of_or("exhausted_deck", {"reshuffle", "no_reshuffle"}, "reshuffle") == "reshuffle"
-                              ? ExhaustedDeck::reshuffle
-                              : ExhaustedDeck::no_reshuffle;
-  // One number for both sides, or [side 0's, side 1's].
-  if (auto v = root.find("victory_banners")) {
-    if (v->json().is_array()) {
-      if (v->size() != 2) v->fail("expected one number, or two: [side 0's, side 1's]");
-      battle.victory_banners = {v->at(std::size_t{0}).as_integer(1, 100), v->at(std::size_t{1}).as_integer(1, 100)};
-    } else {
-      const int n = v->as_integer(1, 100);
-      battle.victory_banners = {n, n};
-    }
-  }
+  read_play_settings(root, battle);
   return battle;
 }
 

@@ -42,8 +42,16 @@ std::span<const RuleInfo> System::rules() { return rule_catalogue(); }
 std::shared_ptr<const Game> load_game(const Json& battle, const std::string& source, const Json& settings) {
   JsonReader s(settings, "settings");
   s.require_object();
-  s.allow_only({});
-  return std::make_shared<SystemGame<System>>(std::make_shared<const Battle>(parse_battle(battle, source)), battle);
+  s.allow_only({"deal"});
+  // The scenario as loaded carries the settings in force (game.hpp), so a
+  // log replays with the deal it was played with.
+  Json scenario = battle;
+  if (s.has("deal")) {
+    (void)s.one_of("deal", {"as_listed", "shuffled"});  // docs/rulings.md#ancients-deal
+    if (!scenario.is_object()) JsonReader(battle, source).require_object();
+    scenario["deal"] = settings["deal"];
+  }
+  return std::make_shared<SystemGame<System>>(std::make_shared<const Battle>(parse_battle(scenario, source)), scenario);
 }
 
 namespace {

@@ -135,6 +135,30 @@ BattleState BattleState::initial(const Battle& b) {
   return s;
 }
 
+// The same Fisher-Yates shuffle as the reshuffle's (docs/rulings.md#ancients-reshuffle):
+// for i from the last card down to the second, a die of i+1 sides, and a
+// roll of k swaps card i with card k-1.
+static void shuffle_cards(std::vector<CardIndex>& cards, Dice& dice, const char* purpose) {
+  for (std::size_t i = cards.size(); i-- > 1;) {
+    const int k = dice.roll(static_cast<int>(i) + 1, purpose);
+    std::swap(cards[i], cards[static_cast<std::size_t>(k - 1)]);
+  }
+}
+
+BattleState BattleState::dealt(const Battle& b, Dice& dice) {
+  BattleState s = initial(b);
+  if (b.deal != Deal::shuffled) return s;
+  for (std::size_t p = 0; p < 2; ++p) {
+    const std::size_t hand = s.hands[p].size();
+    std::vector<CardIndex> cards = s.hands[p];
+    cards.insert(cards.end(), s.decks[p].begin(), s.decks[p].end());
+    shuffle_cards(cards, dice, "deal");
+    s.hands[p].assign(cards.begin(), cards.begin() + static_cast<std::ptrdiff_t>(hand));
+    s.decks[p].assign(cards.begin() + static_cast<std::ptrdiff_t>(hand), cards.end());
+  }
+  return s;
+}
+
 Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
   Verdict v;
   if (std::string why = game_over_reason(b, s); !why.empty()) {
@@ -244,10 +268,7 @@ static nlohmann::json end_turn(const Battle& b, BattleState& s, Dice& dice) {
   if (deck.empty() && !discards.empty() && b.exhausted_deck == ExhaustedDeck::reshuffle) {
     deck = std::move(discards);
     discards.clear();
-    for (std::size_t i = deck.size() - 1; i >= 1; --i) {
-      const int k = dice.roll(static_cast<int>(i) + 1, "reshuffle");
-      std::swap(deck[i], deck[static_cast<std::size_t>(k - 1)]);
-    }
+    shuffle_cards(deck, dice, "reshuffle");
     r["reshuffled"] = {{"rule", ancients::rule_id::reshuffle}, {"cards", deck.size()}};
   }
   if (!deck.empty()) {
@@ -569,12 +590,13 @@ Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, con
   }
   JsonReader lr(*list, base);
   lr.require_array();
-  Playthrough out{GameLog{}, BattleState::initial(b)};
+  SeededDice dice(seed);
+  Playthrough out{GameLog{}, BattleState::dealt(b, dice)};
   out.log.system = "ancients";
   out.log.seed = seed;
   out.log.scenario = scenario;
   out.log.settings = {{"battle", battle_json}};
-  SeededDice dice(seed);
+  out.log.start_rolls = dice.history();
   for (std::size_t i = 0; i < list->size(); ++i) {
     std::string field = fmt::format("{}[{}]", base, i);
     Action a = parse_action((*list)[i], b, field);
@@ -593,7 +615,16 @@ Playthrough replay_log(const GameLog& log, Battle& battle) {
     throw InputError("line 1", "settings.battle is missing: the log does not carry its battle");
   battle = parse_battle(log.settings.at("battle"), "log battle");
   const Battle& b = battle;
+  std::vector<int> dealt;
+  for (const Roll& r : log.start_rolls) dealt.push_back(r.value);
+  ScriptedDice deal(dealt);
   Playthrough out{GameLog{}, BattleState::initial(b)};
+  try {
+    out.state = BattleState::dealt(b, deal);
+  } catch (const ScriptError& e) {
+    throw InputError("line 1.start_rolls", std::string("the rolls do not deal the start: ") + e.what());
+  }
+  if (deal.remaining() != 0) throw InputError("line 1.start_rolls", "more rolls than the deal uses");
   out.log = log;
   for (const LogEntry& e : log.entries) {
     std::string field = fmt::format("line {}", e.seq + 1);

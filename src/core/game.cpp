@@ -66,6 +66,8 @@ std::int64_t gcd64(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
+std::string to_string(Information i) { return i == Information::perfect ? "perfect" : "imperfect"; }
+
 std::string to_string(Chances::Kind k) {
   switch (k) {
     case Chances::Kind::NoDice: return "no dice";

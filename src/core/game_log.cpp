@@ -27,6 +27,8 @@ std::string GameLog::to_jsonl() const {
   if (!settings.empty()) header["settings"] = settings;
   if (scripted_dice) header["dice"] = "scripted";
   if (!battle.is_null()) header["battle"] = battle;
+  if (start_rolls_withheld) header["start_rolls"] = nullptr;
+  else if (!start_rolls.empty()) header["start_rolls"] = start_rolls;
   // The scenario is a path from the command line, which need not be valid
   // UTF-8; JSON text must be, so a stray byte is shown as U+FFFD.
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
@@ -36,6 +38,21 @@ std::string GameLog::to_jsonl() const {
   }
   return out;
 }
+
+namespace {
+// One roll of a log line: {"die": "d6", "value": 4, "for": "order test"}.
+Roll read_roll(const JsonReader& roll) {
+  Roll x;
+  std::string die = roll.string("die");
+  if (die.size() < 2 || die[0] != 'd' || die.find_first_not_of("0123456789", 1) != std::string::npos || die.size() > 4)
+    roll.fail("die", "expected a die such as \"d6\", got \"" + die + "\"");
+  x.sides = std::stoi(die.substr(1));
+  if (x.sides < 2) roll.fail("die", "a die needs at least 2 sides");
+  x.value = roll.integer("value", 1, x.sides);
+  x.purpose = roll.string_or("for", "");
+  return x;
+}
+}  // namespace
 
 GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_name) {
   GameLog log;
@@ -89,6 +106,10 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
         if (auto s = r.find("settings")) log.settings = s->json();
         if (auto b = r.find("battle")) log.battle = b->require_object().json();
         log.scripted_dice = r.one_of_or("dice", {"seeded", "scripted"}, "seeded") == "scripted";
+        // Present but null: withheld (a reader's find() treats null as absent).
+        log.start_rolls_withheld = j.contains("start_rolls") && j["start_rolls"].is_null();
+        if (auto f = r.find("start_rolls"))
+          for (const JsonReader& roll : f->items()) log.start_rolls.push_back(read_roll(roll));
         have_header = true;
         continue;
       }
@@ -98,18 +119,7 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
       if (e.seq != static_cast<int>(log.entries.size()) + 1)
         r.fail("seq", fmt::format("expected {}, got {}", log.entries.size() + 1, e.seq));
       e.action = r.at("action").require_object().json();
-      for (const JsonReader& roll : r.items("rolls")) {
-        Roll x;
-        std::string die = roll.string("die");
-        if (die.size() < 2 || die[0] != 'd' || die.find_first_not_of("0123456789", 1) != std::string::npos ||
-            die.size() > 4)
-          roll.fail("die", "expected a die such as \"d6\", got \"" + die + "\"");
-        x.sides = std::stoi(die.substr(1));
-        if (x.sides < 2) roll.fail("die", "a die needs at least 2 sides");
-        x.value = roll.integer("value", 1, x.sides);
-        x.purpose = roll.string_or("for", "");
-        e.rolls.push_back(x);
-      }
+      for (const JsonReader& roll : r.items("rolls")) e.rolls.push_back(read_roll(roll));
       if (auto res = r.find("result")) e.result = res->json();
       if (auto ref = r.find("refused")) e.refused = ref->require_array().json();
       log.entries.push_back(std::move(e));
@@ -123,6 +133,7 @@ GameLog GameLog::parse_jsonl(std::string_view text, const std::string& source_na
 
 std::vector<int> GameLog::all_roll_values() const {
   std::vector<int> v;
+  for (const Roll& r : start_rolls) v.push_back(r.value);
   for (const LogEntry& e : entries)
     for (const Roll& r : e.rolls) v.push_back(r.value);
   return v;

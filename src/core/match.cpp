@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <optional>
 #include <cstdint>
 #include <iterator>
 #include <stdexcept>
@@ -58,7 +59,10 @@ Match::Match(std::shared_ptr<const Game> game, DiceSource dice, std::string scen
   log_.scenario = std::move(scenario_name);
   log_.battle = game_->scenario();
   log_.scripted_dice = source_.script.has_value();
-  now_ = {std::shared_ptr<const GameState>(game_->new_initial_state()), dice_.position()};
+  // A start dealt at random rolls here, before the first entry; its rolls
+  // are the log's (GameLog::start_rolls), and every snapshot starts after them.
+  now_ = {std::shared_ptr<const GameState>(game_->new_initial_state(dice_)), dice_.position()};
+  log_.start_rolls = dice_.history();
   kept_.emplace(0, now_);
 }
 
@@ -264,9 +268,27 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
   if (log.seed_withheld && !log.scripted_dice)
     throw InputError(header + ".seed", "the seed is withheld while the game is on (the server reveals it when the "
                                        "game ends); this log can be read but not replayed");
+  if (log.start_rolls_withheld)
+    throw InputError(header + ".start_rolls", "the rolls that dealt the start are withheld while the game is on; this "
+                                              "log can be read but not replayed");
   DiceSource dice{log.seed, std::nullopt};
   if (log.scripted_dice) dice.script = script ? *script : log.all_roll_values();
-  Match m(game, dice, log.scenario, log.settings);
+  std::optional<Match> made;
+  try {
+    made.emplace(game, dice, log.scenario, log.settings);
+  } catch (const ScriptError& ex) {
+    throw InputError(header + ".start_rolls", std::string("the rolls do not match: ") + ex.what());
+  }
+  Match& m = *made;
+  const std::vector<Roll>& dealt = m.log().start_rolls;
+  if (dealt.size() != log.start_rolls.size())
+    throw InputError(header + ".start_rolls", fmt::format("the log has {} rolls dealing the start, the engine rolled {}",
+                                                          log.start_rolls.size(), dealt.size()));
+  for (std::size_t i = 0; i < dealt.size(); ++i)
+    if (dealt[i].value != log.start_rolls[i].value || dealt[i].sides != log.start_rolls[i].sides)
+      throw InputError(header + ".start_rolls",
+                       fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}", i + 1,
+                                   log.start_rolls[i].value, log.start_rolls[i].sides, dealt[i].value, dealt[i].sides));
   for (const LogEntry& e : log.entries) {
     if (each_entry) each_entry(m);
     const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
@@ -294,7 +316,7 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
     if (refused ? Json(refusal_json(o.verdict)) != e.refused : o.result != e.result)
       throw InputError(where, "replaying this action gives a different result from the one logged" + changed());
   }
-  return m;
+  return std::move(*made);
 }
 
 }  // namespace referee

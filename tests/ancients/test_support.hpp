@@ -37,6 +37,14 @@ inline nlohmann::json unit(const std::string& id, const std::string& cls, int si
   return {{"id", id}, {"class", cls}, {"side", side}, {"at", {col, row}}};
 }
 
+// A bundled battle as its file lists the hands and decks, for a test that
+// pins a worked example's hand: the bundled battles deal at random
+// (docs/rulings.md#ancients-deal), and as_listed is the default.
+inline nlohmann::json listed_deal(nlohmann::json battle) {
+  battle.erase("deal");
+  return battle;
+}
+
 inline int hex(const Battle& b, int col, int row) { return b.board.index(ColRow{col, row}); }
 
 inline std::vector<Destination> destinations(const Battle& b, const Position& p, const std::string& id,

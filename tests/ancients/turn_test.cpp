@@ -27,7 +27,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST(AncientsGame, GoldenPlaythroughMatchesLineByLine) {
   const std::string scenario = "scenarios/ancients/centre_clash.json";
-  nlohmann::json battle_json = load_json_file(source(scenario));
+  nlohmann::json battle_json = listed_deal(load_json_file(source(scenario)));
   Battle b = parse_battle(battle_json, scenario);
   nlohmann::json actions = load_json_file(source("tests/ancients/data/golden_actions.json"));
   Playthrough run = play_actions(b, battle_json, actions, 7, scenario);
@@ -44,7 +44,7 @@ TEST(AncientsGame, GoldenPlaythroughMatchesLineByLine) {
 
 TEST(AncientsGame, ReplayRebuildsTheSameStateAndRefusesATamperedLog) {
   const std::string scenario = "scenarios/ancients/centre_clash.json";
-  nlohmann::json battle_json = load_json_file(source(scenario));
+  nlohmann::json battle_json = listed_deal(load_json_file(source(scenario)));
   Battle b = parse_battle(battle_json, scenario);
   Playthrough run = play_actions(b, battle_json, load_json_file(source("tests/ancients/data/golden_actions.json")), 7, scenario);
   GameLog parsed = GameLog::parse_jsonl(run.log.to_jsonl(), "log");
@@ -57,7 +57,7 @@ TEST(AncientsGame, ReplayRebuildsTheSameStateAndRefusesATamperedLog) {
 
 TEST(AncientsGame, AnIllegalActionIsRefusedNamingIt) {
   const std::string scenario = "scenarios/ancients/centre_clash.json";
-  nlohmann::json battle_json = load_json_file(source(scenario));
+  nlohmann::json battle_json = listed_deal(load_json_file(source(scenario)));
   Battle b = parse_battle(battle_json, scenario);
   nlohmann::json actions = {{"actions",
                              {{{"type", "play_card"}, {"card", "order-three-center"}},
@@ -115,12 +115,15 @@ void check_invariants(const Battle& b, const BattleState& s) {
 int simulate(const std::string& scenario, std::uint64_t seed) {
   nlohmann::json battle_json = load_json_file(source(scenario));
   Battle b = parse_battle(battle_json, scenario);
-  BattleState s = BattleState::initial(b);
+  // The bundled battles deal at random: the deal's rolls go in the log's
+  // header, and the replay deals the same hands and decks from them.
+  SeededDice dice(seed);
+  BattleState s = BattleState::dealt(b, dice);
   Rng rng(seed);
   GameLog log;
   log.system = "ancients";
   log.settings = {{"battle", battle_json}};
-  SeededDice dice(seed);
+  log.start_rolls = dice.history();
   auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng.below(n)); };
   auto step = [&](const Action& a) {
     BattleState before = s;

@@ -48,7 +48,7 @@ expect_exit 0 "mid-turn route" "$referee" ancients route --battle "$battle" --un
 check "moved unit moves once" has "$tmp/mid3.json" 'ancients.order.once'
 
 # play and replay.
-expect_exit 0 "play" "$referee" ancients play --battle "$battle" --actions "$root/tests/ancients/data/golden_actions.json" --seed 7 -o "$tmp/game.log"
+expect_exit 0 "play" "$referee" ancients play --battle "$battle" --listed-deal --actions "$root/tests/ancients/data/golden_actions.json" --seed 7 -o "$tmp/game.log"
 check "log has a header" has "$tmp/game.log" '"system":"ancients"'
 expect_exit 0 "replay" "$referee" ancients replay --log "$tmp/game.log" -o "$tmp/replay.json"
 check "replay consistent" has "$tmp/replay.json" '"consistent": true'
@@ -108,7 +108,7 @@ if grep -q "arguments\." "$tmp/err"; then echo "FAIL: an error names an internal
 printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_hi1"]},{"type":"move","unit":"a_hi1","to":[6,3]}]}' >"$tmp/illegal.json"
 # One policy for every system: an illegal action is refused with its rule, the
 # refusal is logged, play goes on, and play exits 3.
-expect_exit 3 "illegal action" "$referee" ancients play --battle "$battle" --actions "$tmp/illegal.json" -o "$tmp/illegal.log"
+expect_exit 3 "illegal action" "$referee" ancients play --battle "$battle" --listed-deal --actions "$tmp/illegal.json" -o "$tmp/illegal.log"
 check "illegal action named" has "$tmp/out" '"index": 2'
 check "illegal action's rule" has "$tmp/out" 'ancients.movement.allowance'
 check "refusal in the log" has "$tmp/illegal.log" '"refused":\[{'

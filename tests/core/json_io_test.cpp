@@ -31,7 +31,7 @@ TEST(JsonReader, EnumsListTheChoices) {
 }
 
 TEST(GameLog, RoundTripsAndRefusesABadLine) {
-  GameLog log{"warmaster", 42, "scenarios/warmaster/default.json", {}, {}, nullptr, false, "", "", false};
+  GameLog log{"warmaster", 42, "scenarios/warmaster/default.json", {}, {}, nullptr, false, "", "", false, {}, false};
   log.append({{"type", "order"}, {"unit", "u1"}}, {{6, 3, "order test"}, {6, 4, "order test"}}, {{"success", true}});
   std::string text = log.to_jsonl();
   GameLog back = GameLog::parse_jsonl(text, "game.log");
@@ -49,7 +49,7 @@ TEST(GameLog, RoundTripsAndRefusesABadLine) {
 // A game served with secret dice withholds its seed while it is on, beside
 // the commitment; such a log reads but does not replay.
 TEST(GameLog, WithholdsTheSeedBesideItsCommitment) {
-  GameLog log{"warmaster", 42, "s", {}, {}, nullptr, false, std::string(64, 'a'), "", true};
+  GameLog log{"warmaster", 42, "s", {}, {}, nullptr, false, std::string(64, 'a'), "", true, {}, false};
   const std::string text = log.to_jsonl();
   EXPECT_NE(text.find(R"("seed":null)"), std::string::npos);
   EXPECT_EQ(text.find("seed_salt"), std::string::npos);

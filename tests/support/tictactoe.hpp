@@ -29,6 +29,7 @@ class TicTacToeState final : public GameState {
   Json to_json() const override {
     return {{"cells", cells}, {"tossed", tossed}, {"to_move", to_move}, {"moves", moves}};
   }
+  Json view(int) const override { return to_json(); }  // nothing is hidden
   int winner() const {
     static constexpr int lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
                                         {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
@@ -136,6 +137,9 @@ class TicTacToe final : public Game {
   std::vector<std::string> players() const override { return {"X", "O"}; }
   const Json& scenario() const override { return scenario_; }
   std::unique_ptr<GameState> new_initial_state() const override { return std::make_unique<TicTacToeState>(); }
+  std::unique_ptr<GameState> new_initial_state(Dice&) const override { return new_initial_state(); }
+  Information information() const override { return Information::perfect; }
+  Json entry_view(const Json& entry, int) const override { return entry; }
   std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path) const override {
     JsonReader r(j, path);
     r.require_object().allow_only({"cells", "tossed", "to_move", "moves"});

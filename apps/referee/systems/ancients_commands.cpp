@@ -53,8 +53,12 @@ Situation situation(const Loaded& l, const std::string& battle_path, const std::
                     std::uint64_t max_bytes) {
   Situation s{nullptr, ancients::BattleState::initial(l.battle)};
   if (actions.empty()) return s;
-  s.match = std::make_unique<Match>(ancients::game_type().load(l.json, battle_path, nlohmann::json::object()),
-                                    DiceSource{}, battle_path);
+  // A question is asked of the battle as its file lists it: the hands and
+  // decks in the file's order, not a deal shuffled with dice no one gave
+  // (docs/rulings.md#ancients-deal).
+  const nlohmann::json listed{{"deal", "as_listed"}};
+  s.match = std::make_unique<Match>(ancients::game_type().load(l.json, battle_path, listed), DiceSource{}, battle_path,
+                                    listed);
   nlohmann::json list = load_json_file(actions, max_bytes);
   std::string path = actions;
   if (list.is_object()) {
@@ -203,7 +207,12 @@ void add_ancients_commands(CLI::App& ancients, std::uint64_t max_bytes) {
 }
 
 CommandLineEntry ancients_command_line() {
-  return {"Commands & Colors: Ancients: hex movement, leaders, command cards, battles", {}, &add_ancients_commands, {}};
+  return {"Commands & Colors: Ancients: hex movement, leaders, command cards, battles",
+          {{"--listed-deal", "Deal the hands and decks in the order the battle lists them, not shuffled "
+                             "(docs/rulings.md#ancients-deal)",
+            "deal", "as_listed"}},
+          &add_ancients_commands,
+          {}};
 }
 
 }  // namespace referee::cli

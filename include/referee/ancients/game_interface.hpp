@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "referee/ancients/hidden_cards.hpp"
 #include "referee/ancients/turn.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/game_adapter.hpp"
@@ -15,8 +16,9 @@ namespace referee::ancients {
 // The registry entry: name "ancients".
 GameType game_type();
 
-// A battle file's JSON. Ancients has no settings to override yet: any key
-// in `settings` is an InputError naming it.
+// A battle file's JSON. `settings` may override the battle's "deal"
+// ("as_listed" or "shuffled", docs/rulings.md#ancients-deal); any other key
+// is an InputError naming it.
 std::shared_ptr<const Game> load_game(const Json& battle, const std::string& source, const Json& settings);
 
 // The typed battle and state behind an interface game or state made by this
@@ -33,9 +35,16 @@ struct System {
     Verdict verdict;
   };
   static constexpr std::string_view name = "ancients";
+  // A command card in hand is its holder's, and no one sees a deck's order:
+  // a player's view shows the other's hand and both decks as counts
+  // (docs/rulings.md#ancients-hidden-cards).
+  static constexpr Information information = Information::imperfect;
+  static Json view(const Battle& b, const State& s, int viewer) { return state_view(b, s, viewer); }
+  static Json entry_view(const Battle& b, const Json& entry, int viewer) { return ancients::entry_view(b, entry, viewer); }
 
   static std::vector<std::string> players(const Battle& b) { return {b.players[0].name, b.players[1].name}; }
   static State initial(const std::shared_ptr<const Battle>& b) { return State::initial(*b); }
+  static State initial(const std::shared_ptr<const Battle>& b, Dice& dice) { return State::dealt(*b, dice); }
   static State from_json(const std::shared_ptr<const Battle>& b, const Json& j, const std::string& path) {
     return state_from_json(*b, j, path);
   }

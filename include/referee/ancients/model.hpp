@@ -138,6 +138,13 @@ inline constexpr int kDefaultVictoryBanners = 5;
 // hand shrinks until the player to play holds no card.
 enum class ExhaustedDeck : std::uint8_t { reshuffle, no_reshuffle };
 
+// How the start deals each side's command cards (docs/rulings.md#ancients-deal):
+// as the battle lists them (a known deal, for tests and set puzzles), or
+// shuffled with the dice, the hand and deck listed taken as the side's
+// cards, so that no one, the battle's author included, knows a hand or a
+// deck's order before play.
+enum class Deal : std::uint8_t { as_listed, shuffled };
+
 // The scenario. Immutable: a game state refers to it and never changes it.
 struct Battle {
   std::string name;
@@ -156,6 +163,8 @@ struct Battle {
   std::array<int, 2> victory_banners{kDefaultVictoryBanners, kDefaultVictoryBanners};
   // Scenario field `exhausted_deck`: "reshuffle" (default) or "no_reshuffle".
   ExhaustedDeck exhausted_deck = ExhaustedDeck::reshuffle;
+  // Scenario field `deal`: "as_listed" (default) or "shuffled".
+  Deal deal = Deal::as_listed;
 
   const TerrainType* terrain_at(int hex) const {
     int t = terrain[static_cast<std::size_t>(hex)];

@@ -79,7 +79,14 @@ struct BattleState {
   // when a draw finds the deck empty (docs/rulings.md#ancients-reshuffle).
   std::array<std::vector<CardIndex>, 2> discards;
 
+  // The start with the cards as the battle lists them.
   static BattleState initial(const Battle& b);
+  // The start as a game begins it: under "deal": "shuffled" each side's
+  // cards (its hand and deck as listed) are shuffled with `dice` (purpose
+  // "deal") and the hand dealt from the front, as many cards as the battle
+  // lists in it (docs/rulings.md#ancients-deal); otherwise initial(b),
+  // rolling nothing.
+  static BattleState dealt(const Battle& b, Dice& dice);
   bool operator==(const BattleState&) const = default;
 };
 

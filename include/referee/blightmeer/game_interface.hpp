@@ -30,6 +30,8 @@ struct System {
   using Action = blightmeer::Action;
   using Checked = blightmeer::Checked;
   static constexpr std::string_view name = "blightmeer";
+  // Nothing is hidden: both warbands see the whole table and every die.
+  static constexpr Information information = Information::perfect;
 
   static std::vector<std::string> players(const Battle& b) { return State::initial(b).sides; }
   static State initial(const std::shared_ptr<const Battle>& b) { return State::initial(*b); }

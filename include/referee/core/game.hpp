@@ -79,6 +79,18 @@ struct QueryInfo {
   Json args = Json::object();
 };
 
+// Who looks at a state: a player (an index into Game::players()), or a
+// spectator, who holds no seat.
+inline constexpr int kSpectator = -1;
+
+// What the rules hide from a player (OpenSpiel's information state). Under
+// perfect information every viewer may see the whole state (Warmaster,
+// Blightmeer); under imperfect information a player sees only part of it
+// (an Ancients hand is its holder's, and nobody sees a deck's order), so
+// GameState::view answers each viewer what it may know.
+enum class Information { perfect, imperfect };
+std::string to_string(Information i);  // "perfect", "imperfect"
+
 class GameState {
  public:
   virtual ~GameState() = default;
@@ -87,6 +99,11 @@ class GameState {
   virtual std::unique_ptr<GameState> clone() const = 0;
   // The whole state, enough for Game::state_from_json to resume play exactly.
   virtual Json to_json() const = 0;
+  // The state as `viewer` (a player, or kSpectator) may know it: to_json()
+  // under perfect information; under imperfect, the same JSON with what the
+  // rules hide from that viewer left out (null) and its size said instead.
+  // A view is for showing, not for resuming play.
+  virtual Json view(int viewer) const = 0;
 
   // Whose turn: 0 or 1 (an index into Game::players()); -1 once the game is over.
   virtual int current_player() const = 0;
@@ -138,7 +155,24 @@ class Game {
   // The scenario as loaded, with the settings in force: logs carry it, so a
   // replay never has to open a file a log names.
   virtual const Json& scenario() const = 0;
+  // The start as the battle lists it, rolling nothing.
   virtual std::unique_ptr<GameState> new_initial_state() const = 0;
+  // The start as a game begins it: a battle whose start is dealt at random
+  // (an Ancients battle with "deal": "shuffled") rolls the deal through
+  // `dice` (an explicit chance at the start, as OpenSpiel's first chance
+  // node); any other start is new_initial_state() and rolls nothing. Match
+  // starts every game so, and keeps the rolls (GameLog::start_rolls).
+  virtual std::unique_ptr<GameState> new_initial_state(Dice& dice) const = 0;
+  // Whether the rules hide part of a state from a player (Information).
+  virtual Information information() const = 0;
+  // What `viewer` (a player, or kSpectator) may read of one log entry (a
+  // LogEntry's JSON line): the entry itself under perfect information; under
+  // imperfect, what the rules hide from that viewer left out (a card drawn
+  // is its drawer's; a shuffle's dice are nobody's while the game is on).
+  virtual Json entry_view(const Json& entry, int viewer) const = 0;
+  // The rolls that dealt the start (GameLog::start_rolls) are nobody's under
+  // imperfect information while the game is on: they give every hand and
+  // every deck's order.
   // Resumes a saved state (GameState::to_json); errors name the field under `path`.
   virtual std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path = "state") const = 0;
   virtual std::vector<QueryInfo> queries() const = 0;

@@ -25,6 +25,13 @@
 //   chances(const GameState&, const C&, const S&, const Action&, const Json& action, path) -> Chances
 //   query(const C&, const S&, name, args, path) -> Json
 //   queries() -> std::vector<QueryInfo>;  rules() -> std::span<const RuleInfo>
+//   static constexpr Information information;   said by every system
+// and, under Information::imperfect only (the adapter answers the whole
+// state and entry to every viewer of a perfect-information system):
+//   view(const C&, const S&, int viewer) -> Json
+//   entry_view(const C&, const Json& entry, int viewer) -> Json
+// and, for a system whose start may be dealt at random:
+//   initial(const std::shared_ptr<const C>&, Dice&) -> S
 //
 // Threads: a SystemGame is immutable and may be shared by threads; each
 // SystemState belongs to one thread at a time (clone it for another).
@@ -52,6 +59,14 @@ class SystemState final : public GameState {
 
   std::unique_ptr<GameState> clone() const override { return std::make_unique<SystemState>(*this); }
   Json to_json() const override { return System::to_json(*c_, s_); }
+  Json view(int viewer) const override {
+    if constexpr (System::information == Information::perfect) {
+      (void)viewer;
+      return System::to_json(*c_, s_);
+    } else {
+      return System::view(*c_, s_, viewer);
+    }
+  }
   int current_player() const override { return System::over(*c_, s_) ? -1 : System::side(*c_, s_); }
   int turn() const override { return System::turn(s_); }
   std::string phase() const override { return System::phase(s_); }
@@ -112,6 +127,21 @@ class SystemGame final : public Game {
   const Json& scenario() const override { return scenario_; }
   std::unique_ptr<GameState> new_initial_state() const override {
     return std::make_unique<SystemState<System>>(c_, System::initial(c_));
+  }
+  std::unique_ptr<GameState> new_initial_state(Dice& dice) const override {
+    if constexpr (requires { System::initial(c_, dice); })
+      return std::make_unique<SystemState<System>>(c_, System::initial(c_, dice));
+    else
+      return new_initial_state();
+  }
+  Information information() const override { return System::information; }
+  Json entry_view(const Json& entry, int viewer) const override {
+    if constexpr (System::information == Information::perfect) {
+      (void)viewer;
+      return entry;
+    } else {
+      return System::entry_view(*c_, entry, viewer);
+    }
   }
   std::unique_ptr<GameState> state_from_json(const Json& j, const std::string& path) const override {
     return std::make_unique<SystemState<System>>(c_, System::from_json(c_, j, path));

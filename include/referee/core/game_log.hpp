@@ -14,6 +14,9 @@
 // header with "seed_commitment" (the SHA-256 of the seed and the game's
 // salt) and, while the game is on, "seed": null; once it is over, the seed
 // and "seed_salt" too, so that a replay can check the commitment.
+//
+// A battle whose start is dealt at random has the deal's rolls in the
+// header ("start_rolls"), as an entry has its own.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +57,12 @@ struct GameLog {
   std::string seed_commitment;
   std::string seed_salt;
   bool seed_withheld = false;
+  // The rolls that dealt the start, before the first entry (a battle dealt
+  // at random: Game::new_initial_state(Dice&)); empty when the start rolls
+  // none. Withheld ("start_rolls": null) in a log served while the game is
+  // on under imperfect information: they give every hand.
+  std::vector<Roll> start_rolls;
+  bool start_rolls_withheld = false;
 
   LogEntry& append(nlohmann::json action, std::vector<Roll> rolls, nlohmann::json result);
   std::string to_jsonl() const;

@@ -32,6 +32,9 @@ struct System {
   using Action = warmaster::Action;
   using Checked = BattleState::Checked;
   static constexpr std::string_view name = "warmaster";
+  // Nothing is hidden: both generals see the whole table, every unit and
+  // every die, as at a real table.
+  static constexpr Information information = Information::perfect;
 
   static std::vector<std::string> players(const BattleGame& g);
   static BattleState initial(const std::shared_ptr<const BattleGame>& g);
