@@ -67,6 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         state = game->state_from_json(j.at("state"), "state");
         (void)state->to_json();
         (void)state->legal_actions();
+        for (int viewer = kSpectator; viewer < static_cast<int>(game->players().size()); ++viewer) (void)state->view(viewer);
+        continue;
+      }
+      // Any JSON as a log entry, seen by each viewer: never a crash.
+      if (j.is_object() && j.contains("seq")) {
+        for (int viewer = kSpectator; viewer < static_cast<int>(game->players().size()); ++viewer)
+          (void)game->entry_view(j, viewer);
         continue;
       }
       if (j.is_object() && j.contains("query") && j.at("query").is_string()) {

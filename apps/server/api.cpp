@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "dice_commitment.hpp"
+#include "seat_views.hpp"
 #include "seats.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/game_log.hpp"
@@ -102,13 +103,8 @@ constexpr auto kReplace = Json::error_handler_t::replace;
 
 // The log's header line, without its entries.
 std::string header_line(const GameLog& log) {
-  GameLog head;
-  head.system = log.system;
-  head.seed = log.seed;
-  head.scenario = log.scenario;
-  head.settings = log.settings;
-  head.battle = log.battle;
-  head.scripted_dice = log.scripted_dice;
+  GameLog head = log;
+  head.entries.clear();
   std::string line = head.to_jsonl();
   if (!line.empty() && line.back() == '\n') line.pop_back();
   return line;
@@ -125,15 +121,38 @@ Response store_refused(const std::string& what, const StoreError& e) {
   return r;
 }
 
-// One `event: game` of a live-update stream (docs/api.md, "Live updates").
-std::string game_event(std::uint64_t version, const char* kind, const Match& m, Json entries) {
+// What one `event: game` of a live-update stream says (docs/api.md, "Live
+// updates"), with the whole game's entries.
+Json game_event(std::uint64_t version, const char* kind, const Match& m, Json entries) {
   const GameState& s = m.state();
-  const Json data{{"version", version},         {"kind", kind},
-                  {"position", m.position()},   {"history_size", m.history_size()},
-                  {"turn", s.turn()},           {"current_player", s.current_player()},
-                  {"phase", s.phase()},         {"terminal", s.is_terminal()},
-                  {"entries", std::move(entries)}};
-  return fmt::format("id: {}\nevent: game\ndata: {}\n\n", version, data.dump(-1, ' ', false, kReplace));
+  return {{"version", version},         {"kind", kind},
+          {"position", m.position()},   {"history_size", m.history_size()},
+          {"turn", s.turn()},           {"current_player", s.current_player()},
+          {"phase", s.phase()},         {"terminal", s.is_terminal()},
+          {"entries", std::move(entries)}};
+}
+
+// The event as `viewer` is told it: its entries as that viewer may read them.
+std::string event_text(const Game& g, const Json& event, int viewer) {
+  const Json* data = &event;
+  Json seen;
+  if (viewer != kWholeGame) {
+    seen = event;
+    for (Json& e : seen["entries"]) e = g.entry_view(e, viewer);
+    data = &seen;
+  }
+  return fmt::format("id: {}\nevent: game\ndata: {}\n\n", event.at("version").get<std::uint64_t>(),
+                     data->dump(-1, ' ', false, kReplace));
+}
+
+// An outcome as `viewer` may read it: its rolls and result go through the
+// same view as a log entry's.
+Json outcome_for(const Game& g, Json out, int viewer) {
+  if (viewer == kWholeGame || !out.value("applied", false)) return out;
+  Json seen = g.entry_view({{"seq", 0}, {"action", Json::object()}, {"rolls", out["rolls"]}, {"result", out["result"]}}, viewer);
+  out["rolls"] = seen["rolls"];
+  out["result"] = seen["result"];
+  return out;
 }
 }  // namespace
 
@@ -537,6 +556,7 @@ Response Api::import_log(const std::string& body, const std::string& client) {
 Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& you) const {
   const Match& m = *slot.match;
   const GameState& s = m.state();
+  const int viewer = viewer_of(m, you);
   Json players = m.game().players();
   Json seats = Json::array();
   const Json presence = channels_.presence(id, players.size());
@@ -569,9 +589,12 @@ Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& 
           {"dice", dice_json(slot)},
           {"opponent_sides", slot.opponent_sides},
           {"scenario", m.game().scenario()},
-          {"state", s.to_json()},
-          // What the board offers next, so that an action is one round trip.
-          {"legal_actions", s.is_terminal() ? Json::array() : Json(s.legal_actions())}};
+          // What this request's seats may know (docs/api.md, "What each viewer sees").
+          {"information", to_string(m.game().information())},
+          {"state", state_for(s, viewer)},
+          // What the board offers next, so that an action is one round trip;
+          // where the rules hide cards, to the player to play alone.
+          {"legal_actions", s.is_terminal() || question_refusal(m, viewer) ? Json::array() : Json(s.legal_actions())}};
 }
 
 Json Api::dice_json(const Slot& slot) {
@@ -631,9 +654,10 @@ Response Api::replay_route(const GameRequest& call) {
   const std::size_t step = std::stoul(text);
   const auto state = slot.match->state_at(step);
   const GameState& s = *state;
+  const int viewer = viewer_of(*slot.match, held_sides(slot.seats, call.request.seat));
   Json entry = step == 0 ? Json(nullptr) : Json(slot.match->log().entries[step - 1].action);
   return ok({{"step", step}, {"steps", last}, {"turn", s.turn()}, {"current_player", s.current_player()},
-             {"phase", s.phase()}, {"action", entry}, {"state", s.to_json()}});
+             {"phase", s.phase()}, {"action", entry}, {"state", state_for(s, viewer)}});
 }
 
 // The log's entries from a step on, at most kMaxEntriesAnswered: what the
@@ -648,7 +672,8 @@ Response Api::entries_route(const GameRequest& call) {
     return error_response(400, "from", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
   const std::size_t from = std::stoul(text);
   const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
-  return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_json(*slot.match, from, to)}});
+  const int viewer = viewer_of(*slot.match, held_sides(slot.seats, call.request.seat));
+  return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_for(*slot.match, from, to, viewer)}});
 }
 
 Json Api::action_of(const std::string& body) {
@@ -658,8 +683,15 @@ Json Api::action_of(const std::string& body) {
   return r.at("action").json();
 }
 
+std::optional<Response> Api::refuse_question(const Slot& slot, const Request& request) {
+  if (auto problem = question_refusal(*slot.match, viewer_of(*slot.match, held_sides(slot.seats, request.seat))))
+    return error_response(403, "seat", *problem);
+  return std::nullopt;
+}
+
 Response Api::validate_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
+  if (auto refused = refuse_question(*call.slot, call.request)) return *refused;
   const Json action = action_of(call.request.body);
   Json v = call.slot->match->state().validate(action, "action");
   return ok({{"legal", v.value("legal", false)}, {"violations", v.value("violations", Json::array())}});
@@ -667,6 +699,7 @@ Response Api::validate_route(const GameRequest& call) {
 
 Response Api::chance_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
+  if (auto refused = refuse_question(*call.slot, call.request)) return *refused;
   const Json action = action_of(call.request.body);
   const Chances chances = call.slot->match->state().chance_outcomes(action, "action");
   Json out = Json::array();
@@ -699,18 +732,22 @@ Response Api::apply_route(const GameRequest& call) {
   Json out = outcome_json(match.play(action, "action"));
   if (auto failed = commit_play(id, slot, player, before)) return *failed;
   games_.account(slot);
-  out["entries"] = entries_json(match, before, match.position());
+  const int viewer = viewer_of(match, you);
+  out = outcome_for(match.game(), std::move(out), viewer);
+  out["entries"] = entries_for(match, before, match.position(), viewer);
   out["game"] = view(id, slot, you);
   return ok(out);
 }
 
 Response Api::legal_actions_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
+  if (auto refused = refuse_question(*call.slot, call.request)) return *refused;
   return ok({{"actions", call.slot->match->state().legal_actions()}});
 }
 
 Response Api::sample_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
+  if (auto refused = refuse_question(*call.slot, call.request)) return *refused;
   const Json j = body_object(call.request.body);
   JsonReader r(j, "");
   r.allow_only({"seed"});
@@ -728,6 +765,7 @@ Response Api::queries_route(const GameRequest& call) {
 
 Response Api::query_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
+  if (auto refused = refuse_question(*call.slot, call.request)) return *refused;
   const Json j = body_object(call.request.body);
   JsonReader r(j, "");
   r.allow_only({"name", "args"});
@@ -738,7 +776,9 @@ Response Api::query_route(const GameRequest& call) {
 
 Response Api::log_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
-  return {200, "application/x-ndjson", served_log(*call.slot).to_jsonl()};
+  const Match& m = *call.slot->match;
+  return {200, "application/x-ndjson",
+          log_for(m.game(), served_log(*call.slot), viewer_of(m, held_sides(call.slot->seats, call.request.seat)))};
 }
 
 std::optional<Response> Api::refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
@@ -778,11 +818,11 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
     }
   }
   ++slot.version;
-  std::string text = game_event(slot.version, kind, m, entries_json(m, keep, m.position()));
-  slot.recent.emplace_back(slot.version, text);
+  Json event = game_event(slot.version, kind, m, entries_json(m, keep, m.position()));
+  // Each viewer is told what its seats may see of the change.
+  channels_.publish(id, [&](const std::vector<int>& sides) { return event_text(m.game(), event, viewer_of(m, sides)); });
+  slot.recent.emplace_back(slot.version, std::move(event));
   if (slot.recent.size() > limits_.recent_events) slot.recent.erase(slot.recent.begin());
-  // Every viewer is told the same of a change, whatever seats it holds.
-  channels_.publish(id, [&text](const std::vector<int>&) { return text; });
   return std::nullopt;
 }
 
@@ -814,14 +854,16 @@ Response Api::events_route(const GameRequest& call) {
   {
     std::lock_guard lock(slot->mutex);
     const std::vector<int> you = held_sides(slot->seats, request.seat);
+    const Match& m = *slot->match;
+    const int viewer = viewer_of(m, you);
     std::string start = "retry: 1000\n\n";
     if (!last || *last != slot->version) {
       const bool resumable = last && *last < slot->version && !slot->recent.empty() && slot->recent.front().first <= *last + 1;
       if (resumable) {
-        for (const auto& [v, text] : slot->recent)
-          if (v > *last) start += text;
+        for (const auto& [v, event] : slot->recent)
+          if (v > *last) start += event_text(m.game(), event, viewer);
       } else {
-        start += game_event(slot->version, "sync", *slot->match, Json::array());
+        start += event_text(m.game(), game_event(slot->version, "sync", m, Json::array()), viewer);
       }
     }
     stream->push(start);
@@ -1058,6 +1100,7 @@ Response Api::opponent_route(const GameRequest& call) {
     Json out = outcome_json(match.play(*action, "opponent"));
     if (auto failed = commit_play(id, slot, player, before)) return *failed;
     games_.account(slot);
+    out = outcome_for(match.game(), std::move(out), viewer_of(match, you));
     out["action"] = *action;
     out["player"] = player;
     const bool refused = !out["applied"].get<bool>();
@@ -1069,7 +1112,8 @@ Response Api::opponent_route(const GameRequest& call) {
   }
   std::lock_guard lock(slot.mutex);
   return ok({{"player", player}, {"actions", actions}, {"stopped", stopped},
-             {"entries", entries_json(*slot.match, start, slot.match->position())}, {"game", view(id, slot, you)}});
+             {"entries", entries_for(*slot.match, start, slot.match->position(), viewer_of(*slot.match, you))},
+             {"game", view(id, slot, you)}});
 }
 
 }  // namespace referee::server

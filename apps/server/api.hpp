@@ -256,6 +256,9 @@ class Api {
   // 409 when the game holds as many actions or bytes as a game may.
   std::optional<Response> refuse_if_full(const Slot& slot) const;
   Json view(const std::string& id, const Slot& slot, const std::vector<int>& you) const;
+  // 403 naming `seat` when the request may not ask a question that reads
+  // the whole state now (seat_views.hpp, question_refusal).
+  static std::optional<Response> refuse_question(const Slot& slot, const Request& request);
   // What every viewer is told of the dice: the seed only when it is fixed or
   // the game is over, the commitment from the start.
   static Json dice_json(const Slot& slot);

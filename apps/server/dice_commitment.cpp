@@ -63,6 +63,11 @@ void commit_log_header(GameLog& log, std::string_view salt, bool secret) {
   log.seed_withheld = secret;
   log.seed_salt = secret ? std::string() : std::string(salt);
   if (secret) log.seed = 0;
+  // A deal's rolls give every hand: kept back with the seed.
+  if (secret && !log.start_rolls.empty()) {
+    log.start_rolls.clear();
+    log.start_rolls_withheld = true;
+  }
 }
 
 bool check_dice_commitment(const GameLog& log, const std::string& source_name) {

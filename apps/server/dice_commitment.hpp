@@ -31,7 +31,8 @@ std::string dice_commitment(std::uint64_t seed, std::string_view salt);
 
 // The log as served while the game is on (`secret`: "seed": null beside the
 // commitment) or once it is over (the seed, the salt and the commitment),
-// for a game whose secret seed was committed to with `salt`.
+// for a game whose secret seed was committed to with `salt`; while secret,
+// the rolls that dealt the start are withheld too (they give every hand).
 void commit_log_header(GameLog& log, std::string_view salt, bool secret);
 
 // For a log whose header carries a commitment: throws InputError naming the

@@ -62,7 +62,9 @@ struct Slot {
   std::vector<Seat> seats;  // each side's (seats.hpp)
   std::vector<int> actors;  // per log entry (the whole history): the side that made it
   std::uint64_t version = 0;  // one more with every change; the events' id
-  std::vector<std::pair<std::uint64_t, std::string>> recent;  // the last events, oldest first
+  // The last events, oldest first, as the whole game's (each viewer is told
+  // its own view of one: seat_views.hpp).
+  std::vector<std::pair<std::uint64_t, nlohmann::json>> recent;
 };
 
 // Whether the seed is still secret: a drawn seed, and the game not over.

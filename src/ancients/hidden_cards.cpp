@@ -49,7 +49,7 @@ nlohmann::json entry_view(const Battle&, const nlohmann::json& entry, int viewer
   if (e.contains("result")) hide_draws(e["result"], viewer);
   if (e.contains("rolls") && e["rolls"].is_array())
     for (auto& roll : e["rolls"])
-      if (roll.is_object() && roll.value("for", std::string()) == "reshuffle") roll["value"] = nullptr;
+      if (roll.is_object() && roll.contains("for") && roll["for"] == "reshuffle") roll["value"] = nullptr;
   return e;
 }
 

@@ -124,6 +124,24 @@ inline Stats random_game(const GameRegistry& registry, std::shared_ptr<const Gam
       EXPECT_EQ(back->to_json(), j) << where << ": state JSON round trip";
       EXPECT_EQ(back->current_player(), after.current_player()) << where;
       EXPECT_EQ(back->is_terminal(), after.is_terminal()) << where;
+      // What each viewer may know: the whole state under perfect
+      // information; under imperfect, every part of the state still there
+      // (what is hidden null, not gone), and each log entry keeps its
+      // number and its action, which every viewer sees.
+      const int players = static_cast<int>(game->players().size());
+      const Json entry = match.log().entries.back().to_json();
+      for (int viewer = kSpectator; viewer < players; ++viewer) {
+        const Json seen = after.view(viewer);
+        if (game->information() == Information::perfect) {
+          EXPECT_EQ(seen, j) << where << ": a view of a game that hides nothing";
+          EXPECT_EQ(game->entry_view(entry, viewer), entry) << where;
+        } else {
+          for (auto it = j.begin(); it != j.end(); ++it) EXPECT_TRUE(seen.contains(it.key())) << where << ": " << it.key();
+        }
+        const Json e = game->entry_view(entry, viewer);
+        EXPECT_EQ(e.at("seq"), entry.at("seq")) << where;
+        EXPECT_EQ(e.at("action"), entry.at("action")) << where;
+      }
     }
 
     // The same action again is often illegal now (a unit moved, a card

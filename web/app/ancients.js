@@ -409,8 +409,8 @@ function renderControls(ctx) {
   // Over: the banners each side won, under the result the status gives.
   if (ctx.game.terminal) { fill(root, el('h2', {}, 'Final banners'), bannersLine(ctx)); return; }
   // Another player's turn, the built-in opponent's, or watching: nothing to
-  // act with (the status says whose turn).
-  if (!mayPlay()) { root.replaceChildren(); return; }
+  // act with (the status says whose turn), but the cards this board may see.
+  if (!mayPlay()) { fill(root, cardsLine(ctx)); return; }
   const side = state.side;
   const hand = state.hands?.[side] ?? [];
   if (state.phase === 'play_card') {
@@ -491,6 +491,21 @@ function leadersLine(ctx) {
 }
 
 // The banners won, each side's of those it needs.
+// The command cards as this board may know them (docs/rulings.md#ancients-hidden-cards):
+// a hand it holds by name, any other hand and every deck by its count.
+function cardsLine(ctx) {
+  const st = ctx.game.state;
+  const sizes = st.hand_sizes ?? (st.hands ?? []).map((h) => h?.length ?? 0);
+  const decks = st.deck_sizes ?? (st.decks ?? []).map((d) => d?.length ?? 0);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return el('div', { id: 'an-cards' }, `Cards: ${ctx.game.players.map((army, k) => {
+    const hand = st.hands?.[k];
+    const held = Array.isArray(hand) && Array.isArray(ctx.game.you) && ctx.game.you.includes(k)
+      ? `${army} holds ${hand.map((c) => cardName(c, ctx)).join(', ')}` : `${army} holds ${plural(sizes[k] ?? 0, 'card')}`;
+    return `${held}, ${plural(decks[k] ?? 0, 'card')} in the deck`;
+  }).join(' · ')}`);
+}
+
 function bannersLine(ctx) {
   const banners = Array.isArray(ctx.game.state.banners) ? ctx.game.state.banners : [];
   const goal = ctx.game.scenario?.victory_banners;

@@ -103,10 +103,19 @@ async function openFromAddress() {
 const battleInfo = new Map();
 
 // The Advanced menu's fixed seed, or nothing: the server's secret dice
-// (docs/api.md, "The dice").
-function fixedSeed() {
+// (docs/api.md, "The dice"); and its battle settings, a JSON object the
+// game is made with (an Ancients battle's "deal": "as_listed"), or nothing.
+// Settings that are not a JSON object throw, and the board says why.
+function advanced() {
   const v = $('seed').value.trim();
-  return /^[0-9]{1,15}$/.test(v) ? { seed: Number(v) } : {};
+  const out = /^[0-9]{1,15}$/.test(v) ? { seed: Number(v) } : {};
+  const text = $('settings').value.trim();
+  if (!text) return out;
+  let settings;
+  try { settings = JSON.parse(text); } catch { settings = null; }
+  if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
+    throw new Error(`Battle settings (under Advanced) must be a JSON object, such as {"deal": "as_listed"}; got ${text}`);
+  return { ...out, settings };
 }
 
 async function newGame(body) {
@@ -131,19 +140,22 @@ async function start() {
   const named = !resume && /^[a-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(id) ? { battle: id } : {};
   // A fixed seed is an advanced option (?seed=N in the address fills it in);
   // empty, the server's secret dice.
-  const seedParam = new URLSearchParams(location.search).get('seed');
+  // ?settings={...} fills in the battle settings the same way.
+  const params = new URLSearchParams(location.search);
+  const seedParam = params.get('seed');
   if (seedParam !== null && /^[0-9]{1,15}$/.test(seedParam)) { $('seed').value = seedParam; $('advanced').open = true; }
-  const firstGame = resume ? null : api('POST', 'games', { ...named, ...fixedSeed() }).catch((e) => e);
+  if (params.get('settings')) { $('settings').value = params.get('settings'); $('advanced').open = true; }
+  const firstGame = resume ? null : (async () => api('POST', 'games', { ...named, ...advanced() }))().catch((e) => e);
   const [{ battles, default: first }, systems] = await Promise.all([api('GET', 'battles'), api('GET', 'systems')]);
   for (const sys of systems) ctx.systems.set(sys.name, sys);
   const boardsLoaded = loadBoards(systems);
   for (const b of battles) battleInfo.set(b.id, b);
   $('battle').replaceChildren(...battles.map((b) => el('option', { value: b.id }, b.title)));
   $('battle').value = first;
-  $('new-game').onclick = () => newGame({ battle: $('battle').value, ...fixedSeed() });
+  $('new-game').onclick = () => { try { return newGame({ battle: $('battle').value, ...advanced() }); } catch (e) { showError(e); } };
   $('battle').onchange = () => $('new-game').click();
   $('play-friend').onclick = () => playAFriend({ battle: $('battle').value, title: $('battle').selectedOptions[0]?.textContent ?? $('battle').value,
-    seed: fixedSeed().seed, open: async (game) => { opened(game); await refresh(false); } });
+    advanced, open: async (game) => { opened(game); await refresh(false); } });
   $('undo').onclick = async () => { try { ctx.game = await ctx.post('undo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
   $('redo').onclick = async () => { try { ctx.game = await ctx.post('redo'); ctx.replay = null; await refresh(false); } catch (e) { showError(e); } };
   $('save-log').onclick = async () => {
@@ -164,7 +176,7 @@ async function start() {
     const systems = [...ctx.systems.keys()];
     const errors = [];
     for (const system of systems) {
-      try { opened(await api('POST', 'games', { system, scenario, ...fixedSeed() })); await refresh(false); return; }
+      try { opened(await api('POST', 'games', { system, scenario, ...advanced() })); await refresh(false); return; }
       catch (e) { errors.push(`as ${system}: ${e.error?.message ?? e.message}`); }
     }
     showError(new Error(`${f.name} is not a battle of any system. ${errors.join('; ')}`));

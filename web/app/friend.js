@@ -58,7 +58,9 @@ async function sideNames(battle) {
 }
 
 // Step one: which side you play. `open(game)` puts the new game on the board.
-export async function playAFriend({ battle, title, seed, open }) {
+// `advanced()` gives the Advanced menu's seed and settings (it throws when
+// the settings are not a JSON object).
+export async function playAFriend({ battle, title, advanced, open }) {
   const d = dialog();
   let names;
   try { names = await sideNames(battle); } catch (e) { ctx.showError(e); return; }
@@ -70,7 +72,7 @@ export async function playAFriend({ battle, title, seed, open }) {
     try {
       const mine = Number(side.value);
       // The other sides are left open for the invited (no built-in opponent).
-      const game = await api('POST', 'games', { battle, ...(seed === undefined ? {} : { seed }), seats: [mine], opponent_sides: [] });
+      const game = await api('POST', 'games', { battle, ...advanced(), seats: [mine], opponent_sides: [] });
       keepInvitations(game.id, game.invitations ?? []);
       await open(game);
       showInvitations(game, mine);

@@ -38,7 +38,7 @@ const cube = ([col, row]) => { const x = col - (row - (row & 1)) / 2; return [x,
 const distance = (a, b) => { const p = cube(a), q = cube(b); return Math.max(...p.map((v, k) => Math.abs(v - q[k]))); };
 
 test('Ancients: a whole game against the built-in opponent, played on the board alone', { timeout: 240000 }, async () => {
-  const game = await api(server, 'POST', 'games', { battle: 'ancients/lines_engaged', seed: SEED, opponent_sides: [1] });
+  const game = await api(server, 'POST', 'games', { battle: 'ancients/lines_engaged', seed: SEED, opponent_sides: [1], settings: { deal: 'as_listed' } });
   const id = game.id;
   const view = () => api(server, 'GET', `games/${id}`);
   const page = await openBoard(browser, server, game, { selector: '#an-svg' });

@@ -149,13 +149,18 @@ test('Firefox: Warmaster order rolled with seed 1, legal and illegal drags, undo
 
 test('Firefox: Ancients card played, the units it orders lit, one ordered, undo', async () => {
   const page = await openPage();
-  await choose(page, 'ancients/centre_clash');
+  // As the battle's file deals the cards (the worked example's hand), from
+  // the Advanced battle settings the address fills in.
+  await page.goto(`${server.url}?seed=1&settings=${encodeURIComponent('{"deal": "as_listed"}')}#ancients/centre_clash`);
+  await page.waitForSelector('#an-svg');
   const id = await gameId(page);
   assert.match(await text(page, '#turn-line'), /Rome · play a card/);
   await page.click('button[data-card="order-three-center"]');
   await page.waitForSelector('#play-card');
   // "Order Three Units Center": the lit units are the ones the card may order.
-  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
+  // Asked as the page's player: in a game with hidden cards a question is the player to play's alone.
+  const seat = await page.evaluate((g) => JSON.parse(localStorage.getItem(`referee.seats.${g}`) ?? '[]').map((t) => t.token).join(','), id);
+  const plan = await (await fetch(`${server.url}api/games/${id}/query`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Referee-Seat': seat }, body: JSON.stringify({ name: 'orders', args: { card: 'order-three-center' } }) })).json();
   assert.equal(plan.orders, 3);
   assert.equal(await page.$$eval('#an-svg .piece rect[stroke="#ffd400"]', (r) => r.length), plan.units.length);
   assert.equal(await page.$$eval('#an-svg .leader.lit', (r) => r.length), plan.leaders.length);
