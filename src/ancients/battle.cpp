@@ -427,6 +427,23 @@ bool may_evade(const Battle& b, int defender, int attacker) {
   return false;
 }
 
+std::string why_not_evade(const Battle& b, const Position& p, int attacker, int defender, const char** rule,
+                          std::vector<RetreatOption>* options) {
+  *rule = ancients::rule_id::evade_eligible;
+  const std::string& d = b.units[static_cast<std::size_t>(defender)].id;
+  if (!b.board.adjacent(hex_of(p, attacker), hex_of(p, defender)))
+    return fmt::format("unit {} may not evade a ranged attack: evasion is offered in close combat only", d);
+  if (!may_evade(b, defender, attacker))
+    return fmt::format("a {} may not evade a {}", cls_of(b, defender).name, cls_of(b, attacker).name);
+  std::vector<RetreatOption> opts = evade_options(b, p, defender);
+  if (opts.empty()) {
+    *rule = ancients::rule_id::evade_move;
+    return fmt::format("unit {} has no evade path: no free hex 1 or 2 rows toward its own side", d);
+  }
+  if (options) *options = std::move(opts);
+  return {};
+}
+
 AttackOdds attack_odds(const Battle& b, const Position& p, const AttackPlan& plan) {
   AttackOdds o;
   const int n = plan.dice;

@@ -368,16 +368,14 @@ nlohmann::json declare_battle(const Battle& b, BattleState& s, int unit, int tar
   ctx.defender = target;
   ctx.bonus = bonus;
   ctx.close = close;
-  if (close && may_evade(b, target, unit)) {
-    const std::vector<RetreatOption> opts = evade_options(b, p, target);
-    if (!opts.empty()) {
-      ctx.kind = Pending::Kind::evade;
-      ctx.unit = target;
-      s.pending = ctx;
-      j["awaiting"] = {{"decision", "evade"}, {"side", side_of(b, target)}, {"unit", uid(b, target)},
-                       {"options", options_json(b, opts)}, {"rule", ancients::rule_id::evade_eligible}};
-      return j;
-    }
+  const char* no_evade_rule = nullptr;
+  if (std::vector<RetreatOption> opts; why_not_evade(b, p, unit, target, &no_evade_rule, &opts).empty()) {
+    ctx.kind = Pending::Kind::evade;
+    ctx.unit = target;
+    s.pending = ctx;
+    j["awaiting"] = {{"decision", "evade"}, {"side", side_of(b, target)}, {"unit", uid(b, target)},
+                     {"options", options_json(b, opts)}, {"rule", ancients::rule_id::evade_eligible}};
+    return j;
   }
   j["attack"] = strike(b, s, ctx, unit, target, -1, dice);
   return j;

@@ -210,16 +210,41 @@ int unit_of(const Battle& b, const JsonReader& r, std::string_view key) {
   return u;
 }
 
-// A lone leader as the target: killed on any helmet, 6^n - 5^n of the 6^n rolls.
-Json leader_odds(const Battle& b, const BattleState& s, int u, int l, std::string* text) {
+Action battle_action(int unit, int target, bool leader) {
+  Action a;
+  a.type = Action::Type::battle;
+  a.piece = {false, unit};
+  a.target = target;
+  a.target_leader = leader;
+  return a;
+}
+
+// Why `u` may not battle `target` now, as the game's refusal gives it: in a
+// game, validate's verdict on the battle action (the phase, the side to play,
+// an unordered unit, one that battled or may not battle after its move); at
+// the start asked from the command line, the battle's geometry alone.
+Verdict battle_refusal(const Battle& b, const BattleState& s, bool in_game, int u, int target, bool leader) {
+  if (in_game) return validate(b, s, battle_action(u, target, leader));
+  Verdict v;
   const char* rule = nullptr;
-  const std::string why = why_not_leader_target(b, s.position, u, l, &rule);
-  if (!why.empty()) {
-    Verdict v;
-    v.add(rule, why);
-    if (text) *text = explain(v) + "\n";
-    return v;
-  }
+  const std::string why = leader ? why_not_leader_target(b, s.position, u, target, &rule)
+                                 : why_not_target(b, s.position, u, target, &rule);
+  if (!why.empty()) v.add(rule, why);
+  return v;
+}
+
+Json refusal_json(const Battle& b, const Verdict& v, int u, const std::string& target, std::string* text) {
+  Json j = v;
+  j["attacker"] = unit_id(b, u);
+  j["target"] = target;
+  if (text) *text = explain(v) + "\n";
+  return j;
+}
+
+// A lone leader as the target: killed on any helmet, 6^n - 5^n of the 6^n rolls.
+Json leader_odds(const Battle& b, const BattleState& s, bool in_game, int u, int l, std::string* text) {
+  if (const Verdict v = battle_refusal(b, s, in_game, u, l, true); !v.legal())
+    return refusal_json(b, v, u, leader_id(b, l), text);
   const int n = dice_against_leader(b, s.position, u, l);
   std::uint64_t all = 1, none = 1;
   for (int i = 0; i < n; ++i) all *= 6, none *= 5;
@@ -229,28 +254,32 @@ Json leader_odds(const Battle& b, const BattleState& s, int u, int l, std::strin
           {"rolls", all}, {"eliminate", {{"rolls", all - none}, {"probability", p}}}, {"rule", ancients::rule_id::battle_odds}};
 }
 
-// The exact odds of `unit` battling `target` now (ancients.battle.odds);
-// `evading` asks for the roll against a target that evades.
-Json odds_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+// The exact odds of `unit` battling `target` now (ancients.battle.odds), or
+// the game's refusal of that battle (docs/rulings.md#ancients-attack-odds);
+// `evading` asks for the roll against a target that evades, refused when the
+// game would not offer it the evasion.
+Json odds_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "target", "evading"});
   const int u = unit_of(b, r, "unit");
-  if (const int l = b.find_leader(r.string("target")); l >= 0) return leader_odds(b, s, u, l, text);
+  if (const int l = b.find_leader(r.string("target")); l >= 0) return leader_odds(b, s, in_game, u, l, text);
   const int t = unit_of(b, r, "target");
   const bool evading = r.boolean_or("evading", false);
   const Position& p = s.position;
-  const char* rule = nullptr;
-  if (p.units[static_cast<std::size_t>(u)].hex < 0) r.fail("unit", "unit " + unit_id(b, u) + " has been eliminated");
-  const std::string why = why_not_target(b, p, u, t, &rule);
-  if (!why.empty()) {
-    Verdict v;
-    v.add(rule, why);
-    Json j = v;
-    if (text) *text = explain(v) + "\n";
-    return j;
+  if (!in_game && p.units[static_cast<std::size_t>(u)].hex < 0)
+    r.fail("unit", "unit " + unit_id(b, u) + " has been eliminated");
+  if (const Verdict v = battle_refusal(b, s, in_game, u, t, false); !v.legal())
+    return refusal_json(b, v, u, unit_id(b, t), text);
+  if (evading) {
+    const char* rule = nullptr;
+    if (const std::string why = why_not_evade(b, p, u, t, &rule); !why.empty()) {
+      Verdict v;
+      v.add(rule, why);
+      Json j = refusal_json(b, v, u, unit_id(b, t), text);
+      j["evading"] = true;
+      return j;
+    }
   }
   const bool close = b.board.adjacent(p.units[static_cast<std::size_t>(u)].hex, p.units[static_cast<std::size_t>(t)].hex);
-  if (evading && !(close && may_evade(b, t, u)))
-    r.fail("evading", fmt::format("unit {} may not evade this attack", unit_id(b, t)));
   const AttackPlan plan = plan_attack(b, p, u, t, close, false, evading);
   const AttackOdds o = attack_odds(b, p, plan);
   Json j = odds_json(b, plan, o);
@@ -265,19 +294,26 @@ Json odds_query(const Battle& b, const BattleState& s, const JsonReader& r, std:
   return j;
 }
 
-// Every battle the unit may fight now, with the odds of each.
-Json targets_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+// Every battle the unit may fight now, with the odds of each: in a game, the
+// targets validate accepts, and when the unit may battle nothing now the
+// game's reason (`violations`).
+Json targets_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text) {
   r.allow_only({"unit"});
   const int u = unit_of(b, r, "unit");
   Json list = Json::array();
   std::string t;
-  for (const Target& tg : battle_targets(b, s.position, u)) {
+  const Verdict why = in_game ? validate_battler(b, s, u) : Verdict{};
+  const std::vector<Target> all = why.legal() && s.position.units[static_cast<std::size_t>(u)].hex >= 0
+                                      ? battle_targets(b, s.position, u)
+                                      : std::vector<Target>{};
+  for (const Target& tg : all) {
+    if (in_game && !validate(b, s, battle_action(u, tg.unit, tg.leader)).legal()) continue;
     if (tg.leader) {
       const int n = dice_against_leader(b, s.position, u, tg.unit);
-      std::uint64_t all = 1, none = 1;
-      for (int i = 0; i < n; ++i) all *= 6, none *= 5;
+      std::uint64_t rolls = 1, none = 1;
+      for (int i = 0; i < n; ++i) rolls *= 6, none *= 5;
       list.push_back({{"leader", leader_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},
-                      {"dice", n}, {"eliminate", static_cast<double>(all - none) / static_cast<double>(all)}});
+                      {"dice", n}, {"eliminate", static_cast<double>(rolls - none) / static_cast<double>(rolls)}});
       t += fmt::format("  leader {} ({}, {} dice)\n", leader_id(b, tg.unit), tg.close ? "close" : "ranged", n);
       continue;
     }
@@ -290,8 +326,13 @@ Json targets_query(const Battle& b, const BattleState& s, const JsonReader& r, s
                     {"expected_hits", o.expected_hits}});
     t += fmt::format("  {} ({}, {} dice)\n", unit_id(b, tg.unit), tg.close ? "close" : "ranged", o.dice);
   }
+  Json j{{"unit", unit_id(b, u)}, {"targets", list}, {"rule", ancients::rule_id::battle_target}};
+  if (!why.legal()) {
+    j["violations"] = why.violations;
+    t += "may battle nothing now: " + explain(why) + "\n";
+  }
   if (text) *text = fmt::format("unit {} may battle {}\n", unit_id(b, u), count_of(static_cast<double>(list.size()), "target", "targets")) + t;
-  return {{"unit", unit_id(b, u)}, {"targets", list}, {"rule", ancients::rule_id::battle_target}};
+  return j;
 }
 
 }  // namespace
@@ -305,9 +346,10 @@ std::vector<QueryInfo> query_catalogue() {
       {"route", "Is a move of a unit (or lone leader) to a hex legal? Every violation, or the path",
        {{"unit", "unit or leader id"}, {"to", "[col, row]"}, {"card", "the card it is ordered under"}}},
       {"odds", "The exact odds of a unit battling a target now: dice, the faces that hit, the distribution of hits and "
-               "flags, the chance of eliminating it or making it retreat",
+               "flags, the chance of eliminating it or making it retreat; or, legal false, the game's refusal of that battle",
        {{"unit", "the attacking unit"}, {"target", "the enemy unit"}, {"evading", "true: the roll against a target that evades"}}},
-      {"targets", "Every enemy unit a unit may battle now (close or ranged), with the dice and odds of each",
+      {"targets", "Every enemy unit a unit may battle now (close or ranged), with the dice and odds of each; none, with the "
+                  "game's reason, when the unit may not battle now",
        {{"unit", "unit id"}}},
   };
 }
@@ -319,8 +361,8 @@ Json answer_query(const Battle& b, const BattleState& s, bool in_game, const std
   if (name == "orders") return orders_query(b, s, r, text);
   if (name == "destinations") return destinations_query(b, s, in_game, r, text, destinations_out);
   if (name == "route") return route_query(b, s, in_game, r, text);
-  if (name == "odds") return odds_query(b, s, r, text);
-  if (name == "targets") return targets_query(b, s, r, text);
+  if (name == "odds") return odds_query(b, s, in_game, r, text);
+  if (name == "targets") return targets_query(b, s, in_game, r, text);
   throw InputError("query",
                    fmt::format("unknown Ancients query \"{}\" (known: orders, destinations, route, odds, targets)", name));
 }

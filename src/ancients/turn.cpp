@@ -220,6 +220,10 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
       }
       const char* rule = nullptr;
       std::string why = why_unit_cannot_battle(b, s, a.piece.index, &rule);
+      if (a.target < 0) {  // validate_battler: no target named yet
+        if (!why.empty()) v.add(rule, why);
+        return v;
+      }
       if (why.empty())
         why = a.target_leader ? why_not_leader_target(b, s.position, a.piece.index, a.target, &rule)
                               : why_not_target(b, s.position, a.piece.index, a.target, &rule);
@@ -303,6 +307,14 @@ nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
   ScriptedDice none({});
   return do_apply(b, s, a, none);
+}
+
+Verdict validate_battler(const Battle& b, const BattleState& s, int u) {
+  Action a;
+  a.type = Action::Type::battle;
+  a.piece = {false, u};
+  a.target = -1;
+  return validate(b, s, a);
 }
 
 // Does any ordered unit of the side playing have a battle now?

@@ -475,7 +475,7 @@ TEST(AncientsOdds, ExactDistributionAndEliminationAsAQuery) {
   // Medium infantry, 4 dice, at a 1-block medium infantry with open ground behind it.
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), blocks(unit("d", "medium_infantry", 1, 6, 2), 1),
                                 unit("lc", "light_cavalry", 1, 1, 7)});
-  const BattleState s = BattleState::initial(b);
+  const BattleState s = battle_phase(b, {"a"});
   std::string text;
   const Json j = answer_query(b, s, true, "odds", {{"unit", "a"}, {"target", "d"}}, "args", &text);
   EXPECT_EQ(j["rule"], "ancients.battle.odds");

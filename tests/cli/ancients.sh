@@ -122,5 +122,22 @@ head -c 200 "$tmp/game.log" >"$tmp/corrupt.log"
 expect_exit 2 "corrupt log" "$referee" ancients replay --log "$tmp/corrupt.log" -o "$tmp/c.json"
 [ -e "$tmp/c.json" ] && { echo "FAIL: wrote c.json"; fail=1; }
 
+# The odds and targets queries answer what the game allows now: an evasion the
+# game would not offer is a refusal with its rule (exit 0), not bad input; an
+# unordered unit has no targets, with the game's reason.
+lines=$root/scenarios/ancients/lines_engaged.json
+printf '{"actions":[{"type":"play_card","card":"order-three-center"},{"type":"order","units":["a_f5","a_f6"]},{"type":"end_movement"}]}' >"$tmp/le-battle.json"
+expect_exit 0 "odds of an evasion not offered" "$referee" ancients query odds --battle "$lines" --listed-deal \
+  --actions "$tmp/le-battle.json" --args '{"unit": "a_f5", "target": "b_f5", "evading": true}' -o "$tmp/evade.json"
+check "the evasion refused" has "$tmp/evade.json" '"legal": false'
+check "the evasion rule" has "$tmp/evade.json" '"rule": "ancients.evade.eligible"'
+expect_exit 0 "targets of an unordered unit" "$referee" ancients query targets --battle "$lines" --listed-deal \
+  --actions "$tmp/le-battle.json" --args '{"unit": "a_f4"}' -o "$tmp/targets.json"
+check "no targets" has "$tmp/targets.json" '"targets": \[\]'
+check "the game's reason" has "$tmp/targets.json" '"rule": "ancients.battle.eligible"'
+expect_exit 2 "odds with a malformed evading" "$referee" ancients query odds --battle "$lines" --listed-deal \
+  --actions "$tmp/le-battle.json" --args '{"unit": "a_f5", "target": "b_f5", "evading": "yes"}'
+check "names the field" has "$tmp/err" 'evading'
+
 [ "$fail" = 0 ] && echo "ancients cli: all checks passed"
 exit $fail

@@ -118,6 +118,12 @@ std::vector<RetreatOption> retreat_options(const Battle& b, const Position& p, i
 // or 1 when that is the only space; the first hex stops it on a lone friendly leader.
 std::vector<RetreatOption> evade_options(const Battle& b, const Position& p, int unit);
 bool may_evade(const Battle& b, int defender, int attacker);
+// Why `defender` may not evade this attack by `attacker` (an empty string
+// when the game offers it the choice): evasion comes only in close combat,
+// to a unit that may evade that attacker (ancients.evade.eligible), with an
+// evade path (ancients.evade.move); `options`, when given, receives the paths.
+std::string why_not_evade(const Battle& b, const Position& p, int attacker, int defender, const char** rule,
+                          std::vector<RetreatOption>* options = nullptr);
 // The row direction of a side's home edge: +1 (side 0, bottom) or -1.
 inline int home_step(int side) { return side == 0 ? 1 : -1; }
 

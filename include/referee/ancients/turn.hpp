@@ -106,6 +106,10 @@ int acting_side(const Battle& b, const BattleState& s);
 
 // Refuses everything once the game is over (ancients.game.over).
 Verdict validate(const Battle& b, const BattleState& s, const Action& a);
+// validate's verdict on unit `u` declaring a battle now, before a target is
+// named: the game's end, a pending choice, the phase, and whether the unit
+// may battle (ancients.order.side, ancients.battle.eligible, ancients.battle.once).
+Verdict validate_battler(const Battle& b, const BattleState& s, int u);
 // Validates, then applies a legal action and returns what happened, for the
 // log; a refused one leaves `s` unchanged and answers {"refused": true,
 // "violations": [...]}.

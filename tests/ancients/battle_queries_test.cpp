@@ -1,0 +1,232 @@
+// The `odds` and `targets` queries answer what the game allows now: a battle
+// the game refuses (validate on the `battle` action) is refused by the query
+// with the same rule and reason, and an evasion the game would not offer is a
+// refusal naming the evasion rule, not bad input
+// (docs/rulings.md#ancients-attack-odds).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "referee/core/errors.hpp"
+#include "referee/ancients/battle.hpp"
+#include "referee/ancients/queries.hpp"
+#include "referee/core/dice.hpp"
+#include "test_support.hpp"
+
+namespace referee::ancients {
+namespace ancients_battle_queries_test {
+
+using namespace testing;
+
+Action battle_of(const Battle& b, const std::string& u, const std::string& t) {
+  return parse_action({{"type", "battle"}, {"unit", u}, {"target", t}}, b, "action");
+}
+
+Json odds_of(const Battle& b, const BattleState& s, const std::string& u, const std::string& t, bool evading = false) {
+  Json args{{"unit", u}, {"target", t}};
+  if (evading) args["evading"] = true;
+  return answer_query(b, s, true, "odds", args, "args");
+}
+
+std::string input_error_field_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "no error";
+}
+
+Json targets_of(const Battle& b, const BattleState& s, const std::string& u) {
+  return answer_query(b, s, true, "targets", {{"unit", u}}, "args");
+}
+
+// Side 0's battle phase with `ordered` ordered, as the movement leaves it.
+BattleState battle_phase_of(const Battle& b, const std::vector<std::string>& ordered) {
+  BattleState s = BattleState::initial(b);
+  s.phase = Phase::battle;
+  s.card = b.find_card("order-three-center");
+  for (const std::string& id : ordered) {
+    const int u = b.find_unit(id);
+    s.orders.push_back({false, u});
+    s.position.units[static_cast<std::size_t>(u)].ordered = true;
+  }
+  return s;
+}
+
+// The query refuses with exactly the game's violations, and the targets
+// query lists nothing for the unit, with the same reason.
+void expect_refused_as_the_game(const Battle& b, const BattleState& s, const std::string& u, const std::string& t,
+                                const std::string& rule) {
+  const Verdict game = validate(b, s, battle_of(b, u, t));
+  ASSERT_FALSE(game.legal());
+  ASSERT_EQ(game.violations[0].rule, rule) << explain(game);
+  const Json o = odds_of(b, s, u, t);
+  EXPECT_FALSE(o["legal"].get<bool>()) << o.dump();
+  EXPECT_EQ(o["violations"], Json(game.violations)) << o.dump();
+  EXPECT_EQ(o["attacker"], u);
+  EXPECT_EQ(o["target"], t);
+  EXPECT_FALSE(o.contains("dice")) << o.dump();
+  const Json tg = targets_of(b, s, u);
+  EXPECT_EQ(tg["targets"], Json::array()) << tg.dump();
+  EXPECT_EQ(tg["violations"], Json(game.violations)) << tg.dump();
+}
+
+TEST(AncientsBattleQueries, AnAuxiliaThatMovedTwoHexesMayNotBattle) {
+  // ancients.battle.eligible: "Only ordered units battle, and not those the movement text forbids (auxilia after
+  // 2 hexes, ...)"; the movement text: "move one hex and battle, or move two hexes and not battle".
+  const Battle b = make_battle({unit("aux", "auxilia", 0, 6, 6), unit("mi", "medium_infantry", 0, 7, 4),
+                                unit("e", "medium_infantry", 1, 6, 3), unit("e2", "medium_infantry", 1, 7, 3)});
+  BattleState s = BattleState::initial(b);
+  for (const Json& a : {Json{{"type", "play_card"}, {"card", "order-three-center"}},
+                        Json{{"type", "order"}, {"units", {"aux", "mi"}}},
+                        Json{{"type", "move"}, {"unit", "aux"}, {"to", {6, 4}}}, Json{{"type", "end_movement"}}}) {
+    const Json r = apply(b, s, parse_action(a, b, "action"));
+    ASSERT_FALSE(r.contains("refused")) << a.dump() << " " << r.dump();
+  }
+  ASSERT_EQ(s.phase, Phase::battle);
+  const UnitState& aux = s.position.units[static_cast<std::size_t>(b.find_unit("aux"))];
+  EXPECT_EQ(aux.hexes_moved, 2);
+  EXPECT_FALSE(aux.may_battle);
+  expect_refused_as_the_game(b, s, "aux", "e", "ancients.battle.eligible");
+  EXPECT_EQ(validate(b, s, battle_of(b, "aux", "e")).violations[0].reason,
+            "unit aux may not battle after its move this turn");
+  // The unit beside it, which did not move, still has its targets and odds.
+  EXPECT_TRUE(odds_of(b, s, "mi", "e2")["legal"].get<bool>());
+  EXPECT_FALSE(targets_of(b, s, "mi")["targets"].empty());
+}
+
+TEST(AncientsBattleQueries, AUnitThatHasBattledMayNotBattleAgain) {
+  // ancients.battle.once: "Each close combat is conducted by one eligible, ordered unit": a unit battles once a
+  // turn, besides its bonus close combat after a momentum advance.
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
+  BattleState s = battle_phase_of(b, {"a"});
+  const Json before = odds_of(b, s, "a", "d");
+  ASSERT_TRUE(before["legal"].get<bool>());
+  ScriptedDice misses({1, 1, 1, 1, /* battle back */ 1, 1, 1, 1});  // light faces miss medium infantry
+  apply(b, s, battle_of(b, "a", "d"), misses);
+  ASSERT_EQ(s.pending.kind, Pending::Kind::none);
+  ASSERT_TRUE(s.position.units[static_cast<std::size_t>(b.find_unit("a"))].battled);
+  expect_refused_as_the_game(b, s, "a", "d", "ancients.battle.once");
+}
+
+TEST(AncientsBattleQueries, AnUnorderedUnitMayNotBattle) {
+  // ancients.battle.eligible: "Only ordered units battle".
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("idle", "medium_infantry", 0, 2, 3),
+                                unit("d", "medium_infantry", 1, 6, 2), unit("d2", "medium_infantry", 1, 2, 2)});
+  const BattleState s = battle_phase_of(b, {"a"});
+  expect_refused_as_the_game(b, s, "idle", "d2", "ancients.battle.eligible");
+  EXPECT_EQ(validate(b, s, battle_of(b, "idle", "d2")).violations[0].reason,
+            "unit idle was not ordered this turn; only ordered units battle");
+}
+
+TEST(AncientsBattleQueries, AUnitOfTheSideNotToPlayMayNotBattle) {
+  // ancients.order.side: "A player orders and moves only his own units and leaders".
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
+  BattleState s = battle_phase_of(b, {"a"});
+  s.position.units[static_cast<std::size_t>(b.find_unit("d"))].ordered = true;  // even ordered, it is not its turn
+  expect_refused_as_the_game(b, s, "d", "a", "ancients.order.side");
+}
+
+TEST(AncientsBattleQueries, NoBattleOutsideTheBattlePhase) {
+  // ancients.battle.phase: "You must complete all unit movements before proceeding to Battle".
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
+  BattleState s = battle_phase_of(b, {"a"});
+  s.phase = Phase::movement;
+  expect_refused_as_the_game(b, s, "a", "d", "ancients.battle.phase");
+  // At the start asked from the command line (not in a game), the geometry alone: the odds of the attack.
+  const Json start = answer_query(b, BattleState::initial(b), false, "odds", {{"unit", "a"}, {"target", "d"}}, "args");
+  EXPECT_TRUE(start["legal"].get<bool>()) << start.dump();
+  EXPECT_EQ(start["dice"], 4);
+}
+
+TEST(AncientsBattleQueries, AnEvasionTheGameWouldNotOfferIsARefusal) {
+  // ancients.evade.eligible: "Light units and war machines may always evade; medium cavalry and camels evade foot
+  // and heavy mounted units; heavy cavalry and heavy chariots evade foot and elephants; others never".
+  const Battle b = make_battle({unit("mc", "medium_cavalry", 0, 6, 3), unit("mc2", "medium_cavalry", 1, 6, 2),
+                                unit("sl", "light_sling_infantry", 0, 2, 5), unit("li", "light_infantry", 1, 2, 3),
+                                unit("mi", "medium_infantry", 0, 10, 3), unit("li2", "light_infantry", 1, 10, 2)});
+  const BattleState s = battle_phase_of(b, {"mc", "sl", "mi"});
+  // Medium cavalry may not evade medium cavalry: the attack is legal, its evasion is not.
+  ASSERT_TRUE(odds_of(b, s, "mc", "mc2")["legal"].get<bool>());
+  const Json o = odds_of(b, s, "mc", "mc2", true);
+  EXPECT_FALSE(o["legal"].get<bool>()) << o.dump();
+  ASSERT_EQ(o["violations"].size(), 1u);
+  EXPECT_EQ(o["violations"][0]["rule"], "ancients.evade.eligible");
+  EXPECT_EQ(o["violations"][0]["reason"], "a medium cavalry may not evade a medium cavalry");
+  // The game agrees: declaring that battle offers mc2 no evasion.
+  BattleState played = s;
+  ScriptedDice misses({4, 4, 4, /* battle back */ 1, 1, 1});
+  const Json r = apply(b, played, battle_of(b, "mc", "mc2"), misses);
+  EXPECT_FALSE(r.contains("awaiting")) << r.dump();
+  // No evasion from a ranged attack either, even for light infantry that always evades.
+  const Json ranged = odds_of(b, s, "sl", "li", true);
+  EXPECT_FALSE(ranged["legal"].get<bool>()) << ranged.dump();
+  EXPECT_EQ(ranged["violations"][0]["rule"], "ancients.evade.eligible");
+  // A unit that may evade gets the evading odds, as before.
+  const Json evades = odds_of(b, s, "mi", "li2", true);
+  EXPECT_TRUE(evades["legal"].get<bool>()) << evades.dump();
+  EXPECT_EQ(evades["evading"], true);
+  // Malformed arguments are still bad input naming the field.
+  EXPECT_EQ(input_error_field_of([&] {
+              answer_query(b, s, true, "odds", {{"unit", "mc"}, {"target", "mc2"}, {"evading", "yes"}}, "args");
+            }),
+            "args.evading");
+  EXPECT_EQ(input_error_field_of([&] { answer_query(b, s, true, "odds", {{"unit", "mc"}, {"target", "nobody"}}, "args"); }),
+            "args.target");
+}
+
+// For every unit and target after random legal actions, the odds query's
+// legal flag is validate's verdict on the battle, and the targets query lists
+// exactly the battles the game offers the unit.
+TEST(AncientsBattleQueries, TheQueriesAgreeWithValidateInRandomGames) {
+  const Battle b = load_scenario("lines_engaged.json");
+  std::vector<std::string> targets;
+  for (const UnitSpec& u : b.units) targets.push_back(u.id);
+  for (const LeaderSpec& l : b.leaders) targets.push_back(l.id);
+  int checked = 0, legal = 0, refused = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    BattleState s = BattleState::initial(b);
+    Rng rng(seed);
+    SeededDice dice(seed);
+    for (int step = 0; step < 400; ++step) {
+      if (s.phase == Phase::battle || step % 10 == 0) {
+        std::set<std::pair<std::string, std::string>> offered;
+        for (const Action& a : legal_actions(b, s))
+          if (a.type == Action::Type::battle)
+            offered.insert({b.units[static_cast<std::size_t>(a.piece.index)].id,
+                            a.target_leader ? b.leaders[static_cast<std::size_t>(a.target)].id
+                                            : b.units[static_cast<std::size_t>(a.target)].id});
+        for (const UnitSpec& u : b.units) {
+          for (const std::string& t : targets) {
+            const bool game = validate(b, s, battle_of(b, u.id, t)).legal();
+            const Json o = odds_of(b, s, u.id, t);
+            ASSERT_EQ(o["legal"].get<bool>(), game) << "seed " << seed << " step " << step << ": " << u.id << " at " << t
+                                                     << " " << o.dump();
+            ASSERT_EQ(game, offered.count({u.id, t}) == 1) << u.id << " at " << t;
+            ++checked;
+            (game ? legal : refused) += 1;
+          }
+          std::set<std::pair<std::string, std::string>> listed;
+          const Json answer = targets_of(b, s, u.id);
+          for (const Json& x : answer["targets"])
+            listed.insert({u.id, x.contains("target") ? x["target"].get<std::string>() : x["leader"].get<std::string>()});
+          std::set<std::pair<std::string, std::string>> mine;
+          for (const auto& p : offered)
+            if (p.first == u.id) mine.insert(p);
+          ASSERT_EQ(listed, mine) << "seed " << seed << " step " << step << ": targets of " << u.id << " " << answer.dump();
+        }
+      }
+      const std::optional<Action> a = random_action(b, s, rng);
+      if (!a) break;
+      apply(b, s, *a, dice);
+    }
+  }
+  EXPECT_GT(legal, 50);
+  EXPECT_GT(refused, checked / 2);
+}
+
+}  // namespace ancients_battle_queries_test
+}  // namespace referee::ancients
