@@ -584,7 +584,8 @@ Json Api::view(const std::string& id, const Slot& slot, const std::vector<int>& 
           {"result", s.result()},
           {"position", m.position()},
           {"history_size", m.history_size()},
-          {"can_undo", m.can_undo()},
+          // A finished game's secret dice are revealed: it is not taken back (undo_route).
+          {"can_undo", m.can_undo() && !(s.is_terminal() && !slot.fixed_seed)},
           {"can_redo", m.can_redo()},
           {"dice", dice_json(slot)},
           {"opponent_sides", slot.opponent_sides},
@@ -643,15 +644,22 @@ Response Api::delete_route(const GameRequest& call) {
   return ok({{"deleted", id}});
 }
 
+namespace {
+// A step of the game named in a path (GET .../replay/{step}, .../entries/{from}):
+// digits, from 0 to `last`; else 400 naming `field`.
+std::size_t step_in(const std::string& text, std::size_t last, const char* field) {
+  const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoul(text) > last)
+    throw InputError(field, fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
+  return std::stoul(text);
+}
+}  // namespace
+
 Response Api::replay_route(const GameRequest& call) {
   Slot& slot = *call.slot;
   std::lock_guard lock(slot.mutex);
-  const std::string& text = call.parts[3];
-  const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
   const std::size_t last = slot.match->position();
-  if (!digits || std::stoul(text) > last)
-    return error_response(400, "step", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
-  const std::size_t step = std::stoul(text);
+  const std::size_t step = step_in(call.parts[3], last, "step");
   const auto state = slot.match->state_at(step);
   const GameState& s = *state;
   const int viewer = viewer_of(*slot.match, held_sides(slot.seats, call.request.seat));
@@ -665,12 +673,8 @@ Response Api::replay_route(const GameRequest& call) {
 Response Api::entries_route(const GameRequest& call) {
   Slot& slot = *call.slot;
   std::lock_guard lock(slot.mutex);
-  const std::string& text = call.parts[3];
-  const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
   const std::size_t last = slot.match->position();
-  if (!digits || std::stoul(text) > last)
-    return error_response(400, "from", fmt::format("expected a step from 0 to {}, got \"{}\"", last, text));
-  const std::size_t from = std::stoul(text);
+  const std::size_t from = step_in(call.parts[3], last, "from");
   const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
   const int viewer = viewer_of(*slot.match, held_sides(slot.seats, call.request.seat));
   return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_for(*slot.match, from, to, viewer)}});

@@ -108,7 +108,8 @@ TEST(SecretDice, NoSeedWhileTheGameIsOnTheCommittedOneAfter) {
   GameLog forged = revealed;
   forged.seed = seed + 1;
   EXPECT_THROW(check_dice_commitment(forged, "log"), InputError);
-  // The revealed game cannot be stepped back into.
+  // The revealed game cannot be stepped back into, and its view says so.
+  EXPECT_FALSE(view["can_undo"].get<bool>());
   const Json undo = answer_of(send_as(api, "POST", base + "/undo", nullptr, seat), 409);
   EXPECT_NE(undo["error"]["message"].get<std::string>().find("revealed"), std::string::npos);
 }

@@ -259,5 +259,33 @@ TEST(ServerStore, AScriptedGameKeepsTheDiceStillToCome) {
   EXPECT_EQ(next["rolls"][1]["value"], 4);
 }
 
+// A stored Ancients game's deal comes back with it: the store keeps the
+// start's rolls in the log's header, and the restarted server deals the same
+// hands, shows each seat its own, and the game plays on. A game pushed out
+// of memory (here: a new server) replays from its log, the deal first.
+TEST(ServerStore, AnAncientsDealOutlivesItsServer) {
+  TempDir dir;
+  std::string base, seat;
+  Json whole;
+  {
+    auto api = open_api(dir);
+    const Json g = answer_of(send_as(*api, "POST", "/api/games", {{"battle", "ancients/centre_clash"}}), 201);
+    base = "/api/games/" + g["id"].get<std::string>();
+    seat = g["seat_tokens"][0]["token"].get<std::string>() + "," + g["seat_tokens"][1]["token"].get<std::string>();
+    const Json action = g["legal_actions"][0];
+    answer_of(send_as(*api, "POST", base + "/apply", {{"action", action}}, seat), 200);
+    whole = answer_of(send_as(*api, "GET", base, nullptr, seat), 200)["state"];
+  }
+  auto api = open_api(dir);
+  const Json after = answer_of(send_as(*api, "GET", base, nullptr, seat), 200);
+  EXPECT_EQ(after["state"], whole);
+  EXPECT_EQ(after["position"], 1);
+  const Json side0 = answer_of(send_as(*api, "GET", base, nullptr, seat.substr(0, 32)), 200);
+  EXPECT_EQ(side0["state"]["hands"][0], whole["hands"][0]);
+  EXPECT_TRUE(side0["state"]["hands"][1].is_null());
+  EXPECT_EQ(answer_of(send_as(*api, "POST", base + "/apply", {{"action", after["legal_actions"][0]}}, seat), 200)["applied"],
+            true);
+}
+
 }  // namespace persistence_test
 }  // namespace referee::server

@@ -390,6 +390,60 @@ void probe_deviations() {
              ", TRACE " + (trace ? std::to_string(trace->status) : "-") + "; a parse error carries nosniff and CSP: " + (headers ? "yes" : "no"));
 }
 
+// Fair play (docs/api.md, "The dice" and "What each viewer sees"), as a
+// player who wants the other's secrets would try: two games made without a
+// seed share no dice and no viewer is told a seed; in an Ancients game
+// between two seats, neither the other seat nor a spectator receives a hand
+// or a deck's order, and neither may ask a question that reads the whole
+// state out of turn; a player's token cannot act for a side the built-in
+// opponent plays.
+void probe_fair_play() {
+  auto get = [](const std::string& path, const std::string& headers = "") {
+    auto r = once(request("GET", path, "", headers));
+    return r && r->status == 200 ? json::parse(r->body, nullptr, false) : json();
+  };
+  const std::string g1 = new_game({{"battle", "warmaster/default"}}), g2 = new_game({{"battle", "warmaster/default"}});
+  const json v1 = get("/api/games/" + g1), v2 = get("/api/games/" + g2);
+  const bool dice_apart = v1.is_object() && v2.is_object() && v1["dice"]["seed"].is_null() &&
+                          v1["dice"]["commitment"] != v2["dice"]["commitment"];
+  auto log1 = once(request("GET", "/api/games/" + g1 + "/log"));
+  const bool no_seed = log1 && log1->body.find("\"seed\":null") != std::string::npos && log1->body.find("\"seed\":1") == std::string::npos;
+
+  // Two seats: A creates, B joins with the invitation, C watches.
+  auto made = once(request("POST", "/api/games", json{{"battle", "ancients/centre_clash"}, {"seats", {0}}}.dump(), kJson));
+  bool hidden = false, questions = false;
+  if (made && made->status == 201) {
+    const json g = json::parse(made->body);
+    const std::string base = "/api/games/" + g["id"].get<std::string>();
+    const std::string a = "X-Referee-Seat: " + g["seat_tokens"][0]["token"].get<std::string>() + "\r\n";
+    auto joined = once(request("POST", base + "/join", "{}", kJson + "X-Referee-Invite: " + g["invitations"][0]["token"].get<std::string>() + "\r\n"));
+    if (joined && joined->status == 200) {
+      const std::string b = "X-Referee-Seat: " + json::parse(joined->body)["seat_tokens"][0]["token"].get<std::string>() + "\r\n";
+      const json seen_b = get(base, b), seen_c = get(base), seen_a = get(base, a);
+      hidden = seen_b.is_object() && seen_c.is_object() && seen_a.is_object() && seen_b["state"]["hands"][0].is_null() &&
+               seen_b["state"]["decks"] == json::array({nullptr, nullptr}) && seen_c["state"]["hands"] == json::array({nullptr, nullptr}) &&
+               seen_a["state"]["hands"][0].is_array() && seen_b["legal_actions"].empty();
+      const std::string q = json{{"action", seen_a["legal_actions"][0]}}.dump();
+      questions = status_of(request("POST", base + "/validate", q, kJson + b)) == 403 &&
+                  status_of(request("POST", base + "/chance", q, kJson)) == 403 &&
+                  status_of(request("GET", base + "/legal-actions", "", b)) == 403 &&
+                  status_of(request("POST", base + "/query", R"({"name": "orders", "args": {"card": "order-three-center"}})", kJson + b)) == 403 &&
+                  status_of(request("POST", base + "/validate", q, kJson + a)) == 200;
+    }
+  }
+  // Against the built-in opponent, which plays side 0 (it moves first): the player's token acts for it.
+  const std::string o = new_game({{"battle", "ancients/centre_clash"}, {"opponent_sides", {0}}});
+  const json ov = get("/api/games/" + o, seat(o));
+  const bool opponent_alone = ov.is_object() && !ov["state"]["hands"][1].is_null() && ov["state"]["hands"][0].is_null() &&
+                              status_of(request("POST", "/api/games/" + o + "/apply",
+                                                json{{"action", {{"type", "end_movement"}}}}.dump(), kJson + seat(o))) == 403;
+  report("fair play", dice_apart && no_seed && hidden && questions && opponent_alone,
+         std::string("two unseeded games' dice apart: ") + (dice_apart ? "yes" : "NO") + "; no seed in a log: " + (no_seed ? "yes" : "NO") +
+             "; the other seat and a spectator see no hand or deck: " + (hidden ? "yes" : "NO") +
+             "; whole-state questions out of turn refused: " + (questions ? "yes" : "NO") +
+             "; the player cannot act for the opponent's side: " + (opponent_alone ? "yes" : "NO"));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -410,6 +464,7 @@ int main(int argc, char** argv) {
   if (run("slow")) probe_slow_clients(slow_seconds);
   if (run("uploads")) probe_uploads();
   if (run("opponent")) probe_opponent_and_history();
+  if (run("fair")) probe_fair_play();
   if (!only.empty() && run("reloads")) probe_reloads();  // needs a server with --data: asked by name only
   const long hwm = status_kb("VmHWM:");
   report("end", hwm > 0 && hwm < (1 << 20), "peak resident memory " + std::to_string(hwm / 1024) + " MiB");

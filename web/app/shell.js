@@ -452,6 +452,8 @@ function renderPlayers() {
       else if (now) panel.querySelector(`#player-${side}`)?.closest('label')?.querySelector('.side-name')?.append(now);
     });
     fill($('players-hints'), hints());
+    // The dice's line changes when the game ends (the seed revealed).
+    $('dice-line')?.replaceWith(diceLine(g));
     return;
   }
   panel.dataset.key = key;
