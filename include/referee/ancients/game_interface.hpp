@@ -77,5 +77,6 @@ struct System {
   static std::vector<QueryInfo> queries();
   static std::span<const RuleInfo> rules();
 };
+static_assert(RuleSystem<System>, "ancients's System gives the adapter what core/game_adapter.hpp asks");
 
 }  // namespace referee::ancients

@@ -33,10 +33,16 @@
 // and, for a system whose start may be dealt at random:
 //   initial(const std::shared_ptr<const C>&, Dice&) -> S
 //
+// The list above is the concept RuleSystem below, which the compiler checks:
+// each system's game_interface.hpp asserts it of its System, so a member
+// missing or of the wrong type is an error naming the requirement, not a
+// page of template errors at the first use.
+//
 // Threads: a SystemGame is immutable and may be shared by threads; each
 // SystemState belongs to one thread at a time (clone it for another).
 #pragma once
 
+#include <concepts>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,7 +53,44 @@
 
 namespace referee {
 
-template <class System>
+// What a rule system provides to the adapter (the list at the top).
+template <class S>
+concept RuleSystem =
+    requires(const typename S::Context& c, typename S::State& state, const typename S::State& s,
+             const std::shared_ptr<const typename S::Context>& shared, const Json& j, const std::string& path,
+             const typename S::Action& a, typename S::Checked&& checked, Dice& dice, Rng& rng, bool describe,
+             const GameState& self) {
+      { S::name } -> std::convertible_to<std::string_view>;
+      { S::information } -> std::convertible_to<Information>;
+      { S::players(c) } -> std::same_as<std::vector<std::string>>;
+      { S::initial(shared) } -> std::same_as<typename S::State>;
+      { S::from_json(shared, j, path) } -> std::same_as<typename S::State>;
+      { S::to_json(c, s) } -> std::same_as<Json>;
+      { S::side(c, s) } -> std::convertible_to<int>;
+      { S::turn(s) } -> std::convertible_to<int>;
+      { S::phase(s) } -> std::convertible_to<std::string>;
+      { S::over(c, s) } -> std::convertible_to<bool>;
+      { S::result(c, s) } -> std::same_as<Json>;
+      { S::parse(c, s, j, path) } -> std::same_as<typename S::Action>;
+      { S::check(c, s, a, describe) } -> std::same_as<typename S::Checked>;
+      { S::check(c, s, a, describe).verdict } -> std::convertible_to<Verdict>;
+      { S::do_apply(c, state, std::move(checked), dice, describe) } -> std::same_as<Json>;
+      { S::legal(c, s) } -> std::same_as<std::vector<typename S::Action>>;
+      { S::action_json(c, a) } -> std::same_as<Json>;
+      { S::sample(c, s, rng) } -> std::same_as<std::optional<Json>>;
+      { S::chances(self, c, s, a, j, path) } -> std::same_as<Chances>;
+      { S::query(c, s, path, j, path) } -> std::same_as<Json>;
+      { S::queries() } -> std::same_as<std::vector<QueryInfo>>;
+      { S::rules() } -> std::same_as<std::span<const RuleInfo>>;
+    } &&
+    // What a viewer may know: said by a system that hides part of the game.
+    (S::information == Information::perfect ||
+     requires(const typename S::Context& c, const typename S::State& s, const Json& j, int viewer) {
+       { S::view(c, s, viewer) } -> std::same_as<Json>;
+       { S::entry_view(c, j, viewer) } -> std::same_as<Json>;
+     });
+
+template <RuleSystem System>
 class SystemState final : public GameState {
  public:
   using Context = typename System::Context;
@@ -114,7 +157,7 @@ class SystemState final : public GameState {
   State s_;
 };
 
-template <class System>
+template <RuleSystem System>
 class SystemGame final : public Game {
  public:
   using Context = typename System::Context;
@@ -156,14 +199,14 @@ class SystemGame final : public Game {
 
 // The system's typed state behind an interface state, or null when the state
 // belongs to another system.
-template <class System>
+template <RuleSystem System>
 const typename System::State* typed_state(const GameState& s) {
   const auto* t = dynamic_cast<const SystemState<System>*>(&s);
   return t ? &t->typed() : nullptr;
 }
 
 // The system's loaded battle (its Context) behind a Game, or null.
-template <class System>
+template <RuleSystem System>
 const typename System::Context* typed_context(const Game& g) {
   const auto* t = dynamic_cast<const SystemGame<System>*>(&g);
   return t ? &t->context() : nullptr;

@@ -59,5 +59,6 @@ struct System {
   static std::vector<QueryInfo> queries();
   static std::span<const RuleInfo> rules();
 };
+static_assert(RuleSystem<System>, "warmaster's System gives the adapter what core/game_adapter.hpp asks");
 
 }  // namespace referee::warmaster
