@@ -37,7 +37,6 @@ Vec3 read_vec3(const JsonReader& r) {
           r.number("z", -kCoordLimit, kCoordLimit)};
 }
 
-std::string fmt_pos(Vec3 p) { return fmt::format("({:.2f}, {:.2f}, {:.2f})", p.x, p.y, p.z); }
 
 void check_id(const JsonReader& r, const std::string& id, std::set<std::string>& seen, const char* what) {
   if (id.empty()) r.fail("id", "must not be empty");
@@ -47,12 +46,12 @@ void check_id(const JsonReader& r, const std::string& id, std::set<std::string>&
 // A point where something stands: on the table, out of impassable ground,
 // and exactly on the level there (lower is inside a wall, higher is mid-air).
 void check_on_level(const Terrain& t, const JsonReader& r, Vec3 p, const std::string& what) {
-  if (!t.on_table(p.xy())) r.fail(fmt::format("{} {} is off the {} x {} in table", what, fmt_pos(p), t.width, t.depth));
+  if (!t.on_table(p.xy())) r.fail(fmt::format("{} {} is off the {} x {} in table", what, position_words(p, 2), t.width, t.depth));
   double lvl = t.level_at(p.xy());
   if (p.z < lvl - kPlaceTolerance)
-    r.fail(fmt::format("{} {} is inside a wall: the surface there is {:.2f} in high", what, fmt_pos(p), lvl));
+    r.fail(fmt::format("{} {} is inside a wall: the surface there is {:.2f} in high", what, position_words(p, 2), lvl));
   if (p.z > lvl + kPlaceTolerance)
-    r.fail(fmt::format("{} {} is in mid-air: the level there is {:.2f} in", what, fmt_pos(p), lvl));
+    r.fail(fmt::format("{} {} is in mid-air: the level there is {:.2f} in", what, position_words(p, 2), lvl));
 }
 
 void read_unit(const JsonReader& r, Unit& u) {
@@ -197,12 +196,12 @@ void read_ladders(const JsonReader& r, Terrain& t, std::set<std::string>& ids) {
       for (int k = 0; k < 2; ++k) {
         Vec3 p = k ? l.top : l.bottom;
         JsonReader er = lr.at(ends[k]);
-        if (!t.on_table(p.xy())) er.fail(fmt::format("{} is off the table", fmt_pos(p)));
+        if (!t.on_table(p.xy())) er.fail(fmt::format("{} is off the table", position_words(p, 2)));
         double lvl = t.level_at(p.xy());
         if (std::abs(lvl - p.z) > kPlaceTolerance)
           er.fail(fmt::format("the ladder does not join two surfaces: its {} {} is not on a surface or the ground "
                               "(the level there is {:.2f} in)",
-                              ends[k], fmt_pos(p), lvl));
+                              ends[k], position_words(p, 2), lvl));
         if (t.in_impassable(p.xy())) er.fail("the ladder ends in impassable terrain");
       }
       if (l.top.z <= l.bottom.z + 0.1)

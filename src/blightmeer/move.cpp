@@ -81,7 +81,6 @@ Verdict may_move(const State& state, int self, bool run, std::vector<Ruling>* no
 
 namespace {
 
-std::string fmt_pos(Vec3 p) { return fmt::format("({:.1f}, {:.1f}, {:.1f})", p.x, p.y, p.z); }
 std::string in(double v) { return format_measure(v, "in"); }
 
 struct PendingClimb {
@@ -111,7 +110,7 @@ class Checker {
       std::string where = fmt::format("path[{}]", i);
       if (st.from && dist3(*st.from, pos_) > kPlaceTolerance)
         throw InputError(where + ".from", fmt::format("{} does not connect to where the previous step ended, {}",
-                                                      fmt_pos(*st.from), fmt_pos(pos_)));
+                                                      position_words(*st.from), position_words(pos_)));
       StepReport sr;
       sr.index = static_cast<int>(i);
       sr.type = st.type;
@@ -138,7 +137,7 @@ class Checker {
         if (o >= 0)
           rep_.verdict.add(blightmeer::rule_id::units_occupied,
                            fmt::format("step {} ({}) puts {} on {} at {}", i, to_string(st.type), u.id,
-                                       s_.units[static_cast<std::size_t>(o)].id, fmt_pos(pos_)));
+                                       s_.units[static_cast<std::size_t>(o)].id, position_words(pos_)));
       }
     }
     rep_.final_pos = pos_;
@@ -297,7 +296,7 @@ class Checker {
       throw InputError(where + ".ladder",
                        fmt::format("ladder \"{}\" does not connect to {}: its ends are {} and {} ({} away at the "
                                    "nearest, within {} on the same level is needed)",
-                                   L.id, fmt_pos(pos_), fmt_pos(L.bottom), fmt_pos(L.top), in(d), in(reach)));
+                                   L.id, position_words(pos_), position_words(L.bottom), position_words(L.top), in(d), in(reach)));
     }
     if (st.has_to) {
       Vec3 want{st.to.x, st.to.y, st.to_z.value_or(farv.z)};
@@ -313,8 +312,8 @@ class Checker {
                            {{"height", want.z, "in"}});
           return false;
         }
-        throw InputError(where + ".to", fmt::format("{} is not on ladder \"{}\", whose far end is {}", fmt_pos(want),
-                                                    L.id, fmt_pos(farv)));
+        throw InputError(where + ".to", fmt::format("{} is not on ladder \"{}\", whose far end is {}", position_words(want),
+                                                    L.id, position_words(farv)));
       }
     }
     sr.to = farv;
@@ -494,7 +493,7 @@ class Checker {
       if (o >= 0)
         rep_.verdict.add(blightmeer::rule_id::units_end_on_unit,
                          fmt::format("{} would end its move on {} at {}", u.id, s_.units[static_cast<std::size_t>(o)].id,
-                                     fmt_pos(pos_)));
+                                     position_words(pos_)));
     }
     rep_.final_bits = t_.regions_at(pos_.xy(), pos_.z);
     if (req_.run)
@@ -507,7 +506,7 @@ class Checker {
     if (rep_.drown_step >= 0)
       rep_.notes.push_back({blightmeer::rule_id::water_deep_armour,
                             fmt::format("{} enters deep water in {} armour at {} and is Incapacitated", u.id,
-                                        to_string(u.armour), fmt_pos(rep_.drown_at)),
+                                        to_string(u.armour), position_words(rep_.drown_at)),
                             {}});
   }
 

@@ -9,7 +9,6 @@ namespace referee::blightmeer {
 
 namespace {
 double r3(double v) { return std::round(v * 1000) / 1000; }
-std::string fmt_pos(Vec3 p) { return fmt::format("({:.1f}, {:.1f}, {:.1f})", p.x, p.y, p.z); }
 
 nlohmann::json bits_json(unsigned bits) {
   nlohmann::json a = nlohmann::json::array();
@@ -116,7 +115,7 @@ std::string explain_turns(const RouteOption& o) {
     const std::string steps = l.first_step == l.last_step ? fmt::format("step {}", l.first_step)
                                                            : fmt::format("steps {}-{}", l.first_step, l.last_step);
     out += fmt::format("  turn {}: {}, {} of {}; {} {}{}\n", l.turn, steps, format_measure(l.spent, "in"),
-                       format_measure(l.allowance, "in"), last ? "ends at" : "stops at", fmt_pos(l.stop),
+                       format_measure(l.allowance, "in"), last ? "ends at" : "stops at", position_words(l.stop),
                        l.mid_step ? fmt::format(", part-way along step {}", l.last_step) : "");
   }
   return out;
@@ -173,7 +172,7 @@ std::string explain_report(const MoveReport& r) {
                                 format_compared(r.spent, r.allowance.total, "in").value,
                                 format_compared(r.spent, r.allowance.total, "in").limit);
   for (const StepReport& s : r.steps)
-    out += fmt::format("  step {}: {} {} -> {}: {}\n", s.index, to_string(s.type), fmt_pos(s.from), fmt_pos(s.to),
+    out += fmt::format("  step {}: {} {} -> {}: {}\n", s.index, to_string(s.type), position_words(s.from), position_words(s.to),
                        format_measure(s.cost, "in"));
   for (const CheckNeed& c : r.checks)
     out += fmt::format("  check at step {} ({}): Agility {}+{}{}, chance {}; on failure it {}\n", c.step, c.kind,
@@ -188,7 +187,7 @@ std::string explain_report(const MoveReport& r) {
 
 std::string explain_resolution(const Resolution& r) {
   if (!r.applied) return "Not applied: " + explain_report(r.report);
-  std::string out = fmt::format("{} moves: {} -> {}\n", r.after.id, fmt_pos(r.before.pos), fmt_pos(r.after.pos));
+  std::string out = fmt::format("{} moves: {} -> {}\n", r.after.id, position_words(r.before.pos), position_words(r.after.pos));
   for (const Ruling& e : r.events) out += "  " + explain(e) + "\n";
   std::string st;
   if (r.after.incapacitated) st += " Incapacitated";
@@ -200,7 +199,7 @@ std::string explain_resolution(const Resolution& r) {
 }
 
 std::string explain_route(const RouteAnswer& a) {
-  std::string out = fmt::format("Routes for {} to {} ({})\n", a.unit, fmt_pos(a.to), a.run ? "run" : "move");
+  std::string out = fmt::format("Routes for {} to {} ({})\n", a.unit, position_words(a.to), a.run ? "run" : "move");
   auto one = [&](const char* name, const RouteOption& o) {
     if (!o.found) {
       out += fmt::format("{}: none\n", name);

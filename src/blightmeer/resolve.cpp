@@ -30,7 +30,6 @@ int fall_modifier(double height) {
 }
 
 namespace {
-std::string fmt_pos(Vec3 p) { return fmt::format("({:.1f}, {:.1f}, {:.1f})", p.x, p.y, p.z); }
 std::string in(double v) { return format_measure(v, "in"); }
 
 bool spot_free(const Terrain& t, const State& s, int self, Vec3 p, double r) {
@@ -77,7 +76,7 @@ Vec3 place_after_fall(const Terrain& t, const State& s, int self, Vec3 spot, Dic
       if (std::abs(cand.z - spot.z) < kPlaceTolerance && spot_free(t, s, self, cand, u.radius())) {
         events.push_back({rule,
                           fmt::format("{} would be placed on {}: put next to it instead, not Engaged, at {}", u.id,
-                                      other.id, fmt_pos(cand)),
+                                      other.id, position_words(cand)),
                           {{"gap", t.settings.fall_clear_gap + 0.5 * ring, "in"}}});
         return cand;
       }
@@ -85,7 +84,7 @@ Vec3 place_after_fall(const Terrain& t, const State& s, int self, Vec3 spot, Dic
   }
   events.push_back({rule,
                     fmt::format("{} would be placed on {} and no clear place was found next to it; it stays at {}",
-                                u.id, other.id, fmt_pos(spot)),
+                                u.id, other.id, position_words(spot)),
                     {}});
   return spot;
 }
@@ -114,7 +113,7 @@ void fall(const Terrain& t, State& s, int self, Vec3 spot, double height, Dice& 
   int total = natural + mod;
   Injury inj = injury_for(total);
   events.push_back({blightmeer::rule_id::fall_injury,
-                    fmt::format("{} falls {} at {}: Injury Roll {} {:+d} = {}: {}", u.id, in(height), fmt_pos(at),
+                    fmt::format("{} falls {} at {}: Injury Roll {} {:+d} = {}: {}", u.id, in(height), position_words(at),
                                 natural, mod, total, to_string(inj)),
                     {{"height", height, "in"}, {"natural", static_cast<double>(natural), ""},
                      {"modifier", static_cast<double>(mod), ""}, {"total", static_cast<double>(total), ""}}});
@@ -182,7 +181,7 @@ Resolution resolve_checked_move(const Terrain& t, State& s, const MoveRequest& r
           // then put next to that ally, as a fall would be.
           pos = place_after_fall(t, s, self, c.failure_spot, dice, res.events, blightmeer::rule_id::climb_placement);
           res.events.push_back({c.rule, fmt::format("{} stays at the foot, {}, and its move ends (no fall)", u.id,
-                                                    fmt_pos(pos)), {}});
+                                                    position_words(pos)), {}});
         } else {
           res.events.push_back({blightmeer::rule_id::fall_start, fmt::format("{} {}", u.id, to_string(c.on_failure)), {}});
           fall(t, s, self, c.failure_spot, c.fall_height, dice, res.events);
@@ -204,7 +203,7 @@ Resolution resolve_checked_move(const Terrain& t, State& s, const MoveRequest& r
     u.incapacitated = true;
     res.events.push_back({blightmeer::rule_id::water_deep_armour,
                           fmt::format("{} enters deep water in {} armour at {} and is Incapacitated", u.id,
-                                      to_string(u.armour), fmt_pos(pos)),
+                                      to_string(u.armour), position_words(pos)),
                           {}});
   }
   if (req.run) u.ran = true;

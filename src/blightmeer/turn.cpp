@@ -20,7 +20,6 @@ namespace {
 
 constexpr double kCoordLimit = 1000;
 
-std::string fmt_pos(Vec3 p) { return fmt::format("({:.2f}, {:.2f}, {:.2f})", p.x, p.y, p.z); }
 
 const std::string& side_to_move(const BattleState& s) { return s.sides[static_cast<std::size_t>(s.side)]; }
 
@@ -160,12 +159,12 @@ void read_unit_state(const JsonReader& r, const Battle& b, Unit& u) {
 
 void check_standing(const Terrain& t, const JsonReader& r, const Unit& u) {
   if (u.incapacitated) return;
-  if (!t.on_table(u.pos.xy())) r.fail(fmt::format("{} is off the {} x {} in table", fmt_pos(u.pos), t.width, t.depth));
+  if (!t.on_table(u.pos.xy())) r.fail(fmt::format("{} is off the {} x {} in table", position_words(u.pos, 2), t.width, t.depth));
   double lvl = t.level_at(u.pos.xy());
   if (u.pos.z < lvl - kPlaceTolerance)
-    r.fail(fmt::format("{} is inside a wall: the surface there is {:.2f} in high", fmt_pos(u.pos), lvl));
+    r.fail(fmt::format("{} is inside a wall: the surface there is {:.2f} in high", position_words(u.pos, 2), lvl));
   if (u.pos.z > lvl + kPlaceTolerance)
-    r.fail(fmt::format("{} is in mid-air: the level there is {:.2f} in", fmt_pos(u.pos), lvl));
+    r.fail(fmt::format("{} is in mid-air: the level there is {:.2f} in", position_words(u.pos, 2), lvl));
   if (t.in_impassable(u.pos.xy())) r.fail("the unit stands in impassable terrain");
 }
 

@@ -36,6 +36,11 @@ struct Vec3 {
   constexpr bool operator==(const Vec3&) const = default;
 };
 
+// A position in words, in inches: "(12.0, 3.5, 0.0)". Rulings and reports
+// say tenths (position_words(p)); an error about a position the input gave
+// says hundredths (position_words(p, 2)), so that it reads as the file wrote it.
+std::string position_words(Vec3 p, int decimals = 1);
+
 enum class Armour { none, light, heavy, mithril };
 enum class RegionKind { difficult, impassable, shallow_water, deep_water };
 
