@@ -43,19 +43,6 @@ Json targets_of(const Battle& b, const BattleState& s, const std::string& u) {
   return answer_query(b, s, true, "targets", {{"unit", u}}, "args");
 }
 
-// Side 0's battle phase with `ordered` ordered, as the movement leaves it.
-BattleState battle_phase_of(const Battle& b, const std::vector<std::string>& ordered) {
-  BattleState s = BattleState::initial(b);
-  s.phase = Phase::battle;
-  s.card = b.find_card("order-three-center");
-  for (const std::string& id : ordered) {
-    const int u = b.find_unit(id);
-    s.orders.push_back({false, u});
-    s.position.units[static_cast<std::size_t>(u)].ordered = true;
-  }
-  return s;
-}
-
 // The query refuses with exactly the game's violations, and the targets
 // query lists nothing for the unit, with the same reason.
 void expect_refused_as_the_game(const Battle& b, const BattleState& s, const std::string& u, const std::string& t,
@@ -102,7 +89,7 @@ TEST(AncientsBattleQueries, AUnitThatHasBattledMayNotBattleAgain) {
   // ancients.battle.once: "Each close combat is conducted by one eligible, ordered unit": a unit battles once a
   // turn, besides its bonus close combat after a momentum advance.
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase_of(b, {"a"});
+  BattleState s = battle_phase(b, {"a"});
   const Json before = odds_of(b, s, "a", "d");
   ASSERT_TRUE(before["legal"].get<bool>());
   ScriptedDice misses({1, 1, 1, 1, /* battle back */ 1, 1, 1, 1});  // light faces miss medium infantry
@@ -116,7 +103,7 @@ TEST(AncientsBattleQueries, AnUnorderedUnitMayNotBattle) {
   // ancients.battle.eligible: "Only ordered units battle".
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("idle", "medium_infantry", 0, 2, 3),
                                 unit("d", "medium_infantry", 1, 6, 2), unit("d2", "medium_infantry", 1, 2, 2)});
-  const BattleState s = battle_phase_of(b, {"a"});
+  const BattleState s = battle_phase(b, {"a"});
   expect_refused_as_the_game(b, s, "idle", "d2", "ancients.battle.eligible");
   EXPECT_EQ(validate(b, s, battle_of(b, "idle", "d2")).violations[0].reason,
             "unit idle was not ordered this turn; only ordered units battle");
@@ -125,7 +112,7 @@ TEST(AncientsBattleQueries, AnUnorderedUnitMayNotBattle) {
 TEST(AncientsBattleQueries, AUnitOfTheSideNotToPlayMayNotBattle) {
   // ancients.order.side: "A player orders and moves only his own units and leaders".
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase_of(b, {"a"});
+  BattleState s = battle_phase(b, {"a"});
   s.position.units[static_cast<std::size_t>(b.find_unit("d"))].ordered = true;  // even ordered, it is not its turn
   expect_refused_as_the_game(b, s, "d", "a", "ancients.order.side");
 }
@@ -133,7 +120,7 @@ TEST(AncientsBattleQueries, AUnitOfTheSideNotToPlayMayNotBattle) {
 TEST(AncientsBattleQueries, NoBattleOutsideTheBattlePhase) {
   // ancients.battle.phase: "You must complete all unit movements before proceeding to Battle".
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase_of(b, {"a"});
+  BattleState s = battle_phase(b, {"a"});
   s.phase = Phase::movement;
   expect_refused_as_the_game(b, s, "a", "d", "ancients.battle.phase");
   // At the start asked from the command line (not in a game), the geometry alone: the odds of the attack.
@@ -148,7 +135,7 @@ TEST(AncientsBattleQueries, AnEvasionTheGameWouldNotOfferIsARefusal) {
   const Battle b = make_battle({unit("mc", "medium_cavalry", 0, 6, 3), unit("mc2", "medium_cavalry", 1, 6, 2),
                                 unit("sl", "light_sling_infantry", 0, 2, 5), unit("li", "light_infantry", 1, 2, 3),
                                 unit("mi", "medium_infantry", 0, 10, 3), unit("li2", "light_infantry", 1, 10, 2)});
-  const BattleState s = battle_phase_of(b, {"mc", "sl", "mi"});
+  const BattleState s = battle_phase(b, {"mc", "sl", "mi"});
   // Medium cavalry may not evade medium cavalry: the attack is legal, its evasion is not.
   ASSERT_TRUE(odds_of(b, s, "mc", "mc2")["legal"].get<bool>());
   const Json o = odds_of(b, s, "mc", "mc2", true);

@@ -23,20 +23,6 @@ nlohmann::json blocks(nlohmann::json u, int n) {
   return u;
 }
 
-// The battle phase of side `side`'s turn with `ordered` units ordered.
-BattleState battle_phase(const Battle& b, const std::vector<std::string>& ordered, int side = 0) {
-  BattleState s = BattleState::initial(b);
-  s.side = side;
-  s.phase = Phase::battle;
-  s.card = b.find_card("order-three-center");
-  for (const std::string& id : ordered) {
-    const int u = b.find_unit(id);
-    s.orders.push_back({false, u});
-    s.position.units[static_cast<std::size_t>(u)].ordered = true;
-  }
-  return s;
-}
-
 std::string input_error_field(const std::function<void()>& f) {
   try {
     f();

@@ -45,6 +45,21 @@ inline nlohmann::json listed_deal(nlohmann::json battle) {
   return battle;
 }
 
+// The battle phase of side `side`'s turn with `ordered` units ordered, as
+// the movement leaves it (the card played: Order Three Units Center).
+inline BattleState battle_phase(const Battle& b, const std::vector<std::string>& ordered, int side = 0) {
+  BattleState s = BattleState::initial(b);
+  s.side = side;
+  s.phase = Phase::battle;
+  s.card = b.find_card("order-three-center");
+  for (const std::string& id : ordered) {
+    const int u = b.find_unit(id);
+    s.orders.push_back({false, u});
+    s.position.units[static_cast<std::size_t>(u)].ordered = true;
+  }
+  return s;
+}
+
 inline int hex(const Battle& b, int col, int row) { return b.board.index(ColRow{col, row}); }
 
 inline std::vector<Destination> destinations(const Battle& b, const Position& p, const std::string& id,
