@@ -267,6 +267,14 @@ void add_simulation(pb::module_& m) {
 
 std::string repr_ruling(const Ruling& r) { return "<Ruling " + explain(r) + ">"; }
 
+// A viewer of `g`'s states: a player's index, or -1 (kSpectator); else an
+// InputError naming `viewer`.
+int checked_viewer(const Game& g, int viewer) {
+  if (viewer < kSpectator || viewer >= static_cast<int>(g.players().size()))
+    throw InputError("viewer", "expected a player's index, or -1 for a spectator");
+  return viewer;
+}
+
 }  // namespace
 
 void translate(std::exception_ptr p) {
@@ -409,9 +417,7 @@ PYBIND11_MODULE(_referee, m) {
                              "part of it: State.view).")
       .def("entry_view",
            [](const PyGame& g, const pb::object& entry, int viewer) {
-             if (viewer < -1 || viewer >= static_cast<int>(g.game->players().size()))
-               throw InputError("viewer", "expected a player's index, or -1 for a spectator");
-             return from_json(g.game->entry_view(to_json(entry, "entry"), viewer));
+             return from_json(g.game->entry_view(to_json(entry, "entry"), checked_viewer(*g.game, viewer)));
            },
            arg("entry"), arg("viewer"),
            "What `viewer` (a player's index, or -1 for a spectator) may read of one log entry (a dict, a line "
@@ -447,9 +453,7 @@ PYBIND11_MODULE(_referee, m) {
            "The whole state as a dict, enough for Game.state_from_json() to resume play exactly.")
       .def("view",
            [](const PyState& s, int viewer) {
-             if (viewer < -1 || viewer >= static_cast<int>(s.game->game->players().size()))
-               throw InputError("viewer", "expected a player's index, or -1 for a spectator");
-             return from_json(s.state->view(viewer));
+             return from_json(s.state->view(checked_viewer(*s.game->game, viewer)));
            },
            arg("viewer"),
            "The state as `viewer` (a player's index, or -1 for a spectator) may know it (OpenSpiel's information "

@@ -615,12 +615,6 @@ GameLog Api::served_log(const Slot& slot) {
   return log;
 }
 
-Json Api::entries_json(const Match& m, std::size_t from, std::size_t to) {
-  Json out = Json::array();
-  for (std::size_t k = from; k < to && k < m.position(); ++k) out.push_back(m.log().entries[k].to_json());
-  return out;
-}
-
 Response Api::view_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
   return ok(view(call.id, *call.slot, held_sides(call.slot->seats, call.request.seat)));
@@ -662,7 +656,7 @@ Response Api::replay_route(const GameRequest& call) {
   const std::size_t step = step_in(call.parts[3], last, "step");
   const auto state = slot.match->state_at(step);
   const GameState& s = *state;
-  const int viewer = viewer_of(*slot.match, held_sides(slot.seats, call.request.seat));
+  const int viewer = request_viewer(slot, call.request);
   Json entry = step == 0 ? Json(nullptr) : Json(slot.match->log().entries[step - 1].action);
   return ok({{"step", step}, {"steps", last}, {"turn", s.turn()}, {"current_player", s.current_player()},
              {"phase", s.phase()}, {"action", entry}, {"state", state_for(s, viewer)}});
@@ -676,7 +670,7 @@ Response Api::entries_route(const GameRequest& call) {
   const std::size_t last = slot.match->position();
   const std::size_t from = step_in(call.parts[3], last, "from");
   const std::size_t to = std::min(last, from + kMaxEntriesAnswered);
-  const int viewer = viewer_of(*slot.match, held_sides(slot.seats, call.request.seat));
+  const int viewer = request_viewer(slot, call.request);
   return ok({{"from", from}, {"to", to}, {"position", last}, {"entries", entries_for(*slot.match, from, to, viewer)}});
 }
 
@@ -687,8 +681,12 @@ Json Api::action_of(const std::string& body) {
   return r.at("action").json();
 }
 
+int Api::request_viewer(const Slot& slot, const Request& request) {
+  return viewer_of(*slot.match, held_sides(slot.seats, request.seat));
+}
+
 std::optional<Response> Api::refuse_question(const Slot& slot, const Request& request) {
-  if (auto problem = question_refusal(*slot.match, viewer_of(*slot.match, held_sides(slot.seats, request.seat))))
+  if (auto problem = question_refusal(*slot.match, request_viewer(slot, request)))
     return error_response(403, "seat", *problem);
   return std::nullopt;
 }
@@ -782,7 +780,7 @@ Response Api::log_route(const GameRequest& call) {
   std::lock_guard lock(call.slot->mutex);
   const Match& m = *call.slot->match;
   return {200, "application/x-ndjson",
-          log_for(m.game(), served_log(*call.slot), viewer_of(m, held_sides(call.slot->seats, call.request.seat)))};
+          log_for(m.game(), served_log(*call.slot), request_viewer(*call.slot, call.request))};
 }
 
 std::optional<Response> Api::refuse_unless_held(const Slot& slot, const std::vector<int>& held, int side,
@@ -822,9 +820,15 @@ std::optional<Response> Api::commit(const std::string& id, Slot& slot, const cha
     }
   }
   ++slot.version;
-  Json event = game_event(slot.version, kind, m, entries_json(m, keep, m.position()));
+  Json event = game_event(slot.version, kind, m, entries_for(m, keep, m.position(), kWholeGame));
   // Each viewer is told what its seats may see of the change.
-  channels_.publish(id, [&](const std::vector<int>& sides) { return event_text(m.game(), event, viewer_of(m, sides)); });
+  std::map<int, std::string> texts;  // by viewer: a game that hides nothing is written once for all
+  channels_.publish(id, [&](const std::vector<int>& sides) {
+    const int viewer = viewer_of(m, sides);
+    auto it = texts.find(viewer);
+    if (it == texts.end()) it = texts.emplace(viewer, event_text(m.game(), event, viewer)).first;
+    return it->second;
+  });
   slot.recent.emplace_back(slot.version, std::move(event));
   if (slot.recent.size() > limits_.recent_events) slot.recent.erase(slot.recent.begin());
   return std::nullopt;

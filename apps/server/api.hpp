@@ -256,6 +256,8 @@ class Api {
   // 409 when the game holds as many actions or bytes as a game may.
   std::optional<Response> refuse_if_full(const Slot& slot) const;
   Json view(const std::string& id, const Slot& slot, const std::vector<int>& you) const;
+  // Who the request is, for what it is answered (seat_views.hpp, viewer_of).
+  static int request_viewer(const Slot& slot, const Request& request);
   // 403 naming `seat` when the request may not ask a question that reads
   // the whole state now (seat_views.hpp, question_refusal).
   static std::optional<Response> refuse_question(const Slot& slot, const Request& request);
@@ -265,8 +267,6 @@ class Api {
   // The game's log as served (GET .../log): the seed withheld while secret
   // dice are still rolling, and the commitment and salt to check it by.
   static GameLog served_log(const Slot& slot);
-  // The log entries of steps [from, to) of the game as played so far, as log lines.
-  static Json entries_json(const Match& m, std::size_t from, std::size_t to);
   // The most entries GET /api/games/{id}/entries/{from} answers at once.
   static constexpr std::size_t kMaxEntriesAnswered = 200;
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
-#include <optional>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -249,6 +249,19 @@ std::string describe_difference(const Json& logged, const Json& now) {
                      shorten(d.logged), shorten(d.now));
 }
 
+// How the rolls a log holds differ from those the engine rolled, or "" when
+// they are the same: their number ("the log has 2 rolls`what`, ..."), or the
+// first roll that differs.
+std::string roll_difference(const std::vector<Roll>& logged, const std::vector<Roll>& rolled, const char* what) {
+  if (logged.size() != rolled.size())
+    return fmt::format("the log has {} rolls{}, the engine rolled {}", logged.size(), what, rolled.size());
+  for (std::size_t i = 0; i < rolled.size(); ++i)
+    if (rolled[i].value != logged[i].value || rolled[i].sides != logged[i].sides)
+      return fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}", i + 1,
+                         logged[i].value, logged[i].sides, rolled[i].value, rolled[i].sides);
+  return "";
+}
+
 }  // namespace
 
 Match Match::replay(const GameRegistry& registry, const GameLog& log, const std::string& source_name,
@@ -280,15 +293,8 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
     throw InputError(header + ".start_rolls", std::string("the rolls do not match: ") + ex.what());
   }
   Match& m = *made;
-  const std::vector<Roll>& dealt = m.log().start_rolls;
-  if (dealt.size() != log.start_rolls.size())
-    throw InputError(header + ".start_rolls", fmt::format("the log has {} rolls dealing the start, the engine rolled {}",
-                                                          log.start_rolls.size(), dealt.size()));
-  for (std::size_t i = 0; i < dealt.size(); ++i)
-    if (dealt[i].value != log.start_rolls[i].value || dealt[i].sides != log.start_rolls[i].sides)
-      throw InputError(header + ".start_rolls",
-                       fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}", i + 1,
-                                   log.start_rolls[i].value, log.start_rolls[i].sides, dealt[i].value, dealt[i].sides));
+  if (std::string d = roll_difference(log.start_rolls, m.log().start_rolls, " dealing the start"); !d.empty())
+    throw InputError(header + ".start_rolls", d);
   for (const LogEntry& e : log.entries) {
     if (each_entry) each_entry(m);
     const std::string where = fmt::format("{} line {}", source_name, e.seq + 1);
@@ -305,14 +311,7 @@ Match Match::replay(const GameRegistry& registry, const GameLog& log, const std:
     // A changed result names the rule behind it, whether the rolls or the
     // result show it first.
     auto changed = [&] { return refused ? std::string() : describe_difference(e.result, o.result); };
-    if (o.rolls.size() != e.rolls.size())
-      throw InputError(where, fmt::format("the log has {} rolls, the engine rolled {}{}", e.rolls.size(),
-                                          o.rolls.size(), changed()));
-    for (std::size_t i = 0; i < o.rolls.size(); ++i)
-      if (o.rolls[i].value != e.rolls[i].value || o.rolls[i].sides != e.rolls[i].sides)
-        throw InputError(where, fmt::format("roll {} differs: the log has {} on a d{}, the engine rolled {} on a d{}{}",
-                                            i + 1, e.rolls[i].value, e.rolls[i].sides, o.rolls[i].value,
-                                            o.rolls[i].sides, changed()));
+    if (std::string d = roll_difference(e.rolls, o.rolls, ""); !d.empty()) throw InputError(where, d + changed());
     if (refused ? Json(refusal_json(o.verdict)) != e.refused : o.result != e.result)
       throw InputError(where, "replaying this action gives a different result from the one logged" + changed());
   }

@@ -29,12 +29,12 @@ cmake --build build && ctest && scripts/missing.sh
 EOF
 # The names are put in afterwards, so that this script itself names none of
 # the commands a fresh Debian lacks (the before-stop gate reads it as text).
-py="pyt""hon3" curl_="cu""rl" jq_="j""q"
-sed -i -e "s/@PY@/$py/g" -e "s/@HTTP_CLIENT@/$curl_/g" -e "s/@JSON_FILTER@/$jq_/g" "$tmp/tests/cli/sample.sh"
+py="pyt""hon3" http_client="cu""rl" json_filter="j""q"
+sed -i -e "s/@PY@/$py/g" -e "s/@HTTP_CLIENT@/$http_client/g" -e "s/@JSON_FILTER@/$json_filter/g" "$tmp/tests/cli/sample.sh"
 "$root/scripts/check-commands.sh" "$tmp" >"$tmp/report" 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "made-up tree: exit $rc, expected 1"
-for want in "sample.sh:4: $py" "sample.sh:6: $curl_" "sample.sh:6: $jq_" "sample.sh:12: gawk" \
+for want in "sample.sh:4: $py" "sample.sh:6: $http_client" "sample.sh:6: $json_filter" "sample.sh:12: gawk" \
             "sample.sh:13: scripts/missing.sh is not in the repository"; do
   grep -qF "$want" "$tmp/report" || fail "not reported: $want"
 done
