@@ -8,6 +8,7 @@
 #include "referee/warmaster/battle/battlefield_json.hpp"
 #include "referee/warmaster/battle/command_json.hpp"
 #include "referee/warmaster/opponent/command_sim.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
 #include "referee/warmaster/movement/contact.hpp"
 #include "referee/warmaster/opponent/opponent.hpp"
 #include "referee/warmaster/battle/queries.hpp"
@@ -146,7 +147,23 @@ std::vector<std::pair<std::string, int>> audit(const GameState& before, const Ou
   int wrong_flags = 0;
   const std::vector<char> engaged = engaged_now(a->battlefield(), tol);
   for (std::size_t i = 0; i < engaged.size(); ++i) wrong_flags += a->battlefield().units[i].engaged != (engaged[i] != 0);
-  return {{"shots at engaged units", into_combat}, {"engaged flags that disagree with the stands", wrong_flags}};
+  // Charges: in the Command phase, a unit that moved from out of contact into
+  // contact with an enemy; each must end edge to edge
+  // (docs/rulings.md#warmaster-moving-chargers).
+  int charges = 0, askew = 0;
+  if (b->phase() == Phase::Command)
+    for (const Unit& u : a->battlefield().units) {
+      const Unit* was = b->battlefield().find_unit(u.id);
+      if (!was || was->stands == u.stands || u.stands.empty()) continue;
+      if (enemies_in_contact(a->battlefield(), u, tol).empty() || !enemies_in_contact(b->battlefield(), *was, tol).empty())
+        continue;
+      ++charges;
+      askew += measure_charge_alignment(a->battlefield(), u, "", tol).flush_stands == 0;
+    }
+  return {{"shots at engaged units", into_combat},
+          {"engaged flags that disagree with the stands", wrong_flags},
+          {"charges that ended in contact (a count)", charges},
+          {"charges in contact not lined up edge to edge", askew}};
 }
 }  // namespace
 

@@ -4,12 +4,15 @@
 # - A pitched battle played on the board against the opponent before the fix
 #   (tests/warmaster/data/pitched-seed7-played-before-engagement-fix.jsonl):
 #   at line 75 the Orc stone thrower shot the Empire's first Halberdiers,
-#   who were fighting the Orc Boyz. Replayed now, the log is refused there,
-#   and the refusal names the rule.
+#   who were fighting the Orc Boyz. Since charges line up edge to edge
+#   (docs/rulings.md#warmaster-moving-chargers) the replay stops earlier, at
+#   line 47, where those Halberdiers charged the Orc Boyz 2.7 degrees askew:
+#   the refusal names that rule and its figures.
 # - `shoot --target SHOOTER=TARGET`: a choice between equally close enemies,
 #   refused (exit 2, naming --target) where there is none to make.
-# - The arena counts shots at engaged units and engaged flags that disagree
-#   with the stands over every action: none.
+# - The arena counts shots at engaged units, engaged flags that disagree
+#   with the stands and charges not lined up edge to edge over every action:
+#   none.
 # Usage: warmaster_engagement.sh <path-to-referee> <repo-root> <json_tool>
 set -uo pipefail
 ref="$1"
@@ -24,10 +27,9 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
   >"$tmp/out" 2>"$tmp/err"
 code=$?
 [[ $code == 2 ]] || fail "the old log is refused with exit 2, got $code"
-grep -q 'line 75: the log has 5 rolls, the engine rolled 0' "$tmp/err" || fail "refused at line 75: $(cat "$tmp/err")"
-grep -q 'the engine now rules warmaster.shooting.engaged: orc-lobber passes over emp-halberd-1, 49.0 cm away: it is engaged in combat with orc-boyz-1' "$tmp/err" ||
-  fail "the refusal names the rule: $(cat "$tmp/err")"
-grep -q 'the log has warmaster.shooting.target: orc-lobber shoots at emp-halberd-1' "$tmp/err" || fail "and what the log had"
+grep -q 'line 47: the engine refuses this action now' "$tmp/err" || fail "refused at line 47: $(cat "$tmp/err")"
+grep -q 'warmaster.combat.charge_alignment: unit emp-halberd-1 charges orc-boyz-1 but does not line up edge to edge: stand 2.s front edge lies at 2.7°' "$tmp/err" ||
+  fail "the refusal names the rule and the angle: $(cat "$tmp/err")"
 [[ ! -s "$tmp/out" ]] || fail "nothing on standard output"
 
 # The crossbowmen in the shooting battle have a single closest enemy: no choice.
@@ -49,6 +51,7 @@ for battle in pitched-battle default; do
     fail "arena on $battle"
   grep -q '"shots at engaged units": 0' "$tmp/arena.json" || fail "$battle: shots at engaged units"
   grep -q '"engaged flags that disagree with the stands": 0' "$tmp/arena.json" || fail "$battle: engaged flags"
+  grep -q '"charges in contact not lined up edge to edge": 0' "$tmp/arena.json" || fail "$battle: charges not lined up"
 done
 
 if [[ $failures -gt 0 ]]; then echo "$failures failure(s)"; exit 1; fi

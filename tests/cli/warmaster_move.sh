@@ -26,6 +26,18 @@ out="$("$ref" warmaster check --battle "$sc/enemy-gap.json" --move "$sc/enemy-ga
 grep -q 'ILLEGAL' <<<"$out" || fail "gap move should be illegal: $out"
 grep -q 'warmaster.movement.gap' <<<"$out" || fail "gap rule: $out"
 
+# Moving Chargers (docs/rulings.md#warmaster-moving-chargers): Knights sliding
+# straight on at 30 degrees touch the Orcs at a corner and are refused with the
+# angle; the lined-up charge from the same start is accepted.
+out="$("$ref" warmaster check --battle "$sc/charge-at-an-angle.json" --move "$sc/hand-placed/charge-at-an-angle-corner-move.json")" ||
+  fail "corner charge exit $?"
+grep -q '"legal": false' <<<"$out" || fail "a corner-only charge should be refused: $out"
+grep -q '"rule": "warmaster.combat.charge_alignment"' <<<"$out" || fail "corner charge rule: $out"
+grep -q 'front edge lies at 30.0°' <<<"$out" || fail "corner charge angle: $out"
+out="$("$ref" warmaster check --battle "$sc/charge-at-an-angle.json" --move "$sc/charge-at-an-angle-move.json")" ||
+  fail "lined-up charge exit $?"
+grep -q '"legal": true' <<<"$out" || fail "the lined-up charge should be legal: $out"
+
 "$ref" warmaster check --battle "$sc/table-edge.json" --move "$sc/table-edge-move.json" -o "$tmp/edge.json" || fail "edge exit"
 grep -q '"leaves_table": true' "$tmp/edge.json" || fail "table edge: leaves_table"
 

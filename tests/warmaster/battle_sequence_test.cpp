@@ -168,7 +168,7 @@ TEST(BattleSequence, TheCombatPhaseFightsTheEngagementsTheChargesMade) {
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 14));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
   BattleState s(make_game(bf));
-  const ActionOutcome charge = play(s, initiative_action(unit(s, "A"), unit(s, "E"), true));
+  const ActionOutcome charge = play(s, initiative_action(s.battlefield(), unit(s, "A"), unit(s, "E"), true, s.settings()));
   ASSERT_TRUE(charge.verdict.legal()) << explain(charge.verdict);
   ASSERT_TRUE(unit(s, "E").engaged);
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());

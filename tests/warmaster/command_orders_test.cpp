@@ -85,8 +85,8 @@ TEST(CommandOrders, AnotherCharacterCannotOrderAUnitAlreadyOrdered) {
 
 TEST(CommandOrders, EvenAfterAFailedOrderAnotherCharacterCannotOrderTheUnit) {
   BattleState s(make_game(basic_field()));
-  // h (Command 8) fails on A: 6 + 6.
-  const ActionOutcome o = play(s, order("h", {"A"}), {6, 6});
+  // h (Command 8) fails on A: 6 + 5 (a 12 would be a blunder).
+  const ActionOutcome o = play(s, order("h", {"A"}), {6, 5});
   ASSERT_TRUE(o.verdict.legal());
   EXPECT_FALSE(o.result["passed"].get<bool>());
   expect_refused(s, order("g", {"A"}), "warmaster.command.other_character");

@@ -91,9 +91,10 @@ TEST(Opponent, EveryActionItChoosesValidatesAndItFinishesBattles) {
 // beats a random legal player at least 90% of the time". Here the first 20
 // seeds of the 200 (`referee warmaster arena` runs them all; the rates are in
 // docs/warmaster-opponent.md), the opponent on each side in turn. On the
-// pitched battle it wins 38 of these 40 games (the Empire loses seed 17 and
-// draws one); on the river battle, where the Empire must cross at a ford or a
-// bridge against a stronger army, it wins 33 of 40 and loses 3.
+// pitched battle it wins 39 of these 40 games (the Orcs lose seed 7, since
+// charges line up edge to edge: docs/rulings.md#warmaster-moving-chargers);
+// on the river battle, where the Empire must cross at a ford or a bridge
+// against a stronger army, it wins 35 of 40 and loses 3.
 TEST(Opponent, BeatsTheRandomLegalPlayer) {
   const GameType type = game_type();
   struct Expect {
@@ -111,10 +112,6 @@ TEST(Opponent, BeatsTheRandomLegalPlayer) {
         losses += r.winner == 1 - side;
         refused += r.refused;
         EXPECT_TRUE(r.over) << e.file << " seed " << seed;
-        // Playing the Orcs it wins every one of these games.
-        if (side == 1) {
-          EXPECT_EQ(r.winner, 1) << e.file << " seed " << seed;
-        }
       }
     EXPECT_EQ(refused, 0) << e.file;
     EXPECT_GE(wins, e.min_wins) << e.file << ": " << wins << " wins in " << games;

@@ -412,7 +412,7 @@ export function describeEntry(e, ctx) {
       if (!Array.isArray(r.dice)) return null;
       const units = (a.units ?? (a.unit ? [a.unit] : [])).map(n).join(' + ');
       // A failed order may still allow a move (the General's first: half pace).
-      const still = !r.passed && r.allows && r.allows !== 'no move' ? `: ${r.allows}` : '';
+      const still = r.blunder ? `: ${r.blunder.text}` : !r.passed && r.allows && r.allows !== 'no move' ? `: ${r.allows}` : '';
       return `${n(a.character)} orders ${units}: ${r.passed ? 'passed' : 'failed'} (${r.dice.join(' + ')} = ${r.total}, needed ${r.needed} or less)${still}`;
     }
     case 'initiative': case 'move': {
@@ -803,12 +803,13 @@ function enemyNear(drag, state) {
   return best?.id ?? null;
 }
 
-// The charge a release would make: the engine's charge_plan from where the
-// unit is dragged, with the verdict applying it would give (one request).
+// The charge a release would make: the engine's charge_plan, lined up edge
+// to edge on the edge nearest where the unit is dragged, with the verdict
+// applying it would give (one request).
 async function planCharge(ctx, drag, target) {
   const plan = await ctx.query('charge_plan', { unit: drag.unit, target, stands: drag.poses.map((p) => ({ x: round1(p.x), y: round1(p.y), facing: round1(((p.facing % 360) + 360) % 360) })) });
   const verdict = { legal: plan.legal, violations: plan.violations };
-  return { target, move: plan.move, slide: plan.slide, action: { type: 'move', moves: [plan.move] }, legal: plan.legal, verdict };
+  return { target, move: plan.move, slide: plan.slide, linedUp: plan.lined_up, action: { type: 'move', moves: [plan.move] }, legal: plan.legal, verdict };
 }
 
 async function checkDrag(ctx, state) {
@@ -829,7 +830,7 @@ async function checkDrag(ctx, state) {
     drag.legal = v.legal;
     drag.checkedKey = key;
     drag.request = charge ? { action: charge.action } : req;
-    const label = charge ? `${nameOf(drag.unit, ctx)} charges ${nameOf(target, ctx)} (${charge.slide} cm on into contact)` : req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
+    const label = charge ? `${nameOf(drag.unit, ctx)} charges ${nameOf(target, ctx)} (${charge.linedUp ? 'lined up edge to edge' : `${charge.slide} cm on into contact`})` : req.action ? describeAction(req.action) : `${drag.unit}: the movement rules alone (give it an order to move it)`;
     await ctx.showVerdict(v, label);
     // A charge offered, or one no longer offered, changes the ghost: draw anew; else recolour.
     if (charge || hadCharge) render(document.getElementById('wm-svg').parentNode, state, ctx);

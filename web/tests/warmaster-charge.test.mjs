@@ -58,7 +58,7 @@ test('an ordered unit dragged up to an enemy is offered the charge, and charges 
   await page.waitForSelector('#wm-svg polygon.charge-ghost[data-target="orc-boyz-1"]');
   await page.waitForFunction(() => /release to charge Orc Boyz 1/.test(document.getElementById('wm-svg').textContent));
   // The verdict on the last pose of the drag (a check of a pose on the way may come first).
-  await page.waitForFunction(() => /Legal: Halberdiers 1 charges Orc Boyz 1 \(1 cm on into contact\)/.test(document.getElementById('message').textContent));
+  await page.waitForFunction(() => /Legal: Halberdiers 1 charges Orc Boyz 1 \(lined up edge to edge\)/.test(document.getElementById('message').textContent));
   await shot(page, 'warmaster-charge-offered');
   await page.mouse.up();
   await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
@@ -71,6 +71,44 @@ test('an ordered unit dragged up to an enemy is offered the charge, and charges 
   assert.equal(log.entries[0].action.moves[0].kind, 'charge');
   assert.equal(log.entries[0].action.moves[0].target, 'orc-boyz-1');
   await shot(page, 'warmaster-charged');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// The Orc Boyz turned 20 degrees off square (facing 160), 16 cm ahead.
+async function askew() {
+  const scenario = await call('GET', 'battles/warmaster/default');
+  const orcs = scenario.armies[1].units.find((u) => u.id === 'orc-boyz-1');
+  const f = (160 * Math.PI) / 180;
+  const right = [Math.cos(f), -Math.sin(f)];
+  orcs.stands = [-1, 0, 1].map((k) => ({ x: 60 + right[0] * 4 * k, y: 36 + right[1] * 4 * k, facing: 160 }));
+  return call('POST', 'games', { system: 'warmaster', scenario, dice: [1, 1, 1, 1, 1, 1] });
+}
+
+test('a charge dragged at an angle lands lined up edge to edge (Moving Chargers)', async () => {
+  const game = await askew();
+  const page = await open(game);
+  await orderHalberdiers(page);
+  // Dragged straight up, still facing north: released, it lines up on the Orcs' front.
+  await drag(page, [[60, 31]]);
+  await page.waitForSelector('#wm-svg polygon.charge-ghost[data-target="orc-boyz-1"]');
+  await page.waitForFunction(() => /Legal: Halberdiers 1 charges Orc Boyz 1 \(lined up edge to edge\)/.test(document.getElementById('message').textContent));
+  await shot(page, 'warmaster-charge-askew-offered');
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelectorAll('#log-list li').length === 2);
+  const view = await call('GET', `games/${game.id}`);
+  const moved = view.state.units.find((u) => u.id === 'emp-halberd-1');
+  assert.equal(moved.engaged, true, JSON.stringify(moved));
+  // Turned to face the Orcs square on: facing 340, the reverse of their 160.
+  for (const st of moved.stands) assert.ok(Math.abs(st.facing - 340) < 0.01, JSON.stringify(moved.stands));
+  // The first stand's front edge lies on the Orcs' front edge line: its front
+  // centre is 1 cm (half a stand's depth) ahead of its centre, on that line.
+  const orcs = view.state.units.find((u) => u.id === 'orc-boyz-1');
+  const n = [Math.sin((160 * Math.PI) / 180), Math.cos((160 * Math.PI) / 180)];
+  const line = orcs.stands[1].x * n[0] + orcs.stands[1].y * n[1] + 1;
+  const onLine = moved.stands.filter((st) => Math.abs(st.x * n[0] + st.y * n[1] - 1 - line) < 0.05);
+  assert.ok(onLine.length >= 1, JSON.stringify({ moved: moved.stands, orcs: orcs.stands }));
+  await shot(page, 'warmaster-charged-askew');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -617,16 +617,20 @@ std::optional<OrderFactors> BattleState::order_factors_now(const std::string& ch
   const int ci = character_index(character);
   std::vector<const Unit*> group;
   int previous = 0;
+  int blunder = 0;
   for (const std::string& id : units) {
     const int ui = unit_index(id);
     if (ui < 0) continue;
     group.push_back(&unit_at(ui));
     previous = std::max(previous, units_[static_cast<std::size_t>(ui)].orders);
+    blunder = std::max(blunder, units_[static_cast<std::size_t>(ui)].blunder_penalty);
   }
   if (ci < 0 || group.empty()) return std::nullopt;
   const bool bonus = settings().first_turn_command_bonus && turn_ == 1 &&
                      !chars_[static_cast<std::size_t>(ci)].first_order_given;
-  return order_factors(*bf_, move_index(), bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
+  OrderFactors f = order_factors(*bf_, move_index(), bf_->characters[static_cast<std::size_t>(ci)], group, previous, bonus);
+  f.blunder_penalty = blunder;
+  return f;
 }
 
 MoveAnswer BattleState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,

@@ -319,6 +319,33 @@ void BattleState::follow_orders(const std::string& character, const std::vector<
   command_.last_group = group;
 }
 
+// docs/rulings.md#warmaster-command-blunders: a Hero or Wizard (never the General) rolling 12.
+bool BattleState::blunders(const Character& c, const OrderRolled& t) const {
+  return settings().blunders && c.role != CharacterRole::General && t.dice[0] + t.dice[1] == 12;
+}
+
+// The blunder table's D6 and the move it leaves pending
+// (docs/rulings.md#warmaster-command-blunders): 1 no move and -1 Command for
+// the rest of the game; 2-3 halt; 4-5 half pace, no charge; 6 full pace.
+std::optional<MoveKind> BattleState::blunder_move(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
+  t.blunder = dice.d6("blunder");
+  if (t.blunder == 1) {
+    for (int ui : group) units_[static_cast<std::size_t>(ui)].blunder_penalty += 1;
+    t.allows = "no move; -1 Command on orders for the rest of the game";
+    return std::nullopt;
+  }
+  if (t.blunder <= 3) {
+    t.allows = "halt: no move";
+    return std::nullopt;
+  }
+  if (t.blunder <= 5) {
+    t.allows = "half pace, no charge";
+    return MoveKind::HalfPace;
+  }
+  t.allows = "full pace towards the nearest enemy, charging if it can";
+  return MoveKind::Ordered;
+}
+
 // An order: the first of the phase begins ordered movement (its brigades are
 // those touching now), then the test on 2D6, whose move is left pending.
 OrderRolled BattleState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
@@ -353,7 +380,9 @@ OrderRolled BattleState::give_order(const Action& a, std::vector<std::vector<int
   } else {
     cs.failed = true;
     if (bf_->characters[static_cast<std::size_t>(ci)].role == CharacterRole::General) command_.general_failed = true;
-    if (t.factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
+    if (blunders(bf_->characters[static_cast<std::size_t>(ci)], t)) {
+      kind = blunder_move(t, group, dice);
+    } else if (t.factors.previous_orders == 0 && settings().failed_first_order_moves_half_pace) {
       kind = MoveKind::HalfPace;
       t.allows = "half pace, no charge";
     } else {
@@ -491,6 +520,14 @@ void describe_order(const Action& a, const OrderRolled& t, bool general_failed, 
                                        general_failed ? "the General has failed, so no more orders"
                                                       : "that character issues no more orders"),
                            {{"rolled", static_cast<double>(total), ""}, {"needed", static_cast<double>(t.needed), ""}}};
+  if (t.blunder > 0)
+    res["blunder"] = {{"roll", t.blunder},
+                      {"result", t.allows},
+                      {"text", fmt::format("Blunder! (D6 = {}): {}", t.blunder, t.allows)},
+                      {"ruling", Ruling{warmaster::rule_id::command_blunder,
+                                        fmt::format("{} rolled 12: a blunder, D6 = {}: {}", a.character, t.blunder,
+                                                    t.allows),
+                                        {{"blunder", static_cast<double>(t.blunder), ""}}}}};
 }
 
 void describe_initiative(const Action& a, const MoveRequest& move, const std::optional<UnitLeftTable>& left,

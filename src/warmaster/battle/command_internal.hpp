@@ -48,6 +48,7 @@ struct OrderRolled {  // an order's test
   int dice[2] = {0, 0};
   bool passed = false;
   const char* allows = "";  // the move the order allows
+  int blunder = 0;          // the blunder table's D6 (docs/rulings.md#warmaster-command-blunders); 0: none
 };
 struct CharacterOffTable {  // a character's roll on the off-table chart, if it made one
   std::optional<OffTableResult> roll;

@@ -264,6 +264,8 @@ Json state_to_json(const BattleState& s) {
                      {"brigade_touching", touching},
                      {"stands", poses_json(u.stands)},
                      {"parked", poses_json(st.parked)}});
+    // Written only when a blunder left one, so states without stay as they were.
+    if (st.blunder_penalty > 0) units.back()["blunder_penalty"] = st.blunder_penalty;
   }
   j["units"] = units;
   Json chars = Json::array();
@@ -370,6 +372,7 @@ UnitStatus read_unit_status(const JsonReader& u, const Unit& su, const Battlefie
   st.returns_next_turn = required_bool(u, "returns_next_turn");
   st.destroyed = required_bool(u, "destroyed");
   st.frozen = required_bool(u, "frozen");
+  if (u.has("blunder_penalty")) st.blunder_penalty = u.integer("blunder_penalty", 1, 1000);
   if (st.off_table && st.destroyed) u.fail("destroyed", "a unit is either off the table or destroyed, not both");
   const std::size_t expected = static_cast<std::size_t>(total - mu.stands_lost);
   mu.stands = read_stands(u, "stands", expected);
@@ -479,7 +482,8 @@ BattleState state_from_json(std::shared_ptr<const BattleGame> game, const Json& 
     u.require_object();
     u.allow_only({"id", "side", "orders", "ordered_by", "used_initiative", "charged", "moved", "finished",
                   "homed_back", "near_enemy_at_start", "engaged", "confused", "stands_lost", "off_table",
-                  "returns_next_turn", "destroyed", "frozen", "brigade_touching", "stands", "parked"});
+                  "returns_next_turn", "destroyed", "frozen", "brigade_touching", "stands", "parked",
+                  "blunder_penalty"});
     statuses[i] = read_unit_status(u, start.units[i], start, bf.units[i]);
     touching[i] = read_unit_refs(u, "brigade_touching", start, start.units.size());
     for (int n : touching[i])

@@ -8,6 +8,7 @@
 #include "battle/command_internal.hpp"
 #include "referee/warmaster/battle/battle_state.hpp"
 #include "referee/warmaster/command/initiative.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 
@@ -115,7 +116,7 @@ std::vector<Action> BattleState::legal_actions(MoveScratch& scratch) const {
         const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, charge, scratch);
         for (const InitiativeCandidate& c : cands) {
           if (!c.visible) continue;
-          push_if_legal(initiative_action(u, *bf_->find_unit(c.enemy), charge));
+          push_if_legal(initiative_action(*bf_, u, *bf_->find_unit(c.enemy), charge, settings(), index_.get(), &scratch));
           break;  // only the closest visible enemy
         }
       }
@@ -166,13 +167,17 @@ std::vector<Action> BattleState::legal_actions(MoveScratch& scratch) const {
   return out;
 }
 
-Action initiative_action(const Unit& u, const Unit& enemy, bool charge) {
+Action initiative_action(const Battlefield& bf, const Unit& u, const Unit& enemy, bool charge,
+                         const Settings& settings, const MoveIndex* index, MoveScratch* scratch) {
   Action a;
   a.type = ActionType::Initiative;
   a.unit = u.id;
   a.charge = charge;
   a.target = enemy.id;
-  if (charge) a.moves.push_back(plan_straight_charge(u, enemy));
+  if (charge) {
+    std::optional<MoveRequest> lined_up = plan_lined_up_charge(bf, u, enemy, settings, index, scratch);
+    a.moves.push_back(lined_up ? std::move(*lined_up) : plan_straight_charge(u, enemy));
+  }
   return a;
 }
 

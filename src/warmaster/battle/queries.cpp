@@ -14,6 +14,7 @@
 #include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/movement/formation_plans.hpp"
 #include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
 #include "referee/warmaster/command/orders.hpp"
 #include "referee/warmaster/movement/reach.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
@@ -424,10 +425,12 @@ Verdict verdict_of_move(const BattleState& s, const MoveRequest& req) {
 // The engine's own evade (BattleState::compute_evade, plan_evade), shown
 // before a player chooses it: the stands' poses at its end, or why none.
 // The charge a unit dragged next to an enemy makes (the board offers it when
-// a drag of an ordered unit ends near one): from the formation it was dragged
-// to (`stands`, default where it stands now), the whole unit slides straight
-// along the line between the closest points until it touches `target`
-// (plan_straight_charge, as the opponent's and initiative's charges). The
+// a drag of an ordered unit ends near one): the lined-up placement
+// (plan_lined_up_charge, as the opponent's and initiative's charges) from
+// where the unit stands, on the edge of `target` nearest the formation it was
+// dragged to (`stands`, default where it stands now); where none is legal,
+// the dragged formation slid straight into contact (plan_straight_charge),
+// which the verdict then refuses with its reasons. The
 // verdict is the one applying that move now would give (the movement rules
 // and the Command phase's own: an order pending, contact with the target), so
 // the board needs no second request to know whether it may charge.
@@ -454,15 +457,23 @@ Json charge_plan_query(const BattleState& s, const JsonReader& r, std::string* t
                                 normalize_degrees(p.number_or("facing", u->stands[k].pose.facing_deg, -3600, 3600))};
     }
   }
-  const MoveRequest req = plan_straight_charge(dragged, *e);
+  // The lined-up placement from where the unit stands, the edge nearest the
+  // dragged formation first (docs/rulings.md#warmaster-moving-chargers).
+  MoveScratch scratch;
+  std::optional<MoveRequest> planned =
+      plan_lined_up_charge(bf, *u, *e, s.settings(), &s.move_index(), &scratch, &dragged);
+  const bool lined_up = planned.has_value();
+  const MoveRequest req = lined_up ? std::move(*planned) : plan_straight_charge(dragged, *e);
   double slide = 0;
   for (const StandPlan& sp : req.stands)
     slide = std::max(slide, distance(dragged.stands[static_cast<std::size_t>(sp.stand)].pose.position, sp.final_pose.position));
   const Verdict v = verdict_of_move(s, req);
   Json j{{"rule", warmaster::rule_id::command_charge_contact}, {"unit", unit}, {"target", target},
-         {"slide", milli(slide)}, {"move", to_json(req)}, {"legal", v.legal()}, {"violations", v.violations}};
+         {"slide", milli(slide)}, {"lined_up", lined_up}, {"move", to_json(req)}, {"legal", v.legal()},
+         {"violations", v.violations}};
   if (text)
-    *text = fmt::format("{} charges {}: slid {:.1f} cm further into contact; {}\n", unit, target, slide,
+    *text = fmt::format("{} charges {}: {}; {}\n", unit, target,
+                        lined_up ? "lined up edge to edge" : fmt::format("slid {:.1f} cm further into contact", slide),
                         v.legal() ? "legal now" : "refused now:\n" + explain(v));
   return j;
 }
@@ -619,8 +630,13 @@ Json answer_query(const BattleState& s, const std::string& name, const Json& arg
   j["distance"] = q.factors.distance;
   j["legal"] = q.verdict.legal();
   j["violations"] = q.verdict.violations;
+  // docs/rulings.md#warmaster-command-blunders: a Hero or Wizard blunders on a 12 (1 in 36).
+  const bool can_blunder = s.settings().blunders &&
+                           s.battlefield().find_character(character)->role != CharacterRole::General;
+  j["blunder_chance"] = can_blunder ? Chance{1, 36} : Chance{0, 36};
   if (text) {
     *text = order_target_text(q.target);
+    if (can_blunder) *text += "a 12 is a blunder: chance 1/36 (2.8%)\n";
     if (!q.verdict.legal()) *text += "but the order is not allowed now:\n" + explain(q.verdict) + "\n";
   }
   return j;

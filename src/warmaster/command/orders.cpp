@@ -37,7 +37,7 @@ int effective_command(const OrderFactors& f) {
 
 int order_needed(const OrderFactors& f) {
   return effective_command(f) + distance_penalty(f.distance) - f.previous_orders - (f.enemy_near ? 1 : 0) -
-         (f.dense ? 1 : 0) - f.stands_lost;
+         (f.dense ? 1 : 0) - f.stands_lost - f.blunder_penalty;
 }
 
 OrderTarget order_target(const OrderFactors& f) {
@@ -60,6 +60,9 @@ OrderTarget order_target(const OrderFactors& f) {
   if (f.stands_lost > 0)
     t.penalties.push_back({warmaster::rule_id::command_casualties, "casualties", -f.stands_lost,
                            fmt::format("{} stand{} lost: -1 each", f.stands_lost, f.stands_lost == 1 ? "" : "s")});
+  if (f.blunder_penalty > 0)
+    t.penalties.push_back({warmaster::rule_id::command_blunder, "blunder", -f.blunder_penalty,
+                           "a blunder (D6 = 1) costs -1 on orders for the rest of the game"});
   for (const CommandPenalty& p : t.penalties) t.total_penalty += p.value;
   t.needed = t.effective_command + t.total_penalty;
   t.chance = chance_2d6_at_most(t.needed);

@@ -176,6 +176,11 @@ constexpr RuleInfo kRules[] = {
      "move only half pace\"; \"a unit failing to receive a further order cannot move at all\". Reading: "
      "docs/rulings.md#warmaster-command-failed-orders",
      "the 2D6 order test fails (the ruling in the result), or a move follows a failed further order"},
+    {"warmaster.command.blunder",
+     "A Hero or Wizard rolling 12 to give an order blunders: the order fails and the unit rolls a D6 on the "
+     "blunder table (the rulebook's, as on its play sheet). Reading: docs/rulings.md#warmaster-command-blunders",
+     "a Hero or Wizard rolls 12 on 2D6 for an order with the setting blunders on (the ruling in the result), or "
+     "an order is tested for a unit carrying a blunder's Command penalty"},
     {"warmaster.command.failed_charge", "\"Units that failed to receive an order cannot charge\"",
      "a charge move after a failed first order"},
     {"warmaster.command.move_kind",
@@ -386,6 +391,12 @@ constexpr RuleInfo kRules[] = {
      "fought. Reading: docs/rulings.md#warmaster-combat-decisions",
      "the decisions given with the Combat phase's end_phase name a unit not on the battlefield or one unit twice, "
      "give a distance outside 0 to 1000 cm, or come with another phase's end_phase"},
+    {"warmaster.combat.charge_alignment",
+     "\"It is not sufficient for the closest charging stand to contact the enemy corner-to-corner. The closest "
+     "charger must always contact edge to edge\"; the remaining stands are placed front edges flush \"and "
+     "maximising edge contact\" (the rulebook's Moving Chargers). Reading: docs/rulings.md#warmaster-moving-chargers",
+     "a charge ends with no charging stand's front edge flush against an edge of the enemy charged, or with fewer "
+     "stands in edge contact than the lined-up placement brings"},
 };
 
 }  // namespace

@@ -19,6 +19,7 @@ void to_json(nlohmann::json& j, const Settings& s) {
     j["blocked_retreat_cm_per_stand"] = s.blocked_retreat_cm_per_stand;
   if (s.shoot_into_combat != Settings{}.shoot_into_combat) j["shoot_into_combat"] = s.shoot_into_combat;
   if (s.range_per_stand != Settings{}.range_per_stand) j["range_per_stand"] = s.range_per_stand;
+  if (s.blunders != Settings{}.blunders) j["blunders"] = s.blunders;
 }
 
 Settings settings_from_json(const nlohmann::json& j, const char* path) {
@@ -26,7 +27,7 @@ Settings settings_from_json(const nlohmann::json& j, const char* path) {
   r.require_object();
   r.allow_only({"contact_tolerance", "failed_first_order_moves_half_pace", "first_turn_command_bonus",
                 "see_out_of_own_feature", "turn_limit", "open_villages_and_broken_ground",
-                "blocked_retreat_cm_per_stand", "shoot_into_combat", "range_per_stand"});
+                "blocked_retreat_cm_per_stand", "shoot_into_combat", "range_per_stand", "blunders"});
   Settings s;
   // Up to 5 mm: anything larger would call stands a hand's breadth apart "touching".
   s.contact_tolerance = r.number_or("contact_tolerance", s.contact_tolerance, 0.0, 0.5);
@@ -41,6 +42,7 @@ Settings settings_from_json(const nlohmann::json& j, const char* path) {
       r.number_or("blocked_retreat_cm_per_stand", s.blocked_retreat_cm_per_stand, 0.01, 1000.0);
   s.shoot_into_combat = r.boolean_or("shoot_into_combat", s.shoot_into_combat);
   s.range_per_stand = r.boolean_or("range_per_stand", s.range_per_stand);
+  s.blunders = r.boolean_or("blunders", s.blunders);
   return s;
 }
 

@@ -2,6 +2,7 @@
 // overlap and leaving the table (movement text; docs/rulings.md#warmaster-move-pace and the entries after it). The
 // checks only read the battlefield; apply_move() makes the change.
 #include "referee/warmaster/movement/movement.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
 #include "referee/warmaster/model/rule_ids.hpp"
 
 #include <algorithm>
@@ -1174,6 +1175,13 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   check_overlaps(bf, index, u, a.routes, finals, settings, whether, a.verdict);
   if (refused_already()) return a;
   check_end_formation(finals, settings, a.verdict);
+  if (refused_already()) return a;
+  // A charge lines up edge to edge (docs/rulings.md#warmaster-moving-chargers).
+  if (req.kind == MoveKind::Charge) {
+    Unit after = u;
+    for (const StandPlan& plan : req.stands) after.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+    check_charge_alignment(bf, after, req.charge_target, settings, a.verdict);
+  }
   refused_already();
   return a;
 }

@@ -101,7 +101,8 @@ int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* o
       const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge, scratch);
       for (const InitiativeCandidate& c : targets) {
         if (!c.visible) continue;
-        try_apply(s, initiative_action(u, *bf->find_unit(c.enemy), charge), dice, observer, applied, scratch);
+        try_apply(s, initiative_action(*bf, u, *bf->find_unit(c.enemy), charge, s.settings(), &s.move_index(), &scratch),
+                  dice, observer, applied, scratch);
         break;
       }
     }

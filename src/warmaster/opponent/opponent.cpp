@@ -10,6 +10,7 @@
 #include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/command/orders.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
 #include "referee/warmaster/movement/formation_plans.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 #include "referee/warmaster/model/troops.hpp"
@@ -774,8 +775,13 @@ std::optional<Candidate> best_charge(const Ctx& c, const Unit& u, const Action& 
   std::sort(targets.begin(), targets.end(), [](const Target& a, const Target& b) { return a.value > b.value; });
   for (const auto& [whole, en, allies] : targets) {
     (void)whole;
-    std::vector<MoveRequest> moves = lined_up_charges(u, *en);
-    moves.push_back(plan_straight_charge(u, *en));
+    // The engine's lined-up placement first (docs/rulings.md#warmaster-moving-chargers),
+    // then the opponent's own lines across the edge, which the move check
+    // takes where they too line up.
+    std::vector<MoveRequest> moves;
+    if (std::optional<MoveRequest> planned = plan_lined_up_charge(c.bf, u, *en, c.settings, &c.index, &c.scratch.move))
+      moves.push_back(std::move(*planned));
+    for (MoveRequest& m : lined_up_charges(u, *en)) moves.push_back(std::move(m));
     // The odds of each move with the stands that will touch: a column
     // charging fights with its first stand only.
     std::vector<std::pair<double, std::size_t>> ranked;
@@ -1144,7 +1150,7 @@ std::optional<Candidate> next_initiative(const Ctx& c) {
       const bool threat = e->attacks > 0 && !keeps_range(*e);
       const double v = threat ? c.value(*e, u) : -1;
       if (threat && (v >= c.o.evade_margin || keeps_range(u))) {
-        Action a = initiative_action(u, *e, false);
+        Action a = initiative_action(c.bf, u, *e, false, c.settings);
         if (c.legal(a))
           return Candidate{a, v, "initiative: evades " + e->id + " (its charge would have P(win) - P(lose) " +
                                      std::to_string(v) + ")"};

@@ -78,9 +78,12 @@ struct Action {
 
 // The action moving character `c` to `to` (a character's own move, with no test).
 Action character_move(const Character& c, const Pose& to);
-// Unit `u` using initiative against `enemy`: a charge with the engine's
-// straight charge move (plan_straight_charge), or an evade left to the engine.
-Action initiative_action(const Unit& u, const Unit& enemy, bool charge);
+// Unit `u` of `bf` using initiative against `enemy`: a charge with the
+// engine's lined-up charge move (plan_lined_up_charge; the straight slide
+// where no lined-up placement is legal, which the move check then refuses),
+// or an evade left to the engine.
+Action initiative_action(const Battlefield& bf, const Unit& u, const Unit& enemy, bool charge,
+                         const Settings& settings, const MoveIndex* index = nullptr, MoveScratch* scratch = nullptr);
 
 
 // Flags of one unit, parallel to Battlefield::units. Engaged, confused and
@@ -93,6 +96,7 @@ struct UnitStatus {
   bool moved = false;
   bool finished = false;           // no more orders this phase (another unit has moved since)
   bool homed_back = false;
+  int blunder_penalty = 0;         // blunders rolled 1: -1 Command each, all game (docs/rulings.md#warmaster-command-blunders)
   bool near_enemy_at_start = false;  // within 20 cm of an enemy when the phase began
   bool off_table = false;          // has left the table (its stands are kept in `parked`)
   bool returns_next_turn = false;  // rolled 1-2: rolls again at the start of its side's next turn
@@ -368,6 +372,8 @@ class BattleState {
   // Which units may still be ordered, once `group` is ordered by `character`.
   void follow_orders(const std::string& character, const std::vector<int>& group);
   OrderRolled give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice);
+  bool blunders(const Character& c, const OrderRolled& t) const;
+  std::optional<MoveKind> blunder_move(OrderRolled& t, const std::vector<int>& group, Dice& dice);
   std::vector<UnitLeftTable> move_ordered_units(MovePlan& plan, Dice& dice);
   void end_orders();
   CharacterOffTable move_character(const Action& a, const MoveAnswer& answer, Dice& dice);

@@ -28,6 +28,7 @@ struct OrderFactors {
   bool dense = false;              // a stand even partly inside dense terrain
   int stands_lost = 0;             // casualties (a brigade: the unit that lost most)
   bool first_turn_bonus = false;   // optional rule: +1 on the first order of the first turn
+  int blunder_penalty = 0;         // blunders rolled 1 (docs/rulings.md#warmaster-command-blunders): -1 each
 };
 
 struct CommandPenalty {

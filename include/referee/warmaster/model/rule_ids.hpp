@@ -46,6 +46,7 @@ inline constexpr char command_home_back[] = "warmaster.command.home_back";
 inline constexpr char command_no_order[] = "warmaster.command.no_order";
 inline constexpr char command_not_ordered[] = "warmaster.command.not_ordered";
 inline constexpr char command_failed_order[] = "warmaster.command.failed_order";
+inline constexpr char command_blunder[] = "warmaster.command.blunder";
 inline constexpr char command_failed_charge[] = "warmaster.command.failed_charge";
 inline constexpr char command_move_kind[] = "warmaster.command.move_kind";
 inline constexpr char command_charge_contact[] = "warmaster.command.charge_contact";
@@ -100,5 +101,6 @@ inline constexpr char combat_fall_back[] = "warmaster.combat.fall_back";
 inline constexpr char combat_advance[] = "warmaster.combat.advance";
 inline constexpr char combat_round[] = "warmaster.combat.round";
 inline constexpr char combat_decisions[] = "warmaster.combat.decisions";
+inline constexpr char combat_charge_alignment[] = "warmaster.combat.charge_alignment";
 
 }  // namespace referee::warmaster::rule_id

@@ -41,6 +41,9 @@ struct Settings {
   // range from each stand). False: the play sheet's unit reading, every stand of a unit in range
   // shoots.
   bool range_per_stand = true;
+  // docs/rulings.md#warmaster-command-blunders: a Hero or Wizard rolling 12 for an order blunders
+  // (the rulebook's blunder table). False: the play sheet's reading, a 12 is only a failed order.
+  bool blunders = true;
 
   bool operator==(const Settings&) const = default;
 };
