@@ -65,9 +65,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Plays the battle; returns what happened and the result compared.
 // opts: { d (driver), server (url), referee (binary), shots (folder), prefix
 // (file name prefix "size-browser"), seed, log (print progress) }
-// Seed 6: among seeds 1-7 the game richest in what the test looks for (seven
-// charges, four combats won by a side, two decisions carried out, at 1280 x 800 in Chromium).
-export const kSeed = 6;
+// Seed 4: since charges line up edge to edge and Heroes and Wizards blunder,
+// the only one of seeds 1-7 whose game shows all the test looks for (seed 6,
+// the choice before, no longer has a Shooting phase with a casualty), at 1280
+// x 800 in Chromium. WHOLE_BATTLE_SEED tries another, to choose again when the
+// engine's rules change.
+export const kSeed = Number(process.env.WHOLE_BATTLE_SEED ?? 4);
 export async function playWholeBattle({ d, server, referee, shots, prefix, seed = kSeed, log = () => {} }) {
   const seen = { charge: 0, decisionsHonoured: 0, column: false, line: false, brigade: false, brigadeMoved: false, shootingCasualty: 0, combatDecided: 0, decisions: 0, orders: 0, drags: 0, opponentTurns: 0 };
   const shot = (turn, phase) => d.shot(path.join(shots, `${prefix}-turn${turn}-${phase}.png`));
