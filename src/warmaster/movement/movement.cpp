@@ -1180,7 +1180,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   if (req.kind == MoveKind::Charge) {
     Unit after = u;
     for (const StandPlan& plan : req.stands) after.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
-    check_charge_alignment(bf, after, req.charge_target, settings, a.verdict);
+    check_charge_alignment(bf, after, req.charge_target, settings, a.verdict, &index);
   }
   refused_already();
   return a;

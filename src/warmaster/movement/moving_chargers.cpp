@@ -62,10 +62,16 @@ bool better_lie(const ChargeEdge& a, const ChargeEdge& b) {
 }
 
 // The units (indices into bf.units) other than `self` with a stand whose
-// box meets `box`.
-std::vector<std::size_t> units_meeting(const Battlefield& bf, const Aabb& box, const std::string& self) {
+// box meets `box`: those the index has near it, or every unit without one.
+std::vector<std::size_t> units_meeting(const Battlefield& bf, const Aabb& box, const std::string& self,
+                                       const MoveIndex* index) {
+  std::vector<int> candidates;
+  if (index) index->units_near(box, candidates);
+  else
+    for (std::size_t k = 0; k < bf.units.size(); ++k) candidates.push_back(static_cast<int>(k));
   std::vector<std::size_t> out;
-  for (std::size_t k = 0; k < bf.units.size(); ++k) {
+  for (int c : candidates) {
+    const std::size_t k = static_cast<std::size_t>(c);
     const Unit& o = bf.units[k];
     if (o.id == self || o.stands.empty()) continue;
     bool meets = false;
@@ -123,15 +129,15 @@ Aabb unit_box(const Unit& u) {
 }  // namespace
 
 ChargeAlignment measure_charge_alignment(const Battlefield& bf, const Unit& charger, const std::string& target,
-                                         double tolerance) {
+                                         double tolerance, const MoveIndex* index) {
   if (charger.stands.empty()) return {};
-  return measure_among(bf, units_meeting(bf, unit_box(charger).inflated(tolerance + 0.01), charger.id), charger,
-                       target, tolerance);
+  return measure_among(bf, units_meeting(bf, unit_box(charger).inflated(tolerance + 0.01), charger.id, index),
+                       charger, target, tolerance);
 }
 
 void check_charge_alignment(const Battlefield& bf, const Unit& charger, const std::string& target,
-                            const Settings& settings, Verdict& v) {
-  const ChargeAlignment a = measure_charge_alignment(bf, charger, target, settings.contact_tolerance);
+                            const Settings& settings, Verdict& v, const MoveIndex* index) {
+  const ChargeAlignment a = measure_charge_alignment(bf, charger, target, settings.contact_tolerance, index);
   if (a.flush_with_target > 0) return;
   const ChargeEdge* best = nullptr;
   for (const ChargeEdge& ce : a.touching)
@@ -352,9 +358,9 @@ std::optional<MoveRequest> plan_lined_up_charge(const Battlefield& bf, const Uni
   const std::vector<FirstPlacement> firsts = first_placements(charger, s0, target, pace, aim);
   if (firsts.empty()) return std::nullopt;
   const double span = pace + static_cast<double>(charger.stands.size()) * std::max(charger.width, charger.depth);
-  const std::vector<std::size_t> near = units_meeting(bf, unit_box(charger).inflated(span), charger.id);
   std::optional<MoveIndex> own_index;
   if (!index) index = &own_index.emplace(bf);
+  const std::vector<std::size_t> near = units_meeting(bf, unit_box(charger).inflated(span), charger.id, index);
   MoveScratch own_scratch;
   if (!scratch) scratch = &own_scratch;
   int checks = 0;

@@ -45,16 +45,17 @@ struct ChargeAlignment {
 };
 
 // How `charger` (its stands where the charge ends) lies against the enemy.
-// `target` empty: any enemy unit counts as the one charged.
+// `target` empty: any enemy unit counts as the one charged. `index` (of
+// `bf`), when given, finds the units near the charger instead of a scan of all.
 ChargeAlignment measure_charge_alignment(const Battlefield& bf, const Unit& charger, const std::string& target,
-                                         double tolerance);
+                                         double tolerance, const MoveIndex* index = nullptr);
 
 // Adds warmaster.combat.charge_alignment to `v` when no charging stand is
 // flush edge to edge with the unit charged, with the figures of the stand
 // that lies best (angle, offset). A charge that touches nothing is left to
 // the contact rule.
 void check_charge_alignment(const Battlefield& bf, const Unit& charger, const std::string& target,
-                            const Settings& settings, Verdict& v);
+                            const Settings& settings, Verdict& v, const MoveIndex* index = nullptr);
 
 // The lined-up charge of `charger` into `target` at full pace: the closest
 // stand placed edge to edge on the nearest edge of the target that it starts
