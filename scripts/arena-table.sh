@@ -19,20 +19,25 @@ swap() {  # swap IN OUT: the battle with its two armies listed the other way rou
 row() {  # row LABEL FILE SIDE0 SIDE1
   local label=$1 file=$2 s0=$3 s1=$4 out=$tmp/arena.json
   "$ref" warmaster arena --battle "$file" --games "$games" --side0 "$s0" --side1 "$s1" -o "$out"
-  local w0 w1 d turns shots flags charges askew a0 a1
+  local w0 w1 d turns shots flags charges askew fights unbonused orders blunders a0 a1
   w0=$("$json" get "$out" /wins/0); w1=$("$json" get "$out" /wins/1); d=$("$json" get "$out" /draws)
   turns=$("$json" get "$out" /mean_turns)
   shots=$("$json" get "$out" '/audits/shots at engaged units')
   flags=$("$json" get "$out" '/audits/engaged flags that disagree with the stands')
   charges=$("$json" get "$out" '/audits/charges that ended in contact (a count)')
   askew=$("$json" get "$out" '/audits/charges in contact not lined up edge to edge')
+  fights=$("$json" get "$out" '/audits/fights of units with a joined character (a count)')
+  unbonused=$("$json" get "$out" '/audits/fights of units with a joined character without its bonus')
+  orders=$("$json" get "$out" '/audits/Hero and Wizard orders (a count)')
+  blunders=$("$json" get "$out" '/audits/Hero and Wizard blunders (a count)')
   a0=$("$json" get "$out" /armies/0); a1=$("$json" get "$out" /armies/1)
-  printf '| %s | %s (%s) | %s (%s) | %s (%s%%) | %s (%s%%) | %s | %.2f | %s / %s | %s / %s |\n' "$label" "$s0" "${a0//\"/}" "$s1" \
+  printf '| %s | %s (%s) | %s (%s) | %s (%s%%) | %s (%s%%) | %s | %.2f | %s / %s | %s / %s | %s / %s | %s / %s |\n' "$label" "$s0" "${a0//\"/}" "$s1" \
     "${a1//\"/}" "$w0" "$(awk "BEGIN{printf \"%.1f\", 100*$w0/$games}")" "$w1" \
-    "$(awk "BEGIN{printf \"%.1f\", 100*$w1/$games}")" "$d" "$turns" "$shots" "$flags" "$charges" "$askew"
+    "$(awk "BEGIN{printf \"%.1f\", 100*$w1/$games}")" "$d" "$turns" "$shots" "$flags" "$charges" "$askew" \
+    "$fights" "$unbonused" "$orders" "$blunders"
 }
-echo "| Battle | Side 0 | Side 1 | Side 0 wins | Side 1 wins | Draws | Mean turns | Shots at engaged units / wrong engaged flags | Charges / not lined up |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| Battle | Side 0 | Side 1 | Side 0 wins | Side 1 wins | Draws | Mean turns | Shots at engaged units / wrong engaged flags | Charges / not lined up | Fights with a joined character / without its bonus | Hero and Wizard orders / blunders |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for battle in pitched-battle default shooting combat; do
   f=scenarios/warmaster/$battle.json
   for m in "opponent random" "random opponent" "opponent opponent" "random random"; do

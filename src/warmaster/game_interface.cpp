@@ -1,5 +1,9 @@
 #include "referee/warmaster/game_interface.hpp"
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "referee/core/errors.hpp"
@@ -127,6 +131,41 @@ std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
   return warmaster::to_json(choose_opponent_action(*s, rng, OpponentOptions{}, scratch).action);
 }
 
+// The arena's counts of characters at work: every round a unit with a
+// joined character (Attacks above 0) fights, and those in which no attack of
+// the unit carries the bonus (docs/rulings.md#warmaster-combat-characters);
+// orders given by Heroes and Wizards, and their blunders
+// (docs/rulings.md#warmaster-command-blunders).
+struct CharacterCounts {
+  int fights = 0, unbonused = 0, orders = 0, blunders = 0;
+};
+CharacterCounts count_characters(const BattleState& b, const BattleState& a, const Json& result) {
+  CharacterCounts n;
+  const Battlefield& bf = b.battlefield();
+  if (const auto combats = result.find("combats"); combats != result.end() && combats->contains("rounds"))
+    for (const Json& round : combats->at("rounds")) {
+      std::map<std::string, bool> bonused;  // units that fought this round: did one attack carry the bonus?
+      for (const Json& attack : round.at("attacks")) {
+        bool& has = bonused[attack.at("attacker").get<std::string>()];
+        for (const Json& m : attack.at("modifiers")) has = has || m.contains("character");
+      }
+      for (const auto& fought : bonused) {
+        const bool joined = std::any_of(bf.characters.begin(), bf.characters.end(), [&](const Character& c) {
+          return c.joined_unit == fought.first && c.attacks > 0;
+        });
+        n.fights += joined;
+        n.unbonused += joined && !fought.second;
+      }
+    }
+  for (std::size_t i = 0; i < bf.characters.size() && i < a.characters().size(); ++i)
+    if (bf.characters[i].role != CharacterRole::General &&
+        a.characters()[i].orders_issued > b.characters()[i].orders_issued) {
+      ++n.orders;
+      n.blunders += result.contains("blunder");
+    }
+  return n;
+}
+
 // The arena's checks over every action of a played game: shots at units
 // that were engaged when the Shooting phase began (an enemy stand touching
 // them: docs/rulings.md#warmaster-shooting-engaged), and units whose engaged
@@ -149,21 +188,32 @@ std::vector<std::pair<std::string, int>> audit(const GameState& before, const Ou
   for (std::size_t i = 0; i < engaged.size(); ++i) wrong_flags += a->battlefield().units[i].engaged != (engaged[i] != 0);
   // Charges: in the Command phase, a unit that moved from out of contact into
   // contact with an enemy; each must end edge to edge
-  // (docs/rulings.md#warmaster-moving-chargers).
+  // (docs/rulings.md#warmaster-moving-chargers). Not a unit put back on the
+  // table at the point it left (docs/rulings.md#warmaster-command-off-the-table),
+  // which may come back touching an enemy.
+  std::set<std::string> came_back;
+  if (const auto left = outcome.result.find("off_table"); left != outcome.result.end() && left->is_array())
+    for (const Json& l : *left)
+      if (l.contains("unit") && l["unit"].is_string()) came_back.insert(l["unit"].get<std::string>());
   int charges = 0, askew = 0;
   if (b->phase() == Phase::Command)
     for (const Unit& u : a->battlefield().units) {
       const Unit* was = b->battlefield().find_unit(u.id);
-      if (!was || was->stands == u.stands || u.stands.empty()) continue;
+      if (!was || was->stands == u.stands || u.stands.empty() || came_back.count(u.id)) continue;
       if (enemies_in_contact(a->battlefield(), u, tol).empty() || !enemies_in_contact(b->battlefield(), *was, tol).empty())
         continue;
       ++charges;
       askew += measure_charge_alignment(a->battlefield(), u, "", tol).flush_stands == 0;
     }
+  const CharacterCounts chars = count_characters(*b, *a, outcome.result);
   return {{"shots at engaged units", into_combat},
           {"engaged flags that disagree with the stands", wrong_flags},
           {"charges that ended in contact (a count)", charges},
-          {"charges in contact not lined up edge to edge", askew}};
+          {"charges in contact not lined up edge to edge", askew},
+          {"fights of units with a joined character (a count)", chars.fights},
+          {"fights of units with a joined character without its bonus", chars.unbonused},
+          {"Hero and Wizard orders (a count)", chars.orders},
+          {"Hero and Wizard blunders (a count)", chars.blunders}};
 }
 }  // namespace
 

@@ -21,6 +21,11 @@ grep -q '"name": "charging an enemy in the open"' "$tmp/combat.json" || fail "th
 grep -q 'fighting a terrifying enemy (orc-giant)' "$tmp/combat.json" || fail "the giant's terror"
 grep -q '"rule": "warmaster.combat.support"' "$tmp/combat.json" || fail "the crossbowmen support the halberdiers"
 grep -q '"rule": "warmaster.combat.result"' "$tmp/combat.json" || fail "result ruling"
+# The Orc Boss (Attacks +2) has joined the Orc Warriors: 3 stands of Attacks 3
+# and his 2 (docs/rulings.md#warmaster-combat-characters).
+grep -q 'orc-warriors: 3 stands (Attacks 3) fight emp-halberdiers: 11 dice (Orc Boss +2, joined to it)' "$tmp/combat.json" ||
+  fail "the Orc Boss's +2"
+grep -q '"character": "orc-boss"' "$tmp/combat.json" || fail "the bonus names the Orc Boss"
 "$ref" warmaster combat --battle "$tmp/after.json" --side 1 --seed 1 -o "$tmp/again.json" || fail "after.json reloads"
 # Seeded: the same seed gives the same phase.
 "$ref" warmaster combat --battle "$sc/combat.json" --seed 7 -o "$tmp/a.json" || fail "seeded exit"

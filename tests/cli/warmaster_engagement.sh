@@ -12,7 +12,9 @@
 #   refused (exit 2, naming --target) where there is none to make.
 # - The arena counts shots at engaged units, engaged flags that disagree
 #   with the stands and charges not lined up edge to edge over every action:
-#   none.
+#   none. On both battles, whose characters take the army list's
+#   Attacks, units with a joined Hero fight, and every such fight adds the
+#   bonus (docs/rulings.md#warmaster-combat-characters).
 # Usage: warmaster_engagement.sh <path-to-referee> <repo-root> <json_tool>
 set -uo pipefail
 ref="$1"
@@ -52,7 +54,19 @@ for battle in pitched-battle default; do
   grep -q '"shots at engaged units": 0' "$tmp/arena.json" || fail "$battle: shots at engaged units"
   grep -q '"engaged flags that disagree with the stands": 0' "$tmp/arena.json" || fail "$battle: engaged flags"
   grep -q '"charges in contact not lined up edge to edge": 0' "$tmp/arena.json" || fail "$battle: charges not lined up"
+  grep -q '"fights of units with a joined character without its bonus": 0' "$tmp/arena.json" ||
+    fail "$battle: a joined character's bonus left out"
 done
+# Game 88 of the pitched battle: the Wolf Riders evade off the table, come
+# back at once at the point they left, touching an Empire unit, and must be
+# engaged from then on (before, their flags stayed wrong for ten actions, and
+# the arena counted their return as a charge not lined up).
+"$ref" warmaster arena --battle "$sc/pitched-battle.json" --games 1 --seed 88 --side0 opponent --side1 opponent \
+  -o "$tmp/arena88.json" || fail "arena on game 88"
+grep -q '"engaged flags that disagree with the stands": 0' "$tmp/arena88.json" || fail "game 88: engaged flags"
+grep -q '"charges in contact not lined up edge to edge": 0' "$tmp/arena88.json" || fail "game 88: a return counted as a charge"
+grep -Eq '"fights of units with a joined character \(a count\)": [1-9]' "$tmp/arena.json" ||
+  fail "default: no unit with a joined character fought in 20 games: $(cat "$tmp/arena.json")"
 
 if [[ $failures -gt 0 ]]; then echo "$failures failure(s)"; exit 1; fi
 echo "all warmaster engagement command-line checks passed"

@@ -110,6 +110,41 @@ TEST(ArmyList, BadProfilesAndReferencesNameTheItem) {
             "army_list: no bundled army list \"elves\" (bundled: empire-orcs)");
   EXPECT_EQ(with([](Json& j) { j.erase("army_list"); }),
             "armies[0].units[0].troop: names troop \"bows\", but the battle gives no army_list");
+  // Character profiles (docs/rulings.md#warmaster-combat-characters).
+  const Json hero = {{"id", "hero"}, {"role", "hero"}, {"command", 8}, {"attacks", 1}};
+  EXPECT_EQ(with([&](Json& j) { j["army_list"]["characters"] = {hero, hero}; }),
+            "army_list.characters[1].id: duplicate troop or character \"hero\"");
+  EXPECT_EQ(with([&](Json& j) {
+              Json h = hero;
+              h["attacks"] = -1;
+              j["army_list"]["characters"] = {h};
+            }),
+            "army_list.characters[0].attacks: -1 is out of range [0, 10]");
+  EXPECT_EQ(with([&](Json& j) {
+              Json h = hero;
+              h["role"] = "emperor";
+              j["army_list"]["characters"] = {h};
+            }).rfind("army_list.characters[0].role: ", 0),
+            0u);
+}
+
+// The bundled list's characters: the rulebook's General (Command 9, +2),
+// Hero (8, +1) and Wizard (7, +0) for each army; a list written out and read
+// back is the same list.
+TEST(ArmyList, TheBundledListGivesEachArmysCharacters) {
+  const ArmyList* list = bundled_army_list("empire-orcs");
+  ASSERT_NE(list, nullptr);
+  ASSERT_EQ(list->characters.size(), 6u);
+  const CharacterProfile* general = list->find_character("orc-general");
+  ASSERT_NE(general, nullptr);
+  EXPECT_EQ(general->role, CharacterRole::General);
+  EXPECT_EQ(general->command, 9);
+  EXPECT_EQ(general->attacks, 2);
+  EXPECT_EQ(list->find_character("empire-hero")->attacks, 1);
+  EXPECT_EQ(list->find_character("empire-wizard")->attacks, 0);
+  EXPECT_EQ(list->find_character("orc-shaman")->role, CharacterRole::Wizard);
+  EXPECT_EQ(list->find_character("halberdiers"), nullptr);
+  EXPECT_EQ(parse_army_list(to_json(*list)), *list);
 }
 
 }  // namespace

@@ -577,7 +577,8 @@ TEST(Combat, ARetreatIntoImpassableTerrainCostsStands) {
 }
 
 // Characters move with their units when they retreat; one whose unit is
-// destroyed in the fight stays where it is, on its own.
+// destroyed in the fight is slain with it ("characters are slain if their
+// unit is destroyed in combat").
 TEST(Combat, CharactersMoveWithTheirUnits) {
   Battlefield bf = duel();
   Character boss;
@@ -593,9 +594,8 @@ TEST(Combat, CharactersMoveWithTheirUnits) {
   ScriptedDice d2({6, 6, 6});
   CombatReport gone = resolve_combat(bf, 0, d2, stand_fast("empire"));
   EXPECT_EQ(gone.after.find_unit("orcs"), nullptr);
-  ASSERT_NE(gone.after.find_character("boss"), nullptr);
-  EXPECT_TRUE(gone.after.find_character("boss")->joined_unit.empty());
-  EXPECT_NEAR(gone.after.find_character("boss")->pose.position.y, 36, 1e-9);
+  EXPECT_EQ(gone.after.find_character("boss"), nullptr);
+  EXPECT_EQ(gone.slain, (std::vector<std::string>{"boss"}));
 }
 
 TEST(Combat, NoContactNoCombatAndBadInput) {

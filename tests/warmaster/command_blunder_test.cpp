@@ -5,6 +5,8 @@
 #include "command_fixtures.hpp"
 #include "referee/warmaster/battle/command_json.hpp"
 #include "referee/warmaster/battle/queries.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
+#include "referee/warmaster/movement/sight.hpp"
 
 namespace referee::warmaster {
 namespace blunder_test {
@@ -76,13 +78,193 @@ TEST(CommandBlunder, FourOrFiveMovesHalfPaceWithoutCharging) {
   }
 }
 
-TEST(CommandBlunder, SixMovesFullPace) {
+// Side 0: unit B at (60, 60) facing north (its front edge at y = 61), the
+// Hero h behind it; side 1: E facing south, its stands' centres at `enemy_y`
+// (its front edge 1 cm nearer B). B's full pace (infantry): 20 cm.
+Battlefield blunder_near_field(double enemy_y) {
+  Battlefield bf = empty_field();
+  bf.units.push_back(line_unit("B", 0, 60, 60));
+  bf.units.push_back(line_unit("E", 1, 60, enemy_y, 180));
+  bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 50));
+  bf.characters.push_back(character("h", 0, CharacterRole::Hero, 8, 66, 50));
+  bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 115));
+  return bf;
+}
+
+double blunder_gap(const BattleState& s, const std::string& a, const std::string& b) {
+  return unit_distance(unit(s, a), unit(s, b)).distance;
+}
+
+// The blunder table, 2-3: the unit halts, but with a visible enemy within a
+// full pace move it must move so that it is at least a full pace distant.
+// Ours: straight back, directly away from that enemy, by the full pace.
+TEST(CommandBlunder, TwoWithAVisibleEnemyWithinAFullPaceRetreatsAFullPaceDirectlyAway) {
+  BattleState s(make_game(blunder_near_field(72)));
+  const double before = blunder_gap(s, "B", "E");
+  ASSERT_NEAR(before, 10.0, 1e-9);
+  const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 2});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_EQ(o.result["allows"], "retreat a full pace directly away from the closest visible enemy");
+  const double after = blunder_gap(s, "B", "E");
+  EXPECT_NEAR(after, 30.0, 0.01);
+  EXPECT_NEAR(after - before, 20.0, 0.01);
+  for (const Stand& st : unit(s, "B").stands) {
+    EXPECT_NEAR(st.pose.position.y, 40.0, 0.01);
+    EXPECT_DOUBLE_EQ(st.pose.facing_deg, 0.0);
+  }
+  EXPECT_DOUBLE_EQ(unit(s, "B").stands[1].pose.position.x, 60.0);
+  const Json& b = o.result.at("blunder");
+  ASSERT_EQ(b.at("moves").size(), 1u);
+  const Json& m = b.at("moves").at(0);
+  EXPECT_EQ(m.at("how"), "retreat");
+  EXPECT_EQ(m.at("enemy"), "E");
+  EXPECT_NEAR(m.at("moved").get<double>(), 20.0, 0.01);
+  EXPECT_NEAR(m.at("before").get<double>(), 10.0, 1e-9);
+  EXPECT_NEAR(m.at("after").get<double>(), 30.0, 0.01);
+  EXPECT_FALSE(m.at("blocked").get<bool>());
+  EXPECT_NE(b.at("text").get<std::string>().find("B retreats 20.0 cm directly away from E"), std::string::npos)
+      << b.at("text");
+  EXPECT_TRUE(status(s, "B").moved);
+  // The move is made with the order: none is left for the player.
+  expect_refused(s, move({slide(unit(s, "B"), {0, 5})}), "warmaster.command.failed_order");
+}
+
+// 2-3 with no enemy within a full pace move (E is 78 cm away): it halts.
+TEST(CommandBlunder, ThreeWithNoEnemyWithinAFullPaceHalts) {
   BattleState s(make_game(blunder_field()));
+  const std::vector<Stand> start = unit(s, "B").stands;
+  const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 3});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_NEAR(blunder_gap(s, "B", "E"), 78.0, 1e-9);
+  EXPECT_EQ(unit(s, "B").stands, start);
+  EXPECT_TRUE(o.result.at("blunder").at("moves").empty());
+  EXPECT_EQ(o.result.at("blunder").at("text"),
+            "Blunder! (D6 = 3): halt: no visible enemy within a full pace move, so no move");
+  EXPECT_FALSE(status(s, "B").moved);
+}
+
+// 2-3 with the enemy within a full pace but out of sight (a wood between):
+// "visible enemy" only, so it halts.
+TEST(CommandBlunder, TwoWithTheEnemyWithinAFullPaceButUnseenHalts) {
+  Battlefield bf = blunder_near_field(72);
+  bf.terrain.push_back(area("wood-b", TerrainKind::Wood, {{40, 63}, {80, 63}, {80, 69}, {40, 69}}));
+  BattleState s(make_game(bf));
+  const std::vector<Stand> start = unit(s, "B").stands;
+  const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 2});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_EQ(o.result["allows"], "halt: no move");
+  EXPECT_EQ(unit(s, "B").stands, start);
+}
+
+// A brigade rolls once and retreats as one body: both units a full pace.
+TEST(CommandBlunder, ABrigadeRetreatsAsOneBody) {
+  Battlefield bf = blunder_near_field(72);
+  bf.units.push_back(line_unit("B2", 0, 72, 60));
+  BattleState s(make_game(bf));
+  const ActionOutcome o = play(s, order("h", {"B", "B2"}), {6, 6, 3});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  ASSERT_EQ(o.result.at("blunder").at("moves").size(), 2u);
+  for (const char* id : {"B", "B2"})
+    for (const Stand& st : unit(s, id).stands) EXPECT_NEAR(st.pose.position.y, 40.0, 0.01) << id;
+  EXPECT_NEAR(blunder_gap(s, "B", "E"), 30.0, 0.01);
+}
+
+// Over the table edge, as any forced move: off the table and a roll on the
+// off-table chart (here 6: it comes back at the edge and may move).
+TEST(CommandBlunder, ARetreatOverTheTableEdgeRollsOnTheOffTableChart) {
+  Battlefield bf = blunder_near_field(22);
+  bf.units[0] = line_unit("B", 0, 60, 10);
+  bf.characters[0].pose.position = {60, 4};
+  bf.characters[1].pose.position = {66, 4};
+  BattleState s(make_game(bf));
+  const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 2, 6});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  ASSERT_EQ(o.rolls.size(), 4u);
+  EXPECT_EQ(o.rolls[3].purpose, "off-table: B");
+  ASSERT_TRUE(o.result.contains("off_table"));
+  EXPECT_EQ(o.result.at("off_table").at(0).at("unit"), "B");
+  EXPECT_EQ(o.result.at("off_table").at(0).at("outcome"), to_string(OffTableOutcome::ReturnsMayMove));
+  EXPECT_NE(o.result.at("blunder").at("text").get<std::string>().find("now 30.0 cm away; 'B' left the table: rolled 6"),
+            std::string::npos)
+      << o.result.at("blunder").at("text");
+  // Back wholly on the table at the edge it crossed.
+  for (const Stand& st : unit(s, "B").stands) EXPECT_GE(st.pose.position.y, 1.0 - 1e-6);
+}
+
+// The blunder table, 6: it moves its full pace towards the nearest enemy and
+// charges it if it can. E 10 cm away: a lined-up charge, front edges flush.
+TEST(CommandBlunder, SixWithTheNearestEnemyInReachChargesItLinedUp) {
+  BattleState s(make_game(blunder_near_field(72)));
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 6});
-  EXPECT_EQ(o.result["blunder"]["roll"], 6);
-  ASSERT_TRUE(s.pending());
-  EXPECT_EQ(*s.pending()->kind, MoveKind::Ordered);
-  EXPECT_TRUE(play(s, move({slide(unit(s, "B"), {0, 20})})).verdict.legal());
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_EQ(o.result["allows"], "full pace towards the nearest enemy, charging if it can");
+  const Json& m = o.result.at("blunder").at("moves").at(0);
+  EXPECT_EQ(m.at("how"), "charge");
+  EXPECT_EQ(m.at("enemy"), "E");
+  EXPECT_NEAR(m.at("moved").get<double>(), 10.0, 0.01);
+  EXPECT_EQ(m.at("move").at("kind"), "charge");
+  EXPECT_EQ(o.result.at("blunder").at("text"),
+            "Blunder! (D6 = 6): B charges E, the nearest enemy (10.0 cm away), lined up edge to edge (10.0 cm moved)");
+  EXPECT_TRUE(unit(s, "B").engaged);
+  EXPECT_TRUE(unit(s, "E").engaged);
+  EXPECT_TRUE(status(s, "B").charged);
+  EXPECT_NEAR(blunder_gap(s, "B", "E"), 0.0, s.settings().contact_tolerance);
+  // Front edges flush: B's front edge (centre + 1 cm) on E's (centre - 1 cm, y = 71).
+  for (const Stand& st : unit(s, "B").stands) EXPECT_NEAR(st.pose.position.y + 1.0, 71.0, 0.01);
+  const ChargeAlignment al =
+      measure_charge_alignment(s.battlefield(), unit(s, "B"), "E", s.settings().contact_tolerance);
+  EXPECT_EQ(al.flush_with_target, 3);
+  expect_refused(s, move({slide(unit(s, "B"), {0, -5})}), "warmaster.command.failed_order");
+}
+
+// 6 with the nearest enemy beyond reach (78 cm): a full pace straight
+// towards it, the distance closed equal to the pace.
+TEST(CommandBlunder, SixWithTheEnemyBeyondReachMovesAFullPaceStraightTowardsIt) {
+  BattleState s(make_game(blunder_field()));
+  const double before = blunder_gap(s, "B", "E");
+  const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 6});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  EXPECT_FALSE(s.pending() && s.pending()->kind);
+  const double after = blunder_gap(s, "B", "E");
+  EXPECT_NEAR(before - after, 20.0, 0.01);
+  EXPECT_NEAR(after, 58.0, 0.01);
+  for (const Stand& st : unit(s, "B").stands) EXPECT_NEAR(st.pose.position.y, 40.0, 0.01);
+  const Json& m = o.result.at("blunder").at("moves").at(0);
+  EXPECT_EQ(m.at("how"), "towards");
+  EXPECT_NEAR(m.at("moved").get<double>(), 20.0, 0.01);
+  const std::string text = o.result.at("blunder").at("text").get<std::string>();
+  EXPECT_NE(text.find("B cannot charge E, the nearest enemy (78.0 cm away): it moves 20.0 cm straight towards it, "
+                      "now 58.0 cm away"),
+            std::string::npos)
+      << text;
+  EXPECT_FALSE(unit(s, "B").engaged);
+  expect_refused(s, move({slide(unit(s, "B"), {0, 5})}), "warmaster.command.failed_order");
+}
+
+// 6 when the nearest enemy is within reach but cannot be charged (cavalry,
+// a wood across the whole table between): the straight move towards it, cut
+// short where the wood stops it.
+TEST(CommandBlunder, SixThatCannotChargeMovesStraightTowardsTheEnemyAsFarAsItCan) {
+  Battlefield bf = blunder_near_field(72);
+  bf.units[0] = line_unit("B", 0, 60, 60, 0, TroopType::Cavalry);  // stands 2 x 4: front edge at y = 62
+  bf.terrain.push_back(area("wood-c", TerrainKind::Wood, {{0, 64}, {180, 64}, {180, 69}, {0, 69}}));
+  BattleState s(make_game(bf));
+  const double before = blunder_gap(s, "B", "E");
+  ASSERT_NEAR(before, 9.0, 1e-9);
+  const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 6});
+  ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
+  const Json& m = o.result.at("blunder").at("moves").at(0);
+  EXPECT_EQ(m.at("how"), "towards");
+  EXPECT_NEAR(m.at("pace").get<double>(), 30.0, 1e-9);
+  EXPECT_TRUE(m.at("blocked").get<bool>());
+  // To the wood's edge at y = 64, 2 cm on; a stand touching a feature (overlapping it by no more than
+  // the tolerance) is not in it, so it may go up to that much further.
+  const double tol = s.settings().contact_tolerance;
+  EXPECT_GE(m.at("moved").get<double>(), 2.0 - 0.01);
+  EXPECT_LE(m.at("moved").get<double>(), 2.0 + tol + 0.01);
+  EXPECT_NEAR(before - blunder_gap(s, "B", "E"), m.at("moved").get<double>(), 1e-9);
+  EXPECT_FALSE(unit(s, "B").engaged);
+  EXPECT_FALSE(status(s, "B").charged);
 }
 
 TEST(CommandBlunder, TheGeneralsTwelveIsAPlainFailure) {

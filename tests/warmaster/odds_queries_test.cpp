@@ -74,17 +74,20 @@ TEST(OddsQueries, ShootingOddsGiveTheEnginesTargetAndTheExactHits) {
 // a side hitting on 4+, no armour, no support. A draw is as many hits on
 // each side: sum C(9,k)^2 / 2^18 = C(18,9) / 2^18 = 48620/262144; the rest
 // is split evenly.
-TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
+Battlefield front_to_front() {
   Battlefield bf = empty_field();
-  Unit a = line_unit("a", 0, 50, 30);
-  a.attacks = 3;
-  a.hits = 3;
-  Unit b = line_unit("b", 1, 50, 32, 180);
-  b.attacks = 3;
-  b.hits = 3;
-  bf.units = {a, b};
+  for (Unit u : {line_unit("a", 0, 50, 30), line_unit("b", 1, 50, 32, 180)}) {
+    u.attacks = 3;
+    u.hits = 3;
+    bf.units.push_back(u);
+  }
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 50, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 50, 110));
+  return bf;
+}
+
+TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
+  Battlefield bf = front_to_front();
   BattleState s(make_game(bf));
   const Json q = ask(s, "combat_odds", Json::object());
   ASSERT_EQ(q["engagements"].size(), 1u);
@@ -115,6 +118,33 @@ TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   // Apart: no engagement.
   bf.units[1].stands = line_unit("b", 1, 50, 60, 180).stands;
   EXPECT_TRUE(ask(BattleState(make_game(bf)), "combat_odds", Json::object())["engagements"].empty());
+}
+
+// docs/rulings.md#warmaster-combat-characters: with the General (+2) joined
+// to a, a rolls 11 dice and the odds are those of 11 against 9; the attack
+// names him.
+TEST(OddsQueries, CombatOddsCountAJoinedCharactersBonus) {
+  Battlefield bf = front_to_front();
+  Character& g = bf.characters[0];
+  g.pose.position.y = 27.5;
+  g.name = "General Kessler";
+  g.attacks = 2;
+  g.joined_unit = "a";
+  const Json e = ask(BattleState(make_game(bf)), "combat_odds", Json::object())["engagements"][0];
+  EXPECT_EQ(e["sides"][0]["dice"], 11);
+  EXPECT_EQ(e["sides"][1]["dice"], 9);
+  const Json mods = e["sides"][0]["attacks"][0]["modifiers"];
+  ASSERT_EQ(mods.size(), 1u) << e.dump();
+  EXPECT_EQ(mods[0]["name"], "General Kessler");
+  EXPECT_EQ(mods[0]["character"], "g");
+  EXPECT_EQ(mods[0]["value"], 2);
+  CombatOddsRequest r;
+  r.a.dice = 11;
+  r.b.dice = 9;
+  const CombatOdds o = combat_odds(r);
+  EXPECT_NEAR(e["side_0_wins"].get<double>(), o.a_wins, 1e-12);
+  EXPECT_NEAR(e["draw"].get<double>(), o.draw, 1e-12);
+  EXPECT_GT(o.a_wins, o.b_wins);
 }
 
 // U (side 0) faces E1 13 cm away: the engine's evade is straight back by

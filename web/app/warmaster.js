@@ -92,7 +92,13 @@ function scenarioUnits(scenario) {
   const map = new Map();
   (scenario.armies ?? []).forEach((army, side) => {
     for (const u of army.units ?? []) map.set(u.id, { ...u, side, army: army.name });
-    for (const c of army.characters ?? []) map.set(c.id, { ...c, side, army: army.name, character: true });
+    // A character naming its army list's profile ("troop") takes its role,
+    // Command and Attacks from it (docs/warmaster-format.md, "Characters").
+    const profiles = Array.isArray(scenario.army_list?.characters) ? scenario.army_list.characters : [];
+    for (const c of army.characters ?? []) {
+      const profile = profiles.find((p) => p.id === c.troop) ?? {};
+      map.set(c.id, { ...profile, ...c, side, army: army.name, character: true });
+    }
   });
   return map;
 }
@@ -452,7 +458,7 @@ function describeShooting(r, n) {
     if (db?.confused && !db.routed) parts.push('confused');
     if (db?.left_table) parts.push('off the table');
     return `${shooters} shoot ${n(target)}: ${parts.join(', ')}`;
-  }).join('; ');
+  }).join('; ') + slainWords(r.slain, n);
 }
 
 // "Orc Boyz 1 against Halberdiers 2: Orc Boyz 1 win by 2; Halberdiers 2 retreat 6.0 cm, pursued".
@@ -470,7 +476,12 @@ function describeCombat(c, n) {
     const moves = (round.moves ?? []).filter((m) => COMBAT_KIND[m.kind] && (m.moved > 0 || m.kind === 'retreat'))
       .map((m) => `${n(m.unit)} ${COMBAT_VERB[m.kind]} ${cm(m.moved)} cm${m.kind === 'retreat' && pursued.has(m.unit) ? ', pursued' : ''}${m.destroyed ? ', destroyed' : ''}`);
     return [head, ...lost, ...moves].join('; ');
-  }).join('. ');
+  }).join('. ') + slainWords(c.slain, n);
+}
+
+// Characters slain with the unit they had joined (docs/rulings.md#warmaster-combat-characters).
+function slainWords(slain, n) {
+  return slain?.length ? `. ${slain.map(n).join(', ')} ${slain.length === 1 ? 'is' : 'are'} slain with their unit` : '';
 }
 
 export function render(root, state, ctx) {
@@ -584,7 +595,7 @@ export function render(root, state, ctx) {
     const meta = info.get(c.id) ?? {};
     const legal = ui.drag && ui.drag.character === c.id ? ui.drag.legal : null;
     units.append(svg('circle', { class: 'stand character', 'data-character': c.id, cx: sx(p.x), cy: sy(p.y), r: 1.5, fill: '#fff', stroke: legal === false ? '#c62828' : legal === true ? '#1a7f37' : colour, 'stroke-width': 0.7 },
-      svg('title', {}, `${meta.name ?? c.id} (${c.id}), ${c.role}, Command ${meta.command ?? '?'}`)));
+      svg('title', {}, `${meta.name ?? c.id} (${c.id}), ${c.role}, Command ${meta.command ?? '?'}${meta.attacks ? `, Attacks +${meta.attacks}` : ''}${c.joined_unit ? `, with ${nameOf(c.joined_unit, ctx)}` : ''}`)));
     const box = { x0: sx(p.x) - 1.6, x1: sx(p.x) + 1.6, y0: sy(p.y) - 1.6, y1: sy(p.y) + 1.6 };
     obstacles.push(box);
     wanted.push({ box, text: nameOf(c.id, ctx), size: 2.2, below: true, attrs: { fill: colour, 'data-label': c.id } });
@@ -1047,6 +1058,12 @@ async function renderShootingOdds(box, ctx) {
 
 // In the Combat phase: each engagement's first round (dice, support) and the
 // exact chance of each side winning, and of a draw (the `combat_odds` query).
+// A side's dice name the joined characters' bonuses among them
+// (docs/rulings.md#warmaster-combat-characters): "11 (General Kessler +2)".
+function bonusWords(side) {
+  const bonus = (side.attacks ?? []).flatMap((a) => (a.modifiers ?? []).filter((m) => m.character));
+  return bonus.length ? ` (${bonus.map((m) => `${m.name} +${m.value}`).join(', ')})` : '';
+}
 async function renderCombatOdds(box, ctx) {
   try {
     const q = await ctx.query('combat_odds', {});
@@ -1055,7 +1072,7 @@ async function renderCombatOdds(box, ctx) {
       el('div', {}, el('strong', {}, `Engagement ${e.engagement + 1}: `), e.units.map((u) => nameOf(u, ctx)).join(', ')),
       el('table', {},
         el('tr', {}, el('th', {}, ''), el('th', {}, 'dice'), el('th', {}, 'support'), el('th', {}, 'mean hits')),
-        e.sides.map((sd) => el('tr', {}, el('td', {}, ctx.game.players[sd.side]), el('td', {}, String(sd.dice)), el('td', {}, String(sd.support)), el('td', {}, sd.mean_hits.toFixed(2))))),
+        e.sides.map((sd) => el('tr', {}, el('td', {}, ctx.game.players[sd.side]), el('td', {}, String(sd.dice) + bonusWords(sd)), el('td', {}, String(sd.support)), el('td', {}, sd.mean_hits.toFixed(2))))),
       el('div', { class: 'odds-summary' }, `${a} wins ${pct(e.side_0_wins)} · draw ${pct(e.draw)} · ${b} wins ${pct(e.side_1_wins)}`)));
     // fill, not replaceChildren: no engagement means no decisions form (null), which must not print.
     fill(box, el('div', { class: 'odds', id: 'combat-odds' }, el('h2', {}, 'Combat odds (first round)'),

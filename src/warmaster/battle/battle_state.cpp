@@ -174,11 +174,13 @@ void BattleState::begin_phase() {
   for (std::size_t i = 0; i < chars_.size(); ++i) {
     CharacterStatus& c = chars_[i];
     const bool lost = c.lost;  // a lost character stays lost until it rolls to return
+    const bool slain = c.slain;  // and a slain one for good
     const Vec2 back_at = c.return_point;
     c = CharacterStatus{};
     c.lost = lost;
+    c.slain = slain;
     c.return_point = back_at;
-    c.returns_next_turn = lost && bf_->characters[i].side == side_;
+    c.returns_next_turn = lost && !slain && bf_->characters[i].side == side_;
   }
   command_.step = CommandStep::Initiative;
   command_.orders_begun = command_.general_failed = false;
@@ -652,7 +654,7 @@ Verdict BattleState::validate_move(const Action& a, MoveScratch& scratch, MovePl
   }
   const PendingMove& p = *command_.pending;
   if (!p.kind) {
-    v.add(warmaster::rule_id::command_failed_order, "a failed further order allows no move");
+    v.add(warmaster::rule_id::command_failed_order, "this order allows no move: a failed further order, or a blunder whose move the engine made");
     return v;
   }
   if (a.moves.empty()) return v;  // holding: the units stay where they are

@@ -160,17 +160,40 @@ Unit read_unit(const JsonReader& u, int side, const ArmyList* list) {
   return unit;
 }
 
-Character read_character(const JsonReader& c, int side) {
+// A character names its profile in the army list ("troop"), or gives its
+// role, Command and Attacks bonus itself; Attacks defaults to 0
+// (docs/rulings.md#warmaster-combat-characters).
+Character read_character(const JsonReader& c, int side, const ArmyList* list) {
   JsonReader self = c;
   self.require_object();
-  c.allow_only({"id", "name", "role", "command", "flying", "x", "y", "facing", "base_diameter", "stand", "joined_unit"});
+  c.allow_only({"id", "name", "troop", "role", "command", "attacks", "flying", "x", "y", "facing", "base_diameter",
+                "stand", "joined_unit"});
   Character ch;
   ch.side = side;
   ch.id = c.id("id");
-  ch.name = c.string_or("name", ch.id);
-  ch.role = *character_role_from_string(c.one_of("role", character_role_names()));
-  ch.command = c.integer("command", 1, 10);
-  ch.flying = c.boolean_or("flying", false);
+  const CharacterProfile* profile = nullptr;
+  if (c.has("troop")) {
+    const std::string name = c.string("troop");
+    if (!list) c.fail("troop", fmt::format("names troop \"{}\", but the battle gives no army_list", name));
+    profile = list->find_character(name);
+    if (!profile) c.fail("troop", fmt::format("no character \"{}\" in army list \"{}\"", name, list->name));
+    for (const char* key : {"role", "command", "attacks"})
+      if (c.has(key))
+        c.fail(key,
+               fmt::format("given by its troop \"{}\": a character names a troop or gives its profile, not both", name));
+  }
+  ch.name = c.string_or("name", profile ? profile->name : ch.id);
+  if (profile) {
+    ch.role = profile->role;
+    ch.command = profile->command;
+    ch.attacks = profile->attacks;
+    ch.flying = c.boolean_or("flying", profile->flying);  // a mount is the battle's choice
+  } else {
+    ch.role = *character_role_from_string(c.one_of("role", character_role_names()));
+    ch.command = c.integer("command", 1, 10);
+    ch.attacks = c.integer_or("attacks", 0, 0, kMaxCharacterAttacks);
+    ch.flying = c.boolean_or("flying", false);
+  }
   ch.pose = read_pose(c);
   ch.base_diameter = c.number_or("base_diameter", 2.5, 0.1, kMaxStandEdge);
   if (auto st = c.find("stand")) {
@@ -353,7 +376,7 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
     int generals = 0;
     if (auto cs = a.find("characters")) {
       for (const auto& c : cs->items()) {
-        bf.characters.push_back(read_character(c, side));
+        bf.characters.push_back(read_character(c, side, list));
         const Character& ch = bf.characters.back();
         claim(c, ch.id);
         if (ch.role == CharacterRole::General && ++generals > 1)
@@ -453,6 +476,7 @@ Json to_json(const Battlefield& bf, const Settings* settings) {
       jc["name"] = c.name;
       jc["role"] = to_string(c.role);
       jc["command"] = c.command;
+      if (c.attacks != 0) jc["attacks"] = c.attacks;
       if (c.flying) jc["flying"] = true;
       if (c.base_diameter != 2.5) jc["base_diameter"] = c.base_diameter;
       if (c.stand_size) jc["stand"] = {{"width", c.stand_size->x}, {"depth", c.stand_size->y}};

@@ -87,20 +87,7 @@ CombatReport BattleState::fight_combat_phase(const std::vector<CombatDecision>& 
       u.stands = back_on_table(*next, u, u.stands, settings().contact_tolerance);
     }
   }
-  // Characters by id: those that left the table with their unit are lost.
-  for (std::size_t i = 0; i < next->characters.size(); ++i) {
-    Character& c = next->characters[i];
-    const auto it = std::find_if(r.after.characters.begin(), r.after.characters.end(),
-                                 [&](const Character& a) { return a.id == c.id; });
-    if (it != r.after.characters.end()) {
-      c = *it;
-    } else if (!chars_[i].lost) {
-      chars_[i].lost = true;
-      chars_[i].return_point = c.pose.position;
-      if (c.role == CharacterRole::General)
-        end_battle(fmt::format("the General {} left the table with his unit: his army withdraws", c.id), 1 - c.side);
-    }
-  }
+  carry_characters(*next, r.after, r.slain);
   replace_battlefield(std::move(next));
   return r;
 }

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include "referee/warmaster/model/rule_ids.hpp"
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "battle/command_internal.hpp"
 #include "referee/warmaster/battle/battlefield_json.hpp"
@@ -12,6 +14,7 @@
 #include "referee/warmaster/battle/battle_state.hpp"
 #include "referee/warmaster/command/initiative.hpp"
 #include "referee/warmaster/shooting/shooting.hpp"
+#include "referee/warmaster/movement/moving_chargers.hpp"
 #include "referee/warmaster/movement/sight.hpp"
 #include "referee/warmaster/model/troops.hpp"
 
@@ -219,6 +222,10 @@ std::optional<UnitLeftTable> BattleState::place_after_move(int ui, const MoveAns
       mu.stands = back_on_table(bf, mu, left, settings().contact_tolerance);
       break;
   }
+  // Back where it left, it may be touching an enemy (an evader returning
+  // beside the unit it fled, say): it is then engaged, as after a charge.
+  if (out.roll.outcome == OffTableOutcome::ReturnsCannotMove || out.roll.outcome == OffTableOutcome::ReturnsMayMove)
+    refresh_engaged();
   return out;
 }
 
@@ -324,26 +331,221 @@ bool BattleState::blunders(const Character& c, const OrderRolled& t) const {
   return settings().blunders && c.role != CharacterRole::General && t.dice[0] + t.dice[1] == 12;
 }
 
-// The blunder table's D6 and the move it leaves pending
-// (docs/rulings.md#warmaster-command-blunders): 1 no move and -1 Command for
-// the rest of the game; 2-3 halt; 4-5 half pace, no charge; 6 full pace.
+namespace {
+
+// Would `u` shifted by `shift` touch an enemy unit?
+bool blunder_touches_enemy(const Battlefield& bf, const Unit& u, Vec2 shift, double tolerance) {
+  Unit moved = u;
+  for (Stand& st : moved.stands) st.pose.position += shift;
+  return !enemies_in_contact(bf, moved, tolerance).empty();
+}
+
+std::string blunder_cm(double v) { return format_measure(v, "cm"); }
+
+// The blunder's outcome in words, with the figures of every move made.
+std::string blunder_moves_text(const OrderRolled& t) {
+  std::vector<std::string> parts;
+  for (const BlunderMove& m : t.blunder_moves) {
+    std::string p;
+    if (std::string_view(m.how) == "charge")
+      p = fmt::format("{} charges {}, the nearest enemy ({} away), lined up edge to edge ({} moved)", m.unit, m.enemy,
+                      blunder_cm(m.before), blunder_cm(m.moved));
+    else if (std::string_view(m.how) == "retreat")
+      p = fmt::format("{} retreats {} directly away from {}, the closest visible enemy ({} away, within a full pace "
+                      "of {}): now {} away",
+                      m.unit, blunder_cm(m.moved), m.enemy, blunder_cm(m.before), blunder_cm(m.pace),
+                      blunder_cm(m.after));
+    else
+      p = fmt::format("{} cannot charge {}, the nearest enemy ({} away): it moves {} straight towards it, now {} away",
+                      m.unit, m.enemy, blunder_cm(m.before), blunder_cm(m.moved), blunder_cm(m.after));
+    if (m.blocked) p += fmt::format(" (cut short of its {}: {})", blunder_cm(m.pace), m.why);
+    parts.push_back(std::move(p));
+  }
+  // The chart's ruling names the unit.
+  for (const UnitLeftTable& l : t.blunder_left) parts.push_back(l.roll.ruling.reason);
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+}  // namespace
+
+// The blunder table's D6 (docs/rulings.md#warmaster-command-blunders): 1 no
+// move and -1 Command for the rest of the game; 2-3 halt, or the retreat
+// from a visible enemy within a full pace, made here; 4-5 half pace, no
+// charge, left pending; 6 the move towards the nearest enemy, made here.
 std::optional<MoveKind> BattleState::blunder_move(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
   t.blunder = dice.d6("blunder");
+  std::optional<MoveKind> kind;
   if (t.blunder == 1) {
     for (int ui : group) units_[static_cast<std::size_t>(ui)].blunder_penalty += 1;
     t.allows = "no move; -1 Command on orders for the rest of the game";
-    return std::nullopt;
-  }
-  if (t.blunder <= 3) {
-    t.allows = "halt: no move";
-    return std::nullopt;
-  }
-  if (t.blunder <= 5) {
+  } else if (t.blunder <= 3) {
+    blunder_retreat(t, group, dice);
+  } else if (t.blunder <= 5) {
     t.allows = "half pace, no charge";
-    return MoveKind::HalfPace;
+    kind = MoveKind::HalfPace;
+  } else {
+    blunder_towards(t, group, dice);
   }
+  if (t.blunder_text.empty()) t.blunder_text = t.blunder_moves.empty() ? t.allows : blunder_moves_text(t);
+  return kind;
+}
+
+// 2-3: the closest enemy within a full pace (of the unit measuring) that one
+// of the group's units sees (from any free edge for a unit that sees all
+// round, as an evade); none, and it halts. Otherwise the group retreats as
+// one body directly away from it, by a full pace (the smallest of a
+// brigade's), which leaves it at least a full pace away
+// (docs/rulings.md#warmaster-command-blunders).
+void BattleState::blunder_retreat(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
+  int from = -1, by = -1;
+  double closest = 0;
+  for (int ui : group) {
+    const Unit& u = unit_at(ui);
+    if (u.stands.empty()) continue;
+    const double pace = full_pace(u);
+    for (std::size_t k = 0; k < bf_->units.size(); ++k) {
+      const Unit& e = bf_->units[k];
+      if (e.side == u.side || e.stands.empty()) continue;
+      const double d = unit_distance(u, e).distance;
+      if (to_hundredths_of_mm(d) > to_hundredths_of_mm(pace) || (from >= 0 && d >= closest)) continue;
+      if (!line_of_sight(*bf_, u, e, settings(), !u.sees_all_round).visible) continue;
+      from = static_cast<int>(k);
+      by = ui;
+      closest = d;
+    }
+  }
+  if (from < 0) {
+    t.allows = "halt: no move";
+    t.blunder_text = "halt: no visible enemy within a full pace move, so no move";
+    return;
+  }
+  t.allows = "retreat a full pace directly away from the closest visible enemy";
+  body_move(t, group, from, direction_between(unit_at(from), unit_at(by)), "retreat", dice);
+}
+
+// 6: the nearest enemy unit to any of the group's units, seen or not. Each
+// unit, nearest first, charges it where the lined-up charge planner finds a
+// legal charge (as initiative's charges); the others move as one body a full
+// pace (the smallest of theirs) straight towards it, stopping short of
+// contact (docs/rulings.md#warmaster-command-blunders).
+void BattleState::blunder_towards(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
   t.allows = "full pace towards the nearest enemy, charging if it can";
-  return MoveKind::Ordered;
+  int target = -1;
+  double nearest = 0;
+  for (int ui : group) {
+    const Unit& u = unit_at(ui);
+    if (u.stands.empty()) continue;
+    for (std::size_t k = 0; k < bf_->units.size(); ++k) {
+      const Unit& e = bf_->units[k];
+      if (e.side == u.side || e.stands.empty()) continue;
+      const double d = unit_distance(u, e).distance;
+      if (target >= 0 && d >= nearest) continue;
+      target = static_cast<int>(k);
+      nearest = d;
+    }
+  }
+  if (target < 0) {
+    t.blunder_text = "no enemy on the table: no move";
+    return;
+  }
+  std::vector<int> order;
+  for (int ui : group)
+    if (!unit_at(ui).stands.empty()) order.push_back(ui);
+  std::vector<double> dist(bf_->units.size(), 0);
+  for (int ui : order) dist[static_cast<std::size_t>(ui)] = unit_distance(unit_at(ui), unit_at(target)).distance;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return dist[static_cast<std::size_t>(a)] < dist[static_cast<std::size_t>(b)]; });
+  std::vector<int> body;
+  for (int ui : order) {
+    const Unit& u = unit_at(ui);
+    const Unit& e = unit_at(target);
+    const MoveIndex index(*bf_);
+    MoveScratch scratch;
+    std::optional<MoveRequest> req = plan_lined_up_charge(*bf_, u, e, settings(), &index, &scratch);
+    if (req) {
+      Verdict v;
+      check_charge_contact(*bf_, unit_after(u, *req), *req, e.id, settings(), v);
+      if (!v.legal()) req.reset();
+    }
+    if (req) blunder_charge(t, ui, target, dice, std::move(*req));
+    else body.push_back(ui);
+  }
+  if (!body.empty())
+    body_move(t, body, target, direction_between(unit_at(body.front()), unit_at(target)), "towards", dice);
+}
+
+void BattleState::blunder_charge(OrderRolled& t, int ui, int enemy, Dice& dice, MoveRequest&& req) {
+  const Unit& u = unit_at(ui);
+  BlunderMove m;
+  m.unit = u.id;
+  m.how = "charge";
+  m.enemy = unit_at(enemy).id;
+  m.pace = full_pace(u);
+  m.before = unit_distance(u, unit_at(enemy)).distance;
+  for (const StandPlan& p : req.stands)
+    m.moved = std::max(m.moved,
+                       length(p.final_pose.position - u.stands[static_cast<std::size_t>(p.stand)].pose.position));
+  m.move = std::move(req);
+  place_move(mutable_battlefield(), m.move);
+  UnitStatus& s = units_[static_cast<std::size_t>(ui)];
+  s.moved = s.charged = true;
+  m.after = unit_distance(unit_at(ui), unit_at(enemy)).distance;
+  if (std::optional<UnitLeftTable> l = place_after_move(ui, MoveAnswer{}, dice))
+    t.blunder_left.push_back(std::move(*l));
+  refresh_engaged();
+  t.blunder_moves.push_back(std::move(m));
+}
+
+// Units moved as one body straight along `dir` by the smallest full pace
+// among them, each through the move checker as a drive back is
+// (push_straight): the one furthest along the way first, each cut short where
+// blocked (to 0.01 cm), and over the table edge, off it with a roll on the
+// chart (docs/rulings.md#warmaster-command-blunders). Not being charges,
+// the moves stop short of contact with any enemy.
+void BattleState::body_move(OrderRolled& t, std::vector<int> body, int enemy, Vec2 dir, const char* how, Dice& dice) {
+  std::erase_if(body, [&](int ui) { return unit_at(ui).stands.empty(); });
+  if (body.empty()) return;
+  double pace = full_pace(unit_at(body.front()));
+  for (int ui : body) pace = std::min(pace, full_pace(unit_at(ui)));
+  std::vector<double> lead(bf_->units.size(), -1e300);
+  for (int ui : body)
+    for (const Stand& st : unit_at(ui).stands)
+      lead[static_cast<std::size_t>(ui)] = std::max(lead[static_cast<std::size_t>(ui)], dot(st.pose.position, dir));
+  std::stable_sort(body.begin(), body.end(),
+                   [&](int a, int b) { return lead[static_cast<std::size_t>(a)] > lead[static_cast<std::size_t>(b)]; });
+  const double tol = settings().contact_tolerance;
+  for (int ui : body) {
+    const Unit& u = unit_at(ui);
+    BlunderMove m;
+    m.unit = u.id;
+    m.how = how;
+    m.enemy = unit_at(enemy).id;
+    m.pace = pace;
+    m.before = unit_distance(u, unit_at(enemy)).distance;
+    const MoveIndex index(*bf_);
+    MoveScratch scratch;
+    const StraightPush push = push_straight(*bf_, index, u, dir, pace, settings(), scratch);
+    m.moved = push.moved;
+    m.blocked = push.blocked;
+    m.why = push.why;
+    if (!push.leaves_table && blunder_touches_enemy(*bf_, u, dir * m.moved, tol)) {
+      double lo = 0, hi = m.moved;
+      while (hi - lo > 0.01) {
+        const double mid = (lo + hi) / 2;
+        (blunder_touches_enemy(*bf_, u, dir * mid, tol) ? hi : lo) = mid;
+      }
+      m.moved = lo;
+      m.blocked = true;
+      m.why = "it stops short of contact with an enemy: a move into contact is a charge";
+    }
+    m.move = slide_move(u, dir * m.moved, MoveKind::Dice, m.moved);
+    place_move(mutable_battlefield(), m.move);
+    if (m.moved > 0) units_[static_cast<std::size_t>(ui)].moved = true;
+    m.after = unit_distance(unit_at(ui), unit_at(enemy)).distance;
+    MoveAnswer answer;
+    answer.leaves_table = push.leaves_table;
+    if (std::optional<UnitLeftTable> l = place_after_move(ui, answer, dice)) t.blunder_left.push_back(std::move(*l));
+    t.blunder_moves.push_back(std::move(m));
+  }
 }
 
 // An order: the first of the phase begins ordered movement (its brigades are
@@ -501,7 +703,8 @@ void describe_character_return(const CharacterOffTable& r, nlohmann::json& res) 
   if (r.returned_at) res["returned_at"] = {r.returned_at->x, r.returned_at->y};
 }
 
-void describe_order(const Action& a, const OrderRolled& t, bool general_failed, nlohmann::json& res) {
+void describe_order(const Action& a, const OrderRolled& t, bool general_failed, const Battlefield& bf,
+                    nlohmann::json& res) {
   const OrderTarget target = order_target(t.factors);
   const int total = t.dice[0] + t.dice[1];
   res["dice"] = {t.dice[0], t.dice[1]};
@@ -520,14 +723,25 @@ void describe_order(const Action& a, const OrderRolled& t, bool general_failed, 
                                        general_failed ? "the General has failed, so no more orders"
                                                       : "that character issues no more orders"),
                            {{"rolled", static_cast<double>(total), ""}, {"needed", static_cast<double>(t.needed), ""}}};
-  if (t.blunder > 0)
-    res["blunder"] = {{"roll", t.blunder},
-                      {"result", t.allows},
-                      {"text", fmt::format("Blunder! (D6 = {}): {}", t.blunder, t.allows)},
-                      {"ruling", Ruling{warmaster::rule_id::command_blunder,
-                                        fmt::format("{} rolled 12: a blunder, D6 = {}: {}", a.character, t.blunder,
-                                                    t.allows),
-                                        {{"blunder", static_cast<double>(t.blunder), ""}}}}};
+  if (t.blunder == 0) return;
+  // docs/rulings.md#warmaster-command-blunders: the moves the engine made for 2-3 and 6.
+  nlohmann::json moves = nlohmann::json::array();
+  for (const BlunderMove& m : t.blunder_moves) {
+    nlohmann::json j = {{"unit", m.unit},     {"how", m.how},       {"enemy", m.enemy}, {"pace", m.pace},
+                        {"moved", m.moved},   {"before", m.before}, {"after", m.after}, {"blocked", m.blocked},
+                        {"move", to_json(m.move)}};
+    if (m.blocked) j["why"] = m.why;
+    moves.push_back(std::move(j));
+  }
+  res["blunder"] = {{"roll", t.blunder},
+                    {"result", t.allows},
+                    {"moves", std::move(moves)},
+                    {"text", fmt::format("Blunder! (D6 = {}): {}", t.blunder, t.blunder_text)},
+                    {"ruling", Ruling{warmaster::rule_id::command_blunder,
+                                      fmt::format("{} rolled 12: a blunder, D6 = {}: {}", a.character, t.blunder,
+                                                  t.blunder_text),
+                                      {{"blunder", static_cast<double>(t.blunder), ""}}}}};
+  for (const UnitLeftTable& l : t.blunder_left) describe_left_table(bf, l, res);
 }
 
 void describe_initiative(const Action& a, const MoveRequest& move, const std::optional<UnitLeftTable>& left,
@@ -654,7 +868,7 @@ nlohmann::json BattleState::do_apply(Checked&& c, Dice& dice, Describe describe)
     }
     case ActionType::Order: {
       const OrderRolled t = give_order(a, std::move(c.touching), dice);
-      if (say) describe_order(a, t, command_.general_failed, res);
+      if (say) describe_order(a, t, command_.general_failed, *bf_, res);
       break;
     }
     case ActionType::Move: {

@@ -42,6 +42,21 @@ struct UnitLeftTable {  // a unit that left the table, and its roll on the chart
   int unit = -1;
   OffTableResult roll;
 };
+// One unit's move forced by the blunder table, made by the engine with the
+// order (docs/rulings.md#warmaster-command-blunders): a retreat (2-3), a
+// charge or a straight move towards the nearest enemy (6).
+struct BlunderMove {
+  std::string unit;
+  const char* how = "";   // "retreat", "charge", "towards"
+  std::string enemy;      // retreated from, charged, or moved towards
+  double pace = 0;        // cm: the full pace the move is measured by
+  double moved = 0;       // cm the unit's stands went (a charge: the furthest any stand's centre went)
+  double before = 0;      // cm, unit to that enemy before the move
+  double after = 0;       // cm, after it (a unit that left the table: where it went over the edge)
+  bool blocked = false;   // cut short of `pace`
+  std::string why;        // blocked: what stopped it
+  MoveRequest move;       // the stands' final poses
+};
 struct OrderRolled {  // an order's test
   OrderFactors factors;
   int needed = 0;
@@ -49,6 +64,9 @@ struct OrderRolled {  // an order's test
   bool passed = false;
   const char* allows = "";  // the move the order allows
   int blunder = 0;          // the blunder table's D6 (docs/rulings.md#warmaster-command-blunders); 0: none
+  std::string blunder_text;                // the blunder's outcome with its figures
+  std::vector<BlunderMove> blunder_moves;  // 2-3 and 6: the moves the engine made
+  std::vector<UnitLeftTable> blunder_left; // units those moves took off the table
 };
 struct CharacterOffTable {  // a character's roll on the off-table chart, if it made one
   std::optional<OffTableResult> roll;

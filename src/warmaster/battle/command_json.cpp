@@ -286,6 +286,7 @@ Json state_to_json(const BattleState& s) {
                      {"returned", st.frozen},
                      {"joined_unit", c.joined_unit},
                      {"pose", pose_json(c.pose)}});
+    if (st.slain) chars.back()["slain"] = true;
   }
   j["characters"] = chars;
   return j;
@@ -404,6 +405,9 @@ CharacterStatus read_character_status(const JsonReader& c, const Character& sc, 
   st.return_point = c.at("return_point").vec2(1e5);
   st.frozen = required_bool(c, "returned");
   if (st.returns_next_turn && !st.lost) c.fail("returns_next_turn", "only a lost character rolls to return");
+  st.slain = c.boolean_or("slain", false);
+  if (st.slain && !st.lost) c.fail("slain", "a slain character is lost");
+  if (st.slain && st.returns_next_turn) c.fail("returns_next_turn", "a slain character never returns");
   mc.joined_unit = c.string("joined_unit");
   if (!mc.joined_unit.empty() && !start.find_unit(mc.joined_unit))
     c.fail("joined_unit", fmt::format("no unit \"{}\" in this battle", mc.joined_unit));
@@ -512,7 +516,7 @@ BattleState state_from_json(std::shared_ptr<const BattleGame> game, const Json& 
     JsonReader c = chars.at(i);
     c.require_object();
     c.allow_only({"id", "side", "role", "orders_issued", "failed", "finished", "moved", "first_order_given", "lost",
-                  "returns_next_turn", "return_point", "returned", "joined_unit", "pose"});
+                  "returns_next_turn", "return_point", "returned", "joined_unit", "pose", "slain"});
     cstat[i] = read_character_status(c, start.characters[i], start, bf.characters[i]);
   }
   *p.characters = std::move(cstat);

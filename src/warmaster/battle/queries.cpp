@@ -383,7 +383,7 @@ Json combat_odds_query(const BattleState& s, const JsonReader& r, std::string* t
         const Unit* u = s.battlefield().find_unit(a.attacker);
         if (!u || u->side != side) continue;
         Json mods = Json::array();
-        for (const AttackModifier& m : a.modifiers) mods.push_back({{"name", m.name}, {"value", m.value}, {"stands", m.stands}});
+        for (const AttackModifier& m : a.modifiers) mods.push_back(m);
         attacks.push_back({{"attacker", a.attacker}, {"target", a.target}, {"stands", a.stands}, {"dice", a.dice},
                            {"position", to_string(a.position)}, {"needed", a.needed}, {"armour", a.armour},
                            {"modifiers", mods}});

@@ -36,6 +36,7 @@ constexpr const char* kRuleResult = warmaster::rule_id::combat_result;
 constexpr const char* kRuleDraw = warmaster::rule_id::combat_draw;
 constexpr const char* kRuleRetreat = warmaster::rule_id::combat_retreat;
 constexpr const char* kRuleArtillery = warmaster::rule_id::combat_artillery;
+constexpr const char* kRuleCharacters = warmaster::rule_id::combat_characters;
 constexpr const char* kRuleBlockedRetreat = warmaster::rule_id::combat_blocked_retreat;
 constexpr const char* kRulePursuit = warmaster::rule_id::combat_pursuit;
 constexpr const char* kRulePursuitRefused = warmaster::rule_id::combat_pursuit_refused;
@@ -141,25 +142,16 @@ std::optional<Contact> contact_of(const Battlefield& bf, const Unit& u, const st
   return out;
 }
 
-// docs/rulings.md#warmaster-combat-characters: a unit destroyed on the table
-// leaves its joined characters where they are, on their own; a unit that left
-// the table takes them with it ("characters who move off the table with units
-// they have joined suffer the same fate as the unit").
-std::vector<std::string> remove_unit(Battlefield& bf, const std::string& id, bool characters_go_too) {
+// docs/rulings.md#warmaster-combat-characters: the characters joined to a
+// unit go with it when it is removed: slain with it when it is destroyed on
+// the table, or off the table with it ("characters who move off the table
+// with units they have joined suffer the same fate as the unit").
+std::vector<std::string> remove_unit(Battlefield& bf, const std::string& id) {
   std::vector<std::string> chars;
-  for (Character& c : bf.characters)
-    if (c.joined_unit == id) {
-      chars.push_back(c.id);
-      c.joined_unit.clear();
-    }
-  if (characters_go_too)
-    bf.characters.erase(std::remove_if(bf.characters.begin(), bf.characters.end(),
-                                       [&](const Character& c) {
-                                         return std::find(chars.begin(), chars.end(), c.id) != chars.end();
-                                       }),
-                        bf.characters.end());
-  bf.units.erase(std::remove_if(bf.units.begin(), bf.units.end(), [&](const Unit& u) { return u.id == id; }),
-                 bf.units.end());
+  for (const Character& c : bf.characters)
+    if (c.joined_unit == id) chars.push_back(c.id);
+  std::erase_if(bf.characters, [&](const Character& c) { return c.joined_unit == id; });
+  std::erase_if(bf.units, [&](const Unit& u) { return u.id == id; });
   return chars;
 }
 
@@ -519,7 +511,9 @@ struct Phase {
   // 1. Attacks, hits and saves.
   void attacks_hits_and_saves(Round& r, int round, const PursuitBonus& pursuit);
   std::optional<CombatAttack> attack_dice(const Unit& u, const Unit& t, const std::vector<Fight>& fights, int round,
-                                          const PursuitBonus& pursuit, const std::string& terror) const;
+                                          const PursuitBonus& pursuit, const std::string& terror,
+                                          bool with_characters) const;
+  void add_character_bonus(const Unit& u, CombatAttack& a) const;
   void roll_hits_and_saves(CombatAttack& a);
   void rule_on_attack(const Unit& u, const CombatAttack& a);
   // 2. Support.
@@ -548,11 +542,20 @@ struct Phase {
   // A fall back, advance or pursuit that took unit `id` off the table: not a
   // retreat, so it rolls on the off-table chart (docs/rulings.md#warmaster-combat-moves)
   // and leaves with its joined characters. Returns the end of its ruling.
+  // The characters of unit `id`, destroyed on the table, are slain with it.
+  void slay_with(const std::string& id, const std::vector<std::string>& chars) {
+    if (chars.empty()) return;
+    rep.slain.insert(rep.slain.end(), chars.begin(), chars.end());
+    rep.rulings.push_back({kRuleCharacters,
+                           fmt::format("{} {} slain with {}: characters are slain if their unit is destroyed",
+                                       fmt::join(chars, ", "), chars.size() == 1 ? "is" : "are", id),
+                           {{"slain", static_cast<double>(chars.size()), ""}}});
+  }
   std::string leaves_table(const std::string& id, CombatMove& m) {
     m.left_table = true;
     m.off_table = resolve_off_table(*bf.find_unit(id), dice, false);
     rep.rulings.push_back(m.off_table->ruling);
-    m.characters = remove_unit(bf, id, true);
+    m.characters = remove_unit(bf, id);
     return fmt::format(": it leaves the table{}", with_characters(m.characters, "leaves"));
   }
 };
@@ -663,10 +666,23 @@ void Phase::attacks_hits_and_saves(Round& r, int round, const PursuitBonus& purs
         fights.push_back(*f);
         r.fighting[static_cast<std::size_t>(u.side)].push_back({u.footprint(s), u.stands[s].pose.facing_deg});
       }
+    // docs/rulings.md#warmaster-combat-characters: the joined characters'
+    // bonus goes to a stand fighting the enemy unit most of its stands fight
+    // (the first of the engagement's units among equals).
+    std::string bonus_to;
+    std::size_t most = 0;
+    for (const std::string& tid : r.group) {
+      const auto n = static_cast<std::size_t>(
+          std::count_if(fights.begin(), fights.end(), [&](const Fight& f) { return f.target == tid; }));
+      if (n > most) {
+        most = n;
+        bonus_to = tid;
+      }
+    }
     for (const std::string& tid : r.group) {
       const Unit* t = bf.find_unit(tid);
       if (!t || t->side == u.side) continue;
-      std::optional<CombatAttack> a = attack_dice(u, *t, fights, round, pursuit, terror);
+      std::optional<CombatAttack> a = attack_dice(u, *t, fights, round, pursuit, terror, tid == bonus_to);
       if (!a) continue;
       roll_hits_and_saves(*a);
       rule_on_attack(u, *a);
@@ -680,8 +696,8 @@ void Phase::attacks_hits_and_saves(Round& r, int round, const PursuitBonus& purs
 // The dice unit `u` rolls at `t`: its Attacks for each stand that fights `t`,
 // with the play sheet's modifiers; none when no stand of `u` fights `t`.
 std::optional<CombatAttack> Phase::attack_dice(const Unit& u, const Unit& t, const std::vector<Fight>& fights,
-                                               int round, const PursuitBonus& pursuit,
-                                               const std::string& terror) const {
+                                               int round, const PursuitBonus& pursuit, const std::string& terror,
+                                               bool with_characters) const {
   CombatAttack a;
   a.attacker = u.id;
   a.target = t.id;
@@ -691,7 +707,7 @@ std::optional<CombatAttack> Phase::attack_dice(const Unit& u, const Unit& t, con
   auto add = [&](const std::string& name, int v) {
     auto m = std::find_if(a.modifiers.begin(), a.modifiers.end(),
                           [&](const AttackModifier& x) { return x.name == name; });
-    if (m == a.modifiers.end()) m = a.modifiers.insert(a.modifiers.end(), AttackModifier{name, v, 0});
+    if (m == a.modifiers.end()) m = a.modifiers.insert(a.modifiers.end(), AttackModifier{name, v, 0, {}});
     ++m->stands;
     return v;
   };
@@ -717,7 +733,19 @@ std::optional<CombatAttack> Phase::attack_dice(const Unit& u, const Unit& t, con
     a.dice += std::max(0, n);
   }
   if (a.stands == 0) return std::nullopt;
+  if (with_characters) add_character_bonus(u, a);
   return a;
+}
+
+// "Characters add their Attacks value as a bonus to any stand in the unit
+// they are with": a flat bonus to one stand, which no other modifier changes
+// (docs/rulings.md#warmaster-combat-characters).
+void Phase::add_character_bonus(const Unit& u, CombatAttack& a) const {
+  for (const Character& c : bf.characters) {
+    if (c.joined_unit != u.id || c.attacks == 0) continue;
+    a.dice += c.attacks;
+    a.modifiers.push_back(AttackModifier{c.name, c.attacks, 1, c.id});
+  }
 }
 
 // To hit on the target's position, then the target's armour saves each hit.
@@ -738,7 +766,9 @@ void Phase::rule_on_attack(const Unit& u, const CombatAttack& a) {
   std::vector<std::string> mod_words;
   int total_mod = 0;
   for (const AttackModifier& m : a.modifiers) {
-    mod_words.push_back(fmt::format("{:+d} {} ({})", m.value, m.name, plural(m.stands, "stand", "stands")));
+    mod_words.push_back(m.character.empty()
+                            ? fmt::format("{:+d} {} ({})", m.value, m.name, plural(m.stands, "stand", "stands"))
+                            : fmt::format("{} {:+d}, joined to it", m.name, m.value));
     total_mod += m.value * m.stands;
   }
   rep.rulings.push_back(
@@ -808,14 +838,7 @@ void Phase::remove_casualties(Round& r, std::map<std::string, int>& total_hits, 
     r.cr.casualties.push_back(c);
     if (c.destroyed) destroyed.insert(id);
   }
-  for (const std::string& id : destroyed) {
-    const std::vector<std::string> chars = remove_unit(bf, id, false);
-    if (!chars.empty())
-      rep.rulings.push_back({kRuleCasualties,
-                             fmt::format("{} stays where it is, on its own (docs/rulings.md#warmaster-combat-characters)",
-                                         fmt::join(chars, ", ")),
-                             {}});
-  }
+  for (const std::string& id : destroyed) slay_with(id, remove_unit(bf, id));
 }
 
 // 4. The result: hits and support, unless a side is destroyed.
@@ -942,16 +965,13 @@ CombatMove Phase::retreat_one(Round& r, const std::string& id, int each, std::si
 void Phase::artillery_destroyed_retreating(CombatMove& m, int each) {
   m.kind = CombatMoveKind::Destroyed;
   m.destroyed = true;
-  m.characters = remove_unit(bf, m.unit, false);
+  m.characters = remove_unit(bf, m.unit);
   rep.rulings.push_back({kRuleArtillery,
                          fmt::format("{} is artillery and must retreat {}: \"Artillery ... are destroyed if "
-                                     "they retreat\"{}",
-                                     m.unit, cm(each),
-                                     m.characters.empty()
-                                         ? std::string()
-                                         : fmt::format("; {} stays where it is, on its own",
-                                                       fmt::join(m.characters, ", "))),
+                                     "they retreat\"",
+                                     m.unit, cm(each)),
                          {{"retreat", static_cast<double>(each), "cm"}}});
+  slay_with(m.unit, m.characters);
 }
 
 // A unit that leaves the table retreating from combat is destroyed, and its
@@ -961,7 +981,7 @@ void Phase::retreat_off_table(const Unit& u, CombatMove& m, int each, const std:
   m.destroyed = true;
   m.off_table = resolve_off_table(u, dice, true);
   rep.rulings.push_back(m.off_table->ruling);
-  m.characters = remove_unit(bf, m.unit, true);
+  m.characters = remove_unit(bf, m.unit);
   rep.rulings.push_back(
       {kRuleRetreat,
        fmt::format("{} retreats {} away from {}{} over the table edge: a unit that leaves the table retreating "
@@ -991,7 +1011,8 @@ void Phase::lose_stands_for_blocked_retreat(Round& r, CombatMove& m, double shor
         {"per_stand", settings.blocked_retreat_cm_per_stand, "cm"},
         {"stands_lost", static_cast<double>(lost), ""}}});
   if (m.destroyed) {
-    m.characters = remove_unit(bf, m.unit, false);
+    m.characters = remove_unit(bf, m.unit);
+    slay_with(m.unit, m.characters);
     out.gone.insert(m.unit);
   }
 }
@@ -1300,6 +1321,11 @@ CombatOdds combat_odds(const CombatOddsRequest& r) {
 
 // --- Answers -----------------------------------------------------------------
 
+void to_json(nlohmann::json& j, const AttackModifier& m) {
+  j = {{"name", m.name}, {"value", m.value}, {"stands", m.stands}};
+  if (!m.character.empty()) j["character"] = m.character;
+}
+
 void to_json(nlohmann::json& j, const CombatReport& r) {
   using nlohmann::json;
   json engagements = json::array();
@@ -1309,7 +1335,7 @@ void to_json(nlohmann::json& j, const CombatReport& r) {
     json attacks = json::array();
     for (const CombatAttack& a : cr.attacks) {
       json mods = json::array();
-      for (const AttackModifier& m : a.modifiers) mods.push_back({{"name", m.name}, {"value", m.value}, {"stands", m.stands}});
+      for (const AttackModifier& m : a.modifiers) mods.push_back(m);
       attacks.push_back({{"attacker", a.attacker}, {"target", a.target}, {"stands", a.stands}, {"dice", a.dice},
                          {"modifiers", mods}, {"position", to_string(a.position)}, {"needed", a.needed},
                          {"to_hit", a.to_hit}, {"hits", a.hits}, {"armour", a.armour}, {"saves", a.saves},
@@ -1356,6 +1382,7 @@ void to_json(nlohmann::json& j, const CombatReport& r) {
   json rulings = json::array();
   for (const Ruling& x : r.rulings) rulings.push_back(x);
   j = {{"engagements", engagements}, {"rounds", rounds}, {"rulings", rulings}};
+  if (!r.slain.empty()) j["slain"] = r.slain;
 }
 
 void to_json(nlohmann::json& j, const CombatOdds& o) {

@@ -20,10 +20,43 @@ const TroopProfile* ArmyList::find(const std::string& id) const {
   return nullptr;
 }
 
+const CharacterProfile* ArmyList::find_character(const std::string& id) const {
+  for (const CharacterProfile& c : characters)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+namespace {
+
+// A list's "characters": each a role, Command and Attacks bonus
+// (docs/rulings.md#warmaster-combat-characters).
+void read_character_profiles(const JsonReader& r, ArmyList& list, std::set<std::string>& ids) {
+  JsonReader chars = r.at("characters");
+  chars.require_array();
+  if (chars.size() > kMaxTroops) chars.fail(fmt::format("{} characters: at most {} are allowed", chars.size(), kMaxTroops));
+  for (const JsonReader& c : chars.items()) {
+    JsonReader item = c;
+    item.require_object();
+    item.allow_only({"id", "army", "name", "role", "command", "attacks", "flying"});
+    CharacterProfile p;
+    p.id = item.id("id");
+    if (!ids.insert(p.id).second) item.fail("id", fmt::format("duplicate troop or character \"{}\"", p.id));
+    p.army = item.string_or("army", "");
+    p.name = item.string_or("name", p.id);
+    p.role = *character_role_from_string(item.one_of("role", character_role_names()));
+    p.command = item.integer("command", 1, 10);
+    p.attacks = item.integer_or("attacks", 0, 0, kMaxCharacterAttacks);
+    p.flying = item.boolean_or("flying", false);
+    list.characters.push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
 ArmyList parse_army_list(const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path);
   r.require_object();
-  r.allow_only({"name", "description", "troops"});
+  r.allow_only({"name", "description", "troops", "characters"});
   ArmyList list;
   list.name = r.string_or("name", "");
   list.description = r.string_or("description", "");
@@ -49,6 +82,7 @@ ArmyList parse_army_list(const nlohmann::json& j, const std::string& path) {
     p.sees_all_round = item.boolean_or("sees_all_round", false);
     list.troops.push_back(std::move(p));
   }
+  if (r.has("characters")) read_character_profiles(r, list, ids);
   return list;
 }
 
@@ -65,6 +99,17 @@ nlohmann::json to_json(const ArmyList& list) {
   }
   nlohmann::json j{{"name", list.name}, {"troops", troops}};
   if (!list.description.empty()) j["description"] = list.description;
+  if (!list.characters.empty()) {
+    nlohmann::json chars = nlohmann::json::array();
+    for (const CharacterProfile& c : list.characters) {
+      nlohmann::json x{{"id", c.id}, {"name", c.name}, {"role", to_string(c.role)}, {"command", c.command},
+                       {"attacks", c.attacks}};
+      if (!c.army.empty()) x["army"] = c.army;
+      if (c.flying) x["flying"] = true;
+      chars.push_back(std::move(x));
+    }
+    j["characters"] = chars;
+  }
   return j;
 }
 

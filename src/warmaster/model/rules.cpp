@@ -395,8 +395,15 @@ constexpr RuleInfo kRules[] = {
      "\"It is not sufficient for the closest charging stand to contact the enemy corner-to-corner. The closest "
      "charger must always contact edge to edge\"; the remaining stands are placed front edges flush \"and "
      "maximising edge contact\" (the rulebook's Moving Chargers). Reading: docs/rulings.md#warmaster-moving-chargers",
-     "a charge ends with no charging stand's front edge flush against an edge of the enemy charged, or with fewer "
-     "stands in edge contact than the lined-up placement brings"},
+     "a charge ends with no charging stand's front edge flush against an edge of the enemy charged (one edge to "
+     "edge with fewer stands in contact than the lined-up placement is accepted: "
+     "docs/rulings.md#warmaster-moving-chargers)"},
+    {"warmaster.combat.characters",
+     "\"Characters add their Attacks value as a bonus to any stand in the unit they are with\"; \"characters cannot "
+     "be attacked\" and \"are slain if their unit is destroyed in combat\" or by shooting (the community "
+     "edition's Generals, Wizards and Heroes at a glance). Reading: docs/rulings.md#warmaster-combat-characters",
+     "a character joined to a fighting unit adds its Attacks bonus to one of its stands; the character is slain "
+     "with the unit when the unit is destroyed"},
 };
 
 }  // namespace

@@ -716,6 +716,18 @@ std::vector<Segment> sight_edges(const Unit& viewer, const Settings& settings, b
 // (stand_pairs.hpp skips pairs that cannot be nearer).
 ClosestPoints unit_distance(const Unit& a, const Unit& b) { return nearest_stands(a, b).points; }
 
+Vec2 direction_between(const Unit& from, const Unit& to) {
+  const ClosestPoints cp = unit_distance(from, to);
+  Vec2 dir = cp.on_b - cp.on_a;
+  if (length(dir) < 1e-9) {
+    Vec2 a{0, 0}, b{0, 0};
+    for (const Stand& s : from.stands) a += s.pose.position / static_cast<double>(from.stands.size());
+    for (const Stand& s : to.stands) b += s.pose.position / static_cast<double>(to.stands.size());
+    dir = b - a;
+  }
+  return dir / std::max(length(dir), 1e-12);
+}
+
 ClosestPoints character_distance(const Character& c, const Unit& u) {
   ClosestPoints best{{}, {}, std::numeric_limits<double>::infinity()};
   if (c.stand_size) {

@@ -45,13 +45,28 @@ std::string plural(int n, const char* one, const char* many) { return fmt::forma
 
 double stand_hits(const Unit& u) { return u.hits > 0 ? u.hits : 1; }
 
+// A unit driven off the table: a character that had joined it stays where it
+// is, on its own (docs/rulings.md#warmaster-shooting-characters).
 void remove_unit(Battlefield& bf, const std::string& id) {
-  // docs/rulings.md#warmaster-shooting-characters: a character whose unit is
-  // removed stays where it is, on its own.
   for (Character& c : bf.characters)
     if (c.joined_unit == id) c.joined_unit.clear();
-  bf.units.erase(std::remove_if(bf.units.begin(), bf.units.end(), [&](const Unit& u) { return u.id == id; }),
-                 bf.units.end());
+  std::erase_if(bf.units, [&](const Unit& u) { return u.id == id; });
+}
+
+// A unit destroyed or routed: "characters are slain if their unit is
+// destroyed ... by shooting" (docs/rulings.md#warmaster-shooting-characters).
+void destroy_unit(ShootingResult& res, const std::string& id) {
+  std::vector<std::string> chars;
+  for (const Character& c : res.after.characters)
+    if (c.joined_unit == id) chars.push_back(c.id);
+  std::erase_if(res.after.characters, [&](const Character& c) { return c.joined_unit == id; });
+  std::erase_if(res.after.units, [&](const Unit& u) { return u.id == id; });
+  if (chars.empty()) return;
+  res.slain.insert(res.slain.end(), chars.begin(), chars.end());
+  res.rulings.push_back({warmaster::rule_id::combat_characters,
+                         fmt::format("{} {} slain with {}: characters are slain if their unit is destroyed",
+                                     fmt::join(chars, ", "), chars.size() == 1 ? "is" : "are", id),
+                         {{"slain", static_cast<double>(chars.size()), ""}}});
 }
 
 }  // namespace
@@ -402,7 +417,7 @@ ShootingResult::Casualties remove_casualties(const Battlefield& bf, const Target
          {{"unsaved", static_cast<double>(c.unsaved), ""},
           {"stands_removed", static_cast<double>(c.stands_removed), ""},
           {"discounted", static_cast<double>(c.discounted), ""}}});
-  if (c.destroyed) remove_unit(res.after, c.unit);
+  if (c.destroyed) destroy_unit(res, c.unit);
   return c;
 }
 
@@ -422,20 +437,6 @@ DriveBack roll_drive_back(const ShootingResult::Casualties& c, const std::string
   }
   db.confused = std::find(db.rolls.begin(), db.rolls.end(), 6) != db.rolls.end();
   return db;
-}
-
-// Directly away from the nearest unit that shot it: from that unit's
-// closest point to the target's.
-Vec2 away_from_shooter(const Unit& shooter, const Unit& e) {
-  const ClosestPoints cp = unit_distance(shooter, e);
-  Vec2 dir = cp.on_b - cp.on_a;
-  if (length(dir) < 1e-9) {
-    Vec2 a{0, 0}, b{0, 0};
-    for (const Stand& s : shooter.stands) a += s.pose.position / static_cast<double>(shooter.stands.size());
-    for (const Stand& s : e.stands) b += s.pose.position / static_cast<double>(e.stands.size());
-    dir = b - a;
-  }
-  return dir / std::max(length(dir), 1e-12);
 }
 
 // What the drive backs of one phase keep from one to the next: the working
@@ -459,7 +460,9 @@ struct DriveBackScratch {
 void move_back(const Battlefield& bf, const Settings& settings, Dice& dice, DriveBack& db, ShootingResult& res,
                DriveBackScratch& work) {
   const Unit& e = *res.after.find_unit(db.unit);
-  const Vec2 dir = away_from_shooter(*bf.find_unit(db.away_from), e);
+  // Directly away from the nearest unit that shot it: from that unit's
+  // closest point to the target's.
+  const Vec2 dir = direction_between(*bf.find_unit(db.away_from), e);
   const MoveIndex& index = work.index_of(res.after);
   const StraightPush push = push_straight(res.after, index, e, dir, db.total, settings, work.move);
   const double go = push.moved;
@@ -515,7 +518,7 @@ DriveBack drive_back(const Battlefield& bf, const ShootingResult::Casualties& c,
                            fmt::format("{} is driven back {}, its full pace of {} or more: routed and removed",
                                        c.unit, dice_words, cm(pace)),
                            {{"drive_back", static_cast<double>(db.total), "cm"}, {"pace", pace, "cm"}}});
-    remove_unit(res.after, c.unit);
+    destroy_unit(res, c.unit);
     return db;
   }
   if (db.total > 0) move_back(bf, settings, dice, db, res, work);
@@ -672,6 +675,7 @@ void to_json(nlohmann::json& j, const ShootingResult& r) {
   json rulings = json::array();
   for (const Ruling& x : r.rulings) rulings.push_back(x);
   j = {{"targets", targets}, {"shots", shots}, {"casualties", cas}, {"drive_backs", dbs}, {"rulings", rulings}};
+  if (!r.slain.empty()) j["slain"] = r.slain;
 }
 
 void to_json(nlohmann::json& j, const ShootingOdds& o) {

@@ -118,6 +118,9 @@ struct CharacterStatus {
   // (docs/rulings.md#warmaster-command-characters-leaving-table).
   bool lost = false;
   bool returns_next_turn = false;  // lost, and must roll to return before anything else moves
+  // Slain with the unit it had joined (docs/rulings.md#warmaster-combat-characters):
+  // lost for good, it never rolls to return.
+  bool slain = false;
   Vec2 return_point{};             // lost: where it reappears
   bool frozen = false;             // came back on a 3-4: no character move this turn
   bool operator==(const CharacterStatus&) const = default;
@@ -374,6 +377,14 @@ class BattleState {
   OrderRolled give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice);
   bool blunders(const Character& c, const OrderRolled& t) const;
   std::optional<MoveKind> blunder_move(OrderRolled& t, const std::vector<int>& group, Dice& dice);
+  // The blunder table's forced moves, made with the order
+  // (docs/rulings.md#warmaster-command-blunders): 2-3 the retreat from the
+  // closest visible enemy within a full pace, 6 the move towards the nearest
+  // enemy; `body_move` moves units as one body straight along `dir`.
+  void blunder_retreat(OrderRolled& t, const std::vector<int>& group, Dice& dice);
+  void blunder_towards(OrderRolled& t, const std::vector<int>& group, Dice& dice);
+  void blunder_charge(OrderRolled& t, int unit, int enemy, Dice& dice, MoveRequest&& req);
+  void body_move(OrderRolled& t, std::vector<int> body, int enemy, Vec2 dir, const char* how, Dice& dice);
   std::vector<UnitLeftTable> move_ordered_units(MovePlan& plan, Dice& dice);
   void end_orders();
   CharacterOffTable move_character(const Action& a, const MoveAnswer& answer, Dice& dice);
@@ -393,6 +404,10 @@ class BattleState {
   // battle ends after the last turn.
   void pass_turn();
   void end_battle(const std::string& reason, int winner);
+  // The characters after a Shooting or Combat phase, by id, into `next`:
+  // those missing from `after` were slain (`slain`) or left the table with
+  // their unit, and stay in the state, lost.
+  void carry_characters(Battlefield& next, const Battlefield& after, const std::vector<std::string>& slain);
   void require_no_pending_returns(Verdict& v) const;
 
   // Checks one unit's move on `bf` (the movement engine plus the command

@@ -107,6 +107,9 @@ struct AttackModifier {
   std::string name;   // "charging an enemy in the open", ...
   int value = 0;      // per stand
   int stands = 0;     // stands it applies to
+  // A joined character's Attacks bonus, added to one stand: its id
+  // (docs/rulings.md#warmaster-combat-characters); empty for the rest.
+  std::string character;
 };
 
 // One attacking unit's stands against one target unit, in one round.
@@ -172,6 +175,10 @@ struct CombatRound {
 
 struct CombatReport {
   Battlefield after;
+  // Characters slain with the unit they had joined, destroyed on the table
+  // (docs/rulings.md#warmaster-combat-characters); those that left the table
+  // with their unit are in its CombatMove.
+  std::vector<std::string> slain;
   std::vector<Engagement> engagements;
   std::vector<CombatRound> rounds;
   std::vector<Ruling> rulings;  // every step, in order, with its rule id and figures
@@ -218,6 +225,7 @@ struct CombatOdds {
 // Throws InputError naming the bad field.
 CombatOdds combat_odds(const CombatOddsRequest& r);
 
+void to_json(nlohmann::json& j, const AttackModifier& m);
 void to_json(nlohmann::json& j, const CombatReport& r);
 void to_json(nlohmann::json& j, const CombatOdds& o);
 std::string explain(const CombatReport& r);

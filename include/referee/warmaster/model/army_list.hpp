@@ -3,7 +3,8 @@
 // the troop type and each stand's Attacks and Hits, the Armour save (a D6
 // equal to or above it saves; 0: none), the missile weapon, whether it is
 // terrifying, and whether it sees all round (docs/warmaster-format.md,
-// "Army lists").
+// "Army lists"). A list may also give character profiles: a role, a Command
+// value and an Attacks bonus in combat (docs/rulings.md#warmaster-combat-characters).
 //
 // A battle file gives its list under "army_list": the name of a bundled list
 // (scenarios/warmaster/army-lists/<name>.json, compiled into the library, so
@@ -37,11 +38,25 @@ struct TroopProfile {
   bool operator==(const TroopProfile&) const = default;
 };
 
+// A General, Hero or Wizard of the list: "General Command 9, Attacks +2".
+struct CharacterProfile {
+  std::string id;
+  std::string army;
+  std::string name;
+  CharacterRole role = CharacterRole::Hero;
+  int command = 8;
+  int attacks = 0;  // the bonus it adds to one stand of the unit it has joined
+  bool flying = false;
+  bool operator==(const CharacterProfile&) const = default;
+};
+
 struct ArmyList {
   std::string name;
   std::string description;
   std::vector<TroopProfile> troops;
+  std::vector<CharacterProfile> characters;
   const TroopProfile* find(const std::string& id) const;
+  const CharacterProfile* find_character(const std::string& id) const;
   bool operator==(const ArmyList&) const = default;
 };
 

@@ -115,12 +115,18 @@ struct Unit {
   }
 };
 
+// A character's Attacks bonus is a small whole number (+2 for a General).
+inline constexpr int kMaxCharacterAttacks = 10;
+
 struct Character {
   std::string id;
   std::string name;
   int side = 0;
   CharacterRole role = CharacterRole::Hero;
   int command = 8;
+  // Its Attacks: a bonus added to one fighting stand of the unit it has
+  // joined, never attacked itself (docs/rulings.md#warmaster-combat-characters).
+  int attacks = 0;
   bool flying = false;
   Pose pose;
   // A 25 mm round base by default; a scenario may give a 40 x 20 mm stand.

@@ -102,5 +102,6 @@ inline constexpr char combat_advance[] = "warmaster.combat.advance";
 inline constexpr char combat_round[] = "warmaster.combat.round";
 inline constexpr char combat_decisions[] = "warmaster.combat.decisions";
 inline constexpr char combat_charge_alignment[] = "warmaster.combat.charge_alignment";
+inline constexpr char combat_characters[] = "warmaster.combat.characters";
 
 }  // namespace referee::warmaster::rule_id

@@ -17,6 +17,10 @@ namespace referee::warmaster {
 // Shortest distance between any stand of `a` and any stand of `b`, with the
 // closest points (the evade direction and "closest enemy" use these).
 ClosestPoints unit_distance(const Unit& a, const Unit& b);
+// The unit vector from `from`'s closest point to `to`'s (from centre to
+// centre when they overlap): the way directly away from `from` for `to`, as
+// drive backs and blunders' retreats go.
+Vec2 direction_between(const Unit& from, const Unit& to);
 // Shortest distance between a character's base and any stand of the unit.
 ClosestPoints character_distance(const Character& c, const Unit& u);
 

@@ -144,6 +144,9 @@ struct ShootingResult {
   };
   std::vector<Casualties> casualties;
   std::vector<DriveBack> drive_backs;
+  // Characters slain with the unit they had joined, destroyed or routed
+  // (docs/rulings.md#warmaster-shooting-characters); gone from `after`.
+  std::vector<std::string> slain;
   std::vector<Ruling> rulings;  // every step, in order, with its rule id and figures
 };
 
