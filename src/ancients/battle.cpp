@@ -108,12 +108,15 @@ namespace {
 
 // The hexes strictly between two hex centres, along the line nudged to one
 // side (`sign` +1 or -1) so that a line along an edge picks one of its two hexes.
-template <typename F>
-bool line_blocked(const Battle& b, int from, int to, double sign, F blocks, int* blocker) {
+// The hexes strictly between two hex centres along the straight line, nudged
+// to one side (`sign` +1 or -1) so that a line along an edge picks one of its
+// two hexes.
+std::vector<int> line_hexes(const Battle& b, int from, int to, double sign) {
   const Axial a = b.board.axial(from), c = b.board.axial(to);
   const int n = hex_distance(a, c);
   const double ax = a.q, az = a.r, ay = -a.q - a.r;
   const double cx = c.q, cz = c.r, cy = -c.q - c.r;
+  std::vector<int> out;
   for (int i = 1; i < n; ++i) {
     const double t = static_cast<double>(i) / n;
     double x = ax + (cx - ax) * t + sign * 1e-6, y = ay + (cy - ay) * t + sign * 2e-6, z = az + (cz - az) * t - sign * 3e-6;
@@ -123,22 +126,36 @@ bool line_blocked(const Battle& b, int from, int to, double sign, F blocks, int*
     else if (dy > dz) ry = -rx - rz;
     else rz = -rx - ry;
     const int h = b.board.index_axial({static_cast<int>(rx), static_cast<int>(rz)});
-    if (h >= 0 && blocks(h)) {
+    if (h >= 0) out.push_back(h);
+  }
+  return out;
+}
+
+// Whether a blocking hex lies between, on the side `sign`.
+template <typename F>
+bool line_blocked(const Battle& b, int from, int to, double sign, F blocks, int* blocker) {
+  for (int h : line_hexes(b, from, to, sign))
+    if (blocks(h)) {
       if (blocker) *blocker = h;
       return true;
     }
-  }
   return false;
 }
 
 }  // namespace
 
+bool blocks_sight(const Battle& b, const Position& p, int hex) {
+  if (p.unit_on(hex) >= 0) return true;
+  const TerrainType* t = b.terrain_at(hex);
+  return t && t->blocks_sight;
+}
+
+std::array<std::vector<int>, 2> sight_hexes(const Battle& b, int from, int to) {
+  return {line_hexes(b, from, to, 1.0), line_hexes(b, from, to, -1.0)};
+}
+
 bool line_of_sight(const Battle& b, const Position& p, int from, int to, int* blocker) {
-  auto blocks = [&](int h) {
-    if (p.unit_on(h) >= 0) return true;
-    const TerrainType* t = b.terrain_at(h);
-    return t && t->blocks_sight;
-  };
+  auto blocks = [&](int h) { return blocks_sight(b, p, h); };
   int first = -1, second = -1;
   // Both sides of an edge must be blocked (docs/rulings.md#ancients-line-of-sight).
   if (!line_blocked(b, from, to, 1.0, blocks, &first)) return true;

@@ -335,6 +335,157 @@ Json targets_query(const Battle& b, const BattleState& s, bool in_game, const Js
   return j;
 }
 
+// --- Questions an analyst asks directly -----------------------------------------
+
+// A hex as [col, row], or a unit or leader id standing for its hex.
+int hex_arg(const Battle& b, const Position& p, const JsonReader& r, std::string_view key) {
+  JsonReader h = r.at(key);
+  if (h.json().is_string()) {
+    const Piece piece = find_piece(b, r, key);
+    const int at = piece_hex(p, piece);
+    if (at < 0) r.fail(key, fmt::format("\"{}\" is not on the board", r.string(key)));
+    return at;
+  }
+  h.require_array();
+  if (h.size() != 2) h.fail("expected [col, row] or a unit or leader id");
+  const ColRow c{h.at(std::size_t{0}).as_integer(-1000, 1000), h.at(std::size_t{1}).as_integer(-1000, 1000)};
+  const int hex = b.board.index(c);
+  if (hex < 0) h.fail(fmt::format("{} is not a hex of the board", format_hex(c)));
+  return hex;
+}
+
+// A hex between two in the line of sight: what stands on it, and whether it blocks.
+Json sight_hex_json(const Battle& b, const Position& p, int hex) {
+  Json j{{"hex", hex_json(b.board, hex)}, {"blocks", blocks_sight(b, p, hex)}};
+  if (const int u = p.unit_on(hex); u >= 0) j["unit"] = unit_id(b, u);
+  if (const TerrainType* t = b.terrain_at(hex)) {
+    j["terrain"] = t->id;
+    j["terrain_blocks_sight"] = t->blocks_sight;
+  }
+  return j;
+}
+
+// Line of sight between two hexes (ancients.battle.sight,
+// docs/rulings.md#ancients-line-of-sight): the hexes strictly between on each
+// side of the line, what stands on each, and the blocking hex when blocked.
+Json sight_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"from", "to"});
+  const Position& p = s.position;
+  const int from = hex_arg(b, p, r, "from"), to = hex_arg(b, p, r, "to");
+  const std::array<std::vector<int>, 2> sides = sight_hexes(b, from, to);
+  int blocker = -1;
+  const bool visible = line_of_sight(b, p, from, to, &blocker);
+  Json between = Json::array(), other = Json::array();
+  for (int h : sides[0]) between.push_back(sight_hex_json(b, p, h));
+  for (int h : sides[1]) other.push_back(sight_hex_json(b, p, h));
+  const bool along_edge = sides[0] != sides[1];
+  Json j{{"rule", ancients::rule_id::battle_sight},
+         {"from", hex_json(b.board, from)},
+         {"to", hex_json(b.board, to)},
+         {"distance", hex_distance(b.board.axial(from), b.board.axial(to))},
+         {"visible", visible},
+         {"along_edge", along_edge},
+         {"between", between}};
+  if (along_edge) j["other_side"] = other;
+  std::string why;
+  if (!visible) {
+    Json by = sight_hex_json(b, p, blocker);
+    by.erase("blocks");
+    j["blocked_by"] = by;
+    why = by.contains("unit") ? fmt::format("unit {}", by["unit"].get<std::string>())
+                              : fmt::format("terrain {}", by.value("terrain", std::string("?")));
+  }
+  if (text)
+    *text = fmt::format("{} to {} ({}): {}{}\n", format_hex(b.board.col_row(from)), format_hex(b.board.col_row(to)),
+                        count_of(j["distance"].get<int>(), "hex", "hexes"),
+                        visible ? "in sight"
+                                : fmt::format("blocked at {} by {}", format_hex(b.board.col_row(blocker)), why),
+                        along_edge ? " (the line runs along hex edges: blocked only where both sides are)" : "");
+  return j;
+}
+
+Json path_options_json(const Battle& b, const std::vector<RetreatOption>& options) {
+  Json list = Json::array();
+  for (const RetreatOption& o : options) {
+    Json path = Json::array();
+    for (int h : o.path) path.push_back(hex_json(b.board, h));
+    Json x{{"end", hex_json(b.board, o.end)}, {"hexes", o.hexes}, {"blocks_lost", o.lost}, {"path", path}};
+    if (o.attaches_leader >= 0) x["attaches_leader"] = leader_id(b, o.attaches_leader);
+    list.push_back(std::move(x));
+  }
+  return list;
+}
+
+int on_board_unit(const Battle& b, const Position& p, const JsonReader& r, std::string_view key) {
+  const int u = unit_of(b, r, key);
+  if (p.units[static_cast<std::size_t>(u)].hex < 0) r.fail(key, "unit " + unit_id(b, u) + " has been eliminated");
+  return u;
+}
+
+// The retreat paths of a unit for N flags (ancients.flag.retreat): its
+// class's hexes per flag, and the paths the game would offer, with the
+// blocks each loses for hexes it cannot retreat. The flags it may ignore
+// (support, an attached leader) are given, not taken off.
+Json retreats_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "flags"});
+  const Position& p = s.position;
+  const int u = on_board_unit(b, p, r, "unit");
+  const int flags = r.integer("flags", 1, 12);
+  const int per = combat_profile(b.units[static_cast<std::size_t>(u)].cls).retreat_per_flag;
+  bool supported = false;
+  const int ignorable = ignorable_flags(b, p, u, &supported);
+  const std::vector<RetreatOption> options = retreat_options(b, p, u, flags * per);
+  Json j{{"rule", ancients::rule_id::flag_retreat},
+         {"unit", unit_id(b, u)},
+         {"from", hex_json(b.board, p.units[static_cast<std::size_t>(u)].hex)},
+         {"flags", flags},
+         {"hexes_per_flag", per},
+         {"hexes", flags * per},
+         {"may_ignore", ignorable},
+         {"supported", supported},
+         {"options", path_options_json(b, options)}};
+  if (text) {
+    std::string t = fmt::format("{} retreats {} for {} ({} a flag; it may ignore {}):\n", unit_id(b, u),
+                                count_of(flags * per, "hex", "hexes"), count_of(flags, "flag", "flags"),
+                                count_of(per, "hex", "hexes"), count_of(ignorable, "flag", "flags"));
+    for (const RetreatOption& o : options)
+      t += fmt::format("  to {}: {}{}\n", format_hex(b.board.col_row(o.end)), count_of(o.hexes, "hex", "hexes"),
+                       o.lost ? fmt::format(", {} lost", count_of(o.lost, "block", "blocks")) : std::string());
+    *text = t;
+  }
+  return j;
+}
+
+// Whether a unit may evade an attacker's close combat now, and where to
+// (ancients.evade.eligible, ancients.evade.move): the game's own test
+// (why_not_evade), its reason and rule when it may not.
+Json evasion_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit", "attacker"});
+  const Position& p = s.position;
+  const int u = on_board_unit(b, p, r, "unit");
+  const int a = on_board_unit(b, p, r, "attacker");
+  if (b.units[static_cast<std::size_t>(a)].side == b.units[static_cast<std::size_t>(u)].side)
+    r.fail("attacker", "unit " + unit_id(b, a) + " is on the same side");
+  const char* rule = ancients::rule_id::evade_eligible;
+  std::vector<RetreatOption> options;
+  const std::string why = why_not_evade(b, p, a, u, &rule, &options);
+  Json j{{"rule", why.empty() ? ancients::rule_id::evade_move : rule},
+         {"unit", unit_id(b, u)},
+         {"attacker", unit_id(b, a)},
+         {"class_may_evade", may_evade(b, u, a)},
+         {"may_evade", why.empty()}};
+  if (why.empty()) j["options"] = path_options_json(b, options);
+  else j["reason"] = why;
+  if (text) {
+    std::string t = why.empty() ? fmt::format("{} may evade {}:\n", unit_id(b, u), unit_id(b, a))
+                                : fmt::format("{} may not evade {}: {} ({})\n", unit_id(b, u), unit_id(b, a), why, rule);
+    for (const RetreatOption& o : options)
+      t += fmt::format("  to {}: {}\n", format_hex(b.board.col_row(o.end)), count_of(o.hexes, "hex", "hexes"));
+    *text = t;
+  }
+  return j;
+}
+
 }  // namespace
 
 std::vector<QueryInfo> query_catalogue() {
@@ -351,6 +502,13 @@ std::vector<QueryInfo> query_catalogue() {
       {"targets", "Every enemy unit a unit may battle now (close or ranged), with the dice and odds of each; none, with the "
                   "game's reason, when the unit may not battle now",
        {{"unit", "unit id"}}},
+      {"sight", "Line of sight between two hexes: the hexes between, what stands on each, and the unit or terrain "
+                "that blocks it",
+       {{"from", "[col, row], or a unit or leader id for its hex"}, {"to", "[col, row], or a unit or leader id"}}},
+      {"retreats", "The retreat paths of a unit for N flags, with the blocks each loses, and the flags it may ignore",
+       {{"unit", "unit id"}, {"flags", "flags to retreat, 1 to 12"}}},
+      {"evasion", "Whether a unit may evade an attacker's close combat now, where to, or why not",
+       {{"unit", "the unit attacked"}, {"attacker", "the enemy unit attacking it"}}},
   };
 }
 
@@ -363,8 +521,12 @@ Json answer_query(const Battle& b, const BattleState& s, bool in_game, const std
   if (name == "route") return route_query(b, s, in_game, r, text);
   if (name == "odds") return odds_query(b, s, in_game, r, text);
   if (name == "targets") return targets_query(b, s, in_game, r, text);
-  throw InputError("query",
-                   fmt::format("unknown Ancients query \"{}\" (known: orders, destinations, route, odds, targets)", name));
+  if (name == "sight") return sight_query(b, s, r, text);
+  if (name == "retreats") return retreats_query(b, s, r, text);
+  if (name == "evasion") return evasion_query(b, s, r, text);
+  throw InputError("query", fmt::format("unknown Ancients query \"{}\" (known: orders, destinations, route, odds, "
+                                        "targets, sight, retreats, evasion)",
+                                        name));
 }
 
 }  // namespace referee::ancients

@@ -215,5 +215,107 @@ TEST(AncientsBattleQueries, TheQueriesAgreeWithValidateInRandomGames) {
   EXPECT_GT(refused, checked / 2);
 }
 
+// The analyst's questions asked directly (docs/rulings.md#ancients-line-of-sight,
+// ancients.battle.sight): from 5,6 to 6,5 the line runs along the edge between
+// 6,6 and 5,5, and is blocked only when both are.
+TEST(AncientsAnalystQueries, SightNamesTheHexesBetweenAndWhatBlocks) {
+  const Battle e = make_battle({unit("li", "light_infantry", 0, 5, 6), unit("t", "medium_infantry", 1, 6, 5),
+                                unit("x", "medium_infantry", 0, 6, 6)});
+  const BattleState se = BattleState::initial(e);
+  const Json clear = answer_query(e, se, true, "sight", {{"from", "li"}, {"to", {6, 5}}}, "args");
+  EXPECT_EQ(clear["rule"], "ancients.battle.sight");
+  EXPECT_EQ(clear["from"], Json::array({5, 6}));
+  EXPECT_EQ(clear["distance"], 2);
+  EXPECT_TRUE(clear["visible"].get<bool>()) << clear.dump();
+  EXPECT_TRUE(clear["along_edge"].get<bool>());
+  std::set<std::string> seen;
+  for (const Json& side : {clear["between"], clear["other_side"]}) {
+    ASSERT_EQ(side.size(), 1u) << clear.dump();
+    seen.insert(side[0]["hex"].dump() + (side[0]["blocks"].get<bool>() ? " blocks" : " open"));
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"[6,6] blocks", "[5,5] open"}));
+  // Both sides held: blocked, and the blocker named.
+  const Battle both = make_battle({unit("li", "light_infantry", 0, 5, 6), unit("t", "medium_infantry", 1, 6, 5),
+                                   unit("x", "medium_infantry", 0, 6, 6), unit("y", "medium_infantry", 0, 5, 5)});
+  const Json blocked = answer_query(both, BattleState::initial(both), true, "sight", {{"from", "li"}, {"to", "t"}}, "args");
+  EXPECT_FALSE(blocked["visible"].get<bool>());
+  const std::string by = blocked["blocked_by"]["unit"].get<std::string>();
+  EXPECT_TRUE(by == "x" || by == "y") << blocked.dump();
+  // A forest between, straight up a column: the terrain is named.
+  const Battle wood = make_battle({unit("li", "light_infantry", 0, 6, 6), unit("t", "medium_infantry", 1, 6, 4)}, {},
+                                  {{{"type", "forest"}, {"hexes", {{5, 5}, {6, 5}}}}});
+  std::string text;
+  const Json w = answer_query(wood, BattleState::initial(wood), true, "sight", {{"from", {6, 6}}, {"to", {6, 4}}}, "args",
+                              &text);
+  EXPECT_FALSE(w["visible"].get<bool>());
+  EXPECT_EQ(w["blocked_by"]["terrain"], "forest") << w.dump();
+  EXPECT_FALSE(w["blocked_by"].contains("unit"));
+  EXPECT_NE(text.find("blocked at "), std::string::npos) << text;
+  // Bad hexes are input errors naming the field.
+  EXPECT_EQ(input_error_field_of([&] { answer_query(wood, BattleState::initial(wood), true, "sight", {{"from", {99, 99}}, {"to", "t"}}, "args"); }),
+            "args.from");
+  EXPECT_EQ(input_error_field_of([&] { answer_query(wood, BattleState::initial(wood), true, "sight", {{"from", "li"}, {"to", "nobody"}}, "args"); }),
+            "args.to");
+}
+
+// ancients.flag.retreat: medium infantry retreats 1 hex a flag toward its own
+// edge (side 1: row 0). From 6,2, one flag gives the two hexes of row 1 the
+// game offers after a battle; two flags reach row 0; on row 0 a flag cannot be
+// retreated and costs a block.
+TEST(AncientsAnalystQueries, RetreatsGiveThePathsTheGameWouldOfferForNFlags) {
+  const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2),
+                                unit("edge", "medium_infantry", 1, 2, 0)});
+  const BattleState s = battle_phase(b, {"a"});
+  const Json one = answer_query(b, s, true, "retreats", {{"unit", "d"}, {"flags", 1}}, "args");
+  EXPECT_EQ(one["rule"], "ancients.flag.retreat");
+  EXPECT_EQ(one["hexes_per_flag"], 1);
+  EXPECT_EQ(one["hexes"], 1);
+  ASSERT_EQ(one["options"].size(), 2u) << one.dump();
+  for (const Json& o : one["options"]) {
+    EXPECT_EQ(o["end"][1], 1) << o.dump();
+    EXPECT_EQ(o["blocks_lost"], 0);
+    EXPECT_EQ(o["path"].size(), 2u);
+  }
+  // The same paths the game offers when d takes a flag.
+  BattleState played = s;
+  ScriptedDice dice({6, 1, 1, 3});
+  const Json r = apply(b, played, battle_of(b, "a", "d"), dice);
+  ASSERT_EQ(r["attack"]["awaiting"]["options"].size(), one["options"].size()) << r.dump();
+  const Json two = answer_query(b, s, true, "retreats", {{"unit", "d"}, {"flags", 2}}, "args");
+  ASSERT_FALSE(two["options"].empty());
+  for (const Json& o : two["options"]) EXPECT_EQ(o["end"][1], 0) << o.dump();
+  const Json stuck = answer_query(b, s, true, "retreats", {{"unit", "edge"}, {"flags", 1}}, "args");
+  ASSERT_EQ(stuck["options"].size(), 1u) << stuck.dump();
+  EXPECT_EQ(stuck["options"][0]["blocks_lost"], 1);
+  EXPECT_EQ(stuck["options"][0]["hexes"], 0);
+  EXPECT_EQ(input_error_field_of([&] { answer_query(b, s, true, "retreats", {{"unit", "d"}, {"flags", 0}}, "args"); }),
+            "args.flags");
+}
+
+// ancients.evade.eligible: "Light units and war machines may always evade;
+// medium cavalry and camels evade foot and heavy mounted units; ... others
+// never", and only from close combat; the answer is the game's own.
+TEST(AncientsAnalystQueries, EvasionSaysWhetherAUnitMayEvadeAnAttackerAndWhere) {
+  const Battle b = make_battle({unit("mc", "medium_cavalry", 0, 6, 3), unit("mc2", "medium_cavalry", 1, 6, 2),
+                                unit("mi", "medium_infantry", 0, 10, 3), unit("li2", "light_infantry", 1, 10, 2)});
+  const BattleState s = battle_phase(b, {"mc", "mi"});
+  const Json yes = answer_query(b, s, true, "evasion", {{"unit", "li2"}, {"attacker", "mi"}}, "args");
+  EXPECT_TRUE(yes["may_evade"].get<bool>()) << yes.dump();
+  EXPECT_TRUE(yes["class_may_evade"].get<bool>());
+  EXPECT_EQ(yes["rule"], "ancients.evade.move");
+  ASSERT_FALSE(yes["options"].empty());
+  for (const Json& o : yes["options"]) EXPECT_EQ(o["end"][1], 0) << o.dump();  // 2 hexes toward row 0
+  const Json no = answer_query(b, s, true, "evasion", {{"unit", "mc2"}, {"attacker", "mc"}}, "args");
+  EXPECT_FALSE(no["may_evade"].get<bool>());
+  EXPECT_FALSE(no["class_may_evade"].get<bool>());
+  EXPECT_EQ(no["rule"], "ancients.evade.eligible");
+  EXPECT_EQ(no["reason"], "a medium cavalry may not evade a medium cavalry");
+  EXPECT_FALSE(no.contains("options"));
+  // The odds query's refusal of that evasion says the same.
+  EXPECT_EQ(odds_of(b, s, "mc", "mc2", true)["violations"][0]["reason"], no["reason"]);
+  EXPECT_EQ(input_error_field_of([&] { answer_query(b, s, true, "evasion", {{"unit", "mc2"}, {"attacker", "li2"}}, "args"); }),
+            "args.attacker");
+}
+
 }  // namespace ancients_battle_queries_test
 }  // namespace referee::ancients

@@ -139,5 +139,24 @@ expect_exit 2 "odds with a malformed evading" "$referee" ancients query odds --b
   --actions "$tmp/le-battle.json" --args '{"unit": "a_f5", "target": "b_f5", "evading": "yes"}'
 check "names the field" has "$tmp/err" 'evading'
 
+# Asked directly: the retreat paths of a unit for two flags, sight between two
+# units, and whether one may evade another (docs/ancients.md, the queries).
+# Warriors retreat 2 hexes a flag; b_f5 has its own line behind it, so all 4
+# hexes of two flags are blocked: 4 blocks lost.
+expect_exit 0 "retreats for two flags" "$referee" ancients query retreats --battle "$lines" --listed-deal \
+  --args '{"unit": "b_f5", "flags": 2}' -o "$tmp/retreats.json"
+check "the retreat rule" has "$tmp/retreats.json" '"rule": "ancients.flag.retreat"'
+check "two hexes a flag" has "$tmp/retreats.json" '"hexes_per_flag": 2'
+check "four blocks lost" has "$tmp/retreats.json" '"blocks_lost": 4'
+expect_exit 0 "sight between two units" "$referee" ancients query sight --battle "$lines" --listed-deal \
+  --args '{"from": "a_f5", "to": "b_f5"}' -o "$tmp/sight.json"
+check "the sight rule" has "$tmp/sight.json" '"rule": "ancients.battle.sight"'
+expect_exit 0 "an evasion asked directly" "$referee" ancients query evasion --battle "$lines" --listed-deal \
+  --args '{"unit": "b_f5", "attacker": "a_f5"}' -o "$tmp/evasion.json"
+check "a warrior may not evade" has "$tmp/evasion.json" '"reason": "a warrior may not evade a heavy infantry"'
+expect_exit 2 "retreats for no flags" "$referee" ancients query retreats --battle "$lines" --listed-deal \
+  --args '{"unit": "b_f5", "flags": 0}'
+check "names the field" has "$tmp/err" 'flags'
+
 [ "$fail" = 0 ] && echo "ancients cli: all checks passed"
 exit $fail

@@ -61,6 +61,11 @@ bool adjacent_enemy(const Battle& b, const Position& p, int unit);
 // sides are (docs/rulings.md#ancients-line-of-sight). `blocker` receives a
 // blocking hex when it is blocked.
 bool line_of_sight(const Battle& b, const Position& p, int from, int to, int* blocker = nullptr);
+// Whether a hex blocks sight: a unit on it, or terrain that blocks sight.
+bool blocks_sight(const Battle& b, const Position& p, int hex);
+// The hexes a line of sight crosses, strictly between the two centres, on
+// each side of the line: the same hexes twice unless it runs along an edge.
+std::array<std::vector<int>, 2> sight_hexes(const Battle& b, int from, int to);
 
 // One attack's dice before they are rolled.
 struct AttackPlan {
