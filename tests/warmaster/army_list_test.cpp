@@ -112,18 +112,18 @@ TEST(ArmyList, BadProfilesAndReferencesNameTheItem) {
             "armies[0].units[0].troop: names troop \"bows\", but the battle gives no army_list");
   // Character profiles (docs/rulings.md#warmaster-combat-characters).
   const Json hero = {{"id", "hero"}, {"role", "hero"}, {"command", 8}, {"attacks", 1}};
-  EXPECT_EQ(with([&](Json& j) { j["army_list"]["characters"] = {hero, hero}; }),
+  EXPECT_EQ(with([&](Json& j) { j["army_list"]["characters"] = Json::array({hero, hero}); }),
             "army_list.characters[1].id: duplicate troop or character \"hero\"");
   EXPECT_EQ(with([&](Json& j) {
               Json h = hero;
               h["attacks"] = -1;
-              j["army_list"]["characters"] = {h};
+              j["army_list"]["characters"] = Json::array({h});
             }),
             "army_list.characters[0].attacks: -1 is out of range [0, 10]");
   EXPECT_EQ(with([&](Json& j) {
               Json h = hero;
               h["role"] = "emperor";
-              j["army_list"]["characters"] = {h};
+              j["army_list"]["characters"] = Json::array({h});
             }).rfind("army_list.characters[0].role: ", 0),
             0u);
 }
