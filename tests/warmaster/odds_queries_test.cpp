@@ -147,6 +147,48 @@ TEST(OddsQueries, CombatOddsCountAJoinedCharactersBonus) {
   EXPECT_GT(o.a_wins, o.b_wins);
 }
 
+// Asked directly, one unit at a time: the archers' closest target is the orcs
+// 20 cm away, within the bow's 30 cm, all three stands shooting; the orcs
+// have no missile weapon. warmaster.shooting.target: "Shoot at the closest
+// enemy unit".
+TEST(OddsQueries, TheTargetQueryGivesOneUnitsClosestTargetAsTheShootingPhasePicksIt) {
+  const BattleState s(make_game(archery()));
+  const Json t = ask(s, "target", {{"unit", "archers"}});
+  EXPECT_EQ(t["target"], "orcs");
+  EXPECT_NEAR(t["distance"].get<double>(), 20.0, 1e-9);
+  EXPECT_NEAR(t["range"].get<double>(), 30.0, 1e-9);
+  EXPECT_EQ(t["attacks"], 3);
+  EXPECT_EQ(t["rule"], "warmaster.shooting.target");
+  // The same as the Shooting phase's own pick in shooting_odds.
+  EXPECT_EQ(ask(s, "shooting_odds", Json::object())["shooters"][0], t);
+  const Json none = ask(s, "target", {{"unit", "orcs"}});
+  EXPECT_TRUE(none["target"].is_null());
+  EXPECT_EQ(none["rule"], "warmaster.shooting.no_target");
+  EXPECT_THROW(ask(s, "target", {{"unit", "nobody"}}), InputError);
+}
+
+// warmaster.combat.support: with a third unit right behind a, side 0's
+// fighting stands are backed by its three stands; side 1 has none. A unit in
+// no engagement says so.
+TEST(OddsQueries, TheSupportQueryGivesTheSupportAUnitsCombatWouldGet) {
+  Battlefield bf = front_to_front();
+  Unit behind = line_unit("behind", 0, 50, 28);
+  behind.attacks = 3;
+  behind.hits = 3;
+  bf.units.push_back(behind);
+  bf.units.push_back(line_unit("far", 1, 150, 100, 180));
+  const BattleState s(make_game(bf));
+  const Json q = ask(s, "support", {{"unit", "a"}});
+  EXPECT_TRUE(q["engaged"].get<bool>()) << q.dump();
+  EXPECT_EQ(q["rule"], "warmaster.combat.support");
+  ASSERT_EQ(q["sides"].size(), 2u);
+  EXPECT_EQ(q["sides"][0]["support"], 3) << q.dump();
+  EXPECT_EQ(q["sides"][1]["support"], 0);
+  // As the combat odds count it.
+  EXPECT_EQ(ask(s, "combat_odds", Json::object())["engagements"][0]["sides"][0]["support"], 3);
+  EXPECT_FALSE(ask(s, "support", {{"unit", "far"}})["engaged"].get<bool>());
+}
+
 // U (side 0) faces E1 13 cm away: the engine's evade is straight back by
 // the full 20 cm (front edge 51 -> 31), and the plan shown is where the
 // evade then puts the stands.

@@ -198,6 +198,12 @@ std::vector<QueryInfo> query_catalogue() {
       {"combat_odds", "Before the Combat phase is rolled: each engagement's first-round attacks and support, and the "
                       "exact chance of each side winning, and of a draw",
        {}},
+      {"target", "A unit's closest target, as its side's Shooting phase would pick it now, with the distance, the "
+                 "stands that shoot and the reason; or why it has none",
+       {{"unit", "unit id"}}},
+      {"support", "The support a unit's combat would get now: the engagement holding it and each side's supporting "
+                  "stands, as the Combat phase counts them",
+       {{"unit", "unit id"}}},
       {"evade_plan", "Where the engine's evade would take a unit evading an enemy by initiative (nothing is moved)",
        {{"unit", "unit id"}, {"enemy", "the enemy unit evaded"}, {"burst_through", "[friendly unit id, ...] (default none)"}}},
       {"charge_plan", "The charge of a unit dragged next to an enemy: slid straight on from where it was dragged until it "
@@ -279,6 +285,17 @@ namespace {
 // odds are shooting_odds over the pooled Attacks, so they are exact when the
 // shooters fire in one go; the engine rolls them unit by unit, which gives
 // the same distribution of the total.
+// One shooter's target as the Shooting phase picks it: the closest enemy it
+// can see in range, the distance, the stands that shoot and why.
+Json shooter_json(const ShootingTarget& t, int attacks) {
+  Json j{{"shooter", t.shooter}, {"target", t.target.empty() ? Json(nullptr) : Json(t.target)},
+         {"distance", t.target.empty() ? Json(nullptr) : Json(milli(t.distance))}, {"range", milli(t.range)}, {"attacks", attacks},
+         {"stands", t.stands}, {"rule", t.rulings.back().rule}, {"reason", t.rulings.back().reason}};
+  if (!t.choices.empty()) j["choices"] = t.choices;
+  if (!t.passed_over.empty()) j["passed_over"] = t.passed_over;
+  return j;
+}
+
 Json shooting_odds_query(const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"side"});
   const int side = r.integer_or("side", s.side(), 0, 1);
@@ -292,12 +309,7 @@ Json shooting_odds_query(const BattleState& s, const JsonReader& r, std::string*
     // Only the stands within range of the target and in sight roll
     // (docs/rulings.md#warmaster-shooting-range-per-stand).
     const int attacks = u.attacks * static_cast<int>(t.stands.size());
-    Json j{{"shooter", t.shooter}, {"target", t.target.empty() ? Json(nullptr) : Json(t.target)},
-           {"distance", t.target.empty() ? Json(nullptr) : Json(milli(t.distance))}, {"range", milli(t.range)}, {"attacks", attacks},
-           {"stands", t.stands}, {"rule", t.rulings.back().rule}, {"reason", t.rulings.back().reason}};
-    if (!t.choices.empty()) j["choices"] = t.choices;
-    if (!t.passed_over.empty()) j["passed_over"] = t.passed_over;
-    shooters.push_back(j);
+    shooters.push_back(shooter_json(t, attacks));
     if (t.target.empty()) continue;
     auto [it, fresh] = pooled.try_emplace(t.target);
     if (fresh) order.push_back(t.target);
@@ -599,14 +611,68 @@ Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* te
   return j;
 }
 
+const Unit& unit_named(const Battlefield& bf, const JsonReader& r, std::string_view key) {
+  const std::string id = r.string(key);
+  const Unit* u = bf.find_unit(id);
+  if (!u || u->stands.empty()) r.fail(key, fmt::format("no unit \"{}\" on the table", id));
+  return *u;
+}
+
+// A unit's closest target, as its side's Shooting phase would pick it now
+// (warmaster.shooting.target), or why it has none.
+Json target_query(const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit"});
+  const Battlefield& bf = s.battlefield();
+  const Unit& u = unit_named(bf, r, "unit");
+  for (const ShootingTarget& t : shooting_targets(bf, u.side, s.settings()))
+    if (t.shooter == u.id) {
+      if (text) *text = t.rulings.back().rule + ": " + t.rulings.back().reason + "\n";
+      return shooter_json(t, u.attacks * static_cast<int>(t.stands.size()));
+    }
+  const std::string why = fmt::format("{} has no missile weapon: it does not shoot", u.id);
+  if (text) *text = std::string(warmaster::rule_id::shooting_no_target) + ": " + why + "\n";
+  return {{"shooter", u.id}, {"target", nullptr}, {"rule", warmaster::rule_id::shooting_no_target}, {"reason", why}};
+}
+
+// The support a unit's combat would get now (warmaster.combat.support): the
+// Combat phase laid out before a die is rolled, as combat_odds does, and for
+// the engagement holding the unit, each side's supporting stands.
+Json support_query(const BattleState& s, const JsonReader& r, std::string* text) {
+  r.allow_only({"unit"});
+  const Unit& u = unit_named(s.battlefield(), r, "unit");
+  CombatOptions options;
+  for (std::size_t i = 0; i < s.units().size(); ++i)
+    if (s.units()[i].charged) options.charged.push_back(s.battlefield().units[i].id);
+  OnesDice ones;
+  const CombatReport rep = resolve_combat(s.battlefield(), s.side(), ones, options, s.settings());
+  for (const CombatRound& round : rep.rounds) {
+    if (round.round != 1 || std::find(round.units.begin(), round.units.end(), u.id) == round.units.end()) continue;
+    Json sides = Json::array();
+    std::string t = fmt::format("{} fights in engagement {} ({}):\n", u.id, round.engagement + 1, fmt::join(round.units, ", "));
+    for (const CombatSideResult& side : round.sides) {
+      sides.push_back({{"side", side.side}, {"units", side.units}, {"support", side.support}, {"supporting", side.supporting}});
+      t += fmt::format("  side {}: {}{}\n", side.side, count_of(side.support, "supporting stand", "supporting stands"),
+                       side.supporting.empty() ? std::string() : fmt::format(" ({})", fmt::join(side.supporting, ", ")));
+    }
+    if (text) *text = t;
+    return {{"unit", u.id}, {"engaged", true}, {"engagement", round.units}, {"sides", sides},
+            {"rule", warmaster::rule_id::combat_support}};
+  }
+  if (text) *text = u.id + " is in no engagement: no enemy stand touches it\n";
+  return {{"unit", u.id}, {"engaged", false}, {"rule", warmaster::rule_id::combat_support},
+          {"reason", u.id + " is in no engagement: no enemy stand touches it"}};
+}
+
 }  // namespace
 
 Json answer_query(const BattleState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text) {
   if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan" || name == "charge_plan" ||
-      name == "formation_plan") {
+      name == "formation_plan" || name == "target" || name == "support") {
     JsonReader r(args, path);
     r.require_object();
+    if (name == "target") return target_query(s, r, text);
+    if (name == "support") return support_query(s, r, text);
     if (name == "shooting_odds") return shooting_odds_query(s, r, text);
     if (name == "combat_odds") return combat_odds_query(s, r, text);
     if (name == "charge_plan") return charge_plan_query(s, r, text);
