@@ -566,7 +566,8 @@ function showOpponent(out, step = false) {
     const summary = boardWords(a.result) ?? a.result?.text ?? a.result?.summary ?? '';
     return el('li', { class: a.applied ? '' : 'refused' }, el('span', { class: 'entry-words' }, describeEntry(out.entries?.[k] ?? a)),
       a.rolls?.length ? el('span', { class: 'rolls' }, ' ', diceOf(a.rolls)) : null,
-      summary ? el('div', { class: 'summary' }, String(summary)) : null);
+      // In words, as the outcome is: the names of units and characters, not their ids.
+      summary ? el('div', { class: 'summary', title: String(summary) }, inWords(String(summary))) : null);
   });
   const panel = opponentPanel();
   const old = panel.querySelector('#opponent-report');
