@@ -241,6 +241,34 @@ std::vector<std::vector<int>> BattleState::measure_touching() const {
   return adj;
 }
 
+// docs/rulings.md#warmaster-combat-characters: every character by id; one
+// missing after the phase was slain with its unit, or left the table with it.
+// Either way it stays in the state, lost, with no unit; a General lost so
+// makes his army withdraw.
+void BattleState::carry_characters(Battlefield& next, const Battlefield& after, const std::vector<std::string>& slain) {
+  for (std::size_t i = 0; i < next.characters.size(); ++i) {
+    Character& c = next.characters[i];
+    const auto it = std::find_if(after.characters.begin(), after.characters.end(),
+                                 [&](const Character& a) { return a.id == c.id; });
+    if (it != after.characters.end()) {
+      c = *it;
+      continue;
+    }
+    CharacterStatus& cs = chars_[i];
+    if (cs.lost) continue;
+    const bool was_slain = std::find(slain.begin(), slain.end(), c.id) != slain.end();
+    const std::string unit = c.joined_unit;
+    cs.lost = true;
+    cs.slain = was_slain;
+    cs.return_point = c.pose.position;
+    c.joined_unit.clear();
+    if (c.role == CharacterRole::General)
+      end_battle(was_slain ? fmt::format("the General {} was slain with {}: his army withdraws", c.id, unit)
+                           : fmt::format("the General {} left the table with his unit: his army withdraws", c.id),
+                 1 - c.side);
+  }
+}
+
 void BattleState::end_battle(const std::string& reason, int winner) {
   battle_over_reason_ = reason;
   winner_ = winner;

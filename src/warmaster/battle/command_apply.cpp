@@ -342,6 +342,30 @@ bool blunder_touches_enemy(const Battlefield& bf, const Unit& u, Vec2 shift, dou
 
 std::string blunder_cm(double v) { return format_measure(v, "cm"); }
 
+// The enemy unit closest to any unit of `group` (indices into bf.units) among
+// those `counts(unit, enemy, distance)` admits, and the unit of the group
+// nearest it; -1 and -1 for none. The first found wins a tie; `counts` is
+// asked only of an enemy closer than the best so far.
+template <typename Counts>
+std::pair<int, int> closest_enemy(const Battlefield& bf, const std::vector<int>& group, Counts counts) {
+  int enemy = -1, by = -1;
+  double closest = 0;
+  for (int ui : group) {
+    const Unit& u = bf.units[static_cast<std::size_t>(ui)];
+    if (u.stands.empty()) continue;
+    for (std::size_t k = 0; k < bf.units.size(); ++k) {
+      const Unit& e = bf.units[k];
+      if (e.side == u.side || e.stands.empty()) continue;
+      const double d = unit_distance(u, e).distance;
+      if ((enemy >= 0 && d >= closest) || !counts(u, e, d)) continue;
+      enemy = static_cast<int>(k);
+      by = ui;
+      closest = d;
+    }
+  }
+  return {enemy, by};
+}
+
 // The blunder's outcome in words, with the figures of every move made.
 std::string blunder_moves_text(const OrderRolled& t) {
   std::vector<std::string> parts;
@@ -396,23 +420,10 @@ std::optional<MoveKind> BattleState::blunder_move(OrderRolled& t, const std::vec
 // brigade's), which leaves it at least a full pace away
 // (docs/rulings.md#warmaster-command-blunders).
 void BattleState::blunder_retreat(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
-  int from = -1, by = -1;
-  double closest = 0;
-  for (int ui : group) {
-    const Unit& u = unit_at(ui);
-    if (u.stands.empty()) continue;
-    const double pace = full_pace(u);
-    for (std::size_t k = 0; k < bf_->units.size(); ++k) {
-      const Unit& e = bf_->units[k];
-      if (e.side == u.side || e.stands.empty()) continue;
-      const double d = unit_distance(u, e).distance;
-      if (to_hundredths_of_mm(d) > to_hundredths_of_mm(pace) || (from >= 0 && d >= closest)) continue;
-      if (!line_of_sight(*bf_, u, e, settings(), !u.sees_all_round).visible) continue;
-      from = static_cast<int>(k);
-      by = ui;
-      closest = d;
-    }
-  }
+  const auto [from, by] = closest_enemy(*bf_, group, [&](const Unit& u, const Unit& e, double d) {
+    return to_hundredths_of_mm(d) <= to_hundredths_of_mm(full_pace(u)) &&
+           line_of_sight(*bf_, u, e, settings(), !u.sees_all_round).visible;
+  });
   if (from < 0) {
     t.allows = "halt: no move";
     t.blunder_text = "halt: no visible enemy within a full pace move, so no move";
@@ -429,20 +440,7 @@ void BattleState::blunder_retreat(OrderRolled& t, const std::vector<int>& group,
 // contact (docs/rulings.md#warmaster-command-blunders).
 void BattleState::blunder_towards(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
   t.allows = "full pace towards the nearest enemy, charging if it can";
-  int target = -1;
-  double nearest = 0;
-  for (int ui : group) {
-    const Unit& u = unit_at(ui);
-    if (u.stands.empty()) continue;
-    for (std::size_t k = 0; k < bf_->units.size(); ++k) {
-      const Unit& e = bf_->units[k];
-      if (e.side == u.side || e.stands.empty()) continue;
-      const double d = unit_distance(u, e).distance;
-      if (target >= 0 && d >= nearest) continue;
-      target = static_cast<int>(k);
-      nearest = d;
-    }
-  }
+  const int target = closest_enemy(*bf_, group, [](const Unit&, const Unit&, double) { return true; }).first;
   if (target < 0) {
     t.blunder_text = "no enemy on the table: no move";
     return;

@@ -36,7 +36,6 @@ constexpr const char* kRuleResult = warmaster::rule_id::combat_result;
 constexpr const char* kRuleDraw = warmaster::rule_id::combat_draw;
 constexpr const char* kRuleRetreat = warmaster::rule_id::combat_retreat;
 constexpr const char* kRuleArtillery = warmaster::rule_id::combat_artillery;
-constexpr const char* kRuleCharacters = warmaster::rule_id::combat_characters;
 constexpr const char* kRuleBlockedRetreat = warmaster::rule_id::combat_blocked_retreat;
 constexpr const char* kRulePursuit = warmaster::rule_id::combat_pursuit;
 constexpr const char* kRulePursuitRefused = warmaster::rule_id::combat_pursuit_refused;
@@ -140,19 +139,6 @@ std::optional<Contact> contact_of(const Battlefield& bf, const Unit& u, const st
       }
   }
   return out;
-}
-
-// docs/rulings.md#warmaster-combat-characters: the characters joined to a
-// unit go with it when it is removed: slain with it when it is destroyed on
-// the table, or off the table with it ("characters who move off the table
-// with units they have joined suffer the same fate as the unit").
-std::vector<std::string> remove_unit(Battlefield& bf, const std::string& id) {
-  std::vector<std::string> chars;
-  for (const Character& c : bf.characters)
-    if (c.joined_unit == id) chars.push_back(c.id);
-  std::erase_if(bf.characters, [&](const Character& c) { return c.joined_unit == id; });
-  std::erase_if(bf.units, [&](const Unit& u) { return u.id == id; });
-  return chars;
 }
 
 // Removes `n` stands of `u`, those nearest the units in `foes` first (to
@@ -539,23 +525,20 @@ struct Phase {
   CombatMove pursue(const std::string& id, const std::string& target, const Retreats& back);
   static PursuitBonus next_round_bonus(const CombatRound& cr, const Retreats& back);
   CombatMove fall_back(const std::string& id, const Contact& c, const CombatDecision* d, bool winner);
-  // A fall back, advance or pursuit that took unit `id` off the table: not a
-  // retreat, so it rolls on the off-table chart (docs/rulings.md#warmaster-combat-moves)
-  // and leaves with its joined characters. Returns the end of its ruling.
   // The characters of unit `id`, destroyed on the table, are slain with it.
   void slay_with(const std::string& id, const std::vector<std::string>& chars) {
     if (chars.empty()) return;
     rep.slain.insert(rep.slain.end(), chars.begin(), chars.end());
-    rep.rulings.push_back({kRuleCharacters,
-                           fmt::format("{} {} slain with {}: characters are slain if their unit is destroyed",
-                                       fmt::join(chars, ", "), chars.size() == 1 ? "is" : "are", id),
-                           {{"slain", static_cast<double>(chars.size()), ""}}});
+    rep.rulings.push_back(characters_slain(chars, id));
   }
+  // A fall back, advance or pursuit that took unit `id` off the table: not a
+  // retreat, so it rolls on the off-table chart (docs/rulings.md#warmaster-combat-moves)
+  // and leaves with its joined characters. Returns the end of its ruling.
   std::string leaves_table(const std::string& id, CombatMove& m) {
     m.left_table = true;
     m.off_table = resolve_off_table(*bf.find_unit(id), dice, false);
     rep.rulings.push_back(m.off_table->ruling);
-    m.characters = remove_unit(bf, id);
+    m.characters = remove_unit_and_characters(bf, id);
     return fmt::format(": it leaves the table{}", with_characters(m.characters, "leaves"));
   }
 };
@@ -838,7 +821,7 @@ void Phase::remove_casualties(Round& r, std::map<std::string, int>& total_hits, 
     r.cr.casualties.push_back(c);
     if (c.destroyed) destroyed.insert(id);
   }
-  for (const std::string& id : destroyed) slay_with(id, remove_unit(bf, id));
+  for (const std::string& id : destroyed) slay_with(id, remove_unit_and_characters(bf, id));
 }
 
 // 4. The result: hits and support, unless a side is destroyed.
@@ -965,7 +948,7 @@ CombatMove Phase::retreat_one(Round& r, const std::string& id, int each, std::si
 void Phase::artillery_destroyed_retreating(CombatMove& m, int each) {
   m.kind = CombatMoveKind::Destroyed;
   m.destroyed = true;
-  m.characters = remove_unit(bf, m.unit);
+  m.characters = remove_unit_and_characters(bf, m.unit);
   rep.rulings.push_back({kRuleArtillery,
                          fmt::format("{} is artillery and must retreat {}: \"Artillery ... are destroyed if "
                                      "they retreat\"",
@@ -981,7 +964,7 @@ void Phase::retreat_off_table(const Unit& u, CombatMove& m, int each, const std:
   m.destroyed = true;
   m.off_table = resolve_off_table(u, dice, true);
   rep.rulings.push_back(m.off_table->ruling);
-  m.characters = remove_unit(bf, m.unit);
+  m.characters = remove_unit_and_characters(bf, m.unit);
   rep.rulings.push_back(
       {kRuleRetreat,
        fmt::format("{} retreats {} away from {}{} over the table edge: a unit that leaves the table retreating "
@@ -1011,7 +994,7 @@ void Phase::lose_stands_for_blocked_retreat(Round& r, CombatMove& m, double shor
         {"per_stand", settings.blocked_retreat_cm_per_stand, "cm"},
         {"stands_lost", static_cast<double>(lost), ""}}});
   if (m.destroyed) {
-    m.characters = remove_unit(bf, m.unit);
+    m.characters = remove_unit_and_characters(bf, m.unit);
     slay_with(m.unit, m.characters);
     out.gone.insert(m.unit);
   }

@@ -4,6 +4,11 @@
 #include <array>
 #include <utility>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "referee/warmaster/model/rule_ids.hpp"
+
 namespace referee::warmaster {
 
 namespace {
@@ -82,6 +87,22 @@ const Unit* Battlefield::find_unit(const std::string& id) const { return find_by
 Unit* Battlefield::find_unit(const std::string& id) { return find_by_id(units, id); }
 const Character* Battlefield::find_character(const std::string& id) const { return find_by_id(characters, id); }
 Character* Battlefield::find_character(const std::string& id) { return find_by_id(characters, id); }
+
+std::vector<std::string> remove_unit_and_characters(Battlefield& bf, const std::string& id) {
+  std::vector<std::string> chars;
+  for (const Character& c : bf.characters)
+    if (c.joined_unit == id) chars.push_back(c.id);
+  std::erase_if(bf.characters, [&](const Character& c) { return c.joined_unit == id; });
+  std::erase_if(bf.units, [&](const Unit& u) { return u.id == id; });
+  return chars;
+}
+
+Ruling characters_slain(const std::vector<std::string>& characters, const std::string& unit) {
+  return {warmaster::rule_id::combat_characters,
+          fmt::format("{} {} slain with {}: characters are slain if their unit is destroyed", fmt::join(characters, ", "),
+                      characters.size() == 1 ? "is" : "are", unit),
+          {{"slain", static_cast<double>(characters.size()), ""}}};
+}
 
 const char* to_string(TroopType t) { return name_of(kTroopNames, t); }
 const char* to_string(TerrainKind k) { return name_of(kTerrainNames, k); }

@@ -1251,7 +1251,7 @@ std::vector<std::size_t> character_group(const Ctx& c, std::size_t who) {
 std::optional<Candidate> join_a_fight(const Ctx& c, const Character& ch) {
   if (ch.attacks <= 0 || ch.role == CharacterRole::General) return std::nullopt;
   const Battlefield& bf = c.bf;
-  const double reach = ch.flying ? 100.0 : 60.0;
+  const double reach = ch.flying ? kFlyingCharacterPace : kCharacterPace;
   std::vector<std::pair<int, std::size_t>> fights;  // (-stands, unit)
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     const Unit& u = bf.units[i];
@@ -1302,7 +1302,7 @@ std::optional<Candidate> next_character_move(const Ctx& c) {
     Vec2 goal = centre + away * 10.0;
     goal.x = std::clamp(goal.x, 2.0, bf.width - 2.0);
     goal.y = std::clamp(goal.y, 2.0, bf.height - 2.0);
-    const double reach = ch.flying ? 100.0 : 60.0;
+    const double reach = ch.flying ? kFlyingCharacterPace : kCharacterPace;
     Vec2 step = goal - ch.pose.position;
     if (length(step) < 3.0) continue;
     if (length(step) > reach - 0.5) step = normalized(step) * (reach - 0.5);

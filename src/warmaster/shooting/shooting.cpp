@@ -56,17 +56,10 @@ void remove_unit(Battlefield& bf, const std::string& id) {
 // A unit destroyed or routed: "characters are slain if their unit is
 // destroyed ... by shooting" (docs/rulings.md#warmaster-shooting-characters).
 void destroy_unit(ShootingResult& res, const std::string& id) {
-  std::vector<std::string> chars;
-  for (const Character& c : res.after.characters)
-    if (c.joined_unit == id) chars.push_back(c.id);
-  std::erase_if(res.after.characters, [&](const Character& c) { return c.joined_unit == id; });
-  std::erase_if(res.after.units, [&](const Unit& u) { return u.id == id; });
+  const std::vector<std::string> chars = remove_unit_and_characters(res.after, id);
   if (chars.empty()) return;
   res.slain.insert(res.slain.end(), chars.begin(), chars.end());
-  res.rulings.push_back({warmaster::rule_id::combat_characters,
-                         fmt::format("{} {} slain with {}: characters are slain if their unit is destroyed",
-                                     fmt::join(chars, ", "), chars.size() == 1 ? "is" : "are", id),
-                         {{"slain", static_cast<double>(chars.size()), ""}}});
+  res.rulings.push_back(characters_slain(chars, id));
 }
 
 }  // namespace

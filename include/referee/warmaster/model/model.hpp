@@ -10,6 +10,7 @@
 
 #include "referee/core/cow_vector.hpp"
 #include "referee/core/geometry.hpp"
+#include "referee/core/ruling.hpp"
 
 namespace referee::warmaster {
 
@@ -159,6 +160,13 @@ struct Battlefield {
   const Character* find_character(const std::string& id) const;
   Character* find_character(const std::string& id);
 };
+
+// Unit `id` removed with every character joined to it: they go where it goes,
+// slain with it or off the table with it (docs/rulings.md#warmaster-combat-characters).
+// Returns those characters' ids.
+std::vector<std::string> remove_unit_and_characters(Battlefield& bf, const std::string& id);
+// The ruling (warmaster.combat.characters) on characters slain with unit `unit`.
+Ruling characters_slain(const std::vector<std::string>& characters, const std::string& unit);
 
 // --- Names used in files and answers ------------------------------------------
 const char* to_string(TroopType t);
