@@ -419,6 +419,33 @@ std::vector<RetreatOption> retreat_options(const Battle& b, const Position& p, i
   return out;
 }
 
+std::vector<FlagChoice> flag_choices(const Battle& b, const Position& p, int unit, int flags, int may_ignore) {
+  std::vector<FlagChoice> out;
+  const int per = combat_profile(b.units[static_cast<std::size_t>(unit)].cls).retreat_per_flag;
+  const int most = std::clamp(may_ignore, 0, flags);
+  auto keep = [&out](FlagChoice c) {
+    for (FlagChoice& k : out)
+      if (k.option.end == c.option.end) {
+        if (c.option.lost < k.option.lost) k = std::move(c);
+        return;
+      }
+    out.push_back(std::move(c));
+  };
+  // Most ignored first, so that a tie keeps the shorter retreat.
+  for (int ignored = most; ignored >= 0; --ignored) {
+    const int hexes = (flags - ignored) * per;
+    if (hexes == 0) {
+      FlagChoice hold;
+      hold.ignored = ignored;
+      hold.option.end = p.units[static_cast<std::size_t>(unit)].hex;
+      keep(std::move(hold));
+      continue;
+    }
+    for (RetreatOption& o : retreat_options(b, p, unit, hexes)) keep({ignored, hexes, std::move(o)});
+  }
+  return out;
+}
+
 std::vector<RetreatOption> evade_options(const Battle& b, const Position& p, int unit) {
   std::vector<RetreatOption> out;
   const Layers L = retreat_layers(b, p, unit, 2);
@@ -485,7 +512,7 @@ AttackOdds attack_odds(const Battle& b, const Position& p, const AttackPlan& pla
   };
   for (int i = 0; i < n; ++i) o.outcomes *= kFaces;
   // The longest retreat the target has: one layered search as deep as the most flags could need.
-  const int most = std::max(0, n - plan.ignorable_flags) * plan.retreat_per_flag;
+  const int most = n * plan.retreat_per_flag;
   int room = 0, leader_at = 1 << 30;
   if (!plan.evading && most > 0) {
     const Layers L = retreat_layers(b, p, plan.target, most);
@@ -509,8 +536,10 @@ AttackOdds attack_odds(const Battle& b, const Position& p, const AttackPlan& pla
         continue;
       }
       const int eff = std::max(0, f - plan.ignorable_flags);
-      if (eff == 0) continue;
       const int need = eff * plan.retreat_per_flag;
+      // A flag it may ignore and takes gets it further only while there is room and no leader has stopped it.
+      if (eff < f && room > need && leader_at > need) o.retreat_by_choice += c;
+      if (eff == 0) continue;
       const int lost = (room >= need || leader_at <= need) ? 0 : need - room;
       if (h + lost >= o.blocks) o.eliminate += c;
       else o.retreat += c;
@@ -552,6 +581,7 @@ nlohmann::json odds_json(const Battle& b, const AttackPlan& plan, const AttackOd
                    {"retreat_room", o.retreat_room},
                    {"eliminate", chance(o.eliminate)},
                    {"retreat", chance(o.retreat)},
+                   {"retreat_by_choice", chance(o.retreat_by_choice)},
                    {"at_least_one_hit", chance(o.at_least_one_hit)},
                    {"expected_hits", o.expected_hits},
                    {"rule", ancients::rule_id::battle_odds}};

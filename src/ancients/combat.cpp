@@ -201,6 +201,50 @@ nlohmann::json options_json(const Battle& b, const std::vector<RetreatOption>& o
   return j;
 }
 
+// The owner's choices for a unit's flags: each end hex, the hexes it
+// retreats and the flags it ignores to get there (its own hex: it holds).
+nlohmann::json choices_json(const Battle& b, const std::vector<FlagChoice>& choices) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const FlagChoice& c : choices) {
+    const RetreatOption& o = c.option;
+    nlohmann::json e{{"to", hex_json(b.board, o.end)}, {"hexes", o.hexes}, {"blocks_lost", o.lost}, {"flags_ignored", c.ignored}};
+    if (c.hexes == 0) e["holds"] = true;
+    if (o.attaches_leader >= 0) e["leader_attaches"] = lid(b, o.attaches_leader);
+    j.push_back(e);
+  }
+  return j;
+}
+
+// The flags answered as the owner chose (or as the only choice has it): the
+// ignored ones with their reasons, support first, then the attached leader
+// (ancients.flag.support, ancients.flag.leader); those it might have
+// ignored and did not; and the retreat the rest demand.
+nlohmann::json answer_flags(const Battle& b, BattleState& s, int u, const FlagChoice& c, int flags, int may_ignore,
+                            int hit_losses, Dice& dice) {
+  nlohmann::json j = nlohmann::json::object();
+  bool supported = false;
+  ignorable_flags(b, s.position, u, &supported);
+  const int leader = s.position.leader_of(u);
+  if (c.ignored > 0) {
+    nlohmann::json ig = nlohmann::json::array();
+    int left = c.ignored;
+    if (supported) {
+      ig.push_back({{"why", "supported by two adjacent friendly units"}, {"rule", ancients::rule_id::flag_support}});
+      --left;
+    }
+    if (left > 0 && leader >= 0)
+      ig.push_back({{"why", "leader " + lid(b, leader) + " is attached"}, {"rule", ancients::rule_id::flag_leader}});
+    j["flags_ignored"] = ig;
+  }
+  if (const int declined = std::min(flags, may_ignore) - c.ignored; declined > 0)
+    j["flags_not_ignored"] = {{"flags", declined},
+                              {"why", fmt::format("its owner chose to retreat rather than ignore {}",
+                                                  count_of(declined, "flag", "flags"))},
+                              {"rule", supported ? ancients::rule_id::flag_support : ancients::rule_id::flag_leader}};
+  if (c.hexes > 0) j["retreat"] = do_retreat(b, s, u, c.option, c.hexes, hit_losses, dice);
+  return j;
+}
+
 nlohmann::json after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice);
 
 // One side's dice at the other: hits, then flags (a retreat the owner may
@@ -254,32 +298,21 @@ nlohmann::json strike(const Battle& b, BattleState& s, Pending ctx, int striker,
     j["leader_check"] = leader_check(b, s, leader, false, dice);
     if (j["leader_check"]["killed"].get<bool>()) --ignorable;
   }
-  const int eff = std::max(0, r.flags - ignorable);
-  if (r.flags > 0 && r.flags > eff) {
-    nlohmann::json ig = nlohmann::json::array();
-    int left = r.flags - eff;
-    if (plan.supported && left > 0) {
-      ig.push_back({{"why", "supported by two adjacent friendly units"}, {"rule", ancients::rule_id::flag_support}});
-      --left;
-    }
-    if (left > 0)
-      ig.push_back({{"why", "leader " + lid(b, leader) + " is attached"}, {"rule", ancients::rule_id::flag_leader}});
-    j["flags_ignored"] = ig;
-  }
-  if (eff > 0) {
-    const int hexes = eff * plan.retreat_per_flag;
-    const std::vector<RetreatOption> opts = retreat_options(b, p, struck, hexes);
-    if (opts.size() > 1) {
+  if (r.flags > 0) {
+    const std::vector<FlagChoice> choices = flag_choices(b, p, struck, r.flags, ignorable);
+    if (choices.size() > 1) {
       ctx.kind = Pending::Kind::retreat;
       ctx.unit = struck;
-      ctx.hexes = hexes;
+      ctx.flags = r.flags;
+      ctx.may_ignore = ignorable;
       ctx.lost = lost;
       s.pending = ctx;
-      j["awaiting"] = {{"decision", "retreat"}, {"side", side_of(b, struck)}, {"unit", uid(b, struck)}, {"hexes", hexes},
-                       {"options", options_json(b, opts)}, {"rule", ancients::rule_id::flag_path}};
+      j["awaiting"] = {{"decision", "retreat"}, {"side", side_of(b, struck)}, {"unit", uid(b, struck)},
+                       {"flags", r.flags}, {"may_ignore", ignorable}, {"options", choices_json(b, choices)},
+                       {"rule", ancients::rule_id::flag_path}};
       return j;
     }
-    j["retreat"] = do_retreat(b, s, struck, opts.front(), hexes, lost, dice);
+    j.update(answer_flags(b, s, struck, choices.front(), r.flags, ignorable, lost, dice));
   }
   j.update(after_defender(b, s, ctx, old_hex, dice));
   return j;
@@ -296,6 +329,7 @@ nlohmann::json after_defender(const Battle& b, BattleState& s, const Pending& ct
   if (p.unit_on(old_hex) < 0) {
     if (combat_profile(b.units[static_cast<std::size_t>(u)].cls).momentum == Momentum::none) return j;
     Pending m = ctx;
+    m.flags = m.may_ignore = 0;  // the retreat's flags are answered
     m.kind = Pending::Kind::momentum;
     m.unit = u;
     m.vacated = old_hex;
@@ -313,14 +347,15 @@ nlohmann::json after_defender(const Battle& b, BattleState& s, const Pending& ct
     return j;
   }
   Pending bb = ctx;
+  bb.flags = bb.may_ignore = 0;
   bb.battle_back = true;
   j["battle_back"] = strike(b, s, bb, t, u, -1, dice);
   return j;
 }
 
-const RetreatOption* find_option(const std::vector<RetreatOption>& opts, int to) {
-  for (const RetreatOption& o : opts)
-    if (o.end == to) return &o;
+const FlagChoice* find_choice(const std::vector<FlagChoice>& choices, int to) {
+  for (const FlagChoice& c : choices)
+    if (c.option.end == to) return &c;
   return nullptr;
 }
 
@@ -422,8 +457,15 @@ nlohmann::json resolve_retreat(const Battle& b, BattleState& s, int to, Dice& di
   const Pending ctx = s.pending;
   s.pending = Pending{};
   const int old_hex = s.position.units[static_cast<std::size_t>(ctx.unit)].hex;
-  const std::vector<RetreatOption> opts = retreat_options(b, s.position, ctx.unit, ctx.hexes);
-  nlohmann::json j = do_retreat(b, s, ctx.unit, *find_option(opts, to), ctx.hexes, ctx.lost, dice);
+  const std::vector<FlagChoice> choices = flag_choices(b, s.position, ctx.unit, ctx.flags, ctx.may_ignore);
+  nlohmann::json answer = answer_flags(b, s, ctx.unit, *find_choice(choices, to), ctx.flags, ctx.may_ignore, ctx.lost, dice);
+  // A retreat reads as before; a unit that held says so.
+  nlohmann::json j = answer.contains("retreat")
+                         ? std::move(answer["retreat"])
+                         : nlohmann::json{{"unit", uid(b, ctx.unit)}, {"holds", true}, {"flags", ctx.flags},
+                                          {"rule", answer["flags_ignored"][0]["rule"]}};
+  for (const char* k : {"flags_ignored", "flags_not_ignored"})
+    if (answer.contains(k)) j[k] = std::move(answer[k]);
   j["chosen_by"] = side_of(b, ctx.unit);
   j.update(after_defender(b, s, ctx, old_hex, dice));
   return j;

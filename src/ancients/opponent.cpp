@@ -272,10 +272,29 @@ std::optional<Action> battle_phase(const Battle& b, const BattleState& s, const 
       }
       return pick(options, rng);
     }
-    case Pending::Kind::retreat:
-      for (const Action& a : legal)
-        options.emplace_back(ev.placed(pd.unit, b.board.index(a.to), 0, [&] { return ev.standing(pd.unit); }), a);
+    case Pending::Kind::retreat: {
+      // The owner's choice of path, and whether to ignore a flag it may
+      // (docs/rulings.md#ancients-support): the new hex's exposure, the
+      // blocks a blocked retreat costs, and, holding in a close combat, the
+      // battle back it then makes.
+      const int u = pd.unit;
+      const UnitState& st = s.position.units[at(u)];
+      const std::vector<FlagChoice> choices = flag_choices(b, s.position, u, pd.flags, pd.may_ignore);
+      for (const Action& a : legal) {
+        const int to = b.board.index(a.to);
+        const auto c = std::find_if(choices.begin(), choices.end(), [&](const FlagChoice& f) { return f.option.end == to; });
+        const int lost = c == choices.end() ? 0 : c->option.lost;
+        double v = ev.placed(u, to, 0, [&] { return ev.standing(u); });
+        if (lost >= st.blocks) v -= ev.banner(1 - side_of(b, u));
+        else v -= kBlockWeight * lost / std::max(1, st.blocks);
+        if (to == st.hex && pd.close && !pd.battle_back && lost < st.blocks)
+          v += kBattleBackWeight * ev.strike(u, pd.attacker, true, true, false).value;
+        else if (to != st.hex)
+          v -= kRetreatWeight;
+        options.emplace_back(v, a);
+      }
       return pick(options, rng);
+    }
     case Pending::Kind::momentum: {
       const int u = pd.unit;
       const double hold = ev.standing(u);

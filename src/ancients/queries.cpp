@@ -286,11 +286,12 @@ Json odds_query(const Battle& b, const BattleState& s, bool in_game, const JsonR
   j["legal"] = true;
   if (text)
     *text = fmt::format("{} {} at {}: {} dice, hits on {}; P(at least one hit) {:.4f}, expected hits {:.3f}, "
-                        "P(eliminated) {:.4f}, P(retreats) {:.4f}\n",
+                        "P(eliminated) {:.4f}, P(retreats) {:.4f}, P(may retreat by choice) {:.4f}\n",
                         close ? "close combat" : "ranged combat", unit_id(b, u), unit_id(b, t), o.dice, j["hit_faces"].dump(),
                         static_cast<double>(o.at_least_one_hit) / static_cast<double>(o.outcomes), o.expected_hits,
                         static_cast<double>(o.eliminate) / static_cast<double>(o.outcomes),
-                        static_cast<double>(o.retreat) / static_cast<double>(o.outcomes));
+                        static_cast<double>(o.retreat) / static_cast<double>(o.outcomes),
+                        static_cast<double>(o.retreat_by_choice) / static_cast<double>(o.outcomes));
   return j;
 }
 
@@ -322,6 +323,7 @@ Json targets_query(const Battle& b, const BattleState& s, bool in_game, const Js
     list.push_back({{"target", unit_id(b, tg.unit)}, {"combat", tg.close ? "close" : "ranged"}, {"distance", tg.distance},
                     {"dice", o.dice}, {"eliminate", static_cast<double>(o.eliminate) / static_cast<double>(o.outcomes)},
                     {"retreat", static_cast<double>(o.retreat) / static_cast<double>(o.outcomes)},
+                    {"retreat_by_choice", static_cast<double>(o.retreat_by_choice) / static_cast<double>(o.outcomes)},
                     {"at_least_one_hit", static_cast<double>(o.at_least_one_hit) / static_cast<double>(o.outcomes)},
                     {"expected_hits", o.expected_hits}});
     t += fmt::format("  {} ({}, {} dice)\n", unit_id(b, tg.unit), tg.close ? "close" : "ranged", o.dice);
@@ -424,8 +426,10 @@ int on_board_unit(const Battle& b, const Position& p, const JsonReader& r, std::
 
 // The retreat paths of a unit for N flags (ancients.flag.retreat): its
 // class's hexes per flag, and the paths the game would offer, with the
-// blocks each loses for hexes it cannot retreat. The flags it may ignore
-// (support, an attached leader) are given, not taken off.
+// blocks each loses for hexes it cannot retreat; and, since a flag it may
+// ignore (support, an attached leader) is its owner's choice, the choices
+// the game would offer it (flag_choices: each end hex, the flags ignored to
+// reach it, its own hex when it holds).
 Json retreats_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "flags"});
   const Position& p = s.position;
@@ -444,6 +448,15 @@ Json retreats_query(const Battle& b, const BattleState& s, const JsonReader& r, 
          {"may_ignore", ignorable},
          {"supported", supported},
          {"options", path_options_json(b, options)}};
+  const std::vector<FlagChoice> offered = flag_choices(b, p, u, flags, ignorable);
+  Json choices = Json::array();
+  for (const FlagChoice& c : offered) {
+    Json x = path_options_json(b, {c.option})[0];
+    x["flags_ignored"] = c.ignored;
+    if (c.hexes == 0) x["holds"] = true;
+    choices.push_back(std::move(x));
+  }
+  j["choices"] = std::move(choices);
   if (text) {
     std::string t = fmt::format("{} retreats {} for {} ({} a flag; it may ignore {}):\n", unit_id(b, u),
                                 count_of(flags * per, "hex", "hexes"), count_of(flags, "flag", "flags"),
@@ -451,6 +464,14 @@ Json retreats_query(const Battle& b, const BattleState& s, const JsonReader& r, 
     for (const RetreatOption& o : options)
       t += fmt::format("  to {}: {}{}\n", format_hex(b.board.col_row(o.end)), count_of(o.hexes, "hex", "hexes"),
                        o.lost ? fmt::format(", {} lost", count_of(o.lost, "block", "blocks")) : std::string());
+    if (ignorable > 0) {
+      t += "its owner's choices:\n";
+      for (const FlagChoice& c : offered)
+        t += fmt::format("  {} {}: {} ignored, {}{}\n", c.hexes == 0 ? "holds on" : "ends on",
+                         format_hex(b.board.col_row(c.option.end)), count_of(c.ignored, "flag", "flags"),
+                         count_of(c.option.hexes, "hex", "hexes"),
+                         c.option.lost ? fmt::format(", {} lost", count_of(c.option.lost, "block", "blocks")) : std::string());
+    }
     *text = t;
   }
   return j;

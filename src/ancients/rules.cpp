@@ -182,11 +182,11 @@ constexpr RuleInfo kRules[] = {
      "a retreating unit loses blocks for hexes it cannot retreat"},
     {"ancients.flag.support",
      "A unit supported by two adjacent friendly units may ignore one flag. Reading: docs/rulings.md#ancients-support",
-     "a supported unit ignores a flag"},
+     "a supported unit ignores a flag, or its owner retreats instead"},
     {"ancients.flag.leader",
      "A unit with an attached leader may ignore one flag, besides the one support allows. Reading: "
      "docs/rulings.md#ancients-support",
-     "a unit with an attached leader ignores a flag"},
+     "a unit with an attached leader ignores a flag, or its owner retreats instead"},
     {"ancients.flag.path",
      "\"The player controlling the unit decides which hex the unit retreats onto\": among the paths that lose the fewest "
      "blocks. Reading: docs/rulings.md#ancients-retreat-choice",

@@ -204,7 +204,7 @@ nlohmann::json state_json(const Battle& b, const BattleState& s) {
                             : pd.kind == Pending::Kind::retreat ? "retreat"
                                                                 : "momentum"},
                {"attacker", unit_id(b, pd.attacker)}, {"defender", unit_id(b, pd.defender)}, {"unit", unit_id(b, pd.unit)},
-               {"hexes", pd.hexes}, {"lost", pd.lost}, {"battle_back", pd.battle_back}, {"bonus", pd.bonus},
+               {"flags", pd.flags}, {"may_ignore", pd.may_ignore}, {"lost", pd.lost}, {"battle_back", pd.battle_back}, {"bonus", pd.bonus},
                {"close", pd.close}, {"vacated", pd.vacated < 0 ? nlohmann::json(nullptr) : hex_json(b.board, pd.vacated)}};
   }
   nlohmann::json j{{"turn", s.turn}, {"side", s.side}, {"phase", phase_name(s.phase)},
@@ -264,7 +264,8 @@ Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pe
   if (s.phase != Phase::battle) pend.fail("a combat waits on a choice only in the battle phase");
   JsonReader q = pend;
   q.require_object();
-  q.allow_only({"decision", "attacker", "defender", "unit", "hexes", "lost", "battle_back", "bonus", "close", "vacated"});
+  q.allow_only({"decision", "attacker", "defender", "unit", "flags", "may_ignore", "lost", "battle_back", "bonus", "close",
+                "vacated"});
   const std::string d = q.one_of("decision", {"evade", "retreat", "momentum"});
   pd.kind = d == "evade" ? Pending::Kind::evade : d == "retreat" ? Pending::Kind::retreat : Pending::Kind::momentum;
   pd.attacker = unit_ref(b, q.at("attacker"));
@@ -274,7 +275,8 @@ Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pe
     q.fail("unit", fmt::format("unit {} has been eliminated", unit_id(b, pd.unit)));
   if (b.units[static_cast<std::size_t>(pd.attacker)].side != s.side) q.fail("attacker", "the attacker is of the side playing");
   if (b.units[static_cast<std::size_t>(pd.defender)].side == s.side) q.fail("defender", "the defender is of the other side");
-  pd.hexes = q.integer("hexes", 0, 1000);
+  pd.flags = q.integer("flags", 0, 100);
+  pd.may_ignore = q.integer("may_ignore", 0, 2);
   pd.lost = q.integer("lost", 0, 100);
   pd.battle_back = read_bool(q, "battle_back");
   pd.bonus = read_bool(q, "bonus");
@@ -287,7 +289,9 @@ Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pe
   if (pd.kind == Pending::Kind::momentum && (pd.vacated < 0 || pd.unit != pd.attacker))
     q.fail("a momentum choice names the attacker and the vacated hex");
   if (pd.kind == Pending::Kind::evade && pd.unit != pd.defender) q.fail("unit", "the defender chooses whether to evade");
-  if (pd.kind == Pending::Kind::retreat && pd.hexes == 0) q.fail("hexes", "a retreat of at least one hex");
+  if (pd.kind == Pending::Kind::retreat && pd.flags == 0) q.fail("flags", "a retreat answers at least one flag");
+  if (pd.kind != Pending::Kind::retreat && (pd.flags != 0 || pd.may_ignore != 0))
+    q.fail("flags", "only a retreat answers flags");
   return pd;
 }
 }  // namespace

@@ -97,11 +97,12 @@ Verdict validate_decision(const Battle& b, const BattleState& s, const Action& a
       return v;
     case Pending::Kind::retreat:
       if (a.type != Action::Type::retreat) break;
-      for (const RetreatOption& o : retreat_options(b, s.position, pd.unit, pd.hexes))
-        if (b.board.index(a.to) == o.end) return v;
+      for (const FlagChoice& c : flag_choices(b, s.position, pd.unit, pd.flags, pd.may_ignore))
+        if (b.board.index(a.to) == c.option.end) return v;
       v.add(ancients::rule_id::flag_path,
-            fmt::format("unit {} cannot end its {} retreat on {}: not one of the paths that lose the fewest blocks", who,
-                        count_of(pd.hexes, "hex", "hexes"), format_hex(a.to)));
+            fmt::format("unit {} cannot end its retreat for {} on {}: not one of the paths that lose the fewest blocks "
+                        "(it may ignore {})",
+                        who, count_of(pd.flags, "flag", "flags"), format_hex(a.to), count_of(pd.may_ignore, "flag", "flags")));
       return v;
     case Pending::Kind::momentum:
       if (a.type == Action::Type::advance || a.type == Action::Type::hold) return v;
@@ -486,8 +487,8 @@ static std::vector<Action> legal_battle_actions(const Battle& b, const BattleSta
       for (const RetreatOption& o : evade_options(b, s.position, s.pending.unit)) add(Action::Type::evade, o.end);
       return out;
     case Pending::Kind::retreat:
-      for (const RetreatOption& o : retreat_options(b, s.position, s.pending.unit, s.pending.hexes))
-        add(Action::Type::retreat, o.end);
+      for (const FlagChoice& c : flag_choices(b, s.position, s.pending.unit, s.pending.flags, s.pending.may_ignore))
+        add(Action::Type::retreat, c.option.end);
       return out;
     case Pending::Kind::momentum:
       add(Action::Type::advance);

@@ -260,11 +260,17 @@ TEST(AncientsFlags, AnAttachedLeaderIgnoresAFlag) {
   BattleState s = battle_phase(b, {"a"});
   // One flag, ignored thanks to leader L (ancients.flag.leader); no hit; then d battles back: 4 misses
   // (the light symbol, and the heavy), and L beside... is d's own leader, so his helmet hits for d.
+  // The leader "may" let it ignore the flag: its owner chooses to hold on 6,2 or retreat to 5,1 or 6,1.
   ScriptedDice dice({6, 1, 1, 3, /* battle back */ 1, 1, 3, 3});
-  const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
-  EXPECT_EQ(r["attack"]["flags_ignored"][0]["rule"], "ancients.flag.leader");
+  const nlohmann::json a = apply(b, s, battle(b, "a", "d"), dice);
+  ASSERT_EQ(s.pending.kind, Pending::Kind::retreat) << a.dump();
+  EXPECT_EQ(a["attack"]["awaiting"]["options"].size(), 3u);
+  EXPECT_EQ(a["attack"]["awaiting"]["may_ignore"], 1);
+  const nlohmann::json r = apply(b, s, to_hex(b, "retreat", 6, 2), dice);
+  EXPECT_TRUE(r["holds"].get<bool>());
+  EXPECT_EQ(r["flags_ignored"][0]["rule"], "ancients.flag.leader");
   EXPECT_EQ(st(b, s, "d").hex, hex(b, 6, 2));
-  EXPECT_EQ(r["attack"]["battle_back"]["leader_hits_rule"], "ancients.battle.leader_hits");
+  EXPECT_EQ(r["battle_back"]["leader_hits_rule"], "ancients.battle.leader_hits");
   EXPECT_EQ(st(b, s, "a").blocks, 4);
   // A hit and a flag: the leader check comes first, and a killed leader no longer saves the unit from its flag
   // (the published FAQ: "the unit must retreat").
@@ -275,6 +281,110 @@ TEST(AncientsFlags, AnAttachedLeaderIgnoresAFlag) {
   EXPECT_FALSE(rk["attack"].contains("flags_ignored"));
   EXPECT_EQ(k.pending.kind, Pending::Kind::retreat);
   EXPECT_EQ(k.banners[0], 1);
+}
+
+// "A unit supported by two adjacent friendly units may ignore one flag": may,
+// so its owner chooses (docs/rulings.md#ancients-support). Side 1's medium
+// infantry d on 6,4 has friends on 5,4 and 7,4 beside it and open ground
+// behind, toward row 0.
+Battle supported_battle() {
+  return make_battle({unit("a", "medium_infantry", 0, 6, 5), unit("d", "medium_infantry", 1, 6, 4),
+                      unit("s1", "medium_infantry", 1, 5, 4), unit("s2", "medium_infantry", 1, 7, 4)});
+}
+int row_of(const nlohmann::json& option) { return option["to"][1].get<int>(); }
+
+TEST(AncientsSupport, TwoFlagsOnASupportedUnitOfferOneHexBackOrTwo) {
+  const Battle b = supported_battle();
+  BattleState s = battle_phase(b, {"a"});
+  ScriptedDice dice({6, 6, 1, 3});  // two flags, a light and a heavy: no hit on medium infantry
+  const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
+  ASSERT_EQ(s.pending.kind, Pending::Kind::retreat) << r.dump();
+  EXPECT_EQ(acting_side(b, s), 1);
+  // Ignoring one flag, 1 hex (row 3); taking both, 2 (row 2); never holding, with a flag it may not ignore.
+  const nlohmann::json& options = r["attack"]["awaiting"]["options"];
+  int one = 0, two = 0;
+  for (const nlohmann::json& o : options) {
+    EXPECT_FALSE(o.contains("holds"));
+    const int row = row_of(o);
+    one += row == 3 ? 1 : 0;
+    two += row == 2 ? 1 : 0;
+    EXPECT_EQ(o["flags_ignored"], row == 3 ? 1 : 0);
+  }
+  EXPECT_EQ(one, 2);  // 5,3 and 6,3
+  EXPECT_EQ(two, 3);  // 5,2, 6,2 and 7,2
+  EXPECT_EQ(one + two, static_cast<int>(options.size()));
+  EXPECT_EQ(legal_actions(b, s).size(), options.size());
+  EXPECT_TRUE(validate(b, s, to_hex(b, "retreat", 6, 4)).has("ancients.flag.path"));
+  // Its owner takes both flags: 2 hexes back, no flag ignored, and the attacker may advance.
+  const nlohmann::json t = apply(b, s, to_hex(b, "retreat", 6, 2), dice);
+  EXPECT_EQ(t["hexes"], 2) << t.dump();
+  EXPECT_EQ(t["flags_not_ignored"]["flags"], 1);
+  EXPECT_EQ(t["flags_not_ignored"]["rule"], "ancients.flag.support");
+  EXPECT_FALSE(t.contains("flags_ignored"));
+  EXPECT_EQ(b.board.col_row(st(b, s, "d").hex).row, 2);
+  EXPECT_EQ(s.pending.kind, Pending::Kind::momentum);
+}
+
+TEST(AncientsSupport, OneFlagOnASupportedUnitOffersToHoldOrToRetreat) {
+  const Battle b = supported_battle();
+  // Holding: the flag is ignored, and d battles back (four misses).
+  BattleState s = battle_phase(b, {"a"});
+  ScriptedDice dice({6, 1, 1, 3, /* battle back */ 1, 1, 3, 3});
+  const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
+  ASSERT_EQ(s.pending.kind, Pending::Kind::retreat) << r.dump();
+  const nlohmann::json& options = r["attack"]["awaiting"]["options"];
+  ASSERT_EQ(options.size(), 3u);  // hold on 6,4, or 1 hex to either hex of row 3
+  EXPECT_TRUE(options[0]["holds"].get<bool>());
+  EXPECT_EQ(options[0]["to"], nlohmann::json({6, 4}));
+  EXPECT_EQ(options[0]["flags_ignored"], 1);
+  EXPECT_EQ(row_of(options[1]), 3);
+  EXPECT_EQ(options[1]["flags_ignored"], 0);
+  const nlohmann::json h = apply(b, s, to_hex(b, "retreat", 6, 4), dice);
+  EXPECT_TRUE(h["holds"].get<bool>());
+  EXPECT_EQ(h["flags_ignored"][0]["rule"], "ancients.flag.support");
+  EXPECT_EQ(h["battle_back"]["rule"], "ancients.battle.back");
+  EXPECT_EQ(st(b, s, "d").hex, hex(b, 6, 4));
+  EXPECT_EQ(s.pending.kind, Pending::Kind::none);
+  EXPECT_EQ(dice.remaining(), 0u);
+  // Retreating instead: 1 hex, and the vacated hex offers the attacker its momentum advance.
+  BattleState q = battle_phase(b, {"a"});
+  ScriptedDice again({6, 1, 1, 3});
+  apply(b, q, battle(b, "a", "d"), again);
+  const nlohmann::json t = apply(b, q, to_hex(b, "retreat", options[1]["to"][0].get<int>(), 3), again);
+  EXPECT_EQ(t["hexes"], 1);
+  EXPECT_EQ(t["flags_not_ignored"]["flags"], 1);
+  EXPECT_EQ(q.pending.kind, Pending::Kind::momentum);
+  // The state keeps the choice (the random games' round trip reads it back).
+  BattleState w = battle_phase(b, {"a"});
+  ScriptedDice third({6, 1, 1, 3});
+  apply(b, w, battle(b, "a", "d"), third);
+  const nlohmann::json js = state_json(b, w);
+  EXPECT_EQ(js["pending"]["flags"], 1);
+  EXPECT_EQ(js["pending"]["may_ignore"], 1);
+}
+
+TEST(AncientsSupport, TheOddsCountARetreatItMayDecline) {
+  // Medium infantry's 4 dice at the supported unit: medium and swords hit (2 faces), a flag (1), 3 others.
+  // A retreat is forced on 2 or more flags: 6^4 - 5^4 - 4 x 5^3 = 171 rolls. Any flag (6^4 - 5^4 = 671
+  // rolls) offers its owner a retreat it may decline: 4 hexes of open ground lie behind it.
+  const Battle b = supported_battle();
+  const BattleState s = battle_phase(b, {"a"});
+  const Json j = answer_query(b, s, true, "odds", {{"unit", "a"}, {"target", "d"}}, "args");
+  EXPECT_EQ(j["ignorable_flags"], 1);
+  EXPECT_EQ(j["retreat_by_choice"]["rolls"], 671);
+  // Only 4 hits (2^4 = 16 rolls) eliminate its 4 blocks; every forced retreat has the room it needs.
+  EXPECT_EQ(j["eliminate"]["rolls"], 16);
+  EXPECT_EQ(j["retreat"]["rolls"], 171);
+  // The retreats query lists the same choices the game offers for 1 flag: hold, or either hex of row 3.
+  const Json r = answer_query(b, s, true, "retreats", {{"unit", "d"}, {"flags", 1}}, "args");
+  ASSERT_EQ(r["choices"].size(), 3u);
+  EXPECT_TRUE(r["choices"][0]["holds"].get<bool>());
+  // Behind a blocked retreat it holds without being asked: taking the flag would only cost a block.
+  const Battle c = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2),
+                                unit("r1", "medium_infantry", 1, 5, 1), unit("r2", "medium_infantry", 1, 6, 1)});
+  const Json blocked = answer_query(c, battle_phase(c, {"a"}), true, "retreats", {{"unit", "d"}, {"flags", 1}}, "args");
+  ASSERT_EQ(blocked["choices"].size(), 1u);
+  EXPECT_TRUE(blocked["choices"][0]["holds"].get<bool>());
 }
 
 // --- elimination, banners, leaders --------------------------------------------------------

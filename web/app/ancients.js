@@ -261,7 +261,7 @@ const combatWords = (c) => (c === 'close' || c === 'ranged' ? `${c} combat` : id
 export function oddsWords(attacker, t, ctx) {
   const how = `${combatWords(t.combat)}, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}`;
   if (t.leader) return `${attacker} battles leader ${leaderName(t.leader, ctx)} (${how}): kills him ${pct(t.eliminate)}`;
-  return `${attacker} battles ${t.target} (${how}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`;
+  return `${attacker} battles ${t.target} (${how}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}${t.retreat_by_choice > 0 ? ` · offers a retreat it may decline ${pct(t.retreat_by_choice)}` : ''}`;
 }
 
 // The battle phase's marks over the pieces: the selected unit's targets
@@ -287,15 +287,23 @@ function battleMarks(state, ctx, battles) {
   }
   const p = state.pending;
   if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayPlay()) {
+    const own = at.get(p.unit);
     for (const a of ctx.game.legal_actions ?? []) {
       if (a.type !== p.decision || !Array.isArray(a.to)) continue;
       const c = centre(a.to);
-      const words = `${p.decision === 'retreat' ? 'retreat' : 'evade'} ${pieceWords(p.unit, ctx)} to hex ${a.to[0]},${a.to[1]}`;
+      // Its own hex, in a retreat: it ignores the flags support or its leader lets it ignore.
+      const holds = p.decision === 'retreat' && own && a.to[0] === own[0] && a.to[1] === own[1];
+      const label = holds ? 'hold' : p.decision === 'retreat' ? 'retreat' : 'evade';
+      const words = holds ? `${pieceWords(p.unit, ctx)} holds on hex ${a.to[0]},${a.to[1]}, ignoring ${p.flags === 1 ? 'the flag' : 'the flags it may'}`
+        : `${label} ${pieceWords(p.unit, ctx)} to hex ${a.to[0]},${a.to[1]}`;
       g.append(svg('g', { class: 'choice', 'data-choice': JSON.stringify(a), 'data-hex': `${a.to[0]},${a.to[1]}`, tabindex: 0, role: 'button', 'aria-label': `${words}. Enter picks it.` },
         svg('polygon', { points: hexPoints(c, 0.96), fill: '#1f6fd1', 'fill-opacity': 0.25, stroke: '#0b3d91', 'stroke-width': 0.07 }),
         svg('title', {}, words),
-        svg('text', { x: c[0], y: c[1] + 0.05, 'font-size': 0.15, 'font-weight': 700, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, p.decision === 'retreat' ? 'retreat' : 'evade'),
-        svg('text', { x: c[0], y: c[1] + 0.24, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, `${a.to[0]},${a.to[1]}`)));
+        // Holding, the unit's own piece fills the hex: the word goes on a tag above it.
+        ...(holds ? [svg('rect', { x: c[0] - 0.3, y: c[1] - 0.5, width: 0.6, height: 0.2, rx: 0.04, fill: '#fff', stroke: '#0b3d91', 'stroke-width': 0.02, 'pointer-events': 'none' }),
+          svg('text', { x: c[0], y: c[1] - 0.35, 'font-size': 0.14, 'font-weight': 700, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, 'hold')]
+          : [svg('text', { x: c[0], y: c[1] + 0.05, 'font-size': 0.15, 'font-weight': 700, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, label),
+            svg('text', { x: c[0], y: c[1] + 0.24, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, `${a.to[0]},${a.to[1]}`)])));
     }
   }
   return g;
@@ -441,12 +449,12 @@ function renderControls(ctx) {
     const chooser = p ? (state.units ?? []).find((u) => u.id === p.unit)?.side ?? side : side;
     fill(root, el('h2', {}, `${ctx.game.players[chooser]}: ${chooser === side ? 'battle' : `choose (${ctx.game.players[side]}'s battle)`}`),
       p ? el('div', { id: 'an-pending' }, p.decision === 'evade' ? `${p.defender} may evade ${p.attacker}'s attack (click a blue hex), or stand.`
-        : p.decision === 'retreat' ? `${p.unit} must retreat ${p.hexes} hex${p.hexes === 1 ? '' : 'es'}: choose where (click a blue hex).`
+        : p.decision === 'retreat' ? retreatChoiceWords(p, state, acts)
           : `${p.unit} won its close combat: advance into the hex taken, or hold.`)
         : el('div', {}, ui.attacker ? `${ui.attacker} is selected: point at a red-ringed target for the odds, click it to roll.`
           : 'Choose a battle in Actions (each ordered unit may battle once), or click a lit unit to ring its targets on the board; or end the battles.'),
       p ? null : el('div', { id: 'an-odds', role: 'status', 'aria-live': 'polite' }, ui.odds?.words ?? (ui.attacker ? 'Odds: point at or focus a target.' : '')),
-      el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), button('end_battle', 'End the battles')),
+      el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), holdGround(p, state, acts, ctx), button('end_battle', 'End the battles')),
       bannersLine(ctx), leadersLine(ctx));
     return;
   }
@@ -468,6 +476,24 @@ function renderControls(ctx) {
       ? el('div', { class: 'controls-row' }, el('button', { type: 'button', class: 'primary', id: 'an-end-movement',
         onclick: () => ctx.apply({ type: 'end_movement' }, describe({ type: 'end_movement' }, ctx)) }, 'End movement: on to the battles')) : null,
     leadersLine(ctx));
+}
+
+// A pending retreat's own hex among its choices: the unit may hold there,
+// ignoring the flags support or its leader let it ignore (docs/rulings.md#ancients-support).
+function holdAction(p, state, acts) {
+  const own = (state.units ?? []).find((u) => u.id === p?.unit)?.at;
+  return p?.decision === 'retreat' && own ? acts.find((a) => a.type === 'retreat' && a.to?.[0] === own[0] && a.to?.[1] === own[1]) : undefined;
+}
+function retreatChoiceWords(p, state, acts) {
+  const flags = `${p.flags} flag${p.flags === 1 ? '' : 's'}`;
+  const may = Math.min(p.may_ignore ?? 0, p.flags);
+  return holdAction(p, state, acts)
+    ? `${p.unit} has ${flags} against it and may ignore ${may === 1 ? 'one' : may}: hold its ground (the button, or its own hex) or retreat (a blue hex).`
+    : `${p.unit} must retreat for ${flags}${may ? ` (it may ignore ${may === 1 ? 'one' : may}: choose how far)` : ''}: choose where (click a blue hex).`;
+}
+function holdGround(p, state, acts, ctx) {
+  const a = holdAction(p, state, acts);
+  return a ? el('button', { type: 'button', id: 'an-hold-ground', onclick: () => ctx.apply(a, describe(a, ctx)) }, 'Hold its ground') : null;
 }
 
 // An ordered piece in words, with the leader a unit carries ("a_f4 (heavy
@@ -534,7 +560,13 @@ export function describe(a, ctx) {
     case 'battle': return `${pieceWords(a.unit, ctx)} battles ${pieceWords(a.target, ctx)}`;
     case 'evade': return `Evade to ${hexWords(a.to)}`;
     case 'stand': return 'Stand and take the attack (no evasion)';
-    case 'retreat': return `Retreat to ${hexWords(a.to)}`;
+    case 'retreat': {
+      // To its own hex: it holds, ignoring the flags it may.
+      const p = ctx?.game?.state?.pending;
+      const own = (ctx?.game?.state?.units ?? []).find((u) => u.id === p?.unit)?.at;
+      if (own && a.to?.[0] === own[0] && a.to?.[1] === own[1]) return `Hold its ground on ${hexWords(a.to)}, ignoring ${p.flags === 1 ? 'the flag' : 'the flags it may'}`;
+      return `Retreat to ${hexWords(a.to)}`;
+    }
     case 'advance': return 'Advance into the hex taken (momentum)';
     case 'hold': return 'Hold: no momentum advance';
     case 'end_battle': return 'End the battles: the turn passes';
@@ -588,6 +620,13 @@ function attackWords(a, ctx) {
 const endOf = (r) => (r.hexes && r.path?.length ? r.path[r.path.length - 1] : null);
 // A retreat in words: how far it had to go, where it went, the blocks lost
 // where it was blocked, the leader's check.
+const flagsWords = (n) => `${n} flag${n === 1 ? '' : 's'}`;
+// The flags a chosen retreat ignored, and those its owner chose not to.
+function ignoredWords(r) {
+  const parts = (r.flags_ignored ?? []).map((f) => `a flag ignored (${f.why})`);
+  if (r.flags_not_ignored) parts.push(r.flags_not_ignored.why);
+  return parts.join('; ');
+}
 function retreatWords(r, ctx) {
   const hexes = (n) => `${n} hex${n === 1 ? '' : 'es'}`;
   const parts = [`${r.unit} must retreat ${hexes(r.demanded)}: ${r.hexes ? `retreats ${hexes(r.hexes)}${endOf(r) ? ` to ${hexWords(endOf(r))}` : ''}` : 'cannot retreat'}`];
@@ -603,8 +642,9 @@ export function summarize(r, ctx) {
     if (r.attack.battle_back) words.push(`Battle back: ${attackWords(r.attack.battle_back, ctx)}`);
     return words.join(' ');
   }
-  // A retreat whose hex was chosen.
-  if (r.demanded !== undefined && r.unit) return `${retreatWords(r, ctx)}.`;
+  // A retreat whose hex was chosen, or a unit that chose to hold by ignoring its flags.
+  if (r.holds && r.unit) return `${r.unit} holds its ground, ignoring ${flagsWords(r.flags)} (${(r.flags_ignored ?? []).map((f) => f.why).join('; ')}).`;
+  if (r.demanded !== undefined && r.unit) return `${[ignoredWords(r), retreatWords(r, ctx)].filter(Boolean).join('; ')}.`;
   // A lone leader attacked: only leader helmets hit him; one kills him.
   if (r.unit && r.target && typeof r.killed === 'boolean') {
     const who = `leader ${leaderName(r.target, ctx)}`;

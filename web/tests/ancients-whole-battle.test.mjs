@@ -31,7 +31,7 @@ const pct = (p) => `${(100 * p).toFixed(1)}%`;
 const LEADERS = { scipio: 'Scipio', laelius: 'Laelius', hannibal: 'Hannibal', mago: 'Mago' };
 const oddsWords = (unit, t) => (t.leader
   ? `${unit} battles leader ${LEADERS[t.leader]} (${t.combat} combat, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): kills him ${pct(t.eliminate)}`
-  : `${unit} battles ${t.target} (${t.combat} combat, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}`);
+  : `${unit} battles ${t.target} (${t.combat} combat, ${t.dice} ${t.dice === 1 ? 'die' : 'dice'}): hits at least once ${pct(t.at_least_one_hit)} · eliminates ${pct(t.eliminate)} · forces a retreat ${pct(t.retreat)}${t.retreat_by_choice > 0 ? ` · offers a retreat it may decline ${pct(t.retreat_by_choice)}` : ''}`);
 
 // Hex distance on the board's offset rows (odd rows set half a hex right).
 const cube = ([col, row]) => { const x = col - (row - (row & 1)) / 2; return [x, row, -x - row]; };
@@ -68,7 +68,7 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
     await page.waitForFunction((w) => document.getElementById('an-banners')?.textContent === w, want, { timeout: 10000 });
   };
   const tried = new Set();  // turn:unit, each ordered unit looked at once a turn
-  const stats = { litLeaders: 0, eliminated: 0, evasions: 0, turns: 0, battles: 0, byKeyboard: 0, retreats: 0, momentum: 0, moves: 0, bannerChecks: 0 };
+  const stats = { litLeaders: 0, eliminated: 0, evasions: 0, turns: 0, battles: 0, byKeyboard: 0, retreats: 0, holds: 0, momentum: 0, moves: 0, bannerChecks: 0 };
 
   for (let step = 0; ; ++step) {
     assert.ok(step < 2000, 'the game ends');
@@ -81,7 +81,8 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
         for (let k = 0; ; ++k) {
           assert.ok(k < 600, 'the opponent finishes its turn');
           g = await view();
-          if (g.terminal || (g.current_player === ROME && g.turn !== turn)) break;
+          // Rome's turn, or Rome's choice in the opponent's combat (a retreat, or holding).
+          if (g.terminal || (g.current_player === ROME && (g.turn !== turn || g.state.pending))) break;
           await sleep(50);
         }
         await shows(g.position);
@@ -175,7 +176,14 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
         await page.locator('#an-svg .choice').first().waitFor();
         await shot('retreat-choice');
         ++stats.retreats;
-        await acted(() => page.click('#an-svg .choice'));
+        // A unit that may ignore its flag is offered its own hex: "holds".
+        if (await page.locator('#an-svg .choice[aria-label*=" holds on hex "]').count()) {
+          // Holding (the hex's tag, and the panel's button) rather than retreating.
+          ++stats.holds;
+          assert.match(await page.textContent('#an-pending'), /may ignore one: hold its ground/);
+          await shot('hold-choice');
+          await acted(() => page.click('#an-hold-ground'));
+        } else await acted(() => page.click('#an-svg .choice'));
       } else if (g.legal_actions.some((a) => a.type === 'advance')) {
         await shot('momentum');
         ++stats.momentum;
@@ -272,7 +280,7 @@ test('Ancients: a whole game against the built-in opponent, played on the board 
   assert.ok(stats.litLeaders >= 1, 'a card lit a leader');
   // The board's final banners are the game's.
   await bannersShown(g);
-  console.log(`# Ancients whole game (seed ${SEED}): ${r.winner === null ? 'a draw' : `${g.players[r.winner]} wins`} (${r.reason}), banners ${g.state.banners.join('-')}, game turn ${g.turn}, ${stats.turns} Roman turns, ${stats.moves} moves, ${stats.battles} Roman battles (${stats.byKeyboard} by keyboard), ${stats.retreats} choices of hex, ${stats.momentum} momentum advances, ${stats.eliminated} units eliminated by Rome, ${stats.evasions} evasions, ${stats.bannerChecks} banner checks, ${g.position} actions`);
+  console.log(`# Ancients whole game (seed ${SEED}): ${r.winner === null ? 'a draw' : `${g.players[r.winner]} wins`} (${r.reason}), banners ${g.state.banners.join('-')}, game turn ${g.turn}, ${stats.turns} Roman turns, ${stats.moves} moves, ${stats.battles} Roman battles (${stats.byKeyboard} by keyboard), ${stats.retreats} choices of hex (${stats.holds} offering to hold), ${stats.momentum} momentum advances, ${stats.eliminated} units eliminated by Rome, ${stats.evasions} evasions, ${stats.bannerChecks} banner checks, ${g.position} actions`);
   assert.ok(stats.byKeyboard >= 1);
   assert.deepEqual(page.errors, []);
   await page.close();

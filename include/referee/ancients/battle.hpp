@@ -119,6 +119,18 @@ struct RetreatOption {
   std::vector<int> path;      // start first
 };
 std::vector<RetreatOption> retreat_options(const Battle& b, const Position& p, int unit, int hexes);
+// What the owner of a unit struck by `flags` flags may do when it may ignore
+// up to `may_ignore` of them (support, an attached leader: each "may"): for
+// each count it ignores, the retreat the rest demand (the unit's own hex,
+// 0 hexes, when it ignores them all), keeping one choice per end hex, the
+// one that loses the fewest blocks, ignoring the most on a tie
+// (docs/rulings.md#ancients-support). One choice means nothing to decide.
+struct FlagChoice {
+  int ignored = 0;        // flags ignored
+  int hexes = 0;          // hexes the other flags demand
+  RetreatOption option;   // where it ends; hexes 0 and no path when it holds
+};
+std::vector<FlagChoice> flag_choices(const Battle& b, const Position& p, int unit, int flags, int may_ignore);
 // The evade destinations (ancients.evade.move): 2 hexes toward its own edge,
 // or 1 when that is the only space; the first hex stops it on a lone friendly leader.
 std::vector<RetreatOption> evade_options(const Battle& b, const Position& p, int unit);
@@ -135,7 +147,11 @@ inline int home_step(int side) { return side == 0 ? 1 : -1; }
 // Exact odds of an attack (ancients.battle.odds): the dice are a multinomial
 // over the faces, so every probability is a count of the 6^n equally likely
 // rolls. Elimination and retreat follow the target's blocks, the flags it may
-// ignore and the longest retreat it has.
+// ignore and the longest retreat it has. Ignoring a flag is the owner's
+// choice (docs/rulings.md#ancients-support): `eliminate` and `retreat` count
+// what befalls it when it ignores every flag it may, and `retreat_by_choice`
+// the rolls that offer it a longer retreat (or one at all) for a flag it may
+// ignore.
 struct AttackOdds {
   int dice = 0;
   int hit_faces = 0;
@@ -144,6 +160,7 @@ struct AttackOdds {
   std::vector<std::vector<std::uint64_t>> counts;
   std::uint64_t eliminate = 0;           // rolls that eliminate the target (hits, then blocks lost retreating)
   std::uint64_t retreat = 0;             // rolls that make it retreat and survive
+  std::uint64_t retreat_by_choice = 0;   // rolls where it may retreat further by not ignoring a flag
   std::uint64_t at_least_one_hit = 0;
   double expected_hits = 0;
   int blocks = 0;

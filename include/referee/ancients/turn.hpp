@@ -31,7 +31,7 @@ struct Action {
     battle,      // piece: the unit; target: the enemy unit (or lone leader, target_leader)
     evade,       // the defender evades to `to`
     stand,       // the defender does not evade
-    retreat,     // the retreating unit ends on `to`
+    retreat,     // the retreating unit ends on `to` (its own hex: it ignores the flags it may)
     advance,     // momentum advance into the vacated hex
     hold,        // no momentum advance
     end_battle,
@@ -51,7 +51,8 @@ struct Pending {
   int attacker = -1;        // the unit that declared the combat
   int defender = -1;
   int unit = -1;            // who decides: evade, the defender; retreat, the retreating unit; momentum, the attacker
-  int hexes = 0;            // retreat: hexes the flags demand
+  int flags = 0;            // retreat: the flags the unit must answer
+  int may_ignore = 0;       // retreat: how many of them it may ignore (docs/rulings.md#ancients-support)
   int lost = 0;             // retreat: blocks the unit lost to hits in this combat (for the leader check)
   bool battle_back = false; // retreat: forced by the battle back (the attacker retreats)
   bool bonus = false;       // the combat is a bonus close combat
