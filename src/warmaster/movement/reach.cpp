@@ -770,6 +770,7 @@ ReachAnswer reach(const Battlefield& bf, const ReachRequest& req, const Settings
   ans.clearance = m.r;
   const Unit* unit = req.kind == ReachKind::Character ? nullptr : bf.find_unit(req.mover);
   const TurnCharge turns = turn_charge(req, unit, ans);
+  if (unit) ans.other_facing_room = std::hypot(unit->width, unit->depth) / 2 - std::min(unit->width, unit->depth) / 2;
   // The farthest a centre can end: a straight leg turning costs at least
   // least_share of the turn more than the centre moves.
   double radius = 0;
@@ -829,6 +830,7 @@ void to_json(nlohmann::json& j, const ReachAnswer& a) {
        {"turn_cost", r2(a.turn_cost)},
        {"margin", r2(a.margin)},
        {"miss_bound", r2(a.miss_bound())},
+       {"miss_bound_any_facing", r2(a.miss_bound_any_facing())},
        {"meaning", a.facing ? "where a stand's centre can end facing the given way, by a path the gap rule allows, "
                               "with its footprint fitting there"
                             : "where a stand's centre can end keeping its facing, by a path the gap rule allows, "
@@ -851,10 +853,11 @@ std::string explain(const ReachAnswer& a) {
   return fmt::format(
       "{} ({}, {} {}): its stands' centres can end in {:.1f} cm^2 in {} region(s) with {} hole(s), {}; {} closed "
       "enemy gap(s) nearby. Every point shaded is a legal end for a stand's centre; a legal end lies at most {} "
-      "outside it, but in a gap or between two things less than a cell wider than the stand. Grid {} cm, transit "
-      "disc radius {}.\n",
+      "outside it ({} ending at another facing), but in a gap or between two things less than a cell wider than "
+      "the stand. Grid {} cm, transit disc radius {}.\n",
       a.mover, to_string(a.kind), a.pace, format_measure(a.allowance, "cm"), a.area, outer, holes, facing_words(a),
-      a.gates.size(), format_measure(a.miss_bound(), "cm"), a.cell, fmt::format("{:.3g} cm", a.clearance));
+      a.gates.size(), format_measure(a.miss_bound(), "cm"), format_measure(a.miss_bound_any_facing(), "cm"), a.cell,
+      fmt::format("{:.3g} cm", a.clearance));
 }
 
 namespace {
@@ -900,8 +903,9 @@ void draw_reach_key(SvgWriter& svg, const Battlefield& bf, const ReachAnswer& a)
   text(x0, top - 2 * line, facing_words(a), size * 0.9);
   auto row = [&](int k) { return top - (k + 2) * line; };
   svg.rect(Aabb{{x0, row(1) - 0.7}, {x0 + 3, row(1) + 0.7}}, {"#3a7bd5", "#1d4f9a", 0.1, 0.5, ""});
-  text(x0 + 4, row(1), fmt::format("a stand's centre can end here (a legal end is at most {} outside)",
-                                   format_measure(a.miss_bound(), "cm")), size * 0.85);
+  text(x0 + 4, row(1), fmt::format("a stand's centre can end here (a legal end is at most {} outside; {} turned)",
+                                   format_measure(a.miss_bound(), "cm"), format_measure(a.miss_bound_any_facing(), "cm")),
+       size * 0.85);
   svg.line({x0, row(2)}, {x0 + 3, row(2)}, {"none", "#e00000", 0.35, 1.0, R"(stroke-dasharray="2,1")"});
   text(x0 + 4, row(2), "closed enemy gap: may not be crossed", size * 0.85);
   svg.rect(Aabb{{x0, row(3) - 0.7}, {x0 + 3, row(3) + 0.7}}, {"#ffd400", "#111", 0.12, 1.0, ""});

@@ -21,6 +21,13 @@
 //   a thin place, where the grid may have no sample: a way through a gap, or
 //   an end between two things on opposite sides, less than a cell wider
 //   than the stand needs.
+// - That bound is for ends facing as the answer says. A move that ends its
+//   stands at another facing (a player turning a unit the board shaded
+//   keeping its facing) ends each within miss_bound_any_facing(): the
+//   turn_cost the answer charged may not be paid, and a footprint turned
+//   another way can come nearer what it may not overlap by at most its
+//   half-diagonal less half its shortest edge (it lies inside the disc of
+//   the one and holds the disc of the other): 1.24 cm for a 40 x 20 mm stand.
 //
 // Model.
 // - Transit (transit.hpp): the disc of half the shortest edge less the
@@ -108,6 +115,14 @@ struct ReachAnswer {
   // places aside (above: the path error, the turn, the margin and the
   // contour's cell error).
   double miss_bound() const { return 0.027 * allowance + turn_slack + margin + cell; }
+  // cm a stand's footprint ending at another facing can come nearer an
+  // obstacle than at the answer's: half-diagonal less half the shortest edge
+  // (0 for a character, whose base has no facing).
+  double other_facing_room = 0;
+  // A legal end at any facing lies at most this far outside the area, thin
+  // places aside: the above, plus the turn the answer charged and
+  // other_facing_room.
+  double miss_bound_any_facing() const { return miss_bound() + turn_cost + other_facing_room; }
 };
 
 // Throws InputError when the mover does not exist.
