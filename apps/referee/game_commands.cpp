@@ -251,21 +251,20 @@ std::string file_slug(const std::string& s) {
   return out.empty() ? "side" : out;
 }
 
-void add_play(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {
-  struct Opts {
-    SetupOptions setup;
-    std::string actions, out, svg_dir;
-    std::vector<std::string> opponent;
-    std::uint64_t opponent_seed = 0;
-    bool opponent_seed_given = false;
-    bool interactive = false;
-    std::size_t max_actions = 100000;
-    bool explain = false;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* cmd = parent.add_subcommand(
-      "play", "Play a game: actions from a plan file, from you (--interactive), or from the built-in opponent "
-              "(--opponent); write the game log (refused plan actions are logged; exit 3)");
+// The options of `play`.
+struct PlayOptions {
+  SetupOptions setup;
+  std::string actions, out, svg_dir;
+  std::vector<std::string> opponent;
+  std::uint64_t opponent_seed = 0;
+  bool opponent_seed_given = false;
+  bool interactive = false;
+  std::size_t max_actions = 100000;
+  bool explain = false;
+};
+
+void add_play_options(CLI::App* cmd, const std::shared_ptr<PlayOptions>& o, const GameType& type,
+                      std::uint64_t max_bytes) {
   add_setup_options(cmd, o->setup, type, true, max_bytes);
   cmd->add_option("--actions", o->actions, "Plan file (JSON): an array of actions, or {\"actions\": [...]}");
   cmd->add_option("--opponent", o->opponent,
@@ -283,114 +282,167 @@ void add_play(CLI::App& parent, const GameType& type, const GameRegistry& regist
   if (type.picture)
     cmd->add_option("--svg-dir", o->svg_dir, "Write a picture of the battle after each phase into this folder");
   cmd->add_flag("--explain", o->explain, "Print the summary as readable text: a narrative of the game");
-  cmd->callback([o, &type, &registry] {
-    if (o->actions.empty() && o->opponent.empty() && !o->interactive)
-      throw InputError("--actions", "give a plan file, --opponent or --interactive: nothing would be played");
-    Played played;
-    const bool plain = o->opponent.empty() && !o->interactive;
-    Match m = open_match(registry, type, o->setup, plain ? o->actions : std::string(), "", plain ? &played : nullptr);
-    const std::vector<std::string> players = m.game().players();
-    const std::array<bool, 2> bot = opponent_sides(o->opponent, type, players);
-    const auto picture = o->svg_dir.empty() ? decltype(type.picture){} : type.picture;
-    std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
-    auto side_name = [&](int p) {
-      return p >= 0 && static_cast<std::size_t>(p) < players.size() ? players[static_cast<std::size_t>(p)] : std::string("-");
-    };
-    if (picture) pictures.emplace_back("000-start.svg", picture(m.state(), "the battle before turn 1"));
+}
 
-    if (!plain) {
-      const ActionList plan = o->actions.empty() ? ActionList{Json::array(), "actions", ""} : load_actions(o->actions, o->setup.max_input_bytes);
-      std::size_t next = 0, line_no = 0;
-      Rng rng(o->opponent_seed_given ? o->opponent_seed : o->setup.seed);
-      while (!m.state().is_terminal() && m.log().entries.size() < o->max_actions) {
-        const GameState& s = m.state();
-        const int p = s.current_player();
-        const int turn = s.turn();
-        const std::string phase = s.phase();
-        Json action;
-        std::string where;
-        enum class From { Opponent, Plan, Player } from = From::Plan;
-        if (p >= 0 && p < 2 && bot[static_cast<std::size_t>(p)]) {
-          std::optional<Json> a = type.opponent(s, rng);
-          if (!a) break;
-          action = std::move(*a);
-          where = fmt::format("opponent[{}]", m.log().entries.size());
-          from = From::Opponent;
-        } else if (next < plan.json.size()) {
-          where = fmt::format("{}[{}]", plan.path, next);
-          action = plan.json[next++];
-        } else if (o->interactive) {
-          std::cerr << fmt::format("turn {}, {} (side {}), {}: your action as JSON ('legal' lists them, 'quit' ends)> ",
-                                   turn, side_name(p), p, phase)
-                    << std::flush;
-          std::string line;
-          if (!std::getline(std::cin, line) || line == "quit") break;
-          ++line_no;
-          if (line.empty()) continue;
-          if (line == "legal") {
-            for (const Json& a : s.legal_actions()) std::cerr << "  " << a.dump() << "\n";
-            continue;
-          }
-          try {
-            action = parse_json_text(line, fmt::format("input line {}", line_no));
-            (void)s.validate(action, "action");
-          } catch (const InputError& e) {
-            std::cerr << e.what() << "\n";
-            continue;
-          }
-          where = fmt::format("input line {}", line_no);
-          from = From::Player;
-        } else {
-          break;
-        }
-        const Outcome out =
-            from == From::Plan ? naming_source(o->actions, [&] { return m.play(action, where); }) : m.play(action, where);
-        if (!out.applied()) {
-          played.refused.push_back({{"index", m.log().entries.size() - 1}, {"from", where}, {"violations", out.verdict.violations}});
-          played.text += fmt::format("{} refused: {}\n", where, explain(out.verdict));
-          if (from == From::Opponent)
-            throw std::logic_error("the built-in opponent chose an action the rules refuse: " + explain(out.verdict));
-          continue;
-        }
-        played.text += fmt::format("turn {}, {}: {}\n", turn, side_name(p), narrate(action, out));
-        if (out.result.is_object()) {
-          if (const auto t = out.result.find("text"); t != out.result.end() && t->is_string())
-            played.text += t->get<std::string>();
-          if (const auto b = out.result.find("battle_over"); b != out.result.end() && b->is_string())
-            played.text += b->get<std::string>() + "\n";
-        }
-        const GameState& after = m.state();
-        if (picture && (after.turn() != turn || after.current_player() != p || after.phase() != phase))
-          pictures.emplace_back(fmt::format("{:03}-turn{}-{}-{}.svg", pictures.size(), turn, file_slug(side_name(p)),
-                                            file_slug(phase)),
-                                picture(after, fmt::format("turn {}, {}: after the {}", turn, side_name(p), phase)));
-      }
-    }
+// What `play` keeps as the game goes on: the sides' names, the narrative and
+// refusals, and the pictures taken after each phase.
+struct PlayRecord {
+  Played played;
+  std::vector<std::string> players;
+  decltype(GameType::picture) picture;
+  std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
 
-    Json answer = summary_json(m);
-    answer["actions"] = m.log().entries.size();
-    answer["refused"] = played.refused;
-    answer["state"] = m.state().to_json();
-    if (picture) answer["pictures"] = pictures.size();
-    const std::string text = played.text + fmt::format("{} actions, {} refused; log of {} entries\n",
-                                                       m.log().entries.size(), played.refused.size(),
-                                                       m.log().entries.size()) +
-                             summary_text(m);
-    // The log goes to -o, or to standard output with the summary on standard error.
-    const std::string summary = o->explain ? text : dump_answer(answer) + "\n";
-    OutputSet outputs;
-    outputs.add(o->out.empty() ? "-" : o->out, m.log().to_jsonl());
-    if (!o->out.empty()) outputs.add("-", summary);
-    if (picture) {
-      std::error_code ec;
-      std::filesystem::create_directories(o->svg_dir, ec);
-      if (ec) throw InputError("--svg-dir", fmt::format("cannot make the folder: {}", ec.message()));
-      for (auto& [name, svg] : pictures) outputs.add((std::filesystem::path(o->svg_dir) / name).string(), std::move(svg));
+  std::string side_name(int p) const {
+    return p >= 0 && static_cast<std::size_t>(p) < players.size() ? players[static_cast<std::size_t>(p)]
+                                                                   : std::string("-");
+  }
+};
+
+enum class PlayFrom { Opponent, Plan, Player };
+enum class TypedAction { got, skip, stop };
+
+// An action typed on standard input: 'legal' lists them, a blank or malformed
+// line is skipped, 'quit' or the end of the input stops play.
+TypedAction read_typed_action(const GameState& s, const std::string& prompt, std::size_t& line_no, Json& action,
+                              std::string& where) {
+  std::cerr << prompt << std::flush;
+  std::string line;
+  if (!std::getline(std::cin, line) || line == "quit") return TypedAction::stop;
+  ++line_no;
+  if (line.empty()) return TypedAction::skip;
+  if (line == "legal") {
+    for (const Json& a : s.legal_actions()) std::cerr << "  " << a.dump() << "\n";
+    return TypedAction::skip;
+  }
+  try {
+    action = parse_json_text(line, fmt::format("input line {}", line_no));
+    (void)s.validate(action, "action");
+  } catch (const InputError& e) {
+    std::cerr << e.what() << "\n";
+    return TypedAction::skip;
+  }
+  where = fmt::format("input line {}", line_no);
+  return TypedAction::got;
+}
+
+// What became of an action side `p` chose in `phase` of `turn`: a refusal, or
+// a line of the narrative and, when it ended the phase, a picture.
+void record_play_outcome(const Match& m, const Outcome& out, const Json& action, const std::string& where,
+                         PlayFrom from, int p, int turn, const std::string& phase, PlayRecord& rec) {
+  Played& played = rec.played;
+  if (!out.applied()) {
+    played.refused.push_back(
+        {{"index", m.log().entries.size() - 1}, {"from", where}, {"violations", out.verdict.violations}});
+    played.text += fmt::format("{} refused: {}\n", where, explain(out.verdict));
+    if (from == PlayFrom::Opponent)
+      throw std::logic_error("the built-in opponent chose an action the rules refuse: " + explain(out.verdict));
+    return;
+  }
+  played.text += fmt::format("turn {}, {}: {}\n", turn, rec.side_name(p), narrate(action, out));
+  if (out.result.is_object()) {
+    if (const auto t = out.result.find("text"); t != out.result.end() && t->is_string())
+      played.text += t->get<std::string>();
+    if (const auto b = out.result.find("battle_over"); b != out.result.end() && b->is_string())
+      played.text += b->get<std::string>() + "\n";
+  }
+  const GameState& after = m.state();
+  if (rec.picture && (after.turn() != turn || after.current_player() != p || after.phase() != phase))
+    rec.pictures.emplace_back(
+        fmt::format("{:03}-turn{}-{}-{}.svg", rec.pictures.size(), turn, file_slug(rec.side_name(p)), file_slug(phase)),
+        rec.picture(after, fmt::format("turn {}, {}: after the {}", turn, rec.side_name(p), phase)));
+}
+
+// Plays until the game ends: the opponent's sides by the built-in opponent, the
+// others from the plan file and then, with --interactive, from standard input.
+void play_live(Match& m, const PlayOptions& o, const GameType& type, const std::array<bool, 2>& bot, PlayRecord& rec) {
+  const ActionList plan = o.actions.empty() ? ActionList{Json::array(), "actions", ""}
+                                            : load_actions(o.actions, o.setup.max_input_bytes);
+  std::size_t next = 0, line_no = 0;
+  Rng rng(o.opponent_seed_given ? o.opponent_seed : o.setup.seed);
+  while (!m.state().is_terminal() && m.log().entries.size() < o.max_actions) {
+    const GameState& s = m.state();
+    const int p = s.current_player();
+    const int turn = s.turn();
+    const std::string phase = s.phase();
+    Json action;
+    std::string where;
+    PlayFrom from = PlayFrom::Plan;
+    if (p >= 0 && p < 2 && bot[static_cast<std::size_t>(p)]) {
+      std::optional<Json> a = type.opponent(s, rng);
+      if (!a) break;
+      action = std::move(*a);
+      where = fmt::format("opponent[{}]", m.log().entries.size());
+      from = PlayFrom::Opponent;
+    } else if (next < plan.json.size()) {
+      where = fmt::format("{}[{}]", plan.path, next);
+      action = plan.json[next++];
+    } else if (o.interactive) {
+      const std::string prompt =
+          fmt::format("turn {}, {} (side {}), {}: your action as JSON ('legal' lists them, 'quit' ends)> ", turn,
+                      rec.side_name(p), p, phase);
+      const TypedAction typed = read_typed_action(s, prompt, line_no, action, where);
+      if (typed == TypedAction::stop) break;
+      if (typed == TypedAction::skip) continue;
+      from = PlayFrom::Player;
+    } else {
+      break;
     }
-    outputs.commit();
-    if (o->out.empty()) std::cerr << summary << std::flush;
-    if (!played.refused.empty()) std::exit(3);
-  });
+    const Outcome out = from == PlayFrom::Plan ? naming_source(o.actions, [&] { return m.play(action, where); })
+                                               : m.play(action, where);
+    record_play_outcome(m, out, action, where, from, p, turn, phase, rec);
+  }
+}
+
+// The log, the summary and the pictures, all written or none.
+void write_play_outputs(const Match& m, const PlayOptions& o, PlayRecord& rec) {
+  const Played& played = rec.played;
+  Json answer = summary_json(m);
+  answer["actions"] = m.log().entries.size();
+  answer["refused"] = played.refused;
+  answer["state"] = m.state().to_json();
+  if (rec.picture) answer["pictures"] = rec.pictures.size();
+  const std::string text = played.text + fmt::format("{} actions, {} refused; log of {} entries\n",
+                                                     m.log().entries.size(), played.refused.size(),
+                                                     m.log().entries.size()) +
+                           summary_text(m);
+  // The log goes to -o, or to standard output with the summary on standard error.
+  const std::string summary = o.explain ? text : dump_answer(answer) + "\n";
+  OutputSet outputs;
+  outputs.add(o.out.empty() ? "-" : o.out, m.log().to_jsonl());
+  if (!o.out.empty()) outputs.add("-", summary);
+  if (rec.picture) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.svg_dir, ec);
+    if (ec) throw InputError("--svg-dir", fmt::format("cannot make the folder: {}", ec.message()));
+    for (auto& [name, svg] : rec.pictures)
+      outputs.add((std::filesystem::path(o.svg_dir) / name).string(), std::move(svg));
+  }
+  outputs.commit();
+  if (o.out.empty()) std::cerr << summary << std::flush;
+}
+
+void run_play(const PlayOptions& o, const GameType& type, const GameRegistry& registry) {
+  if (o.actions.empty() && o.opponent.empty() && !o.interactive)
+    throw InputError("--actions", "give a plan file, --opponent or --interactive: nothing would be played");
+  PlayRecord rec;
+  const bool plain = o.opponent.empty() && !o.interactive;
+  Match m = open_match(registry, type, o.setup, plain ? o.actions : std::string(), "", plain ? &rec.played : nullptr);
+  rec.players = m.game().players();
+  const std::array<bool, 2> bot = opponent_sides(o.opponent, type, rec.players);
+  rec.picture = o.svg_dir.empty() ? decltype(type.picture){} : type.picture;
+  if (rec.picture) rec.pictures.emplace_back("000-start.svg", rec.picture(m.state(), "the battle before turn 1"));
+  if (!plain) play_live(m, o, type, bot, rec);
+  write_play_outputs(m, o, rec);
+  if (!rec.played.refused.empty()) std::exit(3);
+}
+
+void add_play(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {
+  auto o = std::make_shared<PlayOptions>();
+  auto* cmd = parent.add_subcommand(
+      "play", "Play a game: actions from a plan file, from you (--interactive), or from the built-in opponent "
+              "(--opponent); write the game log (refused plan actions are logged; exit 3)");
+  add_play_options(cmd, o, type, max_bytes);
+  cmd->callback([o, &type, &registry] { run_play(*o, type, registry); });
 }
 
 void add_replay(CLI::App& parent, const GameType& type, const GameRegistry& registry, std::uint64_t max_bytes) {

@@ -529,6 +529,83 @@ HttpConnection::Step HttpConnection::step() {
   }
 }
 
+namespace {
+
+using RequestHead = http::request<http::string_body>;
+
+// Why a request's head is refused: the answer's status, the field at fault,
+// the problem, and for a 405 the methods allowed.
+struct HeadRefusal {
+  int status = 400;
+  std::string field, problem, allow;
+};
+
+// The target: origin-form, or absolute-form whose authority is the host.
+// Gives the host and the target's path and query, or why the request is refused.
+std::optional<HeadRefusal> read_request_target(const RequestHead& msg, const Audience& audience, std::string& host,
+                                               std::string_view& target) {
+  target = sv(msg.target());
+  if (msg.count(http::field::host) > 1) return HeadRefusal{400, "Host", "given more than once", {}};
+  if (msg.count(http::field::host) == 1) host = std::string(trim(sv(msg[http::field::host])));
+  if (target.size() > 7 && iequals(target.substr(0, 7), "http://")) {
+    target.remove_prefix(7);
+    const std::size_t slash = target.find('/');
+    host = std::string(target.substr(0, slash));
+    if (host.find('@') != std::string::npos) return HeadRefusal{400, "target", "a user name in the request target", {}};
+    target = slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
+  } else if (target.empty() || target.front() != '/') {
+    if (target == "*" && msg.method() == http::verb::options)
+      return HeadRefusal{405, "method", "OPTIONS is not answered here", "GET, HEAD, POST, DELETE"};
+    return HeadRefusal{400, "target", "expected a path beginning with /", {}};
+  }
+  if (host.empty() && msg.version() == 11) return HeadRefusal{400, "Host", "missing (HTTP/1.1 requires it)", {}};
+  if (!host.empty() && !audience.admits(host))
+    return HeadRefusal{421, "Host",
+                       "this server does not answer to \"" + host +
+                           "\" (it answers to its own address and loopback names; see --allow-host)",
+                       {}};
+  return std::nullopt;
+}
+
+// Changes come only from this server's own pages, or from no page.
+std::optional<HeadRefusal> cross_site_refusal(const RequestHead& msg, const Audience& audience, const std::string& host,
+                                              const std::string& path, bool has_body) {
+  if (msg.count(http::field::origin) > 1) return HeadRefusal{403, "Origin", "given more than once", {}};
+  if (msg.count(http::field::origin) == 1 && !audience.own_origin(trim(sv(msg[http::field::origin])), host))
+    return HeadRefusal{403, "Origin",
+                       "a request from another site (" + std::string(sv(msg[http::field::origin])) +
+                           ") may not change anything here",
+                       {}};
+  const auto site = msg.find("Sec-Fetch-Site");
+  if (site != msg.end() && !iequals(trim(sv(site->value())), "same-origin") &&
+      !iequals(trim(sv(site->value())), "none"))
+    return HeadRefusal{403, "Sec-Fetch-Site", "a request from another site may not change anything here", {}};
+  const bool import = path == "/api/games/import";
+  if (msg.count(http::field::content_type) > 0) {
+    const std::string_view ct = sv(msg[http::field::content_type]);
+    const std::string type = lower(trim(ct.substr(0, ct.find(';'))));
+    if (type != "application/json" && !(import && type == "application/x-ndjson"))
+      return HeadRefusal{415, "Content-Type",
+                         std::string("expected application/json") + (import ? " or application/x-ndjson" : "") +
+                             ", got \"" + std::string(ct) + "\"",
+                         {}};
+  } else if (has_body) {
+    return HeadRefusal{415, "Content-Type", "a body needs Content-Type: application/json", {}};
+  }
+  return std::nullopt;
+}
+
+// Several X-Forwarded-For lines are one list (RFC 9110, 5.3): its last
+// address is the last line's.
+std::optional<std::string_view> last_forwarded_for(const RequestHead& msg) {
+  std::optional<std::string_view> forwarded;
+  for (auto it = msg.find("X-Forwarded-For"); it != msg.end() && iequals(sv(it->name_string()), "X-Forwarded-For"); ++it)
+    forwarded = sv(it->value());
+  return forwarded;
+}
+
+}  // namespace
+
 bool HttpConnection::check_head() {
   Parser& ps = *parser_;
   const auto& msg = ps.p.get();
@@ -537,16 +614,17 @@ bool HttpConnection::check_head() {
   // be read as the next request); without a body it may stay open.
   const bool unread = !ps.p.is_done();
   head_request_ = msg.method() == http::verb::head;
-  auto no = [&](int status, const std::string& field, const std::string& problem, std::string allow = {}) {
-    Response r = error_response(status, field, problem);
-    r.allow = std::move(allow);
+  auto no = [&](const HeadRefusal& refusal) {
+    Response r = error_response(refusal.status, refusal.field, refusal.problem);
+    r.allow = refusal.allow;
     refuse(r, unread);
     return false;
   };
-  if (msg.version() != 11 && msg.version() != 10) return no(505, "version", "this server speaks HTTP/1.1 and HTTP/1.0");
+  if (msg.version() != 11 && msg.version() != 10)
+    return no({505, "version", "this server speaks HTTP/1.1 and HTTP/1.0", {}});
   keep_alive_ = msg.version() == 11 && msg.keep_alive();
   if (static_cast<std::size_t>(std::distance(msg.begin(), msg.end())) > front_.limits().header_fields)
-    return no(431, "header", fmt::format("more than {} header fields", front_.limits().header_fields));
+    return no({431, "header", fmt::format("more than {} header fields", front_.limits().header_fields), {}});
   if (msg.count(http::field::transfer_encoding) > 0 &&
       (msg.count(http::field::transfer_encoding) > 1 || !iequals(trim(sv(msg[http::field::transfer_encoding])), "chunked"))) {
     // The body's framing is unknown: nothing after it can be read.
@@ -554,67 +632,28 @@ bool HttpConnection::check_head() {
     return false;
   }
 
-  // The target: origin-form, or absolute-form whose authority is the host.
-  std::string_view target = sv(msg.target());
+  std::string_view target;
   std::string host;
-  if (msg.count(http::field::host) > 1) return no(400, "Host", "given more than once");
-  if (msg.count(http::field::host) == 1) host = std::string(trim(sv(msg[http::field::host])));
-  if (target.size() > 7 && iequals(target.substr(0, 7), "http://")) {
-    target.remove_prefix(7);
-    const std::size_t slash = target.find('/');
-    host = std::string(target.substr(0, slash));
-    if (host.find('@') != std::string::npos) return no(400, "target", "a user name in the request target");
-    target = slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
-  } else if (target.empty() || target.front() != '/') {
-    if (target == "*" && msg.method() == http::verb::options)
-      return no(405, "method", "OPTIONS is not answered here", "GET, HEAD, POST, DELETE");
-    return no(400, "target", "expected a path beginning with /");
-  }
-  if (host.empty() && msg.version() == 11) return no(400, "Host", "missing (HTTP/1.1 requires it)");
-  if (!host.empty() && !front_.audience().admits(host))
-    return no(421, "Host", "this server does not answer to \"" + host +
-                               "\" (it answers to its own address and loopback names; see --allow-host)");
+  if (auto refused = read_request_target(msg, front_.audience(), host, target)) return no(*refused);
 
   const std::string_view raw_path = target.substr(0, target.find('?'));
   const auto path = percent_decode(raw_path);
-  if (!path) return no(400, "path", "a bad percent escape or a control character in the path");
+  if (!path) return no({400, "path", "a bad percent escape or a control character in the path", {}});
   ps.path = *path;
   ps.api = ps.path.rfind("/api/", 0) == 0 || ps.path == "/api";
   std::string allow = ps.api ? Api::allowed_methods(ps.path) : "GET, HEAD";
-  if (allow.empty()) return no(404, "path", "no such route: " + ps.path);
+  if (allow.empty()) return no({404, "path", "no such route: " + ps.path, {}});
   const std::string method(sv(msg.method_string()));
   const std::string as = head_request_ ? "GET" : method;
   if (!method_listed(allow, as))
-    return no(405, "method", fmt::format("{} {} is not a route; use {}", method, ps.path, allow), allow);
+    return no({405, "method", fmt::format("{} {} is not a route; use {}", method, ps.path, allow), allow});
 
   if (as != "GET") {
-    // Changes come only from this server's own pages, or from no page.
-    if (msg.count(http::field::origin) > 1) return no(403, "Origin", "given more than once");
-    if (msg.count(http::field::origin) == 1 && !front_.audience().own_origin(trim(sv(msg[http::field::origin])), host))
-      return no(403, "Origin", "a request from another site (" + std::string(sv(msg[http::field::origin])) +
-                                   ") may not change anything here");
-    const auto site = msg.find("Sec-Fetch-Site");
-    if (site != msg.end() && !iequals(trim(sv(site->value())), "same-origin") && !iequals(trim(sv(site->value())), "none"))
-      return no(403, "Sec-Fetch-Site", "a request from another site may not change anything here");
-    const bool import = ps.path == "/api/games/import";
-    if (msg.count(http::field::content_type) > 0) {
-      const std::string_view ct = sv(msg[http::field::content_type]);
-      const std::string type = lower(trim(ct.substr(0, ct.find(';'))));
-      if (type != "application/json" && !(import && type == "application/x-ndjson"))
-        return no(415, "Content-Type", std::string("expected application/json") + (import ? " or application/x-ndjson" : "") +
-                                           ", got \"" + std::string(ct) + "\"");
-    } else if (has_body) {
-      return no(415, "Content-Type", "a body needs Content-Type: application/json");
-    }
+    if (auto refused = cross_site_refusal(msg, front_.audience(), host, ps.path, has_body)) return no(*refused);
   }
-  // Several X-Forwarded-For lines are one list (RFC 9110, 5.3): its last
-  // address is the last line's.
-  std::optional<std::string_view> forwarded;
-  for (auto it = msg.find("X-Forwarded-For"); it != msg.end() && iequals(sv(it->name_string()), "X-Forwarded-For"); ++it)
-    forwarded = sv(it->value());
   std::string problem;
-  const auto client = request_client(front_.audience(), client_, forwarded, problem);
-  if (!client) return no(400, "X-Forwarded-For", problem);
+  const auto client = request_client(front_.audience(), client_, last_forwarded_for(msg), problem);
+  if (!client) return no({400, "X-Forwarded-For", problem, {}});
   ps.client = *client;
   request_client_ = ps.client;
   if (ps.api) {

@@ -213,17 +213,21 @@ static void read_play_settings(const JsonReader& root, Battle& battle) {
   }
 }
 
-Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
-  (void)source_name;
-  JsonReader root(j, "");
-  root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side",
-                  "turn_limit", "victory_banners", "exhausted_deck", "deal"});
+namespace {
+// The board's size and section lines, before the board itself is built.
+struct BoardShape {
   int columns = 13, rows = 9;
   std::array<int, 2> lines{4, 8};
+};
+
+BoardShape read_board_shape(const JsonReader& root) {
+  BoardShape shape;
+  int& columns = shape.columns;
+  std::array<int, 2>& lines = shape.lines;
   if (auto b = root.find("board")) {
     b->allow_only({"columns", "rows", "section_lines"});
     columns = b->integer_or("columns", 13, 2, kMaxColumns);
-    rows = b->integer_or("rows", 9, 1, kMaxRows);
+    shape.rows = b->integer_or("rows", 9, 1, kMaxRows);
     if (auto l = b->find("section_lines")) {
       l->require_array();
       if (l->size() != 2) l->fail("expected two columns, such as [4, 8]");
@@ -235,12 +239,12 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
       if (lines[0] >= lines[1]) b->fail("section_lines", "required for a board this narrow");
     }
   }
-  Battle battle{root.string_or("name", "battle"), BoardGeometry(columns, rows, lines), standard_terrain(), {},
-                standard_cards(), {}, {}, {}, 0, kDefaultTurnLimit, {kDefaultVictoryBanners, kDefaultVictoryBanners}};
-  const BoardGeometry& board = battle.board;
-  if (auto t = root.find("terrain_types")) add_definitions(battle.terrain_types, *t, read_terrain_type);
-  if (auto c = root.find("cards")) add_definitions(battle.cards, *c, read_card);
+  return shape;
+}
 
+// The terrain on the board's hexes, of the battle's terrain types.
+void read_terrain_placement(const JsonReader& root, Battle& battle) {
+  const BoardGeometry& board = battle.board;
   battle.terrain.assign(static_cast<std::size_t>(board.cell_count()), -1);
   if (auto terrain = root.find("terrain")) {
     terrain->require_array();
@@ -261,8 +265,11 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
       }
     }
   }
+}
 
-  std::set<std::string> ids;
+// The units, one a hex; returns which unit is on each hex (-1: none).
+std::vector<int> read_unit_specs(const JsonReader& root, Battle& battle, std::set<std::string>& ids) {
+  const BoardGeometry& board = battle.board;
   std::vector<int> unit_at(static_cast<std::size_t>(board.cell_count()), -1);
   for (const JsonReader& u : root.items("units")) {
     u.allow_only({"id", "class", "side", "at", "blocks", "label"});
@@ -284,7 +291,13 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     here = static_cast<int>(battle.units.size());
     battle.units.push_back(s);
   }
+  return unit_at;
+}
 
+// The leaders, one a hex, each on a hex of its own side's or no unit.
+void read_leader_specs(const JsonReader& root, Battle& battle, std::set<std::string>& ids,
+                       const std::vector<int>& unit_at) {
+  const BoardGeometry& board = battle.board;
   std::vector<int> leader_at(static_cast<std::size_t>(board.cell_count()), -1);
   if (auto leaders = root.find("leaders")) {
     leaders->require_array();
@@ -320,7 +333,23 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
       battle.leaders.push_back(s);
     }
   }
+}
 
+// A player's optional list of card ids under `key`, appended to `out`.
+void read_player_cards(const Battle& battle, const JsonReader& pr, std::string_view key, std::vector<CardIndex>& out) {
+  auto list = pr.find(key);
+  if (!list) return;
+  list->require_array();
+  for (const JsonReader& c : list->items()) {
+    std::string id = c.as_string();
+    const int card = battle.find_card(id);
+    if (card < 0) c.fail("unknown command card \"" + id + "\"");
+    out.push_back(static_cast<CardIndex>(card));
+  }
+}
+
+// The two players: names, hands and decks.
+void read_players(const JsonReader& root, Battle& battle) {
   auto players = root.items("players");
   if (players.size() != 2) root.fail("players", "expected two players (side 0 at the bottom, side 1 at the top)");
   for (std::size_t p = 0; p < 2; ++p) {
@@ -328,21 +357,30 @@ Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
     pr.allow_only({"name", "hand", "deck"});
     PlayerSpec& spec = battle.players[p];
     spec.name = pr.string_or("name", p == 0 ? "side 0" : "side 1");
-    auto read_cards = [&](std::string_view key, std::vector<CardIndex>& out) {
-      auto list = pr.find(key);
-      if (!list) return;
-      list->require_array();
-      for (const JsonReader& c : list->items()) {
-        std::string id = c.as_string();
-        const int card = battle.find_card(id);
-        if (card < 0) c.fail("unknown command card \"" + id + "\"");
-        out.push_back(static_cast<CardIndex>(card));
-      }
-    };
     if (!pr.has("hand")) pr.fail("hand", "required: the player's command cards");
-    read_cards("hand", spec.hand);
-    read_cards("deck", spec.deck);
+    read_player_cards(battle, pr, "hand", spec.hand);
+    read_player_cards(battle, pr, "deck", spec.deck);
   }
+}
+}  // namespace
+
+Battle parse_battle(const nlohmann::json& j, const std::string& source_name) {
+  (void)source_name;
+  JsonReader root(j, "");
+  root.allow_only({"name", "board", "terrain_types", "cards", "terrain", "units", "leaders", "players", "first_side",
+                  "turn_limit", "victory_banners", "exhausted_deck", "deal"});
+  const BoardShape shape = read_board_shape(root);
+  Battle battle{root.string_or("name", "battle"), BoardGeometry(shape.columns, shape.rows, shape.lines),
+                standard_terrain(), {}, standard_cards(), {}, {}, {}, 0, kDefaultTurnLimit,
+                {kDefaultVictoryBanners, kDefaultVictoryBanners}};
+  if (auto t = root.find("terrain_types")) add_definitions(battle.terrain_types, *t, read_terrain_type);
+  if (auto c = root.find("cards")) add_definitions(battle.cards, *c, read_card);
+  read_terrain_placement(root, battle);
+
+  std::set<std::string> ids;
+  const std::vector<int> unit_at = read_unit_specs(root, battle, ids);
+  read_leader_specs(root, battle, ids, unit_at);
+  read_players(root, battle);
   read_play_settings(root, battle);
   return battle;
 }

@@ -294,6 +294,150 @@ Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pe
     q.fail("flags", "only a retreat answers flags");
   return pd;
 }
+// One unit's state, at index i of "units": the unit the battle has there.
+UnitState unit_state_from_json(const Battle& b, const Position& p, const JsonReader& u, std::size_t i) {
+  u.allow_only({"id", "class", "side", "at", "blocks", "ordered", "moved", "hexes_moved", "may_battle",
+                "close_combat_compulsory", "moves_no_further", "battled", "bonus_close_combat"});
+  const UnitSpec& spec = b.units[i];
+  const int ui = static_cast<int>(i);
+  if (u.string("id") != spec.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", spec.id));
+  if (u.string("class") != b.unit_class(ui).id) u.fail("class", fmt::format("unit {} is {}", spec.id, b.unit_class(ui).id));
+  if (u.integer("side", 0, 1) != spec.side) u.fail("side", fmt::format("unit {} is on side {}", spec.id, spec.side));
+  UnitState st;
+  // An eliminated unit is at null with 0 blocks.
+  const bool gone = u.at("at").json().is_null();
+  st.hex = gone ? kNoHex : parse_hex(u.at("at").json(), b.board, u.path_of("at"));
+  if (const int other = p.unit_on(st.hex); other >= 0)
+    u.fail("at", fmt::format("two units on one hex: {} and {}", unit_id(b, other), spec.id));
+  st.blocks = gone ? u.integer("blocks", 0, 0) : u.integer("blocks", 1, b.unit_class(ui).blocks);
+  st.battled = read_bool(u, "battled");
+  st.bonus = read_bool(u, "bonus_close_combat");
+  st.ordered = read_bool(u, "ordered");
+  st.moved = read_bool(u, "moved");
+  st.hexes_moved = u.integer("hexes_moved", 0, 100);
+  st.may_battle = read_bool(u, "may_battle");
+  st.close_combat_compulsory = read_bool(u, "close_combat_compulsory");
+  st.frozen = read_bool(u, "moves_no_further");
+  return st;
+}
+
+// Every unit of the battle, in its order, onto the position; returns the "units" reader for later errors.
+JsonReader read_unit_states(const Battle& b, const JsonReader& r, Position& p) {
+  JsonReader units = r.at("units");
+  units.require_array();
+  if (units.size() != b.units.size())
+    units.fail(fmt::format("expected {} units (the battle's), got {}", b.units.size(), units.size()));
+  for (std::size_t i = 0; i < b.units.size(); ++i) {
+    JsonReader u = units.at(i);
+    u.require_object();
+    const UnitState st = unit_state_from_json(b, p, u, i);
+    p.units.push_back(st);
+    if (st.hex >= 0) p.unit_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
+  }
+  return units;
+}
+
+// One leader's state, at index i of "leaders": the leader the battle has there.
+LeaderState leader_state_from_json(const Battle& b, const Position& p, const JsonReader& l, std::size_t i) {
+  l.allow_only({"id", "side", "at", "ordered", "moved", "attached_to"});
+  const LeaderSpec& spec = b.leaders[i];
+  if (l.string("id") != spec.id)
+    l.fail("id", fmt::format("expected leader \"{}\" here (leaders in the battle's order)", spec.id));
+  if (l.integer("side", 0, 1) != spec.side) l.fail("side", fmt::format("leader {} is on side {}", spec.id, spec.side));
+  LeaderState st;
+  const bool gone = l.at("at").json().is_null();  // killed, or gone off the board
+  st.hex = gone ? kNoHex : parse_hex(l.at("at").json(), b.board, l.path_of("at"));
+  if (const int other = p.leader_on(st.hex); other >= 0)
+    l.fail("at", fmt::format("two leaders on one hex: {} and {}", leader_id(b, other), spec.id));
+  const int host = p.unit_on(st.hex);
+  if (host >= 0 && b.units[static_cast<std::size_t>(host)].side != spec.side)
+    l.fail("at", fmt::format("leader {} on a hex held by enemy unit {}", spec.id, unit_id(b, host)));
+  st.ordered = read_bool(l, "ordered");
+  st.moved = read_bool(l, "moved");
+  if (auto a = l.find("attached_to")) {
+    st.attached = unit_ref(b, *a);
+    if (st.attached != host) a->fail(fmt::format("unit {} is not on leader {}'s hex", unit_id(b, st.attached), spec.id));
+  }
+  if (gone && (st.ordered || l.has("attached_to"))) l.fail("at", "a leader off the board is neither ordered nor attached");
+  return st;
+}
+
+// Every leader of the battle, in its order, onto the position; returns the "leaders" reader for later errors.
+JsonReader read_leader_states(const Battle& b, const JsonReader& r, Position& p) {
+  JsonReader leaders = r.at("leaders");
+  leaders.require_array();
+  if (leaders.size() != b.leaders.size())
+    leaders.fail(fmt::format("expected {} leaders (the battle's), got {}", b.leaders.size(), leaders.size()));
+  for (std::size_t i = 0; i < b.leaders.size(); ++i) {
+    JsonReader l = leaders.at(i);
+    l.require_object();
+    const LeaderState st = leader_state_from_json(b, p, l, i);
+    p.leaders.push_back(st);
+    if (st.hex >= 0) p.leader_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
+  }
+  return leaders;
+}
+
+// The plan of the card in play, into s.plan (s.card and s.side already read).
+void read_order_plan(const Battle& b, const JsonReader& plan, BattleState& s) {
+  JsonReader q = plan;
+  q.require_object();
+  q.allow_only({"command", "total", "quota", "fallback", "units", "leaders", "light_pass_through", "rule", "reason"});
+  OrderPlan& o = s.plan;
+  o.card = s.card;
+  o.side = s.side;
+  o.command = q.integer("command", 1, 1000);
+  o.total = q.integer("total", 0, 1000);
+  JsonReader quota = q.at("quota");
+  quota.require_array();
+  if (quota.size() != kSections) quota.fail(fmt::format("expected {} numbers, one per section", kSections));
+  for (std::size_t k = 0; k < kSections; ++k) o.quota[k] = quota.at(k).as_integer(0, 1000);
+  o.fallback = read_bool(q, "fallback");
+  for (const JsonReader& u : q.items("units")) {
+    const int ui = unit_ref(b, u);
+    if (b.units[static_cast<std::size_t>(ui)].side != s.side) u.fail("a card orders only its player's units");
+    o.units.push_back(ui);
+  }
+  for (const JsonReader& l : q.items("leaders")) {
+    const int li = leader_ref(b, l);
+    if (b.leaders[static_cast<std::size_t>(li)].side != s.side) l.fail("a card orders only its player's leaders");
+    o.leaders.push_back(li);
+  }
+  o.move.light_pass_through = read_bool(q, "light_pass_through");
+  o.rule = q.string("rule");
+  o.reason = q.string("reason");
+}
+
+// The card in play, its plan, the orders given and whether a piece is moving.
+void read_card_in_play(const Battle& b, const JsonReader& r, BattleState& s) {
+  const JsonReader card = r.at("card");
+  const JsonReader plan = r.at("plan");
+  JsonReader orders = r.at("orders");
+  orders.require_array();
+  s.moving = read_bool(r, "moving");
+  if (s.phase == Phase::play_card) {
+    // Between turns nothing is played, ordered or moving.
+    if (!card.json().is_null()) card.fail("no card is in play before one is played: expected null");
+    if (!plan.json().is_null()) plan.fail("no card is in play before one is played: expected null");
+    if (orders.size() != 0) orders.fail("no orders are given before a card is played");
+    if (s.moving) r.fail("moving", "nothing moves before a card is played");
+    return;
+  }
+  const std::string id = card.as_string();
+  s.card = b.find_card(id);
+  if (s.card < 0) card.fail("unknown command card \"" + id + "\"");
+  read_order_plan(b, plan, s);
+  for (const JsonReader& e : orders.items()) {
+    JsonReader it = e;
+    it.require_object();
+    it.allow_only({"unit", "leader"});
+    if (it.has("unit") == it.has("leader")) it.fail("an order names one \"unit\" or one \"leader\"");
+    const OrderItem item = it.has("unit") ? OrderItem{false, unit_ref(b, it.at("unit"))}
+                                          : OrderItem{true, leader_ref(b, it.at("leader"))};
+    if (std::find(s.orders.begin(), s.orders.end(), item) != s.orders.end()) it.fail("ordered twice");
+    s.orders.push_back(item);
+  }
+}
 }  // namespace
 
 BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path) {
@@ -320,121 +464,9 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
   Position& p = s.position;
   p.unit_at.assign(cells, -1);
   p.leader_at.assign(cells, -1);
-  JsonReader units = r.at("units");
-  units.require_array();
-  if (units.size() != b.units.size())
-    units.fail(fmt::format("expected {} units (the battle's), got {}", b.units.size(), units.size()));
-  for (std::size_t i = 0; i < b.units.size(); ++i) {
-    JsonReader u = units.at(i);
-    u.require_object();
-    u.allow_only({"id", "class", "side", "at", "blocks", "ordered", "moved", "hexes_moved", "may_battle",
-                  "close_combat_compulsory", "moves_no_further", "battled", "bonus_close_combat"});
-    const UnitSpec& spec = b.units[i];
-    const int ui = static_cast<int>(i);
-    if (u.string("id") != spec.id) u.fail("id", fmt::format("expected unit \"{}\" here (units in the battle's order)", spec.id));
-    if (u.string("class") != b.unit_class(ui).id) u.fail("class", fmt::format("unit {} is {}", spec.id, b.unit_class(ui).id));
-    if (u.integer("side", 0, 1) != spec.side) u.fail("side", fmt::format("unit {} is on side {}", spec.id, spec.side));
-    UnitState st;
-    // An eliminated unit is at null with 0 blocks.
-    const bool gone = u.at("at").json().is_null();
-    st.hex = gone ? kNoHex : parse_hex(u.at("at").json(), b.board, u.path_of("at"));
-    if (const int other = p.unit_on(st.hex); other >= 0)
-      u.fail("at", fmt::format("two units on one hex: {} and {}", unit_id(b, other), spec.id));
-    st.blocks = gone ? u.integer("blocks", 0, 0) : u.integer("blocks", 1, b.unit_class(ui).blocks);
-    st.battled = read_bool(u, "battled");
-    st.bonus = read_bool(u, "bonus_close_combat");
-    st.ordered = read_bool(u, "ordered");
-    st.moved = read_bool(u, "moved");
-    st.hexes_moved = u.integer("hexes_moved", 0, 100);
-    st.may_battle = read_bool(u, "may_battle");
-    st.close_combat_compulsory = read_bool(u, "close_combat_compulsory");
-    st.frozen = read_bool(u, "moves_no_further");
-    p.units.push_back(st);
-    if (st.hex >= 0) p.unit_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
-  }
-  JsonReader leaders = r.at("leaders");
-  leaders.require_array();
-  if (leaders.size() != b.leaders.size())
-    leaders.fail(fmt::format("expected {} leaders (the battle's), got {}", b.leaders.size(), leaders.size()));
-  for (std::size_t i = 0; i < b.leaders.size(); ++i) {
-    JsonReader l = leaders.at(i);
-    l.require_object();
-    l.allow_only({"id", "side", "at", "ordered", "moved", "attached_to"});
-    const LeaderSpec& spec = b.leaders[i];
-    if (l.string("id") != spec.id)
-      l.fail("id", fmt::format("expected leader \"{}\" here (leaders in the battle's order)", spec.id));
-    if (l.integer("side", 0, 1) != spec.side) l.fail("side", fmt::format("leader {} is on side {}", spec.id, spec.side));
-    LeaderState st;
-    const bool gone = l.at("at").json().is_null();  // killed, or gone off the board
-    st.hex = gone ? kNoHex : parse_hex(l.at("at").json(), b.board, l.path_of("at"));
-    if (const int other = p.leader_on(st.hex); other >= 0)
-      l.fail("at", fmt::format("two leaders on one hex: {} and {}", leader_id(b, other), spec.id));
-    const int host = p.unit_on(st.hex);
-    if (host >= 0 && b.units[static_cast<std::size_t>(host)].side != spec.side)
-      l.fail("at", fmt::format("leader {} on a hex held by enemy unit {}", spec.id, unit_id(b, host)));
-    st.ordered = read_bool(l, "ordered");
-    st.moved = read_bool(l, "moved");
-    if (auto a = l.find("attached_to")) {
-      st.attached = unit_ref(b, *a);
-      if (st.attached != host) a->fail(fmt::format("unit {} is not on leader {}'s hex", unit_id(b, st.attached), spec.id));
-    }
-    if (gone && (st.ordered || l.has("attached_to"))) l.fail("at", "a leader off the board is neither ordered nor attached");
-    p.leaders.push_back(st);
-    if (st.hex >= 0) p.leader_at[static_cast<std::size_t>(st.hex)] = static_cast<std::int16_t>(i);
-  }
-
-  const JsonReader card = r.at("card");
-  const JsonReader plan = r.at("plan");
-  JsonReader orders = r.at("orders");
-  orders.require_array();
-  s.moving = read_bool(r, "moving");
-  if (s.phase == Phase::play_card) {
-    // Between turns nothing is played, ordered or moving.
-    if (!card.json().is_null()) card.fail("no card is in play before one is played: expected null");
-    if (!plan.json().is_null()) plan.fail("no card is in play before one is played: expected null");
-    if (orders.size() != 0) orders.fail("no orders are given before a card is played");
-    if (s.moving) r.fail("moving", "nothing moves before a card is played");
-  } else {
-    const std::string id = card.as_string();
-    s.card = b.find_card(id);
-    if (s.card < 0) card.fail("unknown command card \"" + id + "\"");
-    JsonReader q = plan;
-    q.require_object();
-    q.allow_only({"command", "total", "quota", "fallback", "units", "leaders", "light_pass_through", "rule", "reason"});
-    OrderPlan& o = s.plan;
-    o.card = s.card;
-    o.side = s.side;
-    o.command = q.integer("command", 1, 1000);
-    o.total = q.integer("total", 0, 1000);
-    JsonReader quota = q.at("quota");
-    quota.require_array();
-    if (quota.size() != kSections) quota.fail(fmt::format("expected {} numbers, one per section", kSections));
-    for (std::size_t k = 0; k < kSections; ++k) o.quota[k] = quota.at(k).as_integer(0, 1000);
-    o.fallback = read_bool(q, "fallback");
-    for (const JsonReader& u : q.items("units")) {
-      const int ui = unit_ref(b, u);
-      if (b.units[static_cast<std::size_t>(ui)].side != s.side) u.fail("a card orders only its player's units");
-      o.units.push_back(ui);
-    }
-    for (const JsonReader& l : q.items("leaders")) {
-      const int li = leader_ref(b, l);
-      if (b.leaders[static_cast<std::size_t>(li)].side != s.side) l.fail("a card orders only its player's leaders");
-      o.leaders.push_back(li);
-    }
-    o.move.light_pass_through = read_bool(q, "light_pass_through");
-    o.rule = q.string("rule");
-    o.reason = q.string("reason");
-    for (const JsonReader& e : orders.items()) {
-      JsonReader it = e;
-      it.require_object();
-      it.allow_only({"unit", "leader"});
-      if (it.has("unit") == it.has("leader")) it.fail("an order names one \"unit\" or one \"leader\"");
-      const OrderItem item = it.has("unit") ? OrderItem{false, unit_ref(b, it.at("unit"))}
-                                            : OrderItem{true, leader_ref(b, it.at("leader"))};
-      if (std::find(s.orders.begin(), s.orders.end(), item) != s.orders.end()) it.fail("ordered twice");
-      s.orders.push_back(item);
-    }
-  }
+  const JsonReader units = read_unit_states(b, r, p);
+  const JsonReader leaders = read_leader_states(b, r, p);
+  read_card_in_play(b, r, s);
   s.pending = read_pending(b, s, r.at("pending"));
   // The ordered flags and the list of orders say the same thing.
   for (std::size_t i = 0; i < b.units.size(); ++i)

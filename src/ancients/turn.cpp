@@ -328,95 +328,115 @@ static bool any_battle(const Battle& b, const BattleState& s) {
   return false;
 }
 
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
+// The card played: the plan of its orders, and the turn skipped when it orders nothing.
+static nlohmann::json apply_play_card(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
   Position& pos = s.position;
+  auto& hand = s.hands[static_cast<std::size_t>(s.side)];
+  const int command = static_cast<int>(hand.size());
+  hand.erase(std::find(hand.begin(), hand.end(), a.card));
+  s.discards[static_cast<std::size_t>(s.side)].push_back(static_cast<CardIndex>(a.card));
+  s.card = a.card;
+  s.plan = plan_orders(b, pos, s.side, a.card, command);
+  s.phase = Phase::movement;
+  nlohmann::json r = describe ? plan_json(b, pos, s.plan) : nlohmann::json::object();
+  // Command cards: "If the card played can order no unit, the
+  // turn skips straight to drawing" (ancients.card.orders_nothing).
+  if (s.plan.units.empty() && s.plan.leaders.empty()) {
+    nlohmann::json skipped = end_turn(b, s, dice);
+    skipped["rule"] = ancients::rule_id::card_orders_nothing;
+    skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
+    r["turn_skipped"] = std::move(skipped);
+  }
+  return r;
+}
+
+// Orders given: each unit and leader named is marked ordered.
+static nlohmann::json apply_order_action(const Battle& b, BattleState& s, const Action& a, bool describe) {
+  Position& pos = s.position;
+  nlohmann::json ids = nlohmann::json::array();
+  // Units first, then leaders: the order the action's JSON lists them in,
+  // so a replayed log gives the same result.
+  std::vector<OrderItem> items = a.items;
+  std::stable_partition(items.begin(), items.end(), [](const OrderItem& it) { return !it.leader; });
+  for (const OrderItem& it : items) {
+    s.orders.push_back(it);
+    if (it.leader) {
+      pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
+      if (describe) ids.push_back(leader_id(b, it.index));
+    } else {
+      pos.units[static_cast<std::size_t>(it.index)].ordered = true;
+      if (describe) ids.push_back(unit_id(b, it.index));
+    }
+  }
+  if (!describe) return nlohmann::json::object();
+  return {{"ordered", ids}, {"orders_used", s.orders.size()}, {"orders_given", s.plan.total}};
+}
+
+// A unit moves to `to` (one of its destinations), carrying the leader with it.
+static nlohmann::json apply_unit_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
+                                      bool describe) {
+  Position& pos = s.position;
+  const int u = a.piece.index;
+  const int from = pos.units[static_cast<std::size_t>(u)].hex;
+  std::vector<int> path;
+  // Validated: `to` is one of the unit's destinations. One search
+  // gives it and its route (not every destination, nor a second search).
+  const Destination d = *unit_destination(b, pos, u, to, s.plan.move, scratch, describe ? &path : nullptr);
+  const int carried = pos.leader_of(u);
+  pos.place_unit(u, to);
+  if (carried >= 0) pos.place_leader(carried, to);
+  UnitState& us = pos.units[static_cast<std::size_t>(u)];
+  us.moved = true;
+  us.hexes_moved = d.hexes;
+  us.may_battle = d.may_battle;
+  us.close_combat_compulsory = d.close_combat_compulsory;
+  if (d.attaches_leader >= 0) pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
+  if (!describe) return nlohmann::json::object();
+  nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
+                   {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
+                   {"close_combat_compulsory", d.close_combat_compulsory}};
+  if (carried >= 0) r["leader_moved_with"] = leader_id(b, carried);
+  if (d.attaches_leader >= 0) r["leader_attached"] = leader_id(b, d.attaches_leader);
+  return r;
+}
+
+// A leader moves on its own: it leaves its unit, and joins a unit it stops on, which then
+// moves no further.
+static nlohmann::json apply_leader_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
+                                        bool describe) {
+  Position& pos = s.position;
+  const int l = a.piece.index;
+  LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
+  const int from = ls.hex;
+  std::vector<int> path;
+  if (describe) path = leader_route(b, pos, l, to, scratch);
+  nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
+                   {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
+  if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
+  ls.attached = -1;
+  pos.place_leader(l, to);
+  ls.moved = true;
+  const int joined = pos.unit_on(to);
+  if (joined >= 0) {
+    ls.attached = joined;
+    UnitState& us = pos.units[static_cast<std::size_t>(joined)];
+    r["attached_to"] = unit_id(b, joined);
+    r["unit_moves_no_further"] = !us.moved;
+    us.frozen = true;
+  }
+  return r;
+}
+
+nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
   switch (a.type) {
-    case Action::Type::play_card: {
-      auto& hand = s.hands[static_cast<std::size_t>(s.side)];
-      const int command = static_cast<int>(hand.size());
-      hand.erase(std::find(hand.begin(), hand.end(), a.card));
-      s.discards[static_cast<std::size_t>(s.side)].push_back(static_cast<CardIndex>(a.card));
-      s.card = a.card;
-      s.plan = plan_orders(b, pos, s.side, a.card, command);
-      s.phase = Phase::movement;
-      nlohmann::json r = describe ? plan_json(b, pos, s.plan) : nlohmann::json::object();
-      // Command cards: "If the card played can order no unit, the
-      // turn skips straight to drawing" (ancients.card.orders_nothing).
-      if (s.plan.units.empty() && s.plan.leaders.empty()) {
-        nlohmann::json skipped = end_turn(b, s, dice);
-        skipped["rule"] = ancients::rule_id::card_orders_nothing;
-        skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
-        r["turn_skipped"] = std::move(skipped);
-      }
-      return r;
-    }
-    case Action::Type::order: {
-      nlohmann::json ids = nlohmann::json::array();
-      // Units first, then leaders: the order the action's JSON lists them in,
-      // so a replayed log gives the same result.
-      std::vector<OrderItem> items = a.items;
-      std::stable_partition(items.begin(), items.end(), [](const OrderItem& it) { return !it.leader; });
-      for (const OrderItem& it : items) {
-        s.orders.push_back(it);
-        if (it.leader) {
-          pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
-          if (describe) ids.push_back(leader_id(b, it.index));
-        } else {
-          pos.units[static_cast<std::size_t>(it.index)].ordered = true;
-          if (describe) ids.push_back(unit_id(b, it.index));
-        }
-      }
-      if (!describe) return nlohmann::json::object();
-      return {{"ordered", ids}, {"orders_used", s.orders.size()}, {"orders_given", s.plan.total}};
-    }
+    case Action::Type::play_card: return apply_play_card(b, s, a, dice, describe);
+    case Action::Type::order: return apply_order_action(b, s, a, describe);
     case Action::Type::move: {
       s.moving = true;
       PathScratch scratch;
       const int to = b.board.index(a.to);
-      if (!a.piece.leader) {
-        const int u = a.piece.index;
-        const int from = pos.units[static_cast<std::size_t>(u)].hex;
-        std::vector<int> path;
-        // Validated: `to` is one of the unit's destinations. One search
-        // gives it and its route (not every destination, nor a second search).
-        const Destination d = *unit_destination(b, pos, u, to, s.plan.move, scratch, describe ? &path : nullptr);
-        const int carried = pos.leader_of(u);
-        pos.place_unit(u, to);
-        if (carried >= 0) pos.place_leader(carried, to);
-        UnitState& us = pos.units[static_cast<std::size_t>(u)];
-        us.moved = true;
-        us.hexes_moved = d.hexes;
-        us.may_battle = d.may_battle;
-        us.close_combat_compulsory = d.close_combat_compulsory;
-        if (d.attaches_leader >= 0) pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
-        if (!describe) return nlohmann::json::object();
-        nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
-                         {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
-                         {"close_combat_compulsory", d.close_combat_compulsory}};
-        if (carried >= 0) r["leader_moved_with"] = leader_id(b, carried);
-        if (d.attaches_leader >= 0) r["leader_attached"] = leader_id(b, d.attaches_leader);
-        return r;
-      }
-      const int l = a.piece.index;
-      LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
-      const int from = ls.hex;
-      std::vector<int> path;
-      if (describe) path = leader_route(b, pos, l, to, scratch);
-      nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
-                       {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
-      if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
-      ls.attached = -1;
-      pos.place_leader(l, to);
-      ls.moved = true;
-      const int joined = pos.unit_on(to);
-      if (joined >= 0) {
-        ls.attached = joined;
-        UnitState& us = pos.units[static_cast<std::size_t>(joined)];
-        r["attached_to"] = unit_id(b, joined);
-        r["unit_moves_no_further"] = !us.moved;
-        us.frozen = true;
-      }
-      return r;
+      return a.piece.leader ? apply_leader_move(b, s, a, to, scratch, describe)
+                            : apply_unit_move(b, s, a, to, scratch, describe);
     }
     case Action::Type::end_movement:
       // Battle follows the movement; with no ordered unit able to battle the

@@ -502,6 +502,90 @@ Verdict BattleState::validate_home_back(const Action& a) const {
   return v;
 }
 
+namespace validate_order_parts {
+
+// The conditions on each unit ordered: on the side moving, on the table, free
+// to move, not ordered by another character, within three orders, and a
+// flyer within range of a friendly character.
+void validate_ordered_unit(const BattleState& st, const Character& c, int ui, Verdict& v) {
+  const Battlefield& bf = st.battlefield();
+  const Unit& u = bf.units[static_cast<std::size_t>(ui)];
+  const UnitStatus& s = st.units()[static_cast<std::size_t>(ui)];
+  if (u.side != st.side())
+    v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", u.id));
+  if (s.off_table || s.destroyed)
+    v.add(warmaster::rule_id::command_off_table, fmt::format("unit {} is not on the table", u.id));
+  if (s.frozen)
+    v.add(warmaster::rule_id::command_returned,
+          fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
+  if (u.engaged) v.add(warmaster::rule_id::command_engaged, fmt::format("unit {} is engaged in combat", u.id));
+  if (u.confused) v.add(warmaster::rule_id::command_confused, fmt::format("unit {} is confused and cannot move", u.id));
+  if (s.used_initiative)
+    v.add(warmaster::rule_id::initiative_no_orders,
+          fmt::format("unit {} used initiative this turn and cannot be ordered", u.id));
+  if (s.charged)
+    v.add(warmaster::rule_id::command_charge_ends_orders,
+          fmt::format("unit {} has charged: no further orders this turn", u.id));
+  if (!s.ordered_by.empty() && s.ordered_by != c.id)
+    v.add(warmaster::rule_id::command_other_character,
+          fmt::format("unit {} was ordered by {} this turn; another character cannot order it", u.id, s.ordered_by));
+  if (s.orders >= 3)
+    v.add(warmaster::rule_id::command_three_orders,
+          fmt::format("unit {} has had {} orders: at most three in succession", u.id, s.orders),
+          {{"orders", static_cast<double>(s.orders), ""}, {"limit", 3, ""}});
+  else if (s.finished)
+    v.add(warmaster::rule_id::command_no_return,
+          fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it", u.id));
+  if (u.type == TroopType::Flyer) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < bf.characters.size(); ++k)
+      if (bf.characters[k].side == u.side && !st.characters()[k].lost)
+        best = std::min(best, character_distance(bf.characters[k], u).distance);
+    if (!(to_hundredths_of_mm(best) <= to_hundredths_of_mm(kFlyerCharacterRange)))
+      v.add(warmaster::rule_id::command_flyer_range,
+            fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within {}",
+                        u.id,
+                        std::isfinite(best) ? format_compared(best, kFlyerCharacterRange, "cm").value
+                                            : std::string("far"),
+                        format_compared(std::isfinite(best) ? best : 0, kFlyerCharacterRange, "cm").limit),
+            {{"distance", std::isfinite(best) ? best : 0, "cm"}, {"limit", kFlyerCharacterRange, "cm"}});
+  }
+}
+
+// Order sequencing within one character's orders (command text, "Giving
+// further orders" and "Brigades"): an order either continues the original
+// unit or brigade now being ordered (the whole, a part, or single units of
+// it) or starts with units that have had no order yet.
+void validate_order_sequence(const BattleState& st, const Character& c, const std::vector<int>& group, Verdict& v) {
+  const Battlefield& bf = st.battlefield();
+  const CommandPhaseState& cmd = st.command_phase();
+  const std::vector<UnitStatus>& units = st.units();
+  const bool same_character = cmd.active_character == c.id;
+  bool any_in_family = false, all_in_family = true;
+  for (int ui : group) {
+    if (same_character && contains_index(cmd.family, ui)) any_in_family = true;
+    else all_in_family = false;
+  }
+  if (any_in_family && !all_in_family) {
+    std::vector<int> inside, outside;
+    for (int ui : group) (contains_index(cmd.family, ui) ? inside : outside).push_back(ui);
+    v.add(warmaster::rule_id::command_brigade_finish,
+          fmt::format("{} {} {} to the brigade being ordered ({}) but {} {} not; finish the brigade before "
+                      "ordering other units",
+                      inside.size() == 1 ? "unit" : "units", join_ids(bf, inside),
+                      inside.size() == 1 ? "belongs" : "belong", join_ids(bf, cmd.family), join_ids(bf, outside),
+                      outside.size() == 1 ? "does" : "do"));
+  }
+  if (!any_in_family)
+    for (int ui : group)
+      if (units[static_cast<std::size_t>(ui)].orders > 0 && units[static_cast<std::size_t>(ui)].ordered_by == c.id)
+        v.add(warmaster::rule_id::command_no_return,
+              fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it",
+                          bf.units[static_cast<std::size_t>(ui)].id));
+}
+
+}  // namespace validate_order_parts
+
 Verdict BattleState::validate_order(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   require_no_pending_returns(v);
@@ -546,71 +630,10 @@ Verdict BattleState::validate_order(const Action& a, MoveScratch& scratch) const
   }
   if (!v.legal()) return v;
 
-  for (int ui : group) {
-    const Unit& u = unit_at(ui);
-    const UnitStatus& s = units_[static_cast<std::size_t>(ui)];
-    if (u.side != side_) v.add(warmaster::rule_id::command_side, fmt::format("unit {} is not on the side moving", u.id));
-    if (s.off_table || s.destroyed)
-      v.add(warmaster::rule_id::command_off_table, fmt::format("unit {} is not on the table", u.id));
-    if (s.frozen)
-      v.add(warmaster::rule_id::command_returned, fmt::format("unit {} came back onto the table and cannot move this turn", u.id));
-    if (u.engaged) v.add(warmaster::rule_id::command_engaged, fmt::format("unit {} is engaged in combat", u.id));
-    if (u.confused) v.add(warmaster::rule_id::command_confused, fmt::format("unit {} is confused and cannot move", u.id));
-    if (s.used_initiative)
-      v.add(warmaster::rule_id::initiative_no_orders, fmt::format("unit {} used initiative this turn and cannot be ordered", u.id));
-    if (s.charged)
-      v.add(warmaster::rule_id::command_charge_ends_orders, fmt::format("unit {} has charged: no further orders this turn", u.id));
-    if (!s.ordered_by.empty() && s.ordered_by != c.id)
-      v.add(warmaster::rule_id::command_other_character,
-            fmt::format("unit {} was ordered by {} this turn; another character cannot order it", u.id, s.ordered_by));
-    if (s.orders >= 3)
-      v.add(warmaster::rule_id::command_three_orders,
-            fmt::format("unit {} has had {} orders: at most three in succession", u.id, s.orders),
-            {{"orders", static_cast<double>(s.orders), ""}, {"limit", 3, ""}});
-    else if (s.finished)
-      v.add(warmaster::rule_id::command_no_return,
-            fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it", u.id));
-    if (u.type == TroopType::Flyer) {
-      double best = std::numeric_limits<double>::infinity();
-      for (std::size_t k = 0; k < bf_->characters.size(); ++k)
-        if (bf_->characters[k].side == u.side && !chars_[k].lost)
-          best = std::min(best, character_distance(bf_->characters[k], u).distance);
-      if (!(to_hundredths_of_mm(best) <= to_hundredths_of_mm(kFlyerCharacterRange)))
-        v.add(warmaster::rule_id::command_flyer_range,
-              fmt::format("flying unit {} is {} from the nearest friendly character: flyers are ordered only within {}",
-                          u.id, std::isfinite(best) ? format_compared(best, kFlyerCharacterRange, "cm").value : std::string("far"),
-                          format_compared(std::isfinite(best) ? best : 0, kFlyerCharacterRange, "cm").limit),
-              {{"distance", std::isfinite(best) ? best : 0, "cm"}, {"limit", kFlyerCharacterRange, "cm"}});
-    }
-  }
+  for (int ui : group) validate_order_parts::validate_ordered_unit(*this, c, ui, v);
   if (!v.legal()) return v;
 
-  // Order sequencing within one character's orders (command text, "Giving
-  // further orders" and "Brigades"): an order either continues the original
-  // unit or brigade now being ordered (the whole, a part, or single units of
-  // it) or starts with units that have had no order yet.
-  const bool same_character = command_.active_character == c.id;
-  bool any_in_family = false, all_in_family = true;
-  for (int ui : group) {
-    if (same_character && contains_index(command_.family, ui)) any_in_family = true;
-    else all_in_family = false;
-  }
-  if (any_in_family && !all_in_family) {
-    std::vector<int> inside, outside;
-    for (int ui : group) (contains_index(command_.family, ui) ? inside : outside).push_back(ui);
-    v.add(warmaster::rule_id::command_brigade_finish,
-          fmt::format("{} {} {} to the brigade being ordered ({}) but {} {} not; finish the brigade before "
-                      "ordering other units",
-                      inside.size() == 1 ? "unit" : "units", join_ids(*bf_, inside),
-                      inside.size() == 1 ? "belongs" : "belong", join_ids(*bf_, command_.family), join_ids(*bf_, outside),
-                      outside.size() == 1 ? "does" : "do"));
-  }
-  if (!any_in_family)
-    for (int ui : group)
-      if (units_[static_cast<std::size_t>(ui)].orders > 0 && units_[static_cast<std::size_t>(ui)].ordered_by == c.id)
-        v.add(warmaster::rule_id::command_no_return,
-              fmt::format("unit {} was ordered earlier and another unit has moved since: no going back to it",
-                          unit_at(ui).id));
+  validate_order_parts::validate_order_sequence(*this, c, group, v);
 
   if (group.size() > 1) {
     // A brigade must have been touching when ordered movement began, and

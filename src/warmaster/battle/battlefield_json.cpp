@@ -298,6 +298,59 @@ std::vector<Polygon> linear_pieces(const std::vector<Vec2>& line, double width,
   return out;
 }
 
+namespace parse_battlefield_parts {
+
+// The army list: a bundled one by name, or the list itself (kept in
+// `inline_list`); null when the file names none.
+const ArmyList* read_army_list(const JsonReader& root, std::optional<ArmyList>& inline_list) {
+  const ArmyList* list = nullptr;
+  if (auto al = root.find("army_list")) {
+    if (al->json().is_string()) {
+      list = bundled_army_list(al->as_string());
+      if (!list)
+        al->fail(fmt::format("no bundled army list \"{}\" (bundled: {})", al->as_string(),
+                             fmt::join(bundled_army_list_names(), ", ")));
+    } else {
+      inline_list = parse_army_list(al->json(), al->path());
+      list = &*inline_list;
+    }
+  }
+  return list;
+}
+
+// Caps before any work on the items: both armies' lists together.
+void check_army_caps(const JsonReader& armies) {
+  std::size_t units = 0, characters = 0;
+  for (std::size_t side = 0; side < 2; ++side) {
+    JsonReader a = armies.at(side);
+    a.require_object();
+    if (auto us = a.find("units"); us && us->json().is_array()) {
+      units += us->size();
+      if (units > kMaxUnits)
+        us->fail(fmt::format("{} units in the two armies: at most {} are allowed", units, kMaxUnits));
+    }
+    if (auto cs = a.find("characters"); cs && cs->json().is_array()) {
+      characters += cs->size();
+      if (characters > kMaxCharacters)
+        cs->fail(fmt::format("{} characters in the two armies: at most {} are allowed", characters, kMaxCharacters));
+    }
+  }
+}
+
+// A joined character joins a unit of its own army.
+void check_joined_units(const Battlefield& bf) {
+  for (std::size_t i = 0; i < bf.characters.size(); ++i) {
+    const Character& ch = bf.characters[i];
+    if (ch.joined_unit.empty()) continue;
+    const Unit* u = bf.find_unit(ch.joined_unit);
+    if (!u || u->side != ch.side)
+      throw InputError(fmt::format("characters[{}].joined_unit", i),
+                       fmt::format("\"{}\" is not a unit of the character's own army", ch.joined_unit));
+  }
+}
+
+}  // namespace parse_battlefield_parts
+
 Battlefield parse_battlefield(const Json& j, Settings* settings) {
   JsonReader root(j, "");
   root.require_object();
@@ -318,18 +371,7 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
 
   // The army list: a bundled one by name, or the list itself.
   std::optional<ArmyList> inline_list;
-  const ArmyList* list = nullptr;
-  if (auto al = root.find("army_list")) {
-    if (al->json().is_string()) {
-      list = bundled_army_list(al->as_string());
-      if (!list)
-        al->fail(fmt::format("no bundled army list \"{}\" (bundled: {})", al->as_string(),
-                             fmt::join(bundled_army_list_names(), ", ")));
-    } else {
-      inline_list = parse_army_list(al->json(), al->path());
-      list = &*inline_list;
-    }
-  }
+  const ArmyList* list = parse_battlefield_parts::read_army_list(root, inline_list);
   std::set<std::string> ids;
   auto claim = [&](const JsonReader& item, const std::string& id) {
     if (!ids.insert(id).second) item.fail("id", fmt::format("duplicate id \"{}\"", id));
@@ -345,22 +387,7 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
   JsonReader armies = root.at("armies");
   armies.require_array();
   if (armies.size() != 2) armies.fail(fmt::format("expected exactly two armies, got {}", armies.size()));
-  // Caps before any work on the items: both armies' lists together.
-  std::size_t units = 0, characters = 0;
-  for (std::size_t side = 0; side < 2; ++side) {
-    JsonReader a = armies.at(side);
-    a.require_object();
-    if (auto us = a.find("units"); us && us->json().is_array()) {
-      units += us->size();
-      if (units > kMaxUnits)
-        us->fail(fmt::format("{} units in the two armies: at most {} are allowed", units, kMaxUnits));
-    }
-    if (auto cs = a.find("characters"); cs && cs->json().is_array()) {
-      characters += cs->size();
-      if (characters > kMaxCharacters)
-        cs->fail(fmt::format("{} characters in the two armies: at most {} are allowed", characters, kMaxCharacters));
-    }
-  }
+  parse_battlefield_parts::check_army_caps(armies);
   std::vector<std::optional<bool>> engaged_given;  // per unit, the file's "engaged" if it gave one
   for (int side = 0; side < 2; ++side) {
     JsonReader a = armies.at(static_cast<std::size_t>(side));
@@ -384,14 +411,7 @@ Battlefield parse_battlefield(const Json& j, Settings* settings) {
       }
     }
   }
-  for (std::size_t i = 0; i < bf.characters.size(); ++i) {
-    const Character& ch = bf.characters[i];
-    if (ch.joined_unit.empty()) continue;
-    const Unit* u = bf.find_unit(ch.joined_unit);
-    if (!u || u->side != ch.side)
-      throw InputError(fmt::format("characters[{}].joined_unit", i),
-                       fmt::format("\"{}\" is not a unit of the character's own army", ch.joined_unit));
-  }
+  parse_battlefield_parts::check_joined_units(bf);
   check_no_overlaps(bf, local);
   // Engaged is contact, worked out from the stands; a flag that says
   // otherwise is a mistake in the file (docs/rulings.md#warmaster-engaged).

@@ -51,6 +51,73 @@ Vec2 edge_where_left(const Battlefield& bf, const Character& c, Vec2 start) {
 
 }  // namespace
 
+namespace validate_initiative_parts {
+
+// Enemies the player chooses to ignore: fortified infantry and artillery,
+// and enemies cut off by a barrier neither side can go round.
+void validate_initiative_ignores(const BattleState& st, const Action& a, const Unit& u, const Unit& e,
+                                 MoveScratch& scratch, Verdict& v) {
+  for (const std::string& id : a.ignore) {
+    const Unit* x = st.battlefield().find_unit(id);
+    if (!x || x->side == u.side) {
+      v.add(warmaster::rule_id::initiative_ignore, fmt::format("\"{}\" is not an enemy unit", id));
+      continue;
+    }
+    if (id == e.id) {
+      v.add(warmaster::rule_id::initiative_ignore, fmt::format("{} cannot be both ignored and the target", id));
+      continue;
+    }
+    const bool fortified = x->fortified && (x->type == TroopType::Infantry || x->type == TroopType::Artillery);
+    if (fortified) continue;
+    if (cut_off_by_barrier(st.battlefield(), u, *x, st.settings(), &scratch)) continue;
+    v.add(warmaster::rule_id::initiative_ignore,
+          fmt::format("{} may not be ignored: only fortified infantry or artillery, or enemies cut off by a barrier "
+                      "neither unit can go round within a full pace move",
+                      id));
+  }
+}
+
+// Initiative acts on the closest visible enemy within range, not counting
+// those ignored: false, with the violation, when the target is not it.
+bool validate_initiative_target(const BattleState& st, const Action& a, const Unit& u, const Unit& e,
+                                MoveScratch& scratch, Verdict& v) {
+  const std::vector<InitiativeCandidate>& cands = st.initiative_targets(u.id, a.charge, scratch);
+  const InitiativeCandidate* target = nullptr;
+  const InitiativeCandidate* closest = nullptr;
+  for (const InitiativeCandidate& c : cands) {
+    if (std::find(a.ignore.begin(), a.ignore.end(), c.enemy) != a.ignore.end()) continue;
+    if (c.enemy == e.id) target = &c;
+    if (c.visible && !closest) closest = &c;
+  }
+  if (!target) {
+    const double d = unit_distance(u, e).distance;
+    v.add(warmaster::rule_id::initiative_range,
+          fmt::format("{} is {} from {}: initiative reaches only the closest enemy within {}", e.id,
+                      format_compared(d, kInitiativeRange, "cm").value, u.id,
+                      format_compared(d, kInitiativeRange, "cm").limit),
+          {{"distance", d, "cm"}, {"limit", kInitiativeRange, "cm"}});
+    return false;
+  }
+  if (!target->visible) {
+    v.add(warmaster::rule_id::initiative_sight,
+          fmt::format("unit {} cannot see {} from {} (blocked by {})", u.id, e.id,
+                      a.charge || !u.sees_all_round ? "a front edge" : "any free edge",
+                      target->blocked_by.empty() ? "nothing clear" : target->blocked_by));
+    return false;
+  }
+  if (closest && to_hundredths_of_mm(closest->distance) < to_hundredths_of_mm(target->distance)) {
+    v.add(warmaster::rule_id::initiative_closest,
+          fmt::format("{} is {} away but {} is closer ({}): initiative acts on the closest visible enemy", e.id,
+                      format_compared(target->distance, closest->distance, "cm").value, closest->enemy,
+                      format_compared(target->distance, closest->distance, "cm").limit),
+          {{"target", target->distance, "cm"}, {"closest", closest->distance, "cm"}});
+    return false;
+  }
+  return true;
+}
+
+}  // namespace validate_initiative_parts
+
 Verdict BattleState::validate_initiative(const Action& a, MoveScratch& scratch,
                                           std::optional<MoveRequest>* move_out) const {
   Verdict v;
@@ -88,60 +155,10 @@ Verdict BattleState::validate_initiative(const Action& a, MoveScratch& scratch,
     v.add(warmaster::rule_id::initiative_flyer, fmt::format("flyers ({}) may charge by initiative but never evade", u.id));
   if (!v.legal()) return v;
 
-  // Enemies the player chooses to ignore: fortified infantry and artillery,
-  // and enemies cut off by a barrier neither side can go round.
-  for (const std::string& id : a.ignore) {
-    const Unit* x = bf_->find_unit(id);
-    if (!x || x->side == u.side) {
-      v.add(warmaster::rule_id::initiative_ignore, fmt::format("\"{}\" is not an enemy unit", id));
-      continue;
-    }
-    if (id == e.id) {
-      v.add(warmaster::rule_id::initiative_ignore, fmt::format("{} cannot be both ignored and the target", id));
-      continue;
-    }
-    const bool fortified = x->fortified && (x->type == TroopType::Infantry || x->type == TroopType::Artillery);
-    if (fortified) continue;
-    if (cut_off_by_barrier(*bf_, u, *x, settings(), &scratch)) continue;
-    v.add(warmaster::rule_id::initiative_ignore,
-          fmt::format("{} may not be ignored: only fortified infantry or artillery, or enemies cut off by a barrier "
-                      "neither unit can go round within a full pace move",
-                      id));
-  }
+  validate_initiative_parts::validate_initiative_ignores(*this, a, u, e, scratch, v);
   if (!v.legal()) return v;
 
-  const std::vector<InitiativeCandidate>& cands = initiative_targets(u.id, a.charge, scratch);
-  const InitiativeCandidate* target = nullptr;
-  const InitiativeCandidate* closest = nullptr;
-  for (const InitiativeCandidate& c : cands) {
-    if (std::find(a.ignore.begin(), a.ignore.end(), c.enemy) != a.ignore.end()) continue;
-    if (c.enemy == e.id) target = &c;
-    if (c.visible && !closest) closest = &c;
-  }
-  if (!target) {
-    const double d = unit_distance(u, e).distance;
-    v.add(warmaster::rule_id::initiative_range,
-          fmt::format("{} is {} from {}: initiative reaches only the closest enemy within {}", e.id,
-                      format_compared(d, kInitiativeRange, "cm").value, u.id,
-                      format_compared(d, kInitiativeRange, "cm").limit),
-          {{"distance", d, "cm"}, {"limit", kInitiativeRange, "cm"}});
-    return v;
-  }
-  if (!target->visible) {
-    v.add(warmaster::rule_id::initiative_sight,
-          fmt::format("unit {} cannot see {} from {} (blocked by {})", u.id, e.id,
-                      a.charge || !u.sees_all_round ? "a front edge" : "any free edge",
-                      target->blocked_by.empty() ? "nothing clear" : target->blocked_by));
-    return v;
-  }
-  if (closest && to_hundredths_of_mm(closest->distance) < to_hundredths_of_mm(target->distance)) {
-    v.add(warmaster::rule_id::initiative_closest,
-          fmt::format("{} is {} away but {} is closer ({}): initiative acts on the closest visible enemy", e.id,
-                      format_compared(target->distance, closest->distance, "cm").value, closest->enemy,
-                      format_compared(target->distance, closest->distance, "cm").limit),
-          {{"target", target->distance, "cm"}, {"closest", closest->distance, "cm"}});
-    return v;
-  }
+  if (!validate_initiative_parts::validate_initiative_target(*this, a, u, e, scratch, v)) return v;
 
   std::optional<MoveRequest> req;
   if (a.charge) {

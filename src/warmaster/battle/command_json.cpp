@@ -39,6 +39,48 @@ MoveRequest parse_move_at(const Json& j, const Battlefield& bf, const std::strin
 Json pose_json(const Pose& p) { return Json{{"x", p.position.x}, {"y", p.position.y}, {"facing", p.facing_deg}}; }
 }  // namespace
 
+namespace parse_action_parts {
+
+// An initiative action: the unit, charge or evade, its target, the enemies
+// ignored and burst through, and the move when the player gives it.
+void parse_initiative_action(JsonReader& r, const Battlefield& bf, Action& a) {
+  r.allow_only({"type", "unit", "kind", "target", "ignore", "burst_through", "move"});
+  a.unit = r.string("unit");
+  a.charge = r.one_of("kind", {"charge", "evade"}) == "charge";
+  a.target = r.string("target");
+  a.ignore = id_list(r, "ignore");
+  a.burst_through = id_list(r, "burst_through");
+  if (auto m = r.find("move")) {
+    m->require_object();
+    Json mj = m->json();
+    if (!mj.contains("unit")) mj["unit"] = a.unit;
+    if (!mj.contains("kind")) mj["kind"] = a.charge ? "charge" : "evade";
+    a.moves.push_back(parse_move_at(mj, bf, r.path_of("move")));
+    if (a.moves[0].mover != a.unit) m->fail("unit", "the move must be of the unit using initiative");
+  }
+}
+
+// A shoot action: the target choices, each naming known units.
+void parse_shoot_action(JsonReader& r, const Battlefield& bf, Action& a) {
+  r.allow_only({"type", "targets"});
+  if (auto t = r.find("targets")) {
+    // The player's choices where enemies are equally close
+    // (docs/rulings.md#warmaster-shooting-ties): [{"shooter", "target"}].
+    t->require_array();
+    if (t->size() > bf.units.size()) t->fail(fmt::format("at most one choice per unit ({})", bf.units.size()));
+    for (JsonReader c : t->items()) {
+      c.require_object();
+      c.allow_only({"shooter", "target"});
+      TargetChoice tc{c.string("shooter"), c.string("target")};
+      if (!bf.find_unit(tc.shooter)) c.fail("shooter", fmt::format("no unit \"{}\" in this battle", tc.shooter));
+      if (!bf.find_unit(tc.target)) c.fail("target", fmt::format("no unit \"{}\" in this battle", tc.target));
+      a.targets.push_back(std::move(tc));
+    }
+  }
+}
+
+}  // namespace parse_action_parts
+
 Action parse_action(const Json& j, const BattleState& state, const std::string& path) {
   const Battlefield& bf = state.battlefield();
   JsonReader r(j, path);
@@ -60,23 +102,9 @@ Action parse_action(const Json& j, const BattleState& state, const std::string& 
       a.unit = r.string("unit");
       a.character = r.string("character");
       break;
-    case ActionType::Initiative: {
-      r.allow_only({"type", "unit", "kind", "target", "ignore", "burst_through", "move"});
-      a.unit = r.string("unit");
-      a.charge = r.one_of("kind", {"charge", "evade"}) == "charge";
-      a.target = r.string("target");
-      a.ignore = id_list(r, "ignore");
-      a.burst_through = id_list(r, "burst_through");
-      if (auto m = r.find("move")) {
-        m->require_object();
-        Json mj = m->json();
-        if (!mj.contains("unit")) mj["unit"] = a.unit;
-        if (!mj.contains("kind")) mj["kind"] = a.charge ? "charge" : "evade";
-        a.moves.push_back(parse_move_at(mj, bf, r.path_of("move")));
-        if (a.moves[0].mover != a.unit) m->fail("unit", "the move must be of the unit using initiative");
-      }
+    case ActionType::Initiative:
+      parse_action_parts::parse_initiative_action(r, bf, a);
       break;
-    }
     case ActionType::Order:
       r.allow_only({"type", "character", "units", "unit"});
       a.character = r.string("character");
@@ -121,21 +149,7 @@ Action parse_action(const Json& j, const BattleState& state, const std::string& 
       r.allow_only({"type"});
       break;
     case ActionType::Shoot:
-      r.allow_only({"type", "targets"});
-      if (auto t = r.find("targets")) {
-        // The player's choices where enemies are equally close
-        // (docs/rulings.md#warmaster-shooting-ties): [{"shooter", "target"}].
-        t->require_array();
-        if (t->size() > bf.units.size()) t->fail(fmt::format("at most one choice per unit ({})", bf.units.size()));
-        for (JsonReader c : t->items()) {
-          c.require_object();
-          c.allow_only({"shooter", "target"});
-          TargetChoice tc{c.string("shooter"), c.string("target")};
-          if (!bf.find_unit(tc.shooter)) c.fail("shooter", fmt::format("no unit \"{}\" in this battle", tc.shooter));
-          if (!bf.find_unit(tc.target)) c.fail("target", fmt::format("no unit \"{}\" in this battle", tc.target));
-          a.targets.push_back(std::move(tc));
-        }
-      }
+      parse_action_parts::parse_shoot_action(r, bf, a);
       break;
   }
   return a;

@@ -84,6 +84,71 @@ std::vector<LegendEntry> legend_entries(const Battlefield& bf, const MoveAnswer*
 }
 }  // namespace
 
+namespace render_svg_parts {
+
+// Each unit's stands, their front edges marked, and confused units outlined.
+void render_units(SvgWriter& svg, const Battlefield& bf) {
+  svg.begin_group("units");
+  for (const auto& u : bf.units) {
+    svg.begin_group("unit-" + u.id, to_string(u.type));
+    svg.title(fmt::format("{} '{}' ({}, {}){}", u.name, u.id, to_string(u.type),
+                          count_of(static_cast<double>(u.stands.size()), "stand", "stands"), state_marks(u)));
+    for (std::size_t i = 0; i < u.stands.size(); ++i) {
+      draw_stand(svg, u.footprint(i), u.side, 1.0);
+      if (u.confused)
+        svg.oriented_rect(u.footprint(i), {"none", "#ff9900", 0.35, 1.0, R"(stroke-dasharray="1.5,1")"});
+    }
+    svg.end_group();
+  }
+  svg.end_group();
+}
+
+// Each character: its stand or round base, lettered by its role.
+void render_characters(SvgWriter& svg, const Battlefield& bf) {
+  svg.begin_group("characters");
+  for (const auto& ch : bf.characters) {
+    svg.begin_group("character-" + ch.id, to_string(ch.role));
+    svg.title(fmt::format("{} '{}' ({}, Command {}{})", ch.name, ch.id, to_string(ch.role), ch.command,
+                          ch.flying ? ", flying" : ""));
+    if (ch.stand_size) {
+      draw_stand(svg, OrientedRect::from_pose(ch.pose, ch.stand_size->x, ch.stand_size->y), ch.side, 1.0);
+    } else {
+      svg.circle(ch.pose.position, ch.base_diameter / 2, {"#ffffff", kSideStroke[ch.side & 1], 0.25, 1.0, ""});
+    }
+    std::string letter = ch.role == CharacterRole::General ? "G" : ch.role == CharacterRole::Hero ? "H" : "W";
+    svg.text(ch.pose.position, letter, 1.8, kSideStroke[ch.side & 1]);
+    svg.end_group();
+  }
+  svg.end_group();
+}
+
+// The move checked: each route's centres, and where it ends, in green when
+// legal and red when not.
+void render_checked_move(SvgWriter& svg, const Battlefield& bf, const MoveAnswer& answer, const std::string& mover) {
+  const Unit* u = bf.find_unit(mover);
+  const Character* c = u ? nullptr : bf.find_character(mover);
+  const char* colour = answer.verdict.legal() ? "#1a9a3a" : "#d02020";
+  svg.begin_group("move", answer.verdict.legal() ? "legal" : "illegal");
+  svg.title(answer.verdict.legal() ? "legal move" : explain(answer.verdict));
+  for (const auto& r : answer.routes) {
+    if (r.poses.size() < 2) continue;
+    std::vector<Vec2> centres;
+    for (const auto& p : r.poses) centres.push_back(p.position);
+    svg.polyline(centres, {"none", colour, 0.25, 1.0, r.planned ? "stroke-dasharray=\"6,3\"" : ""});
+    const Pose& end = r.poses.back();
+    if (u) {
+      svg.oriented_rect(u->footprint_at(end), {"none", colour, 0.25, 1.0, "stroke-dasharray=\"3,2\""});
+      Segment front = u->footprint_at(end).front_edge();
+      svg.line(front.a, front.b, {"none", colour, 0.4, 1.0, ""});
+    } else if (c) {
+      svg.circle(end.position, c->base_diameter / 2, {"none", colour, 0.25, 1.0, "stroke-dasharray=\"3,2\""});
+    }
+  }
+  svg.end_group();
+}
+
+}  // namespace render_svg_parts
+
 std::string render_svg(const Battlefield& bf, const MoveAnswer* answer, const std::string& mover) {
   return render_svg(bf, RenderOptions{answer, mover, {}});
 }
@@ -128,35 +193,8 @@ std::string render_svg(const Battlefield& bf, const RenderOptions& o) {
   }
   svg.end_group();
 
-  svg.begin_group("units");
-  for (const auto& u : bf.units) {
-    svg.begin_group("unit-" + u.id, to_string(u.type));
-    svg.title(fmt::format("{} '{}' ({}, {}){}", u.name, u.id, to_string(u.type),
-                          count_of(static_cast<double>(u.stands.size()), "stand", "stands"), state_marks(u)));
-    for (std::size_t i = 0; i < u.stands.size(); ++i) {
-      draw_stand(svg, u.footprint(i), u.side, 1.0);
-      if (u.confused)
-        svg.oriented_rect(u.footprint(i), {"none", "#ff9900", 0.35, 1.0, R"(stroke-dasharray="1.5,1")"});
-    }
-    svg.end_group();
-  }
-  svg.end_group();
-
-  svg.begin_group("characters");
-  for (const auto& ch : bf.characters) {
-    svg.begin_group("character-" + ch.id, to_string(ch.role));
-    svg.title(fmt::format("{} '{}' ({}, Command {}{})", ch.name, ch.id, to_string(ch.role), ch.command,
-                          ch.flying ? ", flying" : ""));
-    if (ch.stand_size) {
-      draw_stand(svg, OrientedRect::from_pose(ch.pose, ch.stand_size->x, ch.stand_size->y), ch.side, 1.0);
-    } else {
-      svg.circle(ch.pose.position, ch.base_diameter / 2, {"#ffffff", kSideStroke[ch.side & 1], 0.25, 1.0, ""});
-    }
-    std::string letter = ch.role == CharacterRole::General ? "G" : ch.role == CharacterRole::Hero ? "H" : "W";
-    svg.text(ch.pose.position, letter, 1.8, kSideStroke[ch.side & 1]);
-    svg.end_group();
-  }
-  svg.end_group();
+  render_svg_parts::render_units(svg, bf);
+  render_svg_parts::render_characters(svg, bf);
 
   // Labels: units first (the most needed get the nearest spots), then terrain.
   for (const auto& u : bf.units) {
@@ -169,28 +207,7 @@ std::string render_svg(const Battlefield& bf, const RenderOptions& o) {
     labels.push_back({placer.place((f.bounds.min + f.bounds.max) / 2, f.id, 1.5), f.id, "#222222"});
   }
 
-  if (answer) {
-    const Unit* u = bf.find_unit(o.mover);
-    const Character* c = u ? nullptr : bf.find_character(o.mover);
-    const char* colour = answer->verdict.legal() ? "#1a9a3a" : "#d02020";
-    svg.begin_group("move", answer->verdict.legal() ? "legal" : "illegal");
-    svg.title(answer->verdict.legal() ? "legal move" : explain(answer->verdict));
-    for (const auto& r : answer->routes) {
-      if (r.poses.size() < 2) continue;
-      std::vector<Vec2> centres;
-      for (const auto& p : r.poses) centres.push_back(p.position);
-      svg.polyline(centres, {"none", colour, 0.25, 1.0, r.planned ? "stroke-dasharray=\"6,3\"" : ""});
-      const Pose& end = r.poses.back();
-      if (u) {
-        svg.oriented_rect(u->footprint_at(end), {"none", colour, 0.25, 1.0, "stroke-dasharray=\"3,2\""});
-        Segment front = u->footprint_at(end).front_edge();
-        svg.line(front.a, front.b, {"none", colour, 0.4, 1.0, ""});
-      } else if (c) {
-        svg.circle(end.position, c->base_diameter / 2, {"none", colour, 0.25, 1.0, "stroke-dasharray=\"3,2\""});
-      }
-    }
-    svg.end_group();
-  }
+  if (answer) render_svg_parts::render_checked_move(svg, bf, *answer, o.mover);
 
   svg.begin_group("labels");
   for (const Pending& l : labels) svg.label(l.at, l.text, kLabelSize, l.colour);

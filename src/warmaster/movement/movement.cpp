@@ -28,90 +28,11 @@ constexpr const char* kRuleFormation = warmaster::rule_id::movement_formation;
 constexpr const char* kRuleDistance = warmaster::rule_id::movement_distance;
 constexpr const char* kRuleTerrain = warmaster::rule_id::movement_terrain;
 constexpr const char* kRuleOverlap = warmaster::rule_id::movement_overlap;
-constexpr const char* kRuleOffTable = warmaster::rule_id::movement_off_table;
 constexpr const char* kRuleConfused = warmaster::rule_id::movement_confused;
 
 constexpr std::array<const char*, 4> kCornerNames{"front-left", "front-right", "rear-right", "rear-left"};
 
 std::string cm(double v) { return format_measure(v, "cm"); }
-
-// Facings count as equal when turning one into the other moves a corner by
-// no more than the contact tolerance.
-double facing_tolerance_deg(double tolerance, double width, double depth) {
-  return rad_to_deg(std::atan2(tolerance, std::max(width, depth)));
-}
-
-
-// --- Formation (docs/rulings.md#warmaster-move-formation-at-the-start) --
-
-// A line: every stand faces the same way and they stand side by side,
-// butted edge to edge along their frontage, in one straight row.
-bool is_line(const Unit& u, double tol) {
-  const double ang = facing_tolerance_deg(tol, u.width, u.depth);
-  const Pose& ref = u.stands[0].pose;
-  const Rot ref_rot = Rot::from_degrees(ref.facing_deg);  // positions in its frame: x to its right, y to its front
-  std::vector<Vec2> rel;
-  for (const auto& s : u.stands) {
-    if (std::abs(angle_difference_degrees(ref.facing_deg, s.pose.facing_deg)) > ang) return false;
-    rel.push_back(ref_rot.apply_inverse(s.pose.position - ref.position));
-  }
-  std::sort(rel.begin(), rel.end(), [](Vec2 a, Vec2 b) { return a.x < b.x; });
-  for (std::size_t i = 0; i + 1 < rel.size(); ++i) {
-    if (std::abs(rel[i + 1].x - rel[i].x - u.width) > tol) return false;
-    if (std::abs(rel[i + 1].y - rel[i].y) > tol) return false;
-  }
-  return true;
-}
-
-// Does `b` follow `a` in a column? Either edge to edge, straight behind it
-// with the same facing, or corner to corner: b's front-left corner on a's
-// rear-left corner (or right on right), b turned less than a right angle and
-// behind a, so the column curves (movement text, Figure 1).
-bool follows(const Unit& u, std::size_t a, std::size_t b, double tol, RotMemo& rot) {
-  const Pose& pa = u.stands[a].pose;
-  const Pose& pb = u.stands[b].pose;
-  double turn = std::abs(angle_difference_degrees(pa.facing_deg, pb.facing_deg));
-  Vec2 rel = rot(pa.facing_deg).apply_inverse(pb.position - pa.position);
-  if (turn <= facing_tolerance_deg(tol, u.width, u.depth) && std::abs(rel.x) <= tol &&
-      std::abs(rel.y + u.depth) <= tol)
-    return true;
-  if (turn >= 90.0 || rel.y >= 0) return false;
-  OrientedRect ra = u.footprint(a, rot), rb = u.footprint(b, rot);
-  if (overlaps(ra, rb, tol)) return false;
-  auto ca = ra.corners();
-  auto cb = rb.corners();
-  // corners: 0 front-left, 1 front-right, 2 rear-right, 3 rear-left
-  return distance(cb[0], ca[3]) <= tol || distance(cb[1], ca[2]) <= tol;
-}
-
-// A column: the stands can be ordered so that each follows the one before.
-// Units have a handful of stands, so a depth-first search over orders is cheap.
-bool chain_from(const std::vector<std::vector<bool>>& link, std::vector<bool>& used, std::size_t head,
-                std::size_t placed) {
-  if (placed == used.size()) return true;
-  for (std::size_t next = 0; next < used.size(); ++next) {
-    if (used[next] || !link[head][next]) continue;
-    used[next] = true;
-    if (chain_from(link, used, next, placed + 1)) return true;
-    used[next] = false;
-  }
-  return false;
-}
-
-bool is_column(const Unit& u, double tol) {
-  std::size_t n = u.stands.size();
-  if (n > 16) return false;
-  std::vector<std::vector<bool>> link(n, std::vector<bool>(n, false));
-  RotMemo rot;
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b) link[a][b] = a != b && follows(u, a, b, tol, rot);
-  for (std::size_t head = 0; head < n; ++head) {
-    std::vector<bool> used(n, false);
-    used[head] = true;
-    if (chain_from(link, used, head, 1)) return true;
-  }
-  return false;
-}
 
 // --- Terrain helpers ----------------------------------------------------------
 
@@ -143,8 +64,6 @@ bool off_table(const OrientedRect& r, const Battlefield& bf) {
 
 // Reasons count stands from 1, as players do (and as TransitScene labels
 // other units' stands); files and answers use the 0-based index.
-std::string stand_label(std::size_t i) { return fmt::format("stand {}", i + 1); }
-std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i)); }
 
 // The poses each stand passes through: start, waypoints, final. Stands the
 // request does not mention stay where they are.
@@ -452,66 +371,6 @@ void check_overlaps(const Battlefield& bf, const MoveIndex& index, const Unit& u
 
 }  // namespace
 
-std::vector<StandApart> stands_apart(const std::vector<OrientedRect>& rects, double tolerance) {
-  std::vector<StandApart> out;
-  if (rects.size() < 2) return out;
-  // Each pair is measured at most once, and a stand stops looking once it
-  // touches one (the nearest is needed only to explain a stand that does not).
-  const std::size_t n = rects.size();
-  std::vector<double> memo(n * n, -1);
-  auto gap = [&](std::size_t i, std::size_t j) {
-    double& d = memo[std::min(i, j) * n + std::max(i, j)];
-    if (d < 0) d = distance(rects[i], rects[j]);
-    return d;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    double nearest = 1e300;
-    std::size_t which = 0;
-    for (std::size_t j = 0; j < n && nearest > tolerance; ++j) {
-      if (i == j) continue;
-      double d = gap(i, j);
-      if (d < nearest) {
-        nearest = d;
-        which = j;
-      }
-    }
-    if (nearest > tolerance) out.push_back({i, which, nearest});
-  }
-  return out;
-}
-
-std::string describe_apart(const StandApart& a, double tolerance, std::string_view when) {
-  const ComparedFigures f = format_compared(a.gap * 10, tolerance * 10, "mm");
-  return fmt::format("{} touches no other stand of its unit{} (nearest: {}, {} away; touching means within {})",
-                     stand_label(a.stand), when, stand_label(a.nearest), f.value, f.limit);
-}
-
-std::vector<Ruling> formation_warnings(const Battlefield& bf, const Settings& settings) {
-  std::vector<Ruling> out;
-  for (const Unit& u : bf.units) {
-    std::vector<OrientedRect> rects;
-    for (std::size_t s = 0; s < u.stands.size(); ++s) rects.push_back(u.footprint(s));
-    const std::vector<StandApart> apart = stands_apart(rects, settings.contact_tolerance);
-    if (apart.empty()) continue;
-    std::vector<std::string> others;
-    for (std::size_t k = 1; k < apart.size(); ++k) others.push_back(std::to_string(apart[k].stand + 1));
-    const std::string also =
-        others.empty() ? std::string()
-        : others.size() == 1
-            ? fmt::format(", and so does stand {}", others[0])
-            : fmt::format(", and so do stands {} and {}",
-                          fmt::join(others.begin(), others.end() - 1, ", "), others.back());
-    out.push_back({kRuleFormation,
-                   fmt::format("{} is deployed in no formation: {}{}; its next move must leave every stand touching "
-                               "another (docs/rulings.md#warmaster-deployment)",
-                               u.id, describe_apart(apart[0], settings.contact_tolerance), also),
-                   {{"gap", apart[0].gap, "cm"},
-                    {"tolerance", settings.contact_tolerance, "cm"},
-                    {"stands_apart", static_cast<double>(apart.size()), ""}}});
-  }
-  return out;
-}
-
 namespace {
 
 // Every stand must touch another stand of its unit at the end (movement
@@ -533,13 +392,6 @@ std::vector<const TerrainFeature*> terrain_near(const Battlefield& bf, const Mov
   out.reserve(near.size());
   for (int k : near) out.push_back(&bf.terrain[static_cast<std::size_t>(k)]);
   return out;
-}
-
-Aabb unit_bounds(const Unit& u) {
-  RotMemo rot;
-  Aabb box = u.footprint(0, rot).bounds();
-  for (std::size_t s = 1; s < u.stands.size(); ++s) box = box.merged(u.footprint(s, rot).bounds());
-  return box;
 }
 
 // `index`: of `bf`, or null. `whole_battle`: MoveScenes::whole_battle.
@@ -644,13 +496,6 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
 
 }  // namespace
 
-Formation classify_formation(const Unit& u, const Settings& settings) {
-  if (u.stands.size() <= 1) return Formation::Line;  // docs/rulings.md#warmaster-move-formation-at-the-start
-  if (is_line(u, settings.contact_tolerance)) return Formation::Line;
-  if (is_column(u, settings.contact_tolerance)) return Formation::Column;
-  return Formation::Irregular;
-}
-
 Pace move_pace(const Unit& u, MoveKind kind, Formation formation, std::optional<double> dice_distance) {
   double full = full_pace(u);
   switch (kind) {
@@ -731,85 +576,6 @@ std::optional<Halt> halt_before(const std::vector<Pose>& poses, double width, do
   }
   return std::nullopt;
 }
-
-namespace {
-std::uint64_t next_index_serial() {
-  static std::atomic<std::uint64_t> serial{0};
-  return ++serial;
-}
-}  // namespace
-
-MoveIndex::MoveIndex(const Battlefield& bf) : serial_(next_index_serial()) {
-  auto terrain = std::make_shared<GridIndex>(bf.table().inflated(20), 10.0);
-  for (std::size_t i = 0; i < bf.terrain.size(); ++i) terrain->insert(static_cast<int>(i), bf.terrain[i].bounds);
-  terrain->lay_out();
-  terrain_ = std::move(terrain);
-  index_units(bf, nullptr);
-}
-
-MoveIndex::MoveIndex(const Battlefield& bf, const MoveIndex& earlier)
-    : terrain_(earlier.terrain_), serial_(next_index_serial()) {
-  index_units(bf, &earlier);
-}
-
-// A unit's box is worked out again only when its stands differ from the
-// earlier index's: footprints cost a sine and cosine per stand.
-void MoveIndex::index_units(const Battlefield& bf, const MoveIndex* earlier) {
-  const std::size_t n = bf.units.size();
-  if (earlier && earlier->unit_boxes_.size() != n) earlier = nullptr;
-  unit_boxes_.assign(n, Aabb{});
-  unit_present_.assign(n, 0);
-  first_pose_.assign(n + 1, 0);
-  max_stand_radius_ = 0;
-  std::size_t stands = 0;
-  for (const Unit& u : bf.units) stands += u.stands.size();
-  poses_.resize(stands);
-  std::size_t next = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Unit& u = bf.units[i];
-    first_pose_[i] = next;
-    for (const Stand& s : u.stands) poses_[next++] = s.pose;
-    if (u.stands.empty()) continue;
-    unit_present_[i] = 1;
-    bool same = false;
-    if (earlier && earlier->unit_present_[i] &&
-        earlier->first_pose_[i + 1] - earlier->first_pose_[i] == u.stands.size()) {
-      same = std::equal(u.stands.begin(), u.stands.end(), earlier->poses_.begin() + static_cast<std::ptrdiff_t>(earlier->first_pose_[i]),
-                        [](const Stand& s, const Pose& p) { return s.pose == p; });
-    }
-    unit_boxes_[i] = same ? earlier->unit_boxes_[i] : unit_bounds(u);
-    max_stand_radius_ = std::max(max_stand_radius_, stand_circumradius(u));
-  }
-  first_pose_[n] = next;
-  // The grid is laid out for every state of a game, so a few dozen units are
-  // scanned instead (less than one layout costs). Cells hold about one unit
-  // each, and are at least 10 cm (a unit's box spans one to four). Laid out
-  // now: an index is shared, read-only, between threads.
-  units_ = GridIndex();
-  if (n > kScanUnitsUpTo) {
-    const Aabb world = bf.table().inflated(20);
-    const double area = (world.max.x - world.min.x) * (world.max.y - world.min.y);
-    units_ = GridIndex(world, std::max(10.0, std::sqrt(area / static_cast<double>(n))));
-    for (std::size_t i = 0; i < n; ++i)
-      if (unit_present_[i]) units_.insert(static_cast<int>(i), unit_boxes_[i]);
-    units_.lay_out();
-  }
-}
-
-std::optional<Aabb> MoveIndex::unit_box(std::size_t i) const {
-  if (i >= unit_boxes_.size() || !unit_present_[i]) return std::nullopt;
-  return unit_boxes_[i];
-}
-
-void MoveIndex::units_near(const Aabb& box, std::vector<int>& out) const {
-  if (unit_boxes_.size() > kScanUnitsUpTo) {
-    units_.query(box, out);
-    return;
-  }
-  for (std::size_t i = 0; i < unit_boxes_.size(); ++i)
-    if (unit_present_[i] && unit_boxes_[i].overlaps(box)) out.push_back(static_cast<int>(i));
-}
-void MoveIndex::terrain_near(const Aabb& box, std::vector<int>& out) const { terrain_->query(box, out); }
 
 MoveAnswer check_move(const Battlefield& bf, const MoveRequest& req, const Settings& settings, CheckDepth depth) {
   if (req.kind == MoveKind::Character) return check_character_move(bf, req, settings, depth, nullptr);
@@ -1262,41 +1028,6 @@ Unit unit_after(const Unit& u, const MoveRequest& req) {
   Unit out = u;
   for (const StandPlan& plan : req.stands) out.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
   return out;
-}
-
-// The off-table chart (movement text, "Units which move off the table").
-OffTableResult resolve_off_table(const std::string& who, int stands_lost, Dice& dice, bool retreating_from_combat) {
-  OffTableResult r;
-  r.ruling.rule = kRuleOffTable;
-  if (retreating_from_combat) {
-    r.outcome = OffTableOutcome::Destroyed;
-    r.ruling.reason = fmt::format("'{}' left the table retreating from combat: destroyed, no roll", who);
-    return r;
-  }
-  std::size_t mark = dice.history().size();
-  r.roll = dice.d6("off-table: " + who);
-  r.rolls = dice.since(mark);
-  r.modified = r.roll - stands_lost;
-  if (r.modified <= 0) r.outcome = OffTableOutcome::Destroyed;
-  else if (r.modified <= 2) r.outcome = OffTableOutcome::GoneRollNextTurn;
-  else if (r.modified <= 4) r.outcome = OffTableOutcome::ReturnsCannotMove;
-  else r.outcome = OffTableOutcome::ReturnsMayMove;
-  static constexpr const char* kMeaning[] = {
-      "it leaves the battlefield and does not return: destroyed",
-      "it leaves the battlefield; roll again at the start of its side's next turn, before initiative moves",
-      "it reappears at the table edge at the same point it left, and cannot move further this turn",
-      "it reappears at the same point on the table edge; at the start of a turn it may move as normal",
-  };
-  r.ruling.reason = fmt::format("'{}' left the table: rolled {}, -{} for stands lost = {}: {}", who, r.roll,
-                                stands_lost, r.modified, kMeaning[static_cast<int>(r.outcome)]);
-  r.ruling.figures = {{"roll", static_cast<double>(r.roll), ""},
-                      {"stands_lost", static_cast<double>(stands_lost), ""},
-                      {"result", static_cast<double>(r.modified), ""}};
-  return r;
-}
-
-OffTableResult resolve_off_table(const Unit& u, Dice& dice, bool retreating_from_combat) {
-  return resolve_off_table(u.id, u.stands_lost, dice, retreating_from_combat);
 }
 
 }  // namespace referee::warmaster

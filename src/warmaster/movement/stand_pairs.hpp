@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "referee/core/geometry.hpp"
@@ -20,6 +21,11 @@ namespace referee::warmaster {
 // Slack on the disc bounds (cm): far above the rounding of a footprint's
 // corners and of a measured distance, far below anything measured.
 inline constexpr double kDiscSlack = 1e-6;
+
+// "stand 1" for a unit's first stand (index 0), as the move checker's words
+// name them.
+inline std::string stand_label(std::size_t i) { return "stand " + std::to_string(i + 1); }
+inline std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i)); }
 
 // Half the diagonal of the unit's stands: the radius of the disc about a
 // stand's centre that contains the stand.

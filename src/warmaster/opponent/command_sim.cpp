@@ -65,65 +65,46 @@ void move_or_hold(BattleState& s, Dice& dice, Rng& rng, const Observer* observer
 
 }  // namespace
 
-int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
-  MoveScratch scratch;
-  return random_command_phase(s, dice, rng, observer, scratch);
-}
+namespace random_command_parts {
 
-int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
-  int applied = 0;
-  if (s.battle_over() || s.phase() != Phase::Command) return 0;
-  const Battlefield* bf = &s.battlefield();
-  const int side = s.side();
-  for (std::size_t i = 0; i < s.units().size(); ++i)
-    if (s.units()[i].returns_next_turn) {
-      Action a;
-      a.type = ActionType::OffTableReturn;
-      a.unit = s.battlefield().units[i].id;
-      try_apply(s, a, dice, observer, applied, scratch);
+// Initiative: about half the units that may use it try to; then each
+// flyer tries to home back on a friendly character.
+void random_initiative(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, int side, int& applied,
+                       MoveScratch& scratch) {
+  for (std::size_t i = 0; i < s.units().size(); ++i) {
+    const Battlefield* bf = &s.battlefield();
+    const Unit& u = bf->units[i];
+    if (u.side != side || !s.units()[i].near_enemy_at_start || (rng.next() & 1)) continue;
+    const bool charge = (rng.next() & 1) != 0;
+    // A copy: applying the move replaces the battlefield the list belongs to.
+    const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge, scratch);
+    for (const InitiativeCandidate& c : targets) {
+      if (!c.visible) continue;
+      try_apply(s, initiative_action(*bf, u, *bf->find_unit(c.enemy), charge, s.settings(), &s.move_index(), &scratch),
+                dice, observer, applied, scratch);
+      break;
     }
-  for (std::size_t i = 0; i < s.characters().size(); ++i)
-    if (s.characters()[i].returns_next_turn) {
+  }
+  for (std::size_t i = 0; i < s.units().size(); ++i) {
+    const Unit& u = s.battlefield().units[i];
+    if (u.side != side || u.type != TroopType::Flyer) continue;
+    for (const Character& c : s.battlefield().characters) {
+      if (c.side != side) continue;
       Action a;
-      a.type = ActionType::OffTableReturn;
-      a.character = s.battlefield().characters[i].id;
-      try_apply(s, a, dice, observer, applied, scratch);
-    }
-
-  // Initiative: about half the units that may use it try to.
-  if (s.step() == CommandStep::Initiative) {
-    for (std::size_t i = 0; i < s.units().size(); ++i) {
-      bf = &s.battlefield();
-      const Unit& u = bf->units[i];
-      if (u.side != side || !s.units()[i].near_enemy_at_start || (rng.next() & 1)) continue;
-      const bool charge = (rng.next() & 1) != 0;
-      // A copy: applying the move replaces the battlefield the list belongs to.
-      const std::vector<InitiativeCandidate> targets = s.initiative_targets(u.id, charge, scratch);
-      for (const InitiativeCandidate& c : targets) {
-        if (!c.visible) continue;
-        try_apply(s, initiative_action(*bf, u, *bf->find_unit(c.enemy), charge, s.settings(), &s.move_index(), &scratch),
-                  dice, observer, applied, scratch);
+      a.type = ActionType::HomeBack;
+      a.unit = u.id;
+      a.character = c.id;
+      if (try_apply(s, a, dice, observer, applied, scratch)) {
+        move_or_hold(s, dice, rng, observer, applied, scratch);
         break;
       }
     }
-    for (std::size_t i = 0; i < s.units().size(); ++i) {
-      const Unit& u = s.battlefield().units[i];
-      if (u.side != side || u.type != TroopType::Flyer) continue;
-      for (const Character& c : s.battlefield().characters) {
-        if (c.side != side) continue;
-        Action a;
-        a.type = ActionType::HomeBack;
-        a.unit = u.id;
-        a.character = c.id;
-        if (try_apply(s, a, dice, observer, applied, scratch)) {
-          move_or_hold(s, dice, rng, observer, applied, scratch);
-          break;
-        }
-      }
-    }
   }
+}
 
-  // Orders: each character of the side in turn, units in a random order.
+// Orders: each character of the side in turn, units in a random order.
+void random_orders(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, int side, int& applied,
+                   MoveScratch& scratch) {
   std::vector<std::size_t> order_units;
   for (std::size_t i = 0; i < s.battlefield().units.size(); ++i)
     if (s.battlefield().units[i].side == side) order_units.push_back(i);
@@ -152,6 +133,40 @@ int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* o
       }
     }
   }
+}
+
+}  // namespace random_command_parts
+
+int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
+  MoveScratch scratch;
+  return random_command_phase(s, dice, rng, observer, scratch);
+}
+
+int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+  int applied = 0;
+  if (s.battle_over() || s.phase() != Phase::Command) return 0;
+  const int side = s.side();
+  for (std::size_t i = 0; i < s.units().size(); ++i)
+    if (s.units()[i].returns_next_turn) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.unit = s.battlefield().units[i].id;
+      try_apply(s, a, dice, observer, applied, scratch);
+    }
+  for (std::size_t i = 0; i < s.characters().size(); ++i)
+    if (s.characters()[i].returns_next_turn) {
+      Action a;
+      a.type = ActionType::OffTableReturn;
+      a.character = s.battlefield().characters[i].id;
+      try_apply(s, a, dice, observer, applied, scratch);
+    }
+
+  // Initiative: about half the units that may use it try to.
+  if (s.step() == CommandStep::Initiative)
+    random_command_parts::random_initiative(s, dice, rng, observer, side, applied, scratch);
+
+  // Orders: each character of the side in turn, units in a random order.
+  random_command_parts::random_orders(s, dice, rng, observer, side, applied, scratch);
 
   Action end_orders;
   end_orders.type = ActionType::EndOrders;

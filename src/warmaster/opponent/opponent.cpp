@@ -214,6 +214,56 @@ void for_cells_of(const Grid& g, const Aabb& b, F f) {
     for (double x = b.min.x; x <= b.max.x + kCell; x += kCell) f(g.index({std::min(x, b.max.x), std::min(y, b.max.y)}));
 }
 
+namespace distance_field_parts {
+
+// The stamp of a new search: the field's cells are reset only when the
+// table, its tiles or its units changed size, or the stamps ran out.
+std::uint32_t next_field_stamp(OpponentScratch::Field& F, std::size_t cells, int tiles, std::size_t units) {
+  if (F.seen.size() != cells || F.tile.size() != static_cast<std::size_t>(tiles) ||
+      F.unit.size() != units || F.stamp == std::numeric_limits<std::uint32_t>::max()) {
+    F.seen.assign(cells, 0);
+    F.settled.assign(cells, 0);
+    F.blocked.assign(cells, 0);
+    F.reopened.assign(cells, 0);
+    F.d.assign(cells, 0);
+    F.tile.assign(static_cast<std::size_t>(tiles), 0);
+    F.unit.assign(units, 0);
+    F.stamp = 0;
+  }
+  return ++F.stamp;
+}
+
+// The search starts from the cells under the target's stands, at their
+// distance from the nearest of them.
+void seed_field_at_target(const Grid& g, const Unit& target, OpponentScratch::Field& F, std::uint32_t stamp,
+                          std::vector<std::pair<float, int>>& heap) {
+  using Item = std::pair<float, int>;
+  heap.clear();
+  for (std::size_t k = 0; k < target.stands.size(); ++k) {
+    const OrientedRect r = target.footprint(k);
+    for_cells_of(g, r.bounds(), [&](int i) {
+      const float v = static_cast<float>(distance(g.centre(i), r));
+      const std::size_t si = static_cast<std::size_t>(i);
+      if (F.seen[si] != stamp || v < F.d[si]) {
+        F.seen[si] = stamp;
+        F.d[si] = v;
+        heap.push_back({v, i});
+      }
+    });
+  }
+  std::make_heap(heap.begin(), heap.end(), std::greater<Item>{});
+}
+
+// The needed cells, each counted once.
+void needed_cells(const Grid& g, const std::vector<Vec2>& needed, std::vector<int>& wanted) {
+  wanted.clear();
+  for (Vec2 p : needed) wanted.push_back(g.index(p));
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+}
+
+}  // namespace distance_field_parts
+
 // Distance (cm, along the grid) from cells to the target unit's stands,
 // round what `mover` may not enter; read it with field_at. Other units'
 // stands are in the way too (a file of men does not walk through a friendly
@@ -237,18 +287,7 @@ void distance_field(const Battlefield& bf, const MoveIndex& index, const Unit& m
   const double margin = 0.5 * std::max(mover.width, mover.depth) + 0.5;
   OpponentScratch::Passable& terrain = passable(bf, mover.type, margin, scratch);
   OpponentScratch::Field& F = scratch.field;
-  if (F.seen.size() != cells || F.tile.size() != static_cast<std::size_t>(tiles_x * tiles_y) ||
-      F.unit.size() != bf.units.size() || F.stamp == std::numeric_limits<std::uint32_t>::max()) {
-    F.seen.assign(cells, 0);
-    F.settled.assign(cells, 0);
-    F.blocked.assign(cells, 0);
-    F.reopened.assign(cells, 0);
-    F.d.assign(cells, 0);
-    F.tile.assign(static_cast<std::size_t>(tiles_x * tiles_y), 0);
-    F.unit.assign(bf.units.size(), 0);
-    F.stamp = 0;
-  }
-  const std::uint32_t stamp = ++F.stamp;
+  const std::uint32_t stamp = distance_field_parts::next_field_stamp(F, cells, tiles_x * tiles_y, bf.units.size());
   F.nx = g.nx;
   auto excluded = [&](std::size_t i) {
     const Unit& u = bf.units[i];
@@ -300,25 +339,9 @@ void distance_field(const Battlefield& bf, const MoveIndex& index, const Unit& m
   auto reached = [&](int i) { return F.seen[static_cast<std::size_t>(i)] == stamp; };
   using Item = std::pair<float, int>;
   std::vector<Item>& heap = scratch.heap;
-  heap.clear();
-  for (std::size_t k = 0; k < target.stands.size(); ++k) {
-    const OrientedRect r = target.footprint(k);
-    for_cells_of(g, r.bounds(), [&](int i) {
-      const float v = static_cast<float>(distance(g.centre(i), r));
-      if (!reached(i) || v < value(i)) {
-        F.seen[static_cast<std::size_t>(i)] = stamp;
-        value(i) = v;
-        heap.push_back({v, i});
-      }
-    });
-  }
-  std::make_heap(heap.begin(), heap.end(), std::greater<Item>{});
-  // The needed cells, each counted once.
+  distance_field_parts::seed_field_at_target(g, target, F, stamp, heap);
   std::vector<int>& wanted = scratch.wanted;
-  wanted.clear();
-  for (Vec2 p : needed) wanted.push_back(g.index(p));
-  std::sort(wanted.begin(), wanted.end());
-  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  distance_field_parts::needed_cells(g, needed, wanted);
   std::size_t left = wanted.size();
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -845,6 +868,73 @@ double danger(const Ctx& c, const Unit& moved) {
   return worst;
 }
 
+namespace plan_advance_parts {
+
+// The moves tried to go `d` along the path to `point`: a single unit
+// placed there facing along the way or as it faces, or following the path
+// as a column; a brigade slid there as one body.
+std::vector<Action> advance_tries(const Ctx& c, const std::vector<int>& units, const Unit& lead, MoveKind kind,
+                                  const std::vector<Vec2>& path, double d, Vec2 start, Vec2 point, Vec2 heading) {
+  std::vector<Action> tries;
+  if (units.size() == 1) {
+    Action a;
+    a.type = ActionType::Move;
+    // Straight-line distance may be shorter than the way: cap the wheel's
+    // centre shift at the allowance less what turning costs the corners.
+    a.moves = {place_unit(lead, point, compass_of(heading), kind)};
+    tries.push_back(a);
+    a.moves = {place_unit(lead, point, std::nullopt, kind)};
+    tries.push_back(a);
+    for (bool straight : {true, false})
+      if (auto col = column_follow(c.bf, c.scratch, lead, d, kind, straight)) {
+        a.moves = {*col};
+        tries.push_back(a);
+      }
+    if (auto col = column_at(lead, path, d, kind)) {
+      a.moves = {*col};
+      tries.push_back(a);
+    }
+  } else {
+    // A brigade slides as one body, keeping its shape.
+    const Vec2 shift = point - start;
+    Action a;
+    a.type = ActionType::Move;
+    for (int ui : units) a.moves.push_back(slide_move(c.bf.units[static_cast<std::size_t>(ui)], shift, kind));
+    tries.push_back(a);
+  }
+  return tries;
+}
+
+// Last: straight slides in sixteen directions, kept when they bring the
+// units nearer along the way (round a friend in the way, off a bank).
+std::optional<Action> slide_toward(const Ctx& c, const std::vector<int>& units, const Unit& lead, MoveKind kind,
+                                   const Unit& target, Vec2 start, double allowance, double jitter, bool guarded,
+                                   std::string& reason) {
+  std::vector<std::pair<double, Vec2>> slides;
+  const double before = field_at(c.bf, c.scratch, start);
+  for (int k = 0; k < 16; ++k)
+    for (double f : {1.0, 0.5}) {
+      const Vec2 shift = Rot::from_degrees(22.5 * k + jitter).forward() * ((allowance - 0.05) * f);
+      const double after = field_at(c.bf, c.scratch, start + shift);
+      if (after < before - 1.0) slides.push_back({after, shift});
+    }
+  std::sort(slides.begin(), slides.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (slides.size() > 10) slides.resize(10);
+  for (const auto& [after, shift] : slides) {
+    Action a;
+    a.type = ActionType::Move;
+    for (int ui : units) a.moves.push_back(slide_move(c.bf.units[static_cast<std::size_t>(ui)], shift, kind));
+    if (guarded && danger(c, unit_after(lead, a.moves.front())) >= c.o.evade_margin) continue;
+    if (c.legal(a)) {
+      reason = "slides " + std::to_string(static_cast<int>(length(shift))) + " cm toward " + target.id;
+      return a;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace plan_advance_parts
+
 // Advance of the pending units (one unit or a brigade) toward their targets.
 Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, std::string& reason) {
   Action hold;
@@ -890,33 +980,8 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
     auto [point, heading] = point_along(path, d);
     if (length(heading) < 1e-9) continue;
     heading = Rot::from_degrees(jitter).apply(heading);
-    std::vector<Action> tries;
-    if (units.size() == 1) {
-      Action a;
-      a.type = ActionType::Move;
-      // Straight-line distance may be shorter than the way: cap the wheel's
-      // centre shift at the allowance less what turning costs the corners.
-      a.moves = {place_unit(lead, point, compass_of(heading), kind)};
-      tries.push_back(a);
-      a.moves = {place_unit(lead, point, std::nullopt, kind)};
-      tries.push_back(a);
-      for (bool straight : {true, false})
-        if (auto col = column_follow(c.bf, c.scratch, lead, d, kind, straight)) {
-          a.moves = {*col};
-          tries.push_back(a);
-        }
-      if (auto col = column_at(lead, path, d, kind)) {
-        a.moves = {*col};
-        tries.push_back(a);
-      }
-    } else {
-      // A brigade slides as one body, keeping its shape.
-      const Vec2 shift = point - start;
-      Action a;
-      a.type = ActionType::Move;
-      for (int ui : units) a.moves.push_back(slide_move(c.bf.units[static_cast<std::size_t>(ui)], shift, kind));
-      tries.push_back(a);
-    }
+    const std::vector<Action> tries =
+        plan_advance_parts::advance_tries(c, units, lead, kind, path, d, start, point, heading);
     for (const Action& a : tries) {
       if (guarded) {
         // Shooters and artillery: not into the open in front of stronger enemies.
@@ -931,28 +996,10 @@ Action plan_advance(const Ctx& c, const std::vector<int>& units, MoveKind kind, 
       if (first_refusal.empty() && !v.violations.empty()) first_refusal = v.violations.front().reason;
     }
   }
-  // Last: straight slides in sixteen directions, kept when they bring the
-  // units nearer along the way (round a friend in the way, off a bank).
-  std::vector<std::pair<double, Vec2>> slides;
-  const double before = field_at(c.bf, c.scratch, start);
-  for (int k = 0; k < 16; ++k)
-    for (double f : {1.0, 0.5}) {
-      const Vec2 shift = Rot::from_degrees(22.5 * k + jitter).forward() * ((allowance - 0.05) * f);
-      const double after = field_at(c.bf, c.scratch, start + shift);
-      if (after < before - 1.0) slides.push_back({after, shift});
-    }
-  std::sort(slides.begin(), slides.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (slides.size() > 10) slides.resize(10);
-  for (const auto& [after, shift] : slides) {
-    Action a;
-    a.type = ActionType::Move;
-    for (int ui : units) a.moves.push_back(slide_move(c.bf.units[static_cast<std::size_t>(ui)], shift, kind));
-    if (guarded && danger(c, unit_after(lead, a.moves.front())) >= c.o.evade_margin) continue;
-    if (c.legal(a)) {
-      reason = "slides " + std::to_string(static_cast<int>(length(shift))) + " cm toward " + target->id;
-      return a;
-    }
-  }
+  // Last: straight slides, kept when they bring the units nearer along the way.
+  if (auto a =
+          plan_advance_parts::slide_toward(c, units, lead, kind, *target, start, allowance, jitter, guarded, reason))
+    return *a;
   reason = "holds: no legal advance toward " + target->id + (first_refusal.empty() ? "" : " (" + first_refusal + ")");
   return hold;
 }
@@ -989,44 +1036,79 @@ bool character_can_order(const BattleState& s, std::size_t ci) {
          !s.general_failed();
 }
 
+namespace next_order_parts {
+
+// Further orders to the units being ordered by `active`.
+std::optional<Candidate> further_order(const Ctx& c, const std::string& active) {
+  const Battlefield& bf = c.bf;
+  std::vector<std::string> family;
+  std::vector<const Unit*> group;
+  int previous = 0;
+  bool ok = true;
+  for (std::size_t i = 0; i < bf.units.size(); ++i) {
+    const UnitStatus& st = c.s.units()[i];
+    if (st.orders > 0 && !st.finished && st.ordered_by == active) {
+      family.push_back(bf.units[i].id);
+      group.push_back(&bf.units[i]);
+      previous = std::max(previous, st.orders);
+      ok = ok && orderable(c.s, i) && wants_to_move(c, bf.units[i]);
+    }
+  }
+  const Character* ch = bf.find_character(active);
+  if (ok && !family.empty() && ch) {
+    const std::size_t ci = static_cast<std::size_t>(ch - bf.characters.data());
+    // A unit that charged cannot be ordered again; one that got where it
+    // wanted (in range, or short of its target) needs no more.
+    bool progress = true;
+    if (family.size() == 1) {
+      const Unit& u = *group.front();
+      if (closest_enemy(c, u) < 8.0 && !best_charge(c, u, Action{}, false)) progress = false;
+      if (keeps_range(u) && enemy_in_range(c, u)) progress = false;
+    }
+    if (progress && character_can_order(c.s, ci) &&
+        pass_chance(needed_for(c, *ch, group, previous)) >= c.o.min_further_order) {
+      Action a;
+      a.type = ActionType::Order;
+      a.character = active;
+      a.units = family;
+      if (c.legal(a)) return Candidate{a, 0, "a further order to " + family.front()};
+    }
+  }
+  return std::nullopt;
+}
+
+// What each character needs to order each unit alone (order_needed): the
+// unit's own penalties (enemy near, dense terrain, stands lost) are the
+// same whoever gives the order, so they are worked out once per unit, and
+// only the character's Command and distance vary.
+// The table is by unit, then character (units.size() rows of chars.size()).
+std::vector<int> first_order_needs(const Ctx& c, const std::vector<std::size_t>& chars,
+                                   const std::vector<std::pair<double, std::size_t>>& units) {
+  const Battlefield& bf = c.bf;
+  const std::size_t nc = chars.size();
+  std::vector<int> needed(units.size() * nc);
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    const Unit& u = bf.units[units[k].second];
+    const Unit* const one[] = {&u};
+    OrderFactors f = order_factors(bf, c.index, bf.characters[chars.front()], one, 0, first_turn_bonus(c));
+    for (std::size_t j = 0; j < nc; ++j) {
+      const Character& ch = bf.characters[chars[j]];
+      f.command = ch.command;
+      f.distance = std::max(0.0, character_distance(ch, u).distance);
+      needed[k * nc + j] = order_needed(f);
+    }
+  }
+  return needed;
+}
+
+}  // namespace next_order_parts
+
 std::optional<Candidate> next_order(const Ctx& c) {
   const Battlefield& bf = c.bf;
   // Further orders to the units being ordered.
   const std::string& active = c.s.active_character();
   if (!active.empty()) {
-    std::vector<std::string> family;
-    std::vector<const Unit*> group;
-    int previous = 0;
-    bool ok = true;
-    for (std::size_t i = 0; i < bf.units.size(); ++i) {
-      const UnitStatus& st = c.s.units()[i];
-      if (st.orders > 0 && !st.finished && st.ordered_by == active) {
-        family.push_back(bf.units[i].id);
-        group.push_back(&bf.units[i]);
-        previous = std::max(previous, st.orders);
-        ok = ok && orderable(c.s, i) && wants_to_move(c, bf.units[i]);
-      }
-    }
-    const Character* ch = bf.find_character(active);
-    if (ok && !family.empty() && ch) {
-      const std::size_t ci = static_cast<std::size_t>(ch - bf.characters.data());
-      // A unit that charged cannot be ordered again; one that got where it
-      // wanted (in range, or short of its target) needs no more.
-      bool progress = true;
-      if (family.size() == 1) {
-        const Unit& u = *group.front();
-        if (closest_enemy(c, u) < 8.0 && !best_charge(c, u, Action{}, false)) progress = false;
-        if (keeps_range(u) && enemy_in_range(c, u)) progress = false;
-      }
-      if (progress && character_can_order(c.s, ci) &&
-          pass_chance(needed_for(c, *ch, group, previous)) >= c.o.min_further_order) {
-        Action a;
-        a.type = ActionType::Order;
-        a.character = active;
-        a.units = family;
-        if (c.legal(a)) return Candidate{a, 0, "a further order to " + family.front()};
-      }
-    }
+    if (std::optional<Candidate> further = next_order_parts::further_order(c, active)) return further;
   }
 
   // Characters in sequence: the one ordering now, then Heroes and Wizards, the General last.
@@ -1051,22 +1133,9 @@ std::optional<Candidate> next_order(const Ctx& c) {
   }
   std::sort(units.begin(), units.end());
   // What each character needs to order each unit alone (order_needed): the
-  // unit's own penalties (enemy near, dense terrain, stands lost) are the
-  // same whoever gives the order, so they are worked out once per unit, and
-  // only the character's Command and distance vary.
+  // unit's own penalties are worked out once per unit (first_order_needs).
   const std::size_t nc = chars.size();
-  std::vector<int> needed(units.size() * nc);
-  for (std::size_t k = 0; k < units.size(); ++k) {
-    const Unit& u = bf.units[units[k].second];
-    const Unit* const one[] = {&u};
-    OrderFactors f = order_factors(bf, c.index, bf.characters[chars.front()], one, 0, first_turn_bonus(c));
-    for (std::size_t j = 0; j < nc; ++j) {
-      const Character& ch = bf.characters[chars[j]];
-      f.command = ch.command;
-      f.distance = std::max(0.0, character_distance(ch, u).distance);
-      needed[k * nc + j] = order_needed(f);
-    }
-  }
+  const std::vector<int> needed = next_order_parts::first_order_needs(c, chars, units);
   for (std::size_t j = 0; j < nc; ++j) {
     const Character& ch = bf.characters[chars[j]];
     // The units this character is best placed to order (ties: each of the best).

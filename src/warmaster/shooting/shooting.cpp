@@ -110,6 +110,56 @@ std::string stand_list(const std::vector<int>& stands) {
 
 }  // namespace
 
+namespace shooting_targets_parts {
+
+// An enemy that may be shot, at its distance, with the stands that would shoot.
+struct Found {
+  const Unit* unit;
+  double distance;
+  std::vector<int> stands;
+};
+
+// The target shot at: the closest found, or the one the player chose
+// (`choice`, if any) among those as close, with the ruling that says why.
+void record_target(ShootingTarget& t, const Unit& u, const std::vector<Found>& found, const TargetChoice* choice,
+                   double tol) {
+  std::size_t pick = 0;
+  if (found.size() > 1)
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      t.choices.push_back(found[k].unit->id);
+      if (choice && choice->target == found[k].unit->id) {
+        pick = k;
+        t.chosen = true;
+      }
+    }
+  const Found& f = found[pick];
+  t.target = f.unit->id;
+  t.distance = f.distance;
+  t.stands = f.stands;
+  t.every_stand = t.stands.size() == u.stands.size();
+  std::string reason =
+      fmt::format("{} shoots at {}, the closest enemy unit it can see within its {}'s range of {}: {} away", u.id,
+                  t.target, weapon(u.missile), cm(t.range), format_compared(t.distance, t.range, "cm").value);
+  if (!t.every_stand)
+    reason += fmt::format("; {} of its {} stands ({}) within range and in sight shoot", t.stands.size(),
+                          u.stands.size(), stand_list(t.stands));
+  if (found.size() > 1) {
+    std::vector<std::string> others;
+    for (const Found& o : found)
+      if (o.unit != f.unit) others.push_back(fmt::format("{} at {:.2f} cm", o.unit->id, o.distance));
+    reason += fmt::format("; {} {} as close (within the contact tolerance of {:g} cm), and the shooting player "
+                          "chooses: {}",
+                          fmt::join(others, " and "), others.size() == 1 ? "is" : "are", tol,
+                          t.chosen ? fmt::format("{} chosen", t.target)
+                                   : fmt::format("none chosen, so the closest, {}", t.target));
+  }
+  std::vector<Figure> figures{{"distance", t.distance, "cm"}, {"range", t.range, "cm"}};
+  if (!t.every_stand) figures.push_back({"stands", static_cast<double>(t.stands.size()), ""});
+  t.rulings.push_back({kRuleTarget, reason, std::move(figures)});
+}
+
+}  // namespace shooting_targets_parts
+
 std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, const Settings& settings,
                                              const std::vector<TargetChoice>& choices) {
   std::vector<ShootingTarget> out;
@@ -155,12 +205,7 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
     }
     std::stable_sort(near.begin(), near.end(), [](const Near& a, const Near& b) { return a.distance < b.distance; });
     const auto choice = std::find_if(choices.begin(), choices.end(), [&](const TargetChoice& c) { return c.shooter == u.id; });
-    struct Found {
-      const Unit* unit;
-      double distance;
-      std::vector<int> stands;
-    };
-    std::vector<Found> found;  // the closest that may be shot, and those as close
+    std::vector<shooting_targets_parts::Found> found;  // the closest that may be shot, and those as close
     const Near* unseen = nullptr;  // the closest in range but out of sight
     for (const Near& n : near) {
       if (!found.empty() && n.distance > found.front().distance + tol) break;
@@ -193,39 +238,7 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
       out.push_back(std::move(t));
       continue;
     }
-    std::size_t pick = 0;
-    if (found.size() > 1)
-      for (std::size_t k = 0; k < found.size(); ++k) {
-        t.choices.push_back(found[k].unit->id);
-        if (choice != choices.end() && choice->target == found[k].unit->id) {
-          pick = k;
-          t.chosen = true;
-        }
-      }
-    const Found& f = found[pick];
-    t.target = f.unit->id;
-    t.distance = f.distance;
-    t.stands = f.stands;
-    t.every_stand = t.stands.size() == u.stands.size();
-    std::string reason =
-        fmt::format("{} shoots at {}, the closest enemy unit it can see within its {}'s range of {}: {} away", u.id,
-                    t.target, weapon(u.missile), cm(t.range), format_compared(t.distance, t.range, "cm").value);
-    if (!t.every_stand)
-      reason += fmt::format("; {} of its {} stands ({}) within range and in sight shoot", t.stands.size(),
-                            u.stands.size(), stand_list(t.stands));
-    if (found.size() > 1) {
-      std::vector<std::string> others;
-      for (const Found& o : found)
-        if (o.unit != f.unit) others.push_back(fmt::format("{} at {:.2f} cm", o.unit->id, o.distance));
-      reason += fmt::format("; {} {} as close (within the contact tolerance of {:g} cm), and the shooting player "
-                            "chooses: {}",
-                            fmt::join(others, " and "), others.size() == 1 ? "is" : "are", tol,
-                            t.chosen ? fmt::format("{} chosen", t.target)
-                                     : fmt::format("none chosen, so the closest, {}", t.target));
-    }
-    std::vector<Figure> figures{{"distance", t.distance, "cm"}, {"range", t.range, "cm"}};
-    if (!t.every_stand) figures.push_back({"stands", static_cast<double>(t.stands.size()), ""});
-    t.rulings.push_back({kRuleTarget, reason, std::move(figures)});
+    shooting_targets_parts::record_target(t, u, found, choice != choices.end() ? &*choice : nullptr, tol);
     out.push_back(std::move(t));
   }
   return out;

@@ -1,5 +1,6 @@
 // What source_check must find (tests/CMakeLists.txt, source.check.finds):
-// an include from a room above, a literal rule id, a mutable cache, and a
+// an include from a room above, a literal rule id (of the system its
+// catalogue rule_ids.hpp names), a mutable cache, and a
 // function longer than the test's limit of 5 lines. The mutex is not a cache.
 #include <mutex>
 
@@ -10,7 +11,7 @@ struct Cache {
   mutable std::mutex guard;
 };
 
-const char* rule() { return "warmaster.movement.gap"; }
+const char* rule() { return "sys.movement.gap"; }
 
 int longer_than_five_lines(int x) {
   x += 1;
