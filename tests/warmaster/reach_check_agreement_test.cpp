@@ -337,6 +337,34 @@ Turned turned_reach(const Battlefield& bf, const Settings& settings, const Unit&
   return out;
 }
 
+// Where a probe sends stand `s`: near the boundary of `a` (`near`), or
+// anywhere within the allowance and a little beyond.
+Vec2 probe_target(const ReachAnswer& a, const Unit& u, std::size_t s, bool near, Rng& rng) {
+  if (near && !a.boundary.empty()) {
+    const Polygon& ring = a.boundary[rng.below(a.boundary.size())];
+    const double ang = uniform(rng, 0, 2 * kPi), len = uniform(rng, 0, 2);
+    return ring.points[rng.below(ring.points.size())] + Vec2{std::cos(ang), std::sin(ang)} * len;
+  }
+  const double ang = uniform(rng, 0, 2 * kPi), len = uniform(rng, 0, a.allowance + 2);
+  return u.stands[s].pose.position + Vec2{std::cos(ang), std::sin(ang)} * len;
+}
+
+// Along one straight line: every move a centimetre apart out to the
+// allowance and a little beyond, then the last legal one (`legal_at` its
+// length) pushed out by bisection to a hundredth of a millimetre.
+template <class LegalAt>
+void push_out_farthest(double allowance, LegalAt legal_at) {
+  double last = -1;
+  for (double len = 0; len <= allowance + 2; len += 1)
+    if (legal_at(len)) last = len;
+  if (last < 0) return;
+  double lo = last, hi = last + 1;
+  while (hi - lo > 0.001) {
+    const double mid = (lo + hi) / 2;
+    (legal_at(mid) ? lo : hi) = mid;
+  }
+}
+
 // `moves` whole-unit moves of unit `u`: translations when max_turn is 0,
 // otherwise `facings` end facings each turned by up to max_turn degrees,
 // moves / facings moves each. Stand `s` (at random) ends near the boundary
@@ -356,15 +384,7 @@ void probe(const Battlefield& bf, const MoveIndex& index, const Settings& settin
     const ReachAnswer& a = tr.a;
     const std::vector<Vec2> turned = form.turned(tr.turn);
     const std::size_t s = rng.below(u.stands.size());
-    Vec2 target;
-    if (k % 2 == 0 && !a.boundary.empty()) {
-      const Polygon& ring = a.boundary[rng.below(a.boundary.size())];
-      const double ang = uniform(rng, 0, 2 * kPi), len = uniform(rng, 0, 2);
-      target = ring.points[rng.below(ring.points.size())] + Vec2{std::cos(ang), std::sin(ang)} * len;
-    } else {
-      const double ang = uniform(rng, 0, 2 * kPi), len = uniform(rng, 0, a.allowance + 2);
-      target = u.stands[s].pose.position + Vec2{std::cos(ang), std::sin(ang)} * len;
-    }
+    const Vec2 target = probe_target(a, u, s, k % 2 == 0, rng);
     judge(bf, index, settings, u, a, form.ends(tr.turn, tr.facing, target - turned[s]), tr.turn, scratch, t);
   }
 }
@@ -383,18 +403,9 @@ void frontier(const Battlefield& bf, const MoveIndex& index, const Settings& set
     t.empty_areas += tr.a.boundary.empty();
     const double ang = uniform(rng, 0, 2 * kPi);
     const Vec2 dir{std::cos(ang), std::sin(ang)};
-    auto legal_at = [&](double len) {
+    push_out_farthest(tr.a.allowance, [&](double len) {
       return judge(bf, index, settings, u, tr.a, form.ends(tr.turn, tr.facing, dir * len), tr.turn, scratch, t);
-    };
-    double last = -1;
-    for (double len = 0; len <= tr.a.allowance + 2; len += 1)
-      if (legal_at(len)) last = len;
-    if (last < 0) continue;
-    double lo = last, hi = last + 1;
-    while (hi - lo > 0.001) {
-      const double mid = (lo + hi) / 2;
-      (legal_at(mid) ? lo : hi) = mid;
-    }
+    });
   }
 }
 
@@ -419,33 +430,17 @@ void probe_any_facing(const Battlefield& bf, const MoveIndex& index, const Setti
   for (int k = 0; k < moves; ++k) {
     const double turn = round3(uniform(rng, -180, 180));
     const std::size_t s = rng.below(u.stands.size());
-    Vec2 target;
-    if (k % 2 == 0 && !a.boundary.empty()) {
-      const Polygon& ring = a.boundary[rng.below(a.boundary.size())];
-      const double ang = uniform(rng, 0, 2 * kPi), len = uniform(rng, 0, 2);
-      target = ring.points[rng.below(ring.points.size())] + Vec2{std::cos(ang), std::sin(ang)} * len;
-    } else {
-      const double ang = uniform(rng, 0, 2 * kPi), len = uniform(rng, 0, a.allowance + 2);
-      target = u.stands[s].pose.position + Vec2{std::cos(ang), std::sin(ang)} * len;
-    }
+    const Vec2 target = probe_target(a, u, s, k % 2 == 0, rng);
     judge(bf, index, settings, u, a, turned_ends(target, s, turn), turn, scratch, t, bound);
   }
   for (int k = 0; k < rays; ++k) {
     const double turn = round3(uniform(rng, -180, 180));
     const double ang = uniform(rng, 0, 2 * kPi);
     const Vec2 dir{std::cos(ang), std::sin(ang)};
-    auto legal_at = [&](double len) {
-      return judge(bf, index, settings, u, a, turned_ends(form.turned(turn)[0] + dir * len, 0, turn), turn, scratch, t, bound);
-    };
-    double last = -1;
-    for (double len = 0; len <= a.allowance + 2; len += 1)
-      if (legal_at(len)) last = len;
-    if (last < 0) continue;
-    double lo = last, hi = last + 1;
-    while (hi - lo > 0.001) {
-      const double mid = (lo + hi) / 2;
-      (legal_at(mid) ? lo : hi) = mid;
-    }
+    push_out_farthest(a.allowance, [&](double len) {
+      return judge(bf, index, settings, u, a, turned_ends(form.turned(turn)[0] + dir * len, 0, turn), turn, scratch, t,
+                   bound);
+    });
   }
 }
 
