@@ -287,20 +287,18 @@ function battleMarks(state, ctx, battles) {
   }
   const p = state.pending;
   if (p && (p.decision === 'retreat' || p.decision === 'evade') && !ctx.replay && mayPlay()) {
-    const own = at.get(p.unit);
     for (const a of ctx.game.legal_actions ?? []) {
       if (a.type !== p.decision || !Array.isArray(a.to)) continue;
       const c = centre(a.to);
-      // Its own hex, in a retreat: it ignores the flags support or its leader lets it ignore.
-      const holds = p.decision === 'retreat' && own && a.to[0] === own[0] && a.to[1] === own[1];
-      const label = holds ? 'hold' : p.decision === 'retreat' ? 'retreat' : 'evade';
-      const words = holds ? `${pieceWords(p.unit, ctx)} holds on hex ${a.to[0]},${a.to[1]}, ignoring ${p.flags === 1 ? 'the flag' : 'the flags it may'}`
+      const holding = holds(a, state);
+      const label = holding ? 'hold' : p.decision === 'retreat' ? 'retreat' : 'evade';
+      const words = holding ? `${pieceWords(p.unit, ctx)} holds on hex ${a.to[0]},${a.to[1]}, ${ignoringWords(p)}`
         : `${label} ${pieceWords(p.unit, ctx)} to hex ${a.to[0]},${a.to[1]}`;
       g.append(svg('g', { class: 'choice', 'data-choice': JSON.stringify(a), 'data-hex': `${a.to[0]},${a.to[1]}`, tabindex: 0, role: 'button', 'aria-label': `${words}. Enter picks it.` },
         svg('polygon', { points: hexPoints(c, 0.96), fill: '#1f6fd1', 'fill-opacity': 0.25, stroke: '#0b3d91', 'stroke-width': 0.07 }),
         svg('title', {}, words),
         // Holding, the unit's own piece fills the hex: the word goes on a tag above it.
-        ...(holds ? [svg('rect', { x: c[0] - 0.3, y: c[1] - 0.5, width: 0.6, height: 0.2, rx: 0.04, fill: '#fff', stroke: '#0b3d91', 'stroke-width': 0.02, 'pointer-events': 'none' }),
+        ...(holding ? [svg('rect', { x: c[0] - 0.3, y: c[1] - 0.5, width: 0.6, height: 0.2, rx: 0.04, fill: '#fff', stroke: '#0b3d91', 'stroke-width': 0.02, 'pointer-events': 'none' }),
           svg('text', { x: c[0], y: c[1] - 0.35, 'font-size': 0.14, 'font-weight': 700, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, 'hold')]
           : [svg('text', { x: c[0], y: c[1] + 0.05, 'font-size': 0.15, 'font-weight': 700, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, label),
             svg('text', { x: c[0], y: c[1] + 0.24, 'font-size': 0.13, 'text-anchor': 'middle', fill: '#0b3d91', 'pointer-events': 'none' }, `${a.to[0]},${a.to[1]}`)])));
@@ -454,7 +452,7 @@ function renderControls(ctx) {
         : el('div', {}, ui.attacker ? `${ui.attacker} is selected: point at a red-ringed target for the odds, click it to roll.`
           : 'Choose a battle in Actions (each ordered unit may battle once), or click a lit unit to ring its targets on the board; or end the battles.'),
       p ? null : el('div', { id: 'an-odds', role: 'status', 'aria-live': 'polite' }, ui.odds?.words ?? (ui.attacker ? 'Odds: point at or focus a target.' : '')),
-      el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), holdGround(p, state, acts, ctx), button('end_battle', 'End the battles')),
+      el('div', { class: 'controls-row' }, button('stand', 'Stand'), button('advance', 'Advance'), button('hold', 'Hold'), holdGround(state, acts, ctx), button('end_battle', 'End the battles')),
       bannersLine(ctx), leadersLine(ctx));
     return;
   }
@@ -478,21 +476,25 @@ function renderControls(ctx) {
     leadersLine(ctx));
 }
 
-// A pending retreat's own hex among its choices: the unit may hold there,
-// ignoring the flags support or its leader let it ignore (docs/rulings.md#ancients-support).
-function holdAction(p, state, acts) {
-  const own = (state.units ?? []).find((u) => u.id === p?.unit)?.at;
-  return p?.decision === 'retreat' && own ? acts.find((a) => a.type === 'retreat' && a.to?.[0] === own[0] && a.to?.[1] === own[1]) : undefined;
+// A retreat to the retreating unit's own hex: it holds there, ignoring the
+// flags support or its leader let it ignore (docs/rulings.md#ancients-support).
+function holds(a, state) {
+  const p = state?.pending;
+  const own = (state?.units ?? []).find((u) => u.id === p?.unit)?.at;
+  return p?.decision === 'retreat' && a?.type === 'retreat' && !!own && a.to?.[0] === own[0] && a.to?.[1] === own[1];
 }
+const ignoringWords = (p) => `ignoring ${p.flags === 1 ? 'the flag' : 'the flags it may'}`;
+// The pending retreat's hold among the legal actions, if it is one.
+const holdAction = (state, acts) => acts.find((a) => holds(a, state));
 function retreatChoiceWords(p, state, acts) {
-  const flags = `${p.flags} flag${p.flags === 1 ? '' : 's'}`;
+  const flags = flagsWords(p.flags);
   const may = Math.min(p.may_ignore ?? 0, p.flags);
-  return holdAction(p, state, acts)
+  return holdAction(state, acts)
     ? `${p.unit} has ${flags} against it and may ignore ${may === 1 ? 'one' : may}: hold its ground (the button, or its own hex) or retreat (a blue hex).`
     : `${p.unit} must retreat for ${flags}${may ? ` (it may ignore ${may === 1 ? 'one' : may}: choose how far)` : ''}: choose where (click a blue hex).`;
 }
-function holdGround(p, state, acts, ctx) {
-  const a = holdAction(p, state, acts);
+function holdGround(state, acts, ctx) {
+  const a = holdAction(state, acts);
   return a ? el('button', { type: 'button', id: 'an-hold-ground', onclick: () => ctx.apply(a, describe(a, ctx)) }, 'Hold its ground') : null;
 }
 
@@ -561,10 +563,8 @@ export function describe(a, ctx) {
     case 'evade': return `Evade to ${hexWords(a.to)}`;
     case 'stand': return 'Stand and take the attack (no evasion)';
     case 'retreat': {
-      // To its own hex: it holds, ignoring the flags it may.
-      const p = ctx?.game?.state?.pending;
-      const own = (ctx?.game?.state?.units ?? []).find((u) => u.id === p?.unit)?.at;
-      if (own && a.to?.[0] === own[0] && a.to?.[1] === own[1]) return `Hold its ground on ${hexWords(a.to)}, ignoring ${p.flags === 1 ? 'the flag' : 'the flags it may'}`;
+      const state = ctx?.game?.state;
+      if (holds(a, state)) return `Hold its ground on ${hexWords(a.to)}, ${ignoringWords(state.pending)}`;
       return `Retreat to ${hexWords(a.to)}`;
     }
     case 'advance': return 'Advance into the hex taken (momentum)';
