@@ -20,6 +20,7 @@
 #include "referee/core/game.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/simulate.hpp"
+#include "system_commands.hpp"
 
 namespace referee::cli {
 
@@ -42,12 +43,12 @@ void add_arena_command(CLI::App& system, const GameType& type, std::uint64_t max
   cmd->add_option("--side1", o->side1, "Who plays side 1: opponent or random (default random)");
   cmd->add_option("--max-actions", o->max_actions, "Actions after which a game is abandoned (default 20000)")
       ->check(CLI::Range(1, 10000000));
-  if (type.picture)
+  if (command_line_of(type.name).picture)
     cmd->add_option("--svg-dir", o->svg_dir,
                     "Write a picture of each game's end into this folder (game-SEED.svg), to see how it was won");
   add_output_options(cmd, o->out);
   cmd->callback([o, &type, max_input_bytes] {
-    const auto picture = o->svg_dir.empty() ? decltype(type.picture){} : type.picture;
+    const auto picture = o->svg_dir.empty() ? decltype(CommandLineEntry::picture){} : command_line_of(type.name).picture;
     std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
     const Player players[2] = {named_player(type, o->side0, "--side0"), named_player(type, o->side1, "--side1")};
     const Json battle = load_json_file(o->battle, max_input_bytes);

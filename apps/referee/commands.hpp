@@ -1,7 +1,7 @@
 // The commands every system has, written once over the game interface and
 // the registry (core/game.hpp): main.cpp adds them under each registered
-// system, and `serve` once. A system's own questions come from its registry
-// entry (GameType::command_line; systems/system_commands.hpp).
+// system, and `serve` once. A system's own questions come from the command
+// line's table of systems (systems/system_commands.hpp), by its name.
 #pragma once
 
 #include <cstdint>
@@ -9,14 +9,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "boards.hpp"
 #include "referee/core/game.hpp"
 
 namespace referee::cli {
 
 // The whole program over `registry`: parses the command line, runs the
 // command, and returns the exit code (main.cpp passes the built-in systems;
-// the tests' build passes one more).
-int run(int argc, char** argv, const GameRegistry& registry);
+// the tests' build passes one more, with the files of its board that are not
+// in web/app: server/boards.hpp).
+int run(int argc, char** argv, const GameRegistry& registry, const server::BoardFiles& board_files = {});
 
 // Every command reads its files up to `max_input_bytes` (core/files.hpp),
 // which run() reads once from REFEREE_MAX_INPUT_BYTES.
@@ -34,7 +36,8 @@ void add_simulate_command(CLI::App& system, const GameType& type, std::uint64_t 
 // rules: the system's rule catalogue (GameType::rules); nothing for a system without one.
 void add_rules_command(CLI::App& system_command, const GameType& type);
 // serve: the web board, for every system of `registry`.
-void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes);
+void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes,
+                       const server::BoardFiles& board_files = {});
 // games: list, export or delete the games serve keeps in its data directory.
 void add_games_command(CLI::App& app);
 

@@ -25,6 +25,7 @@
 #include "referee/core/game_log.hpp"
 #include "referee/core/json_io.hpp"
 #include "referee/core/match.hpp"
+#include "system_commands.hpp"
 
 namespace referee::cli {
 
@@ -51,7 +52,7 @@ void add_setup_options(CLI::App* cmd, SetupOptions& o, const GameType& type, boo
   cmd->add_option("--setting", o.settings, "Override a setting of the battle: key=value (value in JSON); repeatable");
   cmd->add_option("--seed", o.seed, "Dice seed (default 1)")->check(seed_number());
   cmd->add_option("--dice", o.dice, "Scripted dice instead of the seed: the values rolled at the table, in order, e.g. 3,4,6");
-  for (const CommandLineEntry::SettingFlag& f : type.command_line.setting_flags) {
+  for (const CommandLineEntry::SettingFlag& f : command_line_of(type.name).setting_flags) {
     o.flags.push_back(&f);
     cmd->add_flag(f.flag, o.given.emplace_back(false), f.help);
   }
@@ -279,7 +280,7 @@ void add_play_options(CLI::App* cmd, const std::shared_ptr<PlayOptions>& o, cons
   cmd->add_option("--max-actions", o->max_actions, "Stop after this many actions (default 100000)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{10000000}));
   cmd->add_option("-o,--out", o->out, "Write the game log (JSON Lines) here; the summary goes to standard output");
-  if (type.picture)
+  if (command_line_of(type.name).picture)
     cmd->add_option("--svg-dir", o->svg_dir, "Write a picture of the battle after each phase into this folder");
   cmd->add_flag("--explain", o->explain, "Print the summary as readable text: a narrative of the game");
 }
@@ -289,7 +290,7 @@ void add_play_options(CLI::App* cmd, const std::shared_ptr<PlayOptions>& o, cons
 struct PlayRecord {
   Played played;
   std::vector<std::string> players;
-  decltype(GameType::picture) picture;
+  decltype(CommandLineEntry::picture) picture;
   std::vector<std::pair<std::string, std::string>> pictures;  // file name, SVG
 
   std::string side_name(int p) const {
@@ -429,7 +430,7 @@ void run_play(const PlayOptions& o, const GameType& type, const GameRegistry& re
   Match m = open_match(registry, type, o.setup, plain ? o.actions : std::string(), "", plain ? &rec.played : nullptr);
   rec.players = m.game().players();
   const std::array<bool, 2> bot = opponent_sides(o.opponent, type, rec.players);
-  rec.picture = o.svg_dir.empty() ? decltype(type.picture){} : type.picture;
+  if (!o.svg_dir.empty()) rec.picture = command_line_of(type.name).picture;
   if (rec.picture) rec.pictures.emplace_back("000-start.svg", rec.picture(m.state(), "the battle before turn 1"));
   if (!plain) play_live(m, o, type, bot, rec);
   write_play_outputs(m, o, rec);
@@ -497,7 +498,8 @@ void add_state(CLI::App& parent, const GameType& type, const GameRegistry& regis
   cmd->add_flag("--legal", o->legal, "List the legal actions, each with the exact chance of its outcomes where it rolls dice");
   cmd->add_option("--query", o->query, "Also answer this named query (see `query --list`)");
   cmd->add_option("--args", o->args, "The query's arguments (JSON object)");
-  if (type.command_line.state_options) o->system_options = type.command_line.state_options(*cmd);
+  if (const CommandLineEntry& cl = command_line_of(type.name); cl.state_options)
+    o->system_options = cl.state_options(*cmd);
   add_output_options(cmd, o->out);
   cmd->callback([o, &type, &registry] {
     Played played;

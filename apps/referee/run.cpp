@@ -1,6 +1,7 @@
 // The program: one subcommand per registered system, each with the system's
-// own questions (GameType::command_line), the commands every system has,
-// and `serve`. It names no system: the registry holds them.
+// own questions (its row in the command line's table, command_lines.cpp),
+// the commands every system has, and `serve`. It names no system: the
+// registry holds them.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,10 +13,11 @@
 #include "commands.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/files.hpp"
+#include "system_commands.hpp"
 
 namespace referee::cli {
 
-int run(int argc, char** argv, const GameRegistry& registry) {
+int run(int argc, char** argv, const GameRegistry& registry, const server::BoardFiles& board_files) {
   // The size limit of every file read: the environment is read here only,
   // and the limit passed down to the commands.
   std::uint64_t max_input_bytes = kDefaultMaxInputBytes;
@@ -30,7 +32,7 @@ int run(int argc, char** argv, const GameRegistry& registry) {
   app.set_version_flag("--version", "referee 0.1.0");
 
   for (const GameType& type : registry.types()) {
-    const CommandLineEntry& cl = type.command_line;
+    const CommandLineEntry& cl = command_line_of(type.name);
     auto* system = app.add_subcommand(type.name, cl.summary.empty() ? type.title + ": " + type.summary : cl.summary);
     system->require_subcommand(1);
     if (cl.commands) cl.commands(*system, max_input_bytes);
@@ -39,7 +41,7 @@ int run(int argc, char** argv, const GameRegistry& registry) {
     add_simulate_command(*system, type, max_input_bytes);
     add_rules_command(*system, type);
   }
-  add_serve_command(app, registry, max_input_bytes);
+  add_serve_command(app, registry, max_input_bytes, board_files);
   add_games_command(app);
 
   try {

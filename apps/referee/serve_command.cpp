@@ -45,7 +45,8 @@ struct ServeOptions {
   int keep_days = 0;              // 0: games are kept for good
 };
 
-void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t max_input_bytes) {
+void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t max_input_bytes,
+           const server::BoardFiles& board_files) {
   // Past a file size limit (ulimit -f) a write then fails with EFBIG, which
   // the store reports (503 naming data) like a full disk, instead of SIGXFSZ
   // killing the server and every game in play with it.
@@ -87,6 +88,7 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
   }
   server::Api api(registry, std::move(battles), limits, server::random_game_id, store);
   server::HttpServer http(api);
+  for (const server::BoardFile& f : board_files) http.serve_board_file(f);
   for (const std::string& name : o.allow_hosts) http.allow_host(name);
   for (const std::string& address : o.trusted_proxies) http.trust_proxy(server::canonical_address(address));
   const bool https = !o.tls_cert.empty();
@@ -120,7 +122,8 @@ void serve(const ServeOptions& o, const GameRegistry& registry, std::uint64_t ma
 
 }  // namespace
 
-void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes) {
+void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_t max_input_bytes,
+                       const server::BoardFiles& board_files) {
   auto o = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "The web board: play every system in the browser (docs/api.md)");
   cmd->add_option("--battle", o->battle, "A battle file to open on instead of the fair Warmaster battle against the built-in opponent");
@@ -174,7 +177,7 @@ void add_serve_command(CLI::App& app, const GameRegistry& registry, std::uint64_
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
   cmd->add_option("--keep-days", o->keep_days, "Delete games unchanged for this many days (default 0: keep them for good)")
       ->check(CLI::Range(0, 1000000));
-  cmd->callback([o, &registry, max_input_bytes] { serve(*o, registry, max_input_bytes); });
+  cmd->callback([o, &registry, max_input_bytes, board_files] { serve(*o, registry, max_input_bytes, board_files); });
 }
 
 }  // namespace referee::cli

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "boards.hpp"
 #include "dice_commitment.hpp"
 #include "seat_views.hpp"
 #include "seats.hpp"
@@ -348,7 +349,7 @@ Response Api::systems_route(const Request&, const std::vector<std::string>&) {
     Json q = Json::array();
     for (const QueryInfo& qi : t.queries) q.push_back(to_json_value(qi));
     out.push_back({{"name", t.name}, {"title", t.title}, {"summary", t.summary}, {"opponent", static_cast<bool>(t.opponent)},
-                   {"queries", q}, {"board", t.board_module}});
+                   {"queries", q}, {"board", board_module(t.name)}});
   }
   return ok(out);
 }

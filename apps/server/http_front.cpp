@@ -72,14 +72,6 @@ std::string_view mime_type(std::string_view path) {
   return "application/octet-stream";
 }
 
-// A file of a system's web board that is not in web/app (GameType::web_files).
-const std::string* web_file(const GameRegistry& registry, std::string_view path) {
-  for (const GameType& t : registry.types())
-    for (const WebFile& f : t.web_files)
-      if (f.path == path) return &f.content;
-  return nullptr;
-}
-
 // "%2e%2E" -> "..". nullopt for a bad escape, or a decoded control character
 // (a NUL in a path is never a file or a route).
 std::optional<std::string> percent_decode(std::string_view s) {
@@ -292,7 +284,7 @@ std::size_t SharedBudget::held_by(const std::string& client) const {
   return it == clients_.end() ? 0 : it->second;
 }
 
-FrontEnd::FrontEnd(Api& api, Audience audience, HttpLimits limits)
+FrontEnd::FrontEnd(Api& api, Audience audience, HttpLimits limits, BoardFiles board_files)
     : bodies_in_flight(limits.bodies_in_flight,
                        std::max(static_cast<std::size_t>(static_cast<double>(limits.bodies_in_flight) * limits.client_share),
                                 api.limits().max_body_bytes)),
@@ -300,7 +292,14 @@ FrontEnd::FrontEnd(Api& api, Audience audience, HttpLimits limits)
                         static_cast<std::size_t>(static_cast<double>(limits.answers_in_flight) * limits.client_share)),
       api_(api),
       audience_(std::move(audience)),
-      limits_(limits) {}
+      limits_(limits),
+      board_files_(std::move(board_files)) {}
+
+const std::string* FrontEnd::board_file(std::string_view path) const {
+  for (const BoardFile& f : board_files_)
+    if (f.path == path) return &f.content;
+  return nullptr;
+}
 
 // --- HttpConnection
 
@@ -709,7 +708,7 @@ void HttpConnection::finish_request() {
   if (path.empty()) path = "index.html";
   const bool safe = path.find("..") == std::string::npos && path.find('\\') == std::string::npos && path.front() != '/';
   const EmbeddedFile* f = safe ? find_embedded("web/app/" + path) : nullptr;
-  const std::string* content = f == nullptr && safe ? web_file(front_.api().registry(), path) : nullptr;
+  const std::string* content = f == nullptr && safe ? front_.board_file(path) : nullptr;
   if (f == nullptr && content == nullptr) {
     const Response r = error_response(404, "path", "no such file: /" + path);
     respond(404, r.body, r.content_type, false);

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "api.hpp"
+#include "boards.hpp"
 
 namespace referee::server {
 
@@ -143,8 +144,11 @@ class SharedBudget {
 
 class FrontEnd {
  public:
-  FrontEnd(Api& api, Audience audience, HttpLimits limits = {});
+  // `board_files`: files of boards that are not in web/app (boards.hpp).
+  FrontEnd(Api& api, Audience audience, HttpLimits limits = {}, BoardFiles board_files = {});
   Api& api() { return api_; }
+  // The board file at `path` (not in web/app), or null.
+  const std::string* board_file(std::string_view path) const;
   const HttpLimits& limits() const { return limits_; }
   const Audience& audience() const { return audience_; }
   // Bytes of bodies being read and answers being written, all connections,
@@ -156,6 +160,7 @@ class FrontEnd {
   Api& api_;
   Audience audience_;
   HttpLimits limits_;
+  BoardFiles board_files_;
 };
 
 // One connection's requests and answers. Give it what the socket received;

@@ -92,6 +92,7 @@ struct HttpServer::Impl {
   HttpLimits limits;
   std::vector<std::string> allowed;
   std::vector<std::string> trusted;  // --trusted-proxy
+  BoardFiles board_files;            // serve_board_file
   std::unique_ptr<asio::ssl::context> tls;  // HTTPS (use_tls)
   std::unique_ptr<FrontEnd> front;
   asio::io_context io{1};
@@ -414,6 +415,7 @@ HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::allow_host(const std::string& name) { impl_->allowed.push_back(name); }
 void HttpServer::trust_proxy(const std::string& address) { impl_->trusted.push_back(address); }
+void HttpServer::serve_board_file(BoardFile file) { impl_->board_files.push_back(std::move(file)); }
 
 namespace {
 
@@ -502,7 +504,7 @@ int HttpServer::bind(const std::string& host, int port) {
   Audience audience = Audience::for_host(host, m.allowed);
   audience.tls = m.tls != nullptr;
   audience.trusted_proxies = m.trusted;
-  m.front = std::make_unique<FrontEnd>(m.api, std::move(audience), m.limits);
+  m.front = std::make_unique<FrontEnd>(m.api, std::move(audience), m.limits, m.board_files);
   // Every connection is a descriptor: take what the system allows, and
   // keep some for the rest of the process.
   rlimit fds{};

@@ -47,6 +47,9 @@ class HttpServer {
   // A reverse proxy whose X-Forwarded-For names the client (Audience::
   // trusted_proxies): an address as canonical_address() writes it.
   void trust_proxy(const std::string& address);
+  // Serves a board's file that is not in web/app (boards.hpp: a test
+  // system's board); before bind().
+  void serve_board_file(BoardFile file);
   // Serves HTTPS (TLS 1.2 or later) with this PEM certificate chain and its
   // PEM private key; before bind(). False when they cannot be used, with why
   // (naming the file) in *error and, in *key_at_fault, whether the key file

@@ -5,16 +5,15 @@
 #include "referee/blightmeer/game_interface.hpp"
 #include "referee/blightmeer/rules.hpp"
 #include "referee/warmaster/game_interface.hpp"
-#include "referee/warmaster/battle/render.hpp"
 #include "referee/warmaster/model/rules.hpp"
-#include "system_commands.hpp"
 
 namespace referee {
 
 namespace {
 
-// Each system's entry: its game interface, and what the front ends need
-// (battles, rule catalogue, picture, web board, command-line questions).
+// Each system's entry: its game interface, its rule catalogue and the
+// battles it ships with. The front ends keep their own tables by system
+// name (the command line's questions and pictures, the web board's module).
 
 GameType warmaster_entry() {
   GameType t = warmaster::game_type();
@@ -30,12 +29,6 @@ GameType warmaster_entry() {
       {"gap-rule", "scenarios/warmaster/gap-rule.json", "Warmaster: the gap rule"},
       {"shooting", "scenarios/warmaster/shooting.json", "Warmaster: missile troops on both sides"},
   };
-  t.picture = [](const GameState& s, const std::string& caption) {
-    const warmaster::BattleState* w = typed_state<warmaster::System>(s);
-    return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
-  };
-  t.board_module = t.name + ".js";  // web/app/<name>.js
-  t.command_line = cli::warmaster_command_line();
   return t;
 }
 
@@ -52,8 +45,6 @@ GameType ancients_entry() {
       {"lines_engaged", "scenarios/ancients/lines_engaged.json",
        "Ancients: lines engaged, to the banners (you play Rome, the computer Carthage)", {}, {1}},
   };
-  t.board_module = t.name + ".js";  // web/app/<name>.js
-  t.command_line = cli::ancients_command_line();
   return t;
 }
 
@@ -64,8 +55,6 @@ GameType blightmeer_entry() {
       {"town", "scenarios/blightmeer/town.json", "Blightmeer: the town"},
       {"ruin", "scenarios/blightmeer/ruin.json", "Blightmeer: the ruin"},
   };
-  t.board_module = t.name + ".js";  // web/app/<name>.js
-  t.command_line = cli::blightmeer_command_line();
   return t;
 }
 

@@ -6,14 +6,14 @@
 #include "referee/core/game.hpp"
 #include "referee/core/match.hpp"
 #include "support/game_conformance.hpp"
-#include "support/tictactoe.hpp"
+#include "fixtures/tictactoe/tictactoe.hpp"
 
 namespace referee {
 namespace {
 
 GameRegistry test_registry() {
   GameRegistry r;
-  r.add(testing_games::tictactoe_type());
+  r.add(tictactoe::game_type());
   return r;
 }
 
@@ -25,17 +25,18 @@ std::shared_ptr<const Game> tictactoe(const GameRegistry& r) {
 // dice is 36 sequences, 18 for each side; one of 30 dice (6^30 sequences,
 // past 2^63) is refused as too many instead of overflowing the count.
 TEST(GameInterface, EnumeratedChanceStopsWhereTheSampleSpaceOutgrows64Bits) {
-  testing_games::TicTacToeState s;
+  const GameRegistry reg = test_registry();
+  const auto tossing = [&](int dice) {
+    return reg.at("tictactoe").load(Json{{"name", "tossed"}, {"toss_dice", dice}}, "test", Json::object())->new_initial_state();
+  };
   const Json toss{{"type", "toss"}};
   const auto starts = [](const Outcome& o) { return o.result.at("starts").dump(); };
-  s.toss_dice = 2;
-  const Chances two = enumerate_chance(s, toss, starts);
+  const Chances two = enumerate_chance(*tossing(2), toss, starts);
   ASSERT_EQ(two.kind, Chances::Kind::Outcomes);
   ASSERT_EQ(two.outcomes.size(), 2u);
   EXPECT_EQ(two.outcomes[0].chance, (Chance{18, 36}));
   EXPECT_EQ(two.outcomes[1].chance, (Chance{18, 36}));
-  s.toss_dice = 30;
-  const Chances thirty = enumerate_chance(s, toss, starts, "action", 1u << 20);
+  const Chances thirty = enumerate_chance(*tossing(30), toss, starts, "action", 1u << 20);
   EXPECT_EQ(thirty.kind, Chances::Kind::NotEnumerable);
   EXPECT_FALSE(thirty.why.empty());
 }
@@ -56,7 +57,7 @@ TEST(GameInterface, RandomGamesOfTicTacToePassEveryGenericCheck) {
 
 TEST(GameInterface, RegistryRefusesDuplicatesAndNamesTheKnownSystems) {
   GameRegistry reg = test_registry();
-  EXPECT_THROW(reg.add(testing_games::tictactoe_type()), std::logic_error);
+  EXPECT_THROW(reg.add(tictactoe::game_type()), std::logic_error);
   try {
     (void)reg.at("chess", "battle.system");
     FAIL();

@@ -8,13 +8,13 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/core/simulate.hpp"
-#include "support/tictactoe.hpp"
+#include "fixtures/tictactoe/tictactoe.hpp"
 
 namespace referee {
 namespace {
 
 struct Fixture {
-  GameType type = testing_games::tictactoe_type();
+  GameType type = tictactoe::game_type();
   std::shared_ptr<const Game> game = type.load(Json{{"name", "empty board"}}, "test", Json::object());
   Player players[2] = {named_player(type, "random", "side0"), named_player(type, "random", "side1")};
 };

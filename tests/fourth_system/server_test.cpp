@@ -1,5 +1,5 @@
 // The tests' fourth system, tic-tac-toe, registered with one line
-// (support/with_tictactoe.hpp), is found by the server that `referee serve`
+// (fixtures/tictactoe/with_tictactoe.hpp), is found by the server that `referee serve`
 // builds from the registry: /api/systems (with its board module), its
 // battle in /api/battles, its static rule catalogue, a game played over
 // the API, and its board's module served beside the web shell.
@@ -9,7 +9,7 @@
 #include "http_front.hpp"
 #include "http_server.hpp"
 #include "server/seats.hpp"
-#include "support/with_tictactoe.hpp"
+#include "fixtures/tictactoe/with_tictactoe.hpp"
 #include "tictactoe_board_js.hpp"
 
 namespace referee::server {
@@ -18,9 +18,9 @@ namespace {
 class FourthSystem : public ::testing::Test {
  protected:
   FourthSystem()
-      : systems_(testing_games::with_tictactoe(kTicTacToeBoardJs)),
+      : systems_(testing_games::with_tictactoe()),
         api_(systems_, bundled_battle_list(systems_)),
-        front_(api_, Audience::for_host("127.0.0.1", {})) {}
+        front_(api_, Audience::for_host("127.0.0.1", {}), {}, {{board_module("tictactoe"), kTicTacToeBoardJs}}) {}
 
   // As the game's creator (server/seats.hpp).
   Json call(const std::string& method, const std::string& path, const Json& body = Json::object(), int status = 200) {

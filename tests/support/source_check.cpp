@@ -14,11 +14,15 @@
 //                       from the bottom up, rooms on one line being neighbours
 //                       that do not include each other; the files outside any
 //                       room (the system's registration) sit on top
+//   front-end includes  a file of the engine (src/, include/) including a front
+//                       end's header: one of apps/ or python/, or a library only
+//                       a front end uses (CLI11, Beast, Asio, pybind11, SQLite,
+//                       OpenSSL); the engine knows nothing of its front ends
 //
 //   source_check ROOT [--limit N] [--list] [--fail-on KINDS]   exit 1 when any is
 //   found, printing each as file:line: what. --list prints the 20 longest
 //   functions too. --fail-on names the kinds that fail (a comma list of
-//   functions, rule-ids, citations, mutables, layers; all by default): the others are
+//   functions, rule-ids, citations, mutables, layers, front-ends; all by default): the others are
 //   reported only (the ctest source.check fails on those already at zero).
 //
 // Comments, string and character literals (raw strings included) and
@@ -319,6 +323,41 @@ bool under(const fs::path& p, const fs::path& root, const char* dir) {
   return rel.rfind(std::string(dir) + "/", 0) == 0;
 }
 
+// The names of the front ends' own headers (apps/, python/) that no engine
+// header shares, as an include names them ("system_commands.hpp").
+std::set<std::string> front_end_headers(const fs::path& root) {
+  const auto names = [&](std::initializer_list<const char*> dirs) {
+    std::set<std::string> out;
+    for (const char* dir : dirs) {
+      if (!fs::exists(root / dir)) continue;
+      for (const auto& e : fs::recursive_directory_iterator(root / dir))
+        if (e.is_regular_file() && e.path().extension() == ".hpp") out.insert(e.path().filename().string());
+    }
+    return out;
+  };
+  std::set<std::string> front = names({"apps", "python"});
+  for (const std::string& n : names({"src", "include"})) front.erase(n);
+  return front;
+}
+
+// The includes of an engine file that reach a front end: each as "line: what".
+std::vector<std::string> front_end_includes(const std::string& text, const std::set<std::string>& front_headers) {
+  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
+  static const std::regex library(R"(^(CLI/|boost/beast|boost/asio|pybind11/|sqlite3|openssl/))");
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include)) continue;
+    const std::string target = m[1];
+    const std::string name = fs::path(target).filename().string();
+    if (std::regex_search(target, library) || (target.find('/') == std::string::npos && front_headers.count(name)))
+      out.push_back(std::to_string(n) + ": the engine includes a front end's " + target);
+  }
+  return out;
+}
+
 }  // namespace
 
 // A rule catalogue defines the ids: src/<system>/.../rules*.cpp, rule_ids*.hpp.
@@ -363,7 +402,7 @@ int main(int argc, char** argv) {
   const fs::path root = argv[1];
   int limit = 100;
   bool list = false;
-  std::string fail_on = "functions,rule-ids,citations,mutables,layers";
+  std::string fail_on = "functions,rule-ids,citations,mutables,layers,front-ends";
   for (int a = 2; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--limit" && a + 1 < argc) limit = std::stoi(argv[++a]);
@@ -385,8 +424,9 @@ int main(int argc, char** argv) {
   const std::regex numbered_reading(R"(\breadings? [0-9])", std::regex::icase);
   std::vector<std::string> problems;
   std::vector<Function> all_functions;
-  int long_functions = 0, literal_ids = 0, citations = 0, mutables = 0, upward = 0;
+  int long_functions = 0, literal_ids = 0, citations = 0, mutables = 0, upward = 0, front_ends = 0;
   const std::vector<Rooms> rooms = read_rooms(root);
+  const std::set<std::string> front_headers = front_end_headers(root);
   for (const char* dir : {"src", "apps", "include", "tests", "bench", "fuzz"}) {
     if (!fs::exists(root / dir)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
@@ -407,7 +447,13 @@ int main(int argc, char** argv) {
           ++upward;
         }
       }
-      const bool code = under(p, root, "src") || under(p, root, "apps") || under(p, root, "include");
+      const bool engine = under(p, root, "src") || under(p, root, "include");
+      if (engine)
+        for (const std::string& f : front_end_includes(ss.str(), front_headers)) {
+          problems.push_back(rel + ":" + f);
+          ++front_ends;
+        }
+      const bool code = engine || under(p, root, "apps");
       const bool catalogue = is_catalogue(p);
       for (std::size_t k = 0; k < tokens.size(); ++k) {
         const Token& tk = tokens[k];
@@ -474,13 +520,13 @@ int main(int argc, char** argv) {
   }
   std::cout << "source_check: " << long_functions << " functions over " << limit << " lines, " << literal_ids
             << " literal rule ids, " << citations << " citations outside the repository, " << mutables
-            << " mutable members, " << upward << " upward includes\n";
+            << " mutable members, " << upward << " upward includes, " << front_ends << " front-end includes\n";
   if (fail_on.front() != ',') fail_on = "," + fail_on + ",";
   const auto fails = [&](const char* kind, int count) {
     return count > 0 && fail_on.find(std::string(",") + kind + ",") != std::string::npos;
   };
   return fails("functions", long_functions) || fails("rule-ids", literal_ids) || fails("citations", citations) ||
-                 fails("mutables", mutables) || fails("layers", upward)
+                 fails("mutables", mutables) || fails("layers", upward) || fails("front-ends", front_ends)
              ? 1
              : 0;
 }

@@ -1,7 +1,7 @@
 // The tests' fourth system, tic-tac-toe, registered with one line
 // (tests/support/with_tictactoe.hpp) in a test build of referee: its battle
 // is in the board's menu, and the shell, which names no system, imports its
-// board module (tests/support/tictactoe_board.js, served as tictactoe.js)
+// board module (tests/fixtures/tictactoe/board.js, served as tictactoe.js)
 // from GET /api/systems and plays it. REFEREE_TICTACTOE is that build
 // (scripts/test-web.sh sets it beside REFEREE).
 import { test, before, after } from 'node:test';

@@ -1,6 +1,6 @@
-// Warmaster's part of the command line (its registry entry carries it): the
-// questions of warmaster_*_commands.cpp, the optional rules as flags, and
-// `state --ask`, the order a character would need now.
+// Warmaster's part of the command line (its row in command_lines.cpp): the
+// questions of warmaster_*_commands.cpp, the optional rules as flags,
+// `state --ask`, the order a character would need now, and its picture.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,6 +9,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "referee/core/game_adapter.hpp"
+#include "referee/warmaster/battle/render.hpp"
+#include "referee/warmaster/game_interface.hpp"
 #include "system_commands.hpp"
 
 namespace referee::cli {
@@ -42,6 +45,12 @@ CommandLineEntry::StateAddition add_order_question(CLI::App& state) {
   };
 }
 
+// The battlefield as SVG (play and arena --svg-dir).
+std::string warmaster_picture(const GameState& s, const std::string& caption) {
+  const warmaster::BattleState* w = typed_state<warmaster::System>(s);
+  return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
+}
+
 }  // namespace
 
 CommandLineEntry warmaster_command_line() {
@@ -51,7 +60,8 @@ CommandLineEntry warmaster_command_line() {
            {"--failed-first-order-no-move", "Older printings: a failed first order allows no move",
             "failed_first_order_moves_half_pace", false}},
           &add_warmaster_commands,
-          &add_order_question};
+          &add_order_question,
+          &warmaster_picture};
 }
 
 }  // namespace referee::cli

@@ -16,7 +16,6 @@
 // naming the field, never a ruling.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -31,10 +30,6 @@
 #include "referee/core/dice.hpp"
 #include "referee/core/rule_catalogue.hpp"
 #include "referee/core/ruling.hpp"
-
-namespace CLI {
-class App;  // CLI11's command: only the command line (apps/referee) fills and calls the hooks taking one
-}
 
 namespace referee {
 
@@ -189,42 +184,11 @@ struct BattleInfo {
   std::string file;   // "scenarios/warmaster/default.json", relative to the repository root
   std::string title;  // "Warmaster: the default battle"
   std::string text = {};
-  // The sides the built-in opponent plays when the web board opens this
-  // battle for a newcomer (its first visit, or the battle chosen from the
-  // menu); the first bundled battle that names some is the one `referee
-  // serve` opens on. Empty: both sides played at the board (hot-seat).
+  // The sides the built-in opponent plays when a newcomer opens this battle
+  // without choosing (the board's first visit, or the battle chosen from a
+  // menu); the first bundled battle that names some is the one a front end
+  // opens on. Empty: both sides played by people (hot-seat).
   std::vector<int> opponent_sides = {};
-};
-
-// A file of a system's web board that is not in web/app (where the three
-// boards live, built into the server): its path under the board's root and
-// its content.
-struct WebFile {
-  std::string path;  // "tictactoe.js"
-  std::string content;
-};
-
-// A system's part of `referee <system> ...` beyond play, replay, state,
-// query, arena and rules (apps/referee): the hooks are CLI11 calls, so
-// they are defined by the command line's code and called only there.
-struct CommandLineEntry {
-  std::string summary;  // the line `referee --help` shows for the system
-  // Flags of play, state and query that set one of the battle's settings:
-  // `--first-turn-bonus` sets "first_turn_command_bonus" to true.
-  struct SettingFlag {
-    std::string flag;
-    std::string help;
-    std::string setting;
-    Json value;
-  };
-  std::vector<SettingFlag> setting_flags = {};
-  // Adds the system's own questions (`referee warmaster reach ...`), which
-  // read their files up to `max_input_bytes` (core/files.hpp).
-  std::function<void(CLI::App& system_command, std::uint64_t max_input_bytes)> commands = {};
-  // Adds the system's own options to `state`, and returns what they add to
-  // its answer (a JSON member and a line of text) once the state is known.
-  using StateAddition = std::function<void(const GameState& state, Json& answer, std::string& text)>;
-  std::function<StateAddition(CLI::App& state_command)> state_options = {};
 };
 
 // How a system is made from a scenario. `settings` are overrides merged into
@@ -250,23 +214,12 @@ struct GameType {
                                                          const GameState& after)>
       audit = {};
 
-  // What the front ends need, read without loading a battle:
+  // What is known without loading a battle:
   // Every rule id the system can cite, with its text: the static catalogue
   // Game::rules() returns too.
   std::function<std::span<const RuleInfo>()> rules = {};
   std::vector<BattleInfo> battles = {};  // the battles it ships with, the menu's order
-  // A picture of a state as SVG text, with `caption` under the table (play
-  // --svg-dir); empty for systems that draw none.
-  std::function<std::string(const GameState& state, const std::string& caption)> picture = {};
-  // Its web board: the ES module the shell imports, by its path under the
-  // board's root (web/app/warmaster.js is served as warmaster.js); the
-  // module registers the board with the shell (web/app/shell.js).
-  // `web_files` are files of it that are not in web/app.
-  std::string board_module = {};
-  std::vector<WebFile> web_files = {};
-  CommandLineEntry command_line = {};
 };
-
 // Systems by name. A plain value: builtin_games() (games.hpp) holds the
 // three real systems; tests build their own with extra ones.
 class GameRegistry {
