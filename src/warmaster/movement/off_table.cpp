@@ -1,5 +1,5 @@
-// The off-table chart (movement text, "Units which move off the table"):
-// what becomes of a unit that leaves the table.
+// Units which move off the table (movement text): whether a footprint lies
+// off it, and the off-table chart, what becomes of a unit that leaves it.
 #include "referee/warmaster/movement/movement.hpp"
 #include "referee/warmaster/model/rule_ids.hpp"
 
@@ -10,6 +10,19 @@
 
 #include "referee/core/errors.hpp"
 #include "referee/warmaster/model/troops.hpp"
+#include "movement/move_check.hpp"
+
+namespace referee::warmaster::move_detail {
+
+bool off_table(const OrientedRect& r, const Battlefield& bf) {
+  constexpr double eps = 1e-6;
+  for (Vec2 c : r.corners())
+    if (c.x < -eps || c.y < -eps || c.x > bf.width + eps || c.y > bf.height + eps) return true;
+  return false;
+}
+
+}  // namespace referee::warmaster::move_detail
+
 
 namespace referee::warmaster {
 
