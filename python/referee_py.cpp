@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "json_py.hpp"
+#include "referee/core/chance_steps.hpp"
 #include "referee/core/errors.hpp"
 #include "referee/core/files.hpp"
 #include "referee/core/game.hpp"
@@ -354,6 +355,34 @@ PYBIND11_MODULE(_referee, m) {
                            : "<Outcome refused: " + explain(o.verdict) + ">";
       });
 
+  pb::class_<DeclaredAction>(
+      m, "Declaration",
+      "An action declared as an explicit chance step (State.declare): every outcome of the dice it would roll, "
+      "each a sequence of die faces with its exact chance, to be resolved with the one a search chooses or "
+      "samples (State.resolve).")
+      .def_property_readonly("action", [](const DeclaredAction& d) { return from_json(d.action); },
+                             "The action declared.")
+      .def_property_readonly("kind", [](const DeclaredAction& d) { return to_string(d.kind); },
+                             "\"no dice\", \"outcomes\" or \"not enumerable\".")
+      .def_property_readonly("refused", &DeclaredAction::refused, "Whether the action is refused now.")
+      .def_property_readonly("rulings", [](const DeclaredAction& d) { return ruling_list(d.verdict); },
+                             "Why it is refused (empty when legal).")
+      .def_property_readonly("why", [](const DeclaredAction& d) { return d.why; },
+                             "Why the outcomes cannot be listed (kind \"not enumerable\").")
+      .def_property_readonly(
+          "outcomes",
+          [](const DeclaredAction& d) {
+            pb::list l;
+            for (const ChanceStep& s : d.outcomes)
+              l.append(pb::make_tuple(pb::cast(s.rolls), s.chance.successes, s.chance.outcomes));
+            return l;
+          },
+          "The outcomes (kind \"outcomes\"): (rolls, successes, outcomes) for each, its chance being successes / "
+          "outcomes over one denominator, summing to exactly one.")
+      .def("sample",
+           [](const DeclaredAction& d, Rng& rng) { return sample_outcome(d, rng); },
+           arg("rng"), "An outcome's index drawn with its exact chance (0 for an action that rolls no dice).");
+
   pb::class_<Rng>(m, "Rng",
                   "The engine's own random generator (xoshiro256**): the same seed gives the same numbers on "
                   "every platform. sample_action() and the playouts draw their choices from one.")
@@ -534,6 +563,32 @@ PYBIND11_MODULE(_referee, m) {
            "What the dice of `action` can do: {\"kind\": \"no dice\"}, {\"kind\": \"outcomes\", \"outcomes\": "
            "[{label, chance: {fraction, value}, detail}]} with exact chances summing to one, or {\"kind\": \"not "
            "enumerable\", \"why\": ...}.")
+      .def("declare",
+           [](const PyState& s, const pb::object& action, std::size_t max_outcomes) {
+             const Json a = to_json(action, "action");
+             pb::gil_scoped_release unlocked;
+             return declare(*s.state, a, "action", max_outcomes);
+           },
+           arg("action"), arg("max_outcomes") = 4096,
+           "`action` as an explicit chance step: a Declaration listing every outcome of its dice with its exact "
+           "chance (at most `max_outcomes`; past that, kind \"not enumerable\" says why). The state never changes.")
+      .def("resolve",
+           [](const PyState& s, const DeclaredAction& d, std::size_t k) {
+             std::optional<Resolved> r;
+             {
+               pb::gil_scoped_release unlocked;
+               try {
+                 r = resolve(*s.state, d, k);
+               } catch (const std::logic_error& e) {
+                 throw InputError("outcome", e.what());
+               }
+             }
+             return pb::make_tuple(make_state(s.game, std::move(r->state)), r->outcome);
+           },
+           arg("declaration"), arg("k"),
+           "The declared action applied with outcome `k` (0 for one that rolls no dice): (new State, Outcome), "
+           "exactly what apply() gives with dice that rolled those faces. This state is left as it was. A "
+           "declaration made on another state, a refused one or a `k` out of range raise InputError.")
       .def("query",
            [](const PyState& s, const std::string& name, const pb::object& args) {
              const Json a = args.is_none() ? Json::object() : to_json(args, "args");

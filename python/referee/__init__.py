@@ -21,6 +21,7 @@ seeded games in bulk over worker processes or a Dask cluster
 """
 
 from ._referee import (  # noqa: F401
+    Declaration,
     Dice,
     Figure,
     Game,
@@ -47,6 +48,7 @@ from ._referee import (  # noqa: F401
 from .simulation import simulate, summarize, write_plot, write_results  # noqa: F401
 
 __all__ = [
+    "Declaration",
     "Dice",
     "Figure",
     "Game",

@@ -135,3 +135,29 @@ def test_opponent_plays_legal_actions(system):
         state.apply(a, dice)
     n = state.playout(rng, dice, max_actions=40, opponent_sides=[0, 1])
     assert 0 <= n <= 40
+
+
+def test_an_order_as_an_explicit_chance_step():
+    """The General's first order to the Halberdiers in the pitched battle
+    needs 8 or less on 2D6: declared, it is 36 sequences of two faces of
+    1/36 each, 26 of them passing, and resolving with one is applying with
+    dice that rolled those faces."""
+    game = referee.load_bundled("warmaster", "pitched-battle")
+    start = game.new_initial_state()
+    order = {"type": "order", "character": "emp-general", "units": ["emp-halberd-1"]}
+    declared = start.declare(order)
+    assert declared.kind == "outcomes" and not declared.refused
+    assert len(declared.outcomes) == 36
+    assert all((s, n) == (1, 36) for _, s, n in declared.outcomes)
+    passing = [k for k, (rolls, _, _) in enumerate(declared.outcomes) if sum(r.value for r in rolls) <= 8]
+    assert len(passing) == 26
+    after, outcome = start.resolve(declared, passing[0])
+    assert outcome.result["passed"] is True
+    assert start.to_json() != after.to_json()
+    dice = referee.Dice(script=[r.value for r in declared.outcomes[passing[0]][0]])
+    applied = start.clone()
+    applied.apply(order, dice)
+    assert applied.to_json() == after.to_json()
+    assert declared.sample(referee.Rng(3)) in range(36)
+    with pytest.raises(referee.InputError):
+        start.resolve(declared, 36)

@@ -2,7 +2,8 @@
 // RandomSimTest): random legal play with invariants after every action,
 // validate never changing the state, clones independent, the state's JSON
 // round trip, refusals leaving the state alone, chance outcomes summing to
-// one, and the game log replaying to the same state.
+// one, each action agreeing with its explicit chance step, and the game log
+// replaying to the same state.
 #pragma once
 
 #include <functional>
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "referee/core/chance_steps.hpp"
 #include "referee/core/game.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/match.hpp"
@@ -21,6 +23,7 @@ struct Options {
   int max_actions = 400;          // per game; a game may stop here before its end
   int legal_checked = 8;          // how many listed legal actions to validate after each action
   bool round_trip_every = true;   // state JSON round trip after every action (else every 10th)
+  bool chance_steps = true;       // each action checked against its explicit chance step
   // Extra invariants of one system, run after every applied action.
   std::function<void(const GameState&)> invariant;
 };
@@ -47,6 +50,41 @@ inline void expect_rules_known(const Verdict& v, const std::set<std::string>& kn
     EXPECT_TRUE(known.count(r.rule)) << where << ": rule id " << r.rule << " is not in the catalogue";
     EXPECT_FALSE(r.reason.empty()) << where << ": " << r.rule << " has no reason";
   }
+}
+
+// The action just played, as an explicit chance step (chance_steps.hpp):
+// declared on the state before it, its outcomes' chances sum to exactly one
+// over one denominator, the rolls the match made are one of them, and
+// resolving with that one gives the state, rolls and result the match got.
+// `max_outcomes` bounds the work (an action with more is said to be
+// unlistable, with a reason).
+inline void expect_chance_step(const GameState& before, const Json& action, const Outcome& played,
+                               const GameState& after, const std::string& where, std::size_t max_outcomes = 64) {
+  const DeclaredAction d = declare(before, action, "action", max_outcomes);
+  ASSERT_FALSE(d.refused()) << where << ": a played action declared as refused";
+  if (d.kind == Chances::Kind::NotEnumerable) {
+    EXPECT_FALSE(d.why.empty()) << where;
+    return;
+  }
+  std::size_t k = 0;
+  if (d.is_chance()) {
+    const std::int64_t denom = d.outcomes.front().chance.outcomes;
+    std::int64_t sum = 0;
+    k = d.outcomes.size();
+    for (std::size_t i = 0; i < d.outcomes.size(); ++i) {
+      EXPECT_EQ(d.outcomes[i].chance.outcomes, denom) << where;
+      sum += d.outcomes[i].chance.successes;
+      if (d.outcomes[i].rolls == played.rolls) k = i;
+    }
+    EXPECT_EQ(sum, denom) << where << ": the declared chances of " << action.dump();
+    ASSERT_LT(k, d.outcomes.size()) << where << ": the rolls played are no declared outcome of " << action.dump();
+  } else {
+    EXPECT_TRUE(played.rolls.empty()) << where << ": declared with no dice, but it rolled";
+  }
+  const Resolved r = resolve(before, d, k);
+  EXPECT_EQ(r.outcome.rolls, played.rolls) << where;
+  EXPECT_EQ(r.outcome.result, played.result) << where << ": resolving gave another result";
+  EXPECT_EQ(r.state->to_json(), after.to_json()) << where << ": resolving gave another state";
 }
 
 // Plays one random game through a Match (so the log is the real one) and
@@ -113,6 +151,10 @@ inline Stats random_game(const GameRegistry& registry, std::shared_ptr<const Gam
     EXPECT_EQ(copy->to_json(), before) << where << ": applying changed a clone";
     expect_rules_known(out.verdict, known, st, where);
     ++st.actions;
+    // (Not where the system already said its dice cannot be listed: a search
+    // through every sequence up to the limit would only say so again.)
+    if (o.chance_steps && out.applied() && chances.kind != Chances::Kind::NotEnumerable)
+      expect_chance_step(*copy, *a, out, match.state(), where);
 
     const GameState& after = match.state();
     if (o.invariant) o.invariant(after);
