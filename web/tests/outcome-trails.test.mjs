@@ -7,7 +7,7 @@
 // .../replay/{step}), never against numbers written here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, api, openBoard } from './support.mjs';
+import { startServer, launch, shot, api, openBoard, settled } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -23,7 +23,7 @@ const openGame = (game) => openBoard(browser, server, game, { selector: '#wm-svg
 async function shots(page, name) {
   await shot(page, `${name}-1280`);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
+  await settled(page);
   await shot(page, `${name}-390`);
   // Zoomed in twice (the table's + button), as a phone player reads it.
   await page.click('#zoom-in');

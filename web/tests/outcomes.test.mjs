@@ -4,7 +4,7 @@
 // next in words, and who plays each side survives a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, drawCaptainClimb, api, openBoard, giveSeats } from './support.mjs';
+import { startServer, launch, shot, drawCaptainClimb, api, openBoard, giveSeats, settled } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -144,7 +144,7 @@ test('the first minute: a how-to names the three phases and what to click, and s
   assert.equal(await page.locator('#howto').count(), 0);
   await page.reload();
   await page.waitForSelector('#board svg');
-  await page.waitForTimeout(200);
+  await settled(page);
   assert.equal(await page.locator('#howto').count(), 0, 'dismissed, it stays away');
   assert.deepEqual(page.errors, []);
   await page.close();

@@ -118,6 +118,18 @@ export async function openBoard(browser, server, game, { selector = '#board svg'
   return page;
 }
 
+// Resolves once the page has drawn twice: what a change of size or a
+// reload lays out is on the screen, without guessing a time to wait.
+export async function settled(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+// Resolves when the board's query `name` has been answered, as a promise
+// made before what sends it (a navigation, a click).
+export function queryAnswered(page, name) {
+  return page.waitForResponse((r) => r.url().endsWith('/query') && (r.request().postData() ?? '').includes(`"name":"${name}"`));
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 }

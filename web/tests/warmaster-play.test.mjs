@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launch, shot, api, giveSeatsFor } from './support.mjs';
+import { startServer, launch, shot, api, giveSeatsFor, queryAnswered, settled } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let server, browser;
@@ -139,9 +139,15 @@ test('a battle with a unit deployed in no formation says so above the controls',
   assert.deepEqual(page.errors, []);
   await page.close();
   const fair = await gameOf('scenarios/warmaster/pitched-battle.json');
-  const other = await openPage(`${server.url}#${fair.id}`);
+  const other = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  other.errors = [];
+  other.on('pageerror', (e) => other.errors.push(e.message));
+  await giveSeatsFor(other, `${server.url}#${fair.id}`);
+  const checked = queryAnswered(other, 'deployment');
+  await other.goto(`${server.url}#${fair.id}`);
   await other.waitForSelector('#give-order');
-  await other.waitForTimeout(300);  // the deployment query answered
+  await checked;
+  await settled(other);
   assert.equal(await other.locator('#deployment-warnings').count(), 0);
   assert.deepEqual(other.errors, []);
   await other.close();
