@@ -71,10 +71,10 @@ nlohmann::json refusal_json(const Verdict& v, const Unit* u) {
 }
 
 // docs/rulings.md#blightmeer-turn-end and docs/rulings.md#blightmeer-upkeep
-nlohmann::json end_turn(const Terrain& t, BattleState& s) {
-  std::vector<Ruling> events;
+TurnEnd end_turn(const Terrain& t, BattleState& s) {
+  TurnEnd end{s.side, s.turn, {}, {}};
+  std::vector<Ruling>& events = end.events;
   const std::string ending = side_to_move(s);
-  const int ending_turn = s.turn;
   for (Unit& u : s.state.units) {
     if (u.side != ending || u.incapacitated) continue;
     if (u.staggered) {
@@ -93,8 +93,8 @@ nlohmann::json end_turn(const Terrain& t, BattleState& s) {
   std::fill(s.moved.begin(), s.moved.end(), false);
   s.side = (s.side + 1) % static_cast<int>(s.sides.size());
   if (s.side == 0) ++s.turn;
-  std::string over = game_over_reason(t, s);
-  if (over.empty()) {
+  end.over = game_over_reason(t, s);
+  if (end.over.empty()) {
     // The next side's Upkeep: Stunned -> Dazed, Dazed -> Staggered, from the
     // states as they were, so no unit recovers two steps at once.
     for (Unit& u : s.state.units) {
@@ -110,13 +110,7 @@ nlohmann::json end_turn(const Terrain& t, BattleState& s) {
       u.stunned = false;
     }
   }
-  nlohmann::json ev = nlohmann::json::array();
-  for (const Ruling& r : events) ev.push_back(r);
-  nlohmann::json j{{"ended", {{"side", ending}, {"turn", ending_turn}}},
-                   {"events", ev},
-                   {"game_over", over.empty() ? nlohmann::json(nullptr) : nlohmann::json(over)}};
-  if (over.empty()) j["next"] = {{"side", side_to_move(s)}, {"turn", s.turn}};
-  return j;
+  return end;
 }
 
 Vec3 read_point(const JsonReader& r) {
@@ -231,21 +225,37 @@ Checked check(const Terrain& t, const BattleState& s, const Action& a) {
 
 Verdict validate(const Terrain& t, const BattleState& s, const Action& a) { return check(t, s, a).verdict; }
 
-nlohmann::json do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice) {
+Applied do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice) {
   const Action& a = c.action;
+  Applied out;
   if (a.type == Action::Type::end_turn) {
-    nlohmann::json j = end_turn(t, s);
-    j["type"] = "end_turn";
-    return j;
+    out.turn_end = end_turn(t, s);
+    return out;
   }
-  const Resolution r = resolve_checked_move(t, s.state, a.move, std::move(c.report), dice);
-  if (r.applied) s.moved[static_cast<std::size_t>(s.state.find(a.move.unit))] = true;
-  return resolution_json(r);
+  out.move = resolve_checked_move(t, s.state, a.move, std::move(c.report), dice);
+  if (out.move.applied) s.moved[static_cast<std::size_t>(s.state.find(a.move.unit))] = true;
+  return out;
+}
+
+nlohmann::json applied_json(const BattleState& after, const Applied& a) {
+  if (!a.turn_end) return resolution_json(a.move);
+  const TurnEnd& end = *a.turn_end;
+  nlohmann::json ev = nlohmann::json::array();
+  for (const Ruling& r : end.events) ev.push_back(r);
+  nlohmann::json j{{"ended", {{"side", after.sides[static_cast<std::size_t>(end.ending_side)]}, {"turn", end.ending_turn}}},
+                   {"events", ev},
+                   {"game_over", end.over.empty() ? nlohmann::json(nullptr) : nlohmann::json(end.over)}};
+  if (end.over.empty()) j["next"] = {{"side", side_to_move(after)}, {"turn", after.turn}};
+  j["type"] = "end_turn";
+  return j;
 }
 
 nlohmann::json apply(const Terrain& t, BattleState& s, const Action& a, Dice& dice) {
   Checked c = check(t, s, a);
-  if (c.verdict.legal()) return do_apply(t, s, std::move(c), dice);
+  if (c.verdict.legal()) {
+    const Applied done = do_apply(t, s, std::move(c), dice);
+    return applied_json(s, done);
+  }
   const int k = a.type == Action::Type::move ? s.state.find(a.move.unit) : -1;
   const Unit* u = k >= 0 ? &s.state.units[static_cast<std::size_t>(k)] : nullptr;
   if (!c.refusal.legal()) return refusal_json(c.refusal, u);

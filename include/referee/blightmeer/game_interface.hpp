@@ -50,8 +50,9 @@ struct System {
   static Checked check(const Battle& b, const State& s, const Action& a, bool) {
     return blightmeer::check(*b.terrain, s, a);
   }
-  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice& dice, bool) {
-    return blightmeer::do_apply(*b.terrain, s, std::move(c), dice);
+  static Json do_apply(const Battle& b, State& s, Checked&& c, Dice& dice, bool describe) {
+    const Applied done = blightmeer::do_apply(*b.terrain, s, std::move(c), dice);
+    return describe ? applied_json(s, done) : Json();
   }
   // end_turn: moves are continuous, sample reaches them.
   static std::vector<Action> legal(const Battle& b, const State& s) {

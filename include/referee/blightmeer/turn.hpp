@@ -19,6 +19,7 @@
 
 #include "referee/blightmeer/model.hpp"
 #include "referee/blightmeer/move.hpp"
+#include "referee/blightmeer/resolve.hpp"
 #include "referee/core/chance.hpp"
 #include "referee/core/dice.hpp"
 #include "referee/core/ruling.hpp"
@@ -59,11 +60,29 @@ struct Checked {
 };
 Checked check(const Terrain& t, const BattleState& s, const Action& a);
 
-// Applies a checked LEGAL action, rolling through dice; returns the result
-// JSON for the log: resolution_json for a move, and for end_turn the turn
-// that ended, the turn that begins, and the state changes at the boundary
-// (docs/rulings.md#blightmeer-turn-end, docs/rulings.md#blightmeer-upkeep).
-nlohmann::json do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice);
+// What ending a turn did (docs/rulings.md#blightmeer-turn-end,
+// docs/rulings.md#blightmeer-upkeep): the turn that ended, the state changes
+// at the boundary, and why the game is now over (empty while it goes on;
+// the turn that begins is the state's).
+struct TurnEnd {
+  int ending_side = 0;  // index into BattleState::sides
+  int ending_turn = 1;
+  std::vector<Ruling> events;
+  std::string over;
+};
+
+// What applying a legal action did: a move's resolution, or a turn's end.
+struct Applied {
+  std::optional<TurnEnd> turn_end;  // for end_turn
+  Resolution move;                  // for a move
+};
+
+// Applies a checked LEGAL action, rolling through dice.
+Applied do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice);
+// The result JSON for the log, from what it did and the state after it:
+// resolution_json for a move; for end_turn the turn that ended, the events,
+// and the turn that begins or why the game is over.
+nlohmann::json applied_json(const BattleState& after, const Applied& a);
 
 // Checks once, then applies (do_apply). An illegal action is refused: `s`
 // is unchanged and the answer has "applied": false with the violations.
