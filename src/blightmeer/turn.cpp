@@ -21,11 +21,11 @@ namespace {
 constexpr double kCoordLimit = 1000;
 
 
-const std::string& side_to_move(const BattleState& s) { return s.sides[static_cast<std::size_t>(s.side)]; }
+const std::string& side_to_move(const BlightmeerState& s) { return s.sides[static_cast<std::size_t>(s.side)]; }
 
 // The turn rules that come before check_move: the game is still on, it is the
 // unit's side's turn, and the unit has not moved yet this turn.
-void turn_rules(const Terrain& t, const BattleState& s, const Action& a, Verdict& v) {
+void turn_rules(const Terrain& t, const BlightmeerState& s, const Action& a, Verdict& v) {
   std::string over = game_over_reason(t, s);
   if (!over.empty()) {
     v.add(blightmeer::rule_id::game_over, "the game is over: " + over);
@@ -50,7 +50,7 @@ void turn_rules(const Terrain& t, const BattleState& s, const Action& a, Verdict
 // docs/rulings.md#blightmeer-path-disconnected: check_move reports a path that
 // does not join up with where the unit is as bad input; in a game, where the
 // unit stands depends on the state, so it is a refusal like any other.
-MoveReport check_in_game(const Terrain& t, const BattleState& s, const MoveRequest& m, Verdict& v) {
+MoveReport check_in_game(const Terrain& t, const BlightmeerState& s, const MoveRequest& m, Verdict& v) {
   try {
     return check_move(t, s.state, m);
   } catch (const InputError& e) {
@@ -71,7 +71,7 @@ nlohmann::json refusal_json(const Verdict& v, const Unit* u) {
 }
 
 // docs/rulings.md#blightmeer-turn-end and docs/rulings.md#blightmeer-upkeep
-TurnEnd end_turn(const Terrain& t, BattleState& s) {
+TurnEnd end_turn(const Terrain& t, BlightmeerState& s) {
   TurnEnd end{s.side, s.turn, {}, {}};
   std::vector<Ruling>& events = end.events;
   const std::string ending = side_to_move(s);
@@ -187,15 +187,15 @@ Chance times(Chance a, Chance b) {
 
 }  // namespace
 
-BattleState BattleState::initial(const Battle& b) {
-  BattleState g;
+BlightmeerState BlightmeerState::initial(const Battle& b) {
+  BlightmeerState g;
   g.state = b.state;
   g.sides = b.sides;
   g.moved.assign(b.state.units.size(), false);
   return g;
 }
 
-std::string game_over_reason(const Terrain& t, const BattleState& s) {
+std::string game_over_reason(const Terrain& t, const BlightmeerState& s) {
   if (s.sides.empty()) return "there are no sides: the battle has no units";
   if (s.turn > t.turn_limit) return fmt::format("the turn limit is reached: {} rounds played", t.turn_limit);
   for (const std::string& side : s.sides) {
@@ -206,10 +206,10 @@ std::string game_over_reason(const Terrain& t, const BattleState& s) {
   return {};
 }
 
-std::string game_over_reason(const Battle& b, const BattleState& s) { return game_over_reason(*b.terrain, s); }
-bool game_over(const Battle& b, const BattleState& s) { return !game_over_reason(b, s).empty(); }
+std::string game_over_reason(const Battle& b, const BlightmeerState& s) { return game_over_reason(*b.terrain, s); }
+bool game_over(const Battle& b, const BlightmeerState& s) { return !game_over_reason(b, s).empty(); }
 
-Checked check(const Terrain& t, const BattleState& s, const Action& a) {
+Checked check(const Terrain& t, const BlightmeerState& s, const Action& a) {
   Checked c;
   c.action = a;
   turn_rules(t, s, a, c.verdict);
@@ -223,9 +223,9 @@ Checked check(const Terrain& t, const BattleState& s, const Action& a) {
   return c;
 }
 
-Verdict validate(const Terrain& t, const BattleState& s, const Action& a) { return check(t, s, a).verdict; }
+Verdict validate(const Terrain& t, const BlightmeerState& s, const Action& a) { return check(t, s, a).verdict; }
 
-Applied do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice) {
+Applied do_apply(const Terrain& t, BlightmeerState& s, Checked&& c, Dice& dice) {
   const Action& a = c.action;
   Applied out;
   if (a.type == Action::Type::end_turn) {
@@ -237,7 +237,7 @@ Applied do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice) {
   return out;
 }
 
-nlohmann::json applied_json(const BattleState& after, const Applied& a) {
+nlohmann::json applied_json(const BlightmeerState& after, const Applied& a) {
   if (!a.turn_end) return resolution_json(a.move);
   const TurnEnd& end = *a.turn_end;
   nlohmann::json ev = nlohmann::json::array();
@@ -250,7 +250,7 @@ nlohmann::json applied_json(const BattleState& after, const Applied& a) {
   return j;
 }
 
-nlohmann::json apply(const Terrain& t, BattleState& s, const Action& a, Dice& dice) {
+nlohmann::json apply(const Terrain& t, BlightmeerState& s, const Action& a, Dice& dice) {
   Checked c = check(t, s, a);
   if (c.verdict.legal()) {
     const Applied done = do_apply(t, s, std::move(c), dice);
@@ -298,7 +298,7 @@ nlohmann::json action_json(const Action& a) {
   return j;
 }
 
-nlohmann::json battle_state_json(const BattleState& s) {
+nlohmann::json battle_state_json(const BlightmeerState& s) {
   nlohmann::json units = nlohmann::json::array();
   nlohmann::json moved = nlohmann::json::array();
   for (std::size_t i = 0; i < s.state.units.size(); ++i) {
@@ -313,11 +313,11 @@ nlohmann::json battle_state_json(const BattleState& s) {
   return {{"turn", s.turn}, {"side", side}, {"sides", s.sides}, {"moved", moved}, {"units", units}};
 }
 
-BattleState battle_state_from_json(const nlohmann::json& j, const Battle& b, const std::string& path) {
+BlightmeerState battle_state_from_json(const nlohmann::json& j, const Battle& b, const std::string& path) {
   JsonReader r(j, path);
   r.require_object();
   r.allow_only({"turn", "side", "sides", "moved", "units"});
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   if (auto sd = r.find("sides")) {
     std::vector<std::string> names;
     for (const JsonReader& x : sd->items()) names.push_back(x.as_string());
@@ -366,7 +366,7 @@ BattleState battle_state_from_json(const nlohmann::json& j, const Battle& b, con
   return g;
 }
 
-std::vector<MoveKindOption> move_kinds(const Terrain& t, const BattleState& s) {
+std::vector<MoveKindOption> move_kinds(const Terrain& t, const BlightmeerState& s) {
   std::vector<MoveKindOption> out;
   if (!game_over_reason(t, s).empty()) return out;
   for (std::size_t i = 0; i < s.state.units.size(); ++i) {
@@ -384,7 +384,7 @@ std::vector<MoveKindOption> move_kinds(const Terrain& t, const BattleState& s) {
   return out;
 }
 
-std::optional<Action> sample_move(const Terrain& t, const BattleState& s, const std::string& unit, bool run, Rng& rng) {
+std::optional<Action> sample_move(const Terrain& t, const BlightmeerState& s, const std::string& unit, bool run, Rng& rng) {
   int k = s.state.find(unit);
   if (k < 0) return std::nullopt;
   {

@@ -29,8 +29,8 @@ Action move_action(MoveRequest m) {
 
 Action end_turn_action() { return Action{}; }
 
-int index_of(const BattleState& s, const std::string& id) { return s.state.find(id); }
-const Unit& unit_of(const BattleState& s, const std::string& id) {
+int index_of(const BlightmeerState& s, const std::string& id) { return s.state.find(id); }
+const Unit& unit_of(const BlightmeerState& s, const std::string& id) {
   return s.state.units[static_cast<std::size_t>(s.state.find(id))];
 }
 
@@ -69,7 +69,7 @@ TEST(BlightmeerGame, SidesPlayInOrderOfFirstAppearanceUnlessListed) {
   EXPECT_EQ(listed.sides, (std::vector<std::string>{"red", "blue"}));
   EXPECT_EQ(listed.terrain->turn_limit, 3);
   EXPECT_EQ(b.terrain->turn_limit, kDefaultTurnLimit);
-  BattleState g = BattleState::initial(listed);
+  BlightmeerState g = BlightmeerState::initial(listed);
   EXPECT_EQ(g.side, 0);
   EXPECT_EQ(g.turn, 1);
   EXPECT_EQ(g.moved, (std::vector<bool>{false, false}));
@@ -103,7 +103,7 @@ TEST(BlightmeerGame, BattleSidesAreParsedStrictly) {
 TEST(BlightmeerGame, A_UnitMovesOncePerTurnAndOnlyInItsSidesTurn) {
   Battle b = duel();
   const Terrain& t = *b.terrain;
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   ScriptedDice dice({});
   // 3 in of the Captain's 6.
   Action first = move_action(move("a", {walk(5.5, 8.5)}));
@@ -146,7 +146,7 @@ TEST(BlightmeerGame, A_UnitMovesOncePerTurnAndOnlyInItsSidesTurn) {
 TEST(BlightmeerGame, A_FailedCheckStillUsesTheUnitsMove) {
   // Climb onto the house (3 in high, west wall at x 10): 1 in across + 3 up of 6; Agility 8.
   Battle b = battle({unit("a", 9.5, 11, 0, "red"), unit("b", 30.5, 8.5, 0, "blue")});
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   Action climb_up = move_action(move("a", {climb(10.5, 11, 3)}));
   ScriptedDice fail({7});  // 7 < 8: fails, stays at the foot, no fall
   json r = apply(*b.terrain, g, climb_up, fail);
@@ -154,7 +154,7 @@ TEST(BlightmeerGame, A_FailedCheckStillUsesTheUnitsMove) {
   EXPECT_EQ(unit_of(g, "a").pos, (Vec3{9.5, 11, 0}));
   EXPECT_EQ(rules_of(validate(*b.terrain, g, climb_up)), std::vector<std::string>{"blightmeer.move.once_per_turn"});
 
-  BattleState g2 = BattleState::initial(b);
+  BlightmeerState g2 = BlightmeerState::initial(b);
   ScriptedDice pass({8});
   apply(*b.terrain, g2, climb_up, pass);
   EXPECT_EQ(unit_of(g2, "a").pos, (Vec3{10.5, 11, 3}));
@@ -164,7 +164,7 @@ TEST(BlightmeerGame, StaggeredAndRanClearAtTheEndOfTheUnitsOwnTurn) {
   json st = {{"state", {{"staggered", true}}}};
   Battle b = duel(st, st);
   const Terrain& t = *b.terrain;
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   // Staggered: Move 6 halved = 3 in; running it is 4.5 in.
   EXPECT_EQ(rules_of(validate(t, g, move_action(move("a", {walk(6.0, 8.5)})))),
             std::vector<std::string>{"blightmeer.move.allowance"});
@@ -202,7 +202,7 @@ TEST(BlightmeerGame, UpkeepTurnsDazedIntoStaggeredAndStunnedIntoDazed) {
   t["units"] = {red, dazed, stunned};
   Battle b = parse_battle(t, "test");
   const Terrain& ter = *b.terrain;
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   // The file's states hold in the first turn: red's Upkeep is taken as done.
   EXPECT_EQ(rules_of(validate(ter, g, move_action(move("r", {walk(3.5, 8.5)})))),
             std::vector<std::string>{"blightmeer.move.dazed"});
@@ -239,7 +239,7 @@ TEST(BlightmeerGame, TheGameEndsAtTheTurnLimitOrWhenASideHasNoUnitStanding) {
   t["units"] = {unit("a", 2.5, 8.5, 0, "red"), unit("b", 30.5, 8.5, 0, "blue")};
   t["turn_limit"] = 2;
   Battle b = parse_battle(t, "test");
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   ScriptedDice dice({});
   for (int i = 0; i < 3; ++i) {
     EXPECT_FALSE(game_over(b, g));
@@ -254,13 +254,13 @@ TEST(BlightmeerGame, TheGameEndsAtTheTurnLimitOrWhenASideHasNoUnitStanding) {
   EXPECT_EQ(last["game_over"], "the turn limit is reached: 2 rounds played");
   EXPECT_EQ(rules_of(validate(*b.terrain, g, end_turn_action())), std::vector<std::string>{"blightmeer.game.over"});
   EXPECT_TRUE(move_kinds(*b.terrain, g).empty());
-  BattleState before = g;
+  BlightmeerState before = g;
   json refused = apply(*b.terrain, g, end_turn_action(), dice);
   EXPECT_FALSE(refused["applied"].get<bool>());
   EXPECT_EQ(battle_state_json(g), battle_state_json(before));
 
   // A side with every unit Incapacitated has lost; Stunned still stands.
-  BattleState h = BattleState::initial(b);
+  BlightmeerState h = BlightmeerState::initial(b);
   h.state.units[1].stunned = true;
   EXPECT_FALSE(game_over(b, h));
   h.state.units[1].incapacitated = true;
@@ -371,7 +371,7 @@ TEST(BlightmeerGame, ActionsAreParsedStrictlyAndRoundTrip) {
 
 TEST(BlightmeerGame, ValidateRefusesADisconnectedPathAndChangesNothing) {
   Battle b = battle({unit("a", 2.5, 8.5, 0, "red"), unit("b", 30.5, 8.5, 0, "blue")});
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   json before = battle_state_json(g);
   Step w = walk(4.5, 8.5);
   w.from = Vec3{3.5, 8.5, 0};  // the unit is at (2.5, 8.5)
@@ -397,7 +397,7 @@ TEST(BlightmeerGame, MoveKindsListWalkAndRunWithTheirReasons) {
   json gone = unit("g", 8.5, 8.5, 0, "red");
   gone["state"] = {{"incapacitated", true}};
   Battle b = battle({captain, dazed, gone, unit("e", 30.5, 8.5, 0, "blue")});
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   std::vector<MoveKindOption> kinds = move_kinds(*b.terrain, g);
   ASSERT_EQ(kinds.size(), 4u);  // c and d, walk and run; g is off the table; e is blue
   EXPECT_EQ(kinds[0].unit, "c");
@@ -423,7 +423,7 @@ TEST(BlightmeerGame, MoveKindsListWalkAndRunWithTheirReasons) {
 
 TEST(BlightmeerGame, GameStateJsonRoundTripsExactly) {
   Battle b = load_battle(std::string(REFEREE_SOURCE_DIR) + "/scenarios/blightmeer/town.json");
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   Rng rng(17);
   SeededDice dice(17);
   // Two moves by red (positions off the grid), so `moved` and exact positions are exercised.
@@ -438,7 +438,7 @@ TEST(BlightmeerGame, GameStateJsonRoundTripsExactly) {
   ASSERT_EQ(moved, 2);
   json j = battle_state_json(g);
   EXPECT_EQ(j["moved"].size(), 2u);
-  BattleState back = battle_state_from_json(j, b, "state");
+  BlightmeerState back = battle_state_from_json(j, b, "state");
   EXPECT_EQ(battle_state_json(back), j);
   EXPECT_EQ(back.moved, g.moved);
   EXPECT_EQ(back.side, g.side);
@@ -453,7 +453,7 @@ TEST(BlightmeerGame, GameStateJsonRoundTripsExactly) {
 
 TEST(BlightmeerGame, GameStateJsonIsParsedStrictly) {
   Battle b = battle({unit("a", 2.5, 8.5, 0, "red"), unit("b", 30.5, 8.5, 0, "blue")});
-  json good = battle_state_json(BattleState::initial(b));
+  json good = battle_state_json(BlightmeerState::initial(b));
   auto field_of = [&](const json& j) {
     try {
       battle_state_from_json(j, b, "state");
@@ -501,7 +501,7 @@ TEST(BlightmeerGame, SampledMovesAlwaysValidate) {
     Battle b = load_battle(std::string(REFEREE_SOURCE_DIR) + "/scenarios/blightmeer/" + scenario);
     int found = 0, tried = 0;
     for (std::size_t side = 0; side < b.sides.size(); ++side) {
-      BattleState g = BattleState::initial(b);
+      BlightmeerState g = BlightmeerState::initial(b);
       g.side = static_cast<int>(side);
       for (std::uint64_t seed = 0; seed < 25; ++seed) {
         Rng rng(seed);
@@ -526,7 +526,7 @@ TEST(BlightmeerGame, SampledMovesAlwaysValidate) {
   }
 }
 
-void expect_invariants(const Battle& b, const BattleState& g, const std::string& where) {
+void expect_invariants(const Battle& b, const BlightmeerState& g, const std::string& where) {
   const Terrain& t = *b.terrain;
   for (std::size_t i = 0; i < g.state.units.size(); ++i) {
     const Unit& u = g.state.units[i];
@@ -553,7 +553,7 @@ struct PlayedGame {
 // ending the turn; sampled moves are validated, then applied with seeded dice.
 PlayedGame play_to_the_end(const Battle& b, std::uint64_t seed) {
   const Terrain& t = *b.terrain;
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   Rng rng(seed);
   SeededDice dice(seed);
   PlayedGame out;
@@ -594,7 +594,7 @@ TEST(BlightmeerGame, RandomGamesPlayToTheEndAndReplay) {
       PlayedGame p = play_to_the_end(b, seed);
       EXPECT_GT(p.moves, 10) << scenario << " seed " << seed;
       // Replaying the logged actions with the same seed gives the same results and state.
-      BattleState g = BattleState::initial(b);
+      BlightmeerState g = BlightmeerState::initial(b);
       SeededDice dice(seed);
       for (std::size_t i = 0; i < p.actions.size(); ++i) {
         Action a = parse_action(p.actions[i], b, "action");
@@ -618,10 +618,10 @@ TEST(BlightmeerGame, DocsExamplesOfActionsAndStateParse) {
   EXPECT_EQ(b.sides, (std::vector<std::string>{"red", "blue"}));
   Action move = parse_action(parse_json_text(blocks[2], "docs action"), b, "action");
   EXPECT_EQ(move.move.unit, "elf");
-  BattleState g = BattleState::initial(b);
+  BlightmeerState g = BlightmeerState::initial(b);
   EXPECT_TRUE(validate(*b.terrain, g, move).legal());
   EXPECT_EQ(parse_action(parse_json_text(blocks[3], "docs end"), b, "action").type, Action::Type::end_turn);
-  BattleState s = battle_state_from_json(parse_json_text(blocks[4], "docs state"), b, "state");
+  BlightmeerState s = battle_state_from_json(parse_json_text(blocks[4], "docs state"), b, "state");
   EXPECT_EQ(s.turn, 2);
   EXPECT_EQ(s.side, 1);
   EXPECT_EQ(s.moved, (std::vector<bool>{false, false, false, true, false}));
@@ -639,7 +639,7 @@ TEST(BlightmeerGame, DocsExamplesOfActionsAndStateParse) {
 // builds an Action itself gets a ruling from validate instead of a crash.
 TEST(BlightmeerGame, ValidateRefusesAnUnknownUnitBuiltByHand) {
   Battle b = load_battle(std::string(REFEREE_SOURCE_DIR) + "/scenarios/blightmeer/town.json");
-  const BattleState s = BattleState::initial(b);
+  const BlightmeerState s = BlightmeerState::initial(b);
   Action a;
   a.type = Action::Type::move;
   a.move.unit = "nobody";

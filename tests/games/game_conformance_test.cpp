@@ -72,7 +72,7 @@ void ancients_invariant(const GameState& gs) {
 
 // No two standing units' bases overlap, and every unit stands on a level.
 void blightmeer_invariant(const Game& g, const GameState& gs) {
-  const blightmeer::BattleState* s = typed_state<blightmeer::System>(gs);
+  const blightmeer::BlightmeerState* s = typed_state<blightmeer::System>(gs);
   const blightmeer::Battle* b = typed_context<blightmeer::System>(g);
   ASSERT_NE(s, nullptr);
   ASSERT_NE(b, nullptr);

@@ -26,7 +26,7 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
 // and battle behind the interface's.
 struct System {
   using Context = Battle;
-  using State = blightmeer::BattleState;
+  using State = blightmeer::BlightmeerState;
   using Action = blightmeer::Action;
   using Checked = blightmeer::Checked;
   static constexpr std::string_view name = "blightmeer";

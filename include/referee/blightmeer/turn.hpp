@@ -31,7 +31,7 @@ struct Action {
   MoveRequest move;  // for Type::move
 };
 
-struct BattleState {
+struct BlightmeerState {
   State state;                     // the units
   std::vector<std::string> sides;  // side names in play order (first side moves first)
   int side = 0;                    // index into sides: whose turn
@@ -40,7 +40,7 @@ struct BattleState {
 
   // The battle as loaded, at the start of the first side's Move phase (its
   // Upkeep is taken as done: docs/rulings.md#blightmeer-upkeep).
-  static BattleState initial(const Battle& b);
+  static BlightmeerState initial(const Battle& b);
 };
 
 // Legal or not, with every ruling: the game is over (blightmeer.game.over), not
@@ -48,7 +48,7 @@ struct BattleState {
 // turn (blightmeer.move.once_per_turn), a path that does not join up with where
 // the unit is (blightmeer.path.disconnected), and every check_move violation.
 // Never changes `s` and never throws for an action parse_action accepted.
-Verdict validate(const Terrain& t, const BattleState& s, const Action& a);
+Verdict validate(const Terrain& t, const BlightmeerState& s, const Action& a);
 
 // An action checked once: the verdict (validate's), and what applying it
 // needs from the check (the move's report), so it is not checked again.
@@ -58,14 +58,14 @@ struct Checked {
   Verdict refusal;    // the turn rules (and a disconnected path) alone, for apply's refusal
   MoveReport report;  // check_move's, for a move the turn rules allow
 };
-Checked check(const Terrain& t, const BattleState& s, const Action& a);
+Checked check(const Terrain& t, const BlightmeerState& s, const Action& a);
 
 // What ending a turn did (docs/rulings.md#blightmeer-turn-end,
 // docs/rulings.md#blightmeer-upkeep): the turn that ended, the state changes
 // at the boundary, and why the game is now over (empty while it goes on;
 // the turn that begins is the state's).
 struct TurnEnd {
-  int ending_side = 0;  // index into BattleState::sides
+  int ending_side = 0;  // index into BlightmeerState::sides
   int ending_turn = 1;
   std::vector<Ruling> events;
   std::string over;
@@ -78,15 +78,15 @@ struct Applied {
 };
 
 // Applies a checked LEGAL action, rolling through dice.
-Applied do_apply(const Terrain& t, BattleState& s, Checked&& c, Dice& dice);
+Applied do_apply(const Terrain& t, BlightmeerState& s, Checked&& c, Dice& dice);
 // The result JSON for the log, from what it did and the state after it:
 // resolution_json for a move; for end_turn the turn that ended, the events,
 // and the turn that begins or why the game is over.
-nlohmann::json applied_json(const BattleState& after, const Applied& a);
+nlohmann::json applied_json(const BlightmeerState& after, const Applied& a);
 
 // Checks once, then applies (do_apply). An illegal action is refused: `s`
 // is unchanged and the answer has "applied": false with the violations.
-nlohmann::json apply(const Terrain& t, BattleState& s, const Action& a, Dice& dice);
+nlohmann::json apply(const Terrain& t, BlightmeerState& s, const Action& a, Dice& dice);
 
 // {"type": "end_turn"} or {"type": "move", "unit": ..., "mode": ..., "path": [...]}
 // (a move request with its type). Strict: unknown fields, a unit or ladder the
@@ -97,15 +97,15 @@ nlohmann::json action_json(const Action& a);
 // The state as JSON: turn, side, sides, moved (unit ids) and each unit's
 // position (exact), wounds and states. The units' fixed figures (Move,
 // Agility, traits) stay in the battle file.
-nlohmann::json battle_state_json(const BattleState& s);
+nlohmann::json battle_state_json(const BlightmeerState& s);
 // Strict: every unit of the battle exactly once, standing units on a level and
 // not overlapping, moved units on the side to move; InputErrors name the field.
-BattleState battle_state_from_json(const nlohmann::json& j, const Battle& b, const std::string& path);
+BlightmeerState battle_state_from_json(const nlohmann::json& j, const Battle& b, const std::string& path);
 
-bool game_over(const Battle& b, const BattleState& s);
-std::string game_over_reason(const Battle& b, const BattleState& s);  // empty while the game goes on
+bool game_over(const Battle& b, const BlightmeerState& s);
+std::string game_over_reason(const Battle& b, const BlightmeerState& s);  // empty while the game goes on
 // The same with the terrain only (the turn limit lives there).
-std::string game_over_reason(const Terrain& t, const BattleState& s);
+std::string game_over_reason(const Terrain& t, const BlightmeerState& s);
 
 // Discrete choices: end_turn (always, until the game is over), and for each
 // unit of the side to move that is still on the table: a walk option and a run
@@ -117,11 +117,11 @@ struct MoveKindOption {
   bool run = false;
   Verdict why_not;  // empty -> allowed
 };
-std::vector<MoveKindOption> move_kinds(const Terrain& t, const BattleState& s);
+std::vector<MoveKindOption> move_kinds(const Terrain& t, const BlightmeerState& s);
 
 // A random legal move for `unit` (run or not), built from reach + route so that
 // validate() accepts it; nullopt if none. All randomness comes from `rng`.
-std::optional<Action> sample_move(const Terrain& t, const BattleState& s, const std::string& unit, bool run, Rng& rng);
+std::optional<Action> sample_move(const Terrain& t, const BlightmeerState& s, const std::string& unit, bool run, Rng& rng);
 
 // Chance made explicit: the outcomes of a legal move's checks with exact
 // probabilities summing to 1, in path order ("check 1 (climb at step 2) fails:
