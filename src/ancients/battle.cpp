@@ -205,34 +205,37 @@ AttackPlan plan_attack(const Battle& b, const Position& p, int attacker, int tar
     a.dice = a.dice_before_terrain =
         p.units[static_cast<std::size_t>(attacker)].hexes_moved > 0 ? ap.ranged_dice_moved : ap.ranged_dice;
   }
-  const Face own = weight_face(cls_of(b, target).weight);
-  a.hits[static_cast<std::size_t>(own)] = true;
-  std::string why = fmt::format("{} hits {} {}", face_name(own), weight_name(cls_of(b, target).weight),
-                                cls_of(b, target).name);
+  a.hits[static_cast<std::size_t>(weight_face(cls_of(b, target).weight))] = true;
   if (close && !evading) {
-    if (ap.sword_hits && !tp.ignores_swords) {
-      a.hits[static_cast<std::size_t>(Face::swords)] = true;
-      why += "; swords hit in close combat";
-    } else {
-      why += ap.sword_hits ? "; swords miss: the target ignores swords" : "; swords miss: this class scores no sword hits";
-    }
-    const int l = leader_near(b, p, attacker);
-    if (ap.leader_hits && l >= 0) {
-      a.hits[static_cast<std::size_t>(Face::leader)] = true;
-      why += fmt::format("; leader helmets hit: leader {} is with or beside it", b.leaders[static_cast<std::size_t>(l)].id);
-    } else {
+    if (ap.sword_hits && !tp.ignores_swords) a.hits[static_cast<std::size_t>(Face::swords)] = true;
+    a.near_leader = leader_near(b, p, attacker);
+    if (ap.leader_hits && a.near_leader >= 0) a.hits[static_cast<std::size_t>(Face::leader)] = true;
+  }
+  a.ignorable_flags = evading ? 0 : ignorable_flags(b, p, target, &a.supported);
+  a.retreat_per_flag = tp.retreat_per_flag;
+  return a;
+}
+
+std::string hits_reason(const Battle& b, const AttackPlan& a) {
+  const CombatProfile& ap = combat_profile(b.units[static_cast<std::size_t>(a.attacker)].cls);
+  const CombatProfile& tp = combat_profile(b.units[static_cast<std::size_t>(a.target)].cls);
+  const UnitClass& tc = cls_of(b, a.target);
+  std::string why = fmt::format("{} hits {} {}", face_name(weight_face(tc.weight)), weight_name(tc.weight), tc.name);
+  if (a.close && !a.evading) {
+    if (ap.sword_hits && !tp.ignores_swords) why += "; swords hit in close combat";
+    else why += ap.sword_hits ? "; swords miss: the target ignores swords" : "; swords miss: this class scores no sword hits";
+    if (ap.leader_hits && a.near_leader >= 0)
+      why += fmt::format("; leader helmets hit: leader {} is with or beside it",
+                         b.leaders[static_cast<std::size_t>(a.near_leader)].id);
+    else
       why += ap.leader_hits ? "; leader helmets miss: no friendly leader with or beside it"
                             : "; leader helmets miss: this class gains nothing from leaders";
-    }
-  } else if (evading) {
+  } else if (a.evading) {
     why += "; the target evades, so nothing else hits";
   } else {
     why += "; swords and helmets miss in ranged combat";
   }
-  a.hits_reason = why;
-  a.ignorable_flags = evading ? 0 : ignorable_flags(b, p, target, &a.supported);
-  a.retreat_per_flag = tp.retreat_per_flag;
-  return a;
+  return why;
 }
 
 std::vector<Target> battle_targets(const Battle& b, const Position& p, int unit) {
@@ -572,7 +575,7 @@ nlohmann::json odds_json(const Battle& b, const AttackPlan& plan, const AttackOd
                    {"evading", plan.evading},
                    {"dice", o.dice},
                    {"hit_faces", faces},
-                   {"hits_reason", plan.hits_reason},
+                   {"hits_reason", hits_reason(b, plan)},
                    {"rolls", o.outcomes},
                    {"distribution", dist},
                    {"blocks", o.blocks},

@@ -1,7 +1,8 @@
 // The sequence of one combat (combat.hpp), following the published close
 // combat procedure: announce, evade (the defender's choice), roll, apply
 // hits, retreat (the owner's choice of path), leader casualty check,
-// momentum advance and bonus close combat, battle back.
+// momentum advance and bonus close combat, battle back. Each step fills its
+// report (report.hpp); describe.cpp words it.
 #include "combat.hpp"
 
 #include <algorithm>
@@ -18,25 +19,17 @@ namespace {
 UnitState& unit_state(BattleState& s, int u) { return s.position.units[static_cast<std::size_t>(u)]; }
 int side_of(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].side; }
 const std::string& uid(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].id; }
-const std::string& lid(const Battle& b, int l) { return b.leaders[static_cast<std::size_t>(l)].id; }
 
-nlohmann::json faces_json(const std::vector<Face>& faces) {
-  nlohmann::json j = nlohmann::json::array();
-  for (Face f : faces) j.push_back(face_name(f));
-  return j;
-}
-
-nlohmann::json banner(const Battle& b, BattleState& s, int side, const std::string& what) {
+BannerReport banner(const Battle& b, BattleState& s, int side, bool leader, int piece) {
   ++s.banners[static_cast<std::size_t>(side)];
-  return {{"side", side}, {"for", what}, {"banners", s.banners[static_cast<std::size_t>(side)]},
-          {"needed", b.victory_banners[static_cast<std::size_t>(side)]}, {"rule", ancients::rule_id::victory_banners}};
+  return {side, leader, piece, s.banners[static_cast<std::size_t>(side)], b.victory_banners[static_cast<std::size_t>(side)]};
 }
 
 // A leader left alone by his unit's elimination evades toward his own edge
 // (docs/rulings.md#ancients-leader-casualty): to the nearest friendly unit
 // without a leader within 3 hexes, else as far back as he can go, else off
 // his own edge (no banner).
-nlohmann::json leader_evade(const Battle& b, BattleState& s, int l) {
+LeaderEvadeReport leader_evade(const Battle& b, BattleState& s, int l) {
   Position& p = s.position;
   const int side = b.leaders[static_cast<std::size_t>(l)].side;
   const int start = p.leaders[static_cast<std::size_t>(l)].hex;
@@ -59,113 +52,98 @@ nlohmann::json leader_evade(const Battle& b, BattleState& s, int l) {
     if (next.empty()) break;
     layer = std::move(next);
   }
-  const int to = join >= 0 ? join : best;
-  nlohmann::json j{{"leader", lid(b, l)}, {"rule", ancients::rule_id::leader_evade}};
-  if (to < 0) {
+  LeaderEvadeReport r;
+  r.leader = l;
+  r.to = join >= 0 ? join : best;
+  if (r.to < 0) {
     p.remove_leader(l);
-    j["escaped_off_the_board"] = true;
-    j["reason"] = "no hex toward his own edge is open: he leaves the battle by his own edge, giving no banner";
-    return j;
+    return r;
   }
-  p.place_leader(l, to);
-  j["to"] = hex_json(b.board, to);
-  const int u = p.unit_on(to);
+  p.place_leader(l, r.to);
+  const int u = p.unit_on(r.to);
   if (u >= 0) {
     p.leaders[static_cast<std::size_t>(l)].attached = u;
-    j["attached_to"] = uid(b, u);
+    r.attached_to = u;
   }
-  return j;
+  return r;
 }
 
 // One leader casualty check per combat: 2 dice, both helmets, when his unit
 // lost blocks and survives; 1 die, a helmet, when it was eliminated.
-nlohmann::json leader_check(const Battle& b, BattleState& s, int l, bool unit_eliminated, Dice& dice) {
+LeaderCheckReport leader_check(const Battle& b, BattleState& s, int l, bool unit_eliminated, Dice& dice) {
+  LeaderCheckReport r;
+  r.leader = l;
+  r.unit_eliminated = unit_eliminated;
   const int n = unit_eliminated ? 1 : 2;
-  std::vector<Face> faces;
   int helmets = 0;
   for (int i = 0; i < n; ++i) {
-    faces.push_back(face_of(dice.d6("leader casualty")));
-    helmets += faces.back() == Face::leader ? 1 : 0;
+    r.dice.push_back(face_of(dice.d6("leader casualty")));
+    helmets += r.dice.back() == Face::leader ? 1 : 0;
   }
-  const bool killed = helmets == n;
-  nlohmann::json j{{"leader", lid(b, l)}, {"dice", faces_json(faces)}, {"killed", killed},
-                   {"rule", ancients::rule_id::leader_casualty},
-                   {"reason", unit_eliminated ? "his unit was eliminated: 1 die, killed on a leader helmet"
-                                              : "his unit lost blocks: 2 dice, killed on two leader helmets"}};
+  r.killed = helmets == n;
   const int side = b.leaders[static_cast<std::size_t>(l)].side;
-  if (killed) {
+  if (r.killed) {
     s.position.remove_leader(l);
-    j["banner"] = banner(b, s, 1 - side, "leader " + lid(b, l));
+    r.banner = banner(b, s, 1 - side, true, l);
   } else if (unit_eliminated) {
-    j["evade"] = leader_evade(b, s, l);
+    r.evade = leader_evade(b, s, l);
   }
-  return j;
+  return r;
 }
 
 // Blocks off; at 0 the unit leaves the board and the other side gains a banner.
-nlohmann::json lose_blocks(const Battle& b, BattleState& s, int u, int n, bool* eliminated) {
+BlocksLostReport lose_blocks(const Battle& b, BattleState& s, int u, int n) {
   UnitState& st = unit_state(s, u);
-  const int lost = std::min(n, st.blocks);
-  st.blocks -= lost;
-  nlohmann::json j{{"blocks_lost", lost}, {"blocks_left", st.blocks}};
-  *eliminated = st.blocks == 0;
-  if (*eliminated) {
+  BlocksLostReport r;
+  r.lost = std::min(n, st.blocks);
+  st.blocks -= r.lost;
+  r.left = st.blocks;
+  r.eliminated = st.blocks == 0;
+  if (r.eliminated) {
     const int l = s.position.leader_of(u);
     if (l >= 0) s.position.leaders[static_cast<std::size_t>(l)].attached = -1;
     s.position.remove_unit(u);
-    j["eliminated"] = true;
-    j["banner"] = banner(b, s, 1 - side_of(b, u), "unit " + uid(b, u));
+    r.banner = banner(b, s, 1 - side_of(b, u), false, u);
   }
-  return j;
+  return r;
 }
 
 // Moves a unit (and its attached leader) to the end of a retreat or evasion.
-void move_back(const Battle& b, BattleState& s, int u, const RetreatOption& o, nlohmann::json& j) {
+PathReport move_back(BattleState& s, int u, const RetreatOption& o) {
   Position& p = s.position;
   const int l = p.leader_of(u);
   if (o.end != p.units[static_cast<std::size_t>(u)].hex) {
     p.place_unit(u, o.end);
     if (l >= 0) p.place_leader(l, o.end);
   }
-  nlohmann::json path = nlohmann::json::array();
-  for (int h : o.path) path.push_back(hex_json(b.board, h));
-  j["path"] = path;
-  j["hexes"] = o.hexes;
-  if (o.attaches_leader >= 0) {
-    p.leaders[static_cast<std::size_t>(o.attaches_leader)].attached = u;
-    j["leader_attached"] = lid(b, o.attaches_leader);
-  }
+  if (o.attaches_leader >= 0) p.leaders[static_cast<std::size_t>(o.attaches_leader)].attached = u;
+  return {o.path, o.hexes, o.attaches_leader};
 }
 
 // The retreat itself, then the leader check if the combat has not had one.
-nlohmann::json do_retreat(const Battle& b, BattleState& s, int u, const RetreatOption& o, int hexes, int hit_losses,
-                          Dice& dice) {
+RetreatReport do_retreat(const Battle& b, BattleState& s, int u, const RetreatOption& o, int hexes, int hit_losses,
+                         Dice& dice) {
   const int l = s.position.leader_of(u);
-  nlohmann::json j{{"unit", uid(b, u)}, {"demanded", hexes}, {"rule", ancients::rule_id::flag_retreat}};
-  move_back(b, s, u, o, j);
+  RetreatReport r;
+  r.unit = u;
+  r.demanded = hexes;
+  r.moved = move_back(s, u, o);
+  r.unretreated = o.lost;
   bool eliminated = false;
   if (o.lost > 0) {
-    nlohmann::json loss = lose_blocks(b, s, u, o.lost, &eliminated);
-    loss["rule"] = ancients::rule_id::flag_blocked;
-    loss["reason"] = fmt::format("{} of {} could not be retreated: a block lost for each", count_of(o.lost, "hex", "hexes"),
-                                 count_of(hexes, "hex", "hexes"));
-    j["loss"] = loss;
+    r.loss = lose_blocks(b, s, u, o.lost);
+    eliminated = r.loss->eliminated;
   }
   // One leader check a combat: made already when hits took blocks; a leader
   // left alone then only evades.
-  if (l >= 0 && o.lost > 0 && hit_losses == 0) j["leader_check"] = leader_check(b, s, l, eliminated, dice);
-  else if (l >= 0 && eliminated) j["leader_evade"] = leader_evade(b, s, l);
-  return j;
+  if (l >= 0 && o.lost > 0 && hit_losses == 0) r.leader_check = leader_check(b, s, l, eliminated, dice);
+  else if (l >= 0 && eliminated) r.leader_evade = leader_evade(b, s, l);
+  return r;
 }
 
-struct Rolled {
-  std::vector<Face> faces;
-  int hits = 0;
-  int flags = 0;
-};
-
-Rolled roll(const AttackPlan& plan, Dice& dice) {
-  Rolled r;
+RollReport roll(const AttackPlan& plan, Dice& dice) {
+  RollReport r;
+  r.plan = plan;
   for (int i = 0; i < plan.dice; ++i) {
     const Face f = face_of(dice.d6("battle"));
     r.faces.push_back(f);
@@ -175,182 +153,137 @@ Rolled roll(const AttackPlan& plan, Dice& dice) {
   return r;
 }
 
-nlohmann::json roll_json(const Battle& b, const AttackPlan& plan, const Rolled& r) {
-  nlohmann::json j{{"attacker", uid(b, plan.attacker)}, {"target", uid(b, plan.target)}, {"dice", plan.dice},
-                   {"rolled", faces_json(r.faces)}, {"dice_rule", ancients::rule_id::battle_dice}, {"hits", r.hits},
-                   {"hits_reason", plan.hits_reason},
-                   {"rule", plan.battle_back ? ancients::rule_id::battle_back
-                            : plan.evading ? ancients::rule_id::evade_hits
-                            : plan.close   ? ancients::rule_id::battle_hits
-                                           : ancients::rule_id::battle_ranged}};
-  if (!plan.evading) j["flags"] = r.flags;
-  if (plan.limited_by >= 0)
-    j["terrain_dice"] = {{"terrain", b.terrain_types[static_cast<std::size_t>(plan.limited_by)].id},
-                         {"dice_before", plan.dice_before_terrain}, {"rule", ancients::rule_id::battle_terrain_dice}};
-  if (plan.hits[static_cast<std::size_t>(Face::leader)]) j["leader_hits_rule"] = ancients::rule_id::battle_leader_hits;
-  return j;
-}
-
-nlohmann::json options_json(const Battle& b, const std::vector<RetreatOption>& opts) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const RetreatOption& o : opts) {
-    nlohmann::json e{{"to", hex_json(b.board, o.end)}, {"hexes", o.hexes}, {"blocks_lost", o.lost}};
-    if (o.attaches_leader >= 0) e["leader_attaches"] = lid(b, o.attaches_leader);
-    j.push_back(e);
-  }
-  return j;
-}
-
-// The owner's choices for a unit's flags: each end hex, the hexes it
-// retreats and the flags it ignores to get there (its own hex: it holds).
-nlohmann::json choices_json(const Battle& b, const std::vector<FlagChoice>& choices) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const FlagChoice& c : choices) {
-    const RetreatOption& o = c.option;
-    nlohmann::json e{{"to", hex_json(b.board, o.end)}, {"hexes", o.hexes}, {"blocks_lost", o.lost}, {"flags_ignored", c.ignored}};
-    if (c.hexes == 0) e["holds"] = true;
-    if (o.attaches_leader >= 0) e["leader_attaches"] = lid(b, o.attaches_leader);
-    j.push_back(e);
-  }
-  return j;
-}
-
 // The flags answered as the owner chose (or as the only choice has it): the
-// ignored ones with their reasons, support first, then the attached leader
+// ignored ones, support first, then the attached leader
 // (ancients.flag.support, ancients.flag.leader); those it might have
 // ignored and did not; and the retreat the rest demand.
-nlohmann::json answer_flags(const Battle& b, BattleState& s, int u, const FlagChoice& c, int flags, int may_ignore,
-                            int hit_losses, Dice& dice) {
-  nlohmann::json j = nlohmann::json::object();
-  bool supported = false;
-  ignorable_flags(b, s.position, u, &supported);
-  const int leader = s.position.leader_of(u);
-  if (c.ignored > 0) {
-    nlohmann::json ig = nlohmann::json::array();
-    int left = c.ignored;
-    if (supported) {
-      ig.push_back({{"why", "supported by two adjacent friendly units"}, {"rule", ancients::rule_id::flag_support}});
-      --left;
-    }
-    if (left > 0 && leader >= 0)
-      ig.push_back({{"why", "leader " + lid(b, leader) + " is attached"}, {"rule", ancients::rule_id::flag_leader}});
-    j["flags_ignored"] = ig;
-  }
-  if (const int declined = std::min(flags, may_ignore) - c.ignored; declined > 0)
-    j["flags_not_ignored"] = {{"flags", declined},
-                              {"why", fmt::format("its owner chose to retreat rather than ignore {}",
-                                                  count_of(declined, "flag", "flags"))},
-                              {"rule", supported ? ancients::rule_id::flag_support : ancients::rule_id::flag_leader}};
-  if (c.hexes > 0) j["retreat"] = do_retreat(b, s, u, c.option, c.hexes, hit_losses, dice);
-  return j;
+FlagsAnswerReport answer_flags(const Battle& b, BattleState& s, int u, const FlagChoice& c, int flags, int may_ignore,
+                               int hit_losses, Dice& dice) {
+  FlagsAnswerReport r;
+  ignorable_flags(b, s.position, u, &r.supported);
+  r.leader = s.position.leader_of(u);
+  r.ignored = c.ignored;
+  r.declined = std::max(0, std::min(flags, may_ignore) - c.ignored);
+  if (c.hexes > 0) r.retreat = do_retreat(b, s, u, c.option, c.hexes, hit_losses, dice);
+  return r;
 }
 
-nlohmann::json after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice);
+AfterDefenderReport after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice);
+
+// An evading target's move, or a war machine's removal, after the hits.
+EvadeMoveReport evade_move(const Battle& b, BattleState& s, int struck, int leader, int evade_to) {
+  Position& p = s.position;
+  EvadeMoveReport e;
+  e.unit = struck;
+  if (b.unit_class(struck).war_machine) {
+    // An attached leader is left alone, as when his unit is eliminated
+    // (docs/rulings.md#ancients-evade).
+    if (leader >= 0) p.leaders[static_cast<std::size_t>(leader)].attached = -1;
+    p.remove_unit(struck);
+    e.removed = true;
+    return e;
+  }
+  const std::vector<RetreatOption> opts = evade_options(b, p, struck);
+  for (const RetreatOption& o : opts)
+    if (o.end == evade_to) e.moved = move_back(s, struck, o);
+  return e;
+}
 
 // One side's dice at the other: hits, then flags (a retreat the owner may
 // have to choose), then the leader check; then what follows in the combat.
-nlohmann::json strike(const Battle& b, BattleState& s, Pending ctx, int striker, int struck, int evade_to, Dice& dice) {
+StrikeReport strike(const Battle& b, BattleState& s, Pending ctx, int striker, int struck, int evade_to, Dice& dice) {
   Position& p = s.position;
   const bool evading = evade_to >= 0;
-  const AttackPlan plan = plan_attack(b, p, striker, struck, ctx.close, ctx.battle_back, evading);
-  const Rolled r = roll(plan, dice);
-  nlohmann::json j = roll_json(b, plan, r);
+  StrikeReport r;
+  r.roll = roll(plan_attack(b, p, striker, struck, ctx.close, ctx.battle_back, evading), dice);
   const int old_hex = p.units[static_cast<std::size_t>(struck)].hex;
   const int leader = p.leader_of(struck);
   bool eliminated = false;
   int lost = 0;
-  if (r.hits > 0) {
-    j["result"] = lose_blocks(b, s, struck, r.hits, &eliminated);
-    lost = j["result"]["blocks_lost"].get<int>();
+  if (r.roll.hits > 0) {
+    r.result = lose_blocks(b, s, struck, r.roll.hits);
+    eliminated = r.result->eliminated;
+    lost = r.result->lost;
   }
   if (evading) {
     bool removed = false;
     if (!eliminated) {
-      nlohmann::json e{{"unit", uid(b, struck)}, {"rule", ancients::rule_id::evade_move}};
-      if (b.unit_class(struck).war_machine) {
-        // An attached leader is left alone, as when his unit is eliminated
-        // (docs/rulings.md#ancients-evade).
-        if (leader >= 0) p.leaders[static_cast<std::size_t>(leader)].attached = -1;
-        p.remove_unit(struck);
-        removed = true;
-        e["removed"] = true;
-        e["reason"] = "an evading war machine is removed from the battlefield; its crew escapes, giving no banner";
-      } else {
-        const std::vector<RetreatOption> opts = evade_options(b, p, struck);
-        for (const RetreatOption& o : opts)
-          if (o.end == evade_to) move_back(b, s, struck, o, e);
-      }
-      j["evade"] = e;
+      r.evade = evade_move(b, s, struck, leader, evade_to);
+      removed = r.evade->removed;
     }
-    if (leader >= 0 && lost > 0) j["leader_check"] = leader_check(b, s, leader, eliminated || removed, dice);
-    else if (leader >= 0 && removed) j["leader_evade"] = leader_evade(b, s, leader);
-    return j;  // no momentum advance and no battle back after an evasion
+    if (leader >= 0 && lost > 0) r.leader_check = leader_check(b, s, leader, eliminated || removed, dice);
+    else if (leader >= 0 && removed) r.leader_evade = leader_evade(b, s, leader);
+    return r;  // no momentum advance and no battle back after an evasion
   }
   if (eliminated) {
-    if (leader >= 0) j["leader_check"] = leader_check(b, s, leader, true, dice);
-    j.update(after_defender(b, s, ctx, old_hex, dice));
-    return j;
+    if (leader >= 0) r.leader_check = leader_check(b, s, leader, true, dice);
+    r.after = after_defender(b, s, ctx, old_hex, dice);
+    return r;
   }
   // The leader check comes once the hits are off, before the flags: a leader
   // killed there no longer lets the unit ignore a flag (docs/rulings.md#ancients-leader-casualty).
-  int ignorable = plan.ignorable_flags;
+  int ignorable = r.roll.plan.ignorable_flags;
   if (leader >= 0 && lost > 0) {
-    j["leader_check"] = leader_check(b, s, leader, false, dice);
-    if (j["leader_check"]["killed"].get<bool>()) --ignorable;
+    r.leader_check = leader_check(b, s, leader, false, dice);
+    if (r.leader_check->killed) --ignorable;
   }
-  if (r.flags > 0) {
-    const std::vector<FlagChoice> choices = flag_choices(b, p, struck, r.flags, ignorable);
+  if (r.roll.flags > 0) {
+    std::vector<FlagChoice> choices = flag_choices(b, p, struck, r.roll.flags, ignorable);
     if (choices.size() > 1) {
       ctx.kind = Pending::Kind::retreat;
       ctx.unit = struck;
-      ctx.flags = r.flags;
+      ctx.flags = r.roll.flags;
       ctx.may_ignore = ignorable;
       ctx.lost = lost;
       s.pending = ctx;
-      j["awaiting"] = {{"decision", "retreat"}, {"side", side_of(b, struck)}, {"unit", uid(b, struck)},
-                       {"flags", r.flags}, {"may_ignore", ignorable}, {"options", choices_json(b, choices)},
-                       {"rule", ancients::rule_id::flag_path}};
-      return j;
+      AwaitingReport& w = r.awaiting.emplace();
+      w.decision = Decision::retreat;
+      w.side = side_of(b, struck);
+      w.unit = struck;
+      w.flags = r.roll.flags;
+      w.may_ignore = ignorable;
+      w.retreat_options = std::move(choices);
+      return r;
     }
-    j.update(answer_flags(b, s, struck, choices.front(), r.flags, ignorable, lost, dice));
+    r.flags = answer_flags(b, s, struck, choices.front(), r.roll.flags, ignorable, lost, dice);
   }
-  j.update(after_defender(b, s, ctx, old_hex, dice));
-  return j;
+  r.after = after_defender(b, s, ctx, old_hex, dice);
+  return r;
 }
 
 // After the defender's (or, in a battle back, the attacker's) losses and
 // retreat: momentum advance if its hex was vacated, battle back if it held.
-nlohmann::json after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice) {
-  nlohmann::json j = nlohmann::json::object();
-  if (ctx.battle_back || !ctx.close) return j;
+AfterDefenderReport after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice) {
+  AfterDefenderReport r;
+  if (ctx.battle_back || !ctx.close) return r;
   Position& p = s.position;
   const int u = ctx.attacker, t = ctx.defender;
-  if (p.units[static_cast<std::size_t>(u)].hex < 0) return j;
+  if (p.units[static_cast<std::size_t>(u)].hex < 0) return r;
   if (p.unit_on(old_hex) < 0) {
-    if (combat_profile(b.units[static_cast<std::size_t>(u)].cls).momentum == Momentum::none) return j;
+    if (combat_profile(b.units[static_cast<std::size_t>(u)].cls).momentum == Momentum::none) return r;
     Pending m = ctx;
     m.flags = m.may_ignore = 0;  // the retreat's flags are answered
     m.kind = Pending::Kind::momentum;
     m.unit = u;
     m.vacated = old_hex;
     s.pending = m;
-    j["awaiting"] = {{"decision", "momentum"}, {"side", side_of(b, u)}, {"unit", uid(b, u)}, {"to", hex_json(b.board, old_hex)},
-                     {"rule", ancients::rule_id::momentum_advance}};
-    return j;
+    AwaitingReport& w = r.awaiting.emplace();
+    w.decision = Decision::momentum;
+    w.side = side_of(b, u);
+    w.unit = u;
+    w.to = old_hex;
+    return r;
   }
-  if (p.unit_on(old_hex) != t) return j;
+  if (p.unit_on(old_hex) != t) return r;
   // Battle back (docs/rulings.md#ancients-battle-back).
-  const AttackPlan back = plan_attack(b, p, t, u, true, true, false);
-  if (back.dice == 0) {
-    j["battle_back"] = {{"unit", uid(b, t)}, {"dice", 0}, {"reason", fmt::format("a {} cannot battle back", b.unit_class(t).name)},
-                        {"rule", ancients::rule_id::battle_back}};
-    return j;
-  }
+  BattleBackReport& back = r.battle_back.emplace();
+  back.unit = t;
+  if (plan_attack(b, p, t, u, true, true, false).dice == 0) return r;
   Pending bb = ctx;
   bb.flags = bb.may_ignore = 0;
   bb.battle_back = true;
-  j["battle_back"] = strike(b, s, bb, t, u, -1, dice);
-  return j;
+  back.strike.push_back(strike(b, s, bb, t, u, -1, dice));
+  return r;
 }
 
 const FlagChoice* find_choice(const std::vector<FlagChoice>& choices, int to) {
@@ -361,9 +294,15 @@ const FlagChoice* find_choice(const std::vector<FlagChoice>& choices, int to) {
 
 }  // namespace
 
+bool unit_may_battle(const Battle& b, const BattleState& s, int u) {
+  const UnitState& st = s.position.units[static_cast<std::size_t>(u)];
+  return side_of(b, u) == s.side && st.hex >= 0 && st.ordered && (!st.battled || st.bonus) && st.may_battle;
+}
+
 std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u, const char** rule) {
   const UnitState& st = s.position.units[static_cast<std::size_t>(u)];
   *rule = ancients::rule_id::battle_eligible;
+  if (unit_may_battle(b, s, u)) return {};
   if (side_of(b, u) != s.side) {
     *rule = ancients::rule_id::order_side;
     return fmt::format("unit {} belongs to {}; it is {}'s turn", uid(b, u), b.army(side_of(b, u)), b.army(s.side));
@@ -374,8 +313,7 @@ std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u,
     *rule = ancients::rule_id::battle_once;
     return fmt::format("unit {} has already battled this turn", uid(b, u));
   }
-  if (!st.may_battle) return fmt::format("unit {} may not battle after its move this turn", uid(b, u));
-  return {};
+  return fmt::format("unit {} may not battle after its move this turn", uid(b, u));
 }
 
 int compulsory_unbattled(const Battle& b, const BattleState& s) {
@@ -388,118 +326,105 @@ int compulsory_unbattled(const Battle& b, const BattleState& s) {
   return -1;
 }
 
-nlohmann::json declare_battle(const Battle& b, BattleState& s, int unit, int target, Dice& dice) {
+DeclareReport declare_battle(const Battle& b, BattleState& s, int unit, int target, Dice& dice) {
   Position& p = s.position;
   UnitState& a = unit_state(s, unit);
-  const bool bonus = a.battled && a.bonus;
+  DeclareReport r;
+  r.unit = unit;
+  r.target = target;
+  r.bonus = a.battled && a.bonus;
   for (UnitState& st : p.units) st.bonus = false;  // a bonus close combat is taken at once or lost
   a.battled = true;
-  const bool close = b.board.adjacent(a.hex, p.units[static_cast<std::size_t>(target)].hex);
-  nlohmann::json j{{"unit", uid(b, unit)}, {"target", uid(b, target)}, {"combat", close ? "close" : "ranged"},
-                   {"rule", close ? ancients::rule_id::battle_close : ancients::rule_id::battle_ranged}};
-  if (bonus) j["bonus_close_combat"] = ancients::rule_id::momentum_bonus;
+  r.close = b.board.adjacent(a.hex, p.units[static_cast<std::size_t>(target)].hex);
   Pending ctx;
   ctx.attacker = unit;
   ctx.defender = target;
-  ctx.bonus = bonus;
-  ctx.close = close;
-  const char* no_evade_rule = nullptr;
-  if (std::vector<RetreatOption> opts; why_not_evade(b, p, unit, target, &no_evade_rule, &opts).empty()) {
+  ctx.bonus = r.bonus;
+  ctx.close = r.close;
+  // why_not_evade's conditions, without wording a refusal: close combat, a
+  // class that may evade this attacker, and a path to evade along.
+  std::vector<RetreatOption> opts;
+  if (r.close && may_evade(b, target, unit)) opts = evade_options(b, p, target);
+  if (!opts.empty()) {
     ctx.kind = Pending::Kind::evade;
     ctx.unit = target;
     s.pending = ctx;
-    j["awaiting"] = {{"decision", "evade"}, {"side", side_of(b, target)}, {"unit", uid(b, target)},
-                     {"options", options_json(b, opts)}, {"rule", ancients::rule_id::evade_eligible}};
-    return j;
+    AwaitingReport& w = r.awaiting.emplace();
+    w.decision = Decision::evade;
+    w.side = side_of(b, target);
+    w.unit = target;
+    w.evade_options = std::move(opts);
+    return r;
   }
-  j["attack"] = strike(b, s, ctx, unit, target, -1, dice);
-  return j;
+  r.attack = strike(b, s, ctx, unit, target, -1, dice);
+  return r;
 }
 
-nlohmann::json attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice) {
+LeaderAttackReport attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice) {
   Position& p = s.position;
   UnitState& a = unit_state(s, unit);
   for (UnitState& st : p.units) st.bonus = false;
   a.battled = true;
+  LeaderAttackReport r;
+  r.unit = unit;
+  r.leader = leader;
   const int n = dice_against_leader(b, p, unit, leader);
-  const bool close = b.board.adjacent(a.hex, p.leaders[static_cast<std::size_t>(leader)].hex);
-  std::vector<Face> faces;
-  int helmets = 0;
+  r.close = b.board.adjacent(a.hex, p.leaders[static_cast<std::size_t>(leader)].hex);
   for (int i = 0; i < n; ++i) {
-    faces.push_back(face_of(dice.d6("battle")));
-    helmets += faces.back() == Face::leader ? 1 : 0;
+    r.faces.push_back(face_of(dice.d6("battle")));
+    r.helmets += r.faces.back() == Face::leader ? 1 : 0;
   }
-  nlohmann::json j{{"unit", uid(b, unit)}, {"target", lid(b, leader)}, {"combat", close ? "close" : "ranged"},
-                   {"dice", n}, {"rolled", faces_json(faces)}, {"dice_rule", ancients::rule_id::battle_dice},
-                   {"hits", helmets}, {"hits_reason", "only leader helmets hit a lone leader"},
-                   {"rule", ancients::rule_id::battle_target}};
-  if (helmets > 0) {
+  if (r.helmets > 0) {
     p.remove_leader(leader);
-    j["killed"] = true;
-    j["banner"] = banner(b, s, side_of(b, unit), "leader " + lid(b, leader));
+    r.banner = banner(b, s, side_of(b, unit), true, leader);
   } else {
-    j["killed"] = false;
-    j["evade"] = leader_evade(b, s, leader);
+    r.evade = leader_evade(b, s, leader);
   }
-  return j;
+  return r;
 }
 
-nlohmann::json resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice) {
+EvadeAnswerReport resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice) {
   const Pending ctx = s.pending;
   s.pending = Pending{};
-  nlohmann::json j{{"unit", uid(b, ctx.defender)}, {"evades", to >= 0}};
-  if (to >= 0) j["rule"] = ancients::rule_id::evade_move;
-  j["attack"] = strike(b, s, ctx, ctx.attacker, ctx.defender, to, dice);
-  return j;
+  return {ctx.defender, to >= 0, strike(b, s, ctx, ctx.attacker, ctx.defender, to, dice)};
 }
 
-nlohmann::json resolve_retreat(const Battle& b, BattleState& s, int to, Dice& dice) {
+RetreatAnswerReport resolve_retreat(const Battle& b, BattleState& s, int to, Dice& dice) {
   const Pending ctx = s.pending;
   s.pending = Pending{};
   const int old_hex = s.position.units[static_cast<std::size_t>(ctx.unit)].hex;
   const std::vector<FlagChoice> choices = flag_choices(b, s.position, ctx.unit, ctx.flags, ctx.may_ignore);
-  nlohmann::json answer = answer_flags(b, s, ctx.unit, *find_choice(choices, to), ctx.flags, ctx.may_ignore, ctx.lost, dice);
-  // A retreat reads as before; a unit that held says so.
-  nlohmann::json j = answer.contains("retreat")
-                         ? std::move(answer["retreat"])
-                         : nlohmann::json{{"unit", uid(b, ctx.unit)}, {"holds", true}, {"flags", ctx.flags},
-                                          {"rule", answer["flags_ignored"][0]["rule"]}};
-  for (const char* k : {"flags_ignored", "flags_not_ignored"})
-    if (answer.contains(k)) j[k] = std::move(answer[k]);
-  j["chosen_by"] = side_of(b, ctx.unit);
-  j.update(after_defender(b, s, ctx, old_hex, dice));
-  return j;
+  RetreatAnswerReport r;
+  r.unit = ctx.unit;
+  r.flags = ctx.flags;
+  r.answer = answer_flags(b, s, ctx.unit, *find_choice(choices, to), ctx.flags, ctx.may_ignore, ctx.lost, dice);
+  r.after = after_defender(b, s, ctx, old_hex, dice);
+  return r;
 }
 
-nlohmann::json resolve_momentum(const Battle& b, BattleState& s, bool advance, Dice& dice) {
+MomentumReport resolve_momentum(const Battle& b, BattleState& s, bool advance, Dice& dice) {
   (void)dice;
   const Pending ctx = s.pending;
   s.pending = Pending{};
+  MomentumReport r;
+  r.unit = ctx.attacker;
+  r.advance = advance;
+  if (!advance) return r;
   const int u = ctx.attacker;
-  nlohmann::json j{{"unit", uid(b, u)}, {"advance", advance}, {"rule", ancients::rule_id::momentum_advance}};
-  if (!advance) return j;
   Position& p = s.position;
   const int l = p.leader_of(u);
-  const int from = p.units[static_cast<std::size_t>(u)].hex;
+  r.from = p.units[static_cast<std::size_t>(u)].hex;
+  r.to = ctx.vacated;
   p.place_unit(u, ctx.vacated);
   if (l >= 0) p.place_leader(l, ctx.vacated);
-  j["from"] = hex_json(b.board, from);
-  j["to"] = hex_json(b.board, ctx.vacated);
   const UnitClass& c = b.unit_class(u);
   const Momentum m = combat_profile(b.units[static_cast<std::size_t>(u)].cls).momentum;
   const TerrainType* t = b.terrain_at(ctx.vacated);
-  std::string why;
-  if (ctx.bonus) why = "it has made its bonus close combat this turn";
-  else if (m != Momentum::advance_and_battle && !(c.category == Category::foot && l >= 0))
-    why = fmt::format("a {} advances but makes no bonus close combat without an attached leader", c.name);
-  else if (t && in_mask(t->no_battle_on_entering, b.units[static_cast<std::size_t>(u)].cls))
-    why = fmt::format("it entered {}, where a {} may not battle on entering", t->name, c.name);
-  UnitState& st = unit_state(s, u);
-  st.bonus = why.empty();
-  j["bonus_close_combat"] = st.bonus;
-  j["bonus_rule"] = ancients::rule_id::momentum_bonus;
-  if (!why.empty()) j["no_bonus_reason"] = why;
-  return j;
+  if (ctx.bonus) r.no_bonus = NoBonus::made_already;
+  else if (m != Momentum::advance_and_battle && !(c.category == Category::foot && l >= 0)) r.no_bonus = NoBonus::needs_leader;
+  else if (t && in_mask(t->no_battle_on_entering, b.units[static_cast<std::size_t>(u)].cls)) r.no_bonus = NoBonus::terrain;
+  unit_state(s, u).bonus = r.no_bonus == NoBonus::none;
+  return r;
 }
 
 }  // namespace referee::ancients

@@ -1,12 +1,11 @@
 // The sequence of a combat inside a turn (internal to the module): declare,
 // evade, roll, hits, retreat, leader checks, momentum, battle back. Each
-// function applies one legal action and returns the answer for the log.
+// function applies one legal action and reports what happened.
 #pragma once
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "referee/ancients/report.hpp"
 #include "referee/ancients/turn.hpp"
 #include "referee/core/dice.hpp"
 
@@ -15,14 +14,16 @@ namespace referee::ancients {
 // Why unit `u` of the side playing may not battle now (empty when it may);
 // `rule` receives the rule id.
 std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u, const char** rule);
+// The same question without the words, for the legal actions and searches.
+bool unit_may_battle(const Battle& b, const BattleState& s, int u);
 // A charging warrior that must still close combat, or -1 (ancients.battle.compulsory).
 int compulsory_unbattled(const Battle& b, const BattleState& s);
 
-nlohmann::json declare_battle(const Battle& b, BattleState& s, int unit, int target, Dice& dice);
+DeclareReport declare_battle(const Battle& b, BattleState& s, int unit, int target, Dice& dice);
 // A battle against a lone enemy leader: a helmet kills him, else he evades.
-nlohmann::json attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice);
-nlohmann::json resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice);  // to = -1: the defender stands
-nlohmann::json resolve_retreat(const Battle& b, BattleState& s, int to, Dice& dice);
-nlohmann::json resolve_momentum(const Battle& b, BattleState& s, bool advance, Dice& dice);
+LeaderAttackReport attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice);
+EvadeAnswerReport resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice);  // to = -1: the defender stands
+RetreatAnswerReport resolve_retreat(const Battle& b, BattleState& s, int to, Dice& dice);
+MomentumReport resolve_momentum(const Battle& b, BattleState& s, bool advance, Dice& dice);
 
 }  // namespace referee::ancients

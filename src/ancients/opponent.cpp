@@ -301,7 +301,8 @@ std::optional<Action> battle_phase(const Battle& b, const BattleState& s, const 
       // Advancing: a bonus close combat where the rules give one (the engine
       // says so once it has advanced), and the new hex's exposure.
       BattleState adv = s;
-      do_apply(b, adv, of_type(Action::Type::advance));
+      ScriptedDice no_dice({});  // an advance rolls nothing
+      do_apply(b, adv, of_type(Action::Type::advance), no_dice, false);
       Evaluator after(b, adv);
       const double advance =
           (adv.position.units[at(u)].bonus ? after.best_attack(u, false) : 0.0) + after.standing(u);

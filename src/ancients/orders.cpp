@@ -257,26 +257,40 @@ Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, 
   return v;
 }
 
-nlohmann::json plan_json(const Battle& b, const Position& p, const OrderPlan& plan) {
-  const CardDef& c = card_of(b, plan.card);
-  nlohmann::json units = nlohmann::json::array(), leaders = nlohmann::json::array();
-  for (int u : plan.units) {
-    const UnitSpec& s = b.units[static_cast<std::size_t>(u)];
-    nlohmann::json sections = nlohmann::json::array();
-    std::uint8_t m = b.board.section_mask(p.units[static_cast<std::size_t>(u)].hex);
-    for (int seat = 0; seat < kSections; ++seat)
-      if ((m >> board_section(plan.side, seat)) & 1) sections.push_back(section_name(seat));
-    nlohmann::json j{{"id", s.id}, {"class", b.unit_class(u).id}, {"hex", hex_json(b.board, p.units[static_cast<std::size_t>(u)].hex)},
-                     {"sections", sections}};
-    int l = p.leader_of(u);
-    if (l >= 0) j["attached_leader"] = b.leaders[static_cast<std::size_t>(l)].id;
-    units.push_back(j);
-  }
+PlanPieces plan_pieces(const Position& p, const OrderPlan& plan) {
+  PlanPieces out;
+  for (int u : plan.units) out.units.push_back({p.units[static_cast<std::size_t>(u)].hex, p.leader_of(u)});
   for (int l : plan.leaders) {
     const LeaderState& ls = p.leaders[static_cast<std::size_t>(l)];
-    nlohmann::json j{{"id", b.leaders[static_cast<std::size_t>(l)].id}, {"hex", hex_json(b.board, ls.hex)},
-                     {"detaches", ls.attached >= 0}};
-    if (ls.attached >= 0) j["from_unit"] = b.units[static_cast<std::size_t>(ls.attached)].id;
+    out.leaders.push_back({ls.hex, ls.attached});
+  }
+  return out;
+}
+
+nlohmann::json plan_json(const Battle& b, const Position& p, const OrderPlan& plan) {
+  return plan_json(b, plan, plan_pieces(p, plan));
+}
+
+nlohmann::json plan_json(const Battle& b, const OrderPlan& plan, const PlanPieces& pieces) {
+  const CardDef& c = card_of(b, plan.card);
+  nlohmann::json units = nlohmann::json::array(), leaders = nlohmann::json::array();
+  for (std::size_t i = 0; i < plan.units.size(); ++i) {
+    const int u = plan.units[i];
+    const PlannedUnit& pu = pieces.units[i];
+    const UnitSpec& s = b.units[static_cast<std::size_t>(u)];
+    nlohmann::json sections = nlohmann::json::array();
+    std::uint8_t m = b.board.section_mask(pu.hex);
+    for (int seat = 0; seat < kSections; ++seat)
+      if ((m >> board_section(plan.side, seat)) & 1) sections.push_back(section_name(seat));
+    nlohmann::json j{{"id", s.id}, {"class", b.unit_class(u).id}, {"hex", hex_json(b.board, pu.hex)}, {"sections", sections}};
+    if (pu.leader >= 0) j["attached_leader"] = b.leaders[static_cast<std::size_t>(pu.leader)].id;
+    units.push_back(j);
+  }
+  for (std::size_t i = 0; i < plan.leaders.size(); ++i) {
+    const PlannedLeader& pl = pieces.leaders[i];
+    nlohmann::json j{{"id", b.leaders[static_cast<std::size_t>(plan.leaders[i])].id}, {"hex", hex_json(b.board, pl.hex)},
+                     {"detaches", pl.attached >= 0}};
+    if (pl.attached >= 0) j["from_unit"] = b.units[static_cast<std::size_t>(pl.attached)].id;
     leaders.push_back(j);
   }
   nlohmann::json quota = nlohmann::json::object();

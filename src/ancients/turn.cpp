@@ -14,13 +14,6 @@ namespace referee::ancients {
 
 namespace {
 
-
-nlohmann::json path_json(const Battle& b, const std::vector<int>& path) {
-  nlohmann::json j = nlohmann::json::array();
-  for (int h : path) j.push_back(hex_json(b.board, h));
-  return j;
-}
-
 Verdict validate_unit_move(const Battle& b, const BattleState& s, int u, ColRow to) {
   Verdict v;
   const UnitSpec& spec = b.units[static_cast<std::size_t>(u)];
@@ -266,19 +259,21 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
 // through the dice, so a replay and scripted dice give the same order. For
 // i from the last card down to the second, one die of i+1 sides (a roll of k
 // swaps card i with card k-1, counting from the front).
-static nlohmann::json end_turn(const Battle& b, BattleState& s, Dice& dice) {
-  nlohmann::json r{{"side", s.side}, {"card", b.cards[static_cast<std::size_t>(s.card)].id}};
+static TurnEndReport end_turn(const Battle& b, BattleState& s, Dice& dice) {
+  TurnEndReport r;
+  r.side = s.side;
+  r.card = s.card;
   auto& deck = s.decks[static_cast<std::size_t>(s.side)];
   auto& discards = s.discards[static_cast<std::size_t>(s.side)];
   if (deck.empty() && !discards.empty() && b.exhausted_deck == ExhaustedDeck::reshuffle) {
     deck = std::move(discards);
     discards.clear();
     shuffle_cards(deck, dice, "reshuffle");
-    r["reshuffled"] = {{"rule", ancients::rule_id::reshuffle}, {"cards", deck.size()}};
+    r.reshuffled = deck.size();
   }
   if (!deck.empty()) {
     s.hands[static_cast<std::size_t>(s.side)].push_back(deck.front());
-    r["drew"] = card_id(b, deck.front());
+    r.drew = deck.front();
     deck.erase(deck.begin());
   }
   s.side = 1 - s.side;
@@ -290,14 +285,14 @@ static nlohmann::json end_turn(const Battle& b, BattleState& s, Dice& dice) {
   s.moving = false;
   s.pending = Pending{};
   s.position.start_turn(b);
-  r["next_side"] = s.side;
+  r.next_side = s.side;
   return r;
 }
 
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice) {
   const Verdict v = validate(b, s, a);
   if (!v.legal()) return {{"refused", true}, {"violations", v.violations}};
-  return do_apply(b, s, a, dice);
+  return describe(b, do_apply(b, s, a, dice));
 }
 
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
@@ -307,7 +302,7 @@ nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
 
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
   ScriptedDice none({});
-  return do_apply(b, s, a, none);
+  return describe(b, do_apply(b, s, a, none));
 }
 
 Verdict validate_battler(const Battle& b, const BattleState& s, int u) {
@@ -322,14 +317,13 @@ Verdict validate_battler(const Battle& b, const BattleState& s, int u) {
 static bool any_battle(const Battle& b, const BattleState& s) {
   for (const OrderItem& it : s.orders) {
     if (it.leader) continue;
-    const char* rule = nullptr;
-    if (why_unit_cannot_battle(b, s, it.index, &rule).empty() && !battle_targets(b, s.position, it.index).empty()) return true;
+    if (unit_may_battle(b, s, it.index) && !battle_targets(b, s.position, it.index).empty()) return true;
   }
   return false;
 }
 
 // The card played: the plan of its orders, and the turn skipped when it orders nothing.
-static nlohmann::json apply_play_card(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
+static CardPlayReport apply_play_card(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
   Position& pos = s.position;
   auto& hand = s.hands[static_cast<std::size_t>(s.side)];
   const int command = static_cast<int>(hand.size());
@@ -338,51 +332,48 @@ static nlohmann::json apply_play_card(const Battle& b, BattleState& s, const Act
   s.card = a.card;
   s.plan = plan_orders(b, pos, s.side, a.card, command);
   s.phase = Phase::movement;
-  nlohmann::json r = describe ? plan_json(b, pos, s.plan) : nlohmann::json::object();
+  CardPlayReport r;
+  if (describe) {
+    r.plan = s.plan;
+    r.pieces = plan_pieces(pos, s.plan);
+  }
   // Command cards: "If the card played can order no unit, the
   // turn skips straight to drawing" (ancients.card.orders_nothing).
-  if (s.plan.units.empty() && s.plan.leaders.empty()) {
-    nlohmann::json skipped = end_turn(b, s, dice);
-    skipped["rule"] = ancients::rule_id::card_orders_nothing;
-    skipped["reason"] = "the card can order no unit or leader, so the turn skips straight to drawing";
-    r["turn_skipped"] = std::move(skipped);
-  }
+  if (s.plan.units.empty() && s.plan.leaders.empty()) r.turn_skipped = end_turn(b, s, dice);
   return r;
 }
 
 // Orders given: each unit and leader named is marked ordered.
-static nlohmann::json apply_order_action(const Battle& b, BattleState& s, const Action& a, bool describe) {
+static OrdersReport apply_order_action(BattleState& s, const Action& a) {
   Position& pos = s.position;
-  nlohmann::json ids = nlohmann::json::array();
+  OrdersReport r;
   // Units first, then leaders: the order the action's JSON lists them in,
   // so a replayed log gives the same result.
-  std::vector<OrderItem> items = a.items;
-  std::stable_partition(items.begin(), items.end(), [](const OrderItem& it) { return !it.leader; });
-  for (const OrderItem& it : items) {
+  r.ordered = a.items;
+  std::stable_partition(r.ordered.begin(), r.ordered.end(), [](const OrderItem& it) { return !it.leader; });
+  for (const OrderItem& it : r.ordered) {
     s.orders.push_back(it);
-    if (it.leader) {
-      pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
-      if (describe) ids.push_back(leader_id(b, it.index));
-    } else {
-      pos.units[static_cast<std::size_t>(it.index)].ordered = true;
-      if (describe) ids.push_back(unit_id(b, it.index));
-    }
+    if (it.leader) pos.leaders[static_cast<std::size_t>(it.index)].ordered = true;
+    else pos.units[static_cast<std::size_t>(it.index)].ordered = true;
   }
-  if (!describe) return nlohmann::json::object();
-  return {{"ordered", ids}, {"orders_used", s.orders.size()}, {"orders_given", s.plan.total}};
+  r.used = s.orders.size();
+  r.given = s.plan.total;
+  return r;
 }
 
 // A unit moves to `to` (one of its destinations), carrying the leader with it.
-static nlohmann::json apply_unit_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
+static UnitMoveReport apply_unit_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
                                       bool describe) {
   Position& pos = s.position;
-  const int u = a.piece.index;
-  const int from = pos.units[static_cast<std::size_t>(u)].hex;
-  std::vector<int> path;
+  UnitMoveReport r;
+  const int u = r.unit = a.piece.index;
+  r.from = pos.units[static_cast<std::size_t>(u)].hex;
+  r.to = to;
   // Validated: `to` is one of the unit's destinations. One search
   // gives it and its route (not every destination, nor a second search).
-  const Destination d = *unit_destination(b, pos, u, to, s.plan.move, scratch, describe ? &path : nullptr);
-  const int carried = pos.leader_of(u);
+  const Destination d = r.destination =
+      *unit_destination(b, pos, u, to, s.plan.move, scratch, describe ? &r.path : nullptr);
+  const int carried = r.leader_moved_with = pos.leader_of(u);
   pos.place_unit(u, to);
   if (carried >= 0) pos.place_leader(carried, to);
   UnitState& us = pos.units[static_cast<std::size_t>(u)];
@@ -391,72 +382,64 @@ static nlohmann::json apply_unit_move(const Battle& b, BattleState& s, const Act
   us.may_battle = d.may_battle;
   us.close_combat_compulsory = d.close_combat_compulsory;
   if (d.attaches_leader >= 0) pos.leaders[static_cast<std::size_t>(d.attaches_leader)].attached = u;
-  if (!describe) return nlohmann::json::object();
-  nlohmann::json r{{"unit", unit_id(b, u)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
-                   {"path", path_json(b, path)}, {"hexes", d.hexes}, {"may_battle", d.may_battle},
-                   {"close_combat_compulsory", d.close_combat_compulsory}};
-  if (carried >= 0) r["leader_moved_with"] = leader_id(b, carried);
-  if (d.attaches_leader >= 0) r["leader_attached"] = leader_id(b, d.attaches_leader);
   return r;
 }
 
 // A leader moves on its own: it leaves its unit, and joins a unit it stops on, which then
 // moves no further.
-static nlohmann::json apply_leader_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
-                                        bool describe) {
+static LeaderMoveReport apply_leader_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
+                                          bool describe) {
   Position& pos = s.position;
-  const int l = a.piece.index;
+  LeaderMoveReport r;
+  const int l = r.leader = a.piece.index;
   LeaderState& ls = pos.leaders[static_cast<std::size_t>(l)];
-  const int from = ls.hex;
-  std::vector<int> path;
-  if (describe) path = leader_route(b, pos, l, to, scratch);
-  nlohmann::json r{{"leader", leader_id(b, l)}, {"from", hex_json(b.board, from)}, {"to", hex_json(b.board, to)},
-                   {"path", path_json(b, path)}, {"hexes", static_cast<int>(path.size()) - 1}};
-  if (ls.attached >= 0) r["detached_from"] = unit_id(b, ls.attached);
+  r.from = ls.hex;
+  r.to = to;
+  if (describe) r.path = leader_route(b, pos, l, to, scratch);
+  r.detached_from = ls.attached;
   ls.attached = -1;
   pos.place_leader(l, to);
   ls.moved = true;
   const int joined = pos.unit_on(to);
   if (joined >= 0) {
-    ls.attached = joined;
+    ls.attached = r.attached_to = joined;
     UnitState& us = pos.units[static_cast<std::size_t>(joined)];
-    r["attached_to"] = unit_id(b, joined);
-    r["unit_moves_no_further"] = !us.moved;
+    r.unit_moves_no_further = !us.moved;
     us.frozen = true;
   }
   return r;
 }
 
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
+Report do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
   switch (a.type) {
-    case Action::Type::play_card: return apply_play_card(b, s, a, dice, describe);
-    case Action::Type::order: return apply_order_action(b, s, a, describe);
+    case Action::Type::play_card: return {apply_play_card(b, s, a, dice, describe)};
+    case Action::Type::order: return {apply_order_action(s, a)};
     case Action::Type::move: {
       s.moving = true;
       PathScratch scratch;
       const int to = b.board.index(a.to);
-      return a.piece.leader ? apply_leader_move(b, s, a, to, scratch, describe)
-                            : apply_unit_move(b, s, a, to, scratch, describe);
+      if (a.piece.leader) return {apply_leader_move(b, s, a, to, scratch, describe)};
+      return {apply_unit_move(b, s, a, to, scratch, describe)};
     }
     case Action::Type::end_movement:
       // Battle follows the movement; with no ordered unit able to battle the
       // turn goes straight to drawing (docs/rulings.md#ancients-battle-sequence).
       if (any_battle(b, s)) {
         s.phase = Phase::battle;
-        return {{"battle_phase", true}, {"rule", ancients::rule_id::battle_phase}};
+        return {BattlePhaseReport{}};
       }
-      return end_turn(b, s, dice);
+      return {end_turn(b, s, dice)};
     case Action::Type::battle:
-      return a.target_leader ? attack_leader(b, s, a.piece.index, a.target, dice)
-                             : declare_battle(b, s, a.piece.index, a.target, dice);
-    case Action::Type::evade: return resolve_evade(b, s, b.board.index(a.to), dice);
-    case Action::Type::stand: return resolve_evade(b, s, -1, dice);
-    case Action::Type::retreat: return resolve_retreat(b, s, b.board.index(a.to), dice);
-    case Action::Type::advance: return resolve_momentum(b, s, true, dice);
-    case Action::Type::hold: return resolve_momentum(b, s, false, dice);
-    case Action::Type::end_battle: return end_turn(b, s, dice);
+      if (a.target_leader) return {attack_leader(b, s, a.piece.index, a.target, dice)};
+      return {declare_battle(b, s, a.piece.index, a.target, dice)};
+    case Action::Type::evade: return {resolve_evade(b, s, b.board.index(a.to), dice)};
+    case Action::Type::stand: return {resolve_evade(b, s, -1, dice)};
+    case Action::Type::retreat: return {resolve_retreat(b, s, b.board.index(a.to), dice)};
+    case Action::Type::advance: return {resolve_momentum(b, s, true, dice)};
+    case Action::Type::hold: return {resolve_momentum(b, s, false, dice)};
+    case Action::Type::end_battle: return {end_turn(b, s, dice)};
   }
-  return {};
+  return {BattlePhaseReport{}};
 }
 
 int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a) {
@@ -517,8 +500,7 @@ static std::vector<Action> legal_battle_actions(const Battle& b, const BattleSta
     case Pending::Kind::none: break;
   }
   for (std::size_t u = 0; u < b.units.size(); ++u) {
-    const char* rule = nullptr;
-    if (b.units[u].side != s.side || !why_unit_cannot_battle(b, s, static_cast<int>(u), &rule).empty()) continue;
+    if (!unit_may_battle(b, s, static_cast<int>(u))) continue;
     const bool bonus_only = s.position.units[u].battled;
     for (const Target& t : battle_targets(b, s.position, static_cast<int>(u))) {
       if (bonus_only && !t.close) continue;
@@ -636,7 +618,7 @@ Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, con
     Verdict v = validate(b, out.state, a);
     if (!v.legal()) throw InputError(field, explain(v));
     const std::size_t mark = dice.history().size();
-    nlohmann::json result = do_apply(b, out.state, a, dice);
+    nlohmann::json result = describe(b, do_apply(b, out.state, a, dice));
     out.log.append(action_json(b, a), dice.since(mark), result);
   }
   return out;
@@ -667,7 +649,7 @@ Playthrough replay_log(const GameLog& log, Battle& battle) {
     std::vector<int> values;
     for (const Roll& r : e.rolls) values.push_back(r.value);
     ScriptedDice dice(values);
-    nlohmann::json result = do_apply(b, out.state, a, dice);
+    const nlohmann::json result = describe(b, do_apply(b, out.state, a, dice));
     if (result != e.result) throw InputError(field, "the result differs from the logged one");
   }
   return out;

@@ -81,8 +81,10 @@ struct AttackPlan {
   int ignorable_flags = 0;      // support and an attached leader
   bool supported = false;
   int retreat_per_flag = 1;
-  std::string hits_reason;      // which faces hit, in words
+  int near_leader = -1;         // close combat: a friendly leader with or beside the attacker
 };
+// Which faces hit, in words (kept out of plan_attack: searches plan attacks by the thousand).
+std::string hits_reason(const Battle& b, const AttackPlan& plan);
 AttackPlan plan_attack(const Battle& b, const Position& p, int attacker, int target, bool close, bool battle_back,
                        bool evading);
 // Flags the target may ignore: one when supported by two adjacent friendly

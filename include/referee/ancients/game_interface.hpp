@@ -61,8 +61,10 @@ struct System {
     return parse_action(j, b, path);
   }
   static Checked check(const Battle& b, const State& s, const Action& a, bool) { return {a, validate(b, s, a)}; }
+  // Undescribed, the result is null: the report is left unworded.
   static Json do_apply(const Battle& b, State& s, Checked&& c, Dice& dice, bool describe) {
-    return ancients::do_apply(b, s, c.action, dice, describe);
+    const Report r = ancients::do_apply(b, s, c.action, dice, describe);
+    return describe ? ancients::describe(b, r) : Json();
   }
   static std::vector<Action> legal(const Battle& b, const State& s) { return legal_actions(b, s); }
   static Json action_json(const Battle& b, const Action& a) { return ancients::action_json(b, a); }

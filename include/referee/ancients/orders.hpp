@@ -45,6 +45,22 @@ OrderPlan plan_orders(const Battle& b, const Position& p, int side, int card, in
 Verdict check_orders(const Battle& b, const Position& p, const OrderPlan& plan, const std::vector<OrderItem>& chosen);
 
 nlohmann::json plan_json(const Battle& b, const Position& p, const OrderPlan& plan);
+// The plan's pieces where they stand (what its JSON says of them), so a
+// plan can be described after the position has moved on.
+struct PlannedUnit {
+  int hex = -1;
+  int leader = -1;  // attached, or -1
+};
+struct PlannedLeader {
+  int hex = -1;
+  int attached = -1;  // the unit he detaches from, or -1
+};
+struct PlanPieces {
+  std::vector<PlannedUnit> units;      // one per plan.units
+  std::vector<PlannedLeader> leaders;  // one per plan.leaders
+};
+PlanPieces plan_pieces(const Position& p, const OrderPlan& plan);
+nlohmann::json plan_json(const Battle& b, const OrderPlan& plan, const PlanPieces& pieces);
 std::string plan_text(const Battle& b, const Position& p, const OrderPlan& plan);
 
 }  // namespace referee::ancients

@@ -17,6 +17,7 @@
 #include "referee/ancients/model.hpp"
 #include "referee/ancients/orders.hpp"
 #include "referee/ancients/position.hpp"
+#include "referee/ancients/report.hpp"
 #include "referee/core/dice.hpp"
 #include "referee/core/game_log.hpp"
 #include "referee/core/ruling.hpp"
@@ -111,18 +112,20 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a);
 // named: the game's end, a pending choice, the phase, and whether the unit
 // may battle (ancients.order.side, ancients.battle.eligible, ancients.battle.once).
 Verdict validate_battler(const Battle& b, const BattleState& s, int u);
-// Validates, then applies a legal action and returns what happened, for the
-// log; a refused one leaves `s` unchanged and answers {"refused": true,
-// "violations": [...]}.
+// Applies an action the caller has validated (it is not checked again) and
+// reports what happened; describe() (report.hpp) words it for the log.
+// describe=false leaves out what only the description needs (a card's plan,
+// a move's path), for simulations that keep no log.
 // Battles roll `dice`, and so does a draw that reshuffles the discards into
 // a new deck (docs/rulings.md#ancients-reshuffle).
+Report do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe = true);
+// Validates, then applies a legal action and returns its description, for
+// the log; a refused one leaves `s` unchanged and answers {"refused": true,
+// "violations": [...]}.
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice);
-// Applies an action the caller has validated (it is not checked again).
-// describe=false leaves out what only the answer needs (a card's plan, a
-// move's path), for simulations that keep no log.
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe = true);
 // The same, for actions that roll no dice: a battle, or a draw that
-// reshuffles, throws ScriptError.
+// reshuffles, throws ScriptError. do_apply's description, for callers that
+// only want the JSON.
 nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
 nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a);
 
