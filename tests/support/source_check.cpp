@@ -291,17 +291,25 @@ std::string room_of(const std::string& rel, const Rooms& sys) {
   return "";
 }
 
-// The includes of a file that go up or sideways from its room: each as
-// "line: what".
-std::vector<std::string> upward_includes(const std::string& text, const std::string& room, const Rooms& sys) {
+// The headers a file includes, each with its line.
+std::vector<std::pair<int, std::string>> includes(const std::string& text) {
   static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
-  std::vector<std::string> out;
+  std::vector<std::pair<int, std::string>> out;
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     std::smatch m;
-    if (!std::regex_search(line, m, include)) continue;
-    std::string target = m[1];
+    if (std::regex_search(line, m, include)) out.emplace_back(n, m[1].str());
+  }
+  return out;
+}
+
+// The includes of a file that go up or sideways from its room: each as
+// "line: what".
+std::vector<std::string> upward_includes(const std::string& text, const std::string& room, const Rooms& sys) {
+  std::vector<std::string> out;
+  for (const auto& [n, included] : includes(text)) {
+    std::string target = included;
     const std::string public_prefix = "referee/" + sys.system + "/";
     const bool is_public = target.rfind(public_prefix, 0) == 0;
     if (is_public) target = target.substr(public_prefix.size());
@@ -312,7 +320,7 @@ std::vector<std::string> upward_includes(const std::string& text, const std::str
     if (to == room) continue;
     const int from_level = sys.level(room), to_level = to.empty() ? 1 << 20 : sys.level(to);
     if (to_level >= from_level)
-      out.push_back(std::to_string(n) + ": room " + room + " includes " + m[1].str() +
+      out.push_back(std::to_string(n) + ": room " + room + " includes " + included +
                     (to.empty() ? " (the system's top)" : to_level == from_level ? " (a neighbour)" : " (a room above)"));
   }
   return out;
@@ -342,15 +350,9 @@ std::set<std::string> front_end_headers(const fs::path& root) {
 
 // The includes of an engine file that reach a front end: each as "line: what".
 std::vector<std::string> front_end_includes(const std::string& text, const std::set<std::string>& front_headers) {
-  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
   static const std::regex library(R"(^(CLI/|boost/beast|boost/asio|pybind11/|sqlite3|openssl/))");
   std::vector<std::string> out;
-  std::istringstream in(text);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    std::smatch m;
-    if (!std::regex_search(line, m, include)) continue;
-    const std::string target = m[1];
+  for (const auto& [n, target] : includes(text)) {
     const std::string name = fs::path(target).filename().string();
     if (std::regex_search(target, library) || (target.find('/') == std::string::npos && front_headers.count(name)))
       out.push_back(std::to_string(n) + ": the engine includes a front end's " + target);
