@@ -25,7 +25,7 @@ MoveRequest advance(const Unit& u, double dist) {
   for (std::size_t s = 0; s < u.stands.size(); ++s) {
     Pose p = u.stands[s].pose;
     p.position += Rot::from_degrees(p.facing_deg).forward() * dist;
-    req.stands.push_back({static_cast<int>(s), {}, p});
+    req.stands.push_back({StandIndex(s), {}, p});
   }
   return req;
 }

@@ -93,7 +93,7 @@ TEST(Engagement, OnlyTheStandsWithinRangeShoot) {
   const auto t = shooting_targets(bf, 0);
   ASSERT_EQ(t[0].target, "orcs");
   EXPECT_NEAR(t[0].distance, std::sqrt(2.0 * 2 + 29.0 * 29), 1e-9);
-  EXPECT_EQ(t[0].stands, (std::vector<int>{1, 2}));
+  EXPECT_EQ(values_of(t[0].stands), (std::vector<int>{1, 2}));
   EXPECT_FALSE(t[0].every_stand);
   EXPECT_NE(t[0].rulings.back().reason.find("2 of its 3 stands (stands 2, 3) within range and in sight shoot"),
             std::string::npos)
@@ -102,7 +102,7 @@ TEST(Engagement, OnlyTheStandsWithinRangeShoot) {
   const ShootingResult r = resolve_shooting(bf, 0, dice);
   ASSERT_EQ(r.shots.size(), 1u);
   EXPECT_EQ(r.shots[0].to_hit.size(), 2u);
-  EXPECT_EQ(r.shots[0].stands, (std::vector<int>{1, 2}));
+  EXPECT_EQ(values_of(r.shots[0].stands), (std::vector<int>{1, 2}));
   nlohmann::json j = r;
   EXPECT_EQ(j["shots"][0]["stands"], nlohmann::json({1, 2}));
   EXPECT_EQ(dice.remaining(), 0u);
@@ -110,7 +110,7 @@ TEST(Engagement, OnlyTheStandsWithinRangeShoot) {
   Settings units;
   units.range_per_stand = false;
   const auto all = shooting_targets(bf, 0, units);
-  EXPECT_EQ(all[0].stands, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(values_of(all[0].stands), (std::vector<int>{0, 1, 2}));
   EXPECT_TRUE(all[0].every_stand);
 }
 
@@ -124,7 +124,7 @@ TEST(Engagement, OnlyTheStandsThatSeeShoot) {
   bf.terrain.push_back(area("copse", TerrainKind::Wood, {{51, 32}, {58, 32}, {58, 36}, {51, 36}}));
   const auto t = shooting_targets(bf, 0);
   ASSERT_EQ(t[0].target, "orcs");
-  EXPECT_EQ(t[0].stands, (std::vector<int>{1}));
+  EXPECT_EQ(values_of(t[0].stands), (std::vector<int>{1}));
   ScriptedDice dice({6, 1});
   const ShootingResult r = resolve_shooting(bf, 0, dice);
   EXPECT_EQ(r.shots[0].to_hit.size(), 1u);

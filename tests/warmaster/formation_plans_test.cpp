@@ -23,7 +23,7 @@ Json ask(const BattleState& s, const Json& args) { return answer_query(s, "forma
 
 const StandPlan& plan_of(const MoveRequest& req, int stand) {
   for (const StandPlan& p : req.stands)
-    if (p.stand == stand) return p;
+    if (p.stand == StandIndex(stand)) return p;
   throw std::logic_error("stand not planned");
 }
 
@@ -45,8 +45,8 @@ TEST(FormationPlans, ColumnAlongAStraightPathTouchesFrontToBack) {
   for (std::size_t k = 1; k < 3; ++k)
     EXPECT_NEAR(distance(req->stands[k - 1].final_pose.position, req->stands[k].final_pose.position), 2.0, 1e-9);
   // The centre stand is nearest the lead's place and leads; they move lead first.
-  EXPECT_EQ(req->stands[0].stand, 1);
-  EXPECT_EQ(req->order, (std::vector<int>{1, 0, 2}));
+  EXPECT_EQ(req->stands[0].stand, StandIndex(1));
+  EXPECT_EQ(values_of(req->order), (std::vector<int>{1, 0, 2}));
   // Eastward, the column faces 90 degrees.
   const auto east = column_along(u, {{60, 50}, {72, 50}}, MoveKind::Ordered);
   ASSERT_TRUE(east);

@@ -52,7 +52,7 @@ MoveRequest move(const std::string& unit, const std::vector<Pose>& to) {
   MoveRequest req;
   req.mover = unit;
   req.kind = MoveKind::Ordered;
-  for (std::size_t i = 0; i < to.size(); ++i) req.stands.push_back({static_cast<int>(i), {}, to[i]});
+  for (std::size_t i = 0; i < to.size(); ++i) req.stands.push_back({StandIndex(i), {}, to[i]});
   return req;
 }
 
@@ -70,9 +70,9 @@ class DraggedMoves : public ::testing::Test {
       const MoveAnswer a = check_move(bf, mirrored(req, file.battlefield, m), file.settings);
       EXPECT_TRUE(a.verdict.legal()) << m.name() << ": "
                                      << (a.verdict.violations.empty() ? "" : a.verdict.violations[0].reason);
-      std::vector<int> order = a.order;
+      std::vector<StandIndex> order = a.order;
       std::sort(order.begin(), order.end());
-      EXPECT_EQ(order, (std::vector<int>{0, 1, 2})) << m.name() << ": the order used is reported";
+      EXPECT_EQ(values_of(order), (std::vector<int>{0, 1, 2})) << m.name() << ": the order used is reported";
     }
   }
 };
@@ -101,13 +101,13 @@ TEST_F(DraggedMoves, TheEngineFindsAStandOrderWhenTheListedOneIsBlocked) {
       move("orc-boyz-1", {{{74.912, 113.25}, 180}, {{78.912, 113.25}, 180}, {{82.912, 113.25}, 180}});
   expect_legal(req);
   MoveRequest listed = req;
-  listed.order = {0, 1, 2};
+  listed.order = {StandIndex(0), StandIndex(1), StandIndex(2)};
   const MoveAnswer a = check_move(file.battlefield, listed, file.settings);
   ASSERT_FALSE(a.verdict.legal());
   EXPECT_NE(a.verdict.violations[0].reason.find("stand 3: blocked by friendly orc-archers stand 1"), std::string::npos)
       << a.verdict.violations[0].reason;
   const MoveAnswer found = check_move(file.battlefield, req, file.settings);
-  EXPECT_NE(found.order, (std::vector<int>{0, 1, 2}));
+  EXPECT_NE(values_of(found.order), (std::vector<int>{0, 1, 2}));
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ MoveRequest rigid_move(Rng& rng, const Unit& u, double max_dist) {
   for (std::size_t s = 0; s < u.stands.size(); ++s) {
     const Vec2 local = u.stands[s].pose.position - centre;
     req.stands.push_back(
-        {static_cast<int>(s), {}, {centre + r.apply(local) + shift, normalize_degrees(u.stands[s].pose.facing_deg + turn)}});
+        {StandIndex(s), {}, {centre + r.apply(local) + shift, normalize_degrees(u.stands[s].pose.facing_deg + turn)}});
   }
   return req;
 }
@@ -185,7 +185,7 @@ TEST(MoveIndex, LocalScenesAnswerAsTheWholeBattle) {
       const Vec2 shift = Rot::from_degrees(bench::uniform(rng, 0, 360)).forward() * bench::uniform(rng, 0, 70);
       req.mover = c.id;
       req.kind = MoveKind::Character;
-      req.stands.push_back({0, {}, {c.pose.position + shift, c.pose.facing_deg}});
+      req.stands.push_back({StandIndex(0), {}, {c.pose.position + shift, c.pose.facing_deg}});
       ++characters;
     } else {
       const Unit& u = bf.units[rng.below(bf.units.size())];

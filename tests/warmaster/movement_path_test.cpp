@@ -94,11 +94,11 @@ TEST(MovementPath, EngineChoosesAnOrderInWhichStandsPassUnmovedOnes) {
   MoveAnswer a = check_move(bf, request(bf, move));
   EXPECT_TRUE(a.verdict.legal()) << path_reasons(a);
   ASSERT_EQ(a.order.size(), 3u);
-  auto pos = [&](int s) { return std::find(a.order.begin(), a.order.end(), s) - a.order.begin(); };
+  auto pos = [&](int s) { return std::find(a.order.begin(), a.order.end(), StandIndex(s)) - a.order.begin(); };
   EXPECT_LT(pos(2), pos(1));  // stand 2 moves before stand 1 blocks it
   EXPECT_LT(pos(0), pos(2));  // and after stand 0 has left y 22
   for (const auto& r : a.routes) EXPECT_FALSE(r.planned);
-  EXPECT_EQ(a.order, (std::vector<int>{0, 2, 1}));
+  EXPECT_EQ(values_of(a.order), (std::vector<int>{0, 2, 1}));
 }
 
 TEST(MovementPath, OwnStandsThatHaveMovedBlock) {
@@ -108,7 +108,7 @@ TEST(MovementPath, OwnStandsThatHaveMovedBlock) {
       {"stand": 0, "to": {"x": 50, "y": 24}}, {"stand": 1, "to": {"x": 50, "y": 20}},
       {"stand": 2, "waypoints": [{"x": 50, "y": 19}], "to": {"x": 50, "y": 22}}]})"));
   EXPECT_TRUE(a.verdict.has("warmaster.movement.path")) << path_reasons(a);
-  EXPECT_EQ(a.order, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(values_of(a.order), (std::vector<int>{0, 1, 2}));
 }
 
 TEST(MovementPath, CavalryRoundAWoodRatherThanThroughIt) {

@@ -32,7 +32,7 @@ TEST(MovementRandom, LegalMovesApplyToValidBattlefields) {
       Vec2 local = u.stands[s].pose.position - centre;
       // Rot::apply turns clockwise by the facing; stands turn with the unit.
       Pose to{centre + r.apply(local) + shift, normalize_degrees(u.stands[s].pose.facing_deg + turn)};
-      req.stands.push_back({static_cast<int>(s), {}, to});
+      req.stands.push_back({StandIndex(s), {}, to});
     }
     MoveAnswer a;
     ASSERT_NO_THROW(a = check_move(bf, index, req)) << "trial " << trial;
@@ -114,7 +114,7 @@ TEST(MovementRandom, WhetherGivesLegalitysAnswerAndFirstReason) {
                                  waypoints ? MoveKind::Dice : MoveKind::Ordered, dist);
     if (waypoints)
       for (StandPlan& p : req.stands) {
-        const Pose& from = u.stands[static_cast<std::size_t>(p.stand)].pose;
+        const Pose& from = u.stands[p.stand.slot()].pose;
         p.waypoints.push_back({(from.position + p.final_pose.position) / 2, from.facing_deg});
       }
     const MoveAnswer full = check_move(bf, index, req, {}, CheckDepth::Legality);

@@ -29,7 +29,7 @@ Battlefield with(std::vector<Unit> units) {
 }
 
 Unit placed(Unit u, const MoveRequest& req) {
-  for (const StandPlan& p : req.stands) u.stands[static_cast<std::size_t>(p.stand)].pose = p.final_pose;
+  for (const StandPlan& p : req.stands) u.stands[p.stand.slot()].pose = p.final_pose;
   return u;
 }
 

@@ -255,7 +255,7 @@ bool judge(const Battlefield& bf, const MoveIndex& index, const Settings& settin
   req.kind = MoveKind::Ordered;
   for (std::size_t i = 0; i < ends.size(); ++i) {
     StandPlan p;
-    p.stand = static_cast<int>(i);
+    p.stand = StandIndex(i);
     p.final_pose = ends[i];
     req.stands.push_back(p);
   }

@@ -121,7 +121,7 @@ TEST(Reach, AFinalFacingTakesTheTurnOffTheAllowance) {
   auto check = [&](double y) {
     MoveRequest req;
     req.mover = "inf";
-    req.stands.push_back({0, {}, Pose{{90, y}, 90}});
+    req.stands.push_back({StandIndex(0), {}, Pose{{90, y}, 90}});
     return check_move(bf, req).verdict.legal();
   };
   EXPECT_TRUE(check(55.5));   // inside the turned reach: legal
@@ -130,7 +130,7 @@ TEST(Reach, AFinalFacingTakesTheTurnOffTheAllowance) {
   EXPECT_TRUE(reachable(turned, diagonal));  // 18 cm of centre path, beyond the route's 16.838
   MoveRequest req;
   req.mover = "inf";
-  req.stands.push_back({0, {}, Pose{diagonal, 90}});
+  req.stands.push_back({StandIndex(0), {}, Pose{diagonal, 90}});
   const MoveAnswer diag = check_move(bf, req);
   EXPECT_TRUE(diag.verdict.legal());
   EXPECT_NEAR(diag.routes[0].used, 19.62, 0.01);

@@ -56,10 +56,10 @@ TEST(WarmasterRuleCoverage, TheEvadersNearestStandMovesFirst) {
   BattleState s(make_game(field()));
   const EvadeLine line = evade_line(unit(s, "U"), unit(s, "E1"));
   MoveRequest m = slide(unit(s, "U"), {0, -12}, MoveKind::Evade);
-  m.order = {(line.stand + 1) % 3, line.stand, (line.stand + 2) % 3};
+  m.order = {StandIndex((line.stand.value() + 1) % 3), line.stand, StandIndex((line.stand.value() + 2) % 3)};
   expect_refused(s, initiative("U", false, "E1", {m}), "warmaster.initiative.evade_order");
   // The same slide with the nearest stand first is legal.
-  m.order = {line.stand, (line.stand + 1) % 3, (line.stand + 2) % 3};
+  m.order = {line.stand, StandIndex((line.stand.value() + 1) % 3), StandIndex((line.stand.value() + 2) % 3)};
   EXPECT_TRUE(s.validate(initiative("U", false, "E1", {m})).legal());
 }
 

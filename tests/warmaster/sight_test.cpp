@@ -178,8 +178,8 @@ TEST(Sight, AUnitSeesWhenOneOfItsStandsSees) {
   for (const Unit& a : bf.units)
     for (const Unit& b : bf.units) {
       if (&a == &b || a.stands.empty() || b.stands.empty() || unit_distance(a, b).distance > 60) continue;
-      std::vector<int> all;
-      for (std::size_t k = 0; k < a.stands.size(); ++k) all.push_back(static_cast<int>(k));
+      std::vector<StandIndex> all;
+      for (StandIndex k : indices<StandIndex>(a.stands)) all.push_back(k);
       const std::vector<char> stands = stands_that_see(bf, a, b, s, all);
       int n = 0;
       for (char c : stands) n += c != 0;
@@ -211,7 +211,7 @@ TEST(Sight, OneBlockerAcrossEveryLineAndOneThatLeavesASliver) {
     bf.terrain.push_back(area("wood-1", TerrainKind::Wood, {{20, 38}, {right, 38}, {right, 44}, {20, 44}}));
     return bf;
   };
-  auto stand_sees = [](const Battlefield& bf) { return stands_that_see(bf, bf.units[0], bf.units[1], {}, {0})[0] != 0; };
+  auto stand_sees = [](const Battlefield& bf) { return stands_that_see(bf, bf.units[0], bf.units[1], {}, {StandIndex(0)})[0] != 0; };
   const Battlefield across = scene(60);  // across every line, deeply
   EXPECT_FALSE(los(across).visible);
   EXPECT_EQ(los(across).blocked_by, "terrain wood-1");

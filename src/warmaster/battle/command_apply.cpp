@@ -497,8 +497,7 @@ void BattleState::blunder_charge(OrderRolled& t, int ui, int enemy, Dice& dice, 
   m.pace = full_pace(u);
   m.before = unit_distance(u, unit_at(enemy)).distance;
   for (const StandPlan& p : req.stands)
-    m.moved = std::max(m.moved,
-                       length(p.final_pose.position - u.stands[static_cast<std::size_t>(p.stand)].pose.position));
+    m.moved = std::max(m.moved, length(p.final_pose.position - u.stands[p.stand.slot()].pose.position));
   m.move = std::move(req);
   place_move(mutable_battlefield(), m.move);
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];

@@ -290,7 +290,7 @@ namespace {
 Json shooter_json(const ShootingTarget& t, int attacks) {
   Json j{{"shooter", t.shooter}, {"target", t.target.empty() ? Json(nullptr) : Json(t.target)},
          {"distance", t.target.empty() ? Json(nullptr) : Json(milli(t.distance))}, {"range", milli(t.range)}, {"attacks", attacks},
-         {"stands", t.stands}, {"rule", t.rulings.back().rule}, {"reason", t.rulings.back().reason}};
+         {"stands", values_of(t.stands)}, {"rule", t.rulings.back().rule}, {"reason", t.rulings.back().reason}};
   if (!t.choices.empty()) j["choices"] = t.choices;
   if (!t.passed_over.empty()) j["passed_over"] = t.passed_over;
   return j;
@@ -478,7 +478,7 @@ Json charge_plan_query(const BattleState& s, const JsonReader& r, std::string* t
   const MoveRequest req = lined_up ? std::move(*planned) : plan_straight_charge(dragged, *e);
   double slide = 0;
   for (const StandPlan& sp : req.stands)
-    slide = std::max(slide, distance(dragged.stands[static_cast<std::size_t>(sp.stand)].pose.position, sp.final_pose.position));
+    slide = std::max(slide, distance(dragged.stands[sp.stand.slot()].pose.position, sp.final_pose.position));
   const Verdict v = verdict_of_move(s, req);
   Json j{{"rule", warmaster::rule_id::command_charge_contact}, {"unit", unit}, {"target", target},
          {"slide", milli(slide)}, {"lined_up", lined_up}, {"move", to_json(req)}, {"legal", v.legal()},
@@ -590,7 +590,7 @@ Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* te
   const EvadeLine line = evade_line(*u, *e);
   const auto plan = s.compute_evade(unit, enemy, burst);
   Json j{{"rule", warmaster::rule_id::initiative_evade}, {"unit", unit}, {"enemy", enemy}, {"possible", plan.has_value()},
-         {"line", {{"stand", line.stand}, {"from", point(line.from)}, {"direction", point(line.direction)}}}};
+         {"line", {{"stand", line.stand.value()}, {"from", point(line.from)}, {"direction", point(line.direction)}}}};
   if (!plan) {
     if (text) *text = fmt::format("{} cannot evade {}: no legal slide along the evade line\n", unit, enemy);
     j["stands"] = Json::array();
@@ -600,9 +600,9 @@ Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* te
   double moved = 0;
   for (const StandPlan& p : plan->stands) {
     const Pose& to = p.final_pose;
-    stands.push_back({{"stand", p.stand}, {"to", pose(to)}});
-    const std::size_t i = static_cast<std::size_t>(p.stand);
-    if (i < u->stands.size()) moved = std::max(moved, distance(u->stands[i].pose.position, to.position));
+    stands.push_back({{"stand", p.stand.value()}, {"to", pose(to)}});
+    if (p.stand.within(u->stands.size()))
+      moved = std::max(moved, distance(u->stands[p.stand.slot()].pose.position, to.position));
   }
   j["stands"] = stands;
   j["distance"] = milli(moved);

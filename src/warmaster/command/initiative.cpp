@@ -68,16 +68,16 @@ namespace {
 // A stand of `from` slid along the closest-points vector until it touches
 // `to`: the pose its nearest stand would need to be in contact.
 struct ContactGoal {
-  int stand = 0;
+  StandIndex stand;
   Pose start;
   Pose goal;
 };
 ContactGoal contact_goal(const Unit& from, const Unit& to) {
   ContactGoal g;
   const NearestStands n = nearest_stands(from, to);
-  if (n.a < 0) return g;
+  if (n.a.is_none()) return g;
   g.stand = n.a;
-  g.start = from.stands[static_cast<std::size_t>(n.a)].pose;
+  g.start = from.stands[g.stand.slot()].pose;
   g.goal = g.start;
   g.goal.position += n.points.on_b - n.points.on_a;
   return g;
@@ -85,10 +85,10 @@ ContactGoal contact_goal(const Unit& from, const Unit& to) {
 
 // The whole unit slid by `shift`, stand `lead` listed and moving first,
 // the others after it in their own order.
-MoveRequest slide_led_by(const Unit& u, int lead, Vec2 shift, MoveKind kind) {
+MoveRequest slide_led_by(const Unit& u, StandIndex lead, Vec2 shift, MoveKind kind) {
   MoveRequest req = slide_move(u, shift, kind);
   const auto first = req.stands.begin();
-  std::rotate(first, first + lead, first + lead + 1);
+  std::rotate(first, first + lead.value(), first + lead.value() + 1);
   for (const StandPlan& p : req.stands) req.order.push_back(p.stand);
   return req;
 }
@@ -142,7 +142,7 @@ EvadeLine evade_line(const Unit& evader, const Unit& enemy) {
       const ClosestPoints cp = closest_points(re[i], rn[j]);
       if (cp.distance < best - 1e-9) {
         best = cp.distance;
-        line.stand = static_cast<int>(i);
+        line.stand = StandIndex(i);
         line.from = cp.on_a;
         line.direction = normalized(cp.on_a - cp.on_b);
         line.distance = cp.distance;
@@ -198,10 +198,11 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
     if (p.stand == line.stand) lead = &p;
   if (!lead) {
     v.add(warmaster::rule_id::initiative_evade_direction,
-          fmt::format("stand {} is nearest the enemy and must move first, straight away from {}", line.stand, enemy.id));
+          fmt::format("stand {} is nearest the enemy and must move first, straight away from {}", line.stand.value(),
+                      enemy.id));
     return false;
   }
-  const Vec2 start = evader.stands[static_cast<std::size_t>(line.stand)].pose.position;
+  const Vec2 start = evader.stands[line.stand.slot()].pose.position;
   double along_prev = 0;
   bool straight = true;
   std::vector<Pose> path = lead->waypoints;
@@ -216,11 +217,11 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
   if (!straight)
     v.add(warmaster::rule_id::initiative_evade_direction,
           fmt::format("stand {} must move in a straight line directly away from {} (direction {:.1f} degrees)",
-                      line.stand, enemy.id, compass_of(line.direction)));
+                      line.stand.value(), enemy.id, compass_of(line.direction)));
   if (along_prev < kEvadeMinimum - 1e-6)
     v.add(warmaster::rule_id::initiative_evade_distance,
           fmt::format("an evade moves at least {} (stand {} moves {})", format_compared(along_prev, kEvadeMinimum, "cm").limit,
-                      line.stand, format_compared(along_prev, kEvadeMinimum, "cm").value),
+                      line.stand.value(), format_compared(along_prev, kEvadeMinimum, "cm").value),
           {{"moved", along_prev, "cm"}, {"minimum", kEvadeMinimum, "cm"}});
   if (req.order.empty()) {
     req.order.push_back(line.stand);
@@ -228,7 +229,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
       if (p.stand != line.stand) req.order.push_back(p.stand);
   } else if (req.order.front() != line.stand) {
     v.add(warmaster::rule_id::initiative_evade_order,
-          fmt::format("stand {} is nearest the enemy and must move first", line.stand));
+          fmt::format("stand {} is nearest the enemy and must move first", line.stand.value()));
   }
 
   // Burst through: the evader may pass through friendly unengaged units,
@@ -266,7 +267,7 @@ bool check_evade_along(const EvadeLine& line, const Battlefield& bf, const Unit&
     if (r.stand == line.stand && r.planned)
       v.add(warmaster::rule_id::initiative_evade_direction,
             fmt::format("stand {} must move in a straight line directly away from {}, and that line is blocked",
-                        line.stand, enemy.id));
+                        line.stand.value(), enemy.id));
   if (!v.legal()) return false;
   // Only the evader moves: the clearances are measured from it where it ends.
   const Unit moved_unit = unit_after(evader, req);

@@ -22,14 +22,14 @@ void place_move(Battlefield& bf, const MoveRequest& req) {
   if (!u) throw InputError("unit", fmt::format("no unit \"{}\" on the battlefield", req.mover));
   // Checked before anything moves, so a bad plan leaves `bf` as it was.
   for (const auto& plan : req.stands)
-    if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u->stands.size())
-      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u->id, plan.stand));
-  for (const auto& plan : req.stands) u->stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+    if (!plan.stand.within(u->stands.size()))
+      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u->id, plan.stand.value()));
+  for (const auto& plan : req.stands) u->stands[plan.stand.slot()].pose = plan.final_pose;
 }
 
 Unit unit_after(const Unit& u, const MoveRequest& req) {
   Unit out = u;
-  for (const StandPlan& plan : req.stands) out.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+  for (const StandPlan& plan : req.stands) out.stands[plan.stand.slot()].pose = plan.final_pose;
   return out;
 }
 

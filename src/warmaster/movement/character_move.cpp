@@ -17,13 +17,13 @@ MoveAnswer check_character_move(const Battlefield& bf, const MoveRequest& req, c
                                 TransitScratch* scratch, const MoveIndex* index, bool whole_battle) {
   const Character* c = bf.find_character(req.mover);
   if (!c) throw InputError("character", fmt::format("no character \"{}\" on the battlefield", req.mover));
-  if (req.stands.size() != 1 || req.stands[0].stand != 0)
+  if (req.stands.size() != 1 || req.stands[0].stand != StandIndex(0))
     throw InputError("stands", "a character moves as one stand, stand 0");
   MoveAnswer a;
   a.formation = Formation::Line;
   a.allowance = c->flying ? kFlyingCharacterPace : kCharacterPace;
   a.pace = c->flying ? "character, flying" : "character";
-  a.order = {0};
+  a.order = {StandIndex(0)};
   StandRoute route;
   route.poses = {c->pose};
   route.poses.insert(route.poses.end(), req.stands[0].waypoints.begin(), req.stands[0].waypoints.end());

@@ -24,19 +24,20 @@ bool any_leg_blocked(TransitScene& scene, const std::vector<Pose>& poses) {
 namespace {
 
 // What a check for legality alone says of the first stand that has no route.
-Ruling no_route_within_allowance(int stand) {
+Ruling no_route_within_allowance(StandIndex stand) {
   return {warmaster::rule_id::movement_path,
           stand_label(stand) + ": no route round what blocks the straight line within the allowance", {}};
 }
 
 // The first stand in `order` whose straight legs, as given, are blocked
-// (-1: none), the stands moving one at a time as trace_paths moves them.
+// (none if none), the stands moving one at a time as trace_paths moves them.
 // Nothing is planned and no reason written, so the routes are only read.
-int first_blocked_stand(TransitScene& scene, const std::vector<int>& order, const std::vector<StandRoute>& routes,
-                        const std::vector<bool>& skip, OwnFootprints& own) {
+StandIndex first_blocked_stand(TransitScene& scene, const std::vector<StandIndex>& order,
+                               const std::vector<StandRoute>& routes, const std::vector<bool>& skip,
+                               OwnFootprints& own) {
   own.moved.assign(routes.size(), 0);
-  for (int i : order) {
-    const std::size_t k = static_cast<std::size_t>(i);
+  for (StandIndex i : order) {
+    const std::size_t k = i.slot();
     // A stand not traced blocks nothing before it moves, and no leg of it is checked.
     if (!skip[k]) {
       scene.set_own_blockers(own.of(i));
@@ -44,22 +45,22 @@ int first_blocked_stand(TransitScene& scene, const std::vector<int>& order, cons
     }
     own.moved[k] = 1;
   }
-  return -1;
+  return StandIndex::none();
 }
 
 // The routes of `order` planned round what blocks their straight lines
 // (only a stand's single straight leg is planned), the own stands blocking
 // as in first_blocked_stand.
-PathAttempt trace_paths(TransitScene& scene, const std::vector<int>& order, std::vector<StandRoute> routes,
+PathAttempt trace_paths(TransitScene& scene, const std::vector<StandIndex>& order, std::vector<StandRoute> routes,
                         const std::vector<bool>& skip, const RouteSearch& search,
                         OwnFootprints& own) {
   PathAttempt out;
   own.moved.assign(routes.size(), 0);
-  for (int i : order) {
-    auto& route = routes[static_cast<std::size_t>(i)];
+  for (StandIndex i : order) {
+    auto& route = routes[i.slot()];
     scene.set_own_blockers(own.of(i));
-    own.moved[static_cast<std::size_t>(i)] = 1;
-    if (skip[static_cast<std::size_t>(i)]) continue;
+    own.moved[i.slot()] = 1;
+    if (skip[i.slot()]) continue;
     // Reasons are written only for legs that are blocked and not replanned.
     if (!any_leg_blocked(scene, route.poses)) continue;
     // A straight line blocked: plan round what blocks it first; the leg's
@@ -72,7 +73,7 @@ PathAttempt trace_paths(TransitScene& scene, const std::vector<int>& order, std:
       route.planned = true;
       continue;
     }
-    if (out.failed < 0) out.failed = i;
+    if (out.failed.is_none()) out.failed = i;
     if (!search.reasons) {
       // Legality only: the first stand with no route decides, and its legs' reasons are not written.
       out.violations.push_back(no_route_within_allowance(i));
@@ -96,14 +97,14 @@ PathAttempt trace_paths(TransitScene& scene, const std::vector<int>& order, std:
 
 // Orders to try when the request gives none: the listed order first, then
 // every other order of up to five moving stands, until one has a clear path.
-std::vector<std::vector<int>> candidate_orders(const std::vector<int>& moving) {
-  std::vector<std::vector<int>> out{moving};
+std::vector<std::vector<StandIndex>> candidate_orders(const std::vector<StandIndex>& moving) {
+  std::vector<std::vector<StandIndex>> out{moving};
   if (moving.size() < 2) return out;
   if (moving.size() > 5) {
     out.emplace_back(moving.rbegin(), moving.rend());
     return out;
   }
-  std::vector<int> p = moving;
+  std::vector<StandIndex> p = moving;
   std::sort(p.begin(), p.end());
   do {
     if (p != moving) out.push_back(p);
@@ -142,15 +143,15 @@ RouteSearch route_search(const Unit& u, const Pace& pace, double max_route, bool
 // in the way is blocked in every order (stands already moved only add
 // obstacles and gates), so then no other order is tried.
 bool straight_in_some_order(TransitScene& scene, OrderSearch& s) {
-  auto try_order = [&](const std::vector<int>& order) {
-    const int blocked = first_blocked_stand(scene, order, s.routes, s.skip, s.own);
-    if (blocked >= 0) return blocked;
+  auto try_order = [&](const std::vector<StandIndex>& order) {
+    const StandIndex blocked = first_blocked_stand(scene, order, s.routes, s.skip, s.own);
+    if (!blocked.is_none()) return blocked;
     s.as_asked = true;
     s.order = order;
-    return -1;
+    return StandIndex::none();
   };
   s.first_blocked = try_order(s.orders.front());
-  if (s.first_blocked < 0) return true;
+  if (s.first_blocked.is_none()) return true;
   if (!s.other_orders) return false;
   bool blocked_in_every_order = false;
   scene.set_own_blockers({});
@@ -159,7 +160,7 @@ bool straight_in_some_order(TransitScene& scene, OrderSearch& s) {
   if (blocked_in_every_order) return false;
   s.orders = candidate_orders(s.moving);  // the listed order first, as tried
   for (std::size_t k = 1; k < s.orders.size(); ++k)
-    if (try_order(s.orders[k]) < 0) return true;
+    if (try_order(s.orders[k]).is_none()) return true;
   return false;
 }
 

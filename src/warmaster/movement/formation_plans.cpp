@@ -47,7 +47,7 @@ MoveRequest place_unit(const Unit& u, Vec2 new_centre, std::optional<double> fac
   const Rot r = Rot::from_degrees(turn);
   for (std::size_t k = 0; k < u.stands.size(); ++k) {
     StandPlan p;
-    p.stand = static_cast<int>(k);
+    p.stand = StandIndex(k);
     p.final_pose.position = new_centre + r.apply(u.stands[k].pose.position - c);
     p.final_pose.facing_deg = normalize_degrees(u.stands[k].pose.facing_deg + turn);
     req.stands.push_back(p);
@@ -61,11 +61,10 @@ std::optional<MoveRequest> line_facing(const Unit& u, Vec2 toward, MoveKind kind
   const double facing = compass_of(toward - c);
   const Vec2 across = Rot::from_degrees(facing).right();
   // The stands in their order across the new line, so that paths do not cross.
-  std::vector<int> order(u.stands.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return dot(u.stands[static_cast<std::size_t>(a)].pose.position, across) <
-           dot(u.stands[static_cast<std::size_t>(b)].pose.position, across);
+  std::vector<StandIndex> order;
+  for (StandIndex s : indices<StandIndex>(u.stands)) order.push_back(s);
+  std::stable_sort(order.begin(), order.end(), [&](StandIndex a, StandIndex b) {
+    return dot(u.stands[a.slot()].pose.position, across) < dot(u.stands[b.slot()].pose.position, across);
   });
   const double n = static_cast<double>(u.stands.size());
   MoveRequest req;
@@ -98,11 +97,11 @@ std::optional<MoveRequest> column_along(const Unit& u, const std::vector<Vec2>& 
       if (!used[j] && distance(u.stands[j].pose.position, at) < bd) bd = distance(u.stands[j].pose.position, at), best = j;
     used[best] = true;
     StandPlan p;
-    p.stand = static_cast<int>(best);
+    p.stand = StandIndex(best);
     p.final_pose.position = at;
     p.final_pose.facing_deg = compass_of(heading);
     req.stands.push_back(p);
-    req.order.push_back(static_cast<int>(best));
+    req.order.push_back(StandIndex(best));
   }
   return req;
 }

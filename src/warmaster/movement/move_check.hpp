@@ -84,7 +84,7 @@ bool any_leg_blocked(TransitScene& scene, const std::vector<Pose>& poses);
 struct PathAttempt {
   std::vector<Ruling> violations;
   std::vector<StandRoute> routes;
-  int failed = -1;  // the first stand whose path failed
+  StandIndex failed = StandIndex::none();  // the first stand whose path failed
 };
 
 // Routes are searched within `search.route` and read as far as
@@ -112,10 +112,10 @@ struct OwnFootprints {
     blockers.reserve(finals.size());
   }
   // The own blockers of stand i, the stands marked in `moved` having moved.
-  const std::vector<OrientedRect>& of(int i) {
+  const std::vector<OrientedRect>& of(StandIndex i) {
     blockers.clear();
     for (std::size_t j = 0; j < finals.size(); ++j) {
-      if (static_cast<int>(j) == i) continue;
+      if (j == i.slot()) continue;
       if (moved[j]) blockers.push_back(finals[j]);
       else if (!starts.empty()) blockers.push_back(starts[j]);
     }
@@ -132,15 +132,15 @@ struct OrderSearch {
   const std::vector<StandRoute>& routes;
   const std::vector<bool>& skip;
   const RouteSearch& search;
-  const std::vector<int>& moving;
+  const std::vector<StandIndex>& moving;
   double allowance = 0;
   bool other_orders = false;  // no order was asked for, and more than one stand moves
-  std::vector<std::vector<int>> orders;  // the listed order first; the others only once needed
+  std::vector<std::vector<StandIndex>> orders;  // the listed order first; the others only once needed
   OwnFootprints own;
   PathAttempt chosen;      // its routes are left empty when they are the routes as asked (`as_asked`)
   bool as_asked = false;   // the chosen routes are `routes`, nothing planned
-  std::vector<int> order;  // the order chosen
-  int first_blocked = -1;  // in the listed order, the first stand whose straight legs are blocked
+  std::vector<StandIndex> order;  // the order chosen
+  StandIndex first_blocked = StandIndex::none();  // in the listed order, the first stand whose straight legs are blocked
 };
 
 bool straight_in_some_order(TransitScene& scene, OrderSearch& s);

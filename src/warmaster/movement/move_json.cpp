@@ -71,9 +71,10 @@ MoveRequest parse_move_request(const Json& j, const Battlefield& bf) {
     sr.require_object();
     s.allow_only({"stand", "waypoints", "to"});
     StandPlan plan;
-    plan.stand = s.integer_or("stand", 0, 0, static_cast<int>(starts.size()) - 1);
-    if (!listed.insert(plan.stand).second) s.fail("stand", fmt::format("stand {} is listed twice", plan.stand));
-    double facing = starts[static_cast<std::size_t>(plan.stand)].facing_deg;
+    plan.stand = StandIndex(s.integer_or("stand", 0, 0, static_cast<int>(starts.size()) - 1));
+    if (!listed.insert(plan.stand.value()).second)
+      s.fail("stand", fmt::format("stand {} is listed twice", plan.stand.value()));
+    double facing = starts[plan.stand.slot()].facing_deg;
     if (auto w = s.find("waypoints")) {
       if (w->size() > 64) w->fail("at most 64 waypoints");
       for (const auto& p : w->items()) {
@@ -90,7 +91,7 @@ MoveRequest parse_move_request(const Json& j, const Battlefield& bf) {
       int i = e.as_integer(0, static_cast<int>(starts.size()) - 1);
       if (!listed.count(i)) e.fail(fmt::format("stand {} does not move in this request", i));
       if (!seen.insert(i).second) e.fail(fmt::format("stand {} is listed twice", i));
-      req.order.push_back(i);
+      req.order.push_back(StandIndex(i));
     }
     if (seen.size() != listed.size()) o->fail("the order must list every stand that moves, once each");
   }
@@ -122,14 +123,14 @@ Json to_json(const MoveRequest& req) {
   Json& stands = j["stands"] = Json::array();
   for (const auto& s : req.stands) {
     Json& js = stands.emplace_back(Json::object());
-    js["stand"] = s.stand;
+    js["stand"] = s.stand.value();
     js["to"] = pose_json(s.final_pose);
     if (!s.waypoints.empty()) {
       Json& w = js["waypoints"] = Json::array();
       for (const auto& p : s.waypoints) w.push_back(pose_json(p));
     }
   }
-  if (!req.order.empty()) j["order"] = req.order;
+  if (!req.order.empty()) j["order"] = values_of(req.order);
   if (req.dice_distance) j["dice_distance"] = *req.dice_distance;
   if (!req.charge_target.empty()) j["target"] = req.charge_target;
   return j;
@@ -144,12 +145,12 @@ Json to_json(const MoveAnswer& a) {
   j["formation"] = to_string(a.formation);
   j["pace"] = a.pace;
   j["allowance"] = a.allowance;
-  j["order"] = a.order;
+  j["order"] = values_of(a.order);
   Json routes = Json::array();
   for (const auto& r : a.routes) {
     Json poses = Json::array();
     for (const auto& p : r.poses) poses.push_back(pose_json(p));
-    routes.push_back({{"stand", r.stand}, {"poses", poses}, {"used", r.used}, {"planned", r.planned}});
+    routes.push_back({{"stand", r.stand.value()}, {"poses", poses}, {"used", r.used}, {"planned", r.planned}});
   }
   j["routes"] = routes;
   j["leaves_table"] = a.leaves_table;
@@ -164,12 +165,12 @@ std::string explain(const MoveAnswer& a, const MoveRequest& req) {
                    format_measure(a.allowance, "cm"));
   if (!a.order.empty()) {
     s += "  stands moved in the order (counted from 1):";
-    for (int i : a.order) s += fmt::format(" {}", i + 1);
+    for (StandIndex i : a.order) s += fmt::format(" {}", i.value() + 1);
     s += "\n";
   }
   for (const auto& r : a.routes) {
     if (r.poses.size() < 2) continue;
-    s += fmt::format("  stand {}: {}{} over {} leg{}\n", r.stand + 1, format_measure(r.used, "cm"),
+    s += fmt::format("  stand {}: {}{} over {} leg{}\n", r.stand.value() + 1, format_measure(r.used, "cm"),
                      r.planned ? " along a route the engine planned" : "", r.poses.size() - 1,
                      r.poses.size() == 2 ? "" : "s");
     for (const auto& p : r.poses) s += "      " + pose_text(p) + "\n";

@@ -45,13 +45,13 @@ namespace {
 // request does not mention stay where they are.
 std::vector<StandRoute> initial_routes(const Unit& u, const MoveRequest& req) {
   std::vector<StandRoute> routes(u.stands.size());
-  for (std::size_t i = 0; i < u.stands.size(); ++i) routes[i].stand = static_cast<int>(i);
+  for (std::size_t i = 0; i < u.stands.size(); ++i) routes[i].stand = StandIndex(i);
   // Each list made at its full size at once (it is made for every check).
   for (const auto& plan : req.stands)
-    routes[static_cast<std::size_t>(plan.stand)].poses.reserve(plan.waypoints.size() + 2);
+    routes[plan.stand.slot()].poses.reserve(plan.waypoints.size() + 2);
   for (std::size_t i = 0; i < u.stands.size(); ++i) routes[i].poses.push_back(u.stands[i].pose);
   for (const auto& plan : req.stands) {
-    auto& r = routes[static_cast<std::size_t>(plan.stand)];
+    auto& r = routes[plan.stand.slot()];
     r.poses.insert(r.poses.end(), plan.waypoints.begin(), plan.waypoints.end());
     r.poses.push_back(plan.final_pose);
   }
@@ -100,11 +100,11 @@ const Unit& requested_unit(const Battlefield& bf, const MoveRequest& req) {
   if (u.stands.empty()) throw InputError("unit", fmt::format("unit \"{}\" has no stands on the table", u.id));
   std::vector<bool> listed(u.stands.size(), false);
   for (const auto& plan : req.stands) {
-    if (plan.stand < 0 || static_cast<std::size_t>(plan.stand) >= u.stands.size())
-      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u.id, plan.stand));
-    if (listed[static_cast<std::size_t>(plan.stand)])
-      throw InputError("stands", fmt::format("stand {} is listed twice", plan.stand));
-    listed[static_cast<std::size_t>(plan.stand)] = true;
+    if (!plan.stand.within(u.stands.size()))
+      throw InputError("stands", fmt::format("unit \"{}\" has no stand {}", u.id, plan.stand.value()));
+    if (listed[plan.stand.slot()])
+      throw InputError("stands", fmt::format("stand {} is listed twice", plan.stand.value()));
+    listed[plan.stand.slot()] = true;
   }
   if (req.kind == MoveKind::Dice && !req.dice_distance)
     throw InputError("dice_distance", "a dice move needs the distance rolled");
@@ -149,7 +149,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   MoveAnswer a;
   const Pace pace = check_pace(u, req, kept_formation(scenes, u, settings), a);
   std::vector<StandRoute> routes = initial_routes(u, req);
-  std::vector<int> moving;
+  std::vector<StandIndex> moving;
   for (const auto& plan : req.stands) moving.push_back(plan.stand);
 
   RotMemo rot;
@@ -185,7 +185,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   const RouteSearch search = route_search(u, pace, max_route, explain);
   // The listed order first; the other orders are made only if it fails.
   OrderSearch s{u,      routes, skip, search, moving, pace.allowance, req.order.empty() && moving.size() > 1,
-                {req.order.empty() ? moving : req.order}, OwnFootprints(u, finals, rot), {}, false, {}, -1};
+                {req.order.empty() ? moving : req.order}, OwnFootprints(u, finals, rot), {}, false, {}, StandIndex::none()};
   if (!straight_in_some_order(scene, s)) {
     // Only a stand's single straight leg is ever planned round what blocks
     // it (trace_paths); legs given with waypoints are taken as given. When no
@@ -220,7 +220,7 @@ MoveAnswer check_move(const Battlefield& bf, const MoveIndex& index, const MoveR
   // A charge lines up edge to edge (docs/rulings.md#warmaster-moving-chargers).
   if (req.kind == MoveKind::Charge) {
     Unit after = u;
-    for (const StandPlan& plan : req.stands) after.stands[static_cast<std::size_t>(plan.stand)].pose = plan.final_pose;
+    for (const StandPlan& plan : req.stands) after.stands[plan.stand.slot()].pose = plan.final_pose;
     check_charge_alignment(bf, after, req.charge_target, settings, a.verdict, &index);
   }
   refused_already();

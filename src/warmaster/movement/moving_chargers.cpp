@@ -222,23 +222,23 @@ std::vector<Pose> formation_slots(const Pose& first, const Unit& u, std::size_t 
 // fills `to` (stand -> slot).
 double assign_slots(const Unit& u, std::size_t s0, const std::vector<Pose>& slots, std::vector<int>& to) {
   const std::size_t n = u.stands.size();
-  std::vector<int> others;
-  for (std::size_t i = 0; i < n; ++i)
-    if (i != s0) others.push_back(static_cast<int>(i));
-  auto cost = [&](const std::vector<int>& perm, double& sum) {
+  std::vector<StandIndex> others;
+  for (StandIndex i : indices<StandIndex>(u.stands))
+    if (i.slot() != s0) others.push_back(i);
+  auto cost = [&](const std::vector<StandIndex>& perm, double& sum) {
     double worst = distance(u.stands[s0].pose.position, slots[0].position);
     sum = worst;
     for (std::size_t k = 0; k < perm.size(); ++k) {
-      const double d = distance(u.stands[static_cast<std::size_t>(perm[k])].pose.position, slots[k + 1].position);
+      const double d = distance(u.stands[perm[k].slot()].pose.position, slots[k + 1].position);
       worst = std::max(worst, d);
       sum += d;
     }
     return worst;
   };
-  std::vector<int> best = others;
+  std::vector<StandIndex> best = others;
   double best_worst = 0, best_sum = 0;
   if (others.size() <= 5) {
-    std::vector<int> perm = others;
+    std::vector<StandIndex> perm = others;
     bool first = true;
     do {
       double sum = 0;
@@ -255,7 +255,7 @@ double assign_slots(const Unit& u, std::size_t s0, const std::vector<Pose>& slot
       double pd = -1;
       for (std::size_t q = 0; q < others.size(); ++q) {
         if (used[q]) continue;
-        const double d = distance(u.stands[static_cast<std::size_t>(others[q])].pose.position, slots[k].position);
+        const double d = distance(u.stands[others[q].slot()].pose.position, slots[k].position);
         if (pd < 0 || d < pd) pick = q, pd = d;
       }
       used[pick] = true;
@@ -265,7 +265,7 @@ double assign_slots(const Unit& u, std::size_t s0, const std::vector<Pose>& slot
   }
   to.assign(n, 0);
   to[s0] = 0;
-  for (std::size_t k = 0; k < best.size(); ++k) to[static_cast<std::size_t>(best[k])] = static_cast<int>(k + 1);
+  for (std::size_t k = 0; k < best.size(); ++k) to[best[k].slot()] = static_cast<int>(k + 1);
   return best_worst;
 }
 
@@ -297,7 +297,7 @@ MoveRequest request_for(const Unit& u, const Unit& target, const Placement& pl, 
   req.kind = MoveKind::Charge;
   req.charge_target = target.id;
   for (std::size_t i = 0; i < u.stands.size(); ++i)
-    req.stands.push_back({static_cast<int>(i), {}, pl.slots[static_cast<std::size_t>(pl.to[i])]});
+    req.stands.push_back({StandIndex(i), {}, pl.slots[static_cast<std::size_t>(pl.to[i])]});
   // The order the stands move in is the engine's: whichever order lets each
   // trace its path (check_move searches them).
   (void)s0;

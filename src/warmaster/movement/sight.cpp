@@ -770,7 +770,7 @@ SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit&
 }
 
 std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, const Unit& target,
-                                  const Settings& settings, const std::vector<int>& asked) {
+                                  const Settings& settings, const std::vector<StandIndex>& asked) {
   std::vector<char> out(viewer.stands.size(), 0);
   if (asked.empty() || target.stands.empty()) return out;
   const StandRects rv(viewer), rt(target);
@@ -778,10 +778,10 @@ std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, con
   const Views all = unit_views(viewer, rv, settings, true);
   if (all.edges.empty()) return out;
   std::vector<Blocker> blockers = sight_blockers(bf, sight_area(all, targets), Excluded{&viewer.id, &target.id});
-  for (int s : asked) {
-    if (s < 0 || static_cast<std::size_t>(s) >= viewer.stands.size()) continue;
-    const Views one = unit_views(viewer, rv, settings, true, static_cast<std::size_t>(s));
-    out[static_cast<std::size_t>(s)] =
+  for (StandIndex s : asked) {
+    if (!s.within(viewer.stands.size())) continue;
+    const Views one = unit_views(viewer, rv, settings, true, s.slot());
+    out[s.slot()] =
         !one.edges.empty() && search(blockers, one, targets, settings, SightDetail::WhetherOnly).visible;
   }
   return out;

@@ -23,8 +23,8 @@ NearestStands nearest_stands(const Unit& a, const StandRects& ra, const Unit& b,
     }
   auto measure = [&](std::size_t i, std::size_t j) {
     const ClosestPoints c = closest_points(ra[i], rb[j]);
-    const int ii = static_cast<int>(i), jj = static_cast<int>(j);
-    const bool earlier = best.a >= 0 && (ii < best.a || (ii == best.a && jj < best.b));
+    const StandIndex ii(i), jj(j);
+    const bool earlier = !best.a.is_none() && (ii < best.a || (ii == best.a && jj < best.b));
     if (c.distance < best.points.distance || (c.distance == best.points.distance && earlier)) {
       best.a = ii;
       best.b = jj;

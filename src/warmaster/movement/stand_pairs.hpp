@@ -25,7 +25,7 @@ inline constexpr double kDiscSlack = 1e-6;
 // "stand 1" for a unit's first stand (index 0), as the move checker's words
 // name them.
 inline std::string stand_label(std::size_t i) { return "stand " + std::to_string(i + 1); }
-inline std::string stand_label(int i) { return stand_label(static_cast<std::size_t>(i)); }
+inline std::string stand_label(StandIndex i) { return stand_label(i.slot()); }
 
 // Half the diagonal of the unit's stands: the radius of the disc about a
 // stand's centre that contains the stand.
@@ -68,11 +68,11 @@ class StandRects {
 
 // The two stands (one of each unit) nearest each other and their closest
 // points: the first such pair in stand order (a's stands outer), as a scan
-// keeping only strictly nearer pairs finds it. a = b = -1 and an infinite
+// keeping only strictly nearer pairs finds it. a and b none and an infinite
 // distance when either unit has no stands.
 struct NearestStands {
-  int a = -1;
-  int b = -1;
+  StandIndex a = StandIndex::none();
+  StandIndex b = StandIndex::none();
   ClosestPoints points{{}, {}, std::numeric_limits<double>::infinity()};
 };
 NearestStands nearest_stands(const Unit& a, const StandRects& ra, const Unit& b, const StandRects& rb);

@@ -11,7 +11,7 @@ MoveRequest slide_move(const Unit& u, Vec2 shift, MoveKind kind, std::optional<d
   req.dice_distance = dice_distance;
   for (std::size_t i = 0; i < u.stands.size(); ++i) {
     StandPlan p;
-    p.stand = static_cast<int>(i);
+    p.stand = StandIndex(i);
     p.final_pose = u.stands[i].pose;
     p.final_pose.position += shift;
     req.stands.push_back(p);
@@ -29,7 +29,7 @@ StraightPush push_straight(const Battlefield& bf, const MoveIndex& index, const 
     const Vec2 shift = dir * d;
     req.dice_distance = d;
     for (StandPlan& p : req.stands) {
-      const Pose& from = u.stands[static_cast<std::size_t>(p.stand)].pose;
+      const Pose& from = u.stands[p.stand.slot()].pose;
       p.final_pose = from;
       p.final_pose.position += shift;
       p.waypoints[0] = {(from.position + p.final_pose.position) / 2, from.facing_deg};

@@ -68,7 +68,7 @@ std::vector<bool> check_terrain(const std::vector<const TerrainFeature*>& terrai
       bool allowed =
           u.type == TroopType::Flyer ? flyer_may_end_in(f.kind, settings) : may_enter(u.type, f.kind, settings);
       if (allowed || !rect_in_feature(end, f, tol)) continue;
-      refused[static_cast<std::size_t>(r.stand)] = true;
+      refused[r.stand.slot()] = true;
       const char* rule = nobody_enters(f.kind) ? kRuleOverlap : kRuleTerrain;
       if (!explain) {
         verdict.add(rule, stand_label(r.stand) + " cannot end in " + f.id, {});

@@ -60,7 +60,7 @@ std::optional<MoveRequest> column_follow(const Battlefield& bf, const OpponentSc
       via.push_back(path[j]);
     }
     StandPlan p;
-    p.stand = static_cast<int>(order[k]);
+    p.stand = StandIndex(order[k]);
     Vec2 from = u.stands[order[k]].pose.position;
     for (const Vec2& w : via) {
       if (distance(from, w) < 0.3) continue;
@@ -69,7 +69,7 @@ std::optional<MoveRequest> column_follow(const Battlefield& bf, const OpponentSc
     }
     p.final_pose = Pose{end, compass_of(heading)};
     req.stands.push_back(p);
-    req.order.push_back(static_cast<int>(order[k]));
+    req.order.push_back(StandIndex(order[k]));
   }
   return req;
 }
@@ -105,11 +105,10 @@ std::vector<MoveRequest> lined_up_charges(const Unit& u, const Unit& e) {
   const double facing = compass_of(-n);
   const double k = static_cast<double>(u.stands.size());
   // Our stands in their order across the line, so that paths do not cross.
-  std::vector<int> order(u.stands.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return dot(u.stands[static_cast<std::size_t>(a)].pose.position, t) <
-           dot(u.stands[static_cast<std::size_t>(b)].pose.position, t);
+  std::vector<StandIndex> order;
+  for (StandIndex s : indices<StandIndex>(u.stands)) order.push_back(s);
+  std::sort(order.begin(), order.end(), [&](StandIndex a, StandIndex b) {
+    return dot(u.stands[a.slot()].pose.position, t) < dot(u.stands[b.slot()].pose.position, t);
   });
   const Vec2 mid = es.position + n * (half_n + u.depth / 2 + 0.01);
   const double span = u.width * k;
@@ -126,10 +125,10 @@ std::vector<MoveRequest> lined_up_charges(const Unit& u, const Unit& e) {
       req.stands.push_back(p);
     }
     // The stand nearest the enemy moves first.
-    std::vector<int> first(order);
-    std::sort(first.begin(), first.end(), [&](int a, int b) {
-      return distance(u.stands[static_cast<std::size_t>(a)].pose.position, es.position) <
-             distance(u.stands[static_cast<std::size_t>(b)].pose.position, es.position);
+    std::vector<StandIndex> first(order);
+    std::sort(first.begin(), first.end(), [&](StandIndex a, StandIndex b) {
+      return distance(u.stands[a.slot()].pose.position, es.position) <
+             distance(u.stands[b.slot()].pose.position, es.position);
     });
     req.order = first;
     out.push_back(std::move(req));

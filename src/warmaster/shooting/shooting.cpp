@@ -71,17 +71,18 @@ namespace {
 // The stands of `u` that shoot at `e`: within `range` of it and seeing it
 // (docs/rulings.md#warmaster-shooting-range-per-stand), or, with the setting
 // range_per_stand off, every stand when the unit is within range and sees it.
-std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const StandRects& ru, const Unit& e,
-                                 const StandRects& re, double unit_gap, double range, const Settings& settings) {
-  std::vector<int> out;
+std::vector<StandIndex> shooting_stands(const Battlefield& bf, const Unit& u, const StandRects& ru, const Unit& e,
+                                        const StandRects& re, double unit_gap, double range,
+                                        const Settings& settings) {
+  std::vector<StandIndex> out;
   if (!settings.range_per_stand) {
     if (line_of_sight(bf, u, e, settings, true).visible)
-      for (std::size_t s = 0; s < u.stands.size(); ++s) out.push_back(static_cast<int>(s));
+      for (StandIndex s : indices<StandIndex>(u.stands)) out.push_back(s);
     return out;
   }
-  std::vector<int> in_range;
+  std::vector<StandIndex> in_range;
   if (u.stands.size() == 1) {
-    if (unit_gap <= range + kMeasureSlack) in_range.push_back(0);
+    if (unit_gap <= range + kMeasureSlack) in_range.push_back(StandIndex(0));
   } else {
     // A pair of stands whose circumscribed discs lie further apart than the
     // range is out of range: it is not measured (stand_pairs.hpp), which
@@ -93,18 +94,18 @@ std::vector<int> shooting_stands(const Battlefield& bf, const Unit& u, const Sta
       for (std::size_t k = 0; k < e.stands.size() && d > limit; ++k)
         if (length_squared(u.stands[s].pose.position - e.stands[k].pose.position) <= bound * bound)
           d = std::min(d, distance(ru[s], re[k]));
-      if (d <= limit) in_range.push_back(static_cast<int>(s));
+      if (d <= limit) in_range.push_back(StandIndex(s));
     }
   }
   const std::vector<char> sees = stands_that_see(bf, u, e, settings, in_range);
-  for (int s : in_range)
-    if (sees[static_cast<std::size_t>(s)]) out.push_back(s);
+  for (StandIndex s : in_range)
+    if (sees[s.slot()]) out.push_back(s);
   return out;
 }
 
-std::string stand_list(const std::vector<int>& stands) {
+std::string stand_list(const std::vector<StandIndex>& stands) {
   std::vector<int> numbers;
-  for (int s : stands) numbers.push_back(s + 1);
+  for (StandIndex s : stands) numbers.push_back(s.value() + 1);
   return fmt::format("{} {}", stands.size() == 1 ? "stand" : "stands", fmt::join(numbers, ", "));
 }
 
@@ -116,7 +117,7 @@ namespace shooting_targets_parts {
 struct Found {
   const Unit* unit;
   double distance;
-  std::vector<int> stands;
+  std::vector<StandIndex> stands;
 };
 
 // The target shot at: the closest found, or the one the player chose
@@ -210,7 +211,7 @@ std::vector<ShootingTarget> shooting_targets(const Battlefield& bf, int side, co
     for (const Near& n : near) {
       if (!found.empty() && n.distance > found.front().distance + tol) break;
       const Unit& e = bf.units[n.unit];
-      std::vector<int> stands = shooting_stands(bf, u, ru, e, rects_of(n.unit), n.distance, t.range, settings);
+      std::vector<StandIndex> stands = shooting_stands(bf, u, ru, e, rects_of(n.unit), n.distance, t.range, settings);
       if (stands.empty()) {
         if (!unseen) unseen = &n;
         continue;
@@ -651,7 +652,7 @@ void to_json(nlohmann::json& j, const ShootingResult& r) {
   for (std::size_t k = 0; k < r.targets.size(); ++k) {
     const ShootingTarget& t = r.targets[k];
     // Which stands shoot, when not all of them do (absent: every stand).
-    if (!t.target.empty() && !t.every_stand) targets[k]["stands"] = t.stands;
+    if (!t.target.empty() && !t.every_stand) targets[k]["stands"] = values_of(t.stands);
     if (!t.choices.empty()) {
       targets[k]["choices"] = t.choices;
       targets[k]["chosen"] = t.chosen;
@@ -663,7 +664,7 @@ void to_json(nlohmann::json& j, const ShootingResult& r) {
     shots.push_back({{"shooter", s.shooter}, {"target", s.target}, {"position", to_string(s.position)},
                      {"needed", s.needed}, {"to_hit", s.to_hit}, {"hits", s.hits}, {"armour", s.armour},
                      {"saves", s.saves}, {"unsaved", s.unsaved}});
-    if (!s.every_stand) shots.back()["stands"] = s.stands;
+    if (!s.every_stand) shots.back()["stands"] = values_of(s.stands);
   }
   json cas = json::array();
   for (const auto& c : r.casualties)

@@ -51,7 +51,7 @@ bool cut_off_by_barrier(const Battlefield& bf, const Unit& u, const Unit& e, con
 // The evade line (docs/rulings.md#warmaster-command-the-evade): from the closest point of the enemy's
 // nearest stand to the closest point of the evader's nearest stand.
 struct EvadeLine {
-  int stand = 0;               // the evader's stand nearest the enemy: it moves first, straight
+  StandIndex stand;            // the evader's stand nearest the enemy: it moves first, straight
   Vec2 from;                   // that stand's closest point
   Vec2 direction;              // unit vector, directly away from the enemy
   double distance = 0;         // cm between the two stands

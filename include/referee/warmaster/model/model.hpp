@@ -10,6 +10,7 @@
 
 #include "referee/core/cow_vector.hpp"
 #include "referee/core/geometry.hpp"
+#include "referee/core/index.hpp"
 #include "referee/core/ruling.hpp"
 
 namespace referee::warmaster {
@@ -67,6 +68,10 @@ struct TerrainFeature {
   Aabb bounds;                     // of all pieces
   std::optional<bool> blocks_sight;  // scenario override of blocks_sight(kind)
 };
+
+// A unit's place in Battlefield::units, a stand's in its unit's stands.
+using UnitIndex = Index<struct UnitTag>;
+using StandIndex = Index<struct StandTag>;
 
 struct Stand {
   Pose pose;

@@ -31,7 +31,7 @@ const char* to_string(MoveKind k);
 std::optional<MoveKind> move_kind_from_string(const std::string& s);
 
 struct StandPlan {
-  int stand = 0;                 // index into the unit's stands
+  StandIndex stand;              // index into the unit's stands
   std::vector<Pose> waypoints;   // optional intermediate poses
   Pose final_pose;
 };
@@ -40,7 +40,7 @@ struct MoveRequest {
   std::string mover;             // unit id, or character id for MoveKind::Character
   MoveKind kind = MoveKind::Ordered;
   std::vector<StandPlan> stands; // one per stand that moves (a character: one, stand 0)
-  std::vector<int> order;        // order the stands move in; empty = the engine chooses
+  std::vector<StandIndex> order; // order the stands move in; empty = the engine chooses
   std::optional<double> dice_distance;  // for MoveKind::Dice: the distance rolled
   // MoveKind::Charge: the enemy unit charged. Its stands do not block the
   // chargers' paths (they may move between its stands to reach it), but the
@@ -49,7 +49,7 @@ struct MoveRequest {
 };
 
 struct StandRoute {
-  int stand = 0;
+  StandIndex stand;
   std::vector<Pose> poses;       // start, waypoints, final
   double used = 0;               // cm, docs/rulings.md#warmaster-move-distance
   bool planned = false;          // the engine added waypoints to get round something
@@ -63,7 +63,7 @@ struct MoveAnswer {
   Formation formation = Formation::Irregular;  // at the start of the move
   double allowance = 0;          // cm each stand may move
   std::string pace;              // "full pace", "half pace", "dice"
-  std::vector<int> order;        // the order the stands were moved in
+  std::vector<StandIndex> order; // the order the stands were moved in
   std::vector<StandRoute> routes;
   bool leaves_table = false;     // warmaster.movement.off_table: roll with resolve_off_table()
 };

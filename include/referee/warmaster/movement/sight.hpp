@@ -58,7 +58,7 @@ SightAnswer line_of_sight(const Battlefield& bf, const Unit& viewer, const Unit&
 // The blockers are gathered once for all of them, and each stand's search
 // asks only whether (no line or reason is written). Stands not asked: false.
 std::vector<char> stands_that_see(const Battlefield& bf, const Unit& viewer, const Unit& target,
-                                  const Settings& settings, const std::vector<int>& asked);
+                                  const Settings& settings, const std::vector<StandIndex>& asked);
 // A character sees from any point of its base; characters never block and
 // are seen like a stand of their own.
 SightAnswer line_of_sight(const Battlefield& bf, const Character& viewer, const Unit& target, const Settings& settings);

@@ -66,7 +66,7 @@ struct ShootingTarget {
   // The shooter's stands that shoot (indices into its stands, in order):
   // those within range of the target that see it. Every stand when the
   // setting range_per_stand is off.
-  std::vector<int> stands;
+  std::vector<StandIndex> stands;
   bool every_stand = true;   // `stands` is all of them (the JSON then leaves them out)
   // Two or more when enemy units lie equally close (within the contact
   // tolerance of the closest): the shooting player may pick any of them;
@@ -102,7 +102,7 @@ std::vector<std::vector<TargetChoice>> target_choice_sets(const std::vector<Shoo
 
 struct ShotRolls {
   std::string shooter, target;
-  std::vector<int> stands;     // the shooter's stands that shot (indices)
+  std::vector<StandIndex> stands;  // the shooter's stands that shot
   bool every_stand = true;     // all of them shot (the JSON then leaves `stands` out)
   Position position = Position::Open;
   int needed = 4;              // to hit
