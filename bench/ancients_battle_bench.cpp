@@ -40,11 +40,11 @@ BENCHMARK(BM_AncientsAttackOdds);
 // (describe=false: a simulation keeps no log), until
 // a side has its banners or the cards run out.
 static void random_games(benchmark::State& state, const Battle& b) {
-  const BattleState start = BattleState::initial(b);
+  const AncientsState start = AncientsState::initial(b);
   Rng rng(11);
   std::int64_t actions = 0, battles = 0, by_banners = 0;
   for (auto _ : state) {
-    BattleState s = start;
+    AncientsState s = start;
     SeededDice dice(rng.next());
     for (;;) {
       const std::optional<Action> a = random_action(b, s, rng);

@@ -18,10 +18,10 @@ Battle bundled(const std::string& name) {
 // Every state the opponent acted in over a few seeded games against the
 // random player: its cards, orders, moves, battles and a combat's choices,
 // in the proportions a game has them.
-std::vector<BattleState> opponent_states(const Battle& b, int games) {
-  std::vector<BattleState> out;
+std::vector<AncientsState> opponent_states(const Battle& b, int games) {
+  std::vector<AncientsState> out;
   for (int g = 0; g < games; ++g) {
-    BattleState s = BattleState::initial(b);
+    AncientsState s = AncientsState::initial(b);
     SeededDice dice(static_cast<std::uint64_t>(100 + g));
     Rng rng[2] = {Rng(static_cast<std::uint64_t>(7 + g)), Rng(static_cast<std::uint64_t>(70 + g))};
     const int me = g % 2;
@@ -37,7 +37,7 @@ std::vector<BattleState> opponent_states(const Battle& b, int games) {
 
 void opponent_actions(benchmark::State& state, const std::string& name) {
   const Battle b = bundled(name);
-  const std::vector<BattleState> states = opponent_states(b, 4);
+  const std::vector<AncientsState> states = opponent_states(b, 4);
   Rng rng(1);
   std::size_t i = 0;
   for (auto _ : state) {
@@ -63,7 +63,7 @@ BENCHMARK(BM_AncientsOpponentActionEngaged);
 // in hand played on a copy and weighed by the best orders it allows.
 static void BM_AncientsOpponentCard(benchmark::State& state) {
   const Battle b = bundled("centre_clash");
-  const BattleState s = BattleState::initial(b);
+  const AncientsState s = AncientsState::initial(b);
   Rng rng(1);
   for (auto _ : state) {
     const std::optional<Action> a = opponent_action(b, s, rng);

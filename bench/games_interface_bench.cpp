@@ -34,10 +34,10 @@ referee::Match ordered() {
 static void BM_GameInterfaceOverheadTyped(benchmark::State& state) {
   const referee::Match m = ordered();
   const referee::ancients::Battle& b = *referee::typed_context<referee::ancients::System>(m.game());
-  const referee::ancients::BattleState start = *referee::typed_state<referee::ancients::System>(m.state());
+  const referee::ancients::AncientsState start = *referee::typed_state<referee::ancients::System>(m.state());
   const referee::ancients::Action a = referee::ancients::parse_action(kMove, b, "move");
   for (auto _ : state) {
-    referee::ancients::BattleState s = start;
+    referee::ancients::AncientsState s = start;
     if (!referee::ancients::validate(b, s, a).legal()) state.SkipWithError("the move is not legal");
     Json result = referee::ancients::do_apply(b, s, a);
     benchmark::DoNotOptimize(result);

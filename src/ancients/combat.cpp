@@ -16,11 +16,11 @@ namespace referee::ancients {
 
 namespace {
 
-UnitState& unit_state(BattleState& s, int u) { return s.position.units[static_cast<std::size_t>(u)]; }
+UnitState& unit_state(AncientsState& s, int u) { return s.position.units[static_cast<std::size_t>(u)]; }
 int side_of(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].side; }
 const std::string& uid(const Battle& b, int u) { return b.units[static_cast<std::size_t>(u)].id; }
 
-BannerReport banner(const Battle& b, BattleState& s, int side, bool leader, int piece) {
+BannerReport banner(const Battle& b, AncientsState& s, int side, bool leader, int piece) {
   ++s.banners[static_cast<std::size_t>(side)];
   return {side, leader, piece, s.banners[static_cast<std::size_t>(side)], b.victory_banners[static_cast<std::size_t>(side)]};
 }
@@ -29,7 +29,7 @@ BannerReport banner(const Battle& b, BattleState& s, int side, bool leader, int 
 // (docs/rulings.md#ancients-leader-casualty): to the nearest friendly unit
 // without a leader within 3 hexes, else as far back as he can go, else off
 // his own edge (no banner).
-LeaderEvadeReport leader_evade(const Battle& b, BattleState& s, int l) {
+LeaderEvadeReport leader_evade(const Battle& b, AncientsState& s, int l) {
   Position& p = s.position;
   const int side = b.leaders[static_cast<std::size_t>(l)].side;
   const int start = p.leaders[static_cast<std::size_t>(l)].hex;
@@ -70,7 +70,7 @@ LeaderEvadeReport leader_evade(const Battle& b, BattleState& s, int l) {
 
 // One leader casualty check per combat: 2 dice, both helmets, when his unit
 // lost blocks and survives; 1 die, a helmet, when it was eliminated.
-LeaderCheckReport leader_check(const Battle& b, BattleState& s, int l, bool unit_eliminated, Dice& dice) {
+LeaderCheckReport leader_check(const Battle& b, AncientsState& s, int l, bool unit_eliminated, Dice& dice) {
   LeaderCheckReport r;
   r.leader = l;
   r.unit_eliminated = unit_eliminated;
@@ -92,7 +92,7 @@ LeaderCheckReport leader_check(const Battle& b, BattleState& s, int l, bool unit
 }
 
 // Blocks off; at 0 the unit leaves the board and the other side gains a banner.
-BlocksLostReport lose_blocks(const Battle& b, BattleState& s, int u, int n) {
+BlocksLostReport lose_blocks(const Battle& b, AncientsState& s, int u, int n) {
   UnitState& st = unit_state(s, u);
   BlocksLostReport r;
   r.lost = std::min(n, st.blocks);
@@ -109,7 +109,7 @@ BlocksLostReport lose_blocks(const Battle& b, BattleState& s, int u, int n) {
 }
 
 // Moves a unit (and its attached leader) to the end of a retreat or evasion.
-PathReport move_back(BattleState& s, int u, const RetreatOption& o) {
+PathReport move_back(AncientsState& s, int u, const RetreatOption& o) {
   Position& p = s.position;
   const int l = p.leader_of(u);
   if (o.end != p.units[static_cast<std::size_t>(u)].hex) {
@@ -121,7 +121,7 @@ PathReport move_back(BattleState& s, int u, const RetreatOption& o) {
 }
 
 // The retreat itself, then the leader check if the combat has not had one.
-RetreatReport do_retreat(const Battle& b, BattleState& s, int u, const RetreatOption& o, int hexes, int hit_losses,
+RetreatReport do_retreat(const Battle& b, AncientsState& s, int u, const RetreatOption& o, int hexes, int hit_losses,
                          Dice& dice) {
   const int l = s.position.leader_of(u);
   RetreatReport r;
@@ -157,7 +157,7 @@ RollReport roll(const AttackPlan& plan, Dice& dice) {
 // ignored ones, support first, then the attached leader
 // (ancients.flag.support, ancients.flag.leader); those it might have
 // ignored and did not; and the retreat the rest demand.
-FlagsAnswerReport answer_flags(const Battle& b, BattleState& s, int u, const FlagChoice& c, int flags, int may_ignore,
+FlagsAnswerReport answer_flags(const Battle& b, AncientsState& s, int u, const FlagChoice& c, int flags, int may_ignore,
                                int hit_losses, Dice& dice) {
   FlagsAnswerReport r;
   ignorable_flags(b, s.position, u, &r.supported);
@@ -168,10 +168,10 @@ FlagsAnswerReport answer_flags(const Battle& b, BattleState& s, int u, const Fla
   return r;
 }
 
-AfterDefenderReport after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice);
+AfterDefenderReport after_defender(const Battle& b, AncientsState& s, const Pending& ctx, int old_hex, Dice& dice);
 
 // An evading target's move, or a war machine's removal, after the hits.
-EvadeMoveReport evade_move(const Battle& b, BattleState& s, int struck, int leader, int evade_to) {
+EvadeMoveReport evade_move(const Battle& b, AncientsState& s, int struck, int leader, int evade_to) {
   Position& p = s.position;
   EvadeMoveReport e;
   e.unit = struck;
@@ -191,7 +191,7 @@ EvadeMoveReport evade_move(const Battle& b, BattleState& s, int struck, int lead
 
 // One side's dice at the other: hits, then flags (a retreat the owner may
 // have to choose), then the leader check; then what follows in the combat.
-StrikeReport strike(const Battle& b, BattleState& s, Pending ctx, int striker, int struck, int evade_to, Dice& dice) {
+StrikeReport strike(const Battle& b, AncientsState& s, Pending ctx, int striker, int struck, int evade_to, Dice& dice) {
   Position& p = s.position;
   const bool evading = evade_to >= 0;
   StrikeReport r;
@@ -253,7 +253,7 @@ StrikeReport strike(const Battle& b, BattleState& s, Pending ctx, int striker, i
 
 // After the defender's (or, in a battle back, the attacker's) losses and
 // retreat: momentum advance if its hex was vacated, battle back if it held.
-AfterDefenderReport after_defender(const Battle& b, BattleState& s, const Pending& ctx, int old_hex, Dice& dice) {
+AfterDefenderReport after_defender(const Battle& b, AncientsState& s, const Pending& ctx, int old_hex, Dice& dice) {
   AfterDefenderReport r;
   if (ctx.battle_back || !ctx.close) return r;
   Position& p = s.position;
@@ -294,12 +294,12 @@ const FlagChoice* find_choice(const std::vector<FlagChoice>& choices, int to) {
 
 }  // namespace
 
-bool unit_may_battle(const Battle& b, const BattleState& s, int u) {
+bool unit_may_battle(const Battle& b, const AncientsState& s, int u) {
   const UnitState& st = s.position.units[static_cast<std::size_t>(u)];
   return side_of(b, u) == s.side && st.hex >= 0 && st.ordered && (!st.battled || st.bonus) && st.may_battle;
 }
 
-std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u, const char** rule) {
+std::string why_unit_cannot_battle(const Battle& b, const AncientsState& s, int u, const char** rule) {
   const UnitState& st = s.position.units[static_cast<std::size_t>(u)];
   *rule = ancients::rule_id::battle_eligible;
   if (unit_may_battle(b, s, u)) return {};
@@ -316,7 +316,7 @@ std::string why_unit_cannot_battle(const Battle& b, const BattleState& s, int u,
   return fmt::format("unit {} may not battle after its move this turn", uid(b, u));
 }
 
-int compulsory_unbattled(const Battle& b, const BattleState& s) {
+int compulsory_unbattled(const Battle& b, const AncientsState& s) {
   for (std::size_t u = 0; u < b.units.size(); ++u) {
     const UnitState& st = s.position.units[u];
     if (st.hex < 0 || !st.close_combat_compulsory || st.battled || b.units[u].side != s.side) continue;
@@ -326,7 +326,7 @@ int compulsory_unbattled(const Battle& b, const BattleState& s) {
   return -1;
 }
 
-DeclareReport declare_battle(const Battle& b, BattleState& s, int unit, int target, Dice& dice) {
+DeclareReport declare_battle(const Battle& b, AncientsState& s, int unit, int target, Dice& dice) {
   Position& p = s.position;
   UnitState& a = unit_state(s, unit);
   DeclareReport r;
@@ -360,7 +360,7 @@ DeclareReport declare_battle(const Battle& b, BattleState& s, int unit, int targ
   return r;
 }
 
-LeaderAttackReport attack_leader(const Battle& b, BattleState& s, int unit, int leader, Dice& dice) {
+LeaderAttackReport attack_leader(const Battle& b, AncientsState& s, int unit, int leader, Dice& dice) {
   Position& p = s.position;
   UnitState& a = unit_state(s, unit);
   for (UnitState& st : p.units) st.bonus = false;
@@ -383,13 +383,13 @@ LeaderAttackReport attack_leader(const Battle& b, BattleState& s, int unit, int 
   return r;
 }
 
-EvadeAnswerReport resolve_evade(const Battle& b, BattleState& s, int to, Dice& dice) {
+EvadeAnswerReport resolve_evade(const Battle& b, AncientsState& s, int to, Dice& dice) {
   const Pending ctx = s.pending;
   s.pending = Pending{};
   return {ctx.defender, to >= 0, strike(b, s, ctx, ctx.attacker, ctx.defender, to, dice)};
 }
 
-RetreatAnswerReport resolve_retreat(const Battle& b, BattleState& s, int to, Dice& dice) {
+RetreatAnswerReport resolve_retreat(const Battle& b, AncientsState& s, int to, Dice& dice) {
   const Pending ctx = s.pending;
   s.pending = Pending{};
   const int old_hex = s.position.units[static_cast<std::size_t>(ctx.unit)].hex;
@@ -402,7 +402,7 @@ RetreatAnswerReport resolve_retreat(const Battle& b, BattleState& s, int to, Dic
   return r;
 }
 
-MomentumReport resolve_momentum(const Battle& b, BattleState& s, bool advance, Dice& dice) {
+MomentumReport resolve_momentum(const Battle& b, AncientsState& s, bool advance, Dice& dice) {
   (void)dice;
   const Pending ctx = s.pending;
   s.pending = Pending{};

@@ -4,7 +4,7 @@
 
 namespace referee::ancients {
 
-nlohmann::json state_view(const Battle& b, const BattleState& s, int viewer) {
+nlohmann::json state_view(const Battle& b, const AncientsState& s, int viewer) {
   nlohmann::json j = state_json(b, s);
   nlohmann::json hidden = nlohmann::json::array();
   nlohmann::json hand_sizes = nlohmann::json::array(), deck_sizes = nlohmann::json::array();

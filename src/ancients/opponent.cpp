@@ -41,10 +41,10 @@ struct Strike {
 
 struct Evaluator {
   const Battle& b;
-  const BattleState& s;
+  const AncientsState& s;
   Position p;  // a scratch copy: units are placed on hexes to weigh them there
 
-  Evaluator(const Battle& battle, const BattleState& state) : b(battle), s(state), p(state.position) {}
+  Evaluator(const Battle& battle, const AncientsState& state) : b(battle), s(state), p(state.position) {}
 
   // A banner for `side`: worth more when it is the one that wins.
   double banner(int side) const {
@@ -230,8 +230,8 @@ Action of_type(Action::Type t) {
 // A card's worth: the gains of the units it lets the player order, the
 // best first while the card's rules allow one more (sections, troop types,
 // the leadership chain), as many as it gives orders.
-double card_value(const Battle& b, const BattleState& s, const Action& play) {
-  BattleState c = s;
+double card_value(const Battle& b, const AncientsState& s, const Action& play) {
+  AncientsState c = s;
   // A card that orders nothing skips the turn, and its draw may reshuffle
   // (docs/rulings.md#ancients-reshuffle): any dice do, the card is worth 0.
   SeededDice shuffle(0);
@@ -254,7 +254,7 @@ double card_value(const Battle& b, const BattleState& s, const Action& play) {
   return v;
 }
 
-std::optional<Action> battle_phase(const Battle& b, const BattleState& s, const std::vector<Action>& legal, Rng& rng) {
+std::optional<Action> battle_phase(const Battle& b, const AncientsState& s, const std::vector<Action>& legal, Rng& rng) {
   Evaluator ev(b, s);
   const Pending& pd = s.pending;
   std::vector<std::pair<double, Action>> options;
@@ -300,7 +300,7 @@ std::optional<Action> battle_phase(const Battle& b, const BattleState& s, const 
       const double hold = ev.standing(u);
       // Advancing: a bonus close combat where the rules give one (the engine
       // says so once it has advanced), and the new hex's exposure.
-      BattleState adv = s;
+      AncientsState adv = s;
       ScriptedDice no_dice({});  // an advance rolls nothing
       do_apply(b, adv, of_type(Action::Type::advance), no_dice, false);
       Evaluator after(b, adv);
@@ -322,7 +322,7 @@ std::optional<Action> battle_phase(const Battle& b, const BattleState& s, const 
   return pick(options, rng);
 }
 
-std::optional<Action> movement_phase(const Battle& b, const BattleState& s, const std::vector<Action>& legal, Rng& rng) {
+std::optional<Action> movement_phase(const Battle& b, const AncientsState& s, const std::vector<Action>& legal, Rng& rng) {
   Evaluator ev(b, s);
   PathScratch scratch;
   std::vector<Destination> dests;
@@ -356,11 +356,11 @@ std::optional<Action> movement_phase(const Battle& b, const BattleState& s, cons
 
 }  // namespace
 
-double attack_value(const Battle& b, const BattleState& s, int attacker, int target, bool close) {
+double attack_value(const Battle& b, const AncientsState& s, int attacker, int target, bool close) {
   return Evaluator(b, s).attack(attacker, target, close);
 }
 
-std::optional<Action> opponent_action(const Battle& b, const BattleState& s, Rng& rng) {
+std::optional<Action> opponent_action(const Battle& b, const AncientsState& s, Rng& rng) {
   const std::vector<Action> legal = legal_actions(b, s);
   if (legal.empty()) return std::nullopt;
   if (legal.size() == 1) return legal.front();

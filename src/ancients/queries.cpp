@@ -45,7 +45,7 @@ int card_of(const Battle& b, const JsonReader& r, std::string_view key) {
 
 // The movement options in force: the card played this turn, or the one the
 // question names.
-MoveOptions options_for(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r) {
+MoveOptions options_for(const Battle& b, const AncientsState& s, bool in_game, const JsonReader& r) {
   MoveOptions o = in_game ? s.plan.move : MoveOptions{};
   if (r.has("card")) o.light_pass_through = b.cards[static_cast<std::size_t>(card_of(b, r, "card"))].light_pass_through;
   return o;
@@ -58,7 +58,7 @@ int piece_hex(const Position& p, const Piece& piece) {
 // In a game, keep only the destinations the game allows now (the piece must
 // be ordered, not yet moved, and a leader may have to detach); when none is
 // left, say why.
-Verdict game_filter(const Battle& b, const BattleState& s, const Piece& piece, std::vector<Destination>& dests) {
+Verdict game_filter(const Battle& b, const AncientsState& s, const Piece& piece, std::vector<Destination>& dests) {
   if (dests.empty()) {
     // Nothing offered: ask the game about a step to a neighbouring hex, which
     // names the reason (already moved, not ordered, stopped by a leader...).
@@ -80,7 +80,7 @@ Verdict game_filter(const Battle& b, const BattleState& s, const Piece& piece, s
   return kept.empty() ? first : Verdict{};
 }
 
-Json orders_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+Json orders_query(const Battle& b, const AncientsState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"card", "side"});
   const int card = card_of(b, r, "card");
   const int side = r.integer_or("side", s.side, 0, 1);
@@ -99,7 +99,7 @@ Json orders_query(const Battle& b, const BattleState& s, const JsonReader& r, st
   return j;
 }
 
-Json destinations_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text,
+Json destinations_query(const Battle& b, const AncientsState& s, bool in_game, const JsonReader& r, std::string* text,
                         std::vector<Destination>* out) {
   r.allow_only({"unit", "card"});
   const Piece piece = find_piece(b, r, "unit");
@@ -157,7 +157,7 @@ Json destinations_query(const Battle& b, const BattleState& s, bool in_game, con
   return j;
 }
 
-Json route_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text) {
+Json route_query(const Battle& b, const AncientsState& s, bool in_game, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "to", "card"});
   const Piece piece = find_piece(b, r, "unit");
   const std::string id = r.string("unit");
@@ -223,7 +223,7 @@ Action battle_action(int unit, int target, bool leader) {
 // game, validate's verdict on the battle action (the phase, the side to play,
 // an unordered unit, one that battled or may not battle after its move); at
 // the start asked from the command line, the battle's geometry alone.
-Verdict battle_refusal(const Battle& b, const BattleState& s, bool in_game, int u, int target, bool leader) {
+Verdict battle_refusal(const Battle& b, const AncientsState& s, bool in_game, int u, int target, bool leader) {
   if (in_game) return validate(b, s, battle_action(u, target, leader));
   Verdict v;
   const char* rule = nullptr;
@@ -242,7 +242,7 @@ Json refusal_json(const Battle& b, const Verdict& v, int u, const std::string& t
 }
 
 // A lone leader as the target: killed on any helmet, 6^n - 5^n of the 6^n rolls.
-Json leader_odds(const Battle& b, const BattleState& s, bool in_game, int u, int l, std::string* text) {
+Json leader_odds(const Battle& b, const AncientsState& s, bool in_game, int u, int l, std::string* text) {
   if (const Verdict v = battle_refusal(b, s, in_game, u, l, true); !v.legal())
     return refusal_json(b, v, u, leader_id(b, l), text);
   const int n = dice_against_leader(b, s.position, u, l);
@@ -258,7 +258,7 @@ Json leader_odds(const Battle& b, const BattleState& s, bool in_game, int u, int
 // the game's refusal of that battle (docs/rulings.md#ancients-attack-odds);
 // `evading` asks for the roll against a target that evades, refused when the
 // game would not offer it the evasion.
-Json odds_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text) {
+Json odds_query(const Battle& b, const AncientsState& s, bool in_game, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "target", "evading"});
   const int u = unit_of(b, r, "unit");
   if (const int l = b.find_leader(r.string("target")); l >= 0) return leader_odds(b, s, in_game, u, l, text);
@@ -298,7 +298,7 @@ Json odds_query(const Battle& b, const BattleState& s, bool in_game, const JsonR
 // Every battle the unit may fight now, with the odds of each: in a game, the
 // targets validate accepts, and when the unit may battle nothing now the
 // game's reason (`violations`).
-Json targets_query(const Battle& b, const BattleState& s, bool in_game, const JsonReader& r, std::string* text) {
+Json targets_query(const Battle& b, const AncientsState& s, bool in_game, const JsonReader& r, std::string* text) {
   r.allow_only({"unit"});
   const int u = unit_of(b, r, "unit");
   Json list = Json::array();
@@ -370,7 +370,7 @@ Json sight_hex_json(const Battle& b, const Position& p, int hex) {
 // Line of sight between two hexes (ancients.battle.sight,
 // docs/rulings.md#ancients-line-of-sight): the hexes strictly between on each
 // side of the line, what stands on each, and the blocking hex when blocked.
-Json sight_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+Json sight_query(const Battle& b, const AncientsState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"from", "to"});
   const Position& p = s.position;
   const int from = hex_arg(b, p, r, "from"), to = hex_arg(b, p, r, "to");
@@ -430,7 +430,7 @@ int on_board_unit(const Battle& b, const Position& p, const JsonReader& r, std::
 // ignore (support, an attached leader) is its owner's choice, the choices
 // the game would offer it (flag_choices: each end hex, the flags ignored to
 // reach it, its own hex when it holds).
-Json retreats_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+Json retreats_query(const Battle& b, const AncientsState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "flags"});
   const Position& p = s.position;
   const int u = on_board_unit(b, p, r, "unit");
@@ -480,7 +480,7 @@ Json retreats_query(const Battle& b, const BattleState& s, const JsonReader& r, 
 // Whether a unit may evade an attacker's close combat now, and where to
 // (ancients.evade.eligible, ancients.evade.move): the game's own test
 // (why_not_evade), its reason and rule when it may not.
-Json evasion_query(const Battle& b, const BattleState& s, const JsonReader& r, std::string* text) {
+Json evasion_query(const Battle& b, const AncientsState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "attacker"});
   const Position& p = s.position;
   const int u = on_board_unit(b, p, r, "unit");
@@ -533,7 +533,7 @@ std::vector<QueryInfo> query_catalogue() {
   };
 }
 
-Json answer_query(const Battle& b, const BattleState& s, bool in_game, const std::string& name, const Json& args,
+Json answer_query(const Battle& b, const AncientsState& s, bool in_game, const std::string& name, const Json& args,
                   const std::string& path, std::string* text, std::vector<Destination>* destinations_out) {
   JsonReader r(args, path);
   r.require_object();

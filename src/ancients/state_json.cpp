@@ -150,7 +150,7 @@ nlohmann::json ids_of_leaders(const Battle& b, const std::vector<int>& leaders) 
   return j;
 }
 // Side 0's and side 1's lists of card ids: the state holds indices
-// (BattleState::hands), its JSON the ids.
+// (AncientsState::hands), its JSON the ids.
 nlohmann::json card_lists_json(const Battle& b, const std::array<std::vector<CardIndex>, 2>& lists) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& list : lists) {
@@ -162,7 +162,7 @@ nlohmann::json card_lists_json(const Battle& b, const std::array<std::vector<Car
 }
 }  // namespace
 
-nlohmann::json state_json(const Battle& b, const BattleState& s) {
+nlohmann::json state_json(const Battle& b, const AncientsState& s) {
   nlohmann::json units = nlohmann::json::array(), leaders = nlohmann::json::array();
   for (std::size_t i = 0; i < b.units.size(); ++i) {
     const UnitState& u = s.position.units[i];
@@ -257,7 +257,7 @@ std::array<std::vector<CardIndex>, 2> read_card_lists(const Battle& b, const Jso
   return {read_card_list(b, lists.at(std::size_t{0})), read_card_list(b, lists.at(std::size_t{1}))};
 }
 // A combat waiting on a choice: only in the battle phase, naming units on the board.
-Pending read_pending(const Battle& b, const BattleState& s, const JsonReader& pend) {
+Pending read_pending(const Battle& b, const AncientsState& s, const JsonReader& pend) {
   Pending pd;
   if (pend.json().is_null()) return pd;
   const Position& p = s.position;
@@ -379,7 +379,7 @@ JsonReader read_leader_states(const Battle& b, const JsonReader& r, Position& p)
 }
 
 // The plan of the card in play, into s.plan (s.card and s.side already read).
-void read_order_plan(const Battle& b, const JsonReader& plan, BattleState& s) {
+void read_order_plan(const Battle& b, const JsonReader& plan, AncientsState& s) {
   JsonReader q = plan;
   q.require_object();
   q.allow_only({"command", "total", "quota", "fallback", "units", "leaders", "light_pass_through", "rule", "reason"});
@@ -409,7 +409,7 @@ void read_order_plan(const Battle& b, const JsonReader& plan, BattleState& s) {
 }
 
 // The card in play, its plan, the orders given and whether a piece is moving.
-void read_card_in_play(const Battle& b, const JsonReader& r, BattleState& s) {
+void read_card_in_play(const Battle& b, const JsonReader& r, AncientsState& s) {
   const JsonReader card = r.at("card");
   const JsonReader plan = r.at("plan");
   JsonReader orders = r.at("orders");
@@ -440,12 +440,12 @@ void read_card_in_play(const Battle& b, const JsonReader& r, BattleState& s) {
 }
 }  // namespace
 
-BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path) {
+AncientsState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path);
   r.require_object();
   r.allow_only({"turn", "side", "phase", "pending", "banners", "card", "plan", "orders", "moving", "hands", "decks", "discards",
                 "units", "leaders"});
-  BattleState s;
+  AncientsState s;
   s.turn = r.integer("turn", 1, 100000);
   s.side = r.integer("side", 0, 1);
   const std::string phase = r.one_of("phase", {"play_card", "movement", "battle"});

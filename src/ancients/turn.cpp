@@ -14,7 +14,7 @@ namespace referee::ancients {
 
 namespace {
 
-Verdict validate_unit_move(const Battle& b, const BattleState& s, int u, ColRow to) {
+Verdict validate_unit_move(const Battle& b, const AncientsState& s, int u, ColRow to) {
   Verdict v;
   const UnitSpec& spec = b.units[static_cast<std::size_t>(u)];
   if (spec.side != s.side) {
@@ -28,7 +28,7 @@ Verdict validate_unit_move(const Battle& b, const BattleState& s, int u, ColRow 
   return check_unit_move(b, s.position, u, to, s.plan.move);
 }
 
-Verdict validate_leader_move(const Battle& b, const BattleState& s, int l, ColRow to) {
+Verdict validate_leader_move(const Battle& b, const AncientsState& s, int l, ColRow to) {
   Verdict v;
   const LeaderSpec& spec = b.leaders[static_cast<std::size_t>(l)];
   const LeaderState& st = s.position.leaders[static_cast<std::size_t>(l)];
@@ -68,7 +68,7 @@ Verdict validate_leader_move(const Battle& b, const BattleState& s, int l, ColRo
 }
 
 // While a combat waits on a choice, only that choice is legal.
-Verdict validate_decision(const Battle& b, const BattleState& s, const Action& a) {
+Verdict validate_decision(const Battle& b, const AncientsState& s, const Action& a) {
   Verdict v;
   const Pending& pd = s.pending;
   const std::string who = unit_id(b, pd.unit);
@@ -108,18 +108,18 @@ Verdict validate_decision(const Battle& b, const BattleState& s, const Action& a
 
 }  // namespace
 
-int acting_side(const Battle& b, const BattleState& s) {
+int acting_side(const Battle& b, const AncientsState& s) {
   return s.pending.kind == Pending::Kind::none ? s.side : b.units[static_cast<std::size_t>(s.pending.unit)].side;
 }
 
-int winner(const Battle& b, const BattleState& s) {
+int winner(const Battle& b, const AncientsState& s) {
   for (int side = 0; side < 2; ++side)
     if (s.banners[static_cast<std::size_t>(side)] >= b.victory_banners[static_cast<std::size_t>(side)]) return side;
   return -1;
 }
 
-BattleState BattleState::initial(const Battle& b) {
-  BattleState s;
+AncientsState AncientsState::initial(const Battle& b) {
+  AncientsState s;
   s.position = Position::initial(b);
   s.side = b.first_side;
   for (int p = 0; p < 2; ++p) {
@@ -139,8 +139,8 @@ static void shuffle_cards(std::vector<CardIndex>& cards, Dice& dice, const char*
   }
 }
 
-BattleState BattleState::dealt(const Battle& b, Dice& dice) {
-  BattleState s = initial(b);
+AncientsState AncientsState::dealt(const Battle& b, Dice& dice) {
+  AncientsState s = initial(b);
   if (b.deal != Deal::shuffled) return s;
   for (std::size_t p = 0; p < 2; ++p) {
     const std::size_t hand = s.hands[p].size();
@@ -153,7 +153,7 @@ BattleState BattleState::dealt(const Battle& b, Dice& dice) {
   return s;
 }
 
-Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
+Verdict validate(const Battle& b, const AncientsState& s, const Action& a) {
   Verdict v;
   if (std::string why = game_over_reason(b, s); !why.empty()) {
     v.add(ancients::rule_id::game_over, "the game is over: " + why);
@@ -259,7 +259,7 @@ Verdict validate(const Battle& b, const BattleState& s, const Action& a) {
 // through the dice, so a replay and scripted dice give the same order. For
 // i from the last card down to the second, one die of i+1 sides (a roll of k
 // swaps card i with card k-1, counting from the front).
-static TurnEndReport end_turn(const Battle& b, BattleState& s, Dice& dice) {
+static TurnEndReport end_turn(const Battle& b, AncientsState& s, Dice& dice) {
   TurnEndReport r;
   r.side = s.side;
   r.card = s.card;
@@ -289,23 +289,23 @@ static TurnEndReport end_turn(const Battle& b, BattleState& s, Dice& dice) {
   return r;
 }
 
-nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice) {
+nlohmann::json apply(const Battle& b, AncientsState& s, const Action& a, Dice& dice) {
   const Verdict v = validate(b, s, a);
   if (!v.legal()) return {{"refused", true}, {"violations", v.violations}};
   return describe(b, do_apply(b, s, a, dice));
 }
 
-nlohmann::json apply(const Battle& b, BattleState& s, const Action& a) {
+nlohmann::json apply(const Battle& b, AncientsState& s, const Action& a) {
   ScriptedDice none({});
   return apply(b, s, a, none);
 }
 
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a) {
+nlohmann::json do_apply(const Battle& b, AncientsState& s, const Action& a) {
   ScriptedDice none({});
   return describe(b, do_apply(b, s, a, none));
 }
 
-Verdict validate_battler(const Battle& b, const BattleState& s, int u) {
+Verdict validate_battler(const Battle& b, const AncientsState& s, int u) {
   Action a;
   a.type = Action::Type::battle;
   a.piece = {false, u};
@@ -314,7 +314,7 @@ Verdict validate_battler(const Battle& b, const BattleState& s, int u) {
 }
 
 // Does any ordered unit of the side playing have a battle now?
-static bool any_battle(const Battle& b, const BattleState& s) {
+static bool any_battle(const Battle& b, const AncientsState& s) {
   for (const OrderItem& it : s.orders) {
     if (it.leader) continue;
     if (unit_may_battle(b, s, it.index) && !battle_targets(b, s.position, it.index).empty()) return true;
@@ -323,7 +323,7 @@ static bool any_battle(const Battle& b, const BattleState& s) {
 }
 
 // The card played: the plan of its orders, and the turn skipped when it orders nothing.
-static CardPlayReport apply_play_card(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
+static CardPlayReport apply_play_card(const Battle& b, AncientsState& s, const Action& a, Dice& dice, bool describe) {
   Position& pos = s.position;
   auto& hand = s.hands[static_cast<std::size_t>(s.side)];
   const int command = static_cast<int>(hand.size());
@@ -344,7 +344,7 @@ static CardPlayReport apply_play_card(const Battle& b, BattleState& s, const Act
 }
 
 // Orders given: each unit and leader named is marked ordered.
-static OrdersReport apply_order_action(BattleState& s, const Action& a) {
+static OrdersReport apply_order_action(AncientsState& s, const Action& a) {
   Position& pos = s.position;
   OrdersReport r;
   // Units first, then leaders: the order the action's JSON lists them in,
@@ -362,7 +362,7 @@ static OrdersReport apply_order_action(BattleState& s, const Action& a) {
 }
 
 // A unit moves to `to` (one of its destinations), carrying the leader with it.
-static UnitMoveReport apply_unit_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
+static UnitMoveReport apply_unit_move(const Battle& b, AncientsState& s, const Action& a, int to, PathScratch& scratch,
                                       bool describe) {
   Position& pos = s.position;
   UnitMoveReport r;
@@ -387,7 +387,7 @@ static UnitMoveReport apply_unit_move(const Battle& b, BattleState& s, const Act
 
 // A leader moves on its own: it leaves its unit, and joins a unit it stops on, which then
 // moves no further.
-static LeaderMoveReport apply_leader_move(const Battle& b, BattleState& s, const Action& a, int to, PathScratch& scratch,
+static LeaderMoveReport apply_leader_move(const Battle& b, AncientsState& s, const Action& a, int to, PathScratch& scratch,
                                           bool describe) {
   Position& pos = s.position;
   LeaderMoveReport r;
@@ -410,7 +410,7 @@ static LeaderMoveReport apply_leader_move(const Battle& b, BattleState& s, const
   return r;
 }
 
-Report do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe) {
+Report do_apply(const Battle& b, AncientsState& s, const Action& a, Dice& dice, bool describe) {
   switch (a.type) {
     case Action::Type::play_card: return {apply_play_card(b, s, a, dice, describe)};
     case Action::Type::order: return {apply_order_action(s, a)};
@@ -442,7 +442,7 @@ Report do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bo
   return {BattlePhaseReport{}};
 }
 
-int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a) {
+int reshuffle_dice(const Battle& b, const AncientsState& s, const Action& a) {
   const auto side = static_cast<std::size_t>(s.side);
   if (b.exhausted_deck != ExhaustedDeck::reshuffle || !s.decks[side].empty()) return 0;
   std::size_t cards = s.discards[side].size();
@@ -464,7 +464,7 @@ int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a) {
   return cards > 1 ? static_cast<int>(cards) - 1 : 0;
 }
 
-std::string game_over_reason(const Battle& b, const BattleState& s) {
+std::string game_over_reason(const Battle& b, const AncientsState& s) {
   if (const int w = winner(b, s); w >= 0)
     return fmt::format("{} has {} of {}", b.army(w), count_of(s.banners[static_cast<std::size_t>(w)], "victory banner", "victory banners"),
                        b.victory_banners[static_cast<std::size_t>(w)]);
@@ -474,9 +474,9 @@ std::string game_over_reason(const Battle& b, const BattleState& s) {
   return {};
 }
 
-bool game_over(const Battle& b, const BattleState& s) { return !game_over_reason(b, s).empty(); }
+bool game_over(const Battle& b, const AncientsState& s) { return !game_over_reason(b, s).empty(); }
 
-static std::vector<Action> legal_battle_actions(const Battle& b, const BattleState& s) {
+static std::vector<Action> legal_battle_actions(const Battle& b, const AncientsState& s) {
   std::vector<Action> out;
   auto add = [&](Action::Type t, int hex = -1) {
     Action a;
@@ -516,7 +516,7 @@ static std::vector<Action> legal_battle_actions(const Battle& b, const BattleSta
   return out;
 }
 
-std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
+std::vector<Action> legal_actions(const Battle& b, const AncientsState& s) {
   std::vector<Action> out;
   if (game_over(b, s)) return out;
   if (s.phase == Phase::play_card) {
@@ -574,7 +574,7 @@ std::vector<Action> legal_actions(const Battle& b, const BattleState& s) {
   return out;
 }
 
-std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& rng) {
+std::optional<Action> random_action(const Battle& b, const AncientsState& s, Rng& rng) {
   const std::vector<Action> legal = legal_actions(b, s);
   if (legal.empty()) return std::nullopt;
   // The end of the movement or of the battle is always listed last; the
@@ -606,7 +606,7 @@ Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, con
   JsonReader lr(*list, base);
   lr.require_array();
   SeededDice dice(seed);
-  Playthrough out{GameLog{}, BattleState::dealt(b, dice)};
+  Playthrough out{GameLog{}, AncientsState::dealt(b, dice)};
   out.log.system = "ancients";
   out.log.seed = seed;
   out.log.scenario = scenario;
@@ -633,9 +633,9 @@ Playthrough replay_log(const GameLog& log, Battle& battle) {
   std::vector<int> dealt;
   for (const Roll& r : log.start_rolls) dealt.push_back(r.value);
   ScriptedDice deal(dealt);
-  Playthrough out{GameLog{}, BattleState::initial(b)};
+  Playthrough out{GameLog{}, AncientsState::initial(b)};
   try {
-    out.state = BattleState::dealt(b, deal);
+    out.state = AncientsState::dealt(b, deal);
   } catch (const ScriptError& e) {
     throw InputError("line 1.start_rolls", std::string("the rolls do not deal the start: ") + e.what());
   }

@@ -24,7 +24,7 @@ Action battle_of(const Battle& b, const std::string& u, const std::string& t) {
   return parse_action({{"type", "battle"}, {"unit", u}, {"target", t}}, b, "action");
 }
 
-Json odds_of(const Battle& b, const BattleState& s, const std::string& u, const std::string& t, bool evading = false) {
+Json odds_of(const Battle& b, const AncientsState& s, const std::string& u, const std::string& t, bool evading = false) {
   Json args{{"unit", u}, {"target", t}};
   if (evading) args["evading"] = true;
   return answer_query(b, s, true, "odds", args, "args");
@@ -39,13 +39,13 @@ std::string input_error_field_of(const std::function<void()>& f) {
   return "no error";
 }
 
-Json targets_of(const Battle& b, const BattleState& s, const std::string& u) {
+Json targets_of(const Battle& b, const AncientsState& s, const std::string& u) {
   return answer_query(b, s, true, "targets", {{"unit", u}}, "args");
 }
 
 // The query refuses with exactly the game's violations, and the targets
 // query lists nothing for the unit, with the same reason.
-void expect_refused_as_the_game(const Battle& b, const BattleState& s, const std::string& u, const std::string& t,
+void expect_refused_as_the_game(const Battle& b, const AncientsState& s, const std::string& u, const std::string& t,
                                 const std::string& rule) {
   const Verdict game = validate(b, s, battle_of(b, u, t));
   ASSERT_FALSE(game.legal());
@@ -66,7 +66,7 @@ TEST(AncientsBattleQueries, AnAuxiliaThatMovedTwoHexesMayNotBattle) {
   // 2 hexes, ...)"; the movement text: "move one hex and battle, or move two hexes and not battle".
   const Battle b = make_battle({unit("aux", "auxilia", 0, 6, 6), unit("mi", "medium_infantry", 0, 7, 4),
                                 unit("e", "medium_infantry", 1, 6, 3), unit("e2", "medium_infantry", 1, 7, 3)});
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   for (const Json& a : {Json{{"type", "play_card"}, {"card", "order-three-center"}},
                         Json{{"type", "order"}, {"units", {"aux", "mi"}}},
                         Json{{"type", "move"}, {"unit", "aux"}, {"to", {6, 4}}}, Json{{"type", "end_movement"}}}) {
@@ -89,7 +89,7 @@ TEST(AncientsBattleQueries, AUnitThatHasBattledMayNotBattleAgain) {
   // ancients.battle.once: "Each close combat is conducted by one eligible, ordered unit": a unit battles once a
   // turn, besides its bonus close combat after a momentum advance.
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   const Json before = odds_of(b, s, "a", "d");
   ASSERT_TRUE(before["legal"].get<bool>());
   ScriptedDice misses({1, 1, 1, 1, /* battle back */ 1, 1, 1, 1});  // light faces miss medium infantry
@@ -103,7 +103,7 @@ TEST(AncientsBattleQueries, AnUnorderedUnitMayNotBattle) {
   // ancients.battle.eligible: "Only ordered units battle".
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("idle", "medium_infantry", 0, 2, 3),
                                 unit("d", "medium_infantry", 1, 6, 2), unit("d2", "medium_infantry", 1, 2, 2)});
-  const BattleState s = battle_phase(b, {"a"});
+  const AncientsState s = battle_phase(b, {"a"});
   expect_refused_as_the_game(b, s, "idle", "d2", "ancients.battle.eligible");
   EXPECT_EQ(validate(b, s, battle_of(b, "idle", "d2")).violations[0].reason,
             "unit idle was not ordered this turn; only ordered units battle");
@@ -112,7 +112,7 @@ TEST(AncientsBattleQueries, AnUnorderedUnitMayNotBattle) {
 TEST(AncientsBattleQueries, AUnitOfTheSideNotToPlayMayNotBattle) {
   // ancients.order.side: "A player orders and moves only his own units and leaders".
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   s.position.units[static_cast<std::size_t>(b.find_unit("d"))].ordered = true;  // even ordered, it is not its turn
   expect_refused_as_the_game(b, s, "d", "a", "ancients.order.side");
 }
@@ -120,11 +120,11 @@ TEST(AncientsBattleQueries, AUnitOfTheSideNotToPlayMayNotBattle) {
 TEST(AncientsBattleQueries, NoBattleOutsideTheBattlePhase) {
   // ancients.battle.phase: "You must complete all unit movements before proceeding to Battle".
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   s.phase = Phase::movement;
   expect_refused_as_the_game(b, s, "a", "d", "ancients.battle.phase");
   // At the start asked from the command line (not in a game), the geometry alone: the odds of the attack.
-  const Json start = answer_query(b, BattleState::initial(b), false, "odds", {{"unit", "a"}, {"target", "d"}}, "args");
+  const Json start = answer_query(b, AncientsState::initial(b), false, "odds", {{"unit", "a"}, {"target", "d"}}, "args");
   EXPECT_TRUE(start["legal"].get<bool>()) << start.dump();
   EXPECT_EQ(start["dice"], 4);
 }
@@ -135,7 +135,7 @@ TEST(AncientsBattleQueries, AnEvasionTheGameWouldNotOfferIsARefusal) {
   const Battle b = make_battle({unit("mc", "medium_cavalry", 0, 6, 3), unit("mc2", "medium_cavalry", 1, 6, 2),
                                 unit("sl", "light_sling_infantry", 0, 2, 5), unit("li", "light_infantry", 1, 2, 3),
                                 unit("mi", "medium_infantry", 0, 10, 3), unit("li2", "light_infantry", 1, 10, 2)});
-  const BattleState s = battle_phase(b, {"mc", "sl", "mi"});
+  const AncientsState s = battle_phase(b, {"mc", "sl", "mi"});
   // Medium cavalry may not evade medium cavalry: the attack is legal, its evasion is not.
   ASSERT_TRUE(odds_of(b, s, "mc", "mc2")["legal"].get<bool>());
   const Json o = odds_of(b, s, "mc", "mc2", true);
@@ -144,7 +144,7 @@ TEST(AncientsBattleQueries, AnEvasionTheGameWouldNotOfferIsARefusal) {
   EXPECT_EQ(o["violations"][0]["rule"], "ancients.evade.eligible");
   EXPECT_EQ(o["violations"][0]["reason"], "a medium cavalry may not evade a medium cavalry");
   // The game agrees: declaring that battle offers mc2 no evasion.
-  BattleState played = s;
+  AncientsState played = s;
   ScriptedDice misses({4, 4, 4, /* battle back */ 1, 1, 1});
   const Json r = apply(b, played, battle_of(b, "mc", "mc2"), misses);
   EXPECT_FALSE(r.contains("awaiting")) << r.dump();
@@ -175,7 +175,7 @@ TEST(AncientsBattleQueries, TheQueriesAgreeWithValidateInRandomGames) {
   for (const LeaderSpec& l : b.leaders) targets.push_back(l.id);
   int checked = 0, legal = 0, refused = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    BattleState s = BattleState::initial(b);
+    AncientsState s = AncientsState::initial(b);
     Rng rng(seed);
     SeededDice dice(seed);
     for (int step = 0; step < 400; ++step) {
@@ -221,7 +221,7 @@ TEST(AncientsBattleQueries, TheQueriesAgreeWithValidateInRandomGames) {
 TEST(AncientsAnalystQueries, SightNamesTheHexesBetweenAndWhatBlocks) {
   const Battle e = make_battle({unit("li", "light_infantry", 0, 5, 6), unit("t", "medium_infantry", 1, 6, 5),
                                 unit("x", "medium_infantry", 0, 6, 6)});
-  const BattleState se = BattleState::initial(e);
+  const AncientsState se = AncientsState::initial(e);
   const Json clear = answer_query(e, se, true, "sight", {{"from", "li"}, {"to", {6, 5}}}, "args");
   EXPECT_EQ(clear["rule"], "ancients.battle.sight");
   EXPECT_EQ(clear["from"], Json::array({5, 6}));
@@ -237,7 +237,7 @@ TEST(AncientsAnalystQueries, SightNamesTheHexesBetweenAndWhatBlocks) {
   // Both sides held: blocked, and the blocker named.
   const Battle both = make_battle({unit("li", "light_infantry", 0, 5, 6), unit("t", "medium_infantry", 1, 6, 5),
                                    unit("x", "medium_infantry", 0, 6, 6), unit("y", "medium_infantry", 0, 5, 5)});
-  const Json blocked = answer_query(both, BattleState::initial(both), true, "sight", {{"from", "li"}, {"to", "t"}}, "args");
+  const Json blocked = answer_query(both, AncientsState::initial(both), true, "sight", {{"from", "li"}, {"to", "t"}}, "args");
   EXPECT_FALSE(blocked["visible"].get<bool>());
   const std::string by = blocked["blocked_by"]["unit"].get<std::string>();
   EXPECT_TRUE(by == "x" || by == "y") << blocked.dump();
@@ -245,16 +245,16 @@ TEST(AncientsAnalystQueries, SightNamesTheHexesBetweenAndWhatBlocks) {
   const Battle wood = make_battle({unit("li", "light_infantry", 0, 6, 6), unit("t", "medium_infantry", 1, 6, 4)}, {},
                                   {{{"type", "forest"}, {"hexes", {{5, 5}, {6, 5}}}}});
   std::string text;
-  const Json w = answer_query(wood, BattleState::initial(wood), true, "sight", {{"from", {6, 6}}, {"to", {6, 4}}}, "args",
+  const Json w = answer_query(wood, AncientsState::initial(wood), true, "sight", {{"from", {6, 6}}, {"to", {6, 4}}}, "args",
                               &text);
   EXPECT_FALSE(w["visible"].get<bool>());
   EXPECT_EQ(w["blocked_by"]["terrain"], "forest") << w.dump();
   EXPECT_FALSE(w["blocked_by"].contains("unit"));
   EXPECT_NE(text.find("blocked at "), std::string::npos) << text;
   // Bad hexes are input errors naming the field.
-  EXPECT_EQ(input_error_field_of([&] { answer_query(wood, BattleState::initial(wood), true, "sight", {{"from", {99, 99}}, {"to", "t"}}, "args"); }),
+  EXPECT_EQ(input_error_field_of([&] { answer_query(wood, AncientsState::initial(wood), true, "sight", {{"from", {99, 99}}, {"to", "t"}}, "args"); }),
             "args.from");
-  EXPECT_EQ(input_error_field_of([&] { answer_query(wood, BattleState::initial(wood), true, "sight", {{"from", "li"}, {"to", "nobody"}}, "args"); }),
+  EXPECT_EQ(input_error_field_of([&] { answer_query(wood, AncientsState::initial(wood), true, "sight", {{"from", "li"}, {"to", "nobody"}}, "args"); }),
             "args.to");
 }
 
@@ -265,7 +265,7 @@ TEST(AncientsAnalystQueries, SightNamesTheHexesBetweenAndWhatBlocks) {
 TEST(AncientsAnalystQueries, RetreatsGiveThePathsTheGameWouldOfferForNFlags) {
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2),
                                 unit("edge", "medium_infantry", 1, 2, 0)});
-  const BattleState s = battle_phase(b, {"a"});
+  const AncientsState s = battle_phase(b, {"a"});
   const Json one = answer_query(b, s, true, "retreats", {{"unit", "d"}, {"flags", 1}}, "args");
   EXPECT_EQ(one["rule"], "ancients.flag.retreat");
   EXPECT_EQ(one["hexes_per_flag"], 1);
@@ -277,7 +277,7 @@ TEST(AncientsAnalystQueries, RetreatsGiveThePathsTheGameWouldOfferForNFlags) {
     EXPECT_EQ(o["path"].size(), 2u);
   }
   // The same paths the game offers when d takes a flag.
-  BattleState played = s;
+  AncientsState played = s;
   ScriptedDice dice({6, 1, 1, 3});
   const Json r = apply(b, played, battle_of(b, "a", "d"), dice);
   ASSERT_EQ(r["attack"]["awaiting"]["options"].size(), one["options"].size()) << r.dump();
@@ -298,7 +298,7 @@ TEST(AncientsAnalystQueries, RetreatsGiveThePathsTheGameWouldOfferForNFlags) {
 TEST(AncientsAnalystQueries, EvasionSaysWhetherAUnitMayEvadeAnAttackerAndWhere) {
   const Battle b = make_battle({unit("mc", "medium_cavalry", 0, 6, 3), unit("mc2", "medium_cavalry", 1, 6, 2),
                                 unit("mi", "medium_infantry", 0, 10, 3), unit("li2", "light_infantry", 1, 10, 2)});
-  const BattleState s = battle_phase(b, {"mc", "mi"});
+  const AncientsState s = battle_phase(b, {"mc", "mi"});
   const Json yes = answer_query(b, s, true, "evasion", {{"unit", "li2"}, {"attacker", "mi"}}, "args");
   EXPECT_TRUE(yes["may_evade"].get<bool>()) << yes.dump();
   EXPECT_TRUE(yes["class_may_evade"].get<bool>());

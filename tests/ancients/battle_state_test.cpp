@@ -1,4 +1,4 @@
-// The typed game API around BattleState: every legal action listed, and only
+// The typed game API around AncientsState: every legal action listed, and only
 // those (checked by brute force over every card, piece and hex); the state
 // in JSON read back exactly and playing on as the original; the end of the
 // game by turn limit or, without the reshuffle, when a player's cards run
@@ -37,7 +37,7 @@ std::vector<std::string> dumps(const Battle& b, const std::vector<Action>& actio
 
 // Every action of the kinds legal_actions lists (orders of one piece), for
 // every card, unit, leader and hex on the board: the ones validate accepts.
-std::set<std::string> brute_force_legal(const Battle& b, const BattleState& s) {
+std::set<std::string> brute_force_legal(const Battle& b, const AncientsState& s) {
   std::set<std::string> out;
   auto consider = [&](const Action& a) {
     if (validate(b, s, a).legal()) out.insert(action_json(b, a).dump());
@@ -93,7 +93,7 @@ std::set<std::string> brute_force_legal(const Battle& b, const BattleState& s) {
   return out;
 }
 
-void expect_listed_exactly(const Battle& b, const BattleState& s) {
+void expect_listed_exactly(const Battle& b, const AncientsState& s) {
   const std::vector<std::string> listed = dumps(b, legal_actions(b, s));
   const std::set<std::string> unique(listed.begin(), listed.end());
   ASSERT_EQ(unique.size(), listed.size()) << "an action is listed twice";
@@ -103,9 +103,9 @@ void expect_listed_exactly(const Battle& b, const BattleState& s) {
   for (const std::string& a : unique) EXPECT_TRUE(brute.count(a)) << "listed but refused: " << a;
 }
 
-void expect_round_trip(const Battle& b, const BattleState& s) {
+void expect_round_trip(const Battle& b, const AncientsState& s) {
   const nlohmann::json j = state_json(b, s);
-  const BattleState back = state_from_json(b, j, "state");
+  const AncientsState back = state_from_json(b, j, "state");
   ASSERT_TRUE(back == s) << j.dump();
   ASSERT_EQ(state_json(b, back), j);
   ASSERT_TRUE(state_from_json(b, parse_json_text(j.dump(), "state"), "state") == s);
@@ -114,7 +114,7 @@ void expect_round_trip(const Battle& b, const BattleState& s) {
 // A uniformly random legal action; false once the game is over. Without
 // `battles`, the battle phase is ended at once wherever the rules allow
 // (a charging warrior's close combat is compulsory).
-bool random_step(const Battle& b, BattleState& s, Rng& rng, Dice& dice, bool battles = true) {
+bool random_step(const Battle& b, AncientsState& s, Rng& rng, Dice& dice, bool battles = true) {
   const std::vector<Action> legal = legal_actions(b, s);
   if (legal.empty()) return false;
   Action a = legal[static_cast<std::size_t>(rng.below(legal.size()))];
@@ -128,7 +128,7 @@ TEST(AncientsLegalActions, ListedExactlyOnTheBundledScenariosAndThroughRandomGam
   for (const std::string& name : kScenarios) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-      BattleState s = BattleState::initial(b);
+      AncientsState s = AncientsState::initial(b);
       Rng rng(seed);
       SeededDice dice(seed);
       do {
@@ -155,7 +155,7 @@ TEST(AncientsLegalActions, OrdersOneAtATimeReachEverySetTheCardAllows) {
                                 unit("c", "medium_infantry", 0, 8, 6), unit("far", "medium_infantry", 0, 1, 6),
                                 unit("enemy", "medium_infantry", 1, 6, 2)},
                                {{{"id", "L"}, {"side", 0}, {"attached_to", "a"}}});
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   apply(b, s, parse_action({{"type", "play_card"}, {"card", "leadership-any-section"}}, b, "action"));
   std::vector<std::string> listed = dumps(b, legal_actions(b, s));
   // Only the leader may be ordered first: a unit alone has no leader to be ordered through.
@@ -202,7 +202,7 @@ TEST(AncientsGameEnd, TheGameEndsWhenThePlayerToPlayHasNoCardLeft) {
     const Battle b = without_reshuffle(c.name);
     EXPECT_EQ(b.exhausted_deck, ExhaustedDeck::no_reshuffle);
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      BattleState s = BattleState::initial(b);
+      AncientsState s = AncientsState::initial(b);
       Rng rng(seed);
       SeededDice dice(seed);
       int actions = 0;
@@ -229,7 +229,7 @@ TEST(AncientsReshuffle, TheDefaultReshufflesSoTheHandNeverShrinksAndTheTurnLimit
     const Battle b = load_battle(scenario_path(name));
     EXPECT_EQ(b.exhausted_deck, ExhaustedDeck::reshuffle);
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      BattleState s = BattleState::initial(b);
+      AncientsState s = AncientsState::initial(b);
       Rng rng(seed);
       SeededDice dice(seed);
       int actions = 0, reshuffles = 0;
@@ -252,7 +252,7 @@ TEST(AncientsReshuffle, TheDefaultReshufflesSoTheHandNeverShrinksAndTheTurnLimit
 
 TEST(AncientsReshuffle, ScriptedDiceGiveTheFisherYatesOrder) {
   const Battle b = load_battle(scenario_path("centre_clash.json"));
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   // Side 0's deck is spent; four cards lie in its discards.
   const std::vector<CardIndex> deck = b.players[0].deck;
   s.decks[0].clear();
@@ -294,7 +294,7 @@ TEST(AncientsReshuffle, TheGameInterfaceSaysAReshufflesChancesAreNotEnumerable) 
   const nlohmann::json battle = load_json_file(scenario_path("centre_clash.json"));
   const std::shared_ptr<const Game> game = game_type().load(battle, "centre_clash", nlohmann::json::object());
   const Battle b = parse_battle(battle, "centre_clash");
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   apply(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, s.hands[0][0])}}, b, "action"));
   ASSERT_EQ(s.phase, Phase::movement);
   const nlohmann::json end = {{"type", "end_movement"}};
@@ -316,7 +316,7 @@ TEST(AncientsReshuffle, TheGameInterfaceSaysAReshufflesChancesAreNotEnumerable) 
 
 TEST(AncientsReshuffle, WithoutTheSettingAnEmptyDeckDrawsNothing) {
   const Battle b = without_reshuffle("centre_clash.json");
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   s.decks[0].clear();
   s.discards[0] = {b.players[0].deck[0], b.players[0].deck[1]};
   apply(b, s, parse_action({{"type", "play_card"}, {"card", card_id(b, s.hands[0][0])}}, b, "action"));
@@ -350,7 +350,7 @@ TEST(AncientsReshuffle, TheSettingIsParsedStrictly) {
 
 TEST(AncientsStateJson, TheDiscardsRoundTrip) {
   const Battle b = load_battle(scenario_path("centre_clash.json"));
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   const std::string played = card_id(b, s.hands[0][1]);
   apply(b, s, parse_action({{"type", "play_card"}, {"card", played}}, b, "action"));
   nlohmann::json j = state_json(b, s);
@@ -368,7 +368,7 @@ TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
   j["turn_limit"] = 3;
   const Battle b = parse_battle(j, "battle");
   EXPECT_EQ(b.turn_limit, 3);
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   Rng rng(5);
   SeededDice dice(5);
   while (s.turn <= 3) {
@@ -393,7 +393,7 @@ TEST(AncientsGameEnd, TheTurnLimitEndsTheGame) {
 
 TEST(AncientsGameEnd, AnEmptyBoardWithNoCardsIsOverAtOnce) {
   const Battle b = load_battle(scenario_path("empty_board.json"));
-  const BattleState s = BattleState::initial(b);
+  const AncientsState s = AncientsState::initial(b);
   EXPECT_TRUE(game_over(b, s));
   EXPECT_TRUE(legal_actions(b, s).empty());
 }
@@ -405,7 +405,7 @@ TEST(AncientsStateJson, RoundTripsExactlyThroughRandomGames) {
   for (const std::string& name : kScenarios) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      BattleState s = BattleState::initial(b);
+      AncientsState s = AncientsState::initial(b);
       Rng rng(seed);
       SeededDice dice(seed);
       do {
@@ -427,7 +427,7 @@ TEST(AncientsStateJson, AResumedGamePlaysOnExactlyAsTheOriginal) {
   for (const char* name : {"centre_clash.json", "river_crossing.json"}) {
     const Battle b = load_battle(scenario_path(name));
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      BattleState original = BattleState::initial(b);
+      AncientsState original = AncientsState::initial(b);
       Rng rng(seed);
       SeededDice dice(seed);
       // Stop after a random number of actions, save, and play on both.
@@ -435,7 +435,7 @@ TEST(AncientsStateJson, AResumedGamePlaysOnExactlyAsTheOriginal) {
       for (int k = 0; k < stop && random_step(b, original, rng, dice); ++k) {
       }
       SeededDice dice_resumed(seed + 100), dice_original(seed + 100);
-      BattleState resumed = state_from_json(b, parse_json_text(state_json(b, original).dump(), "saved"), "saved");
+      AncientsState resumed = state_from_json(b, parse_json_text(state_json(b, original).dump(), "saved"), "saved");
       for (;;) {
         const std::vector<Action> legal = legal_actions(b, original);
         ASSERT_EQ(dumps(b, legal_actions(b, resumed)), dumps(b, legal));
@@ -456,7 +456,7 @@ class MalformedAncientsState : public ::testing::Test {
  protected:
   void SetUp() override {
     b_ = load_battle(scenario_path("centre_clash.json"));
-    BattleState s = BattleState::initial(b_);
+    AncientsState s = AncientsState::initial(b_);
     // Side 0's first turn, after the card and an order: a plan and orders in the state.
     apply(b_, s, parse_action({{"type", "play_card"}, {"card", "order-three-center"}}, b_, "action"));
     const std::vector<Action> legal = legal_actions(b_, s);

@@ -40,7 +40,7 @@ Action to_hex(const Battle& b, const std::string& type, int col, int row) {
   return parse_action({{"type", type}, {"to", {col, row}}}, b, "action");
 }
 
-const UnitState& st(const Battle& b, const BattleState& s, const std::string& id) {
+const UnitState& st(const Battle& b, const AncientsState& s, const std::string& id) {
   return s.position.units[static_cast<std::size_t>(b.find_unit(id))];
 }
 
@@ -139,7 +139,7 @@ TEST(AncientsCloseCombat, TerrainLimitsDice) {
   EXPECT_EQ(plan(b, p, "hi2", "onhill").dice, 2);   // uphill
   EXPECT_EQ(plan(b, p, "hill2", "onhill2").dice, 5);  // both on the hill: not uphill
   // In play: the answer names the terrain and the dice it took away.
-  BattleState s = battle_phase(b, {"hi"});
+  AncientsState s = battle_phase(b, {"hi"});
   ScriptedDice dice({1, 1, /* battle back, 2 dice out of the forest */ 1, 1});
   const nlohmann::json r = apply(b, s, battle(b, "hi", "inwood"), dice);
   EXPECT_EQ(r["attack"]["dice"], 2);
@@ -154,7 +154,7 @@ TEST(AncientsCloseCombat, TerrainLimitsDice) {
 TEST(AncientsRangedCombat, RangeDiceAndOnlyTheUnitSymbol) {
   const Battle b = make_battle({unit("li", "light_infantry", 0, 6, 6), unit("bow", "light_bow_infantry", 0, 2, 6),
                                 unit("t", "medium_infantry", 1, 6, 4), unit("far", "heavy_infantry", 1, 2, 3)});
-  BattleState s = battle_phase(b, {"li", "bow"});
+  AncientsState s = battle_phase(b, {"li", "bow"});
   AttackPlan a = plan(b, s.position, "li", "t");
   EXPECT_FALSE(a.close);
   EXPECT_EQ(a.dice, 2);  // not moved: 2 dice
@@ -184,7 +184,7 @@ TEST(AncientsRangedCombat, LineOfSightAlongAnEdgeIsBlockedOnlyWhenBothSidesAre) 
   EXPECT_FALSE(line_of_sight(both, pb, from, to, &blocker));
   EXPECT_GE(blocker, 0);
   // y is adjacent to nothing hostile; li is not adjacent to t, so only sight refuses it.
-  BattleState s = battle_phase(both, {"li"});
+  AncientsState s = battle_phase(both, {"li"});
   EXPECT_TRUE(validate(both, s, battle(both, "li", "t")).has("ancients.battle.sight"));
   // A forest between blocks sight too (blocks_sight); straight up a column 6,6 -> 6,4 crosses 5,5 or 6,5.
   const Battle wood = make_battle({unit("li", "light_infantry", 0, 6, 6), unit("t", "medium_infantry", 1, 6, 4)}, {},
@@ -199,7 +199,7 @@ TEST(AncientsRangedCombat, LineOfSightAlongAnEdgeIsBlockedOnlyWhenBothSidesAre) 
 TEST(AncientsFlags, OneFlagRetreatsMediumInfantryOneHexTheOwnerChoosesAndTheAttackerAdvances) {
   // Side 0's medium infantry at 6,3 attacks side 1's at 6,2; side 1 retreats toward row 0.
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   ScriptedDice dice({6, 1, 1, 3});  // a flag, light, light, heavy: no hit on medium infantry
   const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
   ASSERT_EQ(s.pending.kind, Pending::Kind::retreat) << r.dump();
@@ -231,7 +231,7 @@ TEST(AncientsFlags, ABlockedRetreatCostsABlockPerHexAndTheDefenderBattlesBack) {
   // Side 1's medium infantry at 6,2 with its own units on both hexes behind it (5,1 and 6,1).
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2),
                                 unit("r1", "medium_infantry", 1, 5, 1), unit("r2", "medium_infantry", 1, 6, 1)});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   // Attack: flag, flag, light, heavy. Supported by r1 and r2 it ignores one flag (ancients.flag.support);
   // the other cannot be retreated: one block lost (ancients.flag.blocked). Battle back: 4 dice, 2 hits.
   ScriptedDice dice({6, 6, 1, 3, /* battle back */ 2, 4, 1, 6});
@@ -257,7 +257,7 @@ TEST(AncientsFlags, ABlockedRetreatCostsABlockPerHexAndTheDefenderBattlesBack) {
 TEST(AncientsFlags, AnAttachedLeaderIgnoresAFlag) {
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)},
                                {{{"id", "L"}, {"side", 1}, {"attached_to", "d"}}});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   // One flag, ignored thanks to leader L (ancients.flag.leader); no hit; then d battles back: 4 misses
   // (the light symbol, and the heavy), and L beside... is d's own leader, so his helmet hits for d.
   // The leader "may" let it ignore the flag: its owner chooses to hold on 6,2 or retreat to 5,1 or 6,1.
@@ -274,7 +274,7 @@ TEST(AncientsFlags, AnAttachedLeaderIgnoresAFlag) {
   EXPECT_EQ(st(b, s, "a").blocks, 4);
   // A hit and a flag: the leader check comes first, and a killed leader no longer saves the unit from its flag
   // (the published FAQ: "the unit must retreat").
-  BattleState k = battle_phase(b, {"a"});
+  AncientsState k = battle_phase(b, {"a"});
   ScriptedDice kill({2, 6, 1, 1, /* leader check */ 5, 5});
   const nlohmann::json rk = apply(b, k, battle(b, "a", "d"), kill);
   EXPECT_TRUE(rk["attack"]["leader_check"]["killed"].get<bool>());
@@ -295,7 +295,7 @@ int row_of(const nlohmann::json& option) { return option["to"][1].get<int>(); }
 
 TEST(AncientsSupport, TwoFlagsOnASupportedUnitOfferOneHexBackOrTwo) {
   const Battle b = supported_battle();
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   ScriptedDice dice({6, 6, 1, 3});  // two flags, a light and a heavy: no hit on medium infantry
   const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
   ASSERT_EQ(s.pending.kind, Pending::Kind::retreat) << r.dump();
@@ -328,7 +328,7 @@ TEST(AncientsSupport, TwoFlagsOnASupportedUnitOfferOneHexBackOrTwo) {
 TEST(AncientsSupport, OneFlagOnASupportedUnitOffersToHoldOrToRetreat) {
   const Battle b = supported_battle();
   // Holding: the flag is ignored, and d battles back (four misses).
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   ScriptedDice dice({6, 1, 1, 3, /* battle back */ 1, 1, 3, 3});
   const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
   ASSERT_EQ(s.pending.kind, Pending::Kind::retreat) << r.dump();
@@ -347,7 +347,7 @@ TEST(AncientsSupport, OneFlagOnASupportedUnitOffersToHoldOrToRetreat) {
   EXPECT_EQ(s.pending.kind, Pending::Kind::none);
   EXPECT_EQ(dice.remaining(), 0u);
   // Retreating instead: 1 hex, and the vacated hex offers the attacker its momentum advance.
-  BattleState q = battle_phase(b, {"a"});
+  AncientsState q = battle_phase(b, {"a"});
   ScriptedDice again({6, 1, 1, 3});
   apply(b, q, battle(b, "a", "d"), again);
   const nlohmann::json t = apply(b, q, to_hex(b, "retreat", options[1]["to"][0].get<int>(), 3), again);
@@ -355,7 +355,7 @@ TEST(AncientsSupport, OneFlagOnASupportedUnitOffersToHoldOrToRetreat) {
   EXPECT_EQ(t["flags_not_ignored"]["flags"], 1);
   EXPECT_EQ(q.pending.kind, Pending::Kind::momentum);
   // The state keeps the choice (the random games' round trip reads it back).
-  BattleState w = battle_phase(b, {"a"});
+  AncientsState w = battle_phase(b, {"a"});
   ScriptedDice third({6, 1, 1, 3});
   apply(b, w, battle(b, "a", "d"), third);
   const nlohmann::json js = state_json(b, w);
@@ -368,7 +368,7 @@ TEST(AncientsSupport, TheOddsCountARetreatItMayDecline) {
   // A retreat is forced on 2 or more flags: 6^4 - 5^4 - 4 x 5^3 = 171 rolls. Any flag (6^4 - 5^4 = 671
   // rolls) offers its owner a retreat it may decline: 4 hexes of open ground lie behind it.
   const Battle b = supported_battle();
-  const BattleState s = battle_phase(b, {"a"});
+  const AncientsState s = battle_phase(b, {"a"});
   const Json j = answer_query(b, s, true, "odds", {{"unit", "a"}, {"target", "d"}}, "args");
   EXPECT_EQ(j["ignorable_flags"], 1);
   EXPECT_EQ(j["retreat_by_choice"]["rolls"], 671);
@@ -395,7 +395,7 @@ TEST(AncientsBanners, AnEliminatedUnitGivesABannerAndTheLastBannerEndsTheGame) {
   j["victory_banners"] = 1;
   const Battle b = parse_battle(j, "test");
   EXPECT_EQ(b.victory_banners[0], 1);
-  BattleState s = battle_phase(b, {"hc"});
+  AncientsState s = battle_phase(b, {"hc"});
   // Light infantry may evade heavy cavalry: it stands. Heavy cavalry rolls 4 dice: light, swords, flag, flag.
   ScriptedDice dice({1, 4, 6, 6});
   apply(b, s, battle(b, "hc", "li"), dice);
@@ -425,7 +425,7 @@ TEST(AncientsLeaders, CasualtyChecksOnLossesAndOnElimination) {
   // d has leader L attached and 2 blocks: a hit, no flag; L's check is 2 dice, both helmets: killed, a banner.
   const Battle b = make_battle({unit("a", "heavy_infantry", 0, 6, 3), blocks(unit("d", "medium_infantry", 1, 6, 2), 2)},
                                {{{"id", "L"}, {"side", 1}, {"attached_to", "d"}}});
-  BattleState s = battle_phase(b, {"a"});
+  AncientsState s = battle_phase(b, {"a"});
   ScriptedDice dice({2, 1, 1, 3, 3, /* leader check */ 5, 5, /* battle back */ 1, 1, 1, 1});
   const nlohmann::json r = apply(b, s, battle(b, "a", "d"), dice);
   EXPECT_EQ(r["attack"]["leader_check"]["rule"], "ancients.leader.casualty");
@@ -436,7 +436,7 @@ TEST(AncientsLeaders, CasualtyChecksOnLossesAndOnElimination) {
   const Battle b2 = make_battle({unit("a", "heavy_infantry", 0, 6, 3), blocks(unit("d", "medium_infantry", 1, 6, 2), 1),
                                  unit("friend", "medium_infantry", 1, 9, 0)},
                                 {{{"id", "L"}, {"side", 1}, {"attached_to", "d"}}});
-  BattleState s2 = battle_phase(b2, {"a"});
+  AncientsState s2 = battle_phase(b2, {"a"});
   ScriptedDice dice2({2, 1, 1, 3, 3, /* leader check */ 1});
   const nlohmann::json r2 = apply(b2, s2, battle(b2, "a", "d"), dice2);
   EXPECT_FALSE(r2["attack"]["leader_check"]["killed"].get<bool>());
@@ -452,7 +452,7 @@ TEST(AncientsLeaders, ALoneLeaderIsHitOnlyByHelmetsAndOtherwiseEvades) {
                                 unit("el", "elephant", 0, 10, 3)},
                                {{{"id", "H"}, {"side", 1}, {"at", {6, 2}}}, {{"id", "M"}, {"side", 1}, {"at", {2, 4}}},
                                 {{"id", "E"}, {"side", 1}, {"at", {10, 2}}}});
-  BattleState s = battle_phase(b, {"a", "sl", "el"});
+  AncientsState s = battle_phase(b, {"a", "sl", "el"});
   EXPECT_EQ(dice_against_leader(b, s.position, b.find_unit("a"), 0), 4);   // its close-combat dice
   EXPECT_EQ(dice_against_leader(b, s.position, b.find_unit("el"), 2), 1);  // an elephant rolls 1 die against a leader
   EXPECT_EQ(dice_against_leader(b, s.position, b.find_unit("sl"), 1), 2);  // fire: 2 dice, not moved
@@ -483,7 +483,7 @@ TEST(AncientsEvasion, AnEvadingWarMachineIsRemovedAndItsLeaderLeftAloneEvades) {
   const Battle b = make_battle({unit("mi", "medium_infantry", 0, 6, 3), unit("wm", "light_war_machine", 1, 6, 2),
                                 unit("f", "medium_infantry", 1, 6, 1)},
                                {{{"id", "L"}, {"side", 1}, {"attached_to", "wm"}}});
-  BattleState s = battle_phase(b, {"mi"});
+  AncientsState s = battle_phase(b, {"mi"});
   ScriptedDice dice({2, 3, 4, 6});  // no light face: nothing hits the evading light war machine
   apply(b, s, battle(b, "mi", "wm"), dice);
   ASSERT_EQ(s.pending.kind, Pending::Kind::evade);
@@ -505,7 +505,7 @@ TEST(AncientsEvasion, AnEvadingWarMachineIsRemovedAndItsLeaderLeftAloneEvades) {
 TEST(AncientsEvasion, OnlyTheEvadersSymbolHitsAndItMovesTwoHexesBack) {
   const Battle b = make_battle({unit("mi", "medium_infantry", 0, 6, 3), unit("li", "light_infantry", 1, 6, 2),
                                 unit("mc", "medium_cavalry", 0, 2, 3), unit("mc2", "medium_cavalry", 1, 2, 2)});
-  BattleState s = battle_phase(b, {"mi", "mc"});
+  AncientsState s = battle_phase(b, {"mi", "mc"});
   // Medium cavalry may not evade medium cavalry (ancients.evade.eligible), only foot and heavy mounted.
   EXPECT_FALSE(may_evade(b, b.find_unit("mc2"), b.find_unit("mc")));
   EXPECT_TRUE(may_evade(b, b.find_unit("mc2"), b.find_unit("mi")));
@@ -528,7 +528,7 @@ TEST(AncientsEvasion, OnlyTheEvadersSymbolHitsAndItMovesTwoHexesBack) {
 TEST(AncientsMomentum, CavalryAdvancesAndMakesOneBonusCloseCombat) {
   const Battle b = make_battle({unit("hc", "heavy_cavalry", 0, 6, 3), blocks(unit("d", "medium_infantry", 1, 6, 2), 1),
                                 unit("e2", "medium_infantry", 1, 6, 1), unit("e3", "medium_infantry", 1, 1, 1)});
-  BattleState s = battle_phase(b, {"hc"});
+  AncientsState s = battle_phase(b, {"hc"});
   ScriptedDice dice({2, 1, 1, 1});  // one hit: eliminated
   apply(b, s, battle(b, "hc", "d"), dice);
   ASSERT_EQ(s.pending.kind, Pending::Kind::momentum);
@@ -548,7 +548,7 @@ TEST(AncientsBattlePhase, RefusalsNameTheirRules) {
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2),
                                 unit("idle", "medium_infantry", 0, 2, 3), unit("wi", "warrior", 0, 9, 5),
                                 unit("e", "medium_infantry", 1, 9, 3)});
-  BattleState s = battle_phase(b, {"a", "wi"});
+  AncientsState s = battle_phase(b, {"a", "wi"});
   EXPECT_TRUE(validate(b, s, battle(b, "idle", "d")).has("ancients.battle.eligible"));  // not ordered
   EXPECT_TRUE(validate(b, s, battle(b, "a", "idle")).has("ancients.battle.target"));    // a friend
   // A warrior that charged 2 hexes must close combat (ancients.battle.compulsory).
@@ -557,7 +557,7 @@ TEST(AncientsBattlePhase, RefusalsNameTheirRules) {
   s.position.unit_at[static_cast<std::size_t>(hex(b, 9, 4))] = static_cast<std::int16_t>(b.find_unit("wi"));
   s.position.units[static_cast<std::size_t>(b.find_unit("wi"))].close_combat_compulsory = true;
   EXPECT_TRUE(validate(b, s, simple(b, "end_battle")).has("ancients.battle.compulsory"));
-  BattleState moving = BattleState::initial(b);
+  AncientsState moving = AncientsState::initial(b);
   moving.phase = Phase::movement;
   EXPECT_TRUE(validate(b, moving, battle(b, "a", "d")).has("ancients.battle.phase"));
   ScriptedDice dice({1, 1, 1, 1, /* battle back */ 1, 1, 1, 1});
@@ -571,7 +571,7 @@ TEST(AncientsOdds, ExactDistributionAndEliminationAsAQuery) {
   // Medium infantry, 4 dice, at a 1-block medium infantry with open ground behind it.
   const Battle b = make_battle({unit("a", "medium_infantry", 0, 6, 3), blocks(unit("d", "medium_infantry", 1, 6, 2), 1),
                                 unit("lc", "light_cavalry", 1, 1, 7)});
-  const BattleState s = battle_phase(b, {"a"});
+  const AncientsState s = battle_phase(b, {"a"});
   std::string text;
   const Json j = answer_query(b, s, true, "odds", {{"unit", "a"}, {"target", "d"}}, "args", &text);
   EXPECT_EQ(j["rule"], "ancients.battle.odds");
@@ -613,7 +613,7 @@ TEST(AncientsRandomGames, TheEngagedLinesAreFoughtToTheBanners) {
   EXPECT_EQ(b.victory_banners[0], 3);
   int by_banners = 0, battles = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    BattleState s = BattleState::initial(b);
+    AncientsState s = AncientsState::initial(b);
     Rng rng(seed);
     SeededDice dice(seed);
     int actions = 0;

@@ -38,7 +38,7 @@ TEST(AncientsDeal, AsListedRollsNothingAndKeepsTheFilesOrder) {
   const Battle b = parse_battle(small_battle(""), "test");
   EXPECT_EQ(b.deal, Deal::as_listed);
   ScriptedDice dice({});
-  const BattleState s = BattleState::dealt(b, dice);
+  const AncientsState s = AncientsState::dealt(b, dice);
   EXPECT_TRUE(dice.history().empty());
   EXPECT_EQ(ids(b, s.hands[0]), (std::vector<std::string>{"order-one-left", "order-one-center"}));
   EXPECT_EQ(ids(b, s.decks[1]), (std::vector<std::string>{"order-two-right", "order-three-left"}));
@@ -52,7 +52,7 @@ TEST(AncientsDeal, ShuffledDealsEachSidesCardsWithTheFisherYatesDice) {
   // cards e f g: a d3 (3: card 2 stays), a d2 (1: swap card 1 with card 0)
   // gives f e g; the hand f, the deck e g.
   ScriptedDice dice({1, 2, 2, 3, 1});
-  const BattleState s = BattleState::dealt(b, dice);
+  const AncientsState s = AncientsState::dealt(b, dice);
   EXPECT_EQ(dice.remaining(), 0u);
   ASSERT_EQ(dice.history().size(), 5u);
   EXPECT_EQ(dice.history()[0].sides, 4);

@@ -60,7 +60,7 @@ struct WorkedExample : ::testing::Test {
   Battle b = make_battle({unit("hi", "heavy_infantry", 0, 6, 6), unit("hc", "heavy_cavalry", 0, 7, 6),
                           unit("enemy", "medium_infantry", 1, 7, 4)},
                          {{{"id", "L"}, {"side", 0}, {"attached_to", "hi"}}});
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
 
   Verdict act(const nlohmann::json& j) {
     Action a = parse_action(j, b, "action");

@@ -30,7 +30,7 @@ TEST(AncientsOpponent, PlaysOnlyLegalActionsToTheEndOfEveryBundledBattle) {
   for (const char* name : kBattles) {
     const Battle b = load_battle(bundled_file(name));
     for (int g = 0; g < 6; ++g) {
-      BattleState s = BattleState::initial(b);
+      AncientsState s = AncientsState::initial(b);
       SeededDice dice(100 + static_cast<std::uint64_t>(g));
       Rng rng[2] = {Rng(7 + static_cast<std::uint64_t>(g)), Rng(70 + static_cast<std::uint64_t>(g))};
       const int me = g % 2;
@@ -46,7 +46,7 @@ TEST(AncientsOpponent, PlaysOnlyLegalActionsToTheEndOfEveryBundledBattle) {
         mine += p == me;
       }
       EXPECT_TRUE(game_over(b, s)) << name << " game " << g;
-      if (!game_over(b, BattleState::initial(b))) {
+      if (!game_over(b, AncientsState::initial(b))) {
         EXPECT_GT(mine, 0) << name;
       }
       Rng rng2(1);
@@ -58,7 +58,7 @@ TEST(AncientsOpponent, PlaysOnlyLegalActionsToTheEndOfEveryBundledBattle) {
 // The same Rng gives the same choice: the opponent is deterministic given it.
 TEST(AncientsOpponent, IsDeterministicGivenItsRng) {
   const Battle b = load_battle(bundled_file("centre_clash"));
-  BattleState s1 = BattleState::initial(b), s2 = s1;
+  AncientsState s1 = AncientsState::initial(b), s2 = s1;
   SeededDice d1(5), d2(5);
   Rng r1(3), r2(3);
   for (int i = 0; i < 200 && !game_over(b, s1); ++i) {
@@ -116,7 +116,7 @@ TEST(AncientsOpponent, TakesTheAttackThatWinsTheLastBanner) {
                                   with_blocks(unit("t2", "heavy_infantry", 1, 8, 4), 1)});
   j["victory_banners"] = 2;
   const Battle b = parse_battle(j, "test");
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   s.phase = Phase::battle;
   s.card = b.find_card("order-three-center");
   for (const char* id : {"a1", "a2"}) {

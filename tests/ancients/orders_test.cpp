@@ -122,10 +122,10 @@ TEST(AncientsCards, AScenarioCanAddACard) {
 struct Turn : ::testing::Test {
   Battle b = make_battle({unit("hi", "heavy_infantry", 0, 6, 6), unit("mi", "medium_infantry", 0, 5, 6),
                           unit("enemy", "medium_infantry", 1, 6, 2)});
-  BattleState s = BattleState::initial(b);
+  AncientsState s = AncientsState::initial(b);
   Verdict act(const nlohmann::json& j) {
     Action a = parse_action(j, b, "action");
-    BattleState before = s;
+    AncientsState before = s;
     Verdict v = validate(b, s, a);
     EXPECT_EQ(before.position, s.position);  // validation never changes the state
     if (v.legal()) apply(b, s, a);

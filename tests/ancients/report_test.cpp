@@ -19,7 +19,7 @@ class AncientsReport : public ::testing::Test {
  protected:
   // Side 0's medium infantry at 6,3 attacks side 1's at 6,2, which retreats toward row 0.
   const Battle b_ = make_battle({unit("a", "medium_infantry", 0, 6, 3), unit("d", "medium_infantry", 1, 6, 2)});
-  BattleState s_ = battle_phase(b_, {"a"});
+  AncientsState s_ = battle_phase(b_, {"a"});
   ScriptedDice dice_{{2, 4, 6, 1}};  // medium, swords, flag, light: 2 hits and a flag
   int a_ = b_.find_unit("a");
   int d_ = b_.find_unit("d");
@@ -132,7 +132,7 @@ TEST_F(AncientsReport, TheChosenRetreatReportsItsPathAndTheMomentumAwaited) {
 
 // apply() answers the description of do_apply's report.
 TEST_F(AncientsReport, ApplyAnswersTheDescription) {
-  BattleState again = s_;
+  AncientsState again = s_;
   ScriptedDice same{{2, 4, 6, 1}};
   const nlohmann::json described = describe(b_, attack());
   EXPECT_EQ(apply(b_, again, parse_action({{"type", "battle"}, {"unit", "a"}, {"target", "d"}}, b_, "action"), same),

@@ -47,8 +47,8 @@ inline nlohmann::json listed_deal(nlohmann::json battle) {
 
 // The battle phase of side `side`'s turn with `ordered` units ordered, as
 // the movement leaves it (the card played: Order Three Units Center).
-inline BattleState battle_phase(const Battle& b, const std::vector<std::string>& ordered, int side = 0) {
-  BattleState s = BattleState::initial(b);
+inline AncientsState battle_phase(const Battle& b, const std::vector<std::string>& ordered, int side = 0) {
+  AncientsState s = AncientsState::initial(b);
   s.side = side;
   s.phase = Phase::battle;
   s.card = b.find_card("order-three-center");

@@ -73,7 +73,7 @@ TEST(AncientsGame, AnIllegalActionIsRefusedNamingIt) {
 }
 
 // Invariants of every reachable state.
-void check_invariants(const Battle& b, const BattleState& s) {
+void check_invariants(const Battle& b, const AncientsState& s) {
   const Position& p = s.position;
   int units_seen = 0, leaders_seen = 0;
   for (int h = 0; h < b.board.cell_count(); ++h) {
@@ -118,7 +118,7 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
   // The bundled battles deal at random: the deal's rolls go in the log's
   // header, and the replay deals the same hands and decks from them.
   SeededDice dice(seed);
-  BattleState s = BattleState::dealt(b, dice);
+  AncientsState s = AncientsState::dealt(b, dice);
   Rng rng(seed);
   GameLog log;
   log.system = "ancients";
@@ -126,7 +126,7 @@ int simulate(const std::string& scenario, std::uint64_t seed) {
   log.start_rolls = dice.history();
   auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng.below(n)); };
   auto step = [&](const Action& a) {
-    BattleState before = s;
+    AncientsState before = s;
     Verdict v = validate(b, s, a);
     EXPECT_EQ(state_json(b, before), state_json(b, s));
     ASSERT_TRUE(v.legal()) << explain(v) << " " << action_json(b, a).dump();

@@ -57,7 +57,7 @@ void warmaster_invariant(const GameState& gs) {
 
 // Each hex holds at most one unit, and the occupancy index agrees with the units.
 void ancients_invariant(const GameState& gs) {
-  const ancients::BattleState* s = typed_state<ancients::System>(gs);
+  const ancients::AncientsState* s = typed_state<ancients::System>(gs);
   ASSERT_NE(s, nullptr);
   const ancients::Position& p = s->position;
   std::vector<int> seen(p.unit_at.size(), 0);

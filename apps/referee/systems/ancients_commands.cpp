@@ -44,14 +44,14 @@ Loaded load(const std::string& path, std::uint64_t max_bytes) {
 // of a position the file did not mean.
 struct Situation {
   std::unique_ptr<Match> match;
-  ancients::BattleState start;
-  const ancients::BattleState& state() const { return match ? *typed_state<ancients::System>(match->state()) : start; }
+  ancients::AncientsState start;
+  const ancients::AncientsState& state() const { return match ? *typed_state<ancients::System>(match->state()) : start; }
   bool in_game() const { return match != nullptr; }
 };
 
 Situation situation(const Loaded& l, const std::string& battle_path, const std::string& actions,
                     std::uint64_t max_bytes) {
-  Situation s{nullptr, ancients::BattleState::initial(l.battle)};
+  Situation s{nullptr, ancients::AncientsState::initial(l.battle)};
   if (actions.empty()) return s;
   // A question is asked of the battle as its file lists it: the hands and
   // decks in the file's order, not a deal shuffled with dice no one gave

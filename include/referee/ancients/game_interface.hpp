@@ -28,7 +28,7 @@ std::shared_ptr<const Game> load_game(const Json& battle, const std::string& sou
 // (core) give the typed state and battle behind the interface's.
 struct System {
   using Context = Battle;
-  using State = ancients::BattleState;
+  using State = ancients::AncientsState;
   using Action = ancients::Action;
   struct Checked {
     Action action;

@@ -16,7 +16,7 @@ namespace referee::ancients {
 // know it: "hands" holds null for a hand the viewer does not hold, "decks"
 // is [null, null], and "hand_sizes", "deck_sizes" and "hidden" (the paths
 // left out: "hands[1]", "decks[0]", ...) say what is there.
-nlohmann::json state_view(const Battle& b, const BattleState& s, int viewer);
+nlohmann::json state_view(const Battle& b, const AncientsState& s, int viewer);
 
 // A log entry's JSON line as `viewer` may read it: every "drew" of a side
 // other than the viewer's is null (with "drew_hidden": true beside it), and

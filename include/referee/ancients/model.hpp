@@ -157,7 +157,7 @@ struct Battle {
   std::array<PlayerSpec, 2> players;
   int first_side = 0;
   // The game ends once this many turns (each player's turn counts one, as
-  // BattleState::turn does) have been played (docs/rulings.md#ancients-game-end).
+  // AncientsState::turn does) have been played (docs/rulings.md#ancients-game-end).
   int turn_limit = kDefaultTurnLimit;
   // Victory banners each side needs to win (docs/rulings.md#ancients-victory-banners).
   std::array<int, 2> victory_banners{kDefaultVictoryBanners, kDefaultVictoryBanners};

@@ -30,13 +30,13 @@ namespace referee::ancients {
 
 // The opponent's action for the side acting in `s`; nullopt once the game is
 // over. Always one of legal_actions(b, s).
-std::optional<Action> opponent_action(const Battle& b, const BattleState& s, Rng& rng);
+std::optional<Action> opponent_action(const Battle& b, const AncientsState& s, Rng& rng);
 
 // What the opponent expects `attacker` to gain by battling `target` (a unit)
 // now, in banners for the attacker's side (negative when it expects to lose
 // more than it wins): the exact odds of the attack, the defender's best
 // answer when it may evade, and the battle back it risks (the enemy's
 // banners counted at a fifth until the next one would win it the game).
-double attack_value(const Battle& b, const BattleState& s, int attacker, int target, bool close);
+double attack_value(const Battle& b, const AncientsState& s, int attacker, int target, bool close);
 
 }  // namespace referee::ancients

@@ -20,7 +20,7 @@ std::vector<QueryInfo> query_catalogue();
 // start of a battle asked from the command line they do not. `text`, when
 // given, receives the readable answer. `destinations_out`, when given,
 // receives the destinations of a "destinations" query (for drawing).
-Json answer_query(const Battle& b, const BattleState& s, bool in_game, const std::string& name, const Json& args,
+Json answer_query(const Battle& b, const AncientsState& s, bool in_game, const std::string& name, const Json& args,
                   const std::string& path, std::string* text = nullptr,
                   std::vector<Destination>* destinations_out = nullptr);
 

@@ -1,5 +1,5 @@
 // Playing a turn through the engine (OpenSpiel style): the battle is the
-// immutable game, BattleState is a cheap value, validate() never changes the
+// immutable game, AncientsState is a cheap value, validate() never changes the
 // state, apply() checks once and then does (do_apply, which trusts a legal
 // action: the game interface checks first). Every action goes into the core
 // game log, and replaying the log rebuilds the same state.
@@ -62,7 +62,7 @@ struct Pending {
   bool operator==(const Pending&) const = default;
 };
 
-struct BattleState {
+struct AncientsState {
   Position position;
   int side = 0;        // the player whose turn it is
   int turn = 1;
@@ -82,14 +82,14 @@ struct BattleState {
   std::array<std::vector<CardIndex>, 2> discards;
 
   // The start with the cards as the battle lists them.
-  static BattleState initial(const Battle& b);
+  static AncientsState initial(const Battle& b);
   // The start as a game begins it: under "deal": "shuffled" each side's
   // cards (its hand and deck as listed) are shuffled with `dice` (purpose
   // "deal") and the hand dealt from the front, as many cards as the battle
   // lists in it (docs/rulings.md#ancients-deal); otherwise initial(b),
   // rolling nothing.
-  static BattleState dealt(const Battle& b, Dice& dice);
-  bool operator==(const BattleState&) const = default;
+  static AncientsState dealt(const Battle& b, Dice& dice);
+  bool operator==(const AncientsState&) const = default;
 };
 
 // The id of unit `u` and leader `l` of `b` (indices into its lists).
@@ -98,42 +98,42 @@ inline const std::string& leader_id(const Battle& b, int l) { return b.leaders[s
 // The id of card `c` of `b` (a CardIndex, or Action::card).
 inline const std::string& card_id(const Battle& b, int c) { return b.cards[static_cast<std::size_t>(c)].id; }
 // Has the piece been ordered this turn?
-inline bool has_order(const BattleState& s, OrderItem it) {
+inline bool has_order(const AncientsState& s, OrderItem it) {
   return std::find(s.orders.begin(), s.orders.end(), it) != s.orders.end();
 }
 
 // The side to act now: the player whose turn it is, or the one a pending
 // combat choice belongs to (a defender's evasion or retreat).
-int acting_side(const Battle& b, const BattleState& s);
+int acting_side(const Battle& b, const AncientsState& s);
 
 // Refuses everything once the game is over (ancients.game.over).
-Verdict validate(const Battle& b, const BattleState& s, const Action& a);
+Verdict validate(const Battle& b, const AncientsState& s, const Action& a);
 // validate's verdict on unit `u` declaring a battle now, before a target is
 // named: the game's end, a pending choice, the phase, and whether the unit
 // may battle (ancients.order.side, ancients.battle.eligible, ancients.battle.once).
-Verdict validate_battler(const Battle& b, const BattleState& s, int u);
+Verdict validate_battler(const Battle& b, const AncientsState& s, int u);
 // Applies an action the caller has validated (it is not checked again) and
 // reports what happened; describe() (report.hpp) words it for the log.
 // describe=false leaves out what only the description needs (a card's plan,
 // a move's path), for simulations that keep no log.
 // Battles roll `dice`, and so does a draw that reshuffles the discards into
 // a new deck (docs/rulings.md#ancients-reshuffle).
-Report do_apply(const Battle& b, BattleState& s, const Action& a, Dice& dice, bool describe = true);
+Report do_apply(const Battle& b, AncientsState& s, const Action& a, Dice& dice, bool describe = true);
 // Validates, then applies a legal action and returns its description, for
 // the log; a refused one leaves `s` unchanged and answers {"refused": true,
 // "violations": [...]}.
-nlohmann::json apply(const Battle& b, BattleState& s, const Action& a, Dice& dice);
+nlohmann::json apply(const Battle& b, AncientsState& s, const Action& a, Dice& dice);
 // The same, for actions that roll no dice: a battle, or a draw that
 // reshuffles, throws ScriptError. do_apply's description, for callers that
 // only want the JSON.
-nlohmann::json apply(const Battle& b, BattleState& s, const Action& a);
-nlohmann::json do_apply(const Battle& b, BattleState& s, const Action& a);
+nlohmann::json apply(const Battle& b, AncientsState& s, const Action& a);
+nlohmann::json do_apply(const Battle& b, AncientsState& s, const Action& a);
 
 // The dice a legal action `a` rolls to reshuffle the discards into a new
 // deck (docs/rulings.md#ancients-reshuffle): one per card but the first when
 // the action ends the turn with the deck empty under the reshuffle setting,
 // else 0.
-int reshuffle_dice(const Battle& b, const BattleState& s, const Action& a);
+int reshuffle_dice(const Battle& b, const AncientsState& s, const Action& a);
 
 // Parses one action; errors name `path` and the field (JSON first, as in
 // the other systems).
@@ -143,11 +143,11 @@ std::string phase_name(Phase p);  // "play_card", "movement", "battle"
 // Everything the game needs to resume: pieces and their per-turn flags, the
 // hands, decks and discards, and in the movement phase the card played, its plan, the
 // orders given and whether a piece has moved.
-nlohmann::json state_json(const Battle& b, const BattleState& s);
+nlohmann::json state_json(const Battle& b, const AncientsState& s);
 // The inverse of state_json for a state of `b`: strict, every error names
 // the field under `path` (unknown ids, wrong counts, two pieces on a hex,
 // values out of range).
-BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path);
+AncientsState state_from_json(const Battle& b, const nlohmann::json& j, const std::string& path);
 
 // Every legal action now, in a fixed order: the cards in hand (one action
 // per distinct card), or orders one piece at a time (orders may be given in
@@ -155,30 +155,30 @@ BattleState state_from_json(const Battle& b, const nlohmann::json& j, const std:
 // can be given that way: docs/rulings.md#ancients-legal-actions), then each
 // ordered piece to each hex it may move to, then end_movement. Empty once
 // the game is over.
-std::vector<Action> legal_actions(const Battle& b, const BattleState& s);
+std::vector<Action> legal_actions(const Battle& b, const AncientsState& s);
 // A random legal action for simulations and the conformance suite's random
 // games: ending the movement or the battle one time in ten while another
 // action is legal; otherwise a kind of action (orders or moves; battles; a
 // combat's choices) uniformly, then one of that kind uniformly, so random
 // games come to blows (docs/rulings.md#ancients-random-play). Nothing once
 // the game is over.
-std::optional<Action> random_action(const Battle& b, const BattleState& s, Rng& rng);
+std::optional<Action> random_action(const Battle& b, const AncientsState& s, Rng& rng);
 
 // The game ends when a side has its victory banners, after turn
 // `Battle::turn_limit`, or when the player to play holds no command card
 // (under the scenario's "no_reshuffle" setting; with the reshuffle a hand
 // never shrinks) (docs/rulings.md#ancients-game-end).
-bool game_over(const Battle& b, const BattleState& s);
+bool game_over(const Battle& b, const AncientsState& s);
 // Why, or empty while the game goes on.
-std::string game_over_reason(const Battle& b, const BattleState& s);
+std::string game_over_reason(const Battle& b, const AncientsState& s);
 // The side that has its victory banners, or -1.
-int winner(const Battle& b, const BattleState& s);
+int winner(const Battle& b, const AncientsState& s);
 
 // Plays a list of actions from the start; an illegal action is an InputError
 // naming it ("actions[3]: ancients.movement.blocked: ..."), so nothing is written.
 struct Playthrough {
   GameLog log;
-  BattleState state;
+  AncientsState state;
 };
 Playthrough play_actions(const Battle& b, const nlohmann::json& battle_json, const nlohmann::json& actions,
                          std::uint64_t seed, const std::string& scenario);
