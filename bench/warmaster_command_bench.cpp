@@ -58,12 +58,12 @@ BENCHMARK(BM_WarmasterOrderTarget);
 void BM_WarmasterRandomCommandPhase(benchmark::State& state) {
   auto game = std::make_shared<BattleGame>();
   game->start = field_with_generals();
-  const BattleState start(game);
+  const WarmasterState start(game);
   Rng rng(7);
   MoveScratch scratch;  // the simulation's working space, kept from phase to phase (one per thread)
   std::int64_t actions = 0;
   for (auto _ : state) {
-    BattleState s = start;  // a cheap clone: the battlefield is shared until a stand moves
+    WarmasterState s = start;  // a cheap clone: the battlefield is shared until a stand moves
     SeededDice dice(rng.next());
     actions += sim::random_command_phase(s, dice, rng, nullptr, scratch);
   }
@@ -81,12 +81,12 @@ void BM_WarmasterRandomGame(benchmark::State& state) {
   auto game = std::make_shared<BattleGame>();
   game->start = f.battlefield;
   game->settings = f.settings;
-  const BattleState start(game);
+  const WarmasterState start(game);
   Rng rng(11);
   MoveScratch scratch;
   std::int64_t actions = 0, turns = 0, broken = 0;
   for (auto _ : state) {
-    BattleState s = start;
+    WarmasterState s = start;
     SeededDice dice(rng.next());
     actions += sim::random_battle(s, dice, rng, nullptr, scratch);
     turns += 2 * (s.turn() - 1) + s.side();
@@ -114,12 +114,12 @@ void random_games(benchmark::State& state, const std::string& battle) {
   base.start = f.battlefield;
   base.settings = f.settings;
   const int copies = static_cast<int>(state.range(0)) / static_cast<int>(base.start.units.size());
-  const BattleState start(copies > 1 ? bench::tiled_game(base, copies) : std::make_shared<const BattleGame>(base));
+  const WarmasterState start(copies > 1 ? bench::tiled_game(base, copies) : std::make_shared<const BattleGame>(base));
   Rng rng(11);
   MoveScratch scratch;
   std::int64_t actions = 0, side_turns = 0;
   for (auto _ : state) {
-    BattleState s = start;
+    WarmasterState s = start;
     SeededDice dice(rng.next());
     // sim::random_battle's loop, counting the side-turns begun.
     while (!s.battle_over()) {

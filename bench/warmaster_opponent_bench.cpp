@@ -41,21 +41,21 @@ std::shared_ptr<const Game> bundled_battle(const std::string& name) {
 std::shared_ptr<const Game> default_battle() { return bundled_battle("default"); }
 
 // Plays the opponent for the side to move until the turn passes.
-int opponent_turn(BattleState& s, Dice& dice, Rng& rng, OpponentScratch& scratch) {
+int opponent_turn(WarmasterState& s, Dice& dice, Rng& rng, OpponentScratch& scratch) {
   const int side = s.side(), turn = s.turn();
   int actions = 0;
   while (!s.battle_over() && s.side() == side && s.turn() == turn && actions < 500) {
     const OpponentChoice c = choose_opponent_action(s, rng, OpponentOptions{}, scratch);
-    s.apply(c.action, dice, BattleState::Describe::No, scratch.move);
+    s.apply(c.action, dice, WarmasterState::Describe::No, scratch.move);
     ++actions;
   }
   return actions;
 }
 
 // The position after three turns of both sides (six side-turns), side 0 to move.
-BattleState mid_game(const Game& game) {
+WarmasterState mid_game(const Game& game) {
   const std::unique_ptr<GameState> start = game.new_initial_state();
-  BattleState s = *typed_state<System>(*start);
+  WarmasterState s = *typed_state<System>(*start);
   SeededDice dice(11);
   Rng rng(5);
   OpponentScratch scratch;
@@ -65,9 +65,9 @@ BattleState mid_game(const Game& game) {
 
 // The position after three turns on `battle`, repeated side by side to
 // `units` units (16: the battle itself).
-BattleState mid_game_tiled(const std::string& battle, int units) {
+WarmasterState mid_game_tiled(const std::string& battle, int units) {
   const auto game = bundled_battle(battle);
-  const BattleState base = mid_game(*game);
+  const WarmasterState base = mid_game(*game);
   const int units_in_battle = static_cast<int>(base.battlefield().units.size());
   const int copies = units / units_in_battle;
   if (copies < 1 || copies * units_in_battle != units)
@@ -77,12 +77,12 @@ BattleState mid_game_tiled(const std::string& battle, int units) {
 }
 
 void opponent_turns(benchmark::State& state, const std::string& battle) {
-  const BattleState from = mid_game_tiled(battle, static_cast<int>(state.range(0)));
+  const WarmasterState from = mid_game_tiled(battle, static_cast<int>(state.range(0)));
   OpponentScratch scratch;
   std::uint64_t seed = 1;
   int actions = 0;
   for (auto _ : state) {
-    BattleState s = from;
+    WarmasterState s = from;
     SeededDice dice(seed);
     Rng rng(seed++);
     actions += opponent_turn(s, dice, rng, scratch);

@@ -55,7 +55,7 @@ inline std::shared_ptr<const BattleGame> tiled_game(const BattleGame& base, int 
 // copies)): through the state's JSON, each unit and character written once
 // per copy with its ids tagged and its places shifted. The ids of the phase's
 // bookkeeping (units being ordered, a pending move) stay those of copy 0.
-inline BattleState tiled_state(const BattleState& s, std::shared_ptr<const BattleGame> tiled, int copies) {
+inline WarmasterState tiled_state(const WarmasterState& s, std::shared_ptr<const BattleGame> tiled, int copies) {
   const Json j = state_to_json(s);
   const double width = s.battlefield().width;
   auto shift_poses = [](Json& poses, double dx) {

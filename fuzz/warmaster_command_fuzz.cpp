@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Each line on its own, as an action on the starting state.
   try {
     const Json j = parse_json_text(text, "action");
-    BattleState s(game());
+    WarmasterState s(game());
     const Action a = parse_action(j, s, "action");
     ScriptedDice dice({3, 4, 5, 2, 6, 1});
     (void)s.validate(a);

@@ -27,32 +27,32 @@ std::vector<std::string> System::players(const BattleGame& g) {
   for (const Army& a : g.start.armies) out.push_back(a.name);
   return out;
 }
-BattleState System::initial(const std::shared_ptr<const BattleGame>& g) { return BattleState(g); }
-BattleState System::from_json(const std::shared_ptr<const BattleGame>& g, const Json& j, const std::string& path) {
+WarmasterState System::initial(const std::shared_ptr<const BattleGame>& g) { return WarmasterState(g); }
+WarmasterState System::from_json(const std::shared_ptr<const BattleGame>& g, const Json& j, const std::string& path) {
   return warmaster::state_from_json(g, j, path);
 }
-Json System::to_json(const BattleGame&, const BattleState& s) { return state_to_json(s); }
-std::string System::phase(const BattleState& s) {
+Json System::to_json(const BattleGame&, const WarmasterState& s) { return state_to_json(s); }
+std::string System::phase(const WarmasterState& s) {
   if (s.phase() == Phase::Command) return std::string("command: ") + to_string(s.step());
   return to_string(s.phase());
 }
-Json System::result(const BattleGame&, const BattleState& s) {
+Json System::result(const BattleGame&, const WarmasterState& s) {
   return game_result(true, s.winner() < 0 ? std::nullopt : std::optional<int>(s.winner()), s.battle_over_reason());
 }
-Action System::parse(const BattleGame&, const BattleState& s, const Json& action, const std::string& path) {
+Action System::parse(const BattleGame&, const WarmasterState& s, const Json& action, const std::string& path) {
   return parse_action(action, s, path);
 }
-System::Checked System::check(const BattleGame&, const BattleState& s, const Action& a, bool describe) {
+System::Checked System::check(const BattleGame&, const WarmasterState& s, const Action& a, bool describe) {
   MoveScratch scratch;
-  return s.check(a, scratch, describe ? BattleState::Describe::Yes : BattleState::Describe::No);
+  return s.check(a, scratch, describe ? WarmasterState::Describe::Yes : WarmasterState::Describe::No);
 }
-Json System::do_apply(const BattleGame&, BattleState& s, Checked&& c, Dice& dice, bool describe) {
-  return s.do_apply(std::move(c), dice, describe ? BattleState::Describe::Yes : BattleState::Describe::No);
+Json System::do_apply(const BattleGame&, WarmasterState& s, Checked&& c, Dice& dice, bool describe) {
+  return s.do_apply(std::move(c), dice, describe ? WarmasterState::Describe::Yes : WarmasterState::Describe::No);
 }
-std::vector<Action> System::legal(const BattleGame&, const BattleState& s) { return s.legal_actions(); }
+std::vector<Action> System::legal(const BattleGame&, const WarmasterState& s) { return s.legal_actions(); }
 Json System::action_json(const BattleGame&, const Action& a) { return warmaster::to_json(a); }
 
-std::optional<Json> System::sample(const BattleGame&, const BattleState& s, Rng& rng) {
+std::optional<Json> System::sample(const BattleGame&, const WarmasterState& s, Rng& rng) {
   // A pending move is continuous: half the time a random slide, kept
   // when it is legal; else one of the listed actions.
   if (s.pending() && s.pending()->kind && (rng.next() & 1)) {
@@ -64,7 +64,7 @@ std::optional<Json> System::sample(const BattleGame&, const BattleState& s, Rng&
   return warmaster::to_json(legal[rng.below(legal.size())]);
 }
 
-Chances System::chances(const referee::GameState& self, const BattleGame&, const BattleState& s, const Action& a,
+Chances System::chances(const referee::GameState& self, const BattleGame&, const WarmasterState& s, const Action& a,
                         const Json& action, const std::string& path) {
   // A Shooting phase rolls a few dice per Attack of every shooting unit,
   // and a Combat phase's end_phase every fighting stand's, beyond counting
@@ -92,7 +92,7 @@ Chances System::chances(const referee::GameState& self, const BattleGame&, const
   return enumerate_chance(self, action, label, path);
 }
 
-Json System::query(const BattleGame&, const BattleState& s, const std::string& name, const Json& args,
+Json System::query(const BattleGame&, const WarmasterState& s, const std::string& name, const Json& args,
                    const std::string& path) {
   return answer_query(s, name, args, path);
 }
@@ -125,7 +125,7 @@ namespace {
 // state in, the chosen action out as JSON. Each call makes its own scratch:
 // the interface keeps nothing between calls.
 std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
-  const BattleState* s = typed_state<System>(state);
+  const WarmasterState* s = typed_state<System>(state);
   if (!s || s->battle_over()) return std::nullopt;
   OpponentScratch scratch;
   return warmaster::to_json(choose_opponent_action(*s, rng, OpponentOptions{}, scratch).action);
@@ -139,7 +139,7 @@ std::optional<Json> opponent_action(const GameState& state, Rng& rng) {
 struct CharacterCounts {
   int fights = 0, unbonused = 0, orders = 0, blunders = 0;
 };
-CharacterCounts count_characters(const BattleState& b, const BattleState& a, const Json& result) {
+CharacterCounts count_characters(const WarmasterState& b, const WarmasterState& a, const Json& result) {
   CharacterCounts n;
   const Battlefield& bf = b.battlefield();
   if (const auto combats = result.find("combats"); combats != result.end() && combats->contains("rounds"))
@@ -173,8 +173,8 @@ CharacterCounts count_characters(const BattleState& b, const BattleState& a, con
 // (docs/rulings.md#warmaster-engaged).
 std::vector<std::pair<std::string, int>> audit(const GameState& before, const Outcome& outcome,
                                                const GameState& after) {
-  const BattleState* b = typed_state<System>(before);
-  const BattleState* a = typed_state<System>(after);
+  const WarmasterState* b = typed_state<System>(before);
+  const WarmasterState* a = typed_state<System>(after);
   if (!b || !a) return {};
   const double tol = b->settings().contact_tolerance;
   int into_combat = 0;

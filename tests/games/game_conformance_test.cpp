@@ -28,7 +28,7 @@ std::shared_ptr<const Game> bundled(const BundledBattle& b) {
 
 // No stand of one unit overlaps a stand of another (touching is not overlapping).
 void warmaster_invariant(const GameState& gs) {
-  const warmaster::BattleState* s = typed_state<warmaster::System>(gs);
+  const warmaster::WarmasterState* s = typed_state<warmaster::System>(gs);
   ASSERT_NE(s, nullptr);
   const warmaster::Battlefield& bf = s->battlefield();
   const double tol = s->settings().contact_tolerance;

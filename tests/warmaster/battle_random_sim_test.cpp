@@ -26,7 +26,7 @@ struct Tally {
   std::map<std::string, int> endings;  // "turn limit", "break point", "General"
 };
 
-void check_positions(const BattleState& s, const std::string& after) {
+void check_positions(const WarmasterState& s, const std::string& after) {
   const Battlefield& bf = s.battlefield();
   const Settings& set = s.settings();
   const double tol = set.contact_tolerance;
@@ -59,7 +59,7 @@ void check_positions(const BattleState& s, const std::string& after) {
 // Play sheet and the public facts: one die per Attack, hits on the score needed, a save
 // per hit at or above Armour, "a stand is removed for every Hits value of
 // unsaved hits", and the unit loses exactly those stands.
-void check_shooting(const BattleState& before, const ActionOutcome& o, const BattleState& after, Tally& t) {
+void check_shooting(const WarmasterState& before, const ActionOutcome& o, const WarmasterState& after, Tally& t) {
   std::map<std::string, int> unsaved;
   for (const Json& shot : o.result.at("shots")) {
     ++t.shots;
@@ -96,11 +96,11 @@ void play_battles(const std::string& file, int break_point, std::uint64_t first_
   const auto game = make_game(f.battlefield, f.settings);
   MoveScratch scratch;
   for (std::uint64_t seed = first_seed; seed < first_seed + static_cast<std::uint64_t>(games); ++seed) {
-    BattleState s(game);
+    WarmasterState s(game);
     SeededDice dice(seed);
     Rng rng(seed * 31 + 7);
-    const sim::Observer check = [&](const BattleState& before, const Action& a, const ActionOutcome& o,
-                                    const BattleState& after) {
+    const sim::Observer check = [&](const WarmasterState& before, const Action& a, const ActionOutcome& o,
+                                    const WarmasterState& after) {
       ASSERT_TRUE(o.verdict.legal());
       const std::string where = file + " seed " + std::to_string(seed) + ": " + to_json(a).dump();
       check_positions(after, where);

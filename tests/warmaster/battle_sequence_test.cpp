@@ -37,7 +37,7 @@ Battlefield shooting_field(int target_hits = 3) {
 }
 
 TEST(BattleSequence, ShootingIsThePhaseAfterCommandAndItsDiceGoThroughTheState) {
-  BattleState s(make_game(shooting_field()));
+  WarmasterState s(make_game(shooting_field()));
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   ASSERT_EQ(s.phase(), Phase::Shooting);
   // The only legal action is to shoot.
@@ -71,7 +71,7 @@ TEST(BattleSequence, ShootingIsThePhaseAfterCommandAndItsDiceGoThroughTheState) 
 }
 
 TEST(BattleSequence, ASixOnTheDriveBackConfusesTheUnitUntilTheEndOfItsOwnCommandPhase) {
-  BattleState s(make_game(shooting_field()));
+  WarmasterState s(make_game(shooting_field()));
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   // One hit (6, 1, 1), one drive-back die: a 6 confuses ("Units are confused
   // if any Drive Back dice roll a 6").
@@ -98,7 +98,7 @@ TEST(BattleSequence, ConfusedUnitsCannotUseInitiativeNorBeOrderedNorHomeBack) {
   bf.units[2].confused = true;
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 14));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, initiative("A", false, "E"), "warmaster.command.confused");
   Action home;
   home.type = ActionType::HomeBack;
@@ -117,7 +117,7 @@ TEST(BattleSequence, ConfusedUnitsCannotUseInitiativeNorBeOrderedNorHomeBack) {
 TEST(BattleSequence, AnArmyAtItsBreakPointWithdrawsAndTheBattleEnds) {
   // North has two units: by default its break point is half, rounded up: 1.
   // Spears with Hits 1 lose a stand per unsaved hit: three 6s destroy them.
-  BattleState s(make_game(shooting_field(1)));
+  WarmasterState s(make_game(shooting_field(1)));
   EXPECT_EQ(s.break_point(1), 1);
   EXPECT_EQ(s.break_point(0), 1);
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
@@ -135,7 +135,7 @@ TEST(BattleSequence, AnArmyAtItsBreakPointWithdrawsAndTheBattleEnds) {
   EXPECT_EQ(o.result.at("winner"), 0);
   expect_refused(s, simple(ActionType::EndPhase), "warmaster.command.battle_over");
   EXPECT_TRUE(s.legal_actions().empty());
-  const BattleState back = state_from_json(make_game(shooting_field(1)), state_to_json(s), "state");
+  const WarmasterState back = state_from_json(make_game(shooting_field(1)), state_to_json(s), "state");
   EXPECT_EQ(back.winner(), 0);
   EXPECT_EQ(back.battle_over_reason(), reason);
 }
@@ -143,7 +143,7 @@ TEST(BattleSequence, AnArmyAtItsBreakPointWithdrawsAndTheBattleEnds) {
 TEST(BattleSequence, TheBattleFileSetsAnArmysBreakPoint) {
   Battlefield bf = shooting_field(1);
   bf.armies[1].break_point = 2;
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   EXPECT_EQ(s.break_point(1), 2);
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   ASSERT_TRUE(play(s, simple(ActionType::Shoot), {6, 6, 6}).verdict.legal());
@@ -167,7 +167,7 @@ TEST(BattleSequence, TheCombatPhaseFightsTheEngagementsTheChargesMade) {
   bf.units.push_back(line_unit("E", 1, 60, 62, 180));
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 14));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const ActionOutcome charge = play(s, initiative_action(s.battlefield(), unit(s, "A"), unit(s, "E"), true, s.settings()));
   ASSERT_TRUE(charge.verdict.legal()) << explain(charge.verdict);
   ASSERT_TRUE(unit(s, "E").engaged);
@@ -204,7 +204,7 @@ TEST(BattleSequence, AtTheTurnLimitTheSideThatLostFewerUnitsWins) {
   settings.turn_limit = 1;
   Battlefield bf = shooting_field(1);
   bf.armies[1].break_point = 2;
-  BattleState s(make_game(bf, settings));
+  WarmasterState s(make_game(bf, settings));
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   ASSERT_TRUE(play(s, simple(ActionType::Shoot), {6, 6, 6}).verdict.legal());
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());

@@ -212,7 +212,7 @@ TEST(CombatCharacters, CharactersAreSlainWithAUnitDestroyedByShootingAndASlainGe
   EXPECT_EQ(shot.slain, (std::vector<std::string>{"g1", "h1"}));
   EXPECT_TRUE(ruled(shot.rulings, "warmaster.combat.characters", "g1, h1 are slain with spears"));
 
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   const ActionOutcome o = play(s, simple(ActionType::Shoot), {6, 6, 6});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -226,7 +226,7 @@ TEST(CombatCharacters, CharactersAreSlainWithAUnitDestroyedByShootingAndASlainGe
   // The state keeps them slain, and a slain character never rolls to return.
   const Json state = state_to_json(s);
   EXPECT_EQ(state["characters"][1]["slain"], true);
-  const BattleState back = state_from_json(make_game(bf), state, "state");
+  const WarmasterState back = state_from_json(make_game(bf), state, "state");
   EXPECT_TRUE(back.characters()[2].slain);
   EXPECT_FALSE(back.characters()[2].returns_next_turn);
   Json bad = state;

@@ -54,7 +54,7 @@ Battlefield base_to_base() {
 }
 
 // South's Command and Shooting phases (no unit shoots: no dice).
-void to_combat_phase(BattleState& s) {
+void to_combat_phase(WarmasterState& s) {
   for (ActionType t : {ActionType::EndPhase, ActionType::Shoot}) {
     const ActionOutcome o = play(s, simple(t));
     ASSERT_TRUE(o.verdict.legal()) << to_string(t) << ": " << explain(o.verdict);
@@ -87,7 +87,7 @@ bool combat_ruled(const ActionOutcome& o, const std::string& rule, const std::st
 // destroyed. E's die: 1.
 // Told to stand, A stays where it stood: one round, three dice.
 TEST(CombatDecisions, AWinnerToldToStandDoesNotPursue) {
-  BattleState pursues(make_game(base_to_base()));
+  WarmasterState pursues(make_game(base_to_base()));
   to_combat_phase(pursues);
   const ActionOutcome by_default = play(pursues, end_combat_with({}), {6, 1, 1, 6, 1, 1, 1});
   ASSERT_TRUE(by_default.verdict.legal()) << explain(by_default.verdict);
@@ -95,7 +95,7 @@ TEST(CombatDecisions, AWinnerToldToStandDoesNotPursue) {
   EXPECT_NEAR(unit(pursues, "A").stands[0].pose.position.y, 51.0, 1e-9);
   EXPECT_TRUE(status(pursues, "E").destroyed);
 
-  BattleState stands(make_game(base_to_base()));
+  WarmasterState stands(make_game(base_to_base()));
   to_combat_phase(stands);
   const ActionOutcome told = play(stands, end_combat_with({decided("A", CombatChoice::Stand)}), {6, 1, 1});
   ASSERT_TRUE(told.verdict.legal()) << explain(told.verdict);
@@ -113,7 +113,7 @@ TEST(CombatDecisions, AWinnerToldToStandDoesNotPursue) {
 // not refused: "(if the enemy is destroyed) advance". E retreated and is
 // still there, so A stands.
 TEST(CombatDecisions, AnAdvanceWhileTheEnemyIsLeftIsAStand) {
-  BattleState s(make_game(base_to_base()));
+  WarmasterState s(make_game(base_to_base()));
   to_combat_phase(s);
   const ActionOutcome o = play(s, end_combat_with({decided("A", CombatChoice::Advance, 10.0)}), {6, 1, 1});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -128,7 +128,7 @@ TEST(CombatDecisions, AnAdvanceWhileTheEnemyIsLeftIsAStand) {
 // either side): 100 cm asked, 1 + 2 + 6 rolled, so 9 cm, the most, to
 // y = 61. By default each would fall back its lowest die (2 and 1).
 TEST(CombatDecisions, ADrawFallsBackTheDistanceAsked) {
-  BattleState s(make_game(base_to_base()));
+  WarmasterState s(make_game(base_to_base()));
   to_combat_phase(s);
   const ActionOutcome o = play(s,
                                end_combat_with({decided("A", CombatChoice::FallBack, 5.0),
@@ -141,7 +141,7 @@ TEST(CombatDecisions, ADrawFallsBackTheDistanceAsked) {
   EXPECT_NEAR(unit(s, "A").stands[0].pose.position.x, 60.0, 1e-9);
   EXPECT_NEAR(unit(s, "E").stands[0].pose.position.y, 61.0, 1e-9);
 
-  BattleState by_default(make_game(base_to_base()));
+  WarmasterState by_default(make_game(base_to_base()));
   to_combat_phase(by_default);
   ASSERT_TRUE(play(by_default, end_combat_with({}), {6, 1, 6, 2, 3, 4, 1, 2, 6}).verdict.legal());
   EXPECT_NEAR(unit(by_default, "A").stands[0].pose.position.y, 48.0, 1e-9);
@@ -157,7 +157,7 @@ TEST(CombatDecisions, ADrawFallsBackTheDistanceAsked) {
 // Same dice as above: 1 hit each, A rolls 2, 3, 4 (2 cm, to y = 48), E rolls
 // 1, 2, 6 (1 cm, to y = 53), not the 5 and 9 cm asked.
 TEST(CombatDecisions, AfterADrawAUnitInTheOpenMayNotStandAndFallsBackWithARuling) {
-  BattleState s(make_game(base_to_base()));
+  WarmasterState s(make_game(base_to_base()));
   to_combat_phase(s);
   const ActionOutcome o =
       play(s, end_combat_with({decided("A", CombatChoice::Stand, 5.0), decided("E", CombatChoice::Advance, 9.0)}),
@@ -176,7 +176,7 @@ TEST(CombatDecisions, AfterADrawAUnitInTheOpenMayNotStandAndFallsBackWithARuling
 
   // Pursue is refused the same way; and the default, even with a distance,
   // falls back by the lowest die: the distance is only for "fall_back".
-  BattleState p(make_game(base_to_base()));
+  WarmasterState p(make_game(base_to_base()));
   to_combat_phase(p);
   const ActionOutcome q =
       play(p, end_combat_with({decided("A", CombatChoice::Pursue), decided("E", CombatChoice::Default, 9.0)}),
@@ -198,7 +198,7 @@ TEST(CombatDecisions, AfterADrawAUnitInTheOpenMayNotStandAndFallsBackWithARuling
 TEST(CombatDecisions, AfterADrawADefendedUnitToldToPursueStandsWithARuling) {
   Battlefield bf = base_to_base();
   bf.terrain.push_back(area("wood-1", TerrainKind::Wood, {{40, 51.5}, {80, 51.5}, {80, 70}, {40, 70}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   to_combat_phase(s);
   const ActionOutcome o = play(s, end_combat_with({decided("E", CombatChoice::Pursue, 9.0)}), {6, 1, 6, 2, 3, 4});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -261,7 +261,7 @@ TEST(CombatDecisions, BadDecisionsAreInputErrorsNamingTheFieldAndChangeNothing) 
 // A caller building the action in code is told by the verdict, with the
 // state unchanged and nothing rolled.
 TEST(CombatDecisions, TypedDecisionsAreValidated) {
-  BattleState s(make_game(base_to_base()));
+  WarmasterState s(make_game(base_to_base()));
   expect_refused(s, end_combat_with({decided("A", CombatChoice::Stand)}), "warmaster.combat.decisions");
   to_combat_phase(s);
   expect_refused(s, end_combat_with({decided("Z", CombatChoice::Stand)}), "warmaster.combat.decisions");
@@ -292,10 +292,10 @@ TEST(CombatDecisions, TheDecisionsAreLoggedAndReplayed) {
   EXPECT_EQ(rep.log.entries[2].action, with);
   EXPECT_NE(rep.log.entries[2].result.at("text").get<std::string>().find("side 0 wins by 1"), std::string::npos);
   EXPECT_NE(rep.log.entries[2].result.at("text").get<std::string>().find("A stands its ground\n"), std::string::npos);
-  BattleState probe(game);
+  WarmasterState probe(game);
   to_combat_phase(probe);
   EXPECT_EQ(to_json(parse_action(with, probe, "action")), with);
-  const BattleState replayed = replay_log(game, rep.log, "log");
+  const WarmasterState replayed = replay_log(game, rep.log, "log");
   EXPECT_EQ(state_to_json(replayed), rep.final_state);
   // A log whose decisions were changed does not replay to the same result.
   GameLog edited = rep.log;

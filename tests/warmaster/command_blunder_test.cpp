@@ -26,7 +26,7 @@ Battlefield blunder_field() {
 }
 
 TEST(CommandBlunder, HeroRollingTwelveBlundersAndOneCostsCommandForTheGame) {
-  BattleState s(make_game(blunder_field()));
+  WarmasterState s(make_game(blunder_field()));
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 1});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
   EXPECT_FALSE(o.result["passed"].get<bool>());
@@ -47,17 +47,17 @@ TEST(CommandBlunder, HeroRollingTwelveBlundersAndOneCostsCommandForTheGame) {
 // The -1 lasts the game, so a saved state keeps it.
 TEST(CommandBlunder, TheLastingPenaltyIsKeptInASavedState) {
   const auto game = make_game(blunder_field());
-  BattleState s(game);
+  WarmasterState s(game);
   play(s, order("h", {"B"}), {6, 6, 1});
   const Json saved = state_to_json(s);
-  const BattleState back = state_from_json(game, saved, "state");
+  const WarmasterState back = state_from_json(game, saved, "state");
   EXPECT_EQ(status(back, "B").blunder_penalty, 1);
   EXPECT_EQ(state_to_json(back), saved);
 }
 
 TEST(CommandBlunder, TwoOrThreeHalts) {
   for (int d6 : {2, 3}) {
-    BattleState s(make_game(blunder_field()));
+    WarmasterState s(make_game(blunder_field()));
     const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, d6});
     EXPECT_EQ(o.result["blunder"]["roll"], d6);
     EXPECT_EQ(o.result["allows"], "halt: no move");
@@ -68,7 +68,7 @@ TEST(CommandBlunder, TwoOrThreeHalts) {
 
 TEST(CommandBlunder, FourOrFiveMovesHalfPaceWithoutCharging) {
   for (int d6 : {4, 5}) {
-    BattleState s(make_game(blunder_field()));
+    WarmasterState s(make_game(blunder_field()));
     const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, d6});
     EXPECT_EQ(o.result["allows"], "half pace, no charge");
     ASSERT_TRUE(s.pending());
@@ -91,7 +91,7 @@ Battlefield blunder_near_field(double enemy_y) {
   return bf;
 }
 
-double blunder_gap(const BattleState& s, const std::string& a, const std::string& b) {
+double blunder_gap(const WarmasterState& s, const std::string& a, const std::string& b) {
   return unit_distance(unit(s, a), unit(s, b)).distance;
 }
 
@@ -99,7 +99,7 @@ double blunder_gap(const BattleState& s, const std::string& a, const std::string
 // full pace move it must move so that it is at least a full pace distant.
 // Ours: straight back, directly away from that enemy, by the full pace.
 TEST(CommandBlunder, TwoWithAVisibleEnemyWithinAFullPaceRetreatsAFullPaceDirectlyAway) {
-  BattleState s(make_game(blunder_near_field(72)));
+  WarmasterState s(make_game(blunder_near_field(72)));
   const double before = blunder_gap(s, "B", "E");
   ASSERT_NEAR(before, 10.0, 1e-9);
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 2});
@@ -131,7 +131,7 @@ TEST(CommandBlunder, TwoWithAVisibleEnemyWithinAFullPaceRetreatsAFullPaceDirectl
 
 // 2-3 with no enemy within a full pace move (E is 78 cm away): it halts.
 TEST(CommandBlunder, ThreeWithNoEnemyWithinAFullPaceHalts) {
-  BattleState s(make_game(blunder_field()));
+  WarmasterState s(make_game(blunder_field()));
   const std::vector<Stand> start = unit(s, "B").stands;
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 3});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -148,7 +148,7 @@ TEST(CommandBlunder, ThreeWithNoEnemyWithinAFullPaceHalts) {
 TEST(CommandBlunder, TwoWithTheEnemyWithinAFullPaceButUnseenHalts) {
   Battlefield bf = blunder_near_field(72);
   bf.terrain.push_back(area("wood-b", TerrainKind::Wood, {{40, 63}, {80, 63}, {80, 69}, {40, 69}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const std::vector<Stand> start = unit(s, "B").stands;
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 2});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -160,7 +160,7 @@ TEST(CommandBlunder, TwoWithTheEnemyWithinAFullPaceButUnseenHalts) {
 TEST(CommandBlunder, ABrigadeRetreatsAsOneBody) {
   Battlefield bf = blunder_near_field(72);
   bf.units.push_back(line_unit("B2", 0, 72, 60));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const ActionOutcome o = play(s, order("h", {"B", "B2"}), {6, 6, 3});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
   ASSERT_EQ(o.result.at("blunder").at("moves").size(), 2u);
@@ -176,7 +176,7 @@ TEST(CommandBlunder, ARetreatOverTheTableEdgeRollsOnTheOffTableChart) {
   bf.units[0] = line_unit("B", 0, 60, 10);
   bf.characters[0].pose.position = {60, 4};
   bf.characters[1].pose.position = {66, 4};
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 2, 6});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
   ASSERT_EQ(o.rolls.size(), 4u);
@@ -194,7 +194,7 @@ TEST(CommandBlunder, ARetreatOverTheTableEdgeRollsOnTheOffTableChart) {
 // The blunder table, 6: it moves its full pace towards the nearest enemy and
 // charges it if it can. E 10 cm away: a lined-up charge, front edges flush.
 TEST(CommandBlunder, SixWithTheNearestEnemyInReachChargesItLinedUp) {
-  BattleState s(make_game(blunder_near_field(72)));
+  WarmasterState s(make_game(blunder_near_field(72)));
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 6});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
   EXPECT_EQ(o.result["allows"], "full pace towards the nearest enemy, charging if it can");
@@ -220,7 +220,7 @@ TEST(CommandBlunder, SixWithTheNearestEnemyInReachChargesItLinedUp) {
 // 6 with the nearest enemy beyond reach (78 cm): a full pace straight
 // towards it, the distance closed equal to the pace.
 TEST(CommandBlunder, SixWithTheEnemyBeyondReachMovesAFullPaceStraightTowardsIt) {
-  BattleState s(make_game(blunder_field()));
+  WarmasterState s(make_game(blunder_field()));
   const double before = blunder_gap(s, "B", "E");
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 6});
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -248,7 +248,7 @@ TEST(CommandBlunder, SixThatCannotChargeMovesStraightTowardsTheEnemyAsFarAsItCan
   Battlefield bf = blunder_near_field(72);
   bf.units[0] = line_unit("B", 0, 60, 60, 0, TroopType::Cavalry);  // stands 2 x 4: front edge at y = 62
   bf.terrain.push_back(area("wood-c", TerrainKind::Wood, {{0, 64}, {180, 64}, {180, 69}, {0, 69}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const double before = blunder_gap(s, "B", "E");
   ASSERT_NEAR(before, 9.0, 1e-9);
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6, 6});
@@ -268,7 +268,7 @@ TEST(CommandBlunder, SixThatCannotChargeMovesStraightTowardsTheEnemyAsFarAsItCan
 }
 
 TEST(CommandBlunder, TheGeneralsTwelveIsAPlainFailure) {
-  BattleState s(make_game(blunder_field()));
+  WarmasterState s(make_game(blunder_field()));
   const ActionOutcome o = play(s, order("g", {"B"}), {6, 6});
   EXPECT_FALSE(o.result.contains("blunder"));
   EXPECT_EQ(o.result["allows"], "half pace, no charge");
@@ -277,14 +277,14 @@ TEST(CommandBlunder, TheGeneralsTwelveIsAPlainFailure) {
 TEST(CommandBlunder, SettingOffMakesTwelveAPlainFailure) {
   Settings st;
   st.blunders = false;
-  BattleState s(make_game(blunder_field(), st));
+  WarmasterState s(make_game(blunder_field(), st));
   const ActionOutcome o = play(s, order("h", {"B"}), {6, 6});
   EXPECT_FALSE(o.result.contains("blunder"));
   EXPECT_EQ(o.result["allows"], "half pace, no charge");
 }
 
 TEST(CommandBlunder, OrderOddsGiveTheBlunderChance) {
-  BattleState s(make_game(blunder_field()));
+  WarmasterState s(make_game(blunder_field()));
   const Json hero = answer_query(s, "order_odds", Json{{"character", "h"}, {"units", {"B"}}}, "test", nullptr);
   EXPECT_EQ(hero["blunder_chance"]["fraction"], "1/36");
   const Json general = answer_query(s, "order_odds", Json{{"character", "g"}, {"units", {"B"}}}, "test", nullptr);

@@ -24,7 +24,7 @@ Battlefield brigade_field() {
 }
 
 TEST(Brigade, OneTestMeasuredToTheMostDistantUnit) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   // R alone: 19.4 cm from g, no penalty. P is 43 cm away: -2 for the brigade.
   EXPECT_EQ(s.ask_order("g", {"R"}).target.needed, 9);
   const auto q = s.ask_order("g", {"P", "Q", "R"});
@@ -39,7 +39,7 @@ TEST(Brigade, EachPenaltyOnceAndCasualtiesFromTheUnitThatLostMost) {
   bf.units[0].stands_lost = 1;  // P
   bf.units[1].stands_lost = 2;  // Q
   bf.terrain.push_back(area("wood", TerrainKind::Wood, {{20, 15}, {60, 15}, {60, 25}, {20, 25}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const auto q = s.ask_order("g", {"P", "Q", "R"});
   // 9 - 2 (distance) - 1 (dense, once for three units) - 2 (Q lost most) = 4.
   EXPECT_EQ(q.target.needed, 4);
@@ -47,7 +47,7 @@ TEST(Brigade, EachPenaltyOnceAndCasualtiesFromTheUnitThatLostMost) {
 }
 
 TEST(Brigade, MovesAsABodyAndMustEndTouching) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
   // P and Q move on, R stays: R no longer touches.
   expect_refused(s, move({slide(unit(s, "P"), {0, 10}), slide(unit(s, "Q"), {0, 10})}),
@@ -68,7 +68,7 @@ TEST(Brigade, MovesAsABodyAndMustEndTouching) {
 TEST(Brigade, AUnitChargingOutOfTheBrigadeLeavesItTheOthersStillTouch) {
   Battlefield bf = brigade_field();
   bf.units.push_back(line_unit("T", 1, 54, 40, 180));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
   MoveRequest charge = slide(unit(s, "R"), {0, 18}, MoveKind::Charge);
   charge.charge_target = "T";
@@ -92,7 +92,7 @@ TEST(Brigade, AUnitChargingOutOfTheBrigadeLeavesItTheOthersStillTouch) {
 TEST(Brigade, AUnitChargingOutAloneLeavesTheOthersWhereTheyStood) {
   Battlefield bf = brigade_field();
   bf.units.push_back(line_unit("T", 1, 54, 40, 180));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
   const double p_y = unit(s, "P").stands[0].pose.position.y;
   MoveRequest charge = slide(unit(s, "R"), {0, 18}, MoveKind::Charge);
@@ -108,19 +108,19 @@ TEST(Brigade, AtMostFourUnits) {
   Battlefield bf = brigade_field();
   bf.units.push_back(line_unit("T", 0, 66, 20));  // touches R
   bf.units.push_back(line_unit("V", 0, 18, 20));  // touches P
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, order("g", {"V", "P", "Q", "R", "T"}), "warmaster.command.brigade_size");
   EXPECT_TRUE(s.validate(order("g", {"P", "Q", "R", "T"})).legal());
 }
 
 TEST(Brigade, UnitsNotTouchingAreNoBrigade) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   expect_refused(s, order("g", {"R", "S"}), "warmaster.command.brigade_formed");
   expect_refused(s, order("g", {"P", "R"}), "warmaster.command.brigade_formed");
 }
 
 TEST(Brigade, ABrigadeFormedDuringThePhaseCannotMoveAsOne) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   ASSERT_TRUE(play(s, order("g", {"S"}), {1, 1}).verdict.legal());
   // S slides 14 cm west to touch R.
   ASSERT_TRUE(play(s, move({slide(unit(s, "S"), {-14, 0})})).verdict.legal());
@@ -128,7 +128,7 @@ TEST(Brigade, ABrigadeFormedDuringThePhaseCannotMoveAsOne) {
 }
 
 TEST(Brigade, FurtherOrdersToAPartThenTheOtherPart) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   ASSERT_TRUE(play(s, order("g", {"P", "Q", "R"}), {1, 1}).verdict.legal());
   ASSERT_TRUE(play(s, move({slide(unit(s, "P"), {0, 5}), slide(unit(s, "Q"), {0, 5}), slide(unit(s, "R"), {0, 5})}))
                   .verdict.legal());
@@ -145,7 +145,7 @@ TEST(Brigade, FurtherOrdersToAPartThenTheOtherPart) {
 }
 
 TEST(Brigade, FinishTheBrigadeBeforeMixingInOtherUnits) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   ASSERT_TRUE(play(s, order("g", {"Q", "R"}), {1, 1}).verdict.legal());
   expect_refused(s, order("g", {"R", "S"}), "warmaster.command.brigade_finish");
   // The reason names the units actually in the brigade, and the one that is not.
@@ -160,7 +160,7 @@ TEST(Brigade, FinishTheBrigadeBeforeMixingInOtherUnits) {
 }
 
 TEST(Brigade, AFailedFirstBrigadeOrderMovesTheWholeBrigadeAtHalfPace) {
-  BattleState s(make_game(brigade_field()));
+  WarmasterState s(make_game(brigade_field()));
   const ActionOutcome o = play(s, order("g", {"P", "Q", "R"}), {6, 6});
   EXPECT_EQ(o.result["allows"], "half pace, no charge");
   EXPECT_EQ(status(s, "P").orders, 1);
@@ -181,7 +181,7 @@ Battlefield flyer_field() {
 Vec2 toward_g(const Unit& f, double d) { return normalized(Vec2{80, 14} - f.stands[1].pose.position) * d; }
 
 TEST(HomeBack, FlyerFarFromCharactersHomesBackTenTimesD6) {
-  BattleState s(make_game(flyer_field()));
+  WarmasterState s(make_game(flyer_field()));
   Action hb;
   hb.type = ActionType::HomeBack;
   hb.unit = "F";
@@ -204,7 +204,7 @@ TEST(HomeBack, FlyerFarFromCharactersHomesBackTenTimesD6) {
 TEST(HomeBack, OnlyBeforeOrdersAndOnlyWhenFar) {
   Battlefield bf = flyer_field();
   bf.units.push_back(line_unit("F2", 0, 80, 30, 0, TroopType::Flyer));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   Action hb;
   hb.type = ActionType::HomeBack;
   hb.unit = "F2";
@@ -225,7 +225,7 @@ Battlefield edge_field() {
 }
 
 TEST(OffTable, ARollOfOneOrTwoRollsAgainNextTurn) {
-  BattleState s(make_game(edge_field()));
+  WarmasterState s(make_game(edge_field()));
   ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
   const ActionOutcome m = play(s, move({slide(unit(s, "T"), {0, -5})}), {2});
   ASSERT_TRUE(m.verdict.legal()) << explain(m.verdict);
@@ -252,7 +252,7 @@ TEST(OffTable, ARollOfOneOrTwoRollsAgainNextTurn) {
 }
 
 TEST(OffTable, ThreeOrFourReturnsButCannotMove) {
-  BattleState s(make_game(edge_field()));
+  WarmasterState s(make_game(edge_field()));
   ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
   ASSERT_TRUE(play(s, move({slide(unit(s, "T"), {0, -5})}), {4}).verdict.legal());
   EXPECT_TRUE(status(s, "T").frozen);
@@ -263,7 +263,7 @@ TEST(OffTable, ThreeOrFourReturnsButCannotMove) {
 TEST(OffTable, CasualtiesCountAgainstTheRoll) {
   Battlefield bf = edge_field();
   bf.units.back().stands_lost = 1;
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
   const ActionOutcome m = play(s, move({slide(unit(s, "T"), {0, -5})}), {1});
   EXPECT_EQ(m.result["off_table"][0]["modified"], 0);
@@ -299,7 +299,7 @@ Battlefield hero_field(CharacterRole role) {
 TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsOffTheTableUntilItRollsBack) {
   for (CharacterRole role : {CharacterRole::Hero, CharacterRole::Wizard})
     for (int roll : {1, 2}) {
-      BattleState s(make_game(hero_field(role)));
+      WarmasterState s(make_game(hero_field(role)));
       ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
       const ActionOutcome o = play(s, hero_walks_off("h"), {roll});
       ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -337,7 +337,7 @@ TEST(OffTable, ACharacterOnItsOwnRollingOneOrTwoIsOffTheTableUntilItRollsBack) {
 // but makes no move that turn; on 5-6 it may also move.
 TEST(OffTable, ACharacterOffTheTableComesBackOnALaterRollOfThreeOrMore) {
   for (int roll : {3, 4, 5, 6}) {
-    BattleState s(make_game(hero_field(CharacterRole::Hero)));
+    WarmasterState s(make_game(hero_field(CharacterRole::Hero)));
     ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
     ASSERT_TRUE(play(s, hero_walks_off("h"), {2}).verdict.legal());
     end_turn(s);
@@ -374,7 +374,7 @@ TEST(OffTable, AFlyerCannotUseACharacterThatIsOffTheTable) {
   flyer.type = TroopType::Flyer;
   flyer.stands.resize(2);
   bf.units.push_back(flyer);
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   EXPECT_TRUE(s.validate(order("g", {"F"})).legal());  // the hero is within 20 cm
   ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
   ASSERT_TRUE(play(s, hero_walks_off("h"), {1}).verdict.legal());
@@ -395,7 +395,7 @@ TEST(OffTable, AFlyerCannotUseACharacterThatIsOffTheTable) {
 TEST(OffTable, ACharacterOnItsOwnRollingThreeToSixComesBackWhereItLeft) {
   for (CharacterRole role : {CharacterRole::Hero, CharacterRole::Wizard})
     for (int roll : {3, 4, 5, 6}) {
-      BattleState s(make_game(hero_field(role)));
+      WarmasterState s(make_game(hero_field(role)));
       ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
       const ActionOutcome o = play(s, hero_walks_off("h"), {roll});
       ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -414,7 +414,7 @@ TEST(OffTable, ACharacterOnItsOwnRollingThreeToSixComesBackWhereItLeft) {
 TEST(OffTable, TheGeneralLeavingEndsTheBattle) {
   Battlefield bf = brigade_field();
   bf.characters[0].pose.position = {80, 3};
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
   Action cm;
   cm.type = ActionType::CharacterMove;

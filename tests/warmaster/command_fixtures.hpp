@@ -89,7 +89,7 @@ inline Action initiative(const std::string& unit, bool charge, const std::string
 }
 
 // Applies with the given dice; fails the test if the dice are not all used.
-inline ActionOutcome play(BattleState& s, const Action& a, std::vector<int> dice = {}) {
+inline ActionOutcome play(WarmasterState& s, const Action& a, std::vector<int> dice = {}) {
   ScriptedDice d(std::move(dice));
   ActionOutcome o = s.apply(a, d);
   EXPECT_EQ(d.remaining(), 0u) << "unused dice";
@@ -97,7 +97,7 @@ inline ActionOutcome play(BattleState& s, const Action& a, std::vector<int> dice
 }
 
 // A refused action: the rule, and the state left exactly as it was.
-inline void expect_refused(BattleState& s, const Action& a, const std::string& rule) {
+inline void expect_refused(WarmasterState& s, const Action& a, const std::string& rule) {
   const Json before = state_to_json(s);
   ScriptedDice d({});
   const ActionOutcome o = s.apply(a, d);
@@ -110,19 +110,19 @@ inline void expect_refused(BattleState& s, const Action& a, const std::string& r
 // Ends the side's turn from its Command phase (play sheet, "SEQUENCE: 1.
 // Command 2. Shoot 3. Combat"): end_phase, shoot (no unit of these fields
 // shoots, so no dice), end_phase of the Combat phase.
-inline void end_turn(BattleState& s) {
+inline void end_turn(WarmasterState& s) {
   for (ActionType t : {ActionType::EndPhase, ActionType::Shoot, ActionType::EndPhase}) {
     const ActionOutcome o = play(s, simple(t));
     ASSERT_TRUE(o.verdict.legal()) << to_string(t) << ": " << explain(o.verdict);
   }
 }
 
-inline const UnitStatus& status(const BattleState& s, const std::string& id) {
+inline const UnitStatus& status(const WarmasterState& s, const std::string& id) {
   for (std::size_t i = 0; i < s.battlefield().units.size(); ++i)
     if (s.battlefield().units[i].id == id) return s.units()[i];
   throw std::runtime_error("no unit " + id);
 }
 
-inline const Unit& unit(const BattleState& s, const std::string& id) { return *s.battlefield().find_unit(id); }
+inline const Unit& unit(const WarmasterState& s, const std::string& id) { return *s.battlefield().find_unit(id); }
 
 }  // namespace referee::warmaster::testing

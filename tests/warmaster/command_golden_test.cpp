@@ -81,7 +81,7 @@ TEST_P(GoldenPlaythrough, ReplayingTheGoldenLogGivesTheSameState) {
   const std::string log_path = kRoot + "/tests/warmaster/golden/" + g.name + ".log";
   const GameLog log = GameLog::parse_jsonl(read_text_file(log_path), log_path);
   EXPECT_EQ(log.seed, g.seed);
-  const BattleState s = replay_log(load_game(log.scenario), log, log_path);
+  const WarmasterState s = replay_log(load_game(log.scenario), log, log_path);
   EXPECT_EQ(state_to_json(s), play_golden(g).final_state);
   EXPECT_EQ(state_to_json(s), parse_json_text(read_text_file(kRoot + "/tests/warmaster/golden/" + g.name + ".state.json"), "state"));
 }

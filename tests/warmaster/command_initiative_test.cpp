@@ -26,14 +26,14 @@ Battlefield initiative_field() {
 TEST(Initiative, OnlyUnitsWithin20cmOfAnEnemyAtTheStart) {
   Battlefield bf = initiative_field();
   bf.units.push_back(line_unit("far", 0, 150, 20));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   EXPECT_TRUE(status(s, "U").near_enemy_at_start);
   EXPECT_FALSE(status(s, "far").near_enemy_at_start);
   expect_refused(s, initiative("far", false, "E2"), "warmaster.initiative.range");
 }
 
 TEST(Initiative, EvadeComputedByTheEngineMovesStraightAwayAtFullPace) {
-  BattleState s(make_game(initiative_field()));
+  WarmasterState s(make_game(initiative_field()));
   const auto plan = s.compute_evade("U", "E1");
   ASSERT_TRUE(plan);
   const ActionOutcome o = play(s, initiative("U", false, "E1"));
@@ -47,7 +47,7 @@ TEST(Initiative, EvadeComputedByTheEngineMovesStraightAwayAtFullPace) {
 }
 
 TEST(Initiative, EvadeGivenByThePlayerMustGoStraightAway) {
-  BattleState s(make_game(initiative_field()));
+  WarmasterState s(make_game(initiative_field()));
   // Sideways is not directly away.
   expect_refused(s, initiative("U", false, "E1", {slide(unit(s, "U"), {5, -5}, MoveKind::Evade)}),
                  "warmaster.initiative.evade_direction");
@@ -66,7 +66,7 @@ TEST(Initiative, EvadersNearestStandMayNotGoRoundWhatBlocksItsLine) {
   Battlefield bf = initiative_field();
   // A post straight behind stand 0 (x = 56), clear of stand 1's line (x = 60).
   bf.terrain.push_back(area("post", TerrainKind::Impassable, {{55.5, 43}, {56.5, 43}, {56.5, 44}, {55.5, 44}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const Action a = initiative("U", false, "E1", {slide(unit(s, "U"), {0, -12}, MoveKind::Evade)});
   expect_refused(s, a, "warmaster.initiative.evade_direction");
   // The same slide as a plain move is legal: the engine plans round the post.
@@ -80,7 +80,7 @@ TEST(Initiative, EvadeMustEndAtLeast5cmFromEveryEnemy) {
   Battlefield bf = initiative_field();
   // A second enemy behind U, facing away: its edge at y = 30 (18 cm from U's rear at 49... closer than E1? no: 19 cm).
   bf.units.push_back(line_unit("E3", 1, 60, 29, 0));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   // Evading 20 cm from E1 would end touching E3; the engine's evade stops 5 cm short.
   const ActionOutcome o = play(s, initiative("U", false, "E1"));
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
@@ -92,7 +92,7 @@ TEST(Initiative, EvadeMustEndAtLeast5cmFromEveryEnemy) {
 TEST(Initiative, PlayerEvadeEndingTooCloseIsRefused) {
   Battlefield bf = initiative_field();
   bf.units.push_back(line_unit("E3", 1, 60, 29, 0));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, initiative("U", false, "E1", {slide(unit(s, "U"), {0, -16}, MoveKind::Evade)}),
                  "warmaster.initiative.evade_clearance");
 }
@@ -101,7 +101,7 @@ TEST(Initiative, CannotEvadeWhenNoMoveIsPossible) {
   Battlefield bf = initiative_field();
   // A lake right behind U: it can back off 0.5 cm at most.
   bf.terrain.push_back(area("lake", TerrainKind::DeepRiver, {{40, 20}, {80, 20}, {80, 48.5}, {40, 48.5}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   EXPECT_FALSE(s.compute_evade("U", "E1"));
   expect_refused(s, initiative("U", false, "E1"), "warmaster.initiative.evade");
 }
@@ -109,7 +109,7 @@ TEST(Initiative, CannotEvadeWhenNoMoveIsPossible) {
 TEST(Initiative, BurstThroughConfusesTheFriendlyUnit) {
   Battlefield bf = initiative_field();
   bf.units.push_back(line_unit("F", 0, 60, 40));  // right behind U: y 39..41
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   // Without bursting through, the evade stops against F (8 cm).
   const auto short_plan = s.compute_evade("U", "E1");
   ASSERT_TRUE(short_plan);
@@ -125,7 +125,7 @@ TEST(Initiative, BurstThroughConfusesTheFriendlyUnit) {
 }
 
 TEST(Initiative, ChargeTheClosestVisibleEnemy) {
-  BattleState s(make_game(initiative_field()));
+  WarmasterState s(make_game(initiative_field()));
   const ActionOutcome o = play(s, initiative("U", true, "E1", {slide(unit(s, "U"), {0, 13}, MoveKind::Charge)}));
   ASSERT_TRUE(o.verdict.legal()) << explain(o.verdict);
   EXPECT_TRUE(status(s, "U").charged);
@@ -134,7 +134,7 @@ TEST(Initiative, ChargeTheClosestVisibleEnemy) {
 }
 
 TEST(Initiative, ChargeMustEndInContact) {
-  BattleState s(make_game(initiative_field()));
+  WarmasterState s(make_game(initiative_field()));
   expect_refused(s, initiative("U", true, "E1", {slide(unit(s, "U"), {0, 10}, MoveKind::Charge)}),
                  "warmaster.command.charge_contact");
 }
@@ -143,7 +143,7 @@ TEST(Initiative, NotAnEnemyOtherThanTheClosest) {
   Battlefield bf = initiative_field();
   // E3 at 12.8 cm (dx 8, dy 10) is closer than E1 at 13 cm.
   bf.units.push_back(line_unit("E3", 1, 80, 62, 180));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, initiative("U", true, "E1", {slide(unit(s, "U"), {0, 13}, MoveKind::Charge)}),
                  "warmaster.initiative.closest");
   // Ignoring E3 is allowed only if it is fortified infantry or artillery.
@@ -156,7 +156,7 @@ TEST(Initiative, FortifiedInfantryMayBeIgnored) {
   Battlefield bf = initiative_field();
   bf.units.push_back(line_unit("E3", 1, 80, 62, 180));
   bf.units.back().fortified = true;
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   Action a = initiative("U", true, "E1", {slide(unit(s, "U"), {0, 13}, MoveKind::Charge)});
   a.ignore = {"E3"};
   const ActionOutcome o = play(s, a);
@@ -167,7 +167,7 @@ TEST(Initiative, EnemyNotSeenCannotBeChargedByInitiative) {
   Battlefield bf = initiative_field();
   // A wood between U and E1 blocks sight.
   bf.terrain.push_back(area("wood", TerrainKind::Wood, {{40, 55}, {80, 55}, {80, 60}, {40, 60}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, initiative("U", true, "E1", {slide(unit(s, "U"), {0, 13}, MoveKind::Charge)}),
                  "warmaster.initiative.sight");
 }
@@ -204,7 +204,7 @@ TEST(InitiativeBarrier, CavalryAcrossALongRiverMayIgnoreEachOther) {
   EXPECT_NEAR(unit_distance(c, x).distance, 15.0, 1e-9);
   EXPECT_TRUE(cut_off_by_barrier(bf, c, x, Settings{}));
   EXPECT_TRUE(cut_off_by_barrier(bf, x, c, Settings{}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   // Without ignoring X, initiative acts on X, the closest: D is refused.
   expect_refused(s, initiative("C", false, "D"), "warmaster.initiative.closest");
   // X ignored: initiative goes to the next closest enemy, D (17.5 cm).
@@ -221,7 +221,7 @@ TEST(InitiativeBarrier, AShortRiverTheyCanGoRoundMayNotBeIgnored) {
   // 6.4 + 8 + 5.8 = 20 cm, inside its 30 cm full pace.
   const Battlefield bf = barrier_field(54, 66);
   EXPECT_FALSE(cut_off_by_barrier(bf, bf.units[0], bf.units[1], Settings{}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   Action a = initiative("C", false, "D");
   a.ignore = {"X"};
   expect_refused(s, a, "warmaster.initiative.ignore");
@@ -237,7 +237,7 @@ TEST(InitiativeBarrier, InfantryAcrossAWoodAreNotCutOff) {
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
   EXPECT_FALSE(cut_off_by_barrier(bf, bf.units[0], bf.units[1], Settings{}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   Action a = initiative("I", false, "K");
   a.ignore = {"J"};
   expect_refused(s, a, "warmaster.initiative.ignore");
@@ -248,7 +248,7 @@ TEST(Initiative, ArtilleryNeverChargesFlyersNeverEvade) {
   bf.units[0] = line_unit("U", 0, 60, 50, 0, TroopType::Artillery);
   bf.units.push_back(line_unit("F", 0, 20, 62, 90, TroopType::Flyer));
   bf.units.push_back(line_unit("E4", 1, 20, 75, 180));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, initiative("U", true, "E1", {slide(unit(s, "U"), {0, 11}, MoveKind::Charge)}),
                  "warmaster.initiative.artillery");
   expect_refused(s, initiative("F", false, "E4"), "warmaster.initiative.flyer");
@@ -259,13 +259,13 @@ TEST(Initiative, ArtilleryNeverChargesFlyersNeverEvade) {
 TEST(Initiative, AllInitiativeBeforeTheFirstOrder) {
   Battlefield bf = initiative_field();
   bf.units.push_back(line_unit("B", 0, 20, 20));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   expect_refused(s, initiative("U", false, "E1"), "warmaster.initiative.before_orders");
 }
 
 TEST(Initiative, BrigadesCannotUseInitiativeAsABody) {
-  BattleState s(make_game(initiative_field()));
+  WarmasterState s(make_game(initiative_field()));
   Action a = initiative("U", false, "E1");
   a.units = {"U", "X"};
   expect_refused(s, a, "warmaster.initiative.brigade");

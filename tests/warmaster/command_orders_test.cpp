@@ -24,7 +24,7 @@ Battlefield basic_field() {
 }
 
 TEST(CommandOrders, PassedOrderAllowsFullPaceAndCountsFurtherOrders) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   // B is 6 cm from g (no distance penalty): Command 9 needs 9.
   const auto q = s.ask_order("g", {"B"});
   EXPECT_TRUE(q.verdict.legal());
@@ -52,7 +52,7 @@ TEST(CommandOrders, PassedOrderAllowsFullPaceAndCountsFurtherOrders) {
 }
 
 TEST(CommandOrders, AskingNeverChangesTheState) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   const Json before = state_to_json(s);
   (void)s.ask_order("g", {"A"});
   (void)s.validate(order("g", {"A"}));
@@ -61,7 +61,7 @@ TEST(CommandOrders, AskingNeverChangesTheState) {
 }
 
 TEST(CommandOrders, AtMostThreeOrdersInSuccession) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   for (int k = 0; k < 3; ++k) {
     ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
     ASSERT_TRUE(play(s, move({})).verdict.legal());
@@ -71,20 +71,20 @@ TEST(CommandOrders, AtMostThreeOrdersInSuccession) {
 }
 
 TEST(CommandOrders, NoGoingBackToAUnitOnceAnotherHasMoved) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, order("g", {"A"}), {1, 1}).verdict.legal());
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   expect_refused(s, order("g", {"A"}), "warmaster.command.no_return");
 }
 
 TEST(CommandOrders, AnotherCharacterCannotOrderAUnitAlreadyOrdered) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, order("g", {"A"}), {1, 1}).verdict.legal());
   expect_refused(s, order("h", {"A"}), "warmaster.command.other_character");
 }
 
 TEST(CommandOrders, EvenAfterAFailedOrderAnotherCharacterCannotOrderTheUnit) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   // h (Command 8) fails on A: 6 + 5 (a 12 would be a blunder).
   const ActionOutcome o = play(s, order("h", {"A"}), {6, 5});
   ASSERT_TRUE(o.verdict.legal());
@@ -93,14 +93,14 @@ TEST(CommandOrders, EvenAfterAFailedOrderAnotherCharacterCannotOrderTheUnit) {
 }
 
 TEST(CommandOrders, ACharacterFinishesAllItsOrdersBeforeAnotherBegins) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   ASSERT_TRUE(play(s, order("h", {"A"}), {1, 1}).verdict.legal());
   expect_refused(s, order("g", {"C"}), "warmaster.command.character_sequence");
 }
 
 TEST(CommandOrders, AFailedCharacterIssuesNoMoreOrders) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, order("h", {"A"}), {5, 5}).verdict.legal());  // 10 > 8: fails
   EXPECT_TRUE(s.characters()[1].failed);
   expect_refused(s, order("h", {"C"}), "warmaster.command.character_failed");
@@ -109,14 +109,14 @@ TEST(CommandOrders, AFailedCharacterIssuesNoMoreOrders) {
 }
 
 TEST(CommandOrders, WhenTheGeneralFailsNobodyOrders) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, order("g", {"B"}), {6, 5}).verdict.legal());  // 11 > 9
   EXPECT_TRUE(s.general_failed());
   expect_refused(s, order("h", {"A"}), "warmaster.command.general_failed");
 }
 
 TEST(CommandOrders, FailedFirstOrderMovesHalfPaceWithoutCharging) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   const ActionOutcome o = play(s, order("g", {"B"}), {6, 6});
   EXPECT_EQ(o.result["allows"], "half pace, no charge");
   ASSERT_TRUE(s.pending() && s.pending()->kind);
@@ -133,14 +133,14 @@ TEST(CommandOrders, FailedFirstOrderMovesHalfPaceWithoutCharging) {
 TEST(CommandOrders, FailedFirstOrderAllowsNoMoveUnderTheOlderReading) {
   Settings st;
   st.failed_first_order_moves_half_pace = false;
-  BattleState s(make_game(basic_field(), st));
+  WarmasterState s(make_game(basic_field(), st));
   const ActionOutcome o = play(s, order("g", {"B"}), {6, 6});
   EXPECT_EQ(o.result["allows"], "no move");
   expect_refused(s, move({slide(unit(s, "B"), {0, 5})}), "warmaster.command.failed_order");
 }
 
 TEST(CommandOrders, FailedFurtherOrderAllowsNoMove) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   ASSERT_TRUE(play(s, move({slide(unit(s, "B"), {0, 5})})).verdict.legal());
   const ActionOutcome o = play(s, order("g", {"B"}), {6, 6});
@@ -149,20 +149,20 @@ TEST(CommandOrders, FailedFurtherOrderAllowsNoMove) {
 }
 
 TEST(CommandOrders, MovingWithoutAnOrderIsRefused) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   expect_refused(s, move({slide(unit(s, "A"), {0, 5})}), "warmaster.command.no_order");
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   expect_refused(s, move({slide(unit(s, "A"), {0, 5})}), "warmaster.command.not_ordered");
 }
 
 TEST(CommandOrders, OrdersAfterOrderedMovementEndedAreRefused) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
   expect_refused(s, order("g", {"A"}), "warmaster.command.phase");
 }
 
 TEST(CommandOrders, TheOtherSideCannotOrder) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   expect_refused(s, order("g1", {"E"}), "warmaster.command.side");
 }
 
@@ -173,7 +173,7 @@ TEST(CommandOrders, ConfusedAndEngagedUnitsCannotBeOrdered) {
   bf.units[0].confused = true;
   bf.units[2].engaged = true;  // C: no enemy touches it, so the flag is set right
   bf.units.push_back(line_unit("E3", 1, 60, 22, 180));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   EXPECT_TRUE(s.battlefield().units[1].engaged);
   EXPECT_FALSE(s.battlefield().units[2].engaged);
   EXPECT_EQ(s.engaged_units(), (std::vector<std::string>{"B", "E3"}));
@@ -188,7 +188,7 @@ TEST(CommandOrders, EnemyWithin20cmAndCasualtiesAndDenseTerrain) {
   bf.units[2].stands_lost = 1;
   bf.units[2].stands.pop_back();
   bf.terrain.push_back(area("wood", TerrainKind::Wood, {{85, 15}, {95, 15}, {95, 25}, {85, 25}}));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   // g at (60, 14) to C's nearest stand (x 86..90): 26 cm: -1; enemy -1; wood -1; one stand lost -1.
   const auto q = s.ask_order("g", {"C"});
   EXPECT_EQ(q.target.needed, 5);
@@ -203,7 +203,7 @@ TEST(CommandOrders, EnemyWithin20cmAndCasualtiesAndDenseTerrain) {
 TEST(CommandOrders, FirstTurnBonusOnEachCharactersFirstOrder) {
   Settings st;
   st.first_turn_command_bonus = true;
-  BattleState s(make_game(basic_field(), st));
+  WarmasterState s(make_game(basic_field(), st));
   EXPECT_EQ(s.ask_order("g", {"B"}).target.needed, 10);
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   EXPECT_EQ(s.ask_order("g", {"B"}).target.needed, 8);  // second order, no bonus
@@ -212,7 +212,7 @@ TEST(CommandOrders, FirstTurnBonusOnEachCharactersFirstOrder) {
 TEST(CommandOrders, AChargeEndsTheUnitsOrders) {
   Battlefield bf = basic_field();
   bf.units.push_back(line_unit("E2", 1, 90, 36, 180));  // 14 cm in front of C
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"C"}), {1, 1}).verdict.legal());
   // Sliding 14 cm brings C's front edge (y 21) onto E2's (y 35).
   Action a = move({slide(unit(s, "C"), {0, 14}, MoveKind::Charge)});
@@ -226,7 +226,7 @@ TEST(CommandOrders, AChargeEndsTheUnitsOrders) {
 TEST(CommandOrders, AMoveIntoContactMustBeACharge) {
   Battlefield bf = basic_field();
   bf.units.push_back(line_unit("E2", 1, 90, 36, 180));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"C"}), {1, 1}).verdict.legal());
   expect_refused(s, move({slide(unit(s, "C"), {0, 14})}), "warmaster.command.charge_contact");
 }
@@ -235,7 +235,7 @@ TEST(CommandOrders, FlyersAreOrderedOnlyWithin20cmOfACharacter) {
   Battlefield bf = basic_field();
   bf.units.push_back(line_unit("F", 0, 150, 30, 0, TroopType::Flyer));
   bf.units.push_back(line_unit("F2", 0, 60, 30, 0, TroopType::Flyer));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, order("g", {"F"}), "warmaster.command.flyer_range");
   EXPECT_TRUE(s.validate(order("g", {"F2"})).legal());
 }
@@ -245,7 +245,7 @@ TEST(CommandOrders, FlyersAreOrderedOnlyWithin20cmOfACharacter) {
 TEST(CommandOrders, EndPhaseLeadsThroughShootingAndCombatToTheOtherSide) {
   Battlefield bf = basic_field();
   bf.units[0].confused = true;
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"B"}), {1, 1}).verdict.legal());
   const ActionOutcome end_command = play(s, simple(ActionType::EndPhase));
   ASSERT_TRUE(end_command.verdict.legal());
@@ -272,7 +272,7 @@ TEST(CommandOrders, EndPhaseLeadsThroughShootingAndCombatToTheOtherSide) {
 }
 
 TEST(CommandOrders, CharactersMoveAtTheEndWithNoTest) {
-  BattleState s(make_game(basic_field()));
+  WarmasterState s(make_game(basic_field()));
   Action cm;
   cm.type = ActionType::CharacterMove;
   cm.character = "g";

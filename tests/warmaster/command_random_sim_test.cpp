@@ -25,7 +25,7 @@ Battlefield field_with_characters(int units, std::uint64_t seed) {
 }
 
 // Invariants that must hold after every applied action.
-void check_invariants(const BattleState& before, const Action& a, const ActionOutcome& o, const BattleState& s) {
+void check_invariants(const WarmasterState& before, const Action& a, const ActionOutcome& o, const WarmasterState& s) {
   ASSERT_TRUE(o.verdict.legal());
   const Battlefield& bf = s.battlefield();
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
@@ -72,12 +72,12 @@ struct Recorder {
   GameLog log;
   int actions = 0;
   sim::Observer observer() {
-    return [this](const BattleState& before, const Action& a, const ActionOutcome& o, const BattleState& after) {
+    return [this](const WarmasterState& before, const Action& a, const ActionOutcome& o, const WarmasterState& after) {
       check_invariants(before, a, o, after);
       log.append(to_json(a), o.rolls, o.result);
       ++actions;
       // A refused action changes nothing: try one that is always illegal here.
-      BattleState probe = after;
+      WarmasterState probe = after;
       const Json snapshot = state_to_json(probe);
       Action bad = a.type == ActionType::Move ? simple(ActionType::Move) : order("nobody", {"nothing"});
       ScriptedDice none({});
@@ -102,7 +102,7 @@ TEST_P(CommandRandomSimShard, ThousandsOfRandomActionsKeepTheInvariantsAndReplay
   // every move.
   for (std::uint64_t game_seed = 1 + static_cast<std::uint64_t>(shard); phases < 500 && game_seed <= 500; game_seed += 4) {
     auto game = make_game(field_with_characters(16, 1000 + game_seed));
-    BattleState s(game);
+    WarmasterState s(game);
     const std::uint64_t dice_seed = 77 + game_seed;
     SeededDice dice(dice_seed);
     Rng rng(2026 + game_seed);
@@ -114,7 +114,7 @@ TEST_P(CommandRandomSimShard, ThousandsOfRandomActionsKeepTheInvariantsAndReplay
       sim::random_turn(s, dice, rng, &obs);
     total += rec.actions;
     // Replaying the log with the same seed gives the same state, field for field.
-    const BattleState replayed = replay_log(game, GameLog::parse_jsonl(rec.log.to_jsonl(), "sim.log"), "sim.log");
+    const WarmasterState replayed = replay_log(game, GameLog::parse_jsonl(rec.log.to_jsonl(), "sim.log"), "sim.log");
     EXPECT_EQ(state_to_json(replayed), state_to_json(s));
     if (HasFailure()) break;
   }
@@ -134,7 +134,7 @@ TEST(CommandRandomSim, UniformPicksFromLegalActions) {
   Rng rng(99);
   int total = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    BattleState s(game);
+    WarmasterState s(game);
     SeededDice dice(seed);
     Recorder rec;
     const sim::Observer obs = rec.observer();
@@ -155,11 +155,11 @@ TEST(CommandRandomSim, UniformPicksFromLegalActions) {
 TEST(CommandRandomSim, UndescribedPlayGivesTheSameGame) {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     auto game = make_game(field_with_characters(20, 300 + seed));
-    BattleState described(game), undescribed(game);
+    WarmasterState described(game), undescribed(game);
     SeededDice dice_a(seed), dice_b(seed);
     Rng rng_a(seed), rng_b(seed);
     int applied = 0;
-    const sim::Observer count = [&](const BattleState&, const Action&, const ActionOutcome& o, const BattleState&) {
+    const sim::Observer count = [&](const WarmasterState&, const Action&, const ActionOutcome& o, const WarmasterState&) {
       EXPECT_FALSE(o.result.is_null());
       ++applied;
     };
@@ -176,15 +176,15 @@ TEST(CommandRandomSim, UndescribedPlayGivesTheSameGame) {
 
 TEST(CommandRandomSim, CloningIsCheapAndIndependent) {
   auto game = make_game(field_with_characters(40, 5));
-  BattleState a(game);
-  BattleState b = a;
+  WarmasterState a(game);
+  WarmasterState b = a;
   EXPECT_EQ(&a.battlefield(), &b.battlefield());  // shared until a stand moves
   SeededDice dice(3);
   Rng rng(4);
   sim::random_turn(b, dice, rng, nullptr);
   EXPECT_EQ(a.side(), 0);
   EXPECT_EQ(b.side(), 1);
-  EXPECT_EQ(state_to_json(a), state_to_json(BattleState(game)));
+  EXPECT_EQ(state_to_json(a), state_to_json(WarmasterState(game)));
 }
 
 }  // namespace

@@ -34,15 +34,15 @@ std::shared_ptr<const BattleGame> bundled_game(const std::string& name) {
 }
 
 // Written, read back and written again: the same JSON, also through text.
-void expect_round_trip(const std::shared_ptr<const BattleGame>& game, const BattleState& s) {
+void expect_round_trip(const std::shared_ptr<const BattleGame>& game, const WarmasterState& s) {
   const Json j = state_to_json(s);
-  const BattleState back = state_from_json(game, j, "state");
+  const WarmasterState back = state_from_json(game, j, "state");
   ASSERT_EQ(state_to_json(back), j);
   const Json text = parse_json_text(j.dump(), "state");
   ASSERT_EQ(state_to_json(state_from_json(game, text, "state")), j);
 }
 
-std::vector<std::string> legal_json(const BattleState& s) {
+std::vector<std::string> legal_json(const WarmasterState& s) {
   std::vector<std::string> out;
   for (const Action& a : s.legal_actions()) out.push_back(to_json(a).dump());
   return out;
@@ -56,10 +56,10 @@ struct Step {
 // Continues `original` at random for `phases` phases with dice `seed`, then
 // applies the same actions to `resumed` with the same dice: every verdict,
 // roll and result, and the final state, must be the same.
-void expect_same_play(BattleState original, BattleState resumed, std::uint64_t seed, Rng& rng, int phases) {
+void expect_same_play(WarmasterState original, WarmasterState resumed, std::uint64_t seed, Rng& rng, int phases) {
   ASSERT_EQ(legal_json(resumed), legal_json(original));
   std::vector<Step> steps;
-  const sim::Observer record = [&](const BattleState&, const Action& a, const ActionOutcome& o, const BattleState&) {
+  const sim::Observer record = [&](const WarmasterState&, const Action& a, const ActionOutcome& o, const WarmasterState&) {
     steps.push_back({a, o});
   };
   SeededDice dice_a(seed), dice_b(seed);
@@ -81,10 +81,10 @@ TEST(CommandStateJson, RoundTripsExactlyAfterEveryActionOfRandomGames) {
   int checked = 0, over = 0, pending = 0, lost = 0, off_table = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     auto game = make_game(random_field(16, 500 + seed));
-    BattleState s(game);
+    WarmasterState s(game);
     SeededDice dice(seed);
     Rng rng(seed * 7);
-    const sim::Observer check = [&](const BattleState&, const Action&, const ActionOutcome&, const BattleState& after) {
+    const sim::Observer check = [&](const WarmasterState&, const Action&, const ActionOutcome&, const WarmasterState& after) {
       expect_round_trip(game, after);
       ++checked;
       pending += after.pending().has_value();
@@ -108,12 +108,12 @@ TEST(CommandStateJson, RoundTripsOnTheBundledBattlesUnderUniformPlay) {
   for (const char* name : {"default.json", "command-crossroads.json"}) {
     auto game = bundled_game(name);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      BattleState s(game);
+      WarmasterState s(game);
       expect_round_trip(game, s);
       SeededDice dice(seed);
       Rng rng(seed);
-      const sim::Observer check = [&](const BattleState&, const Action&, const ActionOutcome&,
-                                      const BattleState& after) { expect_round_trip(game, after); };
+      const sim::Observer check = [&](const WarmasterState&, const Action&, const ActionOutcome&,
+                                      const WarmasterState& after) { expect_round_trip(game, after); };
       for (int k = 0; k < 150 && sim::random_legal_action(s, dice, rng, &check); ++k) {
       }
       if (HasFailure()) return;
@@ -125,7 +125,7 @@ TEST(CommandStateJson, AResumedStatePlaysExactlyAsTheOriginal) {
   int resumed_points = 0, with_pending = 0, orders_begun = 0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     auto game = make_game(random_field(16, 900 + seed));
-    BattleState s(game);
+    WarmasterState s(game);
     SeededDice dice(seed);
     Rng rng(seed);
     // Stop at several points of each phase: after k uniformly random actions.
@@ -133,7 +133,7 @@ TEST(CommandStateJson, AResumedStatePlaysExactlyAsTheOriginal) {
       const int k = static_cast<int>(rng.next() % 6);
       for (int i = 0; i < k && sim::random_legal_action(s, dice, rng, nullptr); ++i) {
       }
-      const BattleState resumed = state_from_json(game, parse_json_text(state_to_json(s).dump(), "saved"), "saved");
+      const WarmasterState resumed = state_from_json(game, parse_json_text(state_to_json(s).dump(), "saved"), "saved");
       with_pending += s.pending().has_value();
       orders_begun += s.orders_begun();
       Rng continuation(seed * 100 + static_cast<std::uint64_t>(point));
@@ -154,7 +154,7 @@ TEST(CommandStateJson, ResumingMidOrdersKeepsTheBrigadeAndFurtherOrderRules) {
   // pending move all travel in the JSON.
   auto game = bundled_game("command-crossroads.json");
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    BattleState s(game);
+    WarmasterState s(game);
     SeededDice dice(seed);
     Rng rng(seed);
     while (!s.orders_begun() && sim::random_legal_action(s, dice, rng, nullptr)) {
@@ -162,7 +162,7 @@ TEST(CommandStateJson, ResumingMidOrdersKeepsTheBrigadeAndFurtherOrderRules) {
     ASSERT_TRUE(s.orders_begun());
     const Json j = state_to_json(s);
     EXPECT_FALSE(j.at("ordering").empty());
-    const BattleState resumed = state_from_json(game, j, "saved");
+    const WarmasterState resumed = state_from_json(game, j, "saved");
     Rng continuation(seed);
     expect_same_play(s, resumed, seed, continuation, 2);
     if (HasFailure()) return;
@@ -175,7 +175,7 @@ class MalformedCommandState : public ::testing::Test {
  protected:
   void SetUp() override {
     game_ = bundled_game("command-crossroads.json");
-    BattleState s(game_);
+    WarmasterState s(game_);
     SeededDice dice(3);
     Rng rng(3);
     while (!s.pending() && sim::random_legal_action(s, dice, rng, nullptr)) {
@@ -272,7 +272,7 @@ TEST(CommandTurnLimit, TheBattleEndsAfterTheSecondSidesCombatPhaseOfTheLastTurn)
   settings.turn_limit = 2;
   // No missiles, so that the Shooting phases roll nothing and lose no unit.
   for (Unit& u : f.battlefield.units) u.missile = Missile::None;
-  BattleState s(make_game(f.battlefield, settings));
+  WarmasterState s(make_game(f.battlefield, settings));
   for (int turn = 0; turn < 3; ++turn) {
     end_turn(s);
     EXPECT_FALSE(s.battle_over()) << "after side-turn " << turn + 1;
@@ -294,7 +294,7 @@ TEST(CommandTurnLimit, TheBattleEndsAfterTheSecondSidesCombatPhaseOfTheLastTurn)
   expect_refused(s, simple(ActionType::EndPhase), "warmaster.command.battle_over");
   expect_refused(s, order("emp-general", {"emp-crossbow"}), "warmaster.command.battle_over");
   // The ended battle reads back ended.
-  const BattleState back = state_from_json(make_game(f.battlefield, settings), state_to_json(s), "state");
+  const WarmasterState back = state_from_json(make_game(f.battlefield, settings), state_to_json(s), "state");
   EXPECT_TRUE(back.battle_over());
   EXPECT_EQ(back.battle_over_reason(), reason);
   EXPECT_EQ(back.winner(), -1);
@@ -302,7 +302,7 @@ TEST(CommandTurnLimit, TheBattleEndsAfterTheSecondSidesCombatPhaseOfTheLastTurn)
 
 TEST(CommandTurnLimit, TheDefaultIsEightTurns) {
   EXPECT_EQ(Settings{}.turn_limit, 8);
-  BattleState s(make_game(random_field(6, 1)));
+  WarmasterState s(make_game(random_field(6, 1)));
   for (int turn = 0; turn < 15; ++turn) end_turn(s);
   EXPECT_FALSE(s.battle_over());
   end_turn(s);

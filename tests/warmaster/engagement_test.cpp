@@ -184,7 +184,7 @@ TEST(Engagement, EquallyCloseTargetsAreThePlayersChoice) {
 // built-in opponent picks by its own rule: b, in the open (4+ to hit), over
 // a, defended (5+).
 TEST(Engagement, TheGameOffersEachChoiceAndTheOpponentPicks) {
-  BattleState s(make_game(two_equally_close(0.03)));
+  WarmasterState s(make_game(two_equally_close(0.03)));
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   ASSERT_EQ(s.phase(), Phase::Shooting);
   const std::vector<Action> legal = s.legal_actions();
@@ -253,7 +253,7 @@ TEST(Engagement, BattleFilesFlagsMustAgreeWithTheStands) {
 TEST(Engagement, SavedStatesFlagsMustAgreeWithTheStands) {
   const Battlefield bf = parse_battlefield(battle_with(boyz_at(32, std::nullopt)));
   auto game = make_game(bf);
-  BattleState s(game);
+  WarmasterState s(game);
   nlohmann::json j = state_to_json(s);
   EXPECT_NO_THROW(state_from_json(game, j, "state"));
   j["units"][1]["engaged"] = false;
@@ -296,7 +296,7 @@ TEST(Engagement, ContactEndsEngagementAfterADriveBack) {
   // The rules as we read them: the archers pass over the halberds, who are
   // fighting; no die is rolled, and both units stay engaged for the Combat phase.
   {
-    BattleState s(make_game(boyz_engaged_archers_near()));
+    WarmasterState s(make_game(boyz_engaged_archers_near()));
     EXPECT_EQ(s.engaged_units(), (std::vector<std::string>{"boyz", "halberds"}));
     ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
     const ActionOutcome o = play(s, simple(ActionType::Shoot));
@@ -310,7 +310,7 @@ TEST(Engagement, ContactEndsEngagementAfterADriveBack) {
   // combat, and in their own turn the halberds may be ordered.
   Settings literal;
   literal.shoot_into_combat = true;
-  BattleState s(make_game(boyz_engaged_archers_near(), literal));
+  WarmasterState s(make_game(boyz_engaged_archers_near(), literal));
   ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
   const ActionOutcome shot = play(s, simple(ActionType::Shoot), {4, 5, 6, 2, 5, 5});
   ASSERT_TRUE(shot.verdict.legal());
@@ -335,7 +335,7 @@ TEST(Engagement, ContactEndsEngagementAfterTheCombatPhase) {
   bf.units.erase(bf.units.begin() + 1);  // no archers
   int parted = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-    BattleState s(make_game(bf));
+    WarmasterState s(make_game(bf));
     ASSERT_TRUE(play(s, simple(ActionType::EndPhase)).verdict.legal());
     ASSERT_TRUE(play(s, simple(ActionType::Shoot)).verdict.legal());
     SeededDice dice(seed);

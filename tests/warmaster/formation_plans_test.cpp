@@ -19,7 +19,7 @@ namespace {
 
 using namespace testing;
 
-Json ask(const BattleState& s, const Json& args) { return answer_query(s, "formation_plan", args, "args", nullptr); }
+Json ask(const WarmasterState& s, const Json& args) { return answer_query(s, "formation_plan", args, "args", nullptr); }
 
 const StandPlan& plan_of(const MoveRequest& req, int stand) {
   for (const StandPlan& p : req.stands)
@@ -101,7 +101,7 @@ Battlefield field_with(const Unit& u) {
 // where it said; along 30 cm the lead moves 30 cm, over the 20 cm of an
 // infantry unit's full pace (warmaster.movement.distance).
 TEST(FormationPlanQuery, ColumnAlongAPathIsCheckedAgainstThePace) {
-  BattleState s(make_game(field_with(line_unit("U", 0, 60, 50))));
+  WarmasterState s(make_game(field_with(line_unit("U", 0, 60, 50))));
   const Json path12 = Json::array({{{"x", 60}, {"y", 50}}, {{"x", 60}, {"y", 62}}});
   // Not ordered yet: planned, refused now, every stand shaded.
   const Json before = ask(s, {{"unit", "U"}, {"shape", "column"}, {"path", path12}});
@@ -148,7 +148,7 @@ TEST(FormationPlanQuery, ColumnAlongAPathIsCheckedAgainstThePace) {
 }
 
 TEST(FormationPlanQuery, ALineFacingAPointIsLegalForAnOrderedUnit) {
-  BattleState s(make_game(field_with(line_unit("U", 0, 60, 50))));
+  WarmasterState s(make_game(field_with(line_unit("U", 0, 60, 50))));
   ASSERT_TRUE(play(s, order("g", {"U"}), {1, 1}).verdict.legal());
   // Facing east about its centre: the stands turn into a north-south line.
   const Json q = ask(s, {{"unit", "U"}, {"shape", "line"}, {"toward", {{"x", 90}, {"y", 50}}}});
@@ -161,7 +161,7 @@ TEST(FormationPlanQuery, ALineFacingAPointIsLegalForAnOrderedUnit) {
 }
 
 TEST(FormationPlanQuery, BadInputNamesTheField) {
-  BattleState s(make_game(field_with(line_unit("U", 0, 60, 50))));
+  WarmasterState s(make_game(field_with(line_unit("U", 0, 60, 50))));
   const auto field = [&](const Json& args) {
     try {
       ask(s, args);

@@ -18,7 +18,7 @@ namespace {
 
 using namespace testing;
 
-Json ask(const BattleState& s, const std::string& name, const Json& args) {
+Json ask(const WarmasterState& s, const std::string& name, const Json& args) {
   return answer_query(s, name, args, "args", nullptr);
 }
 
@@ -45,7 +45,7 @@ Battlefield archery() {
 // hitting on 4+ with no save, so no hit at all is (1/2)^3 = 1/8, and all
 // three (a stand lost, Hits 3) also 1/8.
 TEST(OddsQueries, ShootingOddsGiveTheEnginesTargetAndTheExactHits) {
-  BattleState s(make_game(archery()));
+  WarmasterState s(make_game(archery()));
   const Json q = ask(s, "shooting_odds", {{"side", 0}});
   ASSERT_EQ(q["shooters"].size(), 1u);
   EXPECT_EQ(q["shooters"][0]["shooter"], "archers");
@@ -88,7 +88,7 @@ Battlefield front_to_front() {
 
 TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   Battlefield bf = front_to_front();
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const Json q = ask(s, "combat_odds", Json::object());
   ASSERT_EQ(q["engagements"].size(), 1u);
   const Json& e = q["engagements"][0];
@@ -108,7 +108,7 @@ TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   EXPECT_NEAR(e["side_0_wins"].get<double>(), o.a_wins, 1e-12);
   // Armour 4+ on b: each of a's dice does an unsaved hit with 1/2 x 1/2.
   bf.units[1].armour = 4;
-  BattleState armoured(make_game(bf));
+  WarmasterState armoured(make_game(bf));
   r.b.armour = 4;
   const CombatOdds o2 = combat_odds(r);
   const Json e2 = ask(armoured, "combat_odds", Json::object())["engagements"][0];
@@ -117,7 +117,7 @@ TEST(OddsQueries, CombatOddsOfEachEngagementBeforeTheDice) {
   EXPECT_NEAR(e2["side_1_wins"].get<double>(), o2.b_wins, 1e-12);
   // Apart: no engagement.
   bf.units[1].stands = line_unit("b", 1, 50, 60, 180).stands;
-  EXPECT_TRUE(ask(BattleState(make_game(bf)), "combat_odds", Json::object())["engagements"].empty());
+  EXPECT_TRUE(ask(WarmasterState(make_game(bf)), "combat_odds", Json::object())["engagements"].empty());
 }
 
 // docs/rulings.md#warmaster-combat-characters: with the General (+2) joined
@@ -130,7 +130,7 @@ TEST(OddsQueries, CombatOddsCountAJoinedCharactersBonus) {
   g.name = "General Kessler";
   g.attacks = 2;
   g.joined_unit = "a";
-  const Json e = ask(BattleState(make_game(bf)), "combat_odds", Json::object())["engagements"][0];
+  const Json e = ask(WarmasterState(make_game(bf)), "combat_odds", Json::object())["engagements"][0];
   EXPECT_EQ(e["sides"][0]["dice"], 11);
   EXPECT_EQ(e["sides"][1]["dice"], 9);
   const Json mods = e["sides"][0]["attacks"][0]["modifiers"];
@@ -152,7 +152,7 @@ TEST(OddsQueries, CombatOddsCountAJoinedCharactersBonus) {
 // have no missile weapon. warmaster.shooting.target: "Shoot at the closest
 // enemy unit".
 TEST(OddsQueries, TheTargetQueryGivesOneUnitsClosestTargetAsTheShootingPhasePicksIt) {
-  const BattleState s(make_game(archery()));
+  const WarmasterState s(make_game(archery()));
   const Json t = ask(s, "target", {{"unit", "archers"}});
   EXPECT_EQ(t["target"], "orcs");
   EXPECT_NEAR(t["distance"].get<double>(), 20.0, 1e-9);
@@ -177,7 +177,7 @@ TEST(OddsQueries, TheSupportQueryGivesTheSupportAUnitsCombatWouldGet) {
   behind.hits = 3;
   bf.units.push_back(behind);
   bf.units.push_back(line_unit("far", 1, 150, 100, 180));
-  const BattleState s(make_game(bf));
+  const WarmasterState s(make_game(bf));
   const Json q = ask(s, "support", {{"unit", "a"}});
   EXPECT_TRUE(q["engaged"].get<bool>()) << q.dump();
   EXPECT_EQ(q["rule"], "warmaster.combat.support");
@@ -198,7 +198,7 @@ TEST(OddsQueries, EvadePlanIsWhereTheEnginesEvadeGoes) {
   bf.units.push_back(line_unit("E1", 1, 60, 65, 180));
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const Json q = ask(s, "evade_plan", {{"unit", "U"}, {"enemy", "E1"}});
   ASSERT_TRUE(q["possible"].get<bool>());
   EXPECT_NEAR(q["distance"].get<double>(), 20.0, 1e-3);
@@ -224,7 +224,7 @@ TEST(WarmasterChargePlan, SlidesOnIntoContactAndApplyingItCharges) {
   bf.units.push_back(line_unit("E1", 1, 60, 66, 180));
   bf.characters.push_back(character("g", 0, CharacterRole::General, 9, 60, 10));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 60, 110));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   // Not ordered yet: the charge is planned, but applying it now is refused.
   EXPECT_FALSE(ask(s, "charge_plan", {{"unit", "U"}, {"target", "E1"}})["legal"].get<bool>());
   // The General orders U (a roll of 1 and 1 passes whatever the penalties).

@@ -139,7 +139,7 @@ Unit opp_profile(Unit u, int attacks, int hits, int armour) {
   return u;
 }
 
-OpponentChoice opp_choose(const BattleState& s, std::uint64_t seed = 1) {
+OpponentChoice opp_choose(const WarmasterState& s, std::uint64_t seed = 1) {
   Rng rng(seed);
   OpponentScratch scratch;
   return choose_opponent_action(s, rng, OpponentOptions{}, scratch);
@@ -153,7 +153,7 @@ TEST(Opponent, ChargesAWeakEnemyInTheOpenByInitiativeWhenTheOddsFavourIt) {
   const Unit knights = opp_profile(line_unit("knights", 0, 60, 50, 0, TroopType::Cavalry), 3, 3, 4);
   const Unit levy = opp_profile(line_unit("levy", 1, 60, 65, 180), 1, 3, 0);
   Battlefield bf = opp_duel(knights, levy);
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(status(s, "knights").near_enemy_at_start);
   EXPECT_GT(charge_value(s.battlefield(), unit(s, "knights"), unit(s, "levy"), s.settings()), 0.5);
   const OpponentChoice c = opp_choose(s);
@@ -172,7 +172,7 @@ TEST(Opponent, ChargesAWeakEnemyInTheOpenByInitiativeWhenTheOddsFavourIt) {
 TEST(Opponent, EvadesAndDoesNotChargeWhenTheOddsArePoor) {
   const Unit levy = opp_profile(line_unit("levy", 0, 60, 50), 1, 3, 0);
   const Unit ogres = opp_profile(line_unit("ogres", 1, 60, 65, 180), 5, 4, 5);
-  BattleState s(make_game(opp_duel(levy, ogres)));
+  WarmasterState s(make_game(opp_duel(levy, ogres)));
   // The ogres charging the levy would win far more often than lose.
   EXPECT_GT(charge_value(s.battlefield(), unit(s, "ogres"), unit(s, "levy"), s.settings()), 0.8);
   const OpponentChoice c = opp_choose(s);
@@ -190,7 +190,7 @@ TEST(Opponent, EvadesAndDoesNotChargeWhenTheOddsArePoor) {
 TEST(Opponent, ShootsInTheShootingPhaseAndEndsTheCombatPhase) {
   const Unit bows = opp_profile(line_unit("bows", 0, 60, 20), 1, 3, 0);
   const Unit foe = opp_profile(line_unit("foe", 1, 60, 45, 180), 3, 3, 6);
-  BattleState s(make_game(opp_duel(bows, foe)));
+  WarmasterState s(make_game(opp_duel(bows, foe)));
   SeededDice dice(3);
   int guard = 0;
   while (s.phase() == Phase::Command && guard++ < 20) {
@@ -208,12 +208,12 @@ TEST(Opponent, KeepsShootersAtRangeInsteadOfOrderingThemForward) {
   Unit xbows = opp_profile(line_unit("xbows", 0, 60, 20), 1, 3, 0);
   xbows.missile = Missile::Crossbow;
   const Unit foe = opp_profile(line_unit("foe", 1, 60, 45, 180), 3, 3, 6);
-  BattleState s(make_game(opp_duel(xbows, foe)));
+  WarmasterState s(make_game(opp_duel(xbows, foe)));
   const OpponentChoice c = opp_choose(s);
   EXPECT_NE(c.action.type, ActionType::Order) << c.reason;
   // Without a missile weapon, the same unit is ordered to advance.
   Unit foot = opp_profile(line_unit("foot", 0, 60, 20), 3, 3, 6);
-  BattleState t(make_game(opp_duel(foot, foe)));
+  WarmasterState t(make_game(opp_duel(foot, foe)));
   const OpponentChoice d = opp_choose(t);
   EXPECT_EQ(d.action.type, ActionType::Order) << d.reason;
 }
@@ -228,7 +228,7 @@ TEST(Opponent, IssuesTheHeroesOrdersBeforeTheGenerals) {
   bf.characters.push_back(character("gen", 0, CharacterRole::General, 9, 80, 20));
   bf.characters.push_back(character("hero", 0, CharacterRole::Hero, 8, 40, 20));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 80, 115));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   const OpponentChoice c = opp_choose(s);
   ASSERT_EQ(c.action.type, ActionType::Order) << c.reason;
   EXPECT_EQ(c.action.character, "hero");
@@ -253,7 +253,7 @@ Battlefield gang_field(bool friend_beside) {
 
 TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
   {
-    BattleState s(make_game(gang_field(false)));
+    WarmasterState s(make_game(gang_field(false)));
     const double alone = charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings());
     EXPECT_LT(alone, 0.3);
     // Two more stands of Attacks 3 charging in the open: 8 dice more.
@@ -262,7 +262,7 @@ TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
     ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
     EXPECT_FALSE(c.action.charge) << c.reason;  // it evades
   }
-  BattleState s(make_game(gang_field(true)));
+  WarmasterState s(make_game(gang_field(true)));
   const OpponentChoice c = opp_choose(s);
   ASSERT_EQ(c.action.type, ActionType::Initiative) << c.reason;
   EXPECT_TRUE(c.action.charge) << c.reason;
@@ -284,7 +284,7 @@ TEST(Opponent, ChargesWithFriendsThatCanChargeTheSameEnemyButNotAlone) {
 TEST(Opponent, TakesEvenChargesLateInABattleItIsNotWinning) {
   Settings late;
   late.turn_limit = 2;  // turn 1 of 2: one turn after this one
-  BattleState s(make_game(gang_field(false), late));
+  WarmasterState s(make_game(gang_field(false), late));
   const double v = charge_value(s.battlefield(), unit(s, "halberds"), unit(s, "boyz"), s.settings());
   ASSERT_LT(v, 0.3);
   ASSERT_GE(v, OpponentOptions{}.press_charge_margin);
@@ -307,7 +307,7 @@ TEST(Opponent, TheHeroGoesToTheFlankFurthestFromTheGeneral) {
   bf.characters.push_back(character("gen", 0, CharacterRole::General, 9, 40, 20));
   bf.characters.push_back(character("hero", 0, CharacterRole::Hero, 8, 45, 20));
   bf.characters.push_back(character("g1", 1, CharacterRole::General, 9, 90, 118));
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   SeededDice dice(2);
   std::optional<Vec2> hero_to, gen_to;
   for (int guard = 0; guard < 60 && s.phase() == Phase::Command; ++guard) {
@@ -344,7 +344,7 @@ TEST(Opponent, AHeroJoinsTheUnitThatWillFightAndTheGeneralDoesNot) {
   Character hero = character("hero", 0, CharacterRole::Hero, 8, 50, 35);
   hero.attacks = 1;
   bf.characters = {gen, hero, character("g1", 1, CharacterRole::General, 9, 60, 110)};
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(unit(s, "A").engaged);
   SeededDice dice(3);
   std::vector<std::string> joins;
@@ -389,7 +389,7 @@ TEST(Opponent, AScratchKeptBetweenActionsChoosesAsAFreshOne) {
     const auto game = opp_load(file);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const std::unique_ptr<GameState> start = game->new_initial_state();
-      BattleState s = *typed_state<System>(*start);
+      WarmasterState s = *typed_state<System>(*start);
       SeededDice dice(seed);
       Rng rng(seed);
       for (int n = 0; n < 2000 && !s.battle_over(); ++n, ++actions) {
@@ -400,7 +400,7 @@ TEST(Opponent, AScratchKeptBetweenActionsChoosesAsAFreshOne) {
         ASSERT_EQ(to_json(a.action), to_json(b.action)) << file << " seed " << seed << " action " << n;
         ASSERT_EQ(a.reason, b.reason) << file << " seed " << seed << " action " << n;
         ASSERT_EQ(rng, fresh_rng);
-        s.apply(a.action, dice, BattleState::Describe::No, kept.move);
+        s.apply(a.action, dice, WarmasterState::Describe::No, kept.move);
       }
       EXPECT_TRUE(s.battle_over()) << file << " seed " << seed;
     }

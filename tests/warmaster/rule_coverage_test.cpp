@@ -37,23 +37,23 @@ const Ruling* ruling_of(const Verdict& v, const std::string& rule) {
 }
 
 TEST(WarmasterRuleCoverage, InitiativeOnceATurn) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   ASSERT_TRUE(play(s, initiative("U", false, "E1")).verdict.legal());
   expect_refused(s, initiative("U", false, "E1"), "warmaster.initiative.once");
 }
 
 TEST(WarmasterRuleCoverage, InitiativeTargetsAnEnemy) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   expect_refused(s, initiative("U", true, "F"), "warmaster.initiative.target");
 }
 
 TEST(WarmasterRuleCoverage, AnInitiativeChargeNeedsItsMove) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   expect_refused(s, initiative("U", true, "E1"), "warmaster.initiative.charge");
 }
 
 TEST(WarmasterRuleCoverage, TheEvadersNearestStandMovesFirst) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   const EvadeLine line = evade_line(unit(s, "U"), unit(s, "E1"));
   MoveRequest m = slide(unit(s, "U"), {0, -12}, MoveKind::Evade);
   m.order = {StandIndex((line.stand.value() + 1) % 3), line.stand, StandIndex((line.stand.value() + 2) % 3)};
@@ -64,7 +64,7 @@ TEST(WarmasterRuleCoverage, TheEvadersNearestStandMovesFirst) {
 }
 
 TEST(WarmasterRuleCoverage, BurstThroughOnlyFriendlyUnengagedUnits) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   Action a = initiative("U", false, "E1", {slide(unit(s, "U"), {0, -12}, MoveKind::Evade)});
   a.burst_through = {"E2"};
   expect_refused(s, a, "warmaster.initiative.burst_through");
@@ -75,7 +75,7 @@ TEST(WarmasterRuleCoverage, BurstThroughOnlyFriendlyUnengagedUnits) {
 }
 
 TEST(WarmasterRuleCoverage, UnknownUnitsAreRefusedByName) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   expect_refused(s, order("g", {"nobody"}), "warmaster.command.unknown");
   EXPECT_EQ(ruling_of(s.validate(order("g", {"nobody"})), "warmaster.command.unknown")->reason, "no unit \"nobody\"");
 }
@@ -86,7 +86,7 @@ TEST(WarmasterRuleCoverage, AUnitOffTheTableCannotBeOrdered) {
   Battlefield bf = field();
   bf.units.push_back(line_unit("T", 0, 120, 3, 180));
   bf.characters[0].pose.position = {120, 12};
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   ASSERT_TRUE(play(s, order("g", {"T"}), {1, 1}).verdict.legal());
   ASSERT_TRUE(play(s, move({slide(unit(s, "T"), {0, -5})}), {2}).verdict.legal());
   ASSERT_TRUE(status(s, "T").off_table);
@@ -94,7 +94,7 @@ TEST(WarmasterRuleCoverage, AUnitOffTheTableCannotBeOrdered) {
 }
 
 TEST(WarmasterRuleCoverage, AnOrderAllowsOnlyItsKindOfMove) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   ASSERT_TRUE(play(s, order("g", {"F"}), {1, 1}).verdict.legal());
   expect_refused(s, move({slide(unit(s, "F"), {0, 5}, MoveKind::Evade)}), "warmaster.command.move_kind");
 }
@@ -115,7 +115,7 @@ Action character_move(const std::string& id, Pose to, const std::string& join) {
 }
 
 TEST(WarmasterRuleCoverage, ACharacterJoinsAFriendlyUnitItTouches) {
-  BattleState s(make_game(field()));
+  WarmasterState s(make_game(field()));
   ASSERT_TRUE(play(s, simple(ActionType::EndOrders)).verdict.legal());
   expect_refused(s, character_move("g", Pose{{60, 30}, 0}, "E1"), "warmaster.command.join");
   // U's rear edge is at y = 49 and g's base is 2.5 cm across: a centre at
@@ -161,7 +161,7 @@ TEST(WarmasterRuleCoverage, ANearMissOnTheFlyerRangeShowsDistinctFigures) {
   // Stands 2 cm wide, 4 deep, centred at y = 40: rear edge y = 38. The
   // General's 2.5 cm base: centre at y = 38 - 1.25 - 20.004.
   bf.characters[0].pose.position = {100, 38 - 1.25 - 20.004};
-  BattleState s(make_game(bf));
+  WarmasterState s(make_game(bf));
   expect_refused(s, order("g", {"hawks"}), "warmaster.command.flyer_range");
   EXPECT_EQ(ruling_of(s.validate(order("g", {"hawks"})), "warmaster.command.flyer_range")->reason,
             "flying unit hawks is 20.004 cm from the nearest friendly character: flyers are ordered only within 20.000 cm");

@@ -47,7 +47,7 @@ CommandLineEntry::StateAddition add_order_question(CLI::App& state) {
 
 // The battlefield as SVG (play and arena --svg-dir).
 std::string warmaster_picture(const GameState& s, const std::string& caption) {
-  const warmaster::BattleState* w = typed_state<warmaster::System>(s);
+  const warmaster::WarmasterState* w = typed_state<warmaster::System>(s);
   return w ? warmaster::render_svg(w->battlefield(), warmaster::RenderOptions{nullptr, {}, caption}) : std::string();
 }
 

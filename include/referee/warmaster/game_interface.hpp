@@ -1,5 +1,5 @@
 // Warmaster on the one game interface (core/game.hpp): a layer over the
-// typed BattleState, as OpenSpiel's ChessState sits over ChessBoard.
+// typed WarmasterState, as OpenSpiel's ChessState sits over ChessBoard.
 // Actions and states are the JSON of docs/warmaster-command.md; the named
 // queries are those of queries.hpp.
 #pragma once
@@ -25,36 +25,36 @@ std::shared_ptr<const Game> load_game(const Json& battlefield, const std::string
 // nullptr for a state of another system.
 // Warmaster described for the one adapter (core/game_adapter.hpp). The
 // interface's state is SystemState<System>; typed_state<System> (core) gives
-// the BattleState behind one.
+// the WarmasterState behind one.
 struct System {
   using Context = BattleGame;
-  using State = BattleState;
+  using State = WarmasterState;
   using Action = warmaster::Action;
-  using Checked = BattleState::Checked;
+  using Checked = WarmasterState::Checked;
   static constexpr std::string_view name = "warmaster";
   // Nothing is hidden: both generals see the whole table, every unit and
   // every die, as at a real table.
   static constexpr Information information = Information::perfect;
 
   static std::vector<std::string> players(const BattleGame& g);
-  static BattleState initial(const std::shared_ptr<const BattleGame>& g);
-  static BattleState from_json(const std::shared_ptr<const BattleGame>& g, const Json& j, const std::string& path);
-  static Json to_json(const BattleGame& g, const BattleState& s);
-  static int side(const BattleGame&, const BattleState& s) { return s.side(); }
-  static int turn(const BattleState& s) { return s.turn(); }
+  static WarmasterState initial(const std::shared_ptr<const BattleGame>& g);
+  static WarmasterState from_json(const std::shared_ptr<const BattleGame>& g, const Json& j, const std::string& path);
+  static Json to_json(const BattleGame& g, const WarmasterState& s);
+  static int side(const BattleGame&, const WarmasterState& s) { return s.side(); }
+  static int turn(const WarmasterState& s) { return s.turn(); }
   // "command: initiative", "command: orders", "command: characters", "shooting", "combat".
-  static std::string phase(const BattleState& s);
-  static bool over(const BattleGame&, const BattleState& s) { return s.battle_over(); }
-  static Json result(const BattleGame& g, const BattleState& s);
-  static Action parse(const BattleGame& g, const BattleState& s, const Json& action, const std::string& path);
-  static Checked check(const BattleGame& g, const BattleState& s, const Action& a, bool describe);
-  static Json do_apply(const BattleGame& g, BattleState& s, Checked&& c, Dice& dice, bool describe);
-  static std::vector<Action> legal(const BattleGame& g, const BattleState& s);
+  static std::string phase(const WarmasterState& s);
+  static bool over(const BattleGame&, const WarmasterState& s) { return s.battle_over(); }
+  static Json result(const BattleGame& g, const WarmasterState& s);
+  static Action parse(const BattleGame& g, const WarmasterState& s, const Json& action, const std::string& path);
+  static Checked check(const BattleGame& g, const WarmasterState& s, const Action& a, bool describe);
+  static Json do_apply(const BattleGame& g, WarmasterState& s, Checked&& c, Dice& dice, bool describe);
+  static std::vector<Action> legal(const BattleGame& g, const WarmasterState& s);
   static Json action_json(const BattleGame& g, const Action& a);
-  static std::optional<Json> sample(const BattleGame& g, const BattleState& s, Rng& rng);
-  static Chances chances(const referee::GameState& self, const BattleGame& g, const BattleState& s, const Action& a,
+  static std::optional<Json> sample(const BattleGame& g, const WarmasterState& s, Rng& rng);
+  static Chances chances(const referee::GameState& self, const BattleGame& g, const WarmasterState& s, const Action& a,
                          const Json& action, const std::string& path);
-  static Json query(const BattleGame& g, const BattleState& s, const std::string& name, const Json& args,
+  static Json query(const BattleGame& g, const WarmasterState& s, const std::string& name, const Json& args,
                     const std::string& path);
   static std::vector<QueryInfo> queries();
   static std::span<const RuleInfo> rules();

@@ -71,7 +71,7 @@ std::optional<ActionType> action_type_from_string(const std::string& s) {
 
 // --- Construction and turn bookkeeping ---------------------------------------
 
-BattleState::BattleState(std::shared_ptr<const BattleGame> game)
+WarmasterState::WarmasterState(std::shared_ptr<const BattleGame> game)
     : game_(std::move(game)), bf_(std::make_shared<Battlefield>(game_->start)) {
   units_.resize(bf_->units.size());
   chars_.resize(bf_->characters.size());
@@ -82,7 +82,7 @@ BattleState::BattleState(std::shared_ptr<const BattleGame> game)
   build_move_index();
 }
 
-void BattleState::refresh_engaged() {
+void WarmasterState::refresh_engaged() {
   const std::vector<char> engaged = engaged_now(*bf_, settings().contact_tolerance);
   bool same = true;
   for (std::size_t i = 0; i < engaged.size() && same; ++i) same = bf_->units[i].engaged == (engaged[i] != 0);
@@ -91,13 +91,13 @@ void BattleState::refresh_engaged() {
   for (std::size_t i = 0; i < engaged.size(); ++i) bf.units[i].engaged = engaged[i] != 0;
 }
 
-int BattleState::unit_index(const std::string& id) const {
+int WarmasterState::unit_index(const std::string& id) const {
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].id == id) return static_cast<int>(i);
   return -1;
 }
 
-int BattleState::character_index(const std::string& id) const {
+int WarmasterState::character_index(const std::string& id) const {
   for (std::size_t i = 0; i < bf_->characters.size(); ++i)
     if (bf_->characters[i].id == id) return static_cast<int>(i);
   return -1;
@@ -106,20 +106,20 @@ int BattleState::character_index(const std::string& id) const {
 // Copy on write: states share one battlefield until one of them moves a stand,
 // so cloning a state copies only the flags. A state that holds its
 // battlefield alone (it has moved since it was cloned) changes it in place.
-Battlefield& BattleState::mutable_battlefield() {
+Battlefield& WarmasterState::mutable_battlefield() {
   if (bf_.use_count() == 1) index_current_ = false;
   else replace_battlefield(std::make_shared<Battlefield>(*bf_));
   return *bf_;
 }
 
-void BattleState::replace_battlefield(std::shared_ptr<Battlefield> bf) {
+void WarmasterState::replace_battlefield(std::shared_ptr<Battlefield> bf) {
   bf_ = std::move(bf);
   index_current_ = false;
 }
 
 // Once per apply that changed the battlefield, however many stands moved: a
 // new index, sharing the terrain part of the one before.
-void BattleState::build_move_index() {
+void WarmasterState::build_move_index() {
   if (index_current_) return;
   index_ = index_ ? std::make_shared<const MoveIndex>(*bf_, *index_) : std::make_shared<const MoveIndex>(*bf_);
   index_current_ = true;
@@ -127,7 +127,7 @@ void BattleState::build_move_index() {
 
 void BattlefieldFactsDelete::operator()(BattlefieldFacts* f) const { delete f; }
 
-BattlefieldFacts& BattleState::facts(MoveScratch& scratch) const {
+BattlefieldFacts& WarmasterState::facts(MoveScratch& scratch) const {
   if (!scratch.facts) scratch.facts.reset(new BattlefieldFacts);
   BattlefieldFacts& f = *scratch.facts;
   if (f.index != index_->serial()) {
@@ -138,7 +138,7 @@ BattlefieldFacts& BattleState::facts(MoveScratch& scratch) const {
   return f;
 }
 
-const std::vector<InitiativeCandidate>& BattleState::initiative_targets(const std::string& unit, bool charge,
+const std::vector<InitiativeCandidate>& WarmasterState::initiative_targets(const std::string& unit, bool charge,
                                                                          MoveScratch& scratch) const {
   static const std::vector<InitiativeCandidate> none;
   const int ui = unit_index(unit);
@@ -148,7 +148,7 @@ const std::vector<InitiativeCandidate>& BattleState::initiative_targets(const st
   return *slot;
 }
 
-std::vector<InitiativeCandidate> BattleState::initiative_targets(const std::string& unit, bool charge) const {
+std::vector<InitiativeCandidate> WarmasterState::initiative_targets(const std::string& unit, bool charge) const {
   const int ui = unit_index(unit);
   if (ui < 0) return {};
   return initiative_candidates(*bf_, move_index(), unit_at(ui), settings(), charge);
@@ -157,7 +157,7 @@ std::vector<InitiativeCandidate> BattleState::initiative_targets(const std::stri
 // The start of a side's Command phase: per-turn flags are cleared, and the
 // units within 20 cm of an enemy now are the ones that may use initiative
 // (movement text, "Moving by initiative": "at the start of the Command phase").
-void BattleState::begin_phase() {
+void WarmasterState::begin_phase() {
   refresh_engaged();
   const std::vector<char> near_enemy = enemies_within(*bf_, side_, 20.0);
   for (std::size_t i = 0; i < units_.size(); ++i) {
@@ -194,15 +194,15 @@ void BattleState::begin_phase() {
 // Two units touch when some stand of one is within the contact tolerance of a
 // stand of the other (docs/rulings.md#warmaster-command-brigades). This is how
 // brigades are recognised.
-const std::vector<std::vector<int>>& BattleState::touching_now(MoveScratch& scratch) const {
+const std::vector<std::vector<int>>& WarmasterState::touching_now(MoveScratch& scratch) const {
   BattlefieldFacts& f = facts(scratch);
   if (!f.touching) f.touching = measure_touching();
   return *f.touching;
 }
 
-std::vector<std::vector<int>> BattleState::touching_now() const { return measure_touching(); }
+std::vector<std::vector<int>> WarmasterState::touching_now() const { return measure_touching(); }
 
-std::vector<std::vector<int>> BattleState::measure_touching() const {
+std::vector<std::vector<int>> WarmasterState::measure_touching() const {
   const Battlefield& bf = *bf_;
   const MoveIndex& index = move_index();
   std::vector<std::vector<int>> adj(bf.units.size());
@@ -245,7 +245,7 @@ std::vector<std::vector<int>> BattleState::measure_touching() const {
 // missing after the phase was slain with its unit, or left the table with it.
 // Either way it stays in the state, lost, with no unit; a General lost so
 // makes his army withdraw.
-void BattleState::carry_characters(Battlefield& next, const Battlefield& after, const std::vector<std::string>& slain) {
+void WarmasterState::carry_characters(Battlefield& next, const Battlefield& after, const std::vector<std::string>& slain) {
   for (std::size_t i = 0; i < next.characters.size(); ++i) {
     Character& c = next.characters[i];
     const auto it = std::find_if(after.characters.begin(), after.characters.end(),
@@ -269,7 +269,7 @@ void BattleState::carry_characters(Battlefield& next, const Battlefield& after, 
   }
 }
 
-void BattleState::end_battle(const std::string& reason, int winner) {
+void WarmasterState::end_battle(const std::string& reason, int winner) {
   battle_over_reason_ = reason;
   winner_ = winner;
 }
@@ -277,7 +277,7 @@ void BattleState::end_battle(const std::string& reason, int winner) {
 // docs/rulings.md#warmaster-break-point: an army that has lost its break
 // point in units withdraws at once, and the battle ends. Both at once (the
 // texts never say how) is a draw.
-void BattleState::check_break_points() {
+void WarmasterState::check_break_points() {
   bool broken[2] = {false, false};
   int lost[2] = {0, 0}, points[2] = {0, 0};
   for (int side = 0; side < 2; ++side) {
@@ -305,7 +305,7 @@ void BattleState::check_break_points() {
 // Side 0 moves first, so a turn is complete when side 1's Combat phase ends
 // (docs/rulings.md#warmaster-turn-limit). The clock still moves on, so the
 // state shows the turn that will not be played.
-void BattleState::pass_turn() {
+void WarmasterState::pass_turn() {
   side_ = 1 - side_;
   if (side_ == 0) ++turn_;
   phase_ = Phase::Command;
@@ -323,12 +323,12 @@ void BattleState::pass_turn() {
 
 // --- Validation ----------------------------------------------------------------
 
-Verdict BattleState::validate(const Action& a) const {
+Verdict WarmasterState::validate(const Action& a) const {
   MoveScratch scratch;
   return validate(a, scratch);
 }
 
-Verdict BattleState::validate(const Action& a, MoveScratch& scratch) const {
+Verdict WarmasterState::validate(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   if (battle_over()) {
     v.add(warmaster::rule_id::command_battle_over, "the battle is over: " + battle_over_reason_);
@@ -351,7 +351,7 @@ Verdict BattleState::validate(const Action& a, MoveScratch& scratch) const {
 
 // Play sheet, "SEQUENCE: 1. Command 2. Shoot 3. Combat"
 // (docs/rulings.md#warmaster-turn-sequence): each action belongs to one phase.
-Verdict BattleState::validate_phase(const Action& a) const {
+Verdict WarmasterState::validate_phase(const Action& a) const {
   Verdict v;
   const char* side_name = side_ == 0 ? "side 0" : "side 1";
   switch (phase_) {
@@ -389,7 +389,7 @@ Verdict BattleState::validate_phase(const Action& a) const {
   return v;
 }
 
-std::vector<std::string> BattleState::engaged_units() const {
+std::vector<std::string> WarmasterState::engaged_units() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].engaged && !bf_->units[i].stands.empty() && !units_[i].off_table && !units_[i].destroyed)
@@ -399,14 +399,14 @@ std::vector<std::string> BattleState::engaged_units() const {
 
 // Units that took the field (had stands when the battle began) and are now
 // destroyed: by casualties, routed, or off the table for good.
-int BattleState::units_lost(int side) const {
+int WarmasterState::units_lost(int side) const {
   int lost = 0;
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (bf_->units[i].side == side && !game_->start.units[i].stands.empty() && units_[i].destroyed) ++lost;
   return lost;
 }
 
-int BattleState::break_point(int side) const {
+int WarmasterState::break_point(int side) const {
   const Battlefield& start = game_->start;
   if (side >= 0 && static_cast<std::size_t>(side) < start.armies.size() &&
       start.armies[static_cast<std::size_t>(side)].break_point > 0)
@@ -416,7 +416,7 @@ int BattleState::break_point(int side) const {
   return (units + 1) / 2;
 }
 
-void BattleState::require_no_pending_returns(Verdict& v) const {
+void WarmasterState::require_no_pending_returns(Verdict& v) const {
   for (std::size_t i = 0; i < units_.size(); ++i)
     if (units_[i].returns_next_turn && bf_->units[i].side == side_)
       v.add(warmaster::rule_id::command_off_table_return,
@@ -429,7 +429,7 @@ void BattleState::require_no_pending_returns(Verdict& v) const {
                         bf_->characters[i].id));
 }
 
-Verdict BattleState::validate_off_table(const Action& a) const {
+Verdict WarmasterState::validate_off_table(const Action& a) const {
   Verdict v;
   if (!a.character.empty()) {
     const int ci = character_index(a.character);
@@ -456,7 +456,7 @@ Verdict BattleState::validate_off_table(const Action& a) const {
   return v;
 }
 
-Verdict BattleState::validate_step_change(const Action& a) const {
+Verdict WarmasterState::validate_step_change(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
   if (a.type == ActionType::EndOrders && command_.step == CommandStep::Characters)
@@ -464,7 +464,7 @@ Verdict BattleState::validate_step_change(const Action& a) const {
   return v;
 }
 
-Verdict BattleState::validate_home_back(const Action& a) const {
+Verdict WarmasterState::validate_home_back(const Action& a) const {
   Verdict v;
   require_no_pending_returns(v);
   const int ui = unit_index(a.unit);
@@ -507,7 +507,7 @@ namespace validate_order_parts {
 // The conditions on each unit ordered: on the side moving, on the table, free
 // to move, not ordered by another character, within three orders, and a
 // flyer within range of a friendly character.
-void validate_ordered_unit(const BattleState& st, const Character& c, int ui, Verdict& v) {
+void validate_ordered_unit(const WarmasterState& st, const Character& c, int ui, Verdict& v) {
   const Battlefield& bf = st.battlefield();
   const Unit& u = bf.units[static_cast<std::size_t>(ui)];
   const UnitStatus& s = st.units()[static_cast<std::size_t>(ui)];
@@ -556,7 +556,7 @@ void validate_ordered_unit(const BattleState& st, const Character& c, int ui, Ve
 // further orders" and "Brigades"): an order either continues the original
 // unit or brigade now being ordered (the whole, a part, or single units of
 // it) or starts with units that have had no order yet.
-void validate_order_sequence(const BattleState& st, const Character& c, const std::vector<int>& group, Verdict& v) {
+void validate_order_sequence(const WarmasterState& st, const Character& c, const std::vector<int>& group, Verdict& v) {
   const Battlefield& bf = st.battlefield();
   const CommandPhaseState& cmd = st.command_phase();
   const std::vector<UnitStatus>& units = st.units();
@@ -586,7 +586,7 @@ void validate_order_sequence(const BattleState& st, const Character& c, const st
 
 }  // namespace validate_order_parts
 
-Verdict BattleState::validate_order(const Action& a, MoveScratch& scratch) const {
+Verdict WarmasterState::validate_order(const Action& a, MoveScratch& scratch) const {
   Verdict v;
   require_no_pending_returns(v);
   if (command_.step == CommandStep::Characters) v.add(warmaster::rule_id::command_phase, "ordered movement has ended");
@@ -650,7 +650,7 @@ Verdict BattleState::validate_order(const Action& a, MoveScratch& scratch) const
   return v;
 }
 
-BattleState::OrderQuestion BattleState::ask_order(const std::string& character,
+WarmasterState::OrderQuestion WarmasterState::ask_order(const std::string& character,
                                                     const std::vector<std::string>& units) const {
   OrderQuestion q;
   Action a;
@@ -665,7 +665,7 @@ BattleState::OrderQuestion BattleState::ask_order(const std::string& character,
   return q;
 }
 
-std::optional<OrderFactors> BattleState::order_factors_now(const std::string& character,
+std::optional<OrderFactors> WarmasterState::order_factors_now(const std::string& character,
                                                             const std::vector<std::string>& units) const {
   const int ci = character_index(character);
   std::vector<const Unit*> group;
@@ -686,7 +686,7 @@ std::optional<OrderFactors> BattleState::order_factors_now(const std::string& ch
   return f;
 }
 
-MoveAnswer BattleState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
+MoveAnswer WarmasterState::check_unit_move(const Battlefield& bf, const MoveRequest& req, Verdict& v,
                                          MoveScratch& scratch, CheckDepth depth) const {
   // Moves checked on the current battlefield share its index; a brigade's
   // later units are checked on the battlefield its earlier moves leave.
@@ -696,7 +696,7 @@ MoveAnswer BattleState::check_unit_move(const Battlefield& bf, const MoveRequest
   return ans;
 }
 
-Verdict BattleState::validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan, CheckDepth depth) const {
+Verdict WarmasterState::validate_move(const Action& a, MoveScratch& scratch, MovePlan* plan, CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);
   if (!command_.pending) {
@@ -766,7 +766,7 @@ Verdict BattleState::validate_move(const Action& a, MoveScratch& scratch, MovePl
   return v;
 }
 
-Verdict BattleState::validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer,
+Verdict WarmasterState::validate_character_move(const Action& a, MoveScratch& scratch, MoveAnswer* answer,
                                               CheckDepth depth) const {
   Verdict v;
   require_no_pending_returns(v);

@@ -20,7 +20,7 @@ namespace referee::warmaster {
 // what happens in the fight (advance with the enemy still there, a pursuit
 // the rules forbid) is not refused here but ruled on by resolve_combat
 // (docs/rulings.md#warmaster-combat-decisions).
-Verdict BattleState::validate_combat_phase(const Action& a) const {
+Verdict WarmasterState::validate_combat_phase(const Action& a) const {
   Verdict v;
   for (std::size_t k = 0; k < a.decisions.size(); ++k) {
     const CombatDecision& d = a.decisions[k];
@@ -44,7 +44,7 @@ Verdict BattleState::validate_combat_phase(const Action& a) const {
 // The decisions are standing orders for the whole phase, for units of either
 // side, taken as given: resolve_combat rules on one that does not fit what
 // happens (docs/rulings.md#warmaster-combat-decisions).
-CombatReport BattleState::fight_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice) {
+CombatReport WarmasterState::fight_combat_phase(const std::vector<CombatDecision>& decisions, Dice& dice) {
   CombatOptions options;
   for (std::size_t i = 0; i < bf_->units.size(); ++i)
     if (units_[i].charged) options.charged.push_back(bf_->units[i].id);

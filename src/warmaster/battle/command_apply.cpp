@@ -55,7 +55,7 @@ namespace validate_initiative_parts {
 
 // Enemies the player chooses to ignore: fortified infantry and artillery,
 // and enemies cut off by a barrier neither side can go round.
-void validate_initiative_ignores(const BattleState& st, const Action& a, const Unit& u, const Unit& e,
+void validate_initiative_ignores(const WarmasterState& st, const Action& a, const Unit& u, const Unit& e,
                                  MoveScratch& scratch, Verdict& v) {
   for (const std::string& id : a.ignore) {
     const Unit* x = st.battlefield().find_unit(id);
@@ -79,7 +79,7 @@ void validate_initiative_ignores(const BattleState& st, const Action& a, const U
 
 // Initiative acts on the closest visible enemy within range, not counting
 // those ignored: false, with the violation, when the target is not it.
-bool validate_initiative_target(const BattleState& st, const Action& a, const Unit& u, const Unit& e,
+bool validate_initiative_target(const WarmasterState& st, const Action& a, const Unit& u, const Unit& e,
                                 MoveScratch& scratch, Verdict& v) {
   const std::vector<InitiativeCandidate>& cands = st.initiative_targets(u.id, a.charge, scratch);
   const InitiativeCandidate* target = nullptr;
@@ -118,7 +118,7 @@ bool validate_initiative_target(const BattleState& st, const Action& a, const Un
 
 }  // namespace validate_initiative_parts
 
-Verdict BattleState::validate_initiative(const Action& a, MoveScratch& scratch,
+Verdict WarmasterState::validate_initiative(const Action& a, MoveScratch& scratch,
                                           std::optional<MoveRequest>* move_out) const {
   Verdict v;
   require_no_pending_returns(v);
@@ -191,13 +191,13 @@ Verdict BattleState::validate_initiative(const Action& a, MoveScratch& scratch,
   return v;
 }
 
-std::optional<MoveRequest> BattleState::compute_evade(const std::string& unit, const std::string& enemy,
+std::optional<MoveRequest> WarmasterState::compute_evade(const std::string& unit, const std::string& enemy,
                                                        const std::vector<std::string>& burst_through) const {
   MoveScratch scratch;
   return compute_evade(unit, enemy, burst_through, scratch);
 }
 
-std::optional<MoveRequest> BattleState::compute_evade(const std::string& unit, const std::string& enemy,
+std::optional<MoveRequest> WarmasterState::compute_evade(const std::string& unit, const std::string& enemy,
                                                        const std::vector<std::string>& burst_through,
                                                        MoveScratch& scratch) const {
   const Unit* u = bf_->find_unit(unit);
@@ -212,7 +212,7 @@ std::optional<MoveRequest> BattleState::compute_evade(const std::string& unit, c
 
 // After a unit's stands are placed: a unit partly off the table leaves it and
 // rolls on the off-table chart (the movement engine's resolve_off_table).
-std::optional<UnitLeftTable> BattleState::place_after_move(int ui, const MoveAnswer& answer, Dice& dice) {
+std::optional<UnitLeftTable> WarmasterState::place_after_move(int ui, const MoveAnswer& answer, Dice& dice) {
   const Unit& u = unit_at(ui);
   if (!answer.leaves_table && !any_stand_off_table(*bf_, u)) return std::nullopt;
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];
@@ -248,7 +248,7 @@ std::optional<UnitLeftTable> BattleState::place_after_move(int ui, const MoveAns
 
 // A unit that left the table on a 1-2 rolls again at the start of its side's
 // turn (docs/rulings.md#warmaster-command-off-the-table).
-OffTableResult BattleState::return_unit(int ui, Dice& dice) {
+OffTableResult WarmasterState::return_unit(int ui, Dice& dice) {
   UnitStatus& s = units_[static_cast<std::size_t>(ui)];
   OffTableResult r = resolve_off_table(unit_at(ui), dice);
   // A 1-2 waits off the table again: the flag is set anew when its
@@ -274,7 +274,7 @@ OffTableResult BattleState::return_unit(int ui, Dice& dice) {
 // its side's turn (docs/rulings.md#warmaster-command-characters-leaving-table): 1-2
 // and it stays off; 3-4 and it is back where it left but makes no move this
 // turn; 5-6 and it is back and may move. It may issue orders once back.
-CharacterOffTable BattleState::return_character(int ci, Dice& dice) {
+CharacterOffTable WarmasterState::return_character(int ci, Dice& dice) {
   CharacterStatus& cs = chars_[static_cast<std::size_t>(ci)];
   CharacterOffTable out;
   const OffTableResult& r = *(out.roll = resolve_off_table(bf_->characters[static_cast<std::size_t>(ci)].id, 0, dice));
@@ -291,7 +291,7 @@ CharacterOffTable BattleState::return_character(int ci, Dice& dice) {
 
 // Home back (a flyer returning to a character): the D6 rolled sets the
 // distance of the move it allows.
-int BattleState::home_back(int ui, const std::string& character, Dice& dice) {
+int WarmasterState::home_back(int ui, const std::string& character, Dice& dice) {
   const int d6 = dice.d6("home back");
   units_[static_cast<std::size_t>(ui)].homed_back = true;
   command_.pending = PendingMove{{ui}, MoveKind::Dice, 10.0 * d6, "home back", character};
@@ -300,7 +300,7 @@ int BattleState::home_back(int ui, const std::string& character, Dice& dice) {
 
 // A charge or an evade by initiative, with the move checked (the engine's,
 // for an evade left to it); an evade confuses the friends it bursts through.
-std::optional<UnitLeftTable> BattleState::move_by_initiative(const Action& a, const MoveRequest& req, Dice& dice) {
+std::optional<UnitLeftTable> WarmasterState::move_by_initiative(const Action& a, const MoveRequest& req, Dice& dice) {
   const int ui = unit_index(a.unit);
   Battlefield& bf = mutable_battlefield();
   place_move(bf, req);
@@ -318,7 +318,7 @@ std::optional<UnitLeftTable> BattleState::move_by_initiative(const Action& a, co
 // Which units may still be ordered after this order: a character's orders
 // end when another begins; a unit or brigade's when another is ordered; a
 // brigade divided after moving finishes one part, then the next.
-void BattleState::follow_orders(const std::string& character, const std::vector<int>& group) {
+void WarmasterState::follow_orders(const std::string& character, const std::vector<int>& group) {
   if (!command_.active_character.empty() && command_.active_character != character) {
     const int prev = character_index(command_.active_character);
     if (prev >= 0) chars_[static_cast<std::size_t>(prev)].finished = true;
@@ -344,7 +344,7 @@ void BattleState::follow_orders(const std::string& character, const std::vector<
 }
 
 // docs/rulings.md#warmaster-command-blunders: a Hero or Wizard (never the General) rolling 12.
-bool BattleState::blunders(const Character& c, const OrderRolled& t) const {
+bool WarmasterState::blunders(const Character& c, const OrderRolled& t) const {
   return settings().blunders && c.role != CharacterRole::General && t.dice[0] + t.dice[1] == 12;
 }
 
@@ -412,7 +412,7 @@ std::string blunder_moves_text(const OrderRolled& t) {
 // move and -1 Command for the rest of the game; 2-3 halt, or the retreat
 // from a visible enemy within a full pace, made here; 4-5 half pace, no
 // charge, left pending; 6 the move towards the nearest enemy, made here.
-std::optional<MoveKind> BattleState::blunder_move(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
+std::optional<MoveKind> WarmasterState::blunder_move(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
   t.blunder = dice.d6("blunder");
   std::optional<MoveKind> kind;
   if (t.blunder == 1) {
@@ -436,7 +436,7 @@ std::optional<MoveKind> BattleState::blunder_move(OrderRolled& t, const std::vec
 // one body directly away from it, by a full pace (the smallest of a
 // brigade's), which leaves it at least a full pace away
 // (docs/rulings.md#warmaster-command-blunders).
-void BattleState::blunder_retreat(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
+void WarmasterState::blunder_retreat(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
   const auto [from, by] = closest_enemy(*bf_, group, [&](const Unit& u, const Unit& e, double d) {
     return to_hundredths_of_mm(d) <= to_hundredths_of_mm(full_pace(u)) &&
            line_of_sight(*bf_, u, e, settings(), !u.sees_all_round).visible;
@@ -455,7 +455,7 @@ void BattleState::blunder_retreat(OrderRolled& t, const std::vector<int>& group,
 // legal charge (as initiative's charges); the others move as one body a full
 // pace (the smallest of theirs) straight towards it, stopping short of
 // contact (docs/rulings.md#warmaster-command-blunders).
-void BattleState::blunder_towards(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
+void WarmasterState::blunder_towards(OrderRolled& t, const std::vector<int>& group, Dice& dice) {
   t.allows = "full pace towards the nearest enemy, charging if it can";
   const int target = closest_enemy(*bf_, group, [](const Unit&, const Unit&, double) { return true; }).first;
   if (target < 0) {
@@ -488,7 +488,7 @@ void BattleState::blunder_towards(OrderRolled& t, const std::vector<int>& group,
     body_move(t, body, target, direction_between(unit_at(body.front()), unit_at(target)), "towards", dice);
 }
 
-void BattleState::blunder_charge(OrderRolled& t, int ui, int enemy, Dice& dice, MoveRequest&& req) {
+void WarmasterState::blunder_charge(OrderRolled& t, int ui, int enemy, Dice& dice, MoveRequest&& req) {
   const Unit& u = unit_at(ui);
   BlunderMove m;
   m.unit = u.id;
@@ -515,7 +515,7 @@ void BattleState::blunder_charge(OrderRolled& t, int ui, int enemy, Dice& dice, 
 // blocked (to 0.01 cm), and over the table edge, off it with a roll on the
 // chart (docs/rulings.md#warmaster-command-blunders). Not being charges,
 // the moves stop short of contact with any enemy.
-void BattleState::body_move(OrderRolled& t, std::vector<int> body, int enemy, Vec2 dir, const char* how, Dice& dice) {
+void WarmasterState::body_move(OrderRolled& t, std::vector<int> body, int enemy, Vec2 dir, const char* how, Dice& dice) {
   std::erase_if(body, [&](int ui) { return unit_at(ui).stands.empty(); });
   if (body.empty()) return;
   double pace = full_pace(unit_at(body.front()));
@@ -564,7 +564,7 @@ void BattleState::body_move(OrderRolled& t, std::vector<int> body, int enemy, Ve
 
 // An order: the first of the phase begins ordered movement (its brigades are
 // those touching now), then the test on 2D6, whose move is left pending.
-OrderRolled BattleState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
+OrderRolled WarmasterState::give_order(const Action& a, std::vector<std::vector<int>>&& touching, Dice& dice) {
   if (!command_.orders_begun) {
     // From check(); measured here for a Checked made without it.
     command_.brigade_touching = touching.empty() && !bf_->units.empty() ? measure_touching() : std::move(touching);
@@ -611,7 +611,7 @@ OrderRolled BattleState::give_order(const Action& a, std::vector<std::vector<int
 
 // The move an order or a home back allows, as checked: the battlefield after
 // every move was worked out while validating (or the moves are placed).
-std::vector<UnitLeftTable> BattleState::move_ordered_units(MovePlan& plan, Dice& dice) {
+std::vector<UnitLeftTable> WarmasterState::move_ordered_units(MovePlan& plan, Dice& dice) {
   if (plan.after) replace_battlefield(std::move(plan.after));
   else
     for (const MoveRequest& req : plan.requests) place_move(mutable_battlefield(), req);
@@ -628,7 +628,7 @@ std::vector<UnitLeftTable> BattleState::move_ordered_units(MovePlan& plan, Dice&
   return left;
 }
 
-void BattleState::end_orders() {
+void WarmasterState::end_orders() {
   command_.step = CommandStep::Characters;
   if (const int ci = character_index(command_.active_character); ci >= 0) chars_[static_cast<std::size_t>(ci)].finished = true;
 }
@@ -649,7 +649,7 @@ MoveRequest character_request(const Action& a) {
 // it is lost for the rest of the game (the 1-2 re-roll is not modelled for
 // characters); 3-6 and it is put back at once at the point of the edge where
 // it left.
-CharacterOffTable BattleState::move_character(const Action& a, const MoveAnswer& answer, Dice& dice) {
+CharacterOffTable WarmasterState::move_character(const Action& a, const MoveAnswer& answer, Dice& dice) {
   const int ci = character_index(a.character);
   const Vec2 start_position = bf_->characters[static_cast<std::size_t>(ci)].pose.position;
   Battlefield& bf = mutable_battlefield();
@@ -676,7 +676,7 @@ CharacterOffTable BattleState::move_character(const Action& a, const MoveAnswer&
 // The end of the Command phase: confused units recover at the end of their
 // own Command phase (public facts, "Confusion"); the side's Shooting phase
 // follows. Returns the units that recovered.
-std::vector<std::string> BattleState::end_command_phase() {
+std::vector<std::string> WarmasterState::end_command_phase() {
   std::vector<std::string> recovered;
   bool any_confused = false;
   for (const Unit& u : bf_->units) any_confused |= u.side == side_ && u.confused;
@@ -783,7 +783,7 @@ void describe_character_move(const Action& a, const CharacterOffTable& r, nlohma
 // The end of the battle, which only the action applied can have brought (a
 // finished battle refuses every action), and what comes next after an
 // action that ends a phase.
-void describe_what_next(const BattleState& s, ActionType applied, nlohmann::json& res) {
+void describe_what_next(const WarmasterState& s, ActionType applied, nlohmann::json& res) {
   if (s.battle_over()) {
     res["battle_over"] = s.battle_over_reason();
     res["winner"] = s.winner() < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.winner());
@@ -811,12 +811,12 @@ Action canonical(const Action& in) {
 }
 }  // namespace
 
-ActionOutcome BattleState::apply(const Action& in, Dice& dice, Describe describe) {
+ActionOutcome WarmasterState::apply(const Action& in, Dice& dice, Describe describe) {
   MoveScratch scratch;
   return apply(in, dice, describe, scratch);
 }
 
-ActionOutcome BattleState::apply(const Action& in, Dice& dice, Describe describe, MoveScratch& scratch) {
+ActionOutcome WarmasterState::apply(const Action& in, Dice& dice, Describe describe, MoveScratch& scratch) {
   Checked c = check(in, scratch, describe);
   ActionOutcome out;
   if (!c.verdict.legal()) {
@@ -830,7 +830,7 @@ ActionOutcome BattleState::apply(const Action& in, Dice& dice, Describe describe
   return out;
 }
 
-BattleState::Checked BattleState::check(const Action& in, MoveScratch& scratch, Describe describe) const {
+WarmasterState::Checked WarmasterState::check(const Action& in, MoveScratch& scratch, Describe describe) const {
   Checked c;
   c.action = canonical(in);
   const Action& a = c.action;
@@ -848,7 +848,7 @@ BattleState::Checked BattleState::check(const Action& in, MoveScratch& scratch, 
 
 // Each action by the function of its rule, then what it did described for
 // the log (not at all for Describe::No: simulations keep no log).
-nlohmann::json BattleState::do_apply(Checked&& c, Dice& dice, Describe describe) {
+nlohmann::json WarmasterState::do_apply(Checked&& c, Dice& dice, Describe describe) {
   const Action& a = c.action;
   const bool say = describe == Describe::Yes;
   nlohmann::json res;

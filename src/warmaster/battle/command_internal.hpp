@@ -36,7 +36,7 @@ void check_home_back_direction(const Battlefield& before, const Battlefield& aft
 std::vector<Stand> back_on_table(const Battlefield& bf, const Unit& u, const std::vector<Stand>& parked,
                                  double tolerance);
 
-// What applying an action did (BattleState's apply functions), written
+// What applying an action did (WarmasterState's apply functions), written
 // into the log's JSON only when the result is described.
 struct UnitLeftTable {  // a unit that left the table, and its roll on the chart
   int unit = -1;
@@ -78,16 +78,16 @@ struct CharacterOffTable {  // a character's roll on the off-table chart, if it 
 void describe_shooting_phase(const ShootingResult& r, nlohmann::json& res);
 void describe_combat_phase(const CombatReport& r, nlohmann::json& res);
 
-// What a BattleState worked out about one battlefield, kept in the caller's
+// What a WarmasterState worked out about one battlefield, kept in the caller's
 // MoveScratch for the battlefield whose MoveIndex has the serial `index`
-// (BattleState::facts empties it for another).
+// (WarmasterState::facts empties it for another).
 struct BattlefieldFacts {
   std::uint64_t index = 0;
   std::optional<std::vector<std::vector<int>>> touching;
   std::vector<std::optional<std::vector<InitiativeCandidate>>> targets;  // per unit, evade then charge
 };
 
-// The private members of a BattleState that its JSON form reads and writes
+// The private members of a WarmasterState that its JSON form reads and writes
 // (command_json.cpp): the state written must resume play exactly.
 struct BattleStateAccess {
   struct Read {
@@ -95,7 +95,7 @@ struct BattleStateAccess {
     const std::vector<int>* last_group;
     const std::vector<std::vector<int>>* brigade_touching;
   };
-  static Read read(const BattleState& s) { return {&s.command_.family, &s.command_.last_group, &s.command_.brigade_touching}; }
+  static Read read(const WarmasterState& s) { return {&s.command_.family, &s.command_.last_group, &s.command_.brigade_touching}; }
 
   struct Write {
     int* turn;
@@ -114,13 +114,13 @@ struct BattleStateAccess {
     std::optional<PendingMove>* pending;
     std::string* battle_over_reason;
   };
-  static Write write(BattleState& s) {
+  static Write write(WarmasterState& s) {
     return {&s.turn_,           &s.side_,           &s.phase_,  &s.command_.step, &s.winner_, &s.units_, &s.chars_,
             &s.command_.orders_begun,   &s.command_.general_failed, &s.command_.active_character, &s.command_.family, &s.command_.last_group,
             &s.command_.brigade_touching, &s.command_.pending,       &s.battle_over_reason_};
   }
   // Replaces the battlefield, and builds its move index.
-  static void set_battlefield(BattleState& s, std::shared_ptr<Battlefield> bf) {
+  static void set_battlefield(WarmasterState& s, std::shared_ptr<Battlefield> bf) {
     s.replace_battlefield(std::move(bf));
     s.build_move_index();
   }

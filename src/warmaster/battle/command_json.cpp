@@ -81,7 +81,7 @@ void parse_shoot_action(JsonReader& r, const Battlefield& bf, Action& a) {
 
 }  // namespace parse_action_parts
 
-Action parse_action(const Json& j, const BattleState& state, const std::string& path) {
+Action parse_action(const Json& j, const WarmasterState& state, const std::string& path) {
   const Battlefield& bf = state.battlefield();
   JsonReader r(j, path);
   r.require_object();
@@ -223,7 +223,7 @@ Json poses_json(const std::vector<Stand>& stands) {
 // Everything later play depends on is written, so that state_from_json
 // resumes the game exactly; the move index is not state and is built anew
 // (the touching units and initiative targets are the caller's MoveScratch's).
-Json state_to_json(const BattleState& s) {
+Json state_to_json(const WarmasterState& s) {
   const Battlefield& bf = s.battlefield();
   const BattleStateAccess::Read p = BattleStateAccess::read(s);
   Json j;
@@ -455,13 +455,13 @@ std::optional<PendingMove> read_pending(const JsonReader& pm, const Battlefield&
 }
 }  // namespace
 
-BattleState state_from_json(std::shared_ptr<const BattleGame> game, const Json& j, const std::string& path) {
+WarmasterState state_from_json(std::shared_ptr<const BattleGame> game, const Json& j, const std::string& path) {
   const Battlefield& start = game->start;
   JsonReader r(j, path);
   r.require_object();
   r.allow_only({"turn", "side", "phase", "step", "orders_begun", "general_failed", "active_character", "battle_over",
                 "battle_over_reason", "winner", "ordering", "last_ordered", "pending", "units", "characters"});
-  BattleState s(game);
+  WarmasterState s(game);
   BattleStateAccess::Write p = BattleStateAccess::write(s);
   Battlefield bf = start;
 
@@ -545,7 +545,7 @@ BattleState state_from_json(std::shared_ptr<const BattleGame> game, const Json& 
   return s;
 }
 
-Json legal_actions_json(const BattleState& s) {
+Json legal_actions_json(const WarmasterState& s) {
   Json out = Json::array();
   for (const Action& a : s.legal_actions()) out.push_back(to_json(a));
   return out;
@@ -558,7 +558,7 @@ PlayReport play_actions(std::shared_ptr<const BattleGame> game, std::uint64_t se
   rep.log.seed = seed;
   rep.log.scenario = game->scenario;
   to_json(rep.log.settings, game->settings);
-  BattleState state(game);
+  WarmasterState state(game);
   SeededDice dice(seed);
   if (!actions.is_array()) throw InputError(path, "expected an array of actions");
   for (std::size_t i = 0; i < actions.size(); ++i) {
@@ -571,8 +571,8 @@ PlayReport play_actions(std::shared_ptr<const BattleGame> game, std::uint64_t se
   return rep;
 }
 
-BattleState replay_log(std::shared_ptr<const BattleGame> game, const GameLog& log, const std::string& source_name) {
-  BattleState state(game);
+WarmasterState replay_log(std::shared_ptr<const BattleGame> game, const GameLog& log, const std::string& source_name) {
+  WarmasterState state(game);
   SeededDice dice(log.seed);
   for (const LogEntry& e : log.entries) {
     // One entry per line after the header line.

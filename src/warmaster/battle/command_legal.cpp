@@ -16,13 +16,13 @@ namespace referee::warmaster {
 
 namespace legal_actions_parts {
 
-void push_legal_action(const BattleState& st, MoveScratch& scratch, std::vector<Action>& out, Action a) {
+void push_legal_action(const WarmasterState& st, MoveScratch& scratch, std::vector<Action>& out, Action a) {
   if (st.validate(a, scratch).legal()) out.push_back(std::move(a));
 }
 
 // The pending move: holding, and straight slides at full and half the
 // allowance (towards the character for a home back).
-void legal_pending_moves(const BattleState& st, MoveScratch& scratch, std::vector<Action>& out) {
+void legal_pending_moves(const WarmasterState& st, MoveScratch& scratch, std::vector<Action>& out) {
   const Battlefield& bf = st.battlefield();
   Action hold;
   hold.type = ActionType::Move;
@@ -61,7 +61,7 @@ void legal_pending_moves(const BattleState& st, MoveScratch& scratch, std::vecto
 
 // Before the first order: homing back on each friendly character, and
 // initiative against the closest visible enemy, charging or evading.
-void legal_initiative_actions(const BattleState& st, MoveScratch& scratch, std::vector<Action>& out) {
+void legal_initiative_actions(const WarmasterState& st, MoveScratch& scratch, std::vector<Action>& out) {
   const Battlefield& bf = st.battlefield();
   for (std::size_t i = 0; i < bf.units.size(); ++i) {
     const Unit& u = bf.units[i];
@@ -92,7 +92,7 @@ void legal_initiative_actions(const BattleState& st, MoveScratch& scratch, std::
 
 // Orders from each friendly character to each unit alone and to its
 // brigade, then ending ordered movement.
-void legal_order_actions(const BattleState& st, MoveScratch& scratch, std::vector<Action>& out) {
+void legal_order_actions(const WarmasterState& st, MoveScratch& scratch, std::vector<Action>& out) {
   const Battlefield& bf = st.battlefield();
   const CommandPhaseState& cmd = st.command_phase();
   const std::vector<std::vector<int>>& adj = cmd.orders_begun ? cmd.brigade_touching : st.touching_now(scratch);
@@ -127,12 +127,12 @@ void legal_order_actions(const BattleState& st, MoveScratch& scratch, std::vecto
 
 }  // namespace legal_actions_parts
 
-std::vector<Action> BattleState::legal_actions() const {
+std::vector<Action> WarmasterState::legal_actions() const {
   MoveScratch scratch;
   return legal_actions(scratch);
 }
 
-std::vector<Action> BattleState::legal_actions(MoveScratch& scratch) const {
+std::vector<Action> WarmasterState::legal_actions(MoveScratch& scratch) const {
   std::vector<Action> out;
   if (battle_over()) return out;
   if (phase_ == Phase::Shooting) {

@@ -296,7 +296,7 @@ Json shooter_json(const ShootingTarget& t, int attacks) {
   return j;
 }
 
-Json shooting_odds_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json shooting_odds_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"side"});
   const int side = r.integer_or("side", s.side(), 0, 1);
   const Battlefield& bf = s.battlefield();
@@ -373,7 +373,7 @@ std::vector<double> unsaved_hits(int dice, int needed, int armour) {
 // modifiers, each target's position and Armour, supporting stands) exactly as
 // the phase will; the chance of each result follows from the dice alone.
 // Pursuit rounds depend on the first round's outcome and are not included.
-Json combat_odds_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json combat_odds_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({});
   CombatOptions options;
   for (std::size_t i = 0; i < s.units().size(); ++i)
@@ -427,14 +427,14 @@ Json combat_odds_query(const BattleState& s, const JsonReader& r, std::string* t
 }
 
 // The verdict applying one planned move now would give (a move action of it alone).
-Verdict verdict_of_move(const BattleState& s, const MoveRequest& req) {
+Verdict verdict_of_move(const WarmasterState& s, const MoveRequest& req) {
   Action move;
   move.type = ActionType::Move;
   move.moves.push_back(req);
   return s.validate(move);
 }
 
-// The engine's own evade (BattleState::compute_evade, plan_evade), shown
+// The engine's own evade (WarmasterState::compute_evade, plan_evade), shown
 // before a player chooses it: the stands' poses at its end, or why none.
 // The charge a unit dragged next to an enemy makes (the board offers it when
 // a drag of an ordered unit ends near one): the lined-up placement
@@ -446,7 +446,7 @@ Verdict verdict_of_move(const BattleState& s, const MoveRequest& req) {
 // verdict is the one applying that move now would give (the movement rules
 // and the Command phase's own: an order pending, contact with the target), so
 // the board needs no second request to know whether it may charge.
-Json charge_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json charge_plan_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "target", "stands"});
   const Battlefield& bf = s.battlefield();
   const std::string unit = r.string("unit"), target = r.string("target");
@@ -517,7 +517,7 @@ Vec2 table_point(const JsonReader& p) {
 // when none is pending), with the verdict applying it now would give and the
 // stands at fault: those the rulings name, or every stand when a refusal
 // names none. Nothing is moved.
-Json formation_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json formation_plan_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "shape", "toward", "path"});
   const Battlefield& bf = s.battlefield();
   const std::string unit = r.string("unit");
@@ -572,7 +572,7 @@ Json formation_plan_query(const BattleState& s, const JsonReader& r, std::string
   return j;
 }
 
-Json evade_plan_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json evade_plan_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit", "enemy", "burst_through"});
   const Battlefield& bf = s.battlefield();
   const std::string unit = r.string("unit"), enemy = r.string("enemy");
@@ -620,7 +620,7 @@ const Unit& unit_named(const Battlefield& bf, const JsonReader& r, std::string_v
 
 // A unit's closest target, as its side's Shooting phase would pick it now
 // (warmaster.shooting.target), or why it has none.
-Json target_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json target_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit"});
   const Battlefield& bf = s.battlefield();
   const Unit& u = unit_named(bf, r, "unit");
@@ -637,7 +637,7 @@ Json target_query(const BattleState& s, const JsonReader& r, std::string* text) 
 // The support a unit's combat would get now (warmaster.combat.support): the
 // Combat phase laid out before a die is rolled, as combat_odds does, and for
 // the engagement holding the unit, each side's supporting stands.
-Json support_query(const BattleState& s, const JsonReader& r, std::string* text) {
+Json support_query(const WarmasterState& s, const JsonReader& r, std::string* text) {
   r.allow_only({"unit"});
   const Unit& u = unit_named(s.battlefield(), r, "unit");
   CombatOptions options;
@@ -665,7 +665,7 @@ Json support_query(const BattleState& s, const JsonReader& r, std::string* text)
 
 }  // namespace
 
-Json answer_query(const BattleState& s, const std::string& name, const Json& args, const std::string& path,
+Json answer_query(const WarmasterState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text) {
   if (name == "shooting_odds" || name == "combat_odds" || name == "evade_plan" || name == "charge_plan" ||
       name == "formation_plan" || name == "target" || name == "support") {
@@ -691,7 +691,7 @@ Json answer_query(const BattleState& s, const std::string& name, const Json& arg
     if (!s.battlefield().find_unit(units.back())) u.fail(fmt::format("no unit \"{}\" on the battlefield", units.back()));
   }
   if (units.empty() || units.size() > 4) r.fail("units", "one unit, or a brigade of up to four");
-  const BattleState::OrderQuestion q = s.ask_order(character, units);
+  const WarmasterState::OrderQuestion q = s.ask_order(character, units);
   Json j = order_target_json(q.target);
   j["distance"] = q.factors.distance;
   j["legal"] = q.verdict.legal();

@@ -12,7 +12,7 @@ namespace referee::warmaster {
 // The choices between equally close targets
 // (docs/rulings.md#warmaster-shooting-ties): none is always legal, the
 // closest is shot.
-Verdict BattleState::validate_shooting(const Action& a) const {
+Verdict WarmasterState::validate_shooting(const Action& a) const {
   if (a.targets.empty()) return {};
   return check_target_choices(shooting_targets(*bf_, side_, settings()), a.targets);
 }
@@ -21,7 +21,7 @@ Verdict BattleState::validate_shooting(const Action& a) const {
 // what it did carried into the state: resolve_shooting removes the units it
 // destroys, routs or drives off the table from its battlefield, while the
 // state keeps every unit in its place with its status.
-ShootingResult BattleState::shoot(const std::vector<TargetChoice>& choices, Dice& dice) {
+ShootingResult WarmasterState::shoot(const std::vector<TargetChoice>& choices, Dice& dice) {
   ShootingResult r = resolve_shooting(*bf_, side_, dice, settings(), choices);
   if (r.shots.empty() && r.drive_backs.empty()) return r;  // nothing shot: the battlefield is as it was
   auto next = std::make_shared<Battlefield>(*bf_);

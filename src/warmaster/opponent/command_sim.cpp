@@ -13,14 +13,14 @@ double uniform01(Rng& rng) { return static_cast<double>(rng.next() >> 11) * (1.0
 
 // apply() validates first and changes nothing when the action is illegal.
 // Nobody reads the outcome's JSON unless there is an observer.
-bool try_apply(BattleState& s, const Action& a, Dice& dice, const Observer* observer, int& applied,
+bool try_apply(WarmasterState& s, const Action& a, Dice& dice, const Observer* observer, int& applied,
                MoveScratch& scratch) {
   if (observer) {
-    const BattleState before = s;
-    const ActionOutcome o = s.apply(a, dice, BattleState::Describe::Yes, scratch);
+    const WarmasterState before = s;
+    const ActionOutcome o = s.apply(a, dice, WarmasterState::Describe::Yes, scratch);
     if (!o.verdict.legal()) return false;
     (*observer)(before, a, o, s);
-  } else if (!s.apply(a, dice, BattleState::Describe::No, scratch).verdict.legal()) {
+  } else if (!s.apply(a, dice, WarmasterState::Describe::No, scratch).verdict.legal()) {
     return false;
   }
   ++applied;
@@ -29,7 +29,7 @@ bool try_apply(BattleState& s, const Action& a, Dice& dice, const Observer* obse
 
 }  // namespace
 
-Action random_slide(const BattleState& s, Rng& rng) {
+Action random_slide(const WarmasterState& s, Rng& rng) {
   Action a;
   a.type = ActionType::Move;
   const PendingMove& p = *s.pending();
@@ -54,7 +54,7 @@ Action random_slide(const BattleState& s, Rng& rng) {
 namespace {
 
 // After an order or a home back: a random move if it is legal, else hold.
-void move_or_hold(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied,
+void move_or_hold(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, int& applied,
                   MoveScratch& scratch) {
   if (!s.pending() || !s.pending()->kind) return;
   if (try_apply(s, random_slide(s, rng), dice, observer, applied, scratch)) return;
@@ -69,7 +69,7 @@ namespace random_command_parts {
 
 // Initiative: about half the units that may use it try to; then each
 // flyer tries to home back on a friendly character.
-void random_initiative(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, int side, int& applied,
+void random_initiative(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, int side, int& applied,
                        MoveScratch& scratch) {
   for (std::size_t i = 0; i < s.units().size(); ++i) {
     const Battlefield* bf = &s.battlefield();
@@ -103,7 +103,7 @@ void random_initiative(BattleState& s, Dice& dice, Rng& rng, const Observer* obs
 }
 
 // Orders: each character of the side in turn, units in a random order.
-void random_orders(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, int side, int& applied,
+void random_orders(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, int side, int& applied,
                    MoveScratch& scratch) {
   std::vector<std::size_t> order_units;
   for (std::size_t i = 0; i < s.battlefield().units.size(); ++i)
@@ -137,12 +137,12 @@ void random_orders(BattleState& s, Dice& dice, Rng& rng, const Observer* observe
 
 }  // namespace random_command_parts
 
-int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
+int random_command_phase(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_command_phase(s, dice, rng, observer, scratch);
 }
 
-int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+int random_command_phase(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   int applied = 0;
   if (s.battle_over() || s.phase() != Phase::Command) return 0;
   const int side = s.side();
@@ -187,12 +187,12 @@ int random_command_phase(BattleState& s, Dice& dice, Rng& rng, const Observer* o
   return applied;
 }
 
-int random_turn(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
+int random_turn(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_turn(s, dice, rng, observer, scratch);
 }
 
-int random_turn(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+int random_turn(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   int applied = random_command_phase(s, dice, rng, observer, scratch);
   Action shoot;
   shoot.type = ActionType::Shoot;
@@ -203,19 +203,19 @@ int random_turn(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, 
   return applied;
 }
 
-int random_battle(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch,
+int random_battle(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch,
                   int max_turns) {
   int applied = 0;
   for (int t = 0; t < max_turns && !s.battle_over(); ++t) applied += random_turn(s, dice, rng, observer, scratch);
   return applied;
 }
 
-bool random_legal_action(BattleState& s, Dice& dice, Rng& rng, const Observer* observer) {
+bool random_legal_action(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer) {
   MoveScratch scratch;
   return random_legal_action(s, dice, rng, observer, scratch);
 }
 
-bool random_legal_action(BattleState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
+bool random_legal_action(WarmasterState& s, Dice& dice, Rng& rng, const Observer* observer, MoveScratch& scratch) {
   const std::vector<Action> legal = s.legal_actions(scratch);
   if (legal.empty()) return false;
   const Action& a = legal[rng.below(legal.size())];

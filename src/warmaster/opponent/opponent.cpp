@@ -121,7 +121,7 @@ Action shoot_action(const Ctx& c) {
 }
 
 Candidate choose(const Ctx& c) {
-  const BattleState& s = c.s;
+  const WarmasterState& s = c.s;
   Action end_phase;
   end_phase.type = ActionType::EndPhase;
   if (s.phase() == Phase::Shooting)
@@ -160,7 +160,7 @@ Candidate choose(const Ctx& c) {
 // Brings scratch.seen up to `s`, and forgets the initiative candidates kept
 // for units whose region a changed unit's stands meet, where they were or
 // where they are now (a unit that did not change reads the same).
-void note_changes(const BattleState& s, const OpponentOptions& options, OpponentScratch& scratch) {
+void note_changes(const WarmasterState& s, const OpponentOptions& options, OpponentScratch& scratch) {
   const Battlefield& bf = s.battlefield();
   OpponentScratch::Seen& seen = scratch.seen;
   std::vector<Pose> characters;
@@ -223,7 +223,7 @@ void note_changes(const BattleState& s, const OpponentOptions& options, Opponent
 
 }  // namespace opponent_detail
 
-OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const OpponentOptions& options,
+OpponentChoice choose_opponent_action(const WarmasterState& s, Rng& rng, const OpponentOptions& options,
                                       OpponentScratch& scratch) {
   using namespace opponent_detail;
   // Bounds that let questions read only what is near: the enemies' longest

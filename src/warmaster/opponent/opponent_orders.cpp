@@ -4,7 +4,7 @@
 
 namespace referee::warmaster::opponent_detail {
 
-bool orderable(const BattleState& s, std::size_t i) {
+bool orderable(const WarmasterState& s, std::size_t i) {
   const Unit& u = s.battlefield().units[i];
   const UnitStatus& st = s.units()[i];
   return u.side == s.side() && on_table(s, i) && !st.frozen && !u.engaged && !u.confused && !st.used_initiative &&
@@ -28,7 +28,7 @@ int needed_for(const Ctx& c, const Character& ch, const std::vector<const Unit*>
   return order_needed(order_factors(c.bf, c.index, ch, group, previous, first_turn_bonus(c)));
 }
 
-bool character_can_order(const BattleState& s, std::size_t ci) {
+bool character_can_order(const WarmasterState& s, std::size_t ci) {
   const CharacterStatus& cs = s.characters()[ci];
   return s.battlefield().characters[ci].side == s.side() && !cs.failed && !cs.finished && !cs.lost &&
          !s.general_failed();

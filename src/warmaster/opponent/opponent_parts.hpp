@@ -42,7 +42,7 @@ inline double pass_chance(int needed) {
   return kWays[needed] / 36.0;
 }
 
-inline bool on_table(const BattleState& s, std::size_t i) {
+inline bool on_table(const WarmasterState& s, std::size_t i) {
   return !s.battlefield().units[i].stands.empty() && !s.units()[i].off_table && !s.units()[i].destroyed;
 }
 
@@ -72,7 +72,7 @@ double field_at(const Battlefield& bf, const OpponentScratch& scratch, Vec2 p);
 std::vector<Vec2> downhill(const Battlefield& bf, const OpponentScratch& scratch, Vec2 from, double length);
 
 struct Ctx {
-  const BattleState& s;
+  const WarmasterState& s;
   const Battlefield& bf;
   const Settings& settings;
   Rng& rng;
@@ -98,7 +98,7 @@ struct Ctx {
     if (p < 0) p = static_cast<int>(position_of(bf, u, settings).position);
     return static_cast<Position>(p);
   }
-  // BattleState::initiative_targets of unit i, kept in the scratch from
+  // WarmasterState::initiative_targets of unit i, kept in the scratch from
   // call to call (OpponentScratch::Candidates; note_changes forgets them).
   const std::vector<InitiativeCandidate>& candidates(std::size_t i, bool charge) const {
     OpponentScratch::Candidates& k = scratch.initiative[i];

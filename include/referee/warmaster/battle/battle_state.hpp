@@ -1,5 +1,5 @@
 // A Warmaster battle as a game (OpenSpiel style): an immutable game
-// description (BattleGame), a cheap-to-clone state (BattleState) that holds
+// description (BattleGame), a cheap-to-clone state (WarmasterState) that holds
 // the battlefield positions and the per-turn flags, validation that never
 // changes the state, and application that rolls through the given Dice.
 //
@@ -165,7 +165,7 @@ struct BattleGame {
 struct UnitLeftTable;
 struct OrderRolled;
 struct CharacterOffTable;
-// What BattleState works out about one battlefield and keeps in the
+// What WarmasterState works out about one battlefield and keeps in the
 // caller's MoveScratch (command_internal.hpp).
 struct BattlefieldFacts;
 
@@ -176,9 +176,9 @@ struct ActionOutcome {
   nlohmann::json result;           // for the log: test, needed, passed, moves...
 };
 
-class BattleState {
+class WarmasterState {
  public:
-  explicit BattleState(std::shared_ptr<const BattleGame> game);
+  explicit WarmasterState(std::shared_ptr<const BattleGame> game);
 
   const BattleGame& game() const { return *game_; }
   const Settings& settings() const { return game_->settings; }

@@ -23,7 +23,7 @@ std::vector<QueryInfo> query_catalogue();
 // Unknown names, unknown ids and bad arguments are InputErrors naming the
 // field under `path`. `text`, when given, receives the readable answer
 // (what --explain prints).
-Json answer_query(const BattleState& s, const std::string& name, const Json& args, const std::string& path,
+Json answer_query(const WarmasterState& s, const std::string& name, const Json& args, const std::string& path,
                   std::string* text = nullptr);
 
 // The same on a bare battlefield (no game state: order odds are not asked).

@@ -97,7 +97,7 @@ struct BattlefieldFactsDelete {
 // next so that a warm check allocates little (the transit scenes' buffers
 // and route caches; see TransitScratch). One per thread, owned by the
 // caller, as the Ancients PathScratch: a simulation keeps one for all its
-// games and passes it to every check (BattleState::apply, validate). The
+// games and passes it to every check (WarmasterState::apply, validate). The
 // overloads without one make their own, which suits one-off questions.
 //
 // It also keeps the transit scene of the last unit checked (MoveScenes):
@@ -111,7 +111,7 @@ struct BattlefieldFactsDelete {
 struct MoveScratch {
   TransitScratch transit;
   std::unique_ptr<MoveScenes, MoveScenesDelete> kept;
-  // What a BattleState worked out about its battlefield (the units
+  // What a WarmasterState worked out about its battlefield (the units
   // touching, the initiative targets), kept the same way (battle_state.hpp).
   std::unique_ptr<BattlefieldFacts, BattlefieldFactsDelete> facts;
 };

@@ -27,7 +27,7 @@
 //   kept; melee units stop short of contact, shooters stop inside range.
 // - Characters: each moves to stay within 20 cm of its units, behind them,
 //   and keeps clear of enemies.
-// Every action returned validates (BattleState::validate); when none of
+// Every action returned validates (WarmasterState::validate); when none of
 // its own does, it falls back to the legal actions listed by the state.
 //
 // Error bounds: the odds are those of one combat round with every stand
@@ -117,7 +117,7 @@ struct OpponentScratch {
     std::vector<char> on_table;  // and whether it was on the table
     std::vector<Pose> characters;
   } seen;
-  // Per unit, its initiative candidates (BattleState::initiative_targets,
+  // Per unit, its initiative candidates (WarmasterState::initiative_targets,
   // for an evade [0] and for a charge [1]), kept from call to call until a
   // unit changes in `region`: the box holding the unit, the enemies it
   // measured and every line of sight it drew, so what is outside it cannot
@@ -167,7 +167,7 @@ struct OpponentChoice {
 // The next action for the current side of `s`; EndPhase-type actions when
 // nothing else is wanted. `rng` varies headings by a few degrees, so games
 // with different seeds differ. The state must not be over.
-OpponentChoice choose_opponent_action(const BattleState& s, Rng& rng, const OpponentOptions& options,
+OpponentChoice choose_opponent_action(const WarmasterState& s, Rng& rng, const OpponentOptions& options,
                                       OpponentScratch& scratch);
 
 // Odds of `charger` charging `target` now, one round: P(charger wins) -
