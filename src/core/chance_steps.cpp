@@ -1,7 +1,5 @@
 #include "referee/core/chance_steps.hpp"
 
-#include <limits>
-#include <numeric>
 #include <stdexcept>
 
 #include "dice_sequences.hpp"
@@ -52,18 +50,14 @@ DeclaredAction declare(const GameState& state, const Json& action, const std::st
     d.outcomes.clear();
     return d;  // no dice
   }
-  std::int64_t denom = 1;
-  for (std::int64_t w : weights) {
-    const std::int64_t step = w / std::gcd(denom, w);
-    if (denom > std::numeric_limits<std::int64_t>::max() / step) {
-      d.kind = Chances::Kind::NotEnumerable;
-      d.why = "no common denominator of its chances fits in 64 bits";
-      d.outcomes.clear();
-      return d;
-    }
-    denom *= step;
+  const std::optional<std::int64_t> denom = chance_detail::common_denominator(weights);
+  if (!denom) {
+    d.kind = Chances::Kind::NotEnumerable;
+    d.why = chance_detail::kNoCommonDenominator;
+    d.outcomes.clear();
+    return d;
   }
-  for (std::size_t k = 0; k < d.outcomes.size(); ++k) d.outcomes[k].chance = {denom / weights[k], denom};
+  for (std::size_t k = 0; k < d.outcomes.size(); ++k) d.outcomes[k].chance = {*denom / weights[k], *denom};
   d.kind = Chances::Kind::Outcomes;
   return d;
 }

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <memory>
+#include <numeric>
 
 namespace referee::chance_detail {
 
@@ -71,6 +72,16 @@ std::optional<std::string> for_each_dice_sequence(const GameState& state, const 
       ++prefix.back();
     }
   }
+}
+
+std::optional<std::int64_t> common_denominator(const std::vector<std::int64_t>& weights) {
+  std::int64_t denom = 1;
+  for (std::int64_t w : weights) {
+    const std::int64_t step = w / std::gcd(denom, w);
+    if (denom > std::numeric_limits<std::int64_t>::max() / step) return std::nullopt;
+    denom *= step;
+  }
+  return denom;
 }
 
 }  // namespace referee::chance_detail

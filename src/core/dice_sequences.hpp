@@ -35,4 +35,13 @@ std::optional<std::string> for_each_dice_sequence(const GameState& state, const 
                                                   std::size_t max_sequences, bool describe,
                                                   const std::function<void(const DiceSequence&)>& visit);
 
+// The least common multiple of the sequences' weights, over which each
+// sequence's chance is denominator / weight successes; nullopt when it does
+// not fit in 64 bits.
+std::optional<std::int64_t> common_denominator(const std::vector<std::int64_t>& weights);
+
+// Why the chances of some sequences cannot be said when their common
+// denominator does not fit.
+inline constexpr const char* kNoCommonDenominator = "no common denominator of its chances fits in 64 bits";
+
 }  // namespace referee::chance_detail

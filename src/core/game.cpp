@@ -1,7 +1,6 @@
 #include "referee/core/game.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "dice_sequences.hpp"
@@ -36,14 +35,6 @@ std::vector<std::string> GameRegistry::names() const {
 
 namespace {
 
-std::int64_t gcd64(std::int64_t a, std::int64_t b) {
-  while (b) {
-    const std::int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 
 }  // namespace
 
@@ -72,13 +63,11 @@ Chances enumerate_chance(const GameState& state, const Json& action,
       [&](const chance_detail::DiceSequence& d) { leaves.push_back({label(d.outcome), d.weight}); });
   if (why) return Chances::not_enumerable(*why);
   if (leaves.size() == 1 && leaves[0].weight == 1) return Chances::no_dice();
-  std::int64_t denom = 1;
-  for (const Leaf& l : leaves) {
-    const std::int64_t step = l.weight / gcd64(denom, l.weight);
-    if (denom > std::numeric_limits<std::int64_t>::max() / step)
-      return Chances::not_enumerable("no common denominator of its chances fits in 64 bits");
-    denom *= step;
-  }
+  std::vector<std::int64_t> weights;
+  for (const Leaf& l : leaves) weights.push_back(l.weight);
+  const std::optional<std::int64_t> common = chance_detail::common_denominator(weights);
+  if (!common) return Chances::not_enumerable(chance_detail::kNoCommonDenominator);
+  const std::int64_t denom = *common;
   std::vector<ChanceOutcome> out;
   for (const Leaf& l : leaves) {
     auto it = std::find_if(out.begin(), out.end(), [&](const ChanceOutcome& c) { return c.label == l.label; });

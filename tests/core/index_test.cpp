@@ -71,6 +71,7 @@ TEST(Index, RangesOverAVector) {
   std::vector<int> seen;
   for (AppleIndex i : referee::indices<AppleIndex>(v)) seen.push_back(i.value());
   EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(referee::values_of(referee::index_list<AppleIndex>(v)), (std::vector<int>{0, 1, 2}));
   int n = 0;
   for (AppleIndex i : referee::IndexRange<AppleIndex>(0)) n += i.value() + 1;
   EXPECT_EQ(n, 0);

@@ -106,6 +106,15 @@ constexpr IndexRange<I> indices(const std::vector<T>& v) {
   return IndexRange<I>(v.size());
 }
 
+// Every index of `v` as a list, first to last (an order to sort).
+template <class I, class T>
+std::vector<I> index_list(const std::vector<T>& v) {
+  std::vector<I> out;
+  out.reserve(v.size());
+  for (I i : indices<I>(v)) out.push_back(i);
+  return out;
+}
+
 }  // namespace referee
 
 template <class Tag>

@@ -61,8 +61,7 @@ std::optional<MoveRequest> line_facing(const Unit& u, Vec2 toward, MoveKind kind
   const double facing = compass_of(toward - c);
   const Vec2 across = Rot::from_degrees(facing).right();
   // The stands in their order across the new line, so that paths do not cross.
-  std::vector<StandIndex> order;
-  for (StandIndex s : indices<StandIndex>(u.stands)) order.push_back(s);
+  std::vector<StandIndex> order = index_list<StandIndex>(u.stands);
   std::stable_sort(order.begin(), order.end(), [&](StandIndex a, StandIndex b) {
     return dot(u.stands[a.slot()].pose.position, across) < dot(u.stands[b.slot()].pose.position, across);
   });

@@ -105,8 +105,7 @@ std::vector<MoveRequest> lined_up_charges(const Unit& u, const Unit& e) {
   const double facing = compass_of(-n);
   const double k = static_cast<double>(u.stands.size());
   // Our stands in their order across the line, so that paths do not cross.
-  std::vector<StandIndex> order;
-  for (StandIndex s : indices<StandIndex>(u.stands)) order.push_back(s);
+  std::vector<StandIndex> order = index_list<StandIndex>(u.stands);
   std::sort(order.begin(), order.end(), [&](StandIndex a, StandIndex b) {
     return dot(u.stands[a.slot()].pose.position, t) < dot(u.stands[b.slot()].pose.position, t);
   });

@@ -76,8 +76,7 @@ std::vector<StandIndex> shooting_stands(const Battlefield& bf, const Unit& u, co
                                         const Settings& settings) {
   std::vector<StandIndex> out;
   if (!settings.range_per_stand) {
-    if (line_of_sight(bf, u, e, settings, true).visible)
-      for (StandIndex s : indices<StandIndex>(u.stands)) out.push_back(s);
+    if (line_of_sight(bf, u, e, settings, true).visible) out = index_list<StandIndex>(u.stands);
     return out;
   }
   std::vector<StandIndex> in_range;
